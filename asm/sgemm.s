@@ -1,0 +1,694 @@
+// dppgemm: 128x128 blocked SGEMM for gfx9 (wave64), one template for every variant.
+//
+//   C = alpha * op(A) * op(B) + beta * C      column-major, BLAS semantics
+//
+// Template parameters (MIOpenGEMM names where the meaning is the same; set with
+// `.set` before `.include`, see cmake/DppgemmKernels.cmake):
+//   DPP      0: every lane reads its own B from LDS (ds_read_b128 + v_mac)
+//            1: the 4 lanes of a quad share B; even lanes read B columns 0..3 of
+//               their group, odd lanes 64..67; macs pick them with quad_perm
+//            2: as 1, and lanes 2,3 of the quad read the next k row, so one
+//               B read serves two k values
+//   TRANS_A  0: op(A) = A (M x K, lda >= M), 1: op(A) = A^T (A is K x M, lda >= K)
+//   TRANS_B  0: op(B) = B (K x N, ldb >= K), 1: op(B) = B^T (B is N x K, ldb >= N)
+//   FMAC     0: v_mac_f32 (multiply, round, add, round), 1: v_fmac_f32 (fused)
+//   PAD      LDS padding in floats appended to each 128-float LDS row (multiple of 4)
+//   ACCUM_OFFSET_REQUIRED     1 on gfx90a/gfx94x (unified VGPR/AGPR file)
+//   ARCHITECTED_FLAT_SCRATCH  1 on gfx94x (no flat scratch SGPRs to reserve)
+// Fixed by the algorithm (checked below): macro tile MAC_TILE=128 in M and N,
+// micro tile MIC=8x8 per workitem, unroll UNR=8, 256 workitems (MIOpenGEMM MAC).
+//
+// Workitem layout: tid in 0..255, x = tid % 16 (M direction), y = tid / 16 (N
+// direction). Wave w holds y = 4w..4w+3, so the 4 lanes of a quad share y.
+// Workitem (x, y) owns C rows {4x..4x+3, 64+4x..64+4x+3} and columns
+// {4y..4y+3, 64+4y..64+4y+3} of the macro tile: two float4 groups, 64 apart.
+//
+// LDS layout (bytes), double buffered, ROW = (128 + PAD) * 4:
+//   stage s at s * STAGE_BYTES, STAGE_BYTES = 2 * TILE_BYTES, TILE_BYTES = 8 * ROW
+//   A tile: stage + k * ROW + m * 4          (k-major, 128 m per row + PAD)
+//   B tile: stage + TILE_BYTES + k * ROW + n * 4
+// The padding keeps k-contiguous global loads (A^T, B) free of LDS write
+// conflicts and every row 16-byte aligned for ds_read_b128.
+//
+// Global loads go through buffer descriptors whose base is the tile's first
+// element and whose num_records is the number of bytes left in the matrix, so
+// every edge is branch free: in the M/N direction a lane past the edge reads
+// harmless data that only feeds C rows/columns that are never stored; in the K
+// direction an out-of-range element must read 0, which num_records gives for
+// free when the matrix is contiguous in M/N, and a per-step v_cndmask of the
+// offset gives when it is contiguous in K. Offsets are 32-bit and tile-relative:
+// leading dimensions of k-contiguous operands and of C must be below 2^22.
+//
+// LDS read requests per 128x128x8 step (lanes x ds_read_b128):
+//   DPP=0: 256 * (2 A + 2 B) * 8 = 8192, DPP=1: 256 * 3 * 8 = 6144,
+//   DPP=2: 256 * (2 + 1/2) * 8 = 5120.
+// DPP applies to src0, so the shared B value is always the first source:
+//   v_mac_f32 c, b, a quad_perm:[0,0,2,2]
+// B registers are only ever written by ds_read (never by VALU), so no s_nop is
+// needed before the DPP macs (the VALU-write -> DPP-read hazard cannot occur).
+
+.ifndef DPP
+  .error "template parameter DPP is not set"
+.endif
+.ifndef TRANS_A
+  .error "template parameter TRANS_A is not set"
+.endif
+.ifndef TRANS_B
+  .error "template parameter TRANS_B is not set"
+.endif
+.ifndef FMAC
+  .error "template parameter FMAC is not set"
+.endif
+.ifndef PAD
+  .set PAD, 4
+.endif
+.ifndef ACCUM_OFFSET_REQUIRED
+  .set ACCUM_OFFSET_REQUIRED, 0
+.endif
+.ifndef ARCHITECTED_FLAT_SCRATCH
+  .set ARCHITECTED_FLAT_SCRATCH, 0
+.endif
+.set MAC_TILE, 128
+.set MIC, 8
+.set UNR, 8
+.set MAC, 256
+.if DPP < 0 || DPP > 2
+  .error "DPP must be 0, 1 or 2"
+.endif
+.if (PAD % 4) != 0
+  .error "PAD must be a multiple of 4 floats (ds_read_b128 alignment)"
+.endif
+
+// ---- LDS geometry -------------------------------------------------------
+.set ROW_BYTES, (MAC_TILE + PAD) * 4
+.set TILE_BYTES, UNR * ROW_BYTES
+.set STAGE_BYTES, 2 * TILE_BYTES
+.set LDS_BYTES, 2 * STAGE_BYTES
+.set GROUP_BYTES, (MAC_TILE / 2) * 4      // second float4 group: 64 floats on
+.if LDS_BYTES > 65536
+  .error "LDS tiles exceed 64 KiB"
+.endif
+
+// Offsets >= this read 0 / drop writes: num_records is clamped to it.
+.set OUT_OF_RANGE, 0x80000000
+
+// ---- kernel arguments (include/dppgemm/kernargs.h) ------------------------
+// Metadata names avoid `n`/`N`: LLVM's YAML reads them as booleans, quoted or not.
+.set KARG_A, 0
+.set KARG_B, 8
+.set KARG_C, 16
+.set KARG_M, 24
+.set KARG_N, 28
+.set KARG_K, 32
+.set KARG_LDA, 36
+.set KARG_LDB, 40
+.set KARG_LDC, 44
+.set KARG_ALPHA, 48
+.set KARG_BETA, 52
+.set KARGS_SIZE, 56
+
+// ---- SGPR map -------------------------------------------------------------
+.set s_kernarg, 0          // s[0:1] user SGPR: kernarg segment pointer
+.set s_wg_m, 2             // workgroup id x -> macro tile row
+.set s_wg_n, 3             // workgroup id y -> macro tile column
+.set s_ptr_a, 4            // s[4:5]
+.set s_ptr_b, 6            // s[6:7]
+.set s_ptr_c, 8            // s[8:9]
+.set s_m, 10
+.set s_n, 11
+.set s_k, 12
+.set s_lda, 13
+.set s_ldb, 14
+.set s_ldc, 15
+.set s_alpha, 16
+.set s_beta, 17
+.set s_desc_a, 20          // s[20:23] buffer descriptor of the A tile
+.set s_desc_b, 24          // s[24:27]
+.set s_desc_c, 28          // s[28:31]
+.set s_left_a, 32          // s[32:33] bytes of A from the descriptor base on (64-bit)
+.set s_left_b, 34          // s[34:35]
+.set s_step_a, 36          // s[36:37] bytes the A descriptor advances per k step
+.set s_step_b, 38          // s[38:39]
+.set s_steps, 40           // k steps of UNR still to compute
+.set s_k_left, 41          // K - (first k of the tile being loaded)
+.set s_stage_delta, 42     // +-STAGE_BYTES: flips the LDS stage each step
+.set s_m_left, 43          // M - m0
+.set s_n_left, 44          // N - n0
+.set s_tmp, 46             // s[46:49] scratch
+.set SGPR_COUNT, 50
+
+// ---- VGPR map -------------------------------------------------------------
+.set v_c, 0                // v[0:63]   accumulators, c(i, j) at v_c + 8 j + i
+.set v_a, 64               // v[64:79]  A values, two sets of 8 (k even / k odd)
+.set v_b, 80               // v[80:95]  B values, two sets of B_REGS
+.if DPP == 0
+  .set B_REGS, 8
+.else
+  .set B_REGS, 4
+.endif
+.set v_load_a, 96          // v[96:99]  A elements in flight from global memory
+.set v_load_b, 100         // v[100:103]
+.set v_goff_a, 104         // v[104:107] byte offsets of those elements in the tile
+.set v_goff_b, 108         // v[108:111]
+.set v_lds_read_a, 112     // LDS byte address this lane reads A from
+.set v_lds_read_b, 113
+.set v_lds_write_a, 114    // LDS byte address this lane writes its A elements to
+.set v_lds_write_b, 115
+.set v_tid, 116
+.set v_k_in_tile_a, 117    // k of this lane's elements within the tile (k-contiguous)
+.set v_k_in_tile_b, 118
+.set v_tmp, 119            // v[119:126] scratch
+.set v_out_of_range, 127   // OUT_OF_RANGE: v_cndmask may read only one of VCC/literal/SGPR
+.set VGPR_COUNT, 128
+// epilogue: the load registers are dead by then
+.set v_col_off, v_load_a   // v[96:103] byte offset of C column j of this lane
+.set v_row_x4, v_goff_a    // 4 x
+.set v_col_y4, v_goff_a + 1 // 4 y
+.set s_ldc_bytes, s_step_a
+
+// ---- helpers --------------------------------------------------------------
+
+// The multiply-accumulate of the target: v_mac_f32 (two roundings) before
+// gfx940, v_fmac_f32 (one rounding) on gfx940+. `ctl` is empty or a DPP control.
+.macro mac dst, src0, src1, ctl=""
+.if FMAC
+  v_fmac_f32 \dst, \src0, \src1 \ctl
+.else
+  v_mac_f32 \dst, \src0, \src1 \ctl
+.endif
+.endm
+
+// dst64 = a32 * b32 (unsigned)
+.macro mul_u64 dst, a, b
+  s_mul_i32 s[\dst], \a, \b
+  s_mul_hi_u32 s[\dst + 1], \a, \b
+.endm
+
+// s[dst] = min(s[src:src+1], OUT_OF_RANGE): num_records from a 64-bit byte count
+.macro clamp_num_records dst, src
+  s_min_u32 s[\dst], s[\src], OUT_OF_RANGE
+  s_cmp_eq_u32 s[\src + 1], 0
+  s_cselect_b32 s[\dst], s[\dst], OUT_OF_RANGE
+.endm
+
+// Buffer descriptor of one operand tile, and how it advances per k step.
+// An operand is a mn x K matrix in memory (mn = M for A, N for B):
+//   k_contiguous 0: element (mn, k) at mn + k * ld   (A, or B^T)
+//   k_contiguous 1: element (mn, k) at k + mn * ld   (A^T, or B)
+// Consumes s_tmp..s_tmp+3.
+.macro setup_operand desc, left, step, ptr, mn_tile, mn_size, ld, k_contiguous
+  // total elements of the matrix in s[tmp:tmp+1]; first tile element in s[tmp+2:tmp+3]
+.if \k_contiguous
+  s_sub_u32 s[s_tmp + 2], s[\mn_size], 1
+  mul_u64 s_tmp, s[s_tmp + 2], s[\ld]
+  s_add_u32 s[s_tmp], s[s_tmp], s[s_k]
+  s_addc_u32 s[s_tmp + 1], s[s_tmp + 1], 0
+  mul_u64 s_tmp+2, \mn_tile, s[\ld]
+  s_mov_b32 s[\step], UNR * 4
+  s_mov_b32 s[\step + 1], 0
+.else
+  s_sub_u32 s[s_tmp + 2], s[s_k], 1
+  mul_u64 s_tmp, s[s_tmp + 2], s[\ld]
+  s_add_u32 s[s_tmp], s[s_tmp], s[\mn_size]
+  s_addc_u32 s[s_tmp + 1], s[s_tmp + 1], 0
+  s_mov_b32 s[s_tmp + 2], \mn_tile
+  s_mov_b32 s[s_tmp + 3], 0
+  s_lshl_b32 s[\step], s[\ld], 5           // UNR * 4 bytes per column
+  s_lshr_b32 s[\step + 1], s[\ld], 27
+.endif
+  // bytes left = 4 * (total - first)
+  s_sub_u32 s[\left], s[s_tmp], s[s_tmp + 2]
+  s_subb_u32 s[\left + 1], s[s_tmp + 1], s[s_tmp + 3]
+  s_lshl_b64 s[\left:\left + 1], s[\left:\left + 1], 2
+  // base = ptr + 4 * first
+  s_lshl_b64 s[s_tmp + 2:s_tmp + 3], s[s_tmp + 2:s_tmp + 3], 2
+  s_add_u32 s[\desc], s[\ptr], s[s_tmp + 2]
+  s_addc_u32 s[\desc + 1], s[\ptr + 1], s[s_tmp + 3]
+  s_and_b32 s[\desc + 1], s[\desc + 1], 0xffff   // stride 0: a raw buffer
+  clamp_num_records \desc+2, \left
+  s_mov_b32 s[\desc + 3], 0x00020000             // DATA_FORMAT 32
+.endm
+
+// Move an operand's descriptor on by one k step (after its loads are issued).
+.macro advance_operand desc, left, step
+  s_add_u32 s[\desc], s[\desc], s[\step]
+  s_addc_u32 s[\desc + 1], s[\desc + 1], s[\step + 1]
+  s_sub_u32 s[\left], s[\left], s[\step]
+  s_subb_u32 s[\left + 1], s[\left + 1], s[\step + 1]
+  clamp_num_records \desc+2, \left
+.endm
+
+// Per-lane global offsets and LDS write address of one operand: each lane
+// moves 4 of the 128 x 8 tile's elements. k_contiguous 0: lane t takes
+// mn = t % 128, k = t / 128 + 2 i; 1: mn = t / 8 + 32 i, k = t % 8.
+// Consecutive lanes always touch consecutive addresses in memory.
+.macro setup_operand_lanes goff, lds_write, k_in_tile, ld, lds_tile, k_contiguous
+.if \k_contiguous
+  v_lshrrev_b32 v[v_tmp], 3, v[v_tid]              // mn
+  v_and_b32 v[\k_in_tile], 7, v[v_tid]             // k
+  v_mul_lo_u32 v[v_tmp + 1], v[v_tmp], s[\ld]      // mn * ld
+  v_add_u32 v[v_tmp + 1], v[v_tmp + 1], v[\k_in_tile]
+  v_lshlrev_b32 v[\goff], 2, v[v_tmp + 1]
+  s_lshl_b32 s[s_tmp], s[\ld], 7                   // 32 mn further: 32 * ld * 4 bytes
+  v_add_u32 v[\goff + 1], s[s_tmp], v[\goff]
+  v_add_u32 v[\goff + 2], s[s_tmp], v[\goff + 1]
+  v_add_u32 v[\goff + 3], s[s_tmp], v[\goff + 2]
+  v_mul_u32_u24 v[v_tmp + 1], ROW_BYTES, v[\k_in_tile]
+  v_lshl_add_u32 v[\lds_write], v[v_tmp], 2, v[v_tmp + 1]
+.else
+  v_and_b32 v[v_tmp], 127, v[v_tid]                // mn
+  v_lshrrev_b32 v[v_tmp + 1], 7, v[v_tid]          // k
+  v_mul_lo_u32 v[v_tmp + 2], v[v_tmp + 1], s[\ld]  // k * ld
+  v_add_u32 v[v_tmp + 2], v[v_tmp + 2], v[v_tmp]
+  v_lshlrev_b32 v[\goff], 2, v[v_tmp + 2]
+  s_lshl_b32 s[s_tmp], s[\ld], 3                   // 2 k further: 2 * ld * 4 bytes
+  v_add_u32 v[\goff + 1], s[s_tmp], v[\goff]
+  v_add_u32 v[\goff + 2], s[s_tmp], v[\goff + 1]
+  v_add_u32 v[\goff + 3], s[s_tmp], v[\goff + 2]
+  v_mul_u32_u24 v[v_tmp + 1], ROW_BYTES, v[v_tmp + 1]
+  v_lshl_add_u32 v[\lds_write], v[v_tmp], 2, v[v_tmp + 1]
+.endif
+.if \lds_tile
+  v_add_u32 v[\lds_write], TILE_BYTES, v[\lds_write]
+.endif
+.endm
+
+// Issue the 4 global loads of one operand for the tile at the descriptor. For
+// a k-contiguous operand, elements at k >= K get an out-of-range offset first
+// (only the last tile has any; after it no further loads use the offsets).
+.macro load_operand desc, load, goff, k_in_tile, k_contiguous
+.if \k_contiguous
+  v_cmp_gt_i32 vcc, s[s_k_left], v[\k_in_tile]
+  .irp i, 0, 1, 2, 3
+  v_cndmask_b32 v[\goff + \i], v[v_out_of_range], v[\goff + \i], vcc
+  .endr
+.endif
+  .irp i, 0, 1, 2, 3
+  buffer_load_dword v[\load + \i], v[\goff + \i], s[\desc:\desc + 3], 0 offen
+  .endr
+.endm
+
+.macro load_tile
+  load_operand s_desc_a, v_load_a, v_goff_a, v_k_in_tile_a, TRANS_A
+  load_operand s_desc_b, v_load_b, v_goff_b, v_k_in_tile_b, (1-TRANS_B)
+  advance_operand s_desc_a, s_left_a, s_step_a
+  advance_operand s_desc_b, s_left_b, s_step_b
+  s_sub_u32 s[s_k_left], s[s_k_left], UNR
+.endm
+
+.macro store_operand_to_lds load, lds_write, k_contiguous
+  .irp i, 0, 1, 2, 3
+  .if \k_contiguous
+  ds_write_b32 v[\lds_write], v[\load + \i] offset:\i * 128
+  .else
+  ds_write_b32 v[\lds_write], v[\load + \i] offset:\i * 2 * ROW_BYTES
+  .endif
+  .endr
+.endm
+
+// Wait for the tile's global loads, put it in LDS and publish it to all waves.
+.macro store_tile_to_lds
+  s_waitcnt vmcnt(0)
+  store_operand_to_lds v_load_a, v_lds_write_a, TRANS_A
+  store_operand_to_lds v_load_b, v_lds_write_b, (1-TRANS_B)
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+.endm
+
+// ---- the 8x8 micro kernel -------------------------------------------------
+
+// LDS reads for k (0..UNR-1) into register set k % 2.
+.macro read_k k
+  .set _set_a, v_a + (\k % 2) * 8
+  ds_read_b128 v[_set_a:_set_a + 3], v[v_lds_read_a] offset:\k * ROW_BYTES
+  ds_read_b128 v[_set_a + 4:_set_a + 7], v[v_lds_read_a] offset:\k * ROW_BYTES + GROUP_BYTES
+.if DPP == 0
+  .set _set_b, v_b + (\k % 2) * B_REGS
+  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:TILE_BYTES + \k * ROW_BYTES
+  ds_read_b128 v[_set_b + 4:_set_b + 7], v[v_lds_read_b] offset:TILE_BYTES + \k * ROW_BYTES + GROUP_BYTES
+.elseif DPP == 1
+  .set _set_b, v_b + (\k % 2) * B_REGS
+  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:TILE_BYTES + \k * ROW_BYTES
+.else
+  .if (\k % 2) == 0
+  .set _set_b, v_b + ((\k / 2) % 2) * B_REGS
+  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:TILE_BYTES + \k * ROW_BYTES
+  .endif
+.endif
+.endm
+
+// How many ds_read instructions read_k issues (for s_waitcnt lgkmcnt).
+.macro reads_of_k_is k
+.if DPP == 0
+  .set _reads, 4
+.elseif DPP == 1
+  .set _reads, 3
+.else
+  .set _reads, 2 + ((\k + 1) % 2)
+.endif
+.endm
+
+// One column j of the micro tile: c(0..7, j) += a(0..7) * b(j).
+.macro mac_column k, j
+  .set _set_a, v_a + (\k % 2) * 8
+.if DPP == 0
+  .set _src_b, v_b + (\k % 2) * B_REGS + \j
+  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i]
+  .endr
+.elseif DPP == 1
+  // even lanes hold columns 0..3 of the group, odd lanes 64..67
+  .set _src_b, v_b + (\k % 2) * B_REGS + (\j % 4)
+  .if \j < 4
+  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[0,0,2,2] row_mask:0xf bank_mask:0xf"
+  .endr
+  .else
+  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[1,1,3,3] row_mask:0xf bank_mask:0xf"
+  .endr
+  .endif
+.else
+  // quad lane 2 (k % 2) + (j >= 4) holds B(k, column group of j)
+  .set _src_b, v_b + ((\k / 2) % 2) * B_REGS + (\j % 4)
+  .set _lane, 2 * (\k % 2) + (\j / 4)
+  .if _lane == 0
+  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[0,0,0,0] row_mask:0xf bank_mask:0xf"
+  .endr
+  .elseif _lane == 1
+  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[1,1,1,1] row_mask:0xf bank_mask:0xf"
+  .endr
+  .elseif _lane == 2
+  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[2,2,2,2] row_mask:0xf bank_mask:0xf"
+  .endr
+  .else
+  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[3,3,3,3] row_mask:0xf bank_mask:0xf"
+  .endr
+  .endif
+.endif
+.endm
+
+// One k of the micro kernel; reads for k + 1 go out before the macs of k.
+.macro multiply_k k
+.if \k + 1 < UNR
+  read_k (\k+1)
+  reads_of_k_is (\k+1)
+  s_waitcnt lgkmcnt(_reads)
+.else
+  s_waitcnt lgkmcnt(0)
+.endif
+  .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+  mac_column \k, \j
+  .endr
+.endm
+
+// All UNR k of the LDS stage the read addresses point at.
+.macro multiply_tile
+  read_k 0
+  .irp k, 0, 1, 2, 3, 4, 5, 6, 7
+  multiply_k \k
+  .endr
+.endm
+
+// ---- epilogue -------------------------------------------------------------
+
+// C(r, j) for the 8 rows r of this lane: EXEC selects lanes whose row is inside
+// M; v_col_off + j holds the offset of column j (out of range past N).
+.macro for_each_valid_row op
+  .irp group, 0, 1
+  .irp r, 0, 1, 2, 3
+  s_sub_i32 s[s_tmp], s[s_m_left], \group * 64 + \r
+  s_mov_b64 exec, -1
+  v_cmpx_gt_i32 vcc, s[s_tmp], v[v_row_x4]
+  \op (\group*4+\r), (\group*GROUP_BYTES+\r*4)
+  .endr
+  .endr
+  s_mov_b64 exec, -1
+.endm
+
+.macro scale_and_store_row i, offset
+  .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+  v_mul_f32 v[v_c + 8 * \j + \i], s[s_alpha], v[v_c + 8 * \j + \i]
+  buffer_store_dword v[v_c + 8 * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
+  .endr
+.endm
+
+.macro blend_and_store_row i, offset
+  .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+  buffer_load_dword v[v_a + \j], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
+  .endr
+  .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+  v_mul_f32 v[v_c + 8 * \j + \i], s[s_alpha], v[v_c + 8 * \j + \i]
+  .endr
+  s_waitcnt vmcnt(0)
+  .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+  mac v[v_c + 8 * \j + \i], s[s_beta], v[v_a + \j]
+  buffer_store_dword v[v_c + 8 * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
+  .endr
+.endm
+
+// The kernel descriptor; `extra`, `extra2` carry target-only directives (.if is
+// not allowed inside an .amdhsa_kernel block).
+.macro kernel_descriptor name, extra="", extra2=""
+.amdhsa_kernel \name
+  .amdhsa_group_segment_fixed_size LDS_BYTES
+  .amdhsa_kernarg_size KARGS_SIZE
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_system_sgpr_workgroup_id_x 1
+  .amdhsa_system_sgpr_workgroup_id_y 1
+  .amdhsa_system_vgpr_workitem_id 0
+  .amdhsa_next_free_vgpr VGPR_COUNT
+  .amdhsa_next_free_sgpr SGPR_COUNT
+  .amdhsa_reserve_vcc 1
+  .amdhsa_float_denorm_mode_32 0                     // v_mac_f32 never keeps fp32 denormals
+  .amdhsa_float_denorm_mode_16_64 3
+  \extra
+  \extra2
+.end_amdhsa_kernel
+.endm
+
+// ---- the kernel -------------------------------------------------------------
+
+.macro sgemm_kernel name
+.text
+.globl \name
+.p2align 8
+.type \name,@function
+\name:
+  s_load_dwordx8 s[s_ptr_a:s_ptr_a + 7], s[s_kernarg:s_kernarg + 1], KARG_A
+  s_load_dwordx4 s[s_k:s_k + 3], s[s_kernarg:s_kernarg + 1], KARG_K
+  s_load_dwordx2 s[s_alpha:s_alpha + 1], s[s_kernarg:s_kernarg + 1], KARG_ALPHA
+
+  // gfx90a+ packs the workitem ids into v0; the block is 1-D, keep x.
+  v_and_b32 v[v_tid], 0x3ff, v0
+  v_mov_b32 v[v_out_of_range], OUT_OF_RANGE
+  .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+  v_mov_b32 v[v_c + \i], 0
+  v_mov_b32 v[v_c + 32 + \i], 0
+  .endr
+
+  // LDS read addresses (stage 0): A at 16 x, B per variant.
+  v_and_b32 v[v_tmp], 15, v[v_tid]                  // x
+  v_lshlrev_b32 v[v_lds_read_a], 4, v[v_tmp]
+  v_lshrrev_b32 v[v_tmp + 1], 4, v[v_tid]           // y
+  v_lshlrev_b32 v[v_lds_read_b], 4, v[v_tmp + 1]
+.if DPP >= 1
+  v_and_b32 v[v_tmp + 2], 1, v[v_tid]               // odd lanes: second column group
+  v_mul_u32_u24 v[v_tmp + 2], GROUP_BYTES, v[v_tmp + 2]
+  v_add_u32 v[v_lds_read_b], v[v_tmp + 2], v[v_lds_read_b]
+.endif
+.if DPP == 2
+  v_bfe_u32 v[v_tmp + 2], v[v_tid], 1, 1            // quad lanes 2, 3: next k row
+  v_mul_u32_u24 v[v_tmp + 2], ROW_BYTES, v[v_tmp + 2]
+  v_add_u32 v[v_lds_read_b], v[v_tmp + 2], v[v_lds_read_b]
+.endif
+
+  s_lshl_b32 s[s_wg_m], s[s_wg_m], 7                // m0 = 128 * workgroup id x
+  s_lshl_b32 s[s_wg_n], s[s_wg_n], 7                // n0
+  s_movk_i32 s[s_stage_delta], STAGE_BYTES
+  s_waitcnt lgkmcnt(0)
+
+  s_sub_u32 s[s_m_left], s[s_m], s[s_wg_m]
+  s_sub_u32 s[s_n_left], s[s_n], s[s_wg_n]
+  // k steps; none when alpha == 0 (BLAS: A and B are not referenced)
+  s_add_u32 s[s_steps], s[s_k], UNR - 1
+  s_lshr_b32 s[s_steps], s[s_steps], 3
+  s_and_b32 s[s_tmp], s[s_alpha], 0x7fffffff
+  s_cmp_eq_u32 s[s_tmp], 0
+  s_cselect_b32 s[s_steps], 0, s[s_steps]
+  s_mov_b32 s[s_k_left], s[s_k]
+  s_cmp_eq_u32 s[s_steps], 0
+  s_cbranch_scc1 .Lepilogue
+
+  setup_operand s_desc_a, s_left_a, s_step_a, s_ptr_a, s[s_wg_m], s_m, s_lda, TRANS_A
+  setup_operand s_desc_b, s_left_b, s_step_b, s_ptr_b, s[s_wg_n], s_n, s_ldb, (1-TRANS_B)
+  setup_operand_lanes v_goff_a, v_lds_write_a, v_k_in_tile_a, s_lda, 0, TRANS_A
+  setup_operand_lanes v_goff_b, v_lds_write_b, v_k_in_tile_b, s_ldb, 1, (1-TRANS_B)
+
+  load_tile
+  store_tile_to_lds
+  v_add_u32 v[v_lds_write_a], STAGE_BYTES, v[v_lds_write_a]
+  v_add_u32 v[v_lds_write_b], STAGE_BYTES, v[v_lds_write_b]
+
+.Lmain_loop:
+  s_sub_u32 s[s_steps], s[s_steps], 1
+  s_cmp_eq_u32 s[s_steps], 0
+  s_cbranch_scc1 .Lmultiply                          // last tile: nothing to prefetch
+  load_tile                                          // tile k + 1 flies during the macs
+.Lmultiply:
+  multiply_tile
+  s_cmp_eq_u32 s[s_steps], 0
+  s_cbranch_scc1 .Lepilogue
+  store_tile_to_lds
+  // swap stages: read what was just stored, store into what was just read
+  v_add_u32 v[v_lds_read_a], s[s_stage_delta], v[v_lds_read_a]
+  v_add_u32 v[v_lds_read_b], s[s_stage_delta], v[v_lds_read_b]
+  v_subrev_u32 v[v_lds_write_a], s[s_stage_delta], v[v_lds_write_a]
+  v_subrev_u32 v[v_lds_write_b], s[s_stage_delta], v[v_lds_write_b]
+  s_sub_i32 s[s_stage_delta], 0, s[s_stage_delta]
+  s_branch .Lmain_loop
+
+.Lepilogue:
+  // C descriptor: base at (m0, n0), num_records = bytes left in C
+  s_sub_u32 s[s_tmp + 2], s[s_n], 1
+  mul_u64 s_tmp, s[s_tmp + 2], s[s_ldc]
+  s_add_u32 s[s_tmp], s[s_tmp], s[s_m]
+  s_addc_u32 s[s_tmp + 1], s[s_tmp + 1], 0           // elements of C
+  mul_u64 s_tmp+2, s[s_wg_n], s[s_ldc]
+  s_add_u32 s[s_tmp + 2], s[s_tmp + 2], s[s_wg_m]
+  s_addc_u32 s[s_tmp + 3], s[s_tmp + 3], 0           // first element of the tile
+  s_sub_u32 s[s_left_a], s[s_tmp], s[s_tmp + 2]
+  s_subb_u32 s[s_left_a + 1], s[s_tmp + 1], s[s_tmp + 3]
+  s_lshl_b64 s[s_left_a:s_left_a + 1], s[s_left_a:s_left_a + 1], 2
+  s_lshl_b64 s[s_tmp + 2:s_tmp + 3], s[s_tmp + 2:s_tmp + 3], 2
+  s_add_u32 s[s_desc_c], s[s_ptr_c], s[s_tmp + 2]
+  s_addc_u32 s[s_desc_c + 1], s[s_ptr_c + 1], s[s_tmp + 3]
+  s_and_b32 s[s_desc_c + 1], s[s_desc_c + 1], 0xffff
+  clamp_num_records s_desc_c+2, s_left_a
+  s_mov_b32 s[s_desc_c + 3], 0x00020000
+
+  // column offsets: v_col_off + j = n(j) * ldc * 4 + 16 x, out of range past N
+  v_and_b32 v[v_row_x4], 15, v[v_tid]
+  v_lshlrev_b32 v[v_row_x4], 2, v[v_row_x4]          // 4 x: first row of the lane
+  v_lshrrev_b32 v[v_col_y4], 4, v[v_tid]
+  v_lshlrev_b32 v[v_col_y4], 2, v[v_col_y4]          // 4 y: first column of the lane
+  s_lshl_b32 s[s_ldc_bytes], s[s_ldc], 2
+  .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+  v_add_u32 v[v_col_off + \j], (\j / 4) * 64 + (\j % 4), v[v_col_y4]
+  v_cmp_gt_i32 vcc, s[s_n_left], v[v_col_off + \j]
+  v_mul_lo_u32 v[v_col_off + \j], v[v_col_off + \j], s[s_ldc_bytes]
+  v_lshl_add_u32 v[v_col_off + \j], v[v_row_x4], 2, v[v_col_off + \j]
+  v_cndmask_b32 v[v_col_off + \j], v[v_out_of_range], v[v_col_off + \j], vcc
+  .endr
+
+  // beta == 0: C is not read (NaN in C stays out)
+  s_and_b32 s[s_tmp], s[s_beta], 0x7fffffff
+  s_cmp_eq_u32 s[s_tmp], 0
+  s_cbranch_scc0 .Lblend
+  for_each_valid_row scale_and_store_row
+  s_endpgm
+.Lblend:
+  for_each_valid_row blend_and_store_row
+  s_endpgm
+.Lend_of_code:
+
+.rodata
+.p2align 6
+.if ARCHITECTED_FLAT_SCRATCH
+  kernel_descriptor \name, ".amdhsa_accum_offset VGPR_COUNT"
+.elseif ACCUM_OFFSET_REQUIRED
+  kernel_descriptor \name, ".amdhsa_accum_offset VGPR_COUNT", ".amdhsa_reserve_flat_scratch 0"
+.else
+  kernel_descriptor \name, ".amdhsa_reserve_flat_scratch 0"
+.endif
+.endm
+
+// Code-object metadata: what a generic loader needs (kernarg layout, LDS,
+// register counts). Numbers arrive evaluated through .altmacro's %expr.
+.macro sgemm_metadata name, lds_bytes, vgprs, sgprs, kargs_size
+.amdgpu_metadata
+---
+amdhsa.version: [ 1, 1 ]
+amdhsa.kernels:
+  - .name: \name
+    .symbol: \name\().kd
+    .kernarg_segment_size: \kargs_size
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: \lds_bytes
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: \sgprs
+    .vgpr_count: \vgprs
+    .agpr_count: 0
+    .max_flat_workgroup_size: 256
+    .args:
+      - .name: a
+        .offset: 0
+        .size: 8
+        .value_kind: global_buffer
+        .address_space: global
+        .actual_access: read_only
+      - .name: b
+        .offset: 8
+        .size: 8
+        .value_kind: global_buffer
+        .address_space: global
+        .actual_access: read_only
+      - .name: c
+        .offset: 16
+        .size: 8
+        .value_kind: global_buffer
+        .address_space: global
+      - .name: size_m
+        .offset: 24
+        .size: 4
+        .value_kind: by_value
+      - .name: size_n
+        .offset: 28
+        .size: 4
+        .value_kind: by_value
+      - .name: size_k
+        .offset: 32
+        .size: 4
+        .value_kind: by_value
+      - .name: lda
+        .offset: 36
+        .size: 4
+        .value_kind: by_value
+      - .name: ldb
+        .offset: 40
+        .size: 4
+        .value_kind: by_value
+      - .name: ldc
+        .offset: 44
+        .size: 4
+        .value_kind: by_value
+      - .name: alpha
+        .offset: 48
+        .size: 4
+        .value_kind: by_value
+      - .name: beta
+        .offset: 52
+        .size: 4
+        .value_kind: by_value
+...
+.end_amdgpu_metadata
+.endm
+
+// .altmacro turns the %expressions into numbers; the YAML itself must be
+// expanded with .altmacro off, which would otherwise eat its quotes.
+.macro sgemm_metadata_evaluated name, lds_bytes, vgprs, sgprs, kargs_size
+.noaltmacro
+  sgemm_metadata \name, \lds_bytes, \vgprs, \sgprs, \kargs_size
+.endm
+
+.macro dppgemm_sgemm name
+  sgemm_kernel \name
+.altmacro
+  sgemm_metadata_evaluated \name, %LDS_BYTES, %VGPR_COUNT, %(SGPR_COUNT+2), %KARGS_SIZE
+.noaltmacro
+.endm
