@@ -1,0 +1,206 @@
+// The assembled code objects, read back with llvm-objdump / llvm-readelf: the
+// steady-state loop does what docs/kernels.md says, for every variant, layout
+// and target, and the metadata matches include/dppgemm/kernargs.h.
+#include <catch2/catch.hpp>
+
+#include "dppgemm/kernargs.h"
+
+#include <cstddef>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  for (std::string part; std::getline(stream, part, sep);) parts.push_back(part);
+  return parts;
+}
+
+std::string run(const std::string& command) {
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+  REQUIRE(pipe);
+  std::string output;
+  char buffer[4096];
+  for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe.get())) > 0;) output.append(buffer, n);
+  return output;
+}
+
+bool built_by_llvm19(const std::string& target) { return target == "gfx942"; }
+
+std::string code_object_path(const std::string& target, const std::string& variant,
+                             const std::string& layout) {
+  return std::string(DPPGEMM_CODE_OBJECT_DIR) + "/" + target + "/dppgemm_sgemm_" + variant + "_" +
+         layout + ".co";
+}
+
+struct Instruction {
+  uint64_t address;
+  std::string mnemonic;
+  std::string text;
+  int64_t branch_target = -1;  // kernel-relative, for branches
+};
+
+// llvm-objdump -d: "\tmnemonic operands   // 000000001A2C: BF82FEBF <kernel+0x468>"
+std::vector<Instruction> disassemble(const std::string& target, const std::string& path) {
+  const std::string tool = built_by_llvm19(target) ? DPPGEMM_OBJDUMP19 : DPPGEMM_OBJDUMP15;
+  const std::string text = run(tool + " -d --mcpu=" + target + " " + path);
+  static const std::regex line(R"(^\s+(\S+)(.*?)\s*// ([0-9A-F]+):[^<]*(?:<[^+>]+\+0x([0-9a-f]+)>)?)");
+  std::vector<Instruction> code;
+  for (const std::string& l : split(text, '\n')) {
+    std::smatch m;
+    if (!std::regex_search(l, m, line)) continue;
+    Instruction inst{std::stoull(m[3], nullptr, 16), m[1], m[1].str() + m[2].str()};
+    if (m[4].matched) inst.branch_target = std::stoll(m[4], nullptr, 16);
+    code.push_back(inst);
+  }
+  REQUIRE(!code.empty());
+  return code;
+}
+
+struct LoopCounts {
+  int macs = 0, dpp_macs = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
+};
+
+bool is_mac(const std::string& mnemonic) {
+  return mnemonic.rfind("v_mac_f32", 0) == 0 || mnemonic.rfind("v_fmac_f32", 0) == 0;
+}
+
+// The steady-state loop: from the target of the only backward s_branch to it.
+LoopCounts count_main_loop(const std::vector<Instruction>& code) {
+  const uint64_t base = code.front().address;
+  LoopCounts counts;
+  for (size_t end = 0; end < code.size(); ++end) {
+    const Instruction& branch = code[end];
+    if (branch.mnemonic != "s_branch" || branch.branch_target < 0 ||
+        base + uint64_t(branch.branch_target) > branch.address)
+      continue;
+    ++counts.branches_back;
+    for (const Instruction& inst : code) {
+      if (inst.address < base + uint64_t(branch.branch_target) || inst.address > branch.address) continue;
+      if (is_mac(inst.mnemonic)) {
+        ++counts.macs;
+        if (inst.mnemonic.find("_dpp") != std::string::npos) ++counts.dpp_macs;
+      }
+      if (inst.mnemonic == "ds_read_b128") ++counts.lds_reads_b128;
+      if (inst.mnemonic == "s_barrier") ++counts.barriers;
+    }
+  }
+  return counts;
+}
+
+// The first kernel's entries from `llvm-readelf --notes` (YAML-like text).
+struct Metadata {
+  std::map<std::string, std::string> kernel;
+  std::vector<std::map<std::string, std::string>> args;
+};
+
+Metadata read_metadata(const std::string& target, const std::string& path) {
+  const std::string tool = built_by_llvm19(target) ? DPPGEMM_READELF19 : DPPGEMM_READELF15;
+  const std::string text = run(tool + " --notes " + path);
+  static const std::regex entry(R"(^(\s*)(- )?(\.[a-z_]+):\s*(\S*)\s*$)");
+  Metadata meta;
+  bool in_args = false;
+  size_t args_indent = 0;
+  for (const std::string& l : split(text, '\n')) {
+    std::smatch m;
+    if (!std::regex_match(l, m, entry)) continue;
+    const size_t indent = m[1].length();
+    if (m[3] == ".args") {
+      in_args = true;
+      args_indent = indent;
+      continue;
+    }
+    if (in_args && indent > args_indent) {
+      if (m[2].matched) meta.args.emplace_back();
+      REQUIRE(!meta.args.empty());
+      meta.args.back()[m[3]] = m[4];
+    } else {
+      in_args = false;
+      meta.kernel[m[3]] = m[4];
+    }
+  }
+  return meta;
+}
+
+const std::vector<std::string> kVariants = {"dpp0", "dpp1", "dpp2"};
+const std::vector<std::string> kLayouts = {"NN", "NT", "TN", "TT"};
+const std::map<std::string, int> kLdsReadsPerStep = {{"dpp0", 32}, {"dpp1", 24}, {"dpp2", 20}};
+
+}  // namespace
+
+TEST_CASE("every variant, layout and target has the documented steady-state loop") {
+  for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
+    for (const std::string& variant : kVariants)
+      for (const std::string& layout : kLayouts) {
+        CAPTURE(target, variant, layout);
+        const auto code = disassemble(target, code_object_path(target, variant, layout));
+        const LoopCounts loop = count_main_loop(code);
+        CHECK(loop.branches_back == 1);
+        // 8 k x 64 macs: one wave's share of a 128x128x8 step
+        CHECK(loop.macs == 512);
+        CHECK(loop.lds_reads_b128 == kLdsReadsPerStep.at(variant));
+        CHECK(loop.dpp_macs == (variant == "dpp0" ? 0 : 512));
+        CHECK(loop.barriers == 1);
+
+        int mac = 0, fmac = 0;
+        for (const Instruction& inst : code) {
+          mac += inst.mnemonic.rfind("v_mac_f32", 0) == 0;
+          fmac += inst.mnemonic.rfind("v_fmac_f32", 0) == 0;
+        }
+        if (target == "gfx942") {
+          CHECK(mac == 0);
+          CHECK(fmac > 512);
+        } else {
+          CHECK(fmac == 0);
+          CHECK(mac > 512);
+        }
+      }
+}
+
+TEST_CASE("metadata matches the kernarg struct and the launch contract") {
+  const std::vector<std::tuple<std::string, size_t, size_t, std::string>> expected = {
+      {"a", offsetof(dppgemm_sgemm_kernargs, a), 8, "global_buffer"},
+      {"b", offsetof(dppgemm_sgemm_kernargs, b), 8, "global_buffer"},
+      {"c", offsetof(dppgemm_sgemm_kernargs, c), 8, "global_buffer"},
+      {"size_m", offsetof(dppgemm_sgemm_kernargs, size_m), 4, "by_value"},
+      {"size_n", offsetof(dppgemm_sgemm_kernargs, size_n), 4, "by_value"},
+      {"size_k", offsetof(dppgemm_sgemm_kernargs, size_k), 4, "by_value"},
+      {"lda", offsetof(dppgemm_sgemm_kernargs, lda), 4, "by_value"},
+      {"ldb", offsetof(dppgemm_sgemm_kernargs, ldb), 4, "by_value"},
+      {"ldc", offsetof(dppgemm_sgemm_kernargs, ldc), 4, "by_value"},
+      {"alpha", offsetof(dppgemm_sgemm_kernargs, alpha), 4, "by_value"},
+      {"beta", offsetof(dppgemm_sgemm_kernargs, beta), 4, "by_value"},
+  };
+  for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
+    for (const std::string& variant : kVariants)
+      for (const std::string& layout : kLayouts) {
+        CAPTURE(target, variant, layout);
+        const Metadata meta = read_metadata(target, code_object_path(target, variant, layout));
+        CHECK(meta.kernel.at(".name") == "dppgemm_sgemm_" + variant + "_" + layout);
+        CHECK(meta.kernel.at(".symbol") == "dppgemm_sgemm_" + variant + "_" + layout + ".kd");
+        CHECK(std::stoul(meta.kernel.at(".kernarg_segment_size")) == sizeof(dppgemm_sgemm_kernargs));
+        CHECK(meta.kernel.at(".max_flat_workgroup_size") == "256");
+        CHECK(meta.kernel.at(".wavefront_size") == "64");
+        const unsigned lds = std::stoul(meta.kernel.at(".group_segment_fixed_size"));
+        CHECK(lds == 32 * (128 + 4) * 4);
+        CHECK(lds <= 65536);
+        CHECK(std::stoul(meta.kernel.at(".vgpr_count")) <= 128);  // 2 waves per SIMD
+        REQUIRE(meta.args.size() == expected.size());
+        for (size_t i = 0; i < expected.size(); ++i) {
+          const auto& [name, offset, size, kind] = expected[i];
+          CAPTURE(name);
+          CHECK(meta.args[i].at(".name") == name);
+          CHECK(std::stoul(meta.args[i].at(".offset")) == offset);
+          CHECK(std::stoul(meta.args[i].at(".size")) == size);
+          CHECK(meta.args[i].at(".value_kind") == kind);
+        }
+      }
+}
