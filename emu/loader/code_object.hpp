@@ -1,0 +1,72 @@
+#pragma once
+// An AMDGPU code object (ELF, OS ABI AMDGPU_HSA, code object v4 or v5) as the
+// emulator needs it: target, kernels with their machine code, kernel
+// descriptors and metadata, and the loadable segments.
+//
+//   CodeObject co = load_code_object("sgemm.co");
+//   const Kernel& k = co.kernel("sgemm_dpp0");   // throws if absent
+//   decode(co.target.processor, k.code.data(), k.code.size());
+//
+// Loading checks everything it reads and throws CodeObjectError, whose
+// message names the file (or "<memory>"), the field and the offending value.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emu/loader/error.hpp"
+#include "emu/loader/kernel_descriptor.hpp"
+#include "emu/loader/metadata.hpp"
+#include "emu/loader/target.hpp"
+
+namespace dppgemm::emu {
+
+struct Kernel {
+    std::string name;  // metadata .name (mangled for C++ kernels)
+    KernelMetadata metadata;
+    KernelDescriptor descriptor;
+    std::uint64_t descriptor_address = 0;  // virtual address of <name>.kd
+    // Virtual address of the first instruction: descriptor_address +
+    // kernel_code_entry_byte_offset, the address llvm-objdump prints.
+    std::uint64_t code_address = 0;
+    // Machine code from code_address to the end of the kernel's STT_FUNC
+    // symbol, or, without a sized symbol, to the end of its section.
+    std::vector<std::uint8_t> code;
+    bool code_size_from_symbol = false;
+};
+
+// A PT_LOAD segment: memory image of the code object at vaddr. Bytes past
+// file_bytes.size() up to memory_size are zero (.bss).
+struct Segment {
+    std::uint64_t vaddr = 0;
+    std::uint64_t memory_size = 0;
+    std::uint32_t flags = 0;  // PF_R | PF_W | PF_X
+    std::vector<std::uint8_t> file_bytes;
+};
+
+struct CodeObject {
+    std::string source;  // file path or "<memory>"
+    TargetId target;
+    unsigned abi_version = 0;  // code object version: 4 or 5
+    unsigned metadata_version_major = 0, metadata_version_minor = 0;
+    std::vector<Kernel> kernels;  // in metadata order
+    std::vector<Segment> segments;
+    // Things that are legal but suspicious, e.g. the descriptor and the
+    // metadata disagreeing on the LDS size (one line each).
+    std::vector<std::string> warnings;
+
+    // nullptr when absent.
+    const Kernel* find_kernel(std::string_view name) const;
+    // Throws CodeObjectError listing the kernels when absent.
+    const Kernel& kernel(std::string_view name) const;
+};
+
+// Reads and checks a code object. The file is read whole (at most 1 GiB).
+CodeObject load_code_object(const std::string& path);
+// The same from bytes in memory; source_name is used in messages. The bytes
+// are copied: the caller's buffer is neither kept nor modified.
+CodeObject load_code_object(const void* bytes, std::size_t size, std::string source_name = "<memory>");
+
+}  // namespace dppgemm::emu

@@ -1,0 +1,98 @@
+#include "emu/tools/cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+
+#include "emu/tools/commands.hpp"
+#include "emu/tools/launch.hpp"
+
+namespace dppgemm::emu::tools {
+namespace {
+
+constexpr const char* exit_codes_help =
+    "Exit codes: 0 success, 1 the kernel faulted (run), 2 usage error (bad option, unreadable or\n"
+    "malformed code object, unknown kernel, arguments that do not match the kernel's metadata).";
+
+constexpr const char* disasm_help =
+    "Output: for each kernel a line '<name>:', then one instruction per line, as llvm-objdump -d\n"
+    "prints it (the text before its '//'), followed by '// ' and the instruction's address in the\n"
+    "code object as 12 hex digits, the way llvm-objdump prints addresses:\n"
+    "  s_load_dwordx2 s[0:1], s[4:5], 0x0 // 000000001500";
+
+constexpr const char* run_help =
+    "--grid counts workgroups (like hipModuleLaunchKernel's gridDim), --block work-items per\n"
+    "workgroup. Arguments are named as in the kernel's metadata or by position (0, 1, ...; hipcc\n"
+    "output has no names). --arg VALUE: an integer (decimal or 0x hex) or, with '.', an exponent,\n"
+    "an 'f' suffix, inf or nan, a float (4-byte arguments) or double (8-byte). --buffer gives\n"
+    "every global-buffer argument its memory: BYTES zeroed bytes, or @FILE for a file's contents.";
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+    CLI::App app("dppgemm-emu: inspect, disassemble and run gfx9 code objects on the CPU", "dppgemm-emu");
+    app.footer(exit_codes_help);
+    app.require_subcommand(1);
+
+    InfoOptions info;
+    CLI::App* info_command_line = app.add_subcommand("info", "Targets, kernels, descriptors and metadata");
+    info_command_line->add_option("CODE_OBJECT", info.code_object, "AMDGPU code object (.co)")
+        ->required()
+        ->check(CLI::ExistingFile);
+
+    DisasmOptions disasm;
+    std::string disasm_kernel;
+    CLI::App* disasm_command_line = app.add_subcommand("disasm", "Disassemble kernels like llvm-objdump -d");
+    disasm_command_line->footer(disasm_help);
+    disasm_command_line->add_option("CODE_OBJECT", disasm.code_object, "AMDGPU code object (.co)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    CLI::Option* disasm_kernel_option =
+        disasm_command_line->add_option("--kernel", disasm_kernel, "Only this kernel (default: all)");
+
+    RunOptions run;
+    std::string grid_text, block_text;
+    std::vector<std::string> arg_texts, buffer_texts, dump_texts;
+    std::string json_file;
+    CLI::App* run_command_line = app.add_subcommand("run", "Run one kernel on the emulator");
+    run_command_line->footer(run_help);
+    run_command_line->add_option("CODE_OBJECT", run.code_object, "AMDGPU code object (.co)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    run_command_line->add_option("--kernel", run.kernel, "Kernel name (metadata .name)")->required();
+    run_command_line->add_option("--grid", grid_text, "Workgroups: X[,Y[,Z]]")->required();
+    run_command_line->add_option("--block", block_text, "Work-items per workgroup: X[,Y[,Z]]")->required();
+    run_command_line->add_option("--arg", arg_texts, "NAME=VALUE for a by-value argument (repeatable)");
+    run_command_line->add_option("--buffer", buffer_texts, "NAME=BYTES or NAME=@FILE for a buffer argument (repeatable)");
+    run_command_line->add_option("--dump", dump_texts, "NAME=FILE: write the buffer to FILE after the run (repeatable)");
+    CLI::Option* json_option = run_command_line->add_option("--json", json_file, "Write the counters to FILE as JSON");
+    run_command_line->add_option("--threads", run.threads, "Host threads (default 0: all cores)")
+        ->check(CLI::Range(0u, 1024u));
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        const int code = app.exit(error, out, err);
+        return code == 0 ? exit_ok : exit_usage;
+    }
+
+    try {
+        if (info_command_line->parsed()) return info_command(info, out, err);
+        if (disasm_command_line->parsed()) {
+            if (*disasm_kernel_option) disasm.kernel = disasm_kernel;
+            return disasm_command(disasm, out, err);
+        }
+        run.grid = parse_dims(grid_text, "--grid");
+        run.block = parse_dims(block_text, "--block");
+        for (const std::string& text : arg_texts) run.args.push_back(parse_assignment(text, "--arg"));
+        for (const std::string& text : buffer_texts) run.buffers.push_back(parse_assignment(text, "--buffer"));
+        for (const std::string& text : dump_texts) run.dumps.push_back(parse_assignment(text, "--dump"));
+        if (*json_option) run.json = json_file;
+        return run_command(run, out, err);
+    } catch (const UsageError& error) {
+        err << "dppgemm-emu: " << error.what() << "\n";
+        return exit_usage;
+    }
+}
+
+}  // namespace dppgemm::emu::tools

@@ -1,0 +1,53 @@
+#pragma once
+// The dppgemm-emu subcommands, each a function of its parsed options so that
+// main.cpp only parses and tests can call a command directly.
+//
+// Exit codes: 0 success, 1 the kernel faulted (run), 2 usage error: bad
+// option, unreadable or malformed code object, unknown kernel, argument
+// binding that does not match the kernel's metadata.
+
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dppgemm::emu::tools {
+
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_kernel_fault = 1;
+inline constexpr int exit_usage = 2;
+
+struct InfoOptions {
+    std::string code_object;
+};
+
+struct DisasmOptions {
+    std::string code_object;
+    std::optional<std::string> kernel;  // all kernels when absent
+};
+
+// `name=value` pairs as typed; resolved against the metadata by resolve_launch().
+struct Assignment {
+    std::string name;  // argument name from the metadata, or its position "0", "1", ...
+    std::string value;
+};
+
+struct RunOptions {
+    std::string code_object;
+    std::string kernel;
+    std::array<std::uint32_t, 3> grid{1, 1, 1};   // workgroups per dimension
+    std::array<std::uint32_t, 3> block{1, 1, 1};  // work-items per workgroup
+    std::vector<Assignment> args;                 // --arg NAME=VALUE
+    std::vector<Assignment> buffers;              // --buffer NAME=BYTES | NAME=@FILE
+    std::vector<Assignment> dumps;                // --dump NAME=FILE
+    std::optional<std::string> json;              // --json FILE
+    unsigned threads = 0;                         // 0: all host cores
+};
+
+int info_command(const InfoOptions& options, std::ostream& out, std::ostream& err);
+int disasm_command(const DisasmOptions& options, std::ostream& out, std::ostream& err);
+int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace dppgemm::emu::tools
