@@ -1,0 +1,82 @@
+// dppgemm: column-major SGEMM on hand-written gfx9 assembly kernels, run on an
+// AMD GPU through HIP or, with no GPU, on dppgemm's own gfx9 emulator.
+//
+//   auto r = dppgemm::sgemm('N', 'T', m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+//   if (!r) std::cerr << r.message << "\n";
+//
+// Arguments mean exactly what they mean in reference BLAS SGEMM, and are checked
+// the same way (Result::invalid_argument is the BLAS position, 1..13).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dppgemm {
+
+enum class Variant : std::uint8_t { dpp0, dpp1, dpp2, best };
+enum class Backend : std::uint8_t { automatic, hip, emu };
+enum class Status : std::uint8_t {
+  success,
+  invalid_argument,  // an argument reference BLAS rejects; see invalid_argument
+  unsupported,       // legal in BLAS, outside what the kernels address (message says why)
+  no_device,         // hip backend without a usable AMD GPU (and no fallback allowed)
+  launch_failure,    // the backend failed to load or launch the kernel
+  kernel_fault,      // the kernel faulted (emu: out-of-bounds access, bad instruction...)
+};
+
+// What the emu backend counted for one launch (wave-level instructions by class,
+// LDS traffic in lane requests and bytes, bank-conflict cycles, global bytes).
+struct Counters {
+  std::uint64_t workgroups = 0, waves = 0;
+  std::uint64_t salu = 0, valu = 0, valu_dpp = 0, smem = 0, vmem_load = 0, vmem_store = 0;
+  std::uint64_t valu_fma = 0;  // VALU instructions that multiply-add (mac/fmac/fma/mad), part of valu
+  std::uint64_t lds_read = 0, lds_write = 0, branch = 0, waitcnt = 0, barrier = 0, nop = 0;
+  std::uint64_t other = 0;
+  std::uint64_t lds_read_requests = 0, lds_read_bytes = 0;
+  std::uint64_t lds_write_requests = 0, lds_write_bytes = 0;
+  std::uint64_t lds_bank_conflict_cycles = 0;
+  std::uint64_t global_bytes_read = 0, global_bytes_written = 0;
+};
+
+struct Options {
+  Variant variant = Variant::best;
+  Backend backend = Backend::automatic;  // automatic: hip when a GPU is there, else emu
+  bool allow_emu_fallback = true;        // hip requested but no GPU: run on emu (said once on stderr)
+  std::string emu_target = "gfx906";     // the GPU the emulator plays
+  unsigned threads = 0;                  // emu: host threads, 0 = all cores
+  // emu: called from the launching thread as workgroups finish (done, total)
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+struct Result {
+  Status status = Status::success;
+  int invalid_argument = 0;  // BLAS position of the illegal argument, 0 if none
+  std::string message;       // empty on success
+  bool quick_return = false; // nothing to compute (BLAS quick-return rules)
+  Backend backend = Backend::automatic;  // the backend that ran
+  std::string target;        // e.g. "gfx906"
+  std::string kernel;        // e.g. "dppgemm_sgemm_dpp1_NT"
+  std::optional<Counters> counters;      // emu only
+  double milliseconds = 0;   // hip: GPU time measured with events; emu: emulation wall time
+  explicit operator bool() const { return status == Status::success; }
+};
+
+// C = alpha * op(A) * op(B) + beta * C with host pointers (copied in and out).
+Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const float* a, int lda,
+             const float* b, int ldb, float beta, float* c, int ldc, const Options& options = {});
+
+// Reference-BLAS argument checking alone: the Result sgemm would return for
+// these arguments before running anything (success, invalid or quick return).
+Result check_sgemm_arguments(char trans_a, char trans_b, int m, int n, int k, float alpha, int lda,
+                             int ldb, float beta, int ldc);
+
+const char* to_string(Status status);
+const char* to_string(Variant variant);
+const char* to_string(Backend backend);
+std::optional<Variant> parse_variant(std::string_view name);  // "dpp0", "dpp1", "dpp2", "best"
+std::optional<Backend> parse_backend(std::string_view name);  // "auto", "hip", "emu"
+
+}  // namespace dppgemm
