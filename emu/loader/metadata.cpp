@@ -66,7 +66,9 @@ public:
 
     const std::string& path() const { return path_; }
 
-    [[noreturn]] void reject(const std::string& what) const { throw FormatError("metadata " + path_ + ": " + what); }
+    [[noreturn]] void reject(const std::string& what) const {
+        throw FormatError("metadata" + (path_.empty() ? "" : " " + path_) + ": " + what);
+    }
 
     const char* type_name() const {
         switch (object_.type) {
@@ -122,7 +124,8 @@ public:
             const std::string name(entry.key.via.str.ptr, entry.key.via.str.size);
             if (name != key) continue;
             if (found) reject(std::string("duplicate key ") + key);
-            found.emplace(entry.val, path_.empty() ? name : path_ + "." + name);
+            // Kernel keys start with a dot already: amdhsa.kernels[0].name.
+            found.emplace(entry.val, path_.empty() || name[0] == '.' ? path_ + name : path_ + "." + name);
         }
         return found;
     }

@@ -1,0 +1,52 @@
+#pragma once
+// Builds real code objects at test time with the Debian toolchain, and reads
+// what the LLVM tools say about them, so that the loader's results are
+// checked against an independent decoder.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace loader_test {
+
+// Runs a shell command; fails the test (with its output) if it fails.
+std::string run(const std::string& command);
+
+// A fresh directory for this test process, removed when it exits.
+const std::string& work_dir();
+
+std::vector<std::uint8_t> read_bytes(const std::string& path);
+void write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes);
+
+// Assembles `source` for `mcpu` ("gfx906", "gfx90a:xnack+") as code object
+// `version` and links it with ld.lld -shared; returns the .co path. gfx942
+// uses clang-19 (LLVM 15 and 16 do not know it). extra: more clang flags.
+std::string assemble(const std::string& name, const std::string& source, const std::string& mcpu, int version,
+                     const std::string& extra = "");
+// Assembles only (an ET_REL object, not loadable).
+std::string assemble_relocatable(const std::string& name, const std::string& source, const std::string& mcpu,
+                                 const std::string& extra = "");
+
+// HIP C++ -> code object with hipcc for gfx906: v4 directly, v5 through
+// hipcc -S, clang-15 and ld.lld-15 (hipcc's own lld is LLVM 14, which
+// cannot link v5).
+std::string hipcc(const std::string& name, const std::string& source, int version);
+
+// tests/loader/inputs/two_kernels.s.in with its @TOKENS@ filled in for the
+// target and version.
+std::string two_kernels_source(const std::string& processor, int version);
+
+// `.amdhsa_*` directives from llvm-objdump-19 -D of the descriptor symbol:
+// {"group_segment_fixed_size": 4096, "next_free_vgpr": 4, ...}.
+std::map<std::string, std::int64_t> objdump_descriptor(const std::string& path, const std::string& kd_symbol);
+
+// Per kernel (in order), the scalar `.key: value` lines of its entry in
+// llvm-readelf-15 --notes (kernel-level keys only, not .args).
+std::vector<std::map<std::string, std::string>> readelf_kernels(const std::string& path);
+
+// The machine code bytes llvm-objdump -d prints for the STT_FUNC `symbol`
+// (its range taken from llvm-readelf -s).
+std::vector<std::uint8_t> objdump_code(const std::string& path, const std::string& symbol, const std::string& mcpu);
+
+}  // namespace loader_test
