@@ -15,10 +15,11 @@ constexpr const char* exit_codes_help =
     "malformed code object, unknown kernel, arguments that do not match the kernel's metadata).";
 
 constexpr const char* disasm_help =
-    "Output: for each kernel a line '<name>:', then one instruction per line, as llvm-objdump -d\n"
-    "prints it (the text before its '//'), followed by '// ' and the instruction's address in the\n"
-    "code object as 12 hex digits, the way llvm-objdump prints addresses:\n"
-    "  s_load_dwordx2 s[0:1], s[4:5], 0x0 // 000000001500";
+    "Output: for each kernel a line 'NAME:', then one line per instruction: llvm-objdump -d's\n"
+    "line without the raw words, i.e. a tab, the instruction text padded to 59 columns, '// ' and\n"
+    "the instruction's address in the code object as 12 upper-case hex digits:\n"
+    "  s_load_dwordx2 s[0:1], s[4:5], 0x0                         // 000000001500\n"
+    "Kernels are separated by an empty line.";
 
 constexpr const char* run_help =
     "--grid counts workgroups (like hipModuleLaunchKernel's gridDim), --block work-items per\n"
