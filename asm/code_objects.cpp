@@ -2,6 +2,7 @@
 #include "dppgemm/code_objects.h"
 
 #include <cstring>
+#include <string>
 
 extern "C" const dppgemm_code_object dppgemm_embedded_code_objects[];
 extern "C" const size_t dppgemm_embedded_code_object_count;
@@ -22,4 +23,12 @@ extern "C" const dppgemm_code_object* dppgemm_find_code_object(const char* targe
       return &co;
   }
   return nullptr;
+}
+
+extern "C" const dppgemm_code_object* dppgemm_find_code_object_for_arch(const char* gcn_arch_name,
+                                                                       const char* variant,
+                                                                       const char* layout) {
+  if (!gcn_arch_name) return nullptr;
+  const std::string arch(gcn_arch_name);
+  return dppgemm_find_code_object(arch.substr(0, arch.find(':')).c_str(), variant, layout);
 }

@@ -27,6 +27,12 @@ const dppgemm_code_object* dppgemm_code_object_at(size_t index);
 const dppgemm_code_object* dppgemm_find_code_object(const char* target, const char* variant,
                                                     const char* layout);
 
+/* The same for a device as HIP names it (hipDeviceProp_t::gcnArchName): the
+ * target-id feature suffixes (":sramecc+:xnack-") are accepted, since every
+ * embedded code object is built for "any" xnack/sramecc setting. */
+const dppgemm_code_object* dppgemm_find_code_object_for_arch(const char* gcn_arch_name,
+                                                             const char* variant, const char* layout);
+
 #ifdef __cplusplus
 }
 #endif

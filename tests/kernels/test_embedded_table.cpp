@@ -36,4 +36,11 @@ TEST_CASE("the embedded table holds every code object, identical to the built fi
   CHECK(dppgemm_find_code_object("gfx1100", "dpp1", "NN") == nullptr);
   CHECK(dppgemm_find_code_object("gfx906", "dpp3", "NN") == nullptr);
   CHECK(dppgemm_find_code_object(nullptr, "dpp1", "NN") == nullptr);
+  CHECK(dppgemm_find_code_object_for_arch("gfx90a:sramecc+:xnack-", "dpp2", "TN") ==
+        dppgemm_find_code_object("gfx90a", "dpp2", "TN"));
+  CHECK(dppgemm_find_code_object_for_arch("gfx906", "dpp0", "NT") ==
+        dppgemm_find_code_object("gfx906", "dpp0", "NT"));
+  CHECK(dppgemm_find_code_object_for_arch("gfx906", "dpp0", "NT") != nullptr);
+  CHECK(dppgemm_find_code_object_for_arch("gfx1030:xnack-", "dpp0", "NT") == nullptr);
+  CHECK(dppgemm_find_code_object_for_arch(nullptr, "dpp0", "NT") == nullptr);
 }
