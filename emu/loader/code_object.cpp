@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -273,7 +274,7 @@ void load_kernel_code(const ElfImage& elf, const std::map<std::string, Symbol>& 
     if (!(section.header.sh_flags & SHF_EXECINSTR))
         reject(what + " = " + hex(entry) + " lies in non-executable section '" + section.name + "'");
 
-    std::uint64_t size = section.header.sh_addr + section.header.sh_size - entry;
+    std::uint64_t size = section.header.sh_size - (entry - section.header.sh_addr);  // to the section end
     for (const auto& [name, symbol] : symbols) {
         if (symbol.type != STT_FUNC || symbol.value != entry || symbol.size == 0) continue;
         if (symbol.size > size)
@@ -371,6 +372,17 @@ CodeObject load_image(std::vector<char>& image, std::string source) {
     return co;
 }
 
+// load_image() with its errors named after the source.
+CodeObject load_named(std::vector<char>& image, const std::string& source) {
+    try {
+        return load_image(image, source);
+    } catch (const FormatError& error) {
+        throw CodeObjectError(source, error.what());
+    } catch (const std::bad_alloc&) {
+        throw CodeObjectError(source, "out of memory while loading");
+    }
+}
+
 }  // namespace
 
 const Kernel* CodeObject::find_kernel(std::string_view name) const {
@@ -389,16 +401,11 @@ const Kernel& CodeObject::kernel(std::string_view name) const {
 
 CodeObject load_code_object(const void* bytes, std::size_t size, std::string source_name) {
     std::vector<char> image(static_cast<const char*>(bytes), static_cast<const char*>(bytes) + size);
-    try {
-        return load_image(image, source_name);
-    } catch (const FormatError& error) {
-        throw CodeObjectError(source_name, error.what());
-    } catch (const std::bad_alloc&) {
-        throw CodeObjectError(source_name, "out of memory while loading");
-    }
+    return load_named(image, source_name);
 }
 
 CodeObject load_code_object(const std::string& path) {
+    if (std::filesystem::is_directory(path)) throw CodeObjectError(path, "is a directory, not a code object");
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file) throw CodeObjectError(path, std::string("cannot open: ") + std::strerror(errno));
     const std::streamoff size = file.tellg();
@@ -408,13 +415,7 @@ CodeObject load_code_object(const std::string& path) {
     std::vector<char> image(static_cast<std::size_t>(size));
     file.seekg(0);
     if (!file.read(image.data(), size)) throw CodeObjectError(path, "read error");
-    try {
-        return load_image(image, path);
-    } catch (const FormatError& error) {
-        throw CodeObjectError(path, error.what());
-    } catch (const std::bad_alloc&) {
-        throw CodeObjectError(path, "out of memory while loading");
-    }
+    return load_named(image, path);
 }
 
 }  // namespace dppgemm::emu

@@ -201,18 +201,7 @@ TEST_CASE("cli: disasm prints llvm-objdump's lines without the raw words", "[cli
     const std::vector<std::pair<std::string, std::string>> objects = {
         {two_kernels(), "gfx90a"},
         {loader_test::assemble("cli_gfx906", loader_test::two_kernels_source("gfx906", 4), "gfx906", 4), "gfx906"},
-        {loader_test::hipcc("cli_hip", R"(
-#include <hip/hip_runtime.h>
-__global__ void reduce(const float* in, float* out) {
-  __shared__ float partial[256];
-  partial[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
-  __syncthreads();
-  for (int s = 128; s > 0; s >>= 1) {
-    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
-})", 4), "gfx906"},
+        {loader_test::hipcc("cli_hip", loader_test::hip_source, 4), "gfx906"},
     };
     for (const auto& [path, mcpu] : objects) {
         const CodeObject co = load_code_object(path);

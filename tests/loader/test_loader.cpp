@@ -261,25 +261,6 @@ TEST_CASE("target features come from e_flags", "[loader]") {
 
 namespace {
 
-// A kernel that reads its implicit arguments (so hipcc keeps them in the
-// metadata) and one with LDS and __syncthreads.
-const char* const hip_source = R"(
-#include <hip/hip_runtime.h>
-extern "C" __global__ void scaled_size(int* out, float scale) {
-  const char* implicit = (const char*)__builtin_amdgcn_implicitarg_ptr();
-  out[threadIdx.x] = blockDim.x * gridDim.x * scale + implicit[threadIdx.x];
-}
-__global__ void reduce(const float* in, float* out) {
-  __shared__ float partial[256];
-  partial[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
-  __syncthreads();
-  for (int s = 128; s > 0; s >>= 1) {
-    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
-}
-)";
 
 void check_hip_object(const std::string& path, const CodeObject& co) {
     CHECK(co.target.processor == Target::gfx906);
@@ -301,7 +282,7 @@ void check_hip_object(const std::string& path, const CodeObject& co) {
 }  // namespace
 
 TEST_CASE("hipcc code object v4: hidden arguments, LDS, no argument names", "[loader][hipcc]") {
-    const std::string path = loader_test::hipcc("hip_v4", hip_source, 4);
+    const std::string path = loader_test::hipcc("hip_v4", loader_test::hip_source, 4);
     const CodeObject co = load_code_object(path);
     CHECK(co.abi_version == 4);
     CHECK(co.metadata_version_minor == 1);
@@ -323,7 +304,7 @@ TEST_CASE("hipcc code object v4: hidden arguments, LDS, no argument names", "[lo
 }
 
 TEST_CASE("hipcc code object v5: the v5 hidden arguments", "[loader][hipcc]") {
-    const std::string path = loader_test::hipcc("hip_v5", hip_source, 5);
+    const std::string path = loader_test::hipcc("hip_v5", loader_test::hip_source, 5);
     const CodeObject co = load_code_object(path);
     CHECK(co.abi_version == 5);
     CHECK(co.metadata_version_minor == 2);

@@ -187,6 +187,7 @@ TEST_CASE("rejects out-of-range ELF tables", "[loader][malformed]") {
 }
 
 TEST_CASE("file errors name the path", "[loader][malformed]") {
+    CHECK_THROWS_WITH(load_code_object(work_dir()), work_dir() + ": is a directory, not a code object");
     const std::string absent = work_dir() + "/absent.co";
     CHECK_THROWS_WITH(load_code_object(absent), absent + ": cannot open: No such file or directory");
     const std::string text = work_dir() + "/text.co";

@@ -45,6 +45,24 @@ struct WorkDir {
 
 }  // namespace
 
+const char* const hip_source = R"(
+#include <hip/hip_runtime.h>
+extern "C" __global__ void scaled_size(int* out, float scale) {
+  const char* implicit = (const char*)__builtin_amdgcn_implicitarg_ptr();
+  out[threadIdx.x] = blockDim.x * gridDim.x * scale + implicit[threadIdx.x];
+}
+__global__ void reduce(const float* in, float* out) {
+  __shared__ float partial[256];
+  partial[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
+  __syncthreads();
+  for (int s = 128; s > 0; s >>= 1) {
+    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+}
+)";
+
 std::string run(const std::string& command) {
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen((command + " 2>&1").c_str(), "r"), pclose);
     REQUIRE(pipe);

@@ -33,6 +33,11 @@ std::string assemble_relocatable(const std::string& name, const std::string& sou
 // cannot link v5).
 std::string hipcc(const std::string& name, const std::string& source, int version);
 
+// HIP C++ with two kernels: scaled_size reads its implicit arguments (so
+// hipcc keeps the hidden ones in the metadata), _Z6reducePKfPf uses LDS,
+// __syncthreads and branches.
+extern const char* const hip_source;
+
 // tests/loader/inputs/two_kernels.s.in with its @TOKENS@ filled in for the
 // target and version.
 std::string two_kernels_source(const std::string& processor, int version);
