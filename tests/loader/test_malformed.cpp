@@ -197,3 +197,36 @@ TEST_CASE("file errors name the path", "[loader][malformed]") {
     CHECK_THROWS_WITH(load_code_object(valid).kernel("sgemm"),
                       valid + ": no kernel named 'sgemm' (kernels: wide, narrow)");
 }
+
+TEST_CASE("legal but suspicious code objects load with a warning", "[loader][malformed]") {
+    // v5 object whose hand-written metadata says 1.1 (msgpack [1, 2] -> [1, 1]).
+    Bytes v5 = read_bytes(assemble("warn_v5", two_kernels_source("gfx906", 5), "gfx906", 5));
+    const std::size_t version = find(v5, "amdhsa.version") + 14;
+    REQUIRE(v5[version] == 0x92);  // fixarray of 2
+    v5[version + 2] = 1;
+    const CodeObject co = load_code_object(v5.data(), v5.size());
+    CHECK(co.warnings == std::vector<std::string>{"metadata amdhsa.version 1.1 does not match code object v5 "
+                                                  "(expected 1.2)"});
+
+    // No .size for the kernel symbol: the code runs to the end of .text,
+    // and the metadata's LDS size disagrees with the descriptor's.
+    std::string source = two_kernels_source("gfx906", 4);
+    source.replace(source.find("\t.size\tnarrow"), std::string("\t.size\tnarrow, .Lnarrow_end-narrow").size(), "");
+    source.replace(source.find(".group_segment_fixed_size: 12288"), 32, ".group_segment_fixed_size: 12289");
+    const CodeObject unsized = load_code_object(assemble("warn_unsized", source, "gfx906", 4));
+    CHECK(unsized.warnings ==
+          std::vector<std::string>{"kernel 'wide': metadata group_segment_fixed_size is 12289, descriptor says 12288",
+                                   "kernel 'narrow': no sized STT_FUNC symbol at 0x1900; code taken to the end of its "
+                                   "section (8 bytes)"});
+    CHECK_FALSE(unsized.kernel("narrow").code_size_from_symbol);
+    CHECK(unsized.kernel("narrow").code.size() == 8);
+}
+
+TEST_CASE("rejects metadata whose amdhsa.target disagrees with e_flags", "[loader][malformed][hipcc]") {
+    Bytes hip = read_bytes(hipcc("target_mismatch", hip_source, 4));
+    const std::size_t target = find(hip, "amdgcn-amd-amdhsa--gfx906");
+    REQUIRE(target != std::string::npos);
+    hip[target + 24] = '8';
+    CHECK(rejection(hip) ==
+          "metadata amdhsa.target 'amdgcn-amd-amdhsa--gfx908' does not match e_flags (amdgcn-amd-amdhsa--gfx906)");
+}
