@@ -67,6 +67,24 @@ enum OpFlag : std::uint32_t {
     OF_ACC_SRC = 1u << 17,     // first source is an AGPR (v_accvgpr_read)
     OF_MFMA = 1u << 18,        // matrix op: cbsz/abid/blgp modifiers
     OF_E64_ONLY = 1u << 19,    // VOP3 row LLVM prints with _e64 (the VOP1/2/C form does not exist)
+    OF_SCALAR_DST = 1u << 21,  // VALU op writing an SGPR through vdst (v_readlane_b32, v_readfirstlane_b32)
+    OF_LITERAL_K = 1u << 22,   // VOP2 with a literal constant K after the word (v_madak/madmk, v_fmaak/fmamk)
+    OF_LITERAL_K_MID = 1u << 23,  // ... printed between src0 and vsrc1 (the *mk forms)
+    OF_B16_FLOAT = 1u << 28,   // VALU sources are f16: literals print as half constants (1.0 = 0x3c00)
+    OF_B16_INT = 1u << 29,     // VALU sources are i16: inline float constants print as 16-bit hex
+    // Bits 24..27: how the 16-bit immediate of SOPK/SOPP (or SOPC src1) prints, an ImmKind.
+    OF_IMM_SHIFT = 24,
+};
+
+enum class ImmKind : std::uint8_t {
+    none,      // no immediate operand
+    hex,       // 0x1234
+    dec,       // unsigned decimal (s_nop 3, branch offsets: s_branch 65533)
+    dec_opt,   // decimal, omitted when zero (s_endpgm)
+    hwreg,     // hwreg(HW_REG_MODE, 0, 32)
+    sendmsg,   // sendmsg(MSG_INTERRUPT)
+    waitcnt,   // vmcnt(0) expcnt(0) lgkmcnt(0)
+    gpr_idx,   // gpr_idx(SRC0,DST)
 };
 
 // Memory class: which counter and which unit an instruction uses.
@@ -83,6 +101,7 @@ struct OpInfo {
 
     bool on(Target t) const { return opcode[target_index(t)] >= 0; }
     bool has(OpFlag f) const { return (flags & f) != 0; }
+    ImmKind imm_kind() const { return static_cast<ImmKind>((flags >> OF_IMM_SHIFT) & 0xf); }
 };
 
 enum class Op : std::uint16_t {

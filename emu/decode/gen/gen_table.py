@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn probe.py's JSON into emu/decode/op_table.inc (one DPPGEMM_OP row per instruction).
 
-Usage: python3 probe.py > probe.json && python3 gen_table.py probe.json > ../op_table.inc
+Usage: python3 probe.py > probe.json && python3 gen_table.py probe.json ../op_forms.inc > ../op_table.inc
 
 Row: DPPGEMM_OP(name, Family, MemClass,
                 op_gfx900, op_gfx906, op_gfx908, op_gfx90a, op_gfx940, op_gfx942,
@@ -36,8 +36,8 @@ def field_dwords(family, fields, text):
         regs.append((lo, hi - lo + 1))
     dw = [0, 0, 0, 0]
     for f in fields:
-        if f == "imm":
-            if family == "SMEM":
+        if f in ("imm", "off"):
+            if family == "SMEM" and re.search(r"(0x10|s16)$", text.split(" glc")[0]):
                 dw[3] = 1
             continue
         base = base_of.get(f)
@@ -45,6 +45,8 @@ def field_dwords(family, fields, text):
             if lo == base:
                 dw[SLOT[f]] = n
                 break
+    if family == "SMEM" and re.match(r"s_atc_probe", text) and "dst" in fields:
+        dw[0] = 1  # sdata holds a probe mode number, printed as such
     return dw
 
 
@@ -110,8 +112,101 @@ def flags_for(name, family, dw):
     return mem, (" | ".join(sorted(set(f))) or "0")
 
 
+def form_masks(row, form):
+    """(accepted, printed) bit masks of one probed form: bits LLVM decodes when set
+    alone, and the subset of those that change the printed text."""
+    entry = row.get("forms", {}).get(form)
+    if not entry:
+        return 0, 0
+    base = entry.get("text") or row["text"]
+    accepted = printed = 0
+    for bit, text in entry["bits"].items():
+        accepted |= 1 << int(bit)
+        if text != base:
+            printed |= 1 << int(bit)
+    return accepted, printed
+
+
+IMM_KINDS = ["none", "hex", "dec", "dec_opt", "hwreg", "sendmsg", "waitcnt", "gpr_idx"]
+
+
+def imm_kind(family, variants):
+    """How LLVM prints the SOPK/SOPP immediate (SOPC: src1), read off the probe texts."""
+    if family not in ("SOPK", "SOPP", "SOPC"):
+        return "none"
+    full = variants.get("imm") or variants.get("dst,imm") or variants.get("src0,src1") or ""
+    zero = variants.get("") or variants.get("dst") or ""
+    last = full.split(", ")[-1].split(" ")[-1] if " " in full else ""
+    if "gpr_idx(" in zero:
+        return "gpr_idx"
+    if family == "SOPC":
+        return "none"
+    if "hwreg(" in full:
+        return "hwreg"
+    if "sendmsg(" in full:
+        return "sendmsg"
+    if "vmcnt(" in full:
+        return "waitcnt"
+    if last.startswith("0x"):
+        return "hex"
+    if re.fullmatch(r"\d+", last):
+        return "dec" if zero != full.split(" ")[0] else "dec_opt"
+    return "none"
+
+
+def imm16_kind(row):
+    """16-bit VALU source types, from how src0 immediates printed (probe.py "imm")."""
+    probes = row.get("imm", {})
+    def operand(text):
+        parts = (text or "").split(", ")
+        return parts[1].split(" ")[0] if len(parts) > 1 else None
+    if operand(probes.get("inline")) == "0x3c00":
+        return "int"
+    if operand(probes.get("lit16")) == "1.0":
+        return "float"
+    return None
+
+
+def source_masks(row):
+    """Per-source printing facts: which neg bits print as sext(...) (integer
+    sources: bits as in the instruction) and which sources are 16-bit integers
+    (bit i = src i: inline float constants print as half bits)."""
+    sext = 0
+    for entry in row.get("forms", {}).values():
+        for bit, text in entry["bits"].items():
+            if "sext(" in text and int(bit) in (52, 54, 61, 62, 63):  # DPP and VOP3 neg bits
+                sext |= 1 << int(bit)
+    int16 = 0
+    for s, name in enumerate(("inline", "inline1", "inline2")):
+        text = row.get("imm", {}).get(name)
+        if text and "0x3c00" in text:
+            int16 |= 1 << s
+        if text and "/*invalid immediate*/" in text:
+            int16 |= 1 << (8 + s)  # register-only source
+        if s == 0 and text and re.search(r", v242\b", text):
+            int16 |= 1 << 12  # src0 is a plain VGPR number (v_swap_b32)
+    # Fields LLVM decodes with any value but does not print: don't-care.
+    dw = field_dwords(row["family"], row["fields"], row["text"])
+    slots = {"dst": 0, "src0": 1, "src1": 2, "src2": 3}
+    for f in row["fields"]:
+        if f in slots and dw[slots[f]] == 0 and row["family"] != "MUBUF":
+            int16 |= 1 << (16 + slots[f])
+    mnemonic = row["text"].split(" ")[0]
+    if mnemonic.endswith("_e32"):
+        int16 |= 1 << 22  # LLVM names the 32-bit form with _e32
+    if mnemonic.endswith("_e64"):
+        int16 |= 1 << 23  # ... and the VOP3 form with _e64
+    if row["family"] == "DS":
+        if "off" not in row["fields"]:
+            int16 |= 1 << 20  # no offset: the field must be zero
+        elif "offset" not in row["text"]:
+            int16 |= 1 << 21  # offset decoded but not shown
+    return sext, int16
+
+
 def main():
     rows = json.load(open(sys.argv[1]))
+    forms = {}  # (name, target) -> dict
     ops = {}  # (name, family) -> record
     order = []
     vop3_rows = []
@@ -136,7 +231,19 @@ def main():
         if r["target"] in rec["opcode"]:
             continue  # an alias LLVM also decodes (e.g. buffer_wbinvl1 0x71): keep the first
         rec["opcode"][r["target"]] = r["opcode"]
+        rec["imm"] = imm_kind(fam, r["variants"])
+        rec["imm16"] = rec.get("imm16") or imm16_kind(r)
+        f = forms.setdefault((name, r["target"]), {})
+        f["native"] = form_masks(r, "native")
+        f["operands"] = tuple(a | b for a, b in zip(f.get("operands", (0, 0)), source_masks(r)))
+        for form in ("dpp", "sdwa"):
+            if r.get("forms", {}).get(form, {}).get("ok"):
+                f[form] = form_masks(r, form)
         dw = field_dwords(fam, r["fields"], r["text"])
+        if fam == "VOP2" and "0xbf800000" in r["text"]:  # probe.py's s_nop padding read as K
+            rec["literal_k"] = "mid" if r["text"].split(", ")[2] == "0xbf800000" else "last"
+        if fam in ("VOP1", "VOP2", "VOP3") and re.match(r"\S+ s", r["text"]):
+            rec["scalar_dst"] = True
         rec["dw"] = [max(a, b) for a, b in zip(rec["dw"], dw)]
     for base, r in vop3_rows:
         if SKIP.match(base):
@@ -144,6 +251,12 @@ def main():
         for fam in ("VOP1", "VOP2", "VOPC"):
             if (base, fam) in ops:
                 ops[(base, fam)]["vop3"][r["target"]] = r["opcode"]
+                dw = field_dwords("VOP3", r["fields"], r["text"])
+                ops[(base, fam)]["dw"] = [max(a, b) for a, b in zip(ops[(base, fam)]["dw"], dw)]
+                ops[(base, fam)]["imm16"] = ops[(base, fam)].get("imm16") or imm16_kind(r)
+                f = forms.setdefault((base, r["target"]), {})
+                f["vop3"] = form_masks(r, "native")
+                f["operands"] = tuple(a | b for a, b in zip(f.get("operands", (0, 0)), source_masks(r)))
                 break
         else:
             # Only the VOP3 form exists on this target: keep it as a VOP3 row
@@ -153,6 +266,10 @@ def main():
                 ops[key] = {"opcode": {}, "vop3": {}, "dw": [0, 0, 0, 0]}
                 order.append(key)
             ops[key]["opcode"][r["target"]] = r["opcode"]
+            f = forms.setdefault((base, r["target"]), {})
+            f["native"] = form_masks(r, "native")
+            f["operands"] = tuple(a | b for a, b in zip(f.get("operands", (0, 0)), source_masks(r)))
+            ops[key]["imm16"] = ops[key].get("imm16") or imm16_kind(r)
             dw = field_dwords("VOP3", r["fields"], r["text"])
             ops[key]["dw"] = [max(a, b) for a, b in zip(ops[key]["dw"], dw)]
     fam_order = ["SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3E64",
@@ -173,10 +290,33 @@ def main():
             fam = "VOP3"
             flags = flags if flags != "0" else ""
             flags = (flags + " | " if flags else "") + "OF_E64_ONLY"
+        if rec.get("literal_k"):
+            flags = (flags + " | " if flags != "0" else "") + "OF_LITERAL_K" + (" | OF_LITERAL_K_MID" if rec["literal_k"] == "mid" else "")
+        if rec.get("imm16"):
+            flags = (flags + " | " if flags != "0" else "") + ("OF_B16_FLOAT" if rec["imm16"] == "float" else "OF_B16_INT")
+        if rec.get("scalar_dst"):
+            flags = (flags + " | " if flags != "0" else "") + "OF_SCALAR_DST"
+        kind = IMM_KINDS.index(rec.get("imm", "none"))
+        if kind:
+            flags = (flags + " | " if flags != "0" else "") + f"({kind}u << OF_IMM_SHIFT)"
         opc = ", ".join(str(rec["opcode"].get(t, -1)) for t in TARGETS)
         v3 = ", ".join(str(rec["vop3"].get(t, -1)) for t in TARGETS)
         dw = ", ".join(str(d) for d in rec["dw"])
         print(f"DPPGEMM_OP({name}, {fam}, {mem}, {opc}, {v3}, {dw}, {flags})")
+    with open(sys.argv[2], "w") as out:
+        out.write("// Generated by emu/decode/gen/gen_table.py. Do not edit.\n")
+        out.write("// DPPGEMM_FORMS(name, target, form, accepted_bits, printed_bits): the modifier\n")
+        out.write("// bits LLVM decodes in each form (native, vop3, dpp, sdwa) and those it prints;\n")
+        out.write("// form `operands`: accepted = neg bits printed as sext(); printed = bits 0..2: 16-bit\n")
+        out.write("// integer sources, 8..10: register-only sources, 12: src0 a VGPR number, 16..19: don't-care\n")
+        out.write("// operand fields, 20: DS without offset (must be zero), 21: DS offset ignored, 22: _e32\n")
+        out.write("// suffix, 23: _e64 suffix.\n")
+        for name, fam in order:
+            for t in TARGETS:
+                for form, (acc, prn) in sorted(forms.get((name, t), {}).items()):
+                    if fam == "VOP3E64" and form == "vop3":
+                        continue
+                    out.write(f"DPPGEMM_FORMS({name}, {TARGETS.index(t)}, {form}, {acc:#x}ull, {prn:#x}ull)\n")
 
 
 main()

@@ -9,8 +9,8 @@ each one spans.  LLVM rejects an encoding whose unused fields are not zero, so
 every subset of fields is tried, largest first; the first that decodes wins.
 Output: JSON rows {target, family, opcode, fields, text} read by gen_table.py.
 
-LLVM 16 as shipped by Debian does not know gfx942 (LLVM 17 added it); its
-gfx940 is the closest, so "gfx942" here means gfx940 as decoded by LLVM 16.
+gfx942 is probed with LLVM 19 (LLVM 16 as shipped by Debian does not know
+gfx942; LLVM 17 added it): our gfx942 decodes like llvm-objdump-19.
 """
 import itertools, json, os, re, subprocess, sys, tempfile
 
@@ -22,18 +22,33 @@ FAMILIES = {
     "SOP1": (0x100, [0xBE800000], (0, 8), [("dst", 0, 16, 8), ("src0", 0, 0, 16)]),
     "SOPC": (0x80, [0xBF000000], (0, 16), [("src0", 0, 0, 16), ("src1", 0, 8, 24)]),
     "SOPP": (0x80, [0xBF800000], (0, 16), [("imm", 0, 0, 3)]),
-    "SMEM": (0x100, [0xC0020000, 0], (0, 18), [("dst", 0, 6, 8), ("src0", 0, 0, 8), ("imm", 1, 0, 0x10)]),
+    "SMEM": (0x100, [0xC0000000, 0], (0, 18), [("dst", 0, 6, 8), ("src0", 0, 0, 8), ("imm", 0, 17, 1), ("off", 1, 0, 0x10)]),
     "VOP2": (0x3e, [0x00000000], (0, 25), [("dst", 0, 17, 8), ("src0", 0, 0, V + 16), ("src1", 0, 9, 24)]),
     "VOP1": (0x100, [0x7E000000], (0, 9), [("dst", 0, 17, 8), ("src0", 0, 0, V + 16)]),
     "VOPC": (0x100, [0x7C000000], (0, 17), [("src0", 0, 0, V + 16), ("src1", 0, 9, 24)]),
     "VOP3": (0x380, [0xD0000000, 0], (0, 16), [("dst", 0, 0, 8), ("src0", 1, 0, V + 16), ("src1", 1, 9, V + 24), ("src2", 1, 18, V + 32)]),
     "VOP3P": (0x80, [0xD3804000, 0x18000000], (0, 16), [("dst", 0, 0, 8), ("src0", 1, 0, V + 16), ("src1", 1, 9, V + 24), ("src2", 1, 18, V + 32)]),
-    "DS": (0x100, [0xD8000000, 0], (0, 17), [("dst", 1, 24, 32), ("src0", 1, 0, 8), ("src1", 1, 8, 16), ("src2", 1, 16, 24)]),
+    "DS": (0x100, [0xD8000000, 0], (0, 17), [("dst", 1, 24, 32), ("src0", 1, 0, 8), ("src1", 1, 8, 16), ("src2", 1, 16, 24),
+                                             ("off", 0, 0, 0x0102)]),
     "FLAT": (0x80, [0xDC000000, 0x7F0000], (0, 18), [("dst", 1, 24, 24), ("src0", 1, 0, 8), ("src1", 1, 8, 16)]),
     "SCRATCH": (0x80, [0xDC004000, 0x7F0000], (0, 18), [("dst", 1, 24, 24), ("src0", 1, 0, 8), ("src1", 1, 8, 16)]),
     "GLOBAL": (0x80, [0xDC008000, 0x7F0000], (0, 18), [("dst", 1, 24, 24), ("src0", 1, 0, 8), ("src1", 1, 8, 16)]),
     "MUBUF": (0x80, [0xE0000000, 0x80000000], (0, 18), [("src0", 0, 12, 1), ("dst", 1, 8, 16), ("src2", 1, 16, 2)]),
 }
+# Modifier bits (bit i of the 64-bit instruction, word1 = bits 32..63) whose
+# acceptance LLVM decides per instruction: each is flipped alone on top of a
+# valid encoding; the ones LLVM still decodes are the instruction's free bits.
+VOP3_MOD_BITS = list(range(8, 16)) + list(range(59, 64))
+MOD_BITS = {
+    "VOP3": VOP3_MOD_BITS, "VOP3P": VOP3_MOD_BITS,
+    "DS": [16, 25], "FLAT": [13, 16, 17, 25, 55], "SCRATCH": [13, 16, 17, 25, 55], "GLOBAL": [13, 16, 17, 25, 55],
+    "MUBUF": [13, 14, 15, 16, 17, 25, 55], "SMEM": [14, 15, 16],
+}
+# The DPP and SDWA forms of VOP1/VOP2/VOPC: src0 = 0xFA / 0xF9 and a second dword.
+DPP_WORD = 0xFF000000 | 0xE4 << 8 | 16
+SDWA_WORD = 6 << 24 | 6 << 16 | 6 << 8 | 16
+DPP_BITS = [32 + b for b in range(18, 24)]
+SDWA_BITS = [32 + b for b in list(range(11, 16)) + list(range(19, 24)) + list(range(27, 32))]
 PAD = [0xBF800000, 0xBF800000]  # two s_nop 0: resynchronise after a garbage decode
 
 
@@ -43,17 +58,27 @@ def variants(fields):
             yield subset
 
 
-def probe(llvm, target, mcpu):
-    probes, words = [], []
-    for fam, (count, base, (od, osh), fields) in FAMILIES.items():
-        for op in range(count):
-            for subset in variants(fields):
-                w = list(base)
-                w[od] |= op << osh
-                for _, d, sh, val in subset:
-                    w[d] |= val << sh
-                probes.append((fam, op, [f[0] for f in subset], len(words) * 4))
-                words += w + PAD
+def encode(fam, op, subset):
+    count, base, (od, osh), fields = FAMILIES[fam]
+    w = list(base)
+    w[od] |= op << osh
+    for _, d, sh, val in subset:
+        w[d] |= val << sh
+    return w
+
+
+def flip(words, bit):
+    w = list(words) + [0] * (bit // 32 + 1 - len(words))
+    w[bit // 32] ^= 1 << (bit % 32)
+    return w
+
+
+def disassemble(llvm, mcpu, probes_words):
+    """probes_words: list of word lists -> list of text (None when LLVM prints .long)."""
+    words, starts = [], []
+    for w in probes_words:
+        starts.append(len(words) * 4)
+        words += w + PAD
     with tempfile.TemporaryDirectory() as tmp:
         src, obj = os.path.join(tmp, "p.s"), os.path.join(tmp, "p.o")
         with open(src, "w") as f:
@@ -66,22 +91,78 @@ def probe(llvm, target, mcpu):
         m = re.match(r"\s+(.*?)\s*// ([0-9A-F]{12}):", line)
         if m:
             text_at[int(m.group(2), 16)] = m.group(1)
-    rows = {}
-    for fam, op, fields, addr in probes:
+    texts = []
+    for addr in starts:
         text = text_at.get(addr)
         if text is None:
-            sys.exit(f"lost sync at {fam} {op:#x}")
-        if text.startswith(".long"):
+            sys.exit(f"lost sync at {addr:#x}")
+        texts.append(None if text.startswith(".long") else text)
+    return texts
+
+
+def probe(llvm, target, mcpu):
+    probes = []
+    for fam, (count, base, (od, osh), fields) in FAMILIES.items():
+        for op in range(count):
+            for subset in variants(fields):
+                probes.append((fam, op, subset))
+    texts = disassemble(llvm, mcpu, [encode(*p) for p in probes])
+    rows = {}
+    for (fam, op, subset), text in zip(probes, texts):
+        if text is None:
             continue
+        fields = [f[0] for f in subset]
         row = rows.setdefault((fam, op), {"target": target, "family": fam, "opcode": op,
-                                          "fields": fields, "text": text, "variants": {}})
+                                          "fields": fields, "text": text, "variants": {},
+                                          "words": encode(fam, op, subset)})
         row["variants"][",".join(fields)] = text
+    # Second round: which modifier bits and which DPP/SDWA forms each one accepts.
+    forms = []
+    for row in rows.values():
+        fam, w = row["family"], row["words"]
+        for bit in MOD_BITS.get(fam, []):
+            forms.append((row, "native", bit, flip(w, bit)))
+        if fam in ("SOP1", "SOP2", "SOPC"):
+            # Does a constant print, or "/*invalid immediate*/" (register-only source)?
+            if "src0" in row["fields"]:
+                forms.append((row, "imm", "inline", [(w[0] & ~0xFF) | 0x80]))
+            if "src1" in row["fields"]:
+                forms.append((row, "imm", "inline1", [(w[0] & ~0xFF00) | 0x80 << 8]))
+        if fam in ("VOP3", "VOP3P"):
+            for s, src in enumerate(("src0", "src1", "src2")):
+                if src in row["fields"]:
+                    name = "inline" if s == 0 else f"inline{s}"
+                    forms.append((row, "imm", name, [w[0], (w[1] & ~(0x1FF << (9 * s))) | 242 << (9 * s)]))
+        if fam in ("VOP1", "VOP2", "VOPC"):
+            dpp = [(w[0] & ~0x1FF) | 0xFA, DPP_WORD]
+            sdwa_word = SDWA_WORD & ~0xFF00 if fam == "VOPC" else SDWA_WORD & ~(7 << 24) if fam == "VOP1" else SDWA_WORD
+            sdwa = [(w[0] & ~0x1FF) | 0xF9, sdwa_word]
+            forms.append((row, "dpp", None, dpp))
+            if "src0" in row["fields"]:
+                # How src0 immediates print: inline 1.0, and literals 1.0 as f16 and as f32.
+                forms.append((row, "imm", "inline", [(w[0] & ~0x1FF) | 242] + w[1:]))
+                forms.append((row, "imm", "lit16", [(w[0] & ~0x1FF) | 255, 0x3C00]))
+                forms.append((row, "imm", "lit32", [(w[0] & ~0x1FF) | 255, 0x3F800000]))
+            forms.append((row, "sdwa", None, sdwa))
+            forms += [(row, "dpp", bit, flip(dpp, bit)) for bit in DPP_BITS]
+            forms += [(row, "sdwa", bit, flip(sdwa, bit)) for bit in SDWA_BITS]
+    texts = disassemble(llvm, mcpu, [f[3] for f in forms])
+    for (row, form, bit, _), text in zip(forms, texts):
+        if form == "imm":
+            row.setdefault("imm", {})[bit] = text
+            continue
+        entry = row.setdefault("forms", {}).setdefault(form, {"ok": False, "bits": {}})
+        if bit is None:
+            entry["ok"] = text is not None
+            entry["text"] = text
+        elif text is not None:
+            entry["bits"][str(bit)] = text
     return list(rows.values())
 
 
 if __name__ == "__main__":
     rows = []
     for target, llvm, mcpu in [("gfx900", 15, "gfx900"), ("gfx906", 15, "gfx906"), ("gfx908", 15, "gfx908"),
-                               ("gfx90a", 15, "gfx90a"), ("gfx940", 15, "gfx940"), ("gfx942", 16, "gfx940")]:
+                               ("gfx90a", 15, "gfx90a"), ("gfx940", 15, "gfx940"), ("gfx942", 19, "gfx942")]:
         rows += probe(llvm, target, mcpu)
     json.dump(rows, sys.stdout, indent=0)

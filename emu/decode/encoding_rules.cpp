@@ -1,0 +1,86 @@
+#include "emu/decode/encoding_rules.hpp"
+
+#include <array>
+#include <vector>
+
+namespace dppgemm::emu::detail {
+namespace {
+
+struct FormRow {
+    Op op;
+    int target;
+    Form form;
+    std::uint64_t accepted, printed;
+};
+
+constexpr FormRow form_rows[] = {
+#define DPPGEMM_FORMS(name, target, form, accepted, printed) {Op::name, target, Form::form, accepted, printed},
+#include "emu/decode/op_forms.inc"
+#undef DPPGEMM_FORMS
+};
+
+constexpr int space_size[] = {256, 128, 32, 256, 128, 256, 256, 64, 256, 1024, 128, 256, 128, 128, 128, 128};
+static_assert(sizeof(space_size) / sizeof(space_size[0]) == static_cast<int>(Space::count));
+
+Space native_space(Family family) {
+    switch (family) {
+    case Family::SOP1: return Space::SOP1;
+    case Family::SOP2: return Space::SOP2;
+    case Family::SOPK: return Space::SOPK;
+    case Family::SOPC: return Space::SOPC;
+    case Family::SOPP: return Space::SOPP;
+    case Family::SMEM: return Space::SMEM;
+    case Family::VOP1: return Space::VOP1;
+    case Family::VOP2: return Space::VOP2;
+    case Family::VOPC: return Space::VOPC;
+    case Family::VOP3: return Space::VOP3;
+    case Family::VOP3P: return Space::VOP3P;
+    case Family::DS: return Space::DS;
+    case Family::FLAT: return Space::FLAT;
+    case Family::SCRATCH: return Space::SCRATCH;
+    case Family::GLOBAL: return Space::GLOBAL;
+    case Family::MUBUF: return Space::MUBUF;
+    }
+    return Space::SOPP;
+}
+
+struct Tables {
+    // forms[op][target][form]
+    std::vector<std::array<std::array<FormBits, static_cast<int>(Form::count)>, target_count>> forms;
+    // ops[target][space] -> opcode-indexed Op
+    std::array<std::array<std::vector<Op>, static_cast<int>(Space::count)>, target_count> ops;
+
+    Tables() : forms(op_count) {
+        for (const FormRow& row : form_rows) {
+            FormBits& bits = forms[static_cast<std::size_t>(row.op)][row.target][static_cast<int>(row.form)];
+            bits = {true, row.accepted, row.printed};
+        }
+        for (int t = 0; t < target_count; ++t)
+            for (int s = 0; s < static_cast<int>(Space::count); ++s) ops[t][s].assign(space_size[s], Op::invalid);
+        for (std::size_t i = 1; i < op_count; ++i) {
+            const OpInfo& info = op_info(static_cast<Op>(i));
+            for (int t = 0; t < target_count; ++t) {
+                if (info.opcode[t] >= 0) ops[t][static_cast<int>(native_space(info.family))][info.opcode[t]] = static_cast<Op>(i);
+                if (info.vop3_opcode[t] >= 0) ops[t][static_cast<int>(Space::VOP3)][info.vop3_opcode[t]] = static_cast<Op>(i);
+            }
+        }
+    }
+};
+
+const Tables& tables() {
+    static const Tables instance;
+    return instance;
+}
+
+}  // namespace
+
+const FormBits& form_bits(Op op, Target target, Form form) {
+    return tables().forms[static_cast<std::size_t>(op)][target_index(target)][static_cast<int>(form)];
+}
+
+Op lookup(Target target, Space space, unsigned opcode) {
+    const std::vector<Op>& row = tables().ops[target_index(target)][static_cast<int>(space)];
+    return opcode < row.size() ? row[opcode] : Op::invalid;
+}
+
+}  // namespace dppgemm::emu::detail
