@@ -4,6 +4,7 @@
 // llvm-readelf-15 prints the metadata, llvm-objdump prints the code bytes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "emu/loader/code_object.hpp"
@@ -93,6 +94,31 @@ void check_code_against_objdump(const std::string& path, const Kernel& kernel, c
     INFO(path << " kernel " << kernel.name);
     CHECK(kernel.code_address == kernel.descriptor_address + std::uint64_t(kernel.descriptor.kernel_code_entry_byte_offset));
     CHECK(kernel.code == loader_test::objdump_code(path, function_symbol, mcpu));
+}
+
+// The PT_LOAD segments against llvm-readelf -l, and each kernel's code
+// found again in the executable segment at its address.
+void check_segments_against_readelf(const std::string& path, const CodeObject& co) {
+    const std::vector<loader_test::LoadSegment> llvm = loader_test::readelf_load_segments(path);
+    REQUIRE(llvm.size() == co.segments.size());
+    for (std::size_t i = 0; i < llvm.size(); ++i) {
+        const Segment& segment = co.segments[i];
+        CHECK(segment.vaddr == llvm[i].vaddr);
+        CHECK(segment.file_bytes.size() == llvm[i].file_size);
+        CHECK(segment.memory_size == llvm[i].memory_size);
+        const std::string flags = std::string(segment.flags & 4 ? "R" : " ") + (segment.flags & 2 ? "W" : " ") +
+                                  (segment.flags & 1 ? "E" : " ");
+        CHECK(flags == llvm[i].flags);
+    }
+    for (const Kernel& kernel : co.kernels) {
+        const auto executable = std::find_if(co.segments.begin(), co.segments.end(), [&](const Segment& s) {
+            return (s.flags & 1) && kernel.code_address >= s.vaddr &&
+                   kernel.code_address + kernel.code.size() <= s.vaddr + s.file_bytes.size();
+        });
+        REQUIRE(executable != co.segments.end());
+        const auto begin = executable->file_bytes.begin() + std::ptrdiff_t(kernel.code_address - executable->vaddr);
+        CHECK(std::equal(kernel.code.begin(), kernel.code.end(), begin));
+    }
 }
 
 struct ExpectedArg {
@@ -219,6 +245,7 @@ TEST_CASE("two kernels, every target, code object v4 and v5: exact descriptor, m
                 check_code_against_objdump(path, kernel, processor, kernel.name);
             }
             check_metadata_against_readelf(path, co);
+            check_segments_against_readelf(path, co);
 
             // From memory: the same, named "<memory>".
             const std::vector<std::uint8_t> bytes = loader_test::read_bytes(path);
@@ -273,6 +300,7 @@ void check_hip_object(const std::string& path, const CodeObject& co) {
         for (const KernelArgument& arg : kernel.metadata.args) CHECK(arg.name.empty());  // hipcc names none
     }
     check_metadata_against_readelf(path, co);
+    check_segments_against_readelf(path, co);
     const Kernel& reduce = co.kernel("_Z6reducePKfPf");
     CHECK(reduce.descriptor.group_segment_fixed_size == 1024);
     CHECK(reduce.metadata.group_segment_fixed_size == 1024);
@@ -349,6 +377,7 @@ TEST_CASE("the dppgemm kernel objects load and agree with LLVM", "[loader][kerne
             CHECK(co.kernels[0].name == entry.path().stem().string());
             check_descriptor_against_objdump(path, co.kernels[0], co.target.processor);
             check_metadata_against_readelf(path, co);
+            check_segments_against_readelf(path, co);
             ++checked;
         }
     }

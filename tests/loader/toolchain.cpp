@@ -188,6 +188,21 @@ std::vector<std::map<std::string, std::string>> readelf_kernels(const std::strin
     return kernels;
 }
 
+std::vector<LoadSegment> readelf_load_segments(const std::string& path) {
+    const std::string text = run(std::string(LOADER_TEST_READELF15) + " -l --wide " + path);
+    // "  LOAD  0x000800 0x0000000000001800 0x0000000000001800 0x000108 0x000108 R E 0x1000"
+    const std::regex row(R"(^\s*LOAD\s+0x[0-9a-f]+ 0x([0-9a-f]+) 0x[0-9a-f]+ 0x([0-9a-f]+) 0x([0-9a-f]+) (.{3}) 0x)");
+    std::vector<LoadSegment> segments;
+    std::istringstream lines(text);
+    for (std::string l; std::getline(lines, l);) {
+        std::smatch match;
+        if (std::regex_search(l, match, row))
+            segments.push_back({std::stoull(match[1], nullptr, 16), std::stoull(match[2], nullptr, 16),
+                                std::stoull(match[3], nullptr, 16), match[4]});
+    }
+    return segments;
+}
+
 std::vector<std::uint8_t> objdump_code(const std::string& path, const std::string& symbol, const std::string& mcpu) {
     // The symbol's range from llvm-readelf: llvm-objdump alone disassembles
     // up to the next symbol, padding included.

@@ -50,6 +50,13 @@ std::map<std::string, std::int64_t> objdump_descriptor(const std::string& path, 
 // llvm-readelf-15 --notes (kernel-level keys only, not .args).
 std::vector<std::map<std::string, std::string>> readelf_kernels(const std::string& path);
 
+// PT_LOAD rows of llvm-readelf-15 -l: {vaddr, file size, memory size, "R E"}.
+struct LoadSegment {
+    std::uint64_t vaddr, file_size, memory_size;
+    std::string flags;
+};
+std::vector<LoadSegment> readelf_load_segments(const std::string& path);
+
 // The machine code bytes llvm-objdump -d prints for the STT_FUNC `symbol`
 // (its range taken from llvm-readelf -s).
 std::vector<std::uint8_t> objdump_code(const std::string& path, const std::string& symbol, const std::string& mcpu);
