@@ -375,10 +375,14 @@ TEST_CASE("the dppgemm kernel objects load and agree with LLVM", "[loader][kerne
             CHECK(co.target.processor == *target_from_name(processor));
             REQUIRE(co.kernels.size() == 1);
             CHECK(co.kernels[0].name == entry.path().stem().string());
+            ++checked;
+            // The LLVM tools cost a few processes each: ask them about the
+            // NN layout of each variant only (the layouts differ in code, not
+            // in descriptor or metadata shape).
+            if (path.find("_NN.co") == std::string::npos) continue;
             check_descriptor_against_objdump(path, co.kernels[0], co.target.processor);
             check_metadata_against_readelf(path, co);
             check_segments_against_readelf(path, co);
-            ++checked;
         }
     }
     WARN("dppgemm kernel code objects checked: " << checked);
