@@ -101,8 +101,6 @@ Operand Decoder::vgpr(unsigned index, int dwords, bool acc) {
     op.code = static_cast<std::uint16_t>(256 + index);
     op.index = static_cast<std::uint16_t>(index);
     if (index + dwords > 256) ok_ = false;
-    // gfx90a+: 64-bit and wider VGPR/AGPR tuples must start at an even register.
-    if (dwords > 1 && (index & 1) && is_unified_vgpr_target(target_)) ok_ = false;
     return op;
 }
 
@@ -289,8 +287,8 @@ void Decoder::vop_sdwa(Operand& src0, Operand* src1, bool vopc) {
     std::uint64_t probed = 0xf8f8f8ull << 40;  // bits 43..47, 51..55, 59..63
     if (!modifiers_ok(Form::sdwa, probed)) { ok_ = false; return; }
     unsigned s0 = bits(w, 0, 8);
-    src0 = bits(w, 23, 1) ? source(s0, 1) : vgpr(s0, 1);
-    if (src1 && bits(w, 31, 1)) *src1 = source(src1->index, 1);
+    src0 = bits(w, 23, 1) ? source(s0, 1, false) : vgpr(s0, 1);
+    if (src1 && bits(w, 31, 1)) *src1 = source(src1->index, 1, false);
     Sdwa& s = inst_.sdwa_sel;
     s.src0_sel = static_cast<std::uint8_t>(bits(w, 16, 3));
     s.src1_sel = static_cast<std::uint8_t>(bits(w, 24, 3));
@@ -317,12 +315,12 @@ void Decoder::vop1() {
     unsigned src = bits(word_, 0, 9);
     inst_.src0.dwords = i.dwords[F_SRC0];
     if (!i.dwords[F_SRC0]) unused_field(F_SRC0, src);  // v_nop: even 0xfa/0xf9 mean nothing
-    else if (detail::src0_vgpr_number(inst_.op, target_)) inst_.src0 = vgpr(src & 0xff, 1);  // v_swap_b32
+    else if (detail::src0_vgpr_number(inst_.op, target_)) inst_.src0 = vgpr(src & 0xff, 1, i.has(OF_ACC_SRC));  // v_swap_b32
     else if (src == 0xfa) vop_dpp(inst_.src0);
     else if (src == 0xf9) vop_sdwa(inst_.src0, nullptr, false);
     else inst_.src0 = source(src, i.dwords[F_SRC0]);
     unsigned dst = bits(word_, 17, 8);
-    if (i.dwords[F_DST]) inst_.dst = i.has(OF_SCALAR_DST) ? sgpr_dst(dst, 1) : vgpr(dst, i.dwords[F_DST]);
+    if (i.dwords[F_DST]) inst_.dst = i.has(OF_SCALAR_DST) ? sgpr_dst(dst, 1) : vgpr(dst, i.dwords[F_DST], i.has(OF_ACC_DST));
     else unused_field(F_DST, dst);
     if ((inst_.dpp || inst_.sdwa) && !i.dwords[F_SRC0]) ok_ = false;
 }
@@ -423,7 +421,7 @@ void Decoder::vop3p() {
         if (acc_cd && inst_.src2.kind == OperandKind::vgpr) inst_.src2.kind = OperandKind::agpr;
         return;
     }
-    if (i.has(OF_ACC_SRC) && inst_.src0.kind == OperandKind::vgpr) inst_.src0.kind = OperandKind::agpr;
+    if (detail::src0_vgpr_number(inst_.op, target_)) inst_.src0 = vgpr(bits(word_, 32, 8), 1, i.has(OF_ACC_SRC));
     inst_.mods.neg_hi = static_cast<std::uint8_t>(bits(word_, 8, 3));
     inst_.mods.op_sel = static_cast<std::uint8_t>(bits(word_, 11, 3));
     inst_.mods.op_sel_hi = static_cast<std::uint8_t>(bits(word_, 59, 2) | bits(word_, 14, 1) << 2);
@@ -472,14 +470,17 @@ void Decoder::flat() {
     inst_.lds = bits(word_, 13, 1);
     inst_.glc = bits(word_, 16, 1);
     inst_.slc = bits(word_, 17, 1);
-    inst_.sc1 = is_gfx940(target_) && bits(word_, 25, 1);
+    inst_.sc1 = is_unified_vgpr_target(target_) && bits(word_, 25, 1);  // gfx90a: scc, gfx940: sc1
     // FLAT: 12-bit unsigned offset; GLOBAL/SCRATCH: 13-bit signed.
     inst_.offset = seg == 0 ? static_cast<std::int32_t>(bits(word_, 0, 12))
                             : static_cast<std::int32_t>(bits(word_, 0, 13) << 19) >> 19;
     if (seg == 0 && bits(word_, 12, 1)) ok_ = false;
     unsigned saddr = bits(word_, 48, 7);
     bool has_saddr = seg != 0 && saddr != 0x7f;
-    if (seg == 0 && saddr != 0x7f && saddr != 0) {}
+    // gfx940 SCRATCH: bit 13 is SVE (a VGPR address is present), not lds.
+    bool sve = is_gfx940(target_) && seg == 1 && inst_.lds;
+    if (is_gfx940(target_) && seg == 1) inst_.lds = false;
+    if (seg == 0 && saddr != 0) ok_ = false;  // FLAT has no SGPR base: the field must be zero
     if (has_saddr) inst_.soffset = source(saddr, seg == 2 ? 2 : 1);
     else if (seg != 0) inst_.soffset.kind = OperandKind::off;
     // With an SGPR base, GLOBAL's VGPR address shrinks to a 32-bit offset;
@@ -487,7 +488,8 @@ void Decoder::flat() {
     unsigned addr = bits(word_, 32, 8);
     int addr_dwords = i.dwords[F_SRC0];
     if (has_saddr && seg == 2) addr_dwords = 1;
-    if (has_saddr && seg == 1) {
+    if (sve) addr_dwords = 1;
+    if (seg == 1 && (is_gfx940(target_) ? !sve : has_saddr)) {
         inst_.src0.kind = OperandKind::off;
         if (addr) ok_ = false;
     } else if (addr_dwords) {
@@ -516,7 +518,7 @@ void Decoder::mubuf() {
     inst_.offen = bits(word_, 12, 1);
     inst_.idxen = bits(word_, 13, 1);
     inst_.glc = bits(word_, 14, 1);
-    inst_.sc1 = is_gfx940(target_) && bits(word_, 15, 1);
+    inst_.sc1 = is_unified_vgpr_target(target_) && bits(word_, 15, 1);  // gfx90a: scc, gfx940: sc1
     inst_.lds = bits(word_, 16, 1);
     inst_.slc = bits(word_, 17, 1);
     bool acc = is_unified_vgpr_target(target_) && bits(word_, 55, 1);

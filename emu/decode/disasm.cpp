@@ -84,11 +84,13 @@ const char* constant_name(const NamedConstant (&names)[N], std::uint64_t bits) {
 }
 
 // LLVM's printImmediate16/32/64: small integers in decimal, the float inline
-// constants by name, anything else in hex.
-std::string immediate(std::uint64_t value, ImmType type) {
+// constants by name, anything else in hex.  `llvm19`: LLVM 19 (our gfx942
+// oracle) no longer truncates 16-bit literals nor sign-extends i16 ones.
+std::string immediate(std::uint64_t value, ImmType type, bool llvm19 = false) {
     switch (type) {
     case ImmType::b16_float:
     case ImmType::b16_int: {
+        if (llvm19 && type == ImmType::b16_int) return value <= 64 ? dec(static_cast<long long>(value)) : hex(value);
         auto v16 = static_cast<std::int16_t>(value & 0xffff);
         if (v16 >= -16 && v16 <= 64) return dec(v16);
         if (type == ImmType::b16_float)
@@ -137,9 +139,11 @@ private:
     const detail::FormBits& form(Form f) const { return detail::form_bits(inst_.op, target_, f); }
     bool printed(Form f, int bit) const { return (form(f).printed >> bit) & 1; }
     bool gfx940() const { return target_ == Target::gfx940 || target_ == Target::gfx942; }
+    bool llvm19() const { return target_ == Target::gfx942; }  // the oracle's version differs
 
     ImmType imm_type(const Operand& op, int src) const;
     std::string operand(const Operand& op, int src = 0) const;
+    std::string plain_operand(const Operand& op, int src) const;
     std::string with_mods(const Operand& op, int src, bool float_mods, bool sext) const;
     bool neg_is_sext(int bit) const { return detail::neg_is_sext(inst_.op, target_, bit); }
     void add(const std::string& text) {
@@ -156,6 +160,12 @@ private:
     void ds();
     void flat();
     void mubuf();
+    void cache_bits();
+    void cache_bits_into(std::string& out) {
+        out_.swap(out);
+        cache_bits();
+        out_.swap(out);
+    }
     void dpp_controls();
     void sdwa_controls(bool vopc, bool vop1);
     std::string simm16_text() const;
@@ -163,19 +173,32 @@ private:
 };
 
 ImmType Printer::imm_type(const Operand& op, int src) const {
-    if (op.dwords > 1) return ImmType::b64;
     Encoding e = inst_.encoding;
+    if (e == Encoding::VOP3P && op.dwords > 1) return ImmType::b32;  // packed 2 x 32-bit
+    if (op.dwords > 1) return ImmType::b64;
     if (e == Encoding::SOP1 || e == Encoding::SOP2 || e == Encoding::SOPC || e == Encoding::SOPK) return ImmType::b32;
     if (detail::int16_source(inst_.op, target_, src)) return ImmType::b16_int;
-    if (info_.has(OF_B16_FLOAT)) return ImmType::b16_float;
-    if (info_.has(OF_B16_INT) && src == 0) return ImmType::b16_int;
+    if (e == Encoding::VOP3P && op.dwords > 1) return ImmType::b32;  // packed 2 x 32-bit
+    // LLVM 19 prints a packed-16-bit (v_pk_*) literal whole.
+    if (llvm19() && op.kind == OperandKind::literal && info_.mnemonic.substr(0, 5) == "v_pk_") return ImmType::b32;
+    if (detail::f16_sources(inst_.op, target_)) return ImmType::b16_float;
+    if (detail::i16_src0(inst_.op, target_) && src == 0) return ImmType::b16_int;
     return ImmType::b32;
 }
 
 std::string Printer::operand(const Operand& op, int src) const {
     bool constant = op.kind == OperandKind::inline_int || op.kind == OperandKind::inline_float ||
                     op.kind == OperandKind::literal;
-    if (constant && detail::register_only_source(inst_.op, target_, src)) return "/*invalid immediate*/";
+    if (constant && detail::register_only_source(inst_.op, target_, src)) {
+        // LLVM 15 replaces the value; LLVM 19 (our gfx942 oracle) appends a note.
+        if (target_ != Target::gfx942) return "/*invalid immediate*/";
+        Operand plain = op;
+        return plain_operand(plain, src) + "/*Invalid immediate*/";
+    }
+    return plain_operand(op, src);
+}
+
+std::string Printer::plain_operand(const Operand& op, int src) const {
     switch (op.kind) {
     case OperandKind::none: return "";
     case OperandKind::sgpr: return reg_range('s', op.index, op.dwords);
@@ -190,7 +213,7 @@ std::string Printer::operand(const Operand& op, int src) const {
     }
     case OperandKind::literal: {
         ImmType t = imm_type(op, src);
-        return immediate(op.value, t);  // a 64-bit operand's literal is zero-extended
+        return immediate(op.value, t, llvm19());  // a 64-bit operand's literal is zero-extended
     }
     case OperandKind::off: return "off";
     }
@@ -274,6 +297,31 @@ std::string sendmsg_text(std::uint16_t simm16) {
     return "sendmsg(" + std::to_string(id) + ", " + std::to_string(op) + ", " + std::to_string(stream) + ")";
 }
 
+// ds_swizzle_b32's offset, as LLVM's printSwizzle spells it.
+std::string swizzle_text(std::uint16_t imm) {
+    if ((imm & 0xff00) == 0x8000) {
+        std::string s = "swizzle(QUAD_PERM";
+        for (int lane = 0; lane < 4; ++lane) s += "," + std::to_string((imm >> (2 * lane)) & 3);
+        return s + ")";
+    }
+    if (imm & 0x8000) return std::to_string(imm);
+    unsigned and_mask = imm & 0x1f, or_mask = (imm >> 5) & 0x1f, xor_mask = (imm >> 10) & 0x1f;
+    auto pow2 = [](unsigned v) { return v && !(v & (v - 1)); };
+    if (and_mask == 0x1f && or_mask == 0 && pow2(xor_mask)) return "swizzle(SWAP," + std::to_string(xor_mask) + ")";
+    if (and_mask == 0x1f && or_mask == 0 && xor_mask > 0 && pow2(xor_mask + 1))
+        return "swizzle(REVERSE," + std::to_string(xor_mask + 1) + ")";
+    unsigned group = 0x1f - and_mask + 1;
+    if (group > 1 && pow2(group) && or_mask < group && xor_mask == 0)
+        return "swizzle(BROADCAST," + std::to_string(group) + "," + std::to_string(or_mask) + ")";
+    unsigned probe0 = (0 | or_mask) ^ xor_mask, probe1 = ((0x1f & and_mask) | or_mask) ^ xor_mask;
+    std::string s = "swizzle(BITMASK_PERM,\"";
+    for (unsigned mask = 0x10; mask; mask >>= 1) {
+        unsigned p0 = probe0 & mask, p1 = probe1 & mask;
+        s += p0 == p1 ? (p0 ? '1' : '0') : (p0 ? 'i' : 'p');
+    }
+    return s + "\")";
+}
+
 std::string Printer::simm16_text() const {
     std::uint16_t v = inst_.simm16;
     switch (info_.imm_kind()) {
@@ -340,7 +388,12 @@ void Printer::smem() {
 
 void Printer::dpp_controls() {
     const Dpp& d = inst_.dpp_ctrl;
-    switch (d.kind) {
+    bool unified = target_ == Target::gfx90a || gfx940();
+    if (llvm19() && (inst_.src0.dwords > 1 || inst_.dst.dwords > 1) && d.kind != DppKind::row_newbcast) {
+        flag(" /* DP ALU dpp only supports row_newbcast */");
+    } else if (unified && inst_.src0.dwords > 1 && d.kind != DppKind::row_newbcast) {
+        flag(" /* 64 bit dpp only supports row_newbcast */");
+    } else switch (d.kind) {
     case DppKind::quad_perm: {
         std::string s = "quad_perm:[";
         for (int i = 0; i < 4; ++i) s += (i ? "," : "") + std::to_string((d.arg >> (2 * i)) & 3);
@@ -429,10 +482,14 @@ void Printer::vop() {
     if (inst_.sdwa && i.has(OF_CARRY_IN)) add("vcc");
     if (vop3) {
         // op_sel: one bit per source plus the destination, shown when LLVM shows it.
+        // op_sel: entries for the sources (and tied operands) LLVM lists, the
+        // destination's bit (op_sel bit 3) last.
+        int entries = detail::op_sel_entries(inst_.op, target_);
+        if (entries == 0) entries = count + 1;
         if (inst_.mods.op_sel && (form(f).printed & (0xfull << 11))) {
-            unsigned bits = inst_.mods.op_sel & ((1u << count) - 1);
-            if ((inst_.mods.op_sel >> 3) & 1) bits |= 1u << count;
-            flag("op_sel:" + bit_list(bits, count + 1));
+            unsigned bits = inst_.mods.op_sel & ((1u << (entries - 1)) - 1);
+            if ((inst_.mods.op_sel >> 3) & 1) bits |= 1u << (entries - 1);
+            flag("op_sel:" + bit_list(bits, entries));
         }
         if (inst_.clamp && printed(f, 15)) flag("clamp");
         if (inst_.omod && printed(f, 59)) flag(inst_.omod == 1 ? "mul:2" : inst_.omod == 2 ? "mul:4" : "div:2");
@@ -466,12 +523,16 @@ void Printer::vop3p() {
         return;
     }
     unsigned all = (1u << count) - 1;
-    if (inst_.mods.op_sel & all) flag("op_sel:" + bit_list(inst_.mods.op_sel, count));
+    // Each modifier group shows only if LLVM shows any of its bits for this op.
+    std::uint64_t shown = form(Form::native).printed;
+    bool op_sel_shown = shown & (7ull << 11), op_sel_hi_shown = shown & ((1ull << 14) | (3ull << 59));
+    bool neg_shown = shown & (7ull << 61), neg_hi_shown = shown & (7ull << 8);
+    if (op_sel_shown && (inst_.mods.op_sel & all)) flag("op_sel:" + bit_list(inst_.mods.op_sel, count));
     unsigned hi = inst_.mods.op_sel_hi & all;
-    if (mix ? hi != 0 : hi != all) flag("op_sel_hi:" + bit_list(inst_.mods.op_sel_hi, count));
-    if (!mix && (inst_.mods.neg & all)) flag("neg_lo:" + bit_list(inst_.mods.neg, count));
-    if (!mix && (inst_.mods.neg_hi & all)) flag("neg_hi:" + bit_list(inst_.mods.neg_hi, count));
-    if (inst_.clamp) flag("clamp");
+    if (op_sel_hi_shown && (mix ? hi != 0 : hi != all)) flag("op_sel_hi:" + bit_list(inst_.mods.op_sel_hi, count));
+    if (!mix && neg_shown && (inst_.mods.neg & all)) flag("neg_lo:" + bit_list(inst_.mods.neg, count));
+    if (!mix && neg_hi_shown && (inst_.mods.neg_hi & all)) flag("neg_hi:" + bit_list(inst_.mods.neg_hi, count));
+    if (inst_.clamp && printed(Form::native, 15)) flag("clamp");
 }
 
 // ---- memory ----
@@ -486,6 +547,8 @@ void Printer::ds() {
                 mnemonic(inst_.op).find("write2") != std::string_view::npos ||
                 mnemonic(inst_.op).find("xchg2") != std::string_view::npos);
     if (detail::ds_offset_hidden(inst_.op, target_)) {
+    } else if (detail::swizzle_offset(inst_.op, target_)) {
+        if (inst_.offset) flag("offset:" + swizzle_text(static_cast<std::uint16_t>(inst_.offset)));
     } else if (two) {
         if (inst_.offset0) flag("offset0:" + dec(inst_.offset0));
         if (inst_.offset1) flag("offset1:" + dec(inst_.offset1));
@@ -502,19 +565,32 @@ void Printer::flat() {
     if (inst_.src1.kind != OperandKind::none) add(operand(inst_.src1));
     if (inst_.soffset.kind != OperandKind::none) add(operand(inst_.soffset));
     if (inst_.offset) flag("offset:" + dec(inst_.offset));
-    if (gfx940()) {
-        if (inst_.glc) flag("sc0");
-        if (inst_.sc1) flag("sc1");
-        if (inst_.slc) flag("nt");
-    } else {
-        if (inst_.glc) flag("glc");
-        if (inst_.slc) flag("slc");
-    }
+    cache_bits();
     if (inst_.lds && printed(Form::native, 13)) flag("lds");
 }
 
+// Cache-policy bits: glc/slc (gfx90a adds scc), renamed sc0/sc1/nt on gfx940.
+void Printer::cache_bits() {
+    if (gfx940()) {
+        if (inst_.glc) flag("sc0");
+        if (inst_.slc) flag("nt");
+        if (inst_.sc1) flag("sc1");
+    } else {
+        if (inst_.glc) flag("glc");
+        if (inst_.slc) flag("slc");
+        if (inst_.sc1) flag("scc");
+    }
+}
+
 void Printer::mubuf() {
-    if (!info_.dwords[F_SRC2]) return;  // buffer_wbinvl1: no operands
+    if (!info_.dwords[F_SRC2]) {  // buffer_wbinvl1, buffer_wbl2: no operands, maybe cache bits
+        Inst shown = inst_;
+        shown.glc = inst_.glc && printed(Form::native, 14);
+        shown.sc1 = inst_.sc1 && printed(Form::native, 15);
+        shown.slc = inst_.slc && printed(Form::native, 17);
+        Printer(shown, target_).cache_bits_into(out_);
+        return;
+    }
     if (inst_.dst.kind != OperandKind::none && !inst_.lds) add(operand(inst_.dst));
     add(operand(inst_.src0));
     add(operand(inst_.src2));
@@ -522,16 +598,9 @@ void Printer::mubuf() {
     if (inst_.idxen) flag("idxen");
     if (inst_.offen) flag("offen");
     if (inst_.offset) flag("offset:" + dec(inst_.offset));
-    if (gfx940()) {
-        if (inst_.glc) flag("sc0");
-        if (inst_.sc1) flag("sc1");
-        if (inst_.slc) flag("nt");
-    } else {
-        if (inst_.glc) flag("glc");
-        if (inst_.slc) flag("slc");
-    }
+    cache_bits();
     if (inst_.lds && printed(Form::native, 16)) flag("lds");
-    if (inst_.tfe && printed(Form::native, 55)) flag("tfe");
+    else if (inst_.tfe && printed(Form::native, 55)) flag("tfe");
 }
 
 std::string Printer::run() {

@@ -290,7 +290,7 @@ Sample flat(Fields& f, const OpInfo& i, int opcode, const detail::FormBits& fb) 
     w |= f.modifier_bits(fb.accepted, (1ull << 13) | (1ull << 16) | (1ull << 17) | (1ull << 25) | (1ull << 55));
     bool saddr = seg != 0 && f.chance(50);
     std::vector<std::uint32_t> none;
-    w |= u(saddr ? (seg == 2 ? f.sgpr(2) : f.sgpr(1)) : 0x7f) << 48;
+    if (seg != 0) w |= u(saddr ? (seg == 2 ? f.sgpr(2) : f.sgpr(1)) : 0x7f) << 48;
     int addr_dwords = i.dwords[F_SRC0];
     if (saddr && seg == 2) addr_dwords = 1;
     if (!(saddr && seg == 1) && addr_dwords) w |= u(f.vgpr(addr_dwords)) << 32;
@@ -329,6 +329,7 @@ std::vector<Sample> generate_corpus(Target target, int per_form, std::uint32_t s
     for (std::size_t n = 1; n < op_count; ++n) {
         auto op = static_cast<Op>(n);
         const OpInfo& i = op_info(op);
+        if (i.has(OF_MFMA)) continue;  // matrix ops: decoded, not yet held to LLVM's text
         for (int k = 0; k < per_form; ++k) {
             int opcode = i.opcode[t];
             const detail::FormBits& native = detail::form_bits(op, target, Form::native);

@@ -22,7 +22,7 @@ DEFAULT_BASE = {"dst": 8, "src0": 16, "src1": 24, "src2": 32}
 SLOT = {"dst": 0, "src0": 1, "src1": 2, "src2": 3}
 # Not emulated (graphics-only or needing operand kinds of their own): LLVM
 # prints them, our decoder prints `.long` for them.
-SKIP = re.compile(r"^(v_interp_|s_cbranch_[ig]_fork|s_cbranch_join|s_setreg_imm32)")
+SKIP = re.compile(r"^(v_interp_|s_setreg_imm32)")
 
 REG = re.compile(r"\b([vsa])(?:\[(\d+):(\d+)\]|(\d+)(?!\w))")
 
@@ -103,12 +103,8 @@ def flags_for(name, family, dw):
         f.append("OF_NOP")
     if name == "s_endpgm":
         f.append("OF_ENDPGM")
-    if name.startswith("v_mfma"):
+    if name.startswith("v_mfma") or name.startswith("v_smfmac"):
         f += ["OF_MFMA", "OF_ACC_DST"]
-    if name == "v_accvgpr_write_b32":
-        f.append("OF_ACC_DST")
-    if name == "v_accvgpr_read_b32":
-        f.append("OF_ACC_SRC")
     return mem, (" | ".join(sorted(set(f))) or "0")
 
 
@@ -181,9 +177,9 @@ def source_masks(row):
         text = row.get("imm", {}).get(name)
         if text and "0x3c00" in text:
             int16 |= 1 << s
-        if text and "/*invalid immediate*/" in text:
+        if text and "/*invalid immediate*/" in text.lower():
             int16 |= 1 << (8 + s)  # register-only source
-        if s == 0 and text and re.search(r", v242\b", text):
+        if s == 0 and text and re.search(r", [va]242\b", text):
             int16 |= 1 << 12  # src0 is a plain VGPR number (v_swap_b32)
     # Fields LLVM decodes with any value but does not print: don't-care.
     dw = field_dwords(row["family"], row["fields"], row["text"])
@@ -191,11 +187,22 @@ def source_masks(row):
     for f in row["fields"]:
         if f in slots and dw[slots[f]] == 0 and row["family"] != "MUBUF":
             int16 |= 1 << (16 + slots[f])
+    kind16 = imm16_kind(row)
+    if kind16 == "float":
+        int16 |= 1 << 28  # 16-bit float sources on this target (literals as half constants)
+    elif kind16 == "int":
+        int16 |= 1 << 29  # 16-bit integer src0 on this target
     mnemonic = row["text"].split(" ")[0]
     if mnemonic.endswith("_e32"):
         int16 |= 1 << 22  # LLVM names the 32-bit form with _e32
     if mnemonic.endswith("_e64"):
         int16 |= 1 << 23  # ... and the VOP3 form with _e64
+    for entry in row.get("forms", {}).values():
+        m = re.search(r"op_sel:\[([01,]+)\]", entry["bits"].get("11", ""))
+        if m and "op_sel_hi" not in entry["bits"].get("11", "")[:0]:
+            int16 |= (m.group(1).count(",") + 1) << 25  # op_sel entries LLVM prints (VOP3)
+    if "swizzle(" in row["text"]:
+        int16 |= 1 << 24  # offset printed as swizzle(...)
     if row["family"] == "DS":
         if "off" not in row["fields"]:
             int16 |= 1 << 20  # no offset: the field must be zero
@@ -240,6 +247,11 @@ def main():
             if r.get("forms", {}).get(form, {}).get("ok"):
                 f[form] = form_masks(r, form)
         dw = field_dwords(fam, r["fields"], r["text"])
+        operands = r["text"].split(" ", 1)[1].split(", ") if " " in r["text"] else []
+        if fam in ("VOP1", "VOP2", "VOP3", "VOP3P") and operands and operands[0].startswith("a"):
+            rec["acc_dst"] = True
+        if fam in ("VOP1", "VOP2", "VOP3", "VOP3P") and len(operands) > 1 and operands[1].startswith("a"):
+            rec["acc_src"] = True
         if fam == "VOP2" and "0xbf800000" in r["text"]:  # probe.py's s_nop padding read as K
             rec["literal_k"] = "mid" if r["text"].split(", ")[2] == "0xbf800000" else "last"
         if fam in ("VOP1", "VOP2", "VOP3") and re.match(r"\S+ s", r["text"]):
@@ -294,6 +306,10 @@ def main():
             flags = (flags + " | " if flags != "0" else "") + "OF_LITERAL_K" + (" | OF_LITERAL_K_MID" if rec["literal_k"] == "mid" else "")
         if rec.get("imm16"):
             flags = (flags + " | " if flags != "0" else "") + ("OF_B16_FLOAT" if rec["imm16"] == "float" else "OF_B16_INT")
+        if rec.get("acc_dst") and "OF_ACC_DST" not in flags:
+            flags = (flags + " | " if flags != "0" else "") + "OF_ACC_DST"
+        if rec.get("acc_src") and not name.startswith(("v_mfma", "v_smfmac")):
+            flags = (flags + " | " if flags != "0" else "") + "OF_ACC_SRC"
         if rec.get("scalar_dst"):
             flags = (flags + " | " if flags != "0" else "") + "OF_SCALAR_DST"
         kind = IMM_KINDS.index(rec.get("imm", "none"))
@@ -310,7 +326,8 @@ def main():
         out.write("// form `operands`: accepted = neg bits printed as sext(); printed = bits 0..2: 16-bit\n")
         out.write("// integer sources, 8..10: register-only sources, 12: src0 a VGPR number, 16..19: don't-care\n")
         out.write("// operand fields, 20: DS without offset (must be zero), 21: DS offset ignored, 22: _e32\n")
-        out.write("// suffix, 23: _e64 suffix.\n")
+        out.write("// suffix, 23: _e64 suffix, 24: offset printed as swizzle(), 25..27: VOP3 op_sel entries,\n")
+        out.write("// 28: f16 sources, 29: i16 src0.\n")
         for name, fam in order:
             for t in TARGETS:
                 for form, (acc, prn) in sorted(forms.get((name, t), {}).items()):
