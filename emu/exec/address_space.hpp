@@ -1,0 +1,143 @@
+#pragma once
+// The emulated device memory (address space): every global, flat, buffer and scalar
+// memory access a kernel makes goes through this allocation table. Device
+// addresses are fake 64-bit numbers, never host pointers: allocations live at
+// and above 2^47 (non-canonical on x86-64 and 48-bit aarch64, so no host
+// pointer can ever be equal to one), 64 KiB aligned, with at least 64 KiB of
+// unmapped gap after each one so that small overruns fault instead of landing
+// in a neighbour. An access that is not entirely inside one allocation is a
+// MemoryFault naming the address; it never touches host memory.
+//
+//   DeviceMemory memory;
+//   std::uint64_t a = memory.allocate(n * 4, "A");   // zeroed
+//   memory.write(a, host_a.data(), n * 4);
+//   ... launch ...
+//   memory.read(c, host_c.data(), n * 4);
+//
+// allocate()/release() must not run concurrently with a dispatch; the
+// dispatch only translates (read-only table) and writes allocation bytes.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dppgemm::emu {
+
+class MemoryFault : public std::runtime_error {
+public:
+    MemoryFault(std::uint64_t address, std::uint64_t size, const std::string& what);
+    std::uint64_t address() const { return address_; }
+    std::uint64_t size() const { return size_; }
+
+private:
+    std::uint64_t address_, size_;
+};
+
+struct Allocation {
+    std::uint64_t address = 0;
+    std::uint64_t size = 0;
+    std::string name;
+    std::unique_ptr<std::uint8_t[]> bytes;
+
+    bool contains(std::uint64_t addr, std::uint64_t bytes_needed) const {
+        // Written without address + size so that nothing can wrap.
+        return addr - address < size && bytes_needed <= size - (addr - address);
+    }
+    std::uint8_t* at(std::uint64_t addr) const { return bytes.get() + (addr - address); }
+};
+
+class DeviceMemory {
+public:
+    static constexpr std::uint64_t first_address = std::uint64_t{1} << 47;
+    static constexpr std::uint64_t alignment = 64 * 1024;
+    static constexpr std::uint64_t guard_gap = 64 * 1024;
+
+    DeviceMemory() = default;
+    DeviceMemory(const DeviceMemory&) = delete;
+    DeviceMemory& operator=(const DeviceMemory&) = delete;
+
+    // A zeroed allocation of `size` bytes (size 0 allowed: it gets an address
+    // that no access can hit). Addresses are never reused.
+    std::uint64_t allocate(std::uint64_t size, std::string name = {});
+    // Throws MemoryFault when `address` is not the start of an allocation.
+    void release(std::uint64_t address);
+
+    // Host copies; throw MemoryFault unless [address, address + size) lies in
+    // one allocation.
+    void write(std::uint64_t address, const void* data, std::uint64_t size);
+    void read(std::uint64_t address, void* out, std::uint64_t size) const;
+
+    // The allocation containing [address, address + size), or nullptr.
+    const Allocation* find(std::uint64_t address, std::uint64_t size = 1) const;
+    // Host bytes of [address, address + size), or nullptr when not inside one allocation.
+    std::uint8_t* translate(std::uint64_t address, std::uint64_t size) const {
+        const Allocation* a = find(address, size);
+        return a ? a->at(address) : nullptr;
+    }
+
+    const std::vector<std::unique_ptr<Allocation>>& allocations() const { return allocations_; }
+
+private:
+    std::vector<std::unique_ptr<Allocation>> allocations_;  // sorted by address
+    std::uint64_t next_address_ = first_address;
+};
+
+// A per-wave translation cache: most lanes of an instruction hit the
+// allocation the previous lane hit.
+class Translator {
+public:
+    explicit Translator(const DeviceMemory& memory) : memory_(&memory) {}
+    std::uint8_t* translate(std::uint64_t address, std::uint64_t size) {
+        if (last_ && last_->contains(address, size)) return last_->at(address);
+        last_ = memory_->find(address, size);
+        return last_ ? last_->at(address) : nullptr;
+    }
+    const DeviceMemory& memory() const { return *memory_; }
+
+private:
+    const DeviceMemory* memory_;
+    const Allocation* last_ = nullptr;
+};
+
+// A buffer resource descriptor (V#, four SGPRs) as gfx9 reads it.
+struct BufferResource {
+    std::uint64_t base = 0;      // 48 bits
+    std::uint32_t stride = 0;    // 14 bits, bytes
+    std::uint32_t num_records = 0;
+    bool swizzle = false;
+    bool add_tid = false;
+
+    static BufferResource from_sgprs(const std::uint32_t words[4]) {
+        BufferResource r;
+        r.base = words[0] | (std::uint64_t(words[1] & 0xffffu) << 32);
+        r.stride = (words[1] >> 16) & 0x3fffu;
+        r.swizzle = (words[1] >> 31) & 1u;
+        r.num_records = words[2];
+        r.add_tid = (words[3] >> 23) & 1u;
+        return r;
+    }
+
+    // The range check, per dword of a lane's access (multi-dword accesses are
+    // checked one dword at a time, so a dwordx4 straddling the end returns
+    // its in-range dwords and zeros for the rest):
+    //   raw buffer (stride 0):  in range iff offset + 4 <= num_records, where
+    //       offset = vgpr offset + instruction offset + 4*i (bytes); the
+    //       SGPR soffset is not part of the check (gfx9 rule).
+    //   structured (stride != 0): in range iff index < num_records and
+    //       offset + 4 <= stride.
+    // Sub-dword accesses use their own width instead of 4. Out-of-range
+    // reads return 0, out-of-range writes are dropped. In-range accesses
+    // still go through the allocation table and fault outside it.
+    bool in_range(std::uint64_t index, std::uint64_t offset, std::uint32_t width) const {
+        if (stride == 0) return offset + width <= num_records;
+        return index < num_records && offset + width <= stride;
+    }
+    std::uint64_t address(std::uint64_t index, std::uint64_t offset, std::uint32_t soffset) const {
+        return base + std::uint64_t(stride) * index + offset + soffset;
+    }
+};
+
+}  // namespace dppgemm::emu

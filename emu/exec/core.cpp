@@ -1,0 +1,124 @@
+// Shared pieces of the semantics: errors, output modifiers and the counter
+// queue through which memory results reach registers.
+//
+// Landing rule: a load's data is read from memory when the instruction
+// issues and written to its registers only when an s_waitcnt retires it (or
+// when the counter overflows and the oldest entry must complete). vmcnt
+// retires in issue order. lgkmcnt mixes LDS (in order) and SMEM (out of
+// order): to leave a kernel that waits too little with stale data, as the
+// hardware may, LDS entries retire first, oldest first, then SMEM entries;
+// only lgkmcnt(0) guarantees SMEM results.
+
+#include <cmath>
+
+#include "emu/exec/semantics.hpp"
+
+namespace dppgemm::emu::sem {
+
+void fail(const std::string& what) { throw ExecError(what); }
+void fault_at(const std::string& what, std::uint64_t address) { throw ExecError(what, true, address); }
+
+void not_implemented(Wave& w, const ExecInst& e) {
+    (void)w;
+    if (!e.inst) fail("executed past the end of the code (no s_endpgm)");
+    if (!e.inst->valid()) fail("invalid instruction word");
+    if (e.inst->sdwa) fail("SDWA is not implemented");
+    if (e.inst->dpp && !e.dpp) fail("DPP control not available on this target");
+    fail("instruction not implemented");
+}
+
+void apply_output_modifiers(const ExecInst& e, std::uint32_t* value) {
+    const Inst& inst = *e.inst;
+    if (inst.omod) {
+        static constexpr float scale[] = {1.0f, 2.0f, 4.0f, 0.5f};
+        const float m = scale[inst.omod & 3];
+        for (unsigned l = 0; l < 64; ++l) value[l] = fp::as_bits(fp::as_float(value[l]) * m);
+    }
+    if (inst.clamp) {
+        // fp32 clamp to [0, 1]; NaN -> 0 (DX10 clamp).
+        for (unsigned l = 0; l < 64; ++l) {
+            const float f = fp::as_float(value[l]);
+            value[l] = fp::as_bits(std::isnan(f) ? 0.0f : (f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f)));
+        }
+    }
+    if (e.flush_out)
+        for (unsigned l = 0; l < 64; ++l) value[l] = fp::flush(value[l]);
+}
+
+void land(Wave& w, const PendingLoad& p) {
+    const std::uint32_t* data = w.pending.data(p);
+    switch (p.dest) {
+    case PendingLoad::Dest::none: break;
+    case PendingLoad::Dest::sgpr:
+        for (unsigned d = 0; d < p.dwords; ++d) w.sreg[p.reg + d] = data[d];
+        break;
+    case PendingLoad::Dest::vgpr:
+    case PendingLoad::Dest::agpr:
+        for (unsigned d = 0; d < p.dwords; ++d) {
+            std::uint32_t* reg = p.dest == PendingLoad::Dest::vgpr ? w.v[p.reg + d] : w.a[p.reg + d];
+            const std::uint32_t* value = data + 64 * d;
+            const std::uint32_t keep = p.keep_mask;
+            for (unsigned l = 0; l < 64; ++l)
+                if ((p.lanes >> l) & 1) reg[l] = (reg[l] & keep) | (value[l] & ~keep);
+        }
+        break;
+    }
+    if (WorkgroupObserver* o = w.group->observer) o->landed(w, p);
+}
+
+namespace {
+
+bool is_lgkm(const PendingLoad& p) { return p.counter != WaitCounter::vm; }
+
+// Retires the entry at position i.
+void retire(Wave& w, std::size_t i) {
+    land(w, w.pending.entries()[i]);
+    w.pending.erase(i);
+}
+
+void retire_vm(Wave& w, unsigned keep) {
+    unsigned outstanding = w.pending.count(WaitCounter::vm);
+    for (std::size_t i = 0; outstanding > keep && i < w.pending.entries().size();) {
+        if (w.pending.entries()[i].counter == WaitCounter::vm) {
+            retire(w, i);
+            --outstanding;
+        } else {
+            ++i;
+        }
+    }
+}
+
+void retire_lgkm(Wave& w, unsigned keep) {
+    unsigned outstanding = w.pending.count(WaitCounter::lgkm_lds);
+    for (WaitCounter pass : {WaitCounter::lgkm_lds, WaitCounter::lgkm_smem}) {
+        for (std::size_t i = 0; outstanding > keep && i < w.pending.entries().size();) {
+            const PendingLoad& p = w.pending.entries()[i];
+            if (is_lgkm(p) && p.counter == pass) {
+                retire(w, i);
+                --outstanding;
+            } else {
+                ++i;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void wait(Wave& w, unsigned vm, unsigned lgkm) {
+    if (w.pending.empty()) return;
+    retire_vm(w, vm);
+    retire_lgkm(w, lgkm);
+}
+
+PendingLoad& issue(Wave& w, const ExecInst& e, const PendingLoad& entry) {
+    // At the counter's limit the hardware stalls the issue until one completes.
+    if (entry.counter == WaitCounter::vm) retire_vm(w, PendingQueue::max_vm - 1);
+    else retire_lgkm(w, PendingQueue::max_lgkm - 1);
+    PendingLoad& p = w.pending.push(entry);
+    p.inst_index = e.index;
+    if (WorkgroupObserver* o = w.group->observer) o->issued(w, e, p);
+    return p;
+}
+
+}  // namespace dppgemm::emu::sem

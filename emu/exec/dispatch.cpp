@@ -1,0 +1,371 @@
+#include "emu/exec/dispatch.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "emu/exec/apertures.hpp"
+#include "emu/exec/wave.hpp"
+
+namespace dppgemm::emu {
+namespace {
+
+std::string hex(std::uint64_t value) {
+    std::ostringstream s;
+    s << "0x" << std::hex << value;
+    return s.str();
+}
+
+template <class T>
+void put(std::vector<std::uint8_t>& bytes, std::size_t offset, T value) {
+    std::memcpy(bytes.data() + offset, &value, sizeof value);
+}
+
+// Little-endian store of the low `size` bytes of value.
+void put_sized(std::vector<std::uint8_t>& bytes, std::uint64_t offset, std::uint64_t size, std::uint64_t value) {
+    for (std::uint64_t i = 0; i < size && i < 8; ++i) bytes[offset + i] = static_cast<std::uint8_t>(value >> (8 * i));
+}
+
+// Device-side objects a dispatch needs: kernarg segment, HSA dispatch
+// packet, an (empty) AMD queue, the code. Released when the dispatch ends.
+struct DispatchObjects {
+    DeviceMemory& memory;
+    std::vector<std::uint64_t> owned;
+    std::uint64_t kernarg = 0, packet = 0, queue = 0, code_base = 0;
+
+    explicit DispatchObjects(DeviceMemory& m) : memory(m) {}
+    ~DispatchObjects() {
+        for (std::uint64_t a : owned) memory.release(a);
+    }
+    std::uint64_t make(std::uint64_t size, const std::string& name) {
+        const std::uint64_t a = memory.allocate(size, name);
+        owned.push_back(a);
+        return a;
+    }
+};
+
+void fill_hidden_arguments(std::vector<std::uint8_t>& kernarg, const Program& program, const LaunchConfig& c,
+                           std::uint64_t queue) {
+    const std::array<std::uint32_t, 3>& g = c.grid;
+    const std::array<std::uint32_t, 3>& b = c.block;
+    const std::uint32_t dims = (g[2] * b[2] > 1) ? 3 : (g[1] * b[1] > 1) ? 2 : 1;
+    for (const KernelArgument& arg : program.metadata.args) {
+        std::uint64_t value = 0;
+        switch (arg.value_kind) {
+        case ValueKind::hidden_block_count_x: value = g[0]; break;
+        case ValueKind::hidden_block_count_y: value = g[1]; break;
+        case ValueKind::hidden_block_count_z: value = g[2]; break;
+        case ValueKind::hidden_group_size_x: value = b[0]; break;
+        case ValueKind::hidden_group_size_y: value = b[1]; break;
+        case ValueKind::hidden_group_size_z: value = b[2]; break;
+        case ValueKind::hidden_grid_dims: value = dims; break;
+        case ValueKind::hidden_dynamic_lds_size: value = c.dynamic_lds; break;
+        case ValueKind::hidden_private_base: value = private_aperture_base >> 32; break;
+        case ValueKind::hidden_shared_base: value = shared_aperture_base >> 32; break;
+        case ValueKind::hidden_queue_ptr: value = queue; break;
+        // Remainders are 0 (the grid is a whole number of workgroups), global
+        // offsets 0; printf/hostcall/heap/default queue/completion: none.
+        default:
+            if (!is_hidden(arg.value_kind)) continue;
+            value = 0;
+            break;
+        }
+        put_sized(kernarg, arg.offset, arg.size, value);
+    }
+}
+
+// hsa_kernel_dispatch_packet_t (64 bytes).
+std::vector<std::uint8_t> dispatch_packet(const Program& program, const LaunchConfig& c, std::uint32_t lds,
+                                          std::uint64_t kernarg) {
+    std::vector<std::uint8_t> p(64, 0);
+    const std::uint16_t dims = (c.grid[2] * c.block[2] > 1) ? 3 : (c.grid[1] * c.block[1] > 1) ? 2 : 1;
+    put<std::uint16_t>(p, 0, 2);  // HSA_PACKET_TYPE_KERNEL_DISPATCH
+    put<std::uint16_t>(p, 2, dims);
+    for (int i = 0; i < 3; ++i) {
+        put<std::uint16_t>(p, 4 + 2 * i, static_cast<std::uint16_t>(c.block[i]));
+        put<std::uint32_t>(p, 12 + 4 * i, c.grid[i] * c.block[i]);
+    }
+    put<std::uint32_t>(p, 24, program.descriptor.private_segment_fixed_size);
+    put<std::uint32_t>(p, 28, lds);
+    put<std::uint64_t>(p, 40, kernarg);
+    return p;
+}
+
+struct Shared {
+    const Program& program;
+    const LaunchConfig& config;
+    DispatchEnv env;
+    std::uint32_t lds_size = 0;
+    std::uint64_t kernarg = 0, packet = 0, queue = 0;
+    std::uint64_t workgroup_count = 0;
+    unsigned waves_per_group = 0;
+    std::uint32_t items_per_group = 0;
+
+    std::atomic<std::uint64_t> next{0};
+    std::atomic<std::uint64_t> first_fault{~std::uint64_t{0}};
+    std::mutex mutex;
+    std::map<std::uint64_t, Fault> faults;
+    Counters counters;
+
+    Shared(const Program& p, const LaunchConfig& c) : program(p), config(c) {}
+};
+
+class Worker {
+public:
+    explicit Worker(Shared& shared) : s_(shared), group_(shared.env) {
+        for (unsigned i = 0; i < shared.waves_per_group; ++i) {
+            waves_.push_back(std::make_unique<Wave>());
+            if (shared.program.agprs_used) waves_.back()->a.reset(new std::uint32_t[256][64]);
+        }
+    }
+
+    void run() {
+        while (true) {
+            const std::uint64_t id = s_.next.fetch_add(1);
+            if (id >= s_.workgroup_count || id > s_.first_fault.load()) break;
+            run_group(id);
+        }
+        std::lock_guard<std::mutex> lock(s_.mutex);
+        s_.counters += group_.counters;
+    }
+
+private:
+    Shared& s_;
+    Workgroup group_;
+    std::vector<std::unique_ptr<Wave>> waves_;
+
+    void init_wave(Wave& w, unsigned index) {
+        const Program& p = s_.program;
+        const KernelDescriptor& kd = p.descriptor;
+        w.group = &group_;
+        w.id = index;
+        w.state = WaveState::running;
+        w.pc = 0;
+        w.scc = false;
+        w.executed = 0;
+        w.pending.clear();
+        std::memset(w.sreg, 0, sizeof w.sreg);
+        for (unsigned r = 0; r < p.vgprs_used && r < max_vgprs; ++r) std::memset(w.v[r], 0, sizeof w.v[r]);
+        if (w.a) std::memset(w.a.get(), 0, sizeof(std::uint32_t) * 64 * std::min(p.agprs_used, 256u));
+
+        // User SGPRs, in the descriptor's order.
+        unsigned s = 0;
+        const UserSgprs& u = kd.user_sgprs;
+        auto put64 = [&](std::uint64_t value) {
+            w.write64(s, value);
+            s += 2;
+        };
+        if (u.private_segment_buffer) s += 4;  // no scratch: a null V#
+        if (u.dispatch_ptr) put64(s_.packet);
+        if (u.queue_ptr) put64(s_.queue);
+        if (u.kernarg_segment_ptr) put64(s_.kernarg);
+        if (u.dispatch_id) put64(0);
+        if (u.flat_scratch_init) put64(0);
+        if (u.private_segment_size) w.sreg[s++] = 0;
+        s = std::max(s, kd.user_sgpr_count);
+        const SystemSgprs& sys = kd.system_sgprs;
+        if (sys.workgroup_id_x) w.sreg[s++] = group_.id[0];
+        if (sys.workgroup_id_y) w.sreg[s++] = group_.id[1];
+        if (sys.workgroup_id_z) w.sreg[s++] = group_.id[2];
+        if (sys.workgroup_info) w.sreg[s++] = 0;
+        if (sys.private_segment_wave_offset) w.sreg[s++] = 0;
+
+        // Work-item ids: x fastest, wave w holds flat ids 64w..64w+63.
+        const std::array<std::uint32_t, 3>& b = s_.config.block;
+        std::uint64_t exec = 0;
+        for (unsigned l = 0; l < 64; ++l) {
+            const std::uint32_t flat = 64 * index + l;
+            if (flat >= s_.items_per_group) break;
+            exec |= 1ull << l;
+            const std::uint32_t x = flat % b[0], y = (flat / b[0]) % b[1], z = flat / (b[0] * b[1]);
+            if (kd.workitem_ids_packed) {
+                w.v[0][l] = x | (y << 10) | (z << 20);
+            } else {
+                w.v[0][l] = x;
+                w.v[1][l] = y;
+                w.v[2][l] = z;
+            }
+        }
+        w.set_exec(exec);
+    }
+
+    void record_fault(const Wave& w, std::uint32_t index, const ExecError& error) {
+        const Program& p = s_.program;
+        Fault f;
+        f.what = error.what();
+        f.kernel = p.kernel_name;
+        f.pc = index < p.insts.size() ? p.insts[index].pc : (p.insts.empty() ? 0 : p.insts.back().pc + p.insts.back().size);
+        f.instruction = p.disassemble(index);
+        f.workgroup = group_.id;
+        f.wave = w.id;
+        f.has_address = error.has_address;
+        f.address = error.address;
+        std::ostringstream m;
+        m << "kernel '" << f.kernel << "': workgroup (" << f.workgroup[0] << "," << f.workgroup[1] << ","
+          << f.workgroup[2] << ") wave " << f.wave << " pc " << hex(f.pc) << ": " << f.instruction << ": " << f.what;
+        if (f.has_address) m << " at " << hex(f.address);
+        f.message = m.str();
+        std::lock_guard<std::mutex> lock(s_.mutex);
+        s_.faults.emplace(group_.linear_id, std::move(f));
+        std::uint64_t current = s_.first_fault.load();
+        while (group_.linear_id < current && !s_.first_fault.compare_exchange_weak(current, group_.linear_id)) {
+        }
+    }
+
+    // Runs the wave until it reaches a barrier or its end. Returns false on a fault.
+    bool run_wave(Wave& w) {
+        const ExecInst* code = s_.program.code.data();
+        std::uint64_t* classes = group_.counters.instructions.data();
+        WorkgroupObserver* observer = group_.observer;
+        std::uint32_t current = w.pc;
+        try {
+            if (!observer) {
+                while (w.state == WaveState::running) {
+                    current = w.pc;
+                    const ExecInst& e = code[current];
+                    ++classes[static_cast<std::size_t>(e.cls)];
+                    ++w.executed;
+                    w.pc = e.next;
+                    e.fn(w, e);
+                }
+            } else {
+                while (w.state == WaveState::running) {
+                    current = w.pc;
+                    const ExecInst& e = code[current];
+                    observer->before_instruction(w, e);
+                    ++classes[static_cast<std::size_t>(e.cls)];
+                    ++w.executed;
+                    w.pc = e.next;
+                    e.fn(w, e);
+                    observer->after_instruction(w, e);
+                }
+            }
+        } catch (const ExecError& error) {
+            record_fault(w, current, error);
+            return false;
+        }
+        if (w.state == WaveState::ended && observer) observer->wave_ended(w);
+        return true;
+    }
+
+    void run_group(std::uint64_t linear) {
+        const std::array<std::uint32_t, 3>& g = s_.config.grid;
+        group_.linear_id = linear;
+        group_.id = {static_cast<std::uint32_t>(linear % g[0]), static_cast<std::uint32_t>((linear / g[0]) % g[1]),
+                     static_cast<std::uint32_t>(linear / (std::uint64_t(g[0]) * g[1]))};
+        group_.lds.reset(s_.lds_size);
+        group_.barriers = 0;
+        std::unique_ptr<WorkgroupObserver> observer;
+        if (s_.config.observer) observer = s_.config.observer->start(linear);
+        group_.observer = observer.get();
+        for (unsigned i = 0; i < waves_.size(); ++i) init_wave(*waves_[i], i);
+        group_.counters.workgroups += 1;
+        group_.counters.waves += waves_.size();
+
+        bool faulted = false;
+        while (!faulted) {
+            for (auto& w : waves_) {
+                if (w->state == WaveState::running && !run_wave(*w)) {
+                    faulted = true;
+                    break;
+                }
+            }
+            if (faulted) break;
+            unsigned ended = 0;
+            for (auto& w : waves_) ended += w->state == WaveState::ended;
+            if (ended == waves_.size()) break;
+            // Every wave is at the barrier or done: release the barrier.
+            for (auto& w : waves_)
+                if (w->state == WaveState::at_barrier) w->state = WaveState::running;
+            ++group_.barriers;
+            if (group_.observer) group_.observer->barrier_released(group_.barriers);
+        }
+        group_.observer = nullptr;
+        if (s_.config.observer) s_.config.observer->finish(linear, std::move(observer));
+    }
+};
+
+}  // namespace
+
+DispatchResult launch(DeviceMemory& memory, const Program& program, const LaunchConfig& config) {
+    const KernelDescriptor& kd = program.descriptor;
+    for (int i = 0; i < 3; ++i)
+        if (config.grid[i] == 0 || config.block[i] == 0) throw LaunchError("grid and block dimensions must be at least 1");
+    const std::uint64_t items = std::uint64_t(config.block[0]) * config.block[1] * config.block[2];
+    if (items > 1024) throw LaunchError("workgroup of " + std::to_string(items) + " work-items (at most 1024)");
+    if (program.metadata.max_flat_workgroup_size && items > program.metadata.max_flat_workgroup_size)
+        throw LaunchError("workgroup of " + std::to_string(items) + " work-items exceeds the kernel's max_flat_workgroup_size " +
+                          std::to_string(program.metadata.max_flat_workgroup_size));
+    const std::uint64_t lds = std::uint64_t(kd.group_segment_fixed_size) + config.dynamic_lds;
+    if (lds > 65536) throw LaunchError("LDS of " + std::to_string(lds) + " bytes (at most 65536)");
+    if (kd.private_segment_fixed_size || kd.uses_dynamic_stack)
+        throw LaunchError("kernel '" + program.kernel_name + "' uses scratch memory, which the emulator does not support");
+
+    Shared shared(program, config);
+    DispatchObjects objects(memory);
+    const std::uint64_t kernarg_size =
+        std::max<std::uint64_t>({program.metadata.kernarg_segment_size, kd.kernarg_size, config.kernarg.size(), 8});
+    std::vector<std::uint8_t> kernarg(kernarg_size, 0);
+    std::copy(config.kernarg.begin(), config.kernarg.end(), kernarg.begin());
+    shared.queue = objects.make(256, "amd_queue");
+    fill_hidden_arguments(kernarg, program, config, shared.queue);
+    shared.kernarg = objects.make(kernarg_size, "kernarg");
+    memory.write(shared.kernarg, kernarg.data(), kernarg_size);
+    shared.packet = objects.make(64, "dispatch_packet");
+    const std::vector<std::uint8_t> packet = dispatch_packet(program, config, static_cast<std::uint32_t>(lds), shared.kernarg);
+    memory.write(shared.packet, packet.data(), packet.size());
+    if (!program.image.empty()) {
+        const std::uint64_t image = objects.make(program.image.size(), "code_object");
+        memory.write(image, program.image.data(), program.image.size());
+        shared.env.code_base = image + program.code_address;
+    } else {
+        // Only the code: s_getpc still yields addresses that map back to it.
+        shared.env.code_base = objects.make(program.insts.empty() ? 4 : program.insts.back().pc + 16, "code");
+    }
+    shared.env.program = &program;
+    shared.env.memory = &memory;
+    shared.env.watchdog = config.watchdog;
+    shared.lds_size = static_cast<std::uint32_t>(lds);
+    shared.items_per_group = static_cast<std::uint32_t>(items);
+    shared.waves_per_group = static_cast<unsigned>((items + 63) / 64);
+    shared.workgroup_count = std::uint64_t(config.grid[0]) * config.grid[1] * config.grid[2];
+
+    unsigned threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, shared.workgroup_count));
+    if (threads <= 1) {
+        Worker(shared).run();
+    } else {
+        std::vector<std::thread> pool;
+        for (unsigned t = 0; t < threads; ++t) pool.emplace_back([&shared] { Worker(shared).run(); });
+        for (std::thread& t : pool) t.join();
+    }
+
+    DispatchResult result;
+    result.counters = shared.counters;
+    if (!shared.faults.empty()) result.fault = shared.faults.begin()->second;
+    return result;
+}
+
+Kernargs::Kernargs(const Program& program)
+    : program_(&program), bytes_(std::max<std::uint64_t>(program.metadata.kernarg_segment_size, program.descriptor.kernarg_size), 0) {}
+
+void Kernargs::set_bytes(std::size_t position, const void* data, std::size_t size) {
+    std::size_t seen = 0;
+    for (const KernelArgument& arg : program_->metadata.args) {
+        if (is_hidden(arg.value_kind)) continue;
+        if (seen++ != position) continue;
+        if (arg.size != size)
+            throw LaunchError("argument " + std::to_string(position) + (arg.name.empty() ? "" : " '" + arg.name + "'") +
+                              " has " + std::to_string(arg.size) + " bytes, not " + std::to_string(size));
+        if (arg.offset + size > bytes_.size()) bytes_.resize(arg.offset + size, 0);
+        std::memcpy(bytes_.data() + arg.offset, data, size);
+        return;
+    }
+    throw LaunchError("kernel '" + program_->kernel_name + "' has no argument at position " + std::to_string(position));
+}
+
+}  // namespace dppgemm::emu

@@ -1,0 +1,97 @@
+#pragma once
+// Running a kernel: the public entry point of the executor.
+//
+//   CodeObject co = load_code_object("k.co");
+//   Program program = build_program(co, co.kernel("vadd"));   // pre-decode once
+//   DeviceMemory memory;
+//   std::uint64_t a = memory.allocate(n * 4, "a");             // device buffers
+//   Kernargs args(program);
+//   args.set(0, a).set(1, b).set(2, n);                        // explicit args, in order
+//   LaunchConfig config;
+//   config.grid = {n / 256, 1, 1};                             // in workgroups, like hipModuleLaunchKernel
+//   config.block = {256, 1, 1};
+//   config.kernarg = args.bytes();
+//   DispatchResult r = launch(memory, program, config);
+//   if (r.fault) std::cerr << r.fault->message << "\n";
+//   std::cout << r.counters.to_json();
+//
+// Workgroups run in parallel on `threads` host threads; results and
+// counters do not depend on the thread count. Within a workgroup the waves
+// take turns, each running until it reaches s_barrier or s_endpgm.
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "emu/exec/address_space.hpp"
+#include "emu/exec/counters.hpp"
+#include "emu/exec/observer.hpp"
+#include "emu/exec/program.hpp"
+
+namespace dppgemm::emu {
+
+struct LaunchConfig {
+    std::array<std::uint32_t, 3> grid{1, 1, 1};   // workgroups per dimension
+    std::array<std::uint32_t, 3> block{1, 1, 1};  // work-items per workgroup
+    // The explicit arguments at their metadata offsets; hidden arguments are
+    // filled in by launch(). May be shorter than the kernarg segment.
+    std::vector<std::uint8_t> kernarg;
+    std::uint32_t dynamic_lds = 0;  // bytes of LDS beyond the descriptor's fixed size
+    unsigned threads = 0;           // 0: all host cores
+    DispatchObserver* observer = nullptr;
+    std::uint64_t watchdog = std::uint64_t{1} << 32;  // instructions per wave before "endless loop"; 0: none
+};
+
+// Why a dispatch stopped: the lowest-numbered faulting workgroup's first fault.
+struct Fault {
+    std::string what;         // the rule broken ("memory access outside any allocation", ...)
+    std::string kernel;
+    std::uint32_t pc = 0;     // byte offset of the instruction in the kernel's code
+    std::string instruction;  // disassembled
+    std::array<std::uint32_t, 3> workgroup{};
+    std::uint32_t wave = 0;
+    bool has_address = false;
+    std::uint64_t address = 0;
+    // "kernel 'k': workgroup (1,0,0) wave 2 pc 0x1c: s_load_dword s0, s[4:5], 0x0: <what> at 0x..."
+    std::string message;
+};
+
+struct DispatchResult {
+    Counters counters;
+    std::optional<Fault> fault;
+    bool ok() const { return !fault; }
+};
+
+// A usage problem found before anything runs (grid of zero, LDS too large,
+// scratch requested, ...).
+class LaunchError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+DispatchResult launch(DeviceMemory& memory, const Program& program, const LaunchConfig& config);
+
+// Explicit kernel arguments, by position among the non-hidden arguments.
+class Kernargs {
+public:
+    explicit Kernargs(const Program& program);
+    // Throws LaunchError when the position does not exist or sizeof(T)
+    // differs from the argument's size.
+    template <class T>
+    Kernargs& set(std::size_t position, const T& value) {
+        set_bytes(position, &value, sizeof value);
+        return *this;
+    }
+    void set_bytes(std::size_t position, const void* data, std::size_t size);
+    const std::vector<std::uint8_t>& bytes() const { return bytes_; }
+
+private:
+    const Program* program_;
+    std::vector<std::uint8_t> bytes_;
+};
+
+}  // namespace dppgemm::emu

@@ -1,0 +1,55 @@
+#include "emu/exec/dpp.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace dppgemm::emu {
+namespace {
+
+// Source lane of `lane` for the control, -1 when out of range.
+int source_lane(const Dpp& dpp, int lane) {
+    const int row_base = lane & ~15, in_row = lane & 15;
+    const int n = dpp.arg;
+    switch (dpp.kind) {
+    case DppKind::quad_perm: return (lane & ~3) + ((dpp.arg >> (2 * (lane & 3))) & 3);
+    case DppKind::row_shl: return in_row + n < 16 ? lane + n : -1;
+    case DppKind::row_shr: return in_row - n >= 0 ? lane - n : -1;
+    case DppKind::row_ror: return row_base + ((in_row - n) & 15);
+    case DppKind::wave_shl: return lane + 1 < 64 ? lane + 1 : -1;
+    case DppKind::wave_shr: return lane - 1 >= 0 ? lane - 1 : -1;
+    case DppKind::wave_rol: return (lane + 1) & 63;
+    case DppKind::wave_ror: return (lane - 1) & 63;
+    case DppKind::row_mirror: return row_base + (15 - in_row);
+    case DppKind::row_half_mirror: return (lane & ~7) + (7 - (lane & 7));
+    case DppKind::row_bcast15: return row_base >= 16 ? row_base - 1 : -1;
+    case DppKind::row_bcast31: return row_base >= 32 ? 31 : -1;
+    case DppKind::row_newbcast: return row_base + (n & 15);
+    case DppKind::invalid: break;
+    }
+    return -1;
+}
+
+}  // namespace
+
+DppPattern make_dpp_pattern(const Dpp& dpp, Target target) {
+    if (dpp.kind == DppKind::invalid)
+        throw std::invalid_argument("invalid dpp_ctrl 0x" + std::to_string(dpp.ctrl));
+    if (dpp.kind == DppKind::row_newbcast && !has_unified_vgpr_file(target))
+        throw std::invalid_argument(std::string("row_newbcast is not available on ") + target_name(target));
+    const bool shift_by_n = dpp.kind == DppKind::row_shl || dpp.kind == DppKind::row_shr || dpp.kind == DppKind::row_ror;
+    if (shift_by_n && (dpp.arg < 1 || dpp.arg > 15))
+        throw std::invalid_argument("row shift amount " + std::to_string(dpp.arg) + " outside 1..15");
+    DppPattern p;
+    p.bound_ctrl = dpp.bound_ctrl;
+    for (int lane = 0; lane < 64; ++lane) {
+        const int from = source_lane(dpp, lane);
+        p.source[lane] = static_cast<std::int8_t>(from);
+        if (from >= 0) p.in_range |= 1ull << lane;
+        const bool row_on = (dpp.row_mask >> (lane >> 4)) & 1;
+        const bool bank_on = (dpp.bank_mask >> ((lane >> 2) & 3)) & 1;
+        if (row_on && bank_on) p.writable |= 1ull << lane;
+    }
+    return p;
+}
+
+}  // namespace dppgemm::emu

@@ -1,0 +1,58 @@
+#pragma once
+// DPP lane mapping (gfx9). DPP permutes src0, the first source operand:
+// lane i reads src0 from lane source[i]. A lane whose source is out of range
+// (shifted past the row or wave edge, or a row_bcast of no row) or whose
+// source lane is inactive in EXEC has an invalid source: with bound_ctrl it
+// reads 0, without it the lane is not written. row_mask bit r enables writes
+// to row r (lanes 16r..16r+15), bank_mask bit b to lanes 4b..4b+3 of every
+// row. The controls, as LLVM prints them:
+//   quad_perm:[p0,p1,p2,p3]  lane 4q+i reads lane 4q+p_i
+//   row_shl:n  / row_shr:n   lane i of a row reads lane i+n / i-n of the row
+//   row_ror:n                lane i of a row reads lane (i-n) mod 16
+//   wave_shl:1 / wave_shr:1  lane i reads lane i+1 / i-1 of the wave
+//   wave_rol:1 / wave_ror:1  lane i reads lane (i+1) / (i-1) mod 64
+//   row_mirror               lane i of a row reads lane 15-i
+//   row_half_mirror          lane i of a half row reads lane 7-i
+//   row_bcast:15             rows 1..3 read lane 15 of the previous row
+//   row_bcast:31             rows 2 and 3 read lane 31
+//   row_newbcast:n (gfx90a+) every lane of a row reads lane n of the row
+
+#include <cstdint>
+
+#include "emu/decode/inst.hpp"
+
+namespace dppgemm::emu {
+
+struct DppPattern {
+    std::int8_t source[64];       // source lane, -1 when out of range
+    std::uint64_t in_range = 0;   // lanes whose source exists
+    std::uint64_t writable = 0;   // lanes row_mask and bank_mask enable
+    bool bound_ctrl = false;      // invalid sources read 0 instead of disabling the lane
+
+    // Lanes whose source lane exists and is active.
+    std::uint64_t valid_sources(std::uint64_t exec) const {
+        if (exec == ~0ull) return in_range;
+        std::uint64_t valid = 0;
+        for (unsigned lane = 0; lane < 64; ++lane)
+            if (source[lane] >= 0 && ((exec >> source[lane]) & 1)) valid |= 1ull << lane;
+        return valid;
+    }
+    // The lanes an instruction writes under `exec`.
+    std::uint64_t write_mask(std::uint64_t exec, std::uint64_t valid) const {
+        return exec & writable & (bound_ctrl ? ~0ull : valid);
+    }
+};
+
+// Throws std::invalid_argument for a control the target does not have
+// (row_newbcast before gfx90a, invalid encodings).
+DppPattern make_dpp_pattern(const Dpp& dpp, Target target);
+
+// out[i] = src[source[i]] for valid lanes, 0 for the others.
+inline void dpp_gather(const DppPattern& p, std::uint64_t valid, const std::uint32_t* src, std::uint32_t* out) {
+    for (unsigned lane = 0; lane < 64; ++lane) {
+        const int from = p.source[lane] < 0 ? 0 : p.source[lane];
+        out[lane] = ((valid >> lane) & 1) ? src[from] : 0u;
+    }
+}
+
+}  // namespace dppgemm::emu

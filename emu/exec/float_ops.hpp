@@ -1,0 +1,90 @@
+#pragma once
+// fp32 semantics shared by the VALU functions. Everything works on raw bit
+// patterns (std::uint32_t) so that lanes stay in plain integer arrays; the
+// files that include this are compiled with -ffp-contract=off so that
+// a * b + c stays two roundings unless std::fma is asked for.
+//
+// Rules implemented (gfx9 ISA):
+// - Denormals: the kernel's FP32 denorm mode (descriptor) decides whether
+//   inputs (flush_src) and results (flush_dst) of fp32 ops are flushed to a
+//   signed zero. v_mad_f32/v_mac_f32 never support fp32 denormals (LLVM only
+//   selects them when fp32 denormals are flushed): they flush inputs, the
+//   rounded product and the result whatever the mode.
+// - NaN: arithmetic on a NaN returns a quiet NaN (the host's propagation of
+//   the first NaN operand, quieted). min/max return the other operand when
+//   exactly one input is NaN (IEEE minNum/maxNum), a quiet NaN when both are.
+// - Compares follow IEEE (unordered compares are true for NaN, ordered false).
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace dppgemm::emu::fp {
+
+inline float as_float(std::uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+inline std::uint32_t as_bits(float f) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return bits;
+}
+// Denormal -> zero of the same sign; everything else unchanged.
+inline std::uint32_t flush(std::uint32_t bits) {
+    return (bits & 0x7f800000u) ? bits : (bits & 0x80000000u);
+}
+inline float flush(float f) { return as_float(flush(as_bits(f))); }
+inline bool is_nan(std::uint32_t bits) { return (bits & 0x7fffffffu) > 0x7f800000u; }
+inline constexpr std::uint32_t quiet_nan = 0x7fc00000u;
+
+// v_mac_f32 / v_mad_f32: multiply, round, flush, add, round, flush.
+inline float mad(float a, float b, float c) {
+    const float product = flush(flush(a) * flush(b));
+    return flush(product + flush(c));
+}
+
+inline float min_num(float a, float b) {
+    if (std::isnan(a)) return std::isnan(b) ? as_float(quiet_nan) : b;
+    if (std::isnan(b)) return a;
+    // -0 < +0 as the hardware orders them.
+    if (a == b) return std::signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+inline float max_num(float a, float b) {
+    if (std::isnan(a)) return std::isnan(b) ? as_float(quiet_nan) : b;
+    if (std::isnan(b)) return a;
+    if (a == b) return std::signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+inline float med3(float a, float b, float c) {
+    if (std::isnan(a) || std::isnan(b) || std::isnan(c)) return min_num(min_num(a, b), c);
+    return max_num(min_num(a, b), min_num(max_num(a, b), c));
+}
+
+// float -> int conversions saturate, NaN -> 0 (v_cvt_i32_f32, v_cvt_u32_f32).
+inline std::int32_t to_i32(float f) {
+    if (std::isnan(f)) return 0;
+    if (f >= 2147483647.0f) return 2147483647;
+    if (f <= -2147483648.0f) return -2147483647 - 1;
+    return static_cast<std::int32_t>(f);
+}
+inline std::uint32_t to_u32(float f) {
+    if (std::isnan(f) || f <= 0.0f) return 0;
+    if (f >= 4294967295.0f) return 4294967295u;
+    return static_cast<std::uint32_t>(f);
+}
+
+// v_cmp_class_f32 mask bits.
+inline std::uint32_t float_class(float f) {
+    const std::uint32_t bits = as_bits(f);
+    const bool neg = bits >> 31;
+    if (std::isnan(f)) return (bits & 0x00400000u) ? 2u : 1u;  // quiet : signaling
+    if (std::isinf(f)) return neg ? 4u : 512u;
+    if (f == 0.0f) return neg ? 32u : 64u;
+    if ((bits & 0x7f800000u) == 0) return neg ? 16u : 128u;
+    return neg ? 8u : 256u;
+}
+
+}  // namespace dppgemm::emu::fp

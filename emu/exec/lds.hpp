@@ -1,0 +1,46 @@
+#pragma once
+// Local data share of one workgroup, and the bank-conflict model.
+//
+// Bank model (gfx9, 32 banks of 4 bytes; bank = (byte address / 4) % 32):
+// the LDS serves 32 dwords per cycle. A ds instruction is split into passes
+// of 32 dwords: 32 lanes per pass for b32 (two passes: lanes 0-31, 32-63),
+// 16 lanes for b64 and the two-address b32 forms (read2/write2), 8 lanes for
+// b96/b128 and the two-address b64 forms. Within a pass each bank serves one
+// distinct dword address per cycle; lanes reading the same dword address
+// share it (broadcast, no conflict). A pass therefore takes as many cycles
+// as the largest number of distinct dword addresses that map to one bank,
+// and its conflict cycles are that number minus one. Passes whose lanes are
+// all inactive cost nothing. The counter sums conflict cycles over passes.
+
+#include <cstdint>
+#include <vector>
+
+namespace dppgemm::emu {
+
+// Per-lane dword addresses of one ds instruction: lane i touches
+// dwords[i][0..per_lane-1] (dword addresses = byte address / 4).
+struct LdsLaneDwords {
+    std::uint32_t dwords[64][4];
+    unsigned per_lane = 1;  // 1, 2, 3 or 4
+};
+
+// Conflict cycles of one instruction under the model above.
+std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes);
+
+class Lds {
+public:
+    void reset(std::uint32_t size) {
+        bytes_.assign(size, 0);
+    }
+    std::uint32_t size() const { return static_cast<std::uint32_t>(bytes_.size()); }
+    // nullptr when [address, address + width) is not inside the allocation.
+    std::uint8_t* at(std::uint64_t address, std::uint32_t width) {
+        if (address > bytes_.size() || width > bytes_.size() - address) return nullptr;
+        return bytes_.data() + address;
+    }
+
+private:
+    std::vector<std::uint8_t> bytes_;
+};
+
+}  // namespace dppgemm::emu

@@ -1,0 +1,55 @@
+#pragma once
+// The narrow interface checkers observe the executor through. Off by
+// default: the run loop tests one pointer per instruction and the memory
+// paths one more per memory instruction; nothing else changes.
+//
+// A DispatchObserver hands out one WorkgroupObserver per workgroup; a
+// workgroup runs on one host thread, so a WorkgroupObserver needs no locking.
+// Workgroups finish in any order: finish() receives the workgroup's linear
+// index so that findings can be merged in workgroup order.
+
+#include <cstdint>
+#include <memory>
+
+namespace dppgemm::emu {
+
+struct Wave;
+struct ExecInst;
+struct PendingLoad;
+
+// One memory instruction's lane accesses (LDS byte offsets, or device addresses).
+struct MemoryAccess {
+    enum class Space : std::uint8_t { lds, global } space = Space::global;
+    bool write = false;
+    bool read = false;                 // atomics read and write
+    std::uint64_t lanes = 0;           // lanes that access memory
+    std::uint32_t bytes_per_lane = 0;  // per address
+    unsigned addresses_per_lane = 1;   // 2 for ds_read2/write2
+    std::uint64_t address[64][2] = {};
+};
+
+class WorkgroupObserver {
+public:
+    virtual ~WorkgroupObserver() = default;
+    // Before the instruction executes (the wave's state is the input state).
+    virtual void before_instruction(const Wave&, const ExecInst&) {}
+    // After the instruction executed (not called when it faulted).
+    virtual void after_instruction(const Wave&, const ExecInst&) {}
+    virtual void memory_access(const Wave&, const ExecInst&, const MemoryAccess&) {}
+    // A load's (or store's) counter entry was issued / retired (landed).
+    virtual void issued(const Wave&, const ExecInst&, const PendingLoad&) {}
+    virtual void landed(const Wave&, const PendingLoad&) {}
+    // All waves of the workgroup passed an s_barrier (count = barriers so far).
+    virtual void barrier_released(std::uint32_t count) { (void)count; }
+    virtual void wave_ended(const Wave&) {}
+};
+
+class DispatchObserver {
+public:
+    virtual ~DispatchObserver() = default;
+    // Called from worker threads, possibly concurrently: must be thread-safe.
+    virtual std::unique_ptr<WorkgroupObserver> start(std::uint64_t workgroup_linear_id) = 0;
+    virtual void finish(std::uint64_t workgroup_linear_id, std::unique_ptr<WorkgroupObserver> observer) = 0;
+};
+
+}  // namespace dppgemm::emu

@@ -1,0 +1,188 @@
+#include "emu/exec/program.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "emu/exec/apertures.hpp"
+#include "emu/exec/semantics.hpp"
+
+namespace dppgemm::emu {
+namespace {
+
+const sem::Table& semantics() {
+    static const sem::Table table = [] {
+        sem::Table t{};
+        sem::register_scalar(t);
+        sem::register_vector(t);
+        sem::register_memory(t);
+        sem::register_lds(t);
+        return t;
+    }();
+    return table;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+Src resolve(const Operand& op, bool f64_operand) {
+    Src s;
+    s.dwords = op.dwords ? op.dwords : 1;
+    s.index = op.index;
+    switch (op.kind) {
+    case OperandKind::none:
+    case OperandKind::off: s.kind = Src::Kind::none; break;
+    case OperandKind::sgpr: s.kind = Src::Kind::sreg; s.index = op.code; break;
+    case OperandKind::vgpr: s.kind = Src::Kind::vgpr; break;
+    case OperandKind::agpr: s.kind = Src::Kind::agpr; break;
+    case OperandKind::inline_int:
+        s.kind = Src::Kind::imm;
+        s.value = static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(op.value)));
+        break;
+    case OperandKind::inline_float:
+        s.kind = Src::Kind::imm;
+        s.value = op.value;
+        if (s.dwords == 2 && f64_operand) {
+            const double d = fp::as_float(op.value);
+            std::memcpy(&s.value, &d, 8);
+        }
+        break;
+    case OperandKind::literal:
+        s.kind = Src::Kind::imm;
+        // 64-bit operands: an f64 literal is the high half, an integer
+        // literal is zero-extended.
+        s.value = (s.dwords == 2 && f64_operand) ? std::uint64_t(op.value) << 32 : op.value;
+        break;
+    case OperandKind::special:
+        if (op.code < 128) {
+            s.kind = Src::Kind::sreg;
+            s.index = op.code;
+        } else if (op.code == 251) {
+            s.kind = Src::Kind::vccz;
+        } else if (op.code == 252) {
+            s.kind = Src::Kind::execz;
+        } else if (op.code == 253) {
+            s.kind = Src::Kind::scc;
+        } else {
+            // Aperture registers: the high half of the aperture base; a
+            // 64-bit read gives the whole base.
+            s.kind = Src::Kind::imm;
+            std::uint64_t base = 0;
+            if (op.code == 235 || op.code == 236) base = shared_aperture_base;
+            if (op.code == 237 || op.code == 238) base = private_aperture_base;
+            if (op.code == 236 || op.code == 238) base += aperture_size - 1;
+            s.value = s.dwords == 2 ? base : base >> 32;
+        }
+        break;
+    }
+    return s;
+}
+
+void track_registers(Program& p, const Src& s) {
+    if (s.kind == Src::Kind::vgpr) p.vgprs_used = std::max<unsigned>(p.vgprs_used, s.index + s.dwords);
+    if (s.kind == Src::Kind::agpr) p.agprs_used = std::max<unsigned>(p.agprs_used, s.index + s.dwords);
+}
+
+bool flushes_src(FloatDenormMode m) { return m == FloatDenormMode::flush_src_dst || m == FloatDenormMode::flush_src; }
+bool flushes_dst(FloatDenormMode m) { return m == FloatDenormMode::flush_src_dst || m == FloatDenormMode::flush_dst; }
+
+}  // namespace
+
+bool has_semantics(Op op) { return semantics()[static_cast<std::size_t>(op)].fn != nullptr; }
+
+std::uint32_t Program::index_of(std::int64_t pc) const {
+    auto it = std::lower_bound(insts.begin(), insts.end(), pc,
+                               [](const Inst& inst, std::int64_t value) { return inst.pc < value; });
+    if (it == insts.end() || it->pc != pc) return no_target;
+    return static_cast<std::uint32_t>(it - insts.begin());
+}
+
+std::string Program::disassemble(std::uint32_t index) const {
+    if (index >= insts.size()) return "<end of code>";
+    return emu::disassemble(insts[index], target);
+}
+
+Program build_program(const Kernel& kernel, Target target) {
+    Program p;
+    p.target = target;
+    p.kernel_name = kernel.name;
+    p.descriptor = kernel.descriptor;
+    p.metadata = kernel.metadata;
+    p.code_address = kernel.code_address;
+    p.insts = decode_all(target, kernel.code.data(), kernel.code.size());
+    p.vgprs_used = 3;  // workitem ids
+
+    const sem::Table& table = semantics();
+    const FloatDenormMode denorm = kernel.descriptor.float_mode.denorm_32;
+    p.code.resize(p.insts.size() + 1);
+    for (std::size_t i = 0; i < p.insts.size(); ++i) {
+        const Inst& inst = p.insts[i];
+        ExecInst& e = p.code[i];
+        const sem::Semantic& s = table[static_cast<std::size_t>(inst.op)];
+        const OpInfo& info = inst.info();
+        e.inst = &inst;
+        e.index = static_cast<std::uint32_t>(i);
+        e.next = e.index + 1;
+        e.target = Program::no_target;
+        e.fn = s.fn ? s.fn : sem::not_implemented;
+        e.cls = s.cls;
+        if (inst.dpp && e.cls == InstClass::valu) e.cls = InstClass::valu_dpp;
+
+        const bool f64 = ends_with(info.mnemonic, "f64");
+        e.dst = resolve(inst.dst, f64);
+        e.sdst = resolve(inst.sdst, f64);
+        e.src[0] = resolve(inst.src0, f64);
+        e.src[1] = resolve(inst.src1, f64);
+        e.src[2] = resolve(inst.src2, f64);
+        e.soffset = resolve(inst.soffset, f64);
+        if (s.src2_is_dst) e.src[2] = e.dst;
+        for (const Src* src : {&e.dst, &e.src[0], &e.src[1], &e.src[2]}) track_registers(p, *src);
+
+        if (info.has(OF_BRANCH) && info.family == Family::SOPP) e.target = p.index_of(inst.branch_target());
+
+        // Source transforms: abs/neg (VOP3, DPP, SDWA float ops) and denormal flushing.
+        const bool flush_in = s.fp == sem::FloatPolicy::no_denormals || (s.fp == sem::FloatPolicy::mode && flushes_src(denorm));
+        e.flush_out = s.fp == sem::FloatPolicy::no_denormals || (s.fp == sem::FloatPolicy::mode && flushes_dst(denorm));
+        if (info.family != Family::VOP3P) {
+            for (int k = 0; k < 3; ++k) {
+                std::uint8_t t = 0;
+                if ((inst.mods.abs >> k) & 1) t |= ST_ABS;
+                if ((inst.mods.neg >> k) & 1) t |= ST_NEG;
+                if (flush_in) t |= ST_FLUSH;
+                e.transform[k] = t;
+            }
+        }
+        if (inst.dpp) {
+            try {
+                p.dpp_patterns.push_back(std::make_unique<DppPattern>(make_dpp_pattern(inst.dpp_ctrl, target)));
+                e.dpp = p.dpp_patterns.back().get();
+            } catch (const std::invalid_argument&) {
+                e.fn = sem::not_implemented;
+            }
+        }
+        if (inst.sdwa) e.fn = sem::not_implemented;  // SDWA operand selection is not modelled yet
+        if (!inst.valid()) e.fn = sem::not_implemented;
+    }
+    // Running off the end of the code is an error, not an s_endpgm.
+    ExecInst& end = p.code.back();
+    end.fn = sem::not_implemented;
+    end.index = static_cast<std::uint32_t>(p.insts.size());
+    end.next = end.index;
+    end.target = Program::no_target;
+    return p;
+}
+
+Program build_program(const CodeObject& code_object, const Kernel& kernel) {
+    Program p = build_program(kernel, code_object.target.processor);
+    std::uint64_t end = 0;
+    for (const Segment& s : code_object.segments) end = std::max(end, s.vaddr + s.memory_size);
+    if (end > (std::uint64_t{1} << 28)) throw std::invalid_argument("code object image larger than 256 MiB");
+    p.image.assign(end, 0);
+    for (const Segment& s : code_object.segments)
+        std::copy(s.file_bytes.begin(), s.file_bytes.end(), p.image.begin() + static_cast<std::ptrdiff_t>(s.vaddr));
+    return p;
+}
+
+}  // namespace dppgemm::emu

@@ -1,0 +1,101 @@
+#pragma once
+// A kernel pre-decoded for execution: one ExecInst per machine instruction,
+// each with the function that executes it (picked once from the Op table)
+// and its operands resolved to register numbers and constants, so that the
+// run loop is `e.fn(wave, e)` and nothing else.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "emu/decode/inst.hpp"
+#include "emu/exec/counters.hpp"
+#include "emu/exec/dpp.hpp"
+#include "emu/loader/code_object.hpp"
+
+namespace dppgemm::emu {
+
+struct Wave;
+struct ExecInst;
+using ExecFn = void (*)(Wave&, const ExecInst&);
+
+// A resolved operand.
+struct Src {
+    enum class Kind : std::uint8_t {
+        none,
+        vgpr,   // v[index]
+        agpr,   // a[index]
+        sreg,   // Wave::sreg[index]: SGPRs, vcc, m0, exec, ttmp... by operand code
+        imm,    // constant, `value` already extended to 64 bits for 64-bit operands
+        scc,    // SCC as 0/1
+        vccz,   // VCC == 0
+        execz,  // EXEC == 0
+    };
+    Kind kind = Kind::none;
+    std::uint8_t dwords = 1;
+    std::uint16_t index = 0;
+    std::uint64_t value = 0;
+
+    bool is_vector() const { return kind == Kind::vgpr || kind == Kind::agpr; }
+};
+
+// Source transforms applied when a VALU op fetches its lanes.
+enum SrcTransform : std::uint8_t {
+    ST_ABS = 1,    // clear the sign bit
+    ST_NEG = 2,    // flip the sign bit
+    ST_FLUSH = 4,  // denormal -> signed zero
+};
+
+struct ExecInst {
+    ExecFn fn = nullptr;
+    const Inst* inst = nullptr;  // the decoded instruction (Program::insts)
+    InstClass cls = InstClass::other;
+    bool flush_out = false;  // fp32 result denormals -> signed zero
+    std::uint8_t transform[3] = {0, 0, 0};  // SrcTransform bits per source
+    std::uint32_t index = 0;   // position in Program::code
+    std::uint32_t next = 0;    // index of the following instruction
+    std::uint32_t target = 0;  // branch target index (Program::no_target when none or invalid)
+    Src dst, sdst;             // vector/scalar destination; sdst: VOPC/carry mask destination
+    Src src[3];
+    Src soffset;               // MUBUF soffset, SMEM soffset, FLAT/GLOBAL saddr
+    const DppPattern* dpp = nullptr;
+    std::uint32_t aux = 0;     // family specific (memory: bytes per lane, ...)
+};
+
+struct Program {
+    static constexpr std::uint32_t no_target = 0xffffffffu;
+
+    Target target = Target::gfx900;
+    std::string kernel_name;
+    KernelDescriptor descriptor;
+    KernelMetadata metadata;
+    std::uint64_t code_address = 0;   // the kernel's code address in the code object
+    // The code object's loadable image (segments at their vaddr), mapped
+    // into the device address space at launch so that s_getpc-relative
+    // data (constant tables) is readable; empty: only the kernel's code.
+    std::vector<std::uint8_t> image;
+    std::vector<Inst> insts;
+    std::vector<ExecInst> code;       // insts.size() + 1: the last one faults (ran past the end)
+    std::vector<std::unique_ptr<DppPattern>> dpp_patterns;
+    unsigned vgprs_used = 0;          // highest VGPR index touched + 1 (zeroed per wave)
+    unsigned agprs_used = 0;
+
+    // Index of the instruction starting at byte offset `pc`, or no_target.
+    std::uint32_t index_of(std::int64_t pc) const;
+    // "s_endpgm" etc. for messages.
+    std::string disassemble(std::uint32_t index) const;
+};
+
+// Pre-decodes a kernel. Instructions without semantics (and undecodable
+// words) become functions that stop the run naming the instruction, so a
+// kernel only fails if it reaches one.
+Program build_program(const Kernel& kernel, Target target);
+// The same with the code object's image (see Program::image).
+Program build_program(const CodeObject& code_object, const Kernel& kernel);
+
+// The semantics table: Op -> function and class. Exposed for tests (e.g. to
+// list what is implemented).
+bool has_semantics(Op op);
+
+}  // namespace dppgemm::emu

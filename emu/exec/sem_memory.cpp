@@ -1,0 +1,335 @@
+// Vector memory: MUBUF (buffer), GLOBAL and FLAT loads, stores and atomics.
+// The data format (width, sign extension, d16 halves) comes from the
+// mnemonic, parsed once per Op; the addressing from the encoding. Loads read
+// memory at issue and land in registers at the s_waitcnt that retires them
+// (see core.cpp); stores write at issue.
+
+#include <cstring>
+#include <string_view>
+
+#include "emu/exec/apertures.hpp"
+#include "emu/exec/semantics.hpp"
+
+namespace dppgemm::emu::sem {
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using i64 = std::int64_t;
+
+// How the bytes of one lane map to registers.
+struct Format {
+    std::uint8_t bytes = 4;    // per dword slot: 1, 2 or 4
+    std::uint8_t dwords = 1;   // register count
+    bool sign = false;         // sign-extend sub-dword loads
+    bool hi = false;           // d16_hi: the high half of the register
+    bool d16 = false;          // d16: only one half of the register changes
+};
+
+std::array<Format, op_count>& formats() {
+    static std::array<Format, op_count> table{};
+    return table;
+}
+
+Format parse_format(std::string_view name) {
+    Format f;
+    auto has = [&](std::string_view s) { return name.find(s) != std::string_view::npos; };
+    f.hi = has("_d16_hi") || (has("_hi") && has("d16"));
+    f.d16 = has("d16");
+    if (has("dwordx4")) f.dwords = 4;
+    else if (has("dwordx3")) f.dwords = 3;
+    else if (has("dwordx2")) f.dwords = 2;
+    if (has("byte")) f.bytes = 1;
+    else if (has("short")) f.bytes = 2;
+    f.sign = has("sbyte") || has("sshort");
+    if (f.d16 && has("_short_d16")) f.bytes = 2;  // load_short_d16: 16 bits into one half
+    return f;
+}
+
+// Where one lane's access goes.
+struct LaneTarget {
+    std::uint8_t* host = nullptr;  // nullptr: out of range (buffer) -> read 0 / drop
+};
+
+struct BufferAddressing {
+    BufferResource resource;
+    u32 soffset;
+};
+
+// Per-lane base address (global/flat) or (index, offset) (buffer), then
+// per-dword translation. Faults outside any allocation.
+class LaneAddresser {
+public:
+    LaneAddresser(Wave& w, const ExecInst& e) : w_(w), e_(e) {
+        const Family family = e.inst->info().family;
+        buffer_ = family == Family::MUBUF;
+        flat_ = family == Family::FLAT;
+        if (family == Family::SCRATCH) fail("scratch memory is not implemented");
+        if (buffer_) {
+            u32 words[4];
+            for (unsigned i = 0; i < 4; ++i) words[i] = w.sreg[e.src[2].index + i];
+            resource_ = BufferResource::from_sgprs(words);
+            soffset_ = read32(w, e.soffset);
+            if (resource_.swizzle) fail("swizzled buffer resources are not implemented");
+        } else if (e.soffset.kind != Src::Kind::none) {
+            saddr_ = read64(w, e.soffset);
+            has_saddr_ = true;
+        }
+    }
+
+    // Host bytes of `width` bytes at byte `byte_offset` of lane l's access;
+    // nullptr when a buffer range check drops it.
+    std::uint8_t* at(unsigned l, u32 byte_offset, u32 width, u64* address_out) {
+        const Inst& inst = *e_.inst;
+        u64 address;
+        if (buffer_) {
+            u64 index = 0, offset = u64(inst.offset) + byte_offset;
+            const u32* vaddr = e_.src[0].kind == Src::Kind::vgpr ? w_.v[e_.src[0].index] : nullptr;
+            if (inst.idxen) index = vaddr[l];
+            if (inst.offen) offset += inst.idxen ? w_.v[e_.src[0].index + 1][l] : vaddr[l];
+            if (resource_.add_tid) index += l;
+            *address_out = resource_.address(index, offset, soffset_);
+            if (!resource_.in_range(index, offset, width)) return nullptr;
+            address = *address_out;
+        } else {
+            if (has_saddr_) address = saddr_ + w_.v[e_.src[0].index][l];
+            else address = u64(w_.v[e_.src[0].index][l]) | (u64(w_.v[e_.src[0].index + 1][l]) << 32);
+            address += u64(i64(inst.offset)) + byte_offset;
+            *address_out = address;
+            if (flat_ && address - shared_aperture_base < aperture_size) {
+                std::uint8_t* lds = w_.group->lds.at(address - shared_aperture_base, width);
+                if (!lds) fault_at("flat access to LDS outside the workgroup's allocation", address);
+                return lds;
+            }
+            if (flat_ && address - private_aperture_base < aperture_size) fail("flat access to scratch is not implemented");
+        }
+        std::uint8_t* host = w_.group->translator.translate(address, width);
+        if (!host) fault_at("memory access outside any allocation", address);
+        return host;
+    }
+
+private:
+    Wave& w_;
+    const ExecInst& e_;
+    bool buffer_ = false, flat_ = false, has_saddr_ = false;
+    BufferResource resource_;
+    u32 soffset_ = 0;
+    u64 saddr_ = 0;
+};
+
+u32 load_value(const std::uint8_t* host, const Format& f) {
+    if (!host) return 0;
+    if (f.bytes == 4) { u32 v; std::memcpy(&v, host, 4); return v; }
+    if (f.bytes == 2) { std::uint16_t v; std::memcpy(&v, host, 2); return f.sign ? u32(std::int32_t(std::int16_t(v))) : v; }
+    return f.sign ? u32(std::int32_t(std::int8_t(*host))) : *host;
+}
+
+void notify(Wave& w, const ExecInst& e, const MemoryAccess& access) {
+    if (WorkgroupObserver* o = w.group->observer) o->memory_access(w, e, access);
+}
+
+void vmem_load(Wave& w, const ExecInst& e) {
+    const Format& f = formats()[static_cast<std::size_t>(e.inst->op)];
+    const u64 exec = w.exec();
+    LaneAddresser addr(w, e);
+    PendingLoad entry;
+    entry.counter = WaitCounter::vm;
+    entry.dest = e.dst.kind == Src::Kind::agpr ? PendingLoad::Dest::agpr : PendingLoad::Dest::vgpr;
+    entry.dwords = f.dwords;
+    entry.reg = e.dst.index;
+    entry.lanes = exec;
+    entry.keep_mask = f.d16 ? (f.hi ? 0x0000ffffu : 0xffff0000u) : 0u;
+    PendingLoad& p = issue(w, e, entry);
+    u32* data = w.pending.data(p);
+    MemoryAccess* access = nullptr;
+    MemoryAccess local;
+    if (w.group->observer) {
+        access = &local;
+        local.read = true;
+        local.lanes = exec;
+        local.bytes_per_lane = u32(f.bytes) * f.dwords;
+    }
+    u64 bytes = 0;
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        for (unsigned d = 0; d < f.dwords; ++d) {
+            u64 address;
+            const std::uint8_t* host = addr.at(l, 4 * d, f.bytes, &address);
+            if (d == 0 && access) access->address[l][0] = address;
+            u32 value = load_value(host, f);
+            if (f.d16 && f.hi) value <<= 16;
+            data[64 * d + l] = value;
+            if (host) bytes += f.bytes;
+        }
+    }
+    w.group->counters.global_read_bytes += bytes;
+    if (access) notify(w, e, *access);
+}
+
+void vmem_store(Wave& w, const ExecInst& e) {
+    const Format& f = formats()[static_cast<std::size_t>(e.inst->op)];
+    const u64 exec = w.exec();
+    LaneAddresser addr(w, e);
+    // Store data: vdata (MUBUF keeps it in dst) or data (FLAT/GLOBAL src1).
+    const Src& data = e.inst->info().family == Family::MUBUF ? e.dst : e.src[1];
+    MemoryAccess local;
+    const bool observed = w.group->observer != nullptr;
+    if (observed) {
+        local.write = true;
+        local.lanes = exec;
+        local.bytes_per_lane = u32(f.bytes) * f.dwords;
+    }
+    u64 bytes = 0;
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        for (unsigned d = 0; d < f.dwords; ++d) {
+            u64 address;
+            std::uint8_t* host = addr.at(l, 4 * d, f.bytes, &address);
+            if (d == 0 && observed) local.address[l][0] = address;
+            if (!host) continue;  // buffer range check: dropped
+            u32 value = vreg(w, data, d)[l];
+            if (f.hi) value >>= 16;
+            std::memcpy(host, &value, f.bytes);  // little-endian: the low bytes
+            bytes += f.bytes;
+        }
+    }
+    w.group->counters.global_write_bytes += bytes;
+    PendingLoad entry;
+    entry.counter = WaitCounter::vm;
+    issue(w, e, entry);
+    if (observed) notify(w, e, local);
+}
+
+// ---- atomics (32-bit) --------------------------------------------------------
+
+enum class AtomicOp : std::uint8_t { swap, cmpswap, add, sub, rsub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32 };
+
+std::array<AtomicOp, op_count>& atomic_ops() {
+    static std::array<AtomicOp, op_count> table{};
+    return table;
+}
+
+// Applies op to *host atomically and returns the old value.
+u32 atomic_apply(std::uint8_t* host, AtomicOp op, u32 data, u32 compare) {
+    u32* p = reinterpret_cast<u32*>(host);
+    u32 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+    while (true) {
+        u32 value = old;
+        switch (op) {
+        case AtomicOp::swap: value = data; break;
+        case AtomicOp::cmpswap: value = old == compare ? data : old; break;
+        case AtomicOp::add: value = old + data; break;
+        case AtomicOp::sub: value = old - data; break;
+        case AtomicOp::rsub: value = data - old; break;
+        case AtomicOp::smin: value = std::int32_t(old) < std::int32_t(data) ? old : data; break;
+        case AtomicOp::umin: value = old < data ? old : data; break;
+        case AtomicOp::smax: value = std::int32_t(old) > std::int32_t(data) ? old : data; break;
+        case AtomicOp::umax: value = old > data ? old : data; break;
+        case AtomicOp::and_: value = old & data; break;
+        case AtomicOp::or_: value = old | data; break;
+        case AtomicOp::xor_: value = old ^ data; break;
+        case AtomicOp::inc: value = old >= data ? 0 : old + 1; break;
+        case AtomicOp::dec: value = (old == 0 || old > data) ? data : old - 1; break;
+        case AtomicOp::add_f32: value = fp::as_bits(fp::as_float(old) + fp::as_float(data)); break;
+        }
+        if (__atomic_compare_exchange_n(p, &old, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
+    }
+}
+
+void vmem_atomic(Wave& w, const ExecInst& e) {
+    const AtomicOp op = atomic_ops()[static_cast<std::size_t>(e.inst->op)];
+    const u64 exec = w.exec();
+    LaneAddresser addr(w, e);
+    const bool buffer = e.inst->info().family == Family::MUBUF;
+    const Src& data = buffer ? e.dst : e.src[1];
+    const bool returns = e.inst->glc;
+    PendingLoad entry;
+    entry.counter = WaitCounter::vm;
+    if (returns) {
+        entry.dest = PendingLoad::Dest::vgpr;
+        entry.dwords = 1;
+        entry.reg = buffer ? e.dst.index : e.dst.index;
+        entry.lanes = exec;
+    }
+    PendingLoad& p = issue(w, e, entry);
+    u32* out = w.pending.data(p);
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        u64 address;
+        std::uint8_t* host = addr.at(l, 0, 4, &address);
+        if (!host) { out[l] = 0; continue; }
+        if (address & 3) fault_at("misaligned atomic", address);
+        const u32 value = vreg(w, data, 0)[l];
+        const u32 compare = op == AtomicOp::cmpswap ? vreg(w, data, 1)[l] : 0;
+        out[l] = atomic_apply(host, op, value, compare);
+        w.group->counters.global_read_bytes += 4;
+        w.group->counters.global_write_bytes += 4;
+    }
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+void no_effect(Wave&, const ExecInst&) {}
+
+}  // namespace
+
+// Exposed for the LDS file: the same atomic table and arithmetic.
+std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare);
+std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare) {
+    return atomic_apply(host, atomic_ops()[static_cast<std::size_t>(op)], data, compare);
+}
+bool parse_atomic(std::string_view name, Op op);
+bool parse_atomic(std::string_view name, Op op) {
+    static constexpr std::pair<std::string_view, AtomicOp> names[] = {
+        {"cmpswap", AtomicOp::cmpswap}, {"cmpst", AtomicOp::cmpswap}, {"swap", AtomicOp::swap},
+        {"wrxchg", AtomicOp::swap},     {"add_f32", AtomicOp::add_f32}, {"add", AtomicOp::add},
+        {"rsub", AtomicOp::rsub},       {"sub", AtomicOp::sub},         {"smin", AtomicOp::smin},       {"umin", AtomicOp::umin},
+        {"smax", AtomicOp::smax},       {"umax", AtomicOp::umax},       {"min_i32", AtomicOp::smin},
+        {"min_u32", AtomicOp::umin},    {"max_i32", AtomicOp::smax},    {"max_u32", AtomicOp::umax},
+        {"and", AtomicOp::and_},        {"xor", AtomicOp::xor_},        {"or", AtomicOp::or_},
+        {"inc", AtomicOp::inc},         {"dec", AtomicOp::dec},
+    };
+    for (const auto& [key, value] : names) {
+        const std::size_t at = name.find(key);
+        if (at == std::string_view::npos) continue;
+        // First match wins: keys that contain another key come first
+        // (cmpswap/swap, add_f32/add, rsub/sub, xor/or).
+        atomic_ops()[static_cast<std::size_t>(op)] = value;
+        return true;
+    }
+    return false;
+}
+
+void register_memory(Table& t) {
+    for (std::size_t i = 1; i < op_count; ++i) {
+        const Op op = static_cast<Op>(i);
+        const OpInfo& info = op_info(op);
+        const bool vmem = info.family == Family::MUBUF || info.family == Family::GLOBAL ||
+                          info.family == Family::FLAT || info.family == Family::SCRATCH;
+        if (!vmem) continue;
+        const std::string_view name = info.mnemonic;
+        if (name.find("format") != std::string_view::npos || name.find("_lds_") != std::string_view::npos) continue;
+        if (info.has(OF_ATOMIC)) {
+            // 32-bit atomics only (no _x2, no packed f16/bf16, no f64).
+            if (ends_with(name, "_x2") || name.find("pk_") != std::string_view::npos ||
+                name.find("f64") != std::string_view::npos)
+                continue;
+            if (parse_atomic(name, op)) set(t, op, vmem_atomic, InstClass::vmem_load);
+            continue;
+        }
+        if (info.has(OF_LOAD)) {
+            formats()[i] = parse_format(name);
+            set(t, op, vmem_load, InstClass::vmem_load);
+        } else if (info.has(OF_STORE)) {
+            formats()[i] = parse_format(name);
+            set(t, op, vmem_store, InstClass::vmem_store);
+        }
+    }
+    // Cache control: no caches here.
+    for (Op op : {Op::buffer_wbinvl1, Op::buffer_wbinvl1_vol, Op::buffer_wbl2, Op::buffer_inv, Op::buffer_invl2})
+        set(t, op, no_effect, InstClass::other);
+}
+
+}  // namespace dppgemm::emu::sem

@@ -1,0 +1,709 @@
+// Vector ALU. Each op is a per-lane function of raw 32-bit lane values (or
+// floats, wrapped by fbits*); one template per arity fetches the sources
+// (VGPR, broadcast scalar, DPP-gathered, abs/neg/flush applied), runs the
+// lane loop and commits under EXEC. Compiled with -ffp-contract=off.
+
+#include <cmath>
+#include <cstring>
+
+#include "emu/exec/semantics.hpp"
+
+namespace dppgemm::emu::sem {
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using i32 = std::int32_t;
+using i64 = std::int64_t;
+using fp::as_bits;
+using fp::as_float;
+
+// ---- lane-loop templates ---------------------------------------------------
+
+template <u32 (*F)(u32)>
+void vop1(Wave& w, const ExecInst& e) {
+    alignas(64) Lanes t0, out;
+    const u32* __restrict a = fetch(w, e, 0, t0);
+    for (unsigned l = 0; l < 64; ++l) out[l] = F(a[l]);
+    commit_vdst(w, e, out);
+}
+
+template <u32 (*F)(u32, u32)>
+void vop2(Wave& w, const ExecInst& e) {
+    alignas(64) Lanes t0, t1, out;
+    const u32* __restrict a = fetch(w, e, 0, t0);
+    const u32* __restrict b = fetch(w, e, 1, t1);
+    for (unsigned l = 0; l < 64; ++l) out[l] = F(a[l], b[l]);
+    commit_vdst(w, e, out);
+}
+
+// Sources A, B, C of the instruction feed F's three arguments (the *mk forms
+// put their literal K in the middle).
+template <u32 (*F)(u32, u32, u32), int A = 0, int B = 1, int C = 2>
+void vop3(Wave& w, const ExecInst& e) {
+    alignas(64) Lanes t0, t1, t2, out;
+    const u32* __restrict a = fetch(w, e, A, t0);
+    const u32* __restrict b = fetch(w, e, B, t1);
+    const u32* __restrict c = fetch(w, e, C, t2);
+    for (unsigned l = 0; l < 64; ++l) out[l] = F(a[l], b[l], c[l]);
+    commit_vdst(w, e, out);
+}
+
+template <float (*F)(float)> u32 fbits1(u32 a) { return as_bits(F(as_float(a))); }
+template <float (*F)(float, float)> u32 fbits2(u32 a, u32 b) { return as_bits(F(as_float(a), as_float(b))); }
+template <float (*F)(float, float, float)> u32 fbits3(u32 a, u32 b, u32 c) {
+    return as_bits(F(as_float(a), as_float(b), as_float(c)));
+}
+
+// Mask destination of compares and carry-outs: vcc (e32) or an SGPR pair (e64).
+const Src& mask_dst(const ExecInst& e) { return e.sdst.kind != Src::Kind::none ? e.sdst : e.dst; }
+// Carry-in / condition mask: src2 in VOP3, vcc in e32.
+u64 mask_src(const Wave& w, const ExecInst& e) {
+    return e.src[2].kind == Src::Kind::none ? w.vcc() : read64(w, e.src[2]);
+}
+
+// 64-bit lane values of source i (two dwords, or one zero-extended).
+void fetch_wide(Wave& w, const ExecInst& e, unsigned i, u64* out) {
+    alignas(64) Lanes lo_tmp, hi_tmp;
+    const u32* lo = fetch(w, e, i, lo_tmp, 0);
+    if (e.src[i].dwords < 2) {
+        for (unsigned l = 0; l < 64; ++l) out[l] = lo[l];
+        return;
+    }
+    if (!e.src[i].is_vector()) {  // scalar pair or constant: one 64-bit value
+        const u64 v = read64(w, e.src[i]);
+        for (unsigned l = 0; l < 64; ++l) out[l] = v;
+        return;
+    }
+    const u32* hi = fetch(w, e, i, hi_tmp, 1);
+    for (unsigned l = 0; l < 64; ++l) out[l] = lo[l] | (u64(hi[l]) << 32);
+}
+void commit_wide(Wave& w, const ExecInst& e, const u64* value) {
+    alignas(64) Lanes lo, hi;
+    for (unsigned l = 0; l < 64; ++l) {
+        lo[l] = u32(value[l]);
+        hi[l] = u32(value[l] >> 32);
+    }
+    const u64 mask = write_lanes(w, e);
+    commit(vreg(w, e.dst, 0), lo, mask);
+    if (e.dst.dwords > 1) commit(vreg(w, e.dst, 1), hi, mask);
+}
+
+template <u64 (*F)(u64, u64, u64)>
+void vop_wide(Wave& w, const ExecInst& e) {
+    alignas(64) u64 a[64], b[64], c[64], out[64];
+    fetch_wide(w, e, 0, a);
+    if (e.src[1].kind != Src::Kind::none) fetch_wide(w, e, 1, b);
+    if (e.src[2].kind != Src::Kind::none) fetch_wide(w, e, 2, c);
+    for (unsigned l = 0; l < 64; ++l) out[l] = F(a[l], b[l], c[l]);
+    commit_wide(w, e, out);
+}
+
+template <bool (*F)(u32, u32), bool WriteExec>
+void vopc(Wave& w, const ExecInst& e) {
+    alignas(64) Lanes t0, t1;
+    const u32* a = fetch(w, e, 0, t0);
+    const u32* b = fetch(w, e, 1, t1);
+    u64 result = 0;
+    for (unsigned l = 0; l < 64; ++l) result |= u64(F(a[l], b[l])) << l;
+    result &= write_lanes(w, e);  // inactive lanes write 0
+    write_sdst(w, mask_dst(e), result);
+    if (WriteExec) w.set_exec(result);
+}
+template <bool (*F)(u64, u64), bool WriteExec>
+void vopc_wide(Wave& w, const ExecInst& e) {
+    alignas(64) u64 a[64], b[64];
+    fetch_wide(w, e, 0, a);
+    fetch_wide(w, e, 1, b);
+    u64 result = 0;
+    for (unsigned l = 0; l < 64; ++l) result |= u64(F(a[l], b[l])) << l;
+    result &= write_lanes(w, e);
+    write_sdst(w, mask_dst(e), result);
+    if (WriteExec) w.set_exec(result);
+}
+
+// Carry ops: F(a, b, carry_in) returns the 32-bit result and the carry out in bit 32.
+template <u64 (*F)(u32, u32, u32)>
+void vop_carry(Wave& w, const ExecInst& e) {
+    alignas(64) Lanes t0, t1, out;
+    const u32* a = fetch(w, e, 0, t0);
+    const u32* b = fetch(w, e, 1, t1);
+    const u64 carry_in = mask_src(w, e);
+    u64 carry_out = 0;
+    for (unsigned l = 0; l < 64; ++l) {
+        const u64 r = F(a[l], b[l], u32((carry_in >> l) & 1));
+        out[l] = u32(r);
+        carry_out |= (r >> 32) << l;
+    }
+    const u64 lanes = write_lanes(w, e);
+    commit(vreg(w, e.dst), out, lanes);
+    write_sdst(w, e.sdst, carry_out & lanes);
+}
+
+// ---- per-lane operations ---------------------------------------------------
+
+u32 mov(u32 a) { return a; }
+u32 not_(u32 a) { return ~a; }
+u32 bfrev(u32 a) {
+    u32 r = 0;
+    for (unsigned i = 0; i < 32; ++i) r |= ((a >> i) & 1) << (31 - i);
+    return r;
+}
+u32 ffbh_u32(u32 a) { return a ? u32(__builtin_clz(a)) : ~0u; }
+u32 ffbl_b32(u32 a) { return a ? u32(__builtin_ctz(a)) : ~0u; }
+u32 ffbh_i32(u32 a) {
+    if (a == 0 || a == ~0u) return ~0u;
+    return u32(__builtin_clz(i32(a) < 0 ? ~a : a));
+}
+u32 cvt_f32_i32(u32 a) { return as_bits(float(i32(a))); }
+u32 cvt_f32_u32(u32 a) { return as_bits(float(a)); }
+u32 cvt_i32_f32(u32 a) { return u32(fp::to_i32(as_float(a))); }
+u32 cvt_u32_f32(u32 a) { return fp::to_u32(as_float(a)); }
+u32 cvt_rpi_i32_f32(u32 a) { return u32(fp::to_i32(std::floor(as_float(a) + 0.5f))); }
+u32 cvt_flr_i32_f32(u32 a) { return u32(fp::to_i32(std::floor(as_float(a)))); }
+template <unsigned Byte> u32 cvt_f32_ubyte(u32 a) { return as_bits(float((a >> (8 * Byte)) & 0xff)); }
+
+// IEEE half <-> float (round to nearest even), for v_cvt_f16_f32/v_cvt_f32_f16.
+u32 half_to_float_bits(u32 h) {
+    const u32 sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+    if (exp == 0x1f) return sign | 0x7f800000u | (mant << 13);
+    if (exp != 0) return sign | ((exp + 112) << 23) | (mant << 13);
+    if (mant == 0) return sign;
+    return as_bits((sign ? -1.0f : 1.0f) * std::ldexp(float(mant), -24));
+}
+u32 float_to_half_bits(u32 f) {
+    const u32 sign = (f >> 16) & 0x8000u;
+    const float x = std::fabs(as_float(f));
+    if (std::isnan(x)) return sign | 0x7e00u;
+    if (x >= 65520.0f) return sign | 0x7c00u;
+    if (x < std::ldexp(1.0f, -14)) {  // half denormal: multiple of 2^-24, nearest even
+        return sign | u32(std::nearbyint(std::ldexp(x, 24)));
+    }
+    int e;
+    const float m = std::frexp(x, &e);  // x = m * 2^e, m in [0.5, 1)
+    u32 mant = u32(std::nearbyint(std::ldexp(m, 11)));  // 11 significant bits
+    if (mant == 2048) { mant = 1024; ++e; }
+    return sign | (u32(e + 14) << 10) | (mant & 0x3ff);
+}
+u32 cvt_f16_f32(u32 a) { return float_to_half_bits(a); }
+u32 cvt_f32_f16(u32 a) { return half_to_float_bits(a & 0xffff); }
+
+// Transcendentals use the host's correctly rounded (or libm) results; the
+// hardware's are approximations (1 ulp), so kernels depending on their last
+// bit are not bit-exact here.
+float rcp(float a) { return 1.0f / a; }
+float rsq(float a) { return 1.0f / std::sqrt(a); }
+float sqrt_(float a) { return std::sqrt(a); }
+float exp2_(float a) { return std::exp2(a); }
+float log2_(float a) { return std::log2(a); }
+float sin_rev(float a) { return std::sin(a * 6.28318530717958647692f); }
+float cos_rev(float a) { return std::cos(a * 6.28318530717958647692f); }
+float fract(float a) {
+    if (std::isinf(a)) return std::isnan(a) ? a : 0.0f;
+    const float f = a - std::floor(a);
+    return f < 1.0f ? f : 0x1.fffffep-1f;
+}
+float trunc_(float a) { return std::trunc(a); }
+float ceil_(float a) { return std::ceil(a); }
+float floor_(float a) { return std::floor(a); }
+float rndne(float a) { return std::nearbyint(a); }
+float frexp_mant(float a) {
+    if (std::isnan(a) || std::isinf(a)) return a;
+    int e;
+    return std::frexp(a, &e);
+}
+u32 frexp_exp(u32 a) {
+    const float f = as_float(a);
+    if (std::isnan(f) || std::isinf(f)) return 0;
+    int e;
+    std::frexp(f, &e);
+    return u32(e);
+}
+
+float add(float a, float b) { return a + b; }
+float sub(float a, float b) { return a - b; }
+float subrev(float a, float b) { return b - a; }
+float mul(float a, float b) { return a * b; }
+float mul_legacy(float a, float b) { return (a == 0.0f || b == 0.0f) ? 0.0f : a * b; }
+float min_f(float a, float b) { return fp::min_num(a, b); }
+float max_f(float a, float b) { return fp::max_num(a, b); }
+float ldexp_f(float a, float b) { return std::ldexp(a, int(as_bits(b))); }
+// Inputs arrive flushed (FloatPolicy::no_denormals); the product is flushed
+// here, the sum by the output stage.
+float mad(float a, float b, float c) { return fp::flush(a * b) + c; }
+float mad_legacy(float a, float b, float c) { return fp::flush(mul_legacy(a, b)) + c; }
+float fma_(float a, float b, float c) { return std::fma(a, b, c); }
+float min3_f(float a, float b, float c) { return fp::min_num(fp::min_num(a, b), c); }
+float max3_f(float a, float b, float c) { return fp::max_num(fp::max_num(a, b), c); }
+float med3_f(float a, float b, float c) { return fp::med3(a, b, c); }
+
+u32 add_u32(u32 a, u32 b) { return a + b; }
+u32 sub_u32(u32 a, u32 b) { return a - b; }
+u32 subrev_u32(u32 a, u32 b) { return b - a; }
+u32 mul_i32_i24(u32 a, u32 b) { return u32(i32(a << 8) >> 8) * u32(i32(b << 8) >> 8); }
+u32 mul_hi_i32_i24(u32 a, u32 b) { return u32(u64(i64(i32(a << 8) >> 8) * i64(i32(b << 8) >> 8)) >> 32); }
+u32 mul_u32_u24(u32 a, u32 b) { return (a & 0xffffff) * (b & 0xffffff); }
+u32 mul_hi_u32_u24(u32 a, u32 b) { return u32((u64(a & 0xffffff) * (b & 0xffffff)) >> 32); }
+u32 min_i32(u32 a, u32 b) { return i32(a) < i32(b) ? a : b; }
+u32 max_i32(u32 a, u32 b) { return i32(a) > i32(b) ? a : b; }
+u32 min_u32(u32 a, u32 b) { return a < b ? a : b; }
+u32 max_u32(u32 a, u32 b) { return a > b ? a : b; }
+u32 lshrrev(u32 a, u32 b) { return b >> (a & 31); }
+u32 ashrrev(u32 a, u32 b) { return u32(i32(b) >> (a & 31)); }
+u32 lshlrev(u32 a, u32 b) { return b << (a & 31); }
+u32 and_(u32 a, u32 b) { return a & b; }
+u32 or_(u32 a, u32 b) { return a | b; }
+u32 xor_(u32 a, u32 b) { return a ^ b; }
+u32 xnor(u32 a, u32 b) { return ~(a ^ b); }
+u32 mul_lo_u32(u32 a, u32 b) { return a * b; }
+u32 mul_hi_u32(u32 a, u32 b) { return u32((u64(a) * b) >> 32); }
+u32 mul_hi_i32(u32 a, u32 b) { return u32(u64(i64(i32(a)) * i32(b)) >> 32); }
+u32 bcnt(u32 a, u32 b) { return u32(__builtin_popcount(a)) + b; }
+u32 bfm(u32 a, u32 b) { return ((1u << (a & 31)) - 1) << (b & 31); }
+u32 cvt_pkrtz(u32 a, u32 b) {
+    // Round toward zero: truncate the extra mantissa bits of the nearest-even result when it rounded up.
+    auto rtz = [](u32 f) {
+        u32 h = float_to_half_bits(f);
+        if ((h & 0x7fff) < 0x7c00 && std::fabs(as_float(half_to_float_bits(h))) > std::fabs(as_float(f))) --h;
+        if ((h & 0x7fff) == 0x7c00 && !std::isinf(as_float(f))) h -= 1;
+        return h;
+    };
+    return rtz(a) | (rtz(b) << 16);
+}
+
+u32 mad_u32_u24(u32 a, u32 b, u32 c) { return (a & 0xffffff) * (b & 0xffffff) + c; }
+u32 mad_i32_i24(u32 a, u32 b, u32 c) { return mul_i32_i24(a, b) + c; }
+u32 bfe_u32(u32 a, u32 b, u32 c) {
+    const u32 offset = b & 31, width = c & 31;
+    if (width == 0) return 0;
+    return (a >> offset) & ((width + offset >= 32) ? ~0u : ((1u << width) - 1));
+}
+u32 bfe_i32(u32 a, u32 b, u32 c) {
+    const u32 offset = b & 31, width = c & 31;
+    if (width == 0) return 0;
+    if (width + offset < 32) return u32(i32(a << (32 - width - offset)) >> (32 - width));
+    return u32(i32(a) >> offset);
+}
+u32 bfi(u32 a, u32 b, u32 c) { return (a & b) | (~a & c); }
+u32 alignbit(u32 a, u32 b, u32 c) { return u32(((u64(a) << 32) | b) >> (c & 31)); }
+u32 alignbyte(u32 a, u32 b, u32 c) { return u32(((u64(a) << 32) | b) >> (8 * (c & 3))); }
+u32 min3_i32(u32 a, u32 b, u32 c) { return min_i32(min_i32(a, b), c); }
+u32 max3_i32(u32 a, u32 b, u32 c) { return max_i32(max_i32(a, b), c); }
+u32 min3_u32(u32 a, u32 b, u32 c) { return min_u32(min_u32(a, b), c); }
+u32 max3_u32(u32 a, u32 b, u32 c) { return max_u32(max_u32(a, b), c); }
+u32 med3_i32(u32 a, u32 b, u32 c) { return max_i32(min_i32(a, b), min_i32(max_i32(a, b), c)); }
+u32 med3_u32(u32 a, u32 b, u32 c) { return max_u32(min_u32(a, b), min_u32(max_u32(a, b), c)); }
+u32 lshl_add(u32 a, u32 b, u32 c) { return (a << (b & 31)) + c; }
+u32 add_lshl(u32 a, u32 b, u32 c) { return (a + b) << (c & 31); }
+u32 add3(u32 a, u32 b, u32 c) { return a + b + c; }
+u32 lshl_or(u32 a, u32 b, u32 c) { return (a << (b & 31)) | c; }
+u32 and_or(u32 a, u32 b, u32 c) { return (a & b) | c; }
+u32 or3(u32 a, u32 b, u32 c) { return a | b | c; }
+u32 xad(u32 a, u32 b, u32 c) { return (a ^ b) + c; }
+u32 sad_u32(u32 a, u32 b, u32 c) { return (a > b ? a - b : b - a) + c; }
+u32 perm(u32 a, u32 b, u32 c) {
+    const u64 bytes = (u64(a) << 32) | b;
+    u32 r = 0;
+    for (unsigned i = 0; i < 4; ++i) {
+        const u32 sel = (c >> (8 * i)) & 0xff;
+        u32 byte;
+        if (sel < 8) byte = u32(bytes >> (8 * sel)) & 0xff;
+        else if (sel < 12) byte = ((u32(bytes >> (8 * (2 * (sel - 8) + 1))) >> 7) & 1) ? 0xff : 0;  // sign of a 16-bit half
+        else if (sel == 12) byte = 0;
+        else byte = 0xff;
+        r |= byte << (8 * i);
+    }
+    return r;
+}
+
+u64 add_co(u32 a, u32 b, u32) { return u64(a) + b; }
+u64 sub_co(u32 a, u32 b, u32) { return (u64(a) - b) & 0x1ffffffffull; }  // borrow in bit 32
+u64 subrev_co(u32 a, u32 b, u32) { return (u64(b) - a) & 0x1ffffffffull; }
+u64 addc_co(u32 a, u32 b, u32 c) { return u64(a) + b + c; }
+u64 subb_co(u32 a, u32 b, u32 c) { return (u64(a) - b - c) & 0x1ffffffffull; }
+u64 subbrev_co(u32 a, u32 b, u32 c) { return (u64(b) - a - c) & 0x1ffffffffull; }
+
+// Compares.
+bool f_lt(u32 a, u32 b) { return as_float(a) < as_float(b); }
+bool f_eq(u32 a, u32 b) { return as_float(a) == as_float(b); }
+bool f_le(u32 a, u32 b) { return as_float(a) <= as_float(b); }
+bool f_gt(u32 a, u32 b) { return as_float(a) > as_float(b); }
+bool f_lg(u32 a, u32 b) { return as_float(a) < as_float(b) || as_float(a) > as_float(b); }
+bool f_ge(u32 a, u32 b) { return as_float(a) >= as_float(b); }
+bool f_o(u32 a, u32 b) { return !std::isnan(as_float(a)) && !std::isnan(as_float(b)); }
+bool f_u(u32 a, u32 b) { return !f_o(a, b); }
+bool f_nge(u32 a, u32 b) { return !f_ge(a, b); }
+bool f_nlg(u32 a, u32 b) { return !f_lg(a, b); }
+bool f_ngt(u32 a, u32 b) { return !f_gt(a, b); }
+bool f_nle(u32 a, u32 b) { return !f_le(a, b); }
+bool f_neq(u32 a, u32 b) { return !f_eq(a, b); }
+bool f_nlt(u32 a, u32 b) { return !f_lt(a, b); }
+bool class_f32(u32 a, u32 b) { return (fp::float_class(as_float(a)) & b) != 0; }
+template <class T> bool never(T, T) { return false; }
+template <class T> bool always(T, T) { return true; }
+template <class T> bool lt(T a, T b) { return a < b; }
+template <class T> bool eq(T a, T b) { return a == b; }
+template <class T> bool le(T a, T b) { return a <= b; }
+template <class T> bool gt(T a, T b) { return a > b; }
+template <class T> bool ne(T a, T b) { return a != b; }
+template <class T> bool ge(T a, T b) { return a >= b; }
+// Signed compares on raw lane values.
+template <class U, bool (*F)(std::make_signed_t<U>, std::make_signed_t<U>)>
+bool signed_cmp(U a, U b) { return F(std::make_signed_t<U>(a), std::make_signed_t<U>(b)); }
+
+// f64 via the wide path.
+double as_double(u64 bits) { double d; std::memcpy(&d, &bits, 8); return d; }
+u64 double_bits(double d) { u64 b; std::memcpy(&b, &d, 8); return b; }
+u64 add_f64(u64 a, u64 b, u64) { return double_bits(as_double(a) + as_double(b)); }
+u64 mul_f64(u64 a, u64 b, u64) { return double_bits(as_double(a) * as_double(b)); }
+u64 fma_f64(u64 a, u64 b, u64 c) { return double_bits(std::fma(as_double(a), as_double(b), as_double(c))); }
+u64 min_f64(u64 a, u64 b, u64) { return double_bits(std::fmin(as_double(a), as_double(b))); }
+u64 max_f64(u64 a, u64 b, u64) { return double_bits(std::fmax(as_double(a), as_double(b))); }
+u64 cvt_f64_f32(u64 a, u64, u64) { return double_bits(double(as_float(u32(a)))); }
+u64 cvt_f32_f64(u64 a, u64, u64) { return as_bits(float(as_double(a))); }
+u64 cvt_f64_i32(u64 a, u64, u64) { return double_bits(double(i32(a))); }
+u64 cvt_f64_u32(u64 a, u64, u64) { return double_bits(double(u32(a))); }
+u64 cvt_i32_f64(u64 a, u64, u64) {
+    const double d = as_double(a);
+    if (std::isnan(d)) return 0;
+    return u32(d >= 2147483647.0 ? 2147483647 : d <= -2147483648.0 ? i32(-2147483647 - 1) : i32(d));
+}
+u64 cvt_u32_f64(u64 a, u64, u64) {
+    const double d = as_double(a);
+    if (std::isnan(d) || d <= 0) return 0;
+    return d >= 4294967295.0 ? 4294967295u : u32(d);
+}
+u64 lshlrev_b64(u64 a, u64 b, u64) { return b << (a & 63); }
+u64 lshrrev_b64(u64 a, u64 b, u64) { return b >> (a & 63); }
+u64 ashrrev_i64(u64 a, u64 b, u64) { return u64(i64(b) >> (a & 63)); }
+u64 lshl_add_u64(u64 a, u64 b, u64 c) { return (a << (b & 7)) + c; }
+u64 mov_b64(u64 a, u64, u64) { return a; }
+
+// v_mad_u64_u32 / v_mad_i64_i32: 64-bit result plus a carry-out mask.
+template <bool Signed>
+void mad_64_32(Wave& w, const ExecInst& e) {
+    alignas(64) u64 a[64], b[64], c[64], out[64];
+    fetch_wide(w, e, 0, a);
+    fetch_wide(w, e, 1, b);
+    fetch_wide(w, e, 2, c);
+    u64 carry = 0;
+    for (unsigned l = 0; l < 64; ++l) {
+        if (Signed) {
+            const __int128 r = __int128(i64(i32(u32(a[l])))) * i32(u32(b[l])) + __int128(i64(c[l]));
+            out[l] = u64(r);
+            carry |= u64(r != __int128(i64(u64(r)))) << l;
+        } else {
+            const unsigned __int128 r = (unsigned __int128)(u32(a[l])) * u32(b[l]) + c[l];
+            out[l] = u64(r);
+            carry |= u64(r >> 64) << l;
+        }
+    }
+    const u64 lanes = write_lanes(w, e);
+    commit_wide(w, e, out);
+    write_sdst(w, e.sdst, carry & lanes);
+}
+
+// ---- lane-crossing and special forms ----------------------------------------
+
+void cndmask(Wave& w, const ExecInst& e) {
+    alignas(64) Lanes t0, t1, out;
+    const u32* a = fetch(w, e, 0, t0);
+    const u32* b = fetch(w, e, 1, t1);
+    const u64 mask = mask_src(w, e);
+    for (unsigned l = 0; l < 64; ++l) out[l] = ((mask >> l) & 1) ? b[l] : a[l];
+    commit_vdst(w, e, out);
+}
+
+void readlane(Wave& w, const ExecInst& e) {
+    const unsigned lane = read32(w, e.src[1]) & 63;
+    alignas(64) Lanes t0;
+    write32(w, e.dst, fetch(w, e, 0, t0)[lane]);
+}
+void readfirstlane(Wave& w, const ExecInst& e) {
+    const u64 exec = w.exec();
+    const unsigned lane = exec ? unsigned(__builtin_ctzll(exec)) : 0;
+    alignas(64) Lanes t0;
+    write32(w, e.dst, fetch(w, e, 0, t0)[lane]);
+}
+// Writes one lane whatever EXEC says.
+void writelane(Wave& w, const ExecInst& e) {
+    const unsigned lane = read32(w, e.src[1]) & 63;
+    vreg(w, e.dst)[lane] = read32(w, e.src[0]);
+}
+template <bool Hi>
+void mbcnt(Wave& w, const ExecInst& e) {
+    alignas(64) Lanes t0, t1, out;
+    const u32* a = fetch(w, e, 0, t0);
+    const u32* b = fetch(w, e, 1, t1);
+    for (unsigned l = 0; l < 64; ++l) {
+        const unsigned below = Hi ? (l < 32 ? 0 : l - 32) : (l < 32 ? l : 32);
+        const u32 mask = below >= 32 ? ~0u : ((1u << below) - 1);
+        out[l] = u32(__builtin_popcount(a[l] & mask)) + b[l];
+    }
+    commit_vdst(w, e, out);
+}
+void swap(Wave& w, const ExecInst& e) {
+    u32* a = vreg(w, e.dst);
+    u32* b = vreg(w, e.src[0]);
+    const u64 lanes = w.exec();
+    for (unsigned l = 0; l < 64; ++l)
+        if ((lanes >> l) & 1) std::swap(a[l], b[l]);
+}
+void no_effect(Wave&, const ExecInst&) {}
+
+// ---- packed fp32 (VOP3P, gfx90a+) -----------------------------------------
+
+// Dword `half` (0 lo, 1 hi) of source i: registers give their two dwords,
+// a constant or single SGPR gives the same value for both.
+const u32* packed_half(Wave& w, const ExecInst& e, unsigned i, unsigned half, Lanes tmp) {
+    const Src& s = e.src[i];
+    if (s.is_vector() || (s.kind == Src::Kind::sreg && s.dwords > 1)) return fetch(w, e, i, tmp, half);
+    return fetch(w, e, i, tmp, 0);
+}
+
+template <float (*F)(float, float, float), unsigned Sources>
+void pk_f32(Wave& w, const ExecInst& e) {
+    const Inst& inst = *e.inst;
+    const FloatDenormMode mode = w.group->env->program->descriptor.float_mode.denorm_32;
+    const bool flush_in = mode == FloatDenormMode::flush_src_dst || mode == FloatDenormMode::flush_src;
+    const bool flush_out = mode == FloatDenormMode::flush_src_dst || mode == FloatDenormMode::flush_dst;
+    for (unsigned half = 0; half < 2; ++half) {
+        alignas(64) Lanes t[3], out;
+        const u32* src[3] = {nullptr, nullptr, nullptr};
+        u32 neg[3] = {0, 0, 0};
+        for (unsigned i = 0; i < Sources; ++i) {
+            const unsigned sel = half == 0 ? (inst.mods.op_sel >> i) & 1 : (inst.mods.op_sel_hi >> i) & 1;
+            src[i] = packed_half(w, e, i, sel, t[i]);
+            neg[i] = (((half == 0 ? inst.mods.neg : inst.mods.neg_hi) >> i) & 1) << 31;
+        }
+        for (unsigned l = 0; l < 64; ++l) {
+            float x[3] = {0, 0, 0};
+            for (unsigned i = 0; i < Sources; ++i) {
+                u32 bits = src[i][l] ^ neg[i];
+                x[i] = as_float(flush_in ? fp::flush(bits) : bits);
+            }
+            const u32 r = as_bits(F(x[0], x[1], x[2]));
+            out[l] = flush_out ? fp::flush(r) : r;
+        }
+        commit(vreg(w, e.dst, half), out, w.exec());
+    }
+}
+float pk_fma(float a, float b, float c) { return std::fma(a, b, c); }
+float pk_mul(float a, float b, float) { return a * b; }
+float pk_add(float a, float b, float) { return a + b; }
+
+void pk_mov_b32(Wave& w, const ExecInst& e) {
+    alignas(64) Lanes t0, t1;
+    const u32* lo = packed_half(w, e, 0, e.inst->mods.op_sel & 1, t0);
+    const u32* hi = packed_half(w, e, 1, (e.inst->mods.op_sel >> 1) & 1, t1);
+    alignas(64) Lanes lo_copy;
+    std::memcpy(lo_copy, lo, sizeof lo_copy);  // dst may overlap a source
+    alignas(64) Lanes hi_copy;
+    std::memcpy(hi_copy, hi, sizeof hi_copy);
+    commit(vreg(w, e.dst, 0), lo_copy, w.exec());
+    commit(vreg(w, e.dst, 1), hi_copy, w.exec());
+}
+
+void set_acc(Table& t, Op op, ExecFn fn, FloatPolicy fp) {
+    t[static_cast<std::size_t>(op)] = Semantic{fn, InstClass::valu, fp, true};
+}
+
+}  // namespace
+
+void register_vector(Table& t) {
+    const InstClass V = InstClass::valu;
+    const FloatPolicy F = FloatPolicy::mode, N = FloatPolicy::none;
+    auto v = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) { set(t, op, fn, V, fp); };
+
+    // VOP1
+    v(Op::v_nop, no_effect);
+    v(Op::v_mov_b32, vop1<mov>);
+    v(Op::v_accvgpr_read_b32, vop1<mov>);
+    v(Op::v_accvgpr_write_b32, vop1<mov>);
+    v(Op::v_accvgpr_mov_b32, vop1<mov>);
+    v(Op::v_readfirstlane_b32, readfirstlane);
+    v(Op::v_not_b32, vop1<not_>);
+    v(Op::v_bfrev_b32, vop1<bfrev>);
+    v(Op::v_ffbh_u32, vop1<ffbh_u32>);
+    v(Op::v_ffbl_b32, vop1<ffbl_b32>);
+    v(Op::v_ffbh_i32, vop1<ffbh_i32>);
+    v(Op::v_cvt_f32_i32, vop1<cvt_f32_i32>, F);
+    v(Op::v_cvt_f32_u32, vop1<cvt_f32_u32>, F);
+    v(Op::v_cvt_i32_f32, vop1<cvt_i32_f32>, F);
+    v(Op::v_cvt_u32_f32, vop1<cvt_u32_f32>, F);
+    v(Op::v_cvt_rpi_i32_f32, vop1<cvt_rpi_i32_f32>, F);
+    v(Op::v_cvt_flr_i32_f32, vop1<cvt_flr_i32_f32>, F);
+    v(Op::v_cvt_f32_ubyte0, vop1<cvt_f32_ubyte<0>>);
+    v(Op::v_cvt_f32_ubyte1, vop1<cvt_f32_ubyte<1>>);
+    v(Op::v_cvt_f32_ubyte2, vop1<cvt_f32_ubyte<2>>);
+    v(Op::v_cvt_f32_ubyte3, vop1<cvt_f32_ubyte<3>>);
+    v(Op::v_cvt_f16_f32, vop1<cvt_f16_f32>, F);
+    v(Op::v_cvt_f32_f16, vop1<cvt_f32_f16>, N);
+    v(Op::v_rcp_f32, vop1<fbits1<rcp>>, F);
+    v(Op::v_rcp_iflag_f32, vop1<fbits1<rcp>>, F);
+    v(Op::v_rsq_f32, vop1<fbits1<rsq>>, F);
+    v(Op::v_sqrt_f32, vop1<fbits1<sqrt_>>, F);
+    v(Op::v_exp_f32, vop1<fbits1<exp2_>>, F);
+    v(Op::v_log_f32, vop1<fbits1<log2_>>, F);
+    v(Op::v_sin_f32, vop1<fbits1<sin_rev>>, F);
+    v(Op::v_cos_f32, vop1<fbits1<cos_rev>>, F);
+    v(Op::v_fract_f32, vop1<fbits1<fract>>, F);
+    v(Op::v_trunc_f32, vop1<fbits1<trunc_>>, F);
+    v(Op::v_ceil_f32, vop1<fbits1<ceil_>>, F);
+    v(Op::v_floor_f32, vop1<fbits1<floor_>>, F);
+    v(Op::v_rndne_f32, vop1<fbits1<rndne>>, F);
+    v(Op::v_frexp_mant_f32, vop1<fbits1<frexp_mant>>, F);
+    v(Op::v_frexp_exp_i32_f32, vop1<frexp_exp>, F);
+    v(Op::v_swap_b32, swap);
+    v(Op::v_mov_b64, vop_wide<mov_b64>);
+    v(Op::v_cvt_f64_f32, vop_wide<cvt_f64_f32>);
+    v(Op::v_cvt_f32_f64, vop_wide<cvt_f32_f64>);
+    v(Op::v_cvt_f64_i32, vop_wide<cvt_f64_i32>);
+    v(Op::v_cvt_f64_u32, vop_wide<cvt_f64_u32>);
+    v(Op::v_cvt_i32_f64, vop_wide<cvt_i32_f64>);
+    v(Op::v_cvt_u32_f64, vop_wide<cvt_u32_f64>);
+
+    // VOP2
+    v(Op::v_cndmask_b32, cndmask);
+    v(Op::v_add_f32, vop2<fbits2<add>>, F);
+    v(Op::v_sub_f32, vop2<fbits2<sub>>, F);
+    v(Op::v_subrev_f32, vop2<fbits2<subrev>>, F);
+    v(Op::v_mul_f32, vop2<fbits2<mul>>, F);
+    v(Op::v_mul_legacy_f32, vop2<fbits2<mul_legacy>>, F);
+    v(Op::v_min_f32, vop2<fbits2<min_f>>, F);
+    v(Op::v_max_f32, vop2<fbits2<max_f>>, F);
+    v(Op::v_mul_i32_i24, vop2<mul_i32_i24>);
+    v(Op::v_mul_hi_i32_i24, vop2<mul_hi_i32_i24>);
+    v(Op::v_mul_u32_u24, vop2<mul_u32_u24>);
+    v(Op::v_mul_hi_u32_u24, vop2<mul_hi_u32_u24>);
+    v(Op::v_min_i32, vop2<min_i32>);
+    v(Op::v_max_i32, vop2<max_i32>);
+    v(Op::v_min_u32, vop2<min_u32>);
+    v(Op::v_max_u32, vop2<max_u32>);
+    v(Op::v_lshrrev_b32, vop2<lshrrev>);
+    v(Op::v_ashrrev_i32, vop2<ashrrev>);
+    v(Op::v_lshlrev_b32, vop2<lshlrev>);
+    v(Op::v_and_b32, vop2<and_>);
+    v(Op::v_or_b32, vop2<or_>);
+    v(Op::v_xor_b32, vop2<xor_>);
+    v(Op::v_xnor_b32, vop2<xnor>);
+    v(Op::v_add_u32, vop2<add_u32>);
+    v(Op::v_sub_u32, vop2<sub_u32>);
+    v(Op::v_subrev_u32, vop2<subrev_u32>);
+    v(Op::v_ldexp_f32, vop2<fbits2<ldexp_f>>, F);
+    set_acc(t, Op::v_mac_f32, vop3<fbits3<mad>>, FloatPolicy::no_denormals);
+    set_acc(t, Op::v_fmac_f32, vop3<fbits3<fma_>>, F);
+    v(Op::v_madmk_f32, vop3<fbits3<mad>, 0, 2, 1>, FloatPolicy::no_denormals);
+    v(Op::v_madak_f32, vop3<fbits3<mad>>, FloatPolicy::no_denormals);
+    v(Op::v_fmamk_f32, vop3<fbits3<fma_>, 0, 2, 1>, F);
+    v(Op::v_fmaak_f32, vop3<fbits3<fma_>>, F);
+    v(Op::v_add_co_u32, vop_carry<add_co>);
+    v(Op::v_sub_co_u32, vop_carry<sub_co>);
+    v(Op::v_subrev_co_u32, vop_carry<subrev_co>);
+    v(Op::v_addc_co_u32, vop_carry<addc_co>);
+    v(Op::v_subb_co_u32, vop_carry<subb_co>);
+    v(Op::v_subbrev_co_u32, vop_carry<subbrev_co>);
+    v(Op::v_add_i32, vop2<add_u32>);  // gfx9 VOP3 forms without carry
+    v(Op::v_sub_i32, vop2<sub_u32>);
+
+    // VOP3
+    v(Op::v_mad_f32, vop3<fbits3<mad>>, FloatPolicy::no_denormals);
+    v(Op::v_mad_legacy_f32, vop3<fbits3<mad_legacy>>, FloatPolicy::no_denormals);
+    v(Op::v_fma_f32, vop3<fbits3<fma_>>, F);
+    v(Op::v_mad_i32_i24, vop3<mad_i32_i24>);
+    v(Op::v_mad_u32_u24, vop3<mad_u32_u24>);
+    v(Op::v_bfe_u32, vop3<bfe_u32>);
+    v(Op::v_bfe_i32, vop3<bfe_i32>);
+    v(Op::v_bfi_b32, vop3<bfi>);
+    v(Op::v_alignbit_b32, vop3<alignbit>);
+    v(Op::v_alignbyte_b32, vop3<alignbyte>);
+    v(Op::v_min3_f32, vop3<fbits3<min3_f>>, F);
+    v(Op::v_max3_f32, vop3<fbits3<max3_f>>, F);
+    v(Op::v_med3_f32, vop3<fbits3<med3_f>>, F);
+    v(Op::v_min3_i32, vop3<min3_i32>);
+    v(Op::v_max3_i32, vop3<max3_i32>);
+    v(Op::v_med3_i32, vop3<med3_i32>);
+    v(Op::v_min3_u32, vop3<min3_u32>);
+    v(Op::v_max3_u32, vop3<max3_u32>);
+    v(Op::v_med3_u32, vop3<med3_u32>);
+    v(Op::v_sad_u32, vop3<sad_u32>);
+    v(Op::v_lshl_add_u32, vop3<lshl_add>);
+    v(Op::v_add_lshl_u32, vop3<add_lshl>);
+    v(Op::v_add3_u32, vop3<add3>);
+    v(Op::v_lshl_or_b32, vop3<lshl_or>);
+    v(Op::v_and_or_b32, vop3<and_or>);
+    v(Op::v_or3_b32, vop3<or3>);
+    v(Op::v_xad_u32, vop3<xad>);
+    v(Op::v_perm_b32, vop3<perm>);
+    v(Op::v_mul_lo_u32, vop2<mul_lo_u32>);
+    v(Op::v_mul_hi_u32, vop2<mul_hi_u32>);
+    v(Op::v_mul_hi_i32, vop2<mul_hi_i32>);
+    v(Op::v_bcnt_u32_b32, vop2<bcnt>);
+    v(Op::v_bfm_b32, vop2<bfm>);
+    v(Op::v_cvt_pkrtz_f16_f32, vop2<cvt_pkrtz>, F);
+    v(Op::v_mbcnt_lo_u32_b32, mbcnt<false>);
+    v(Op::v_mbcnt_hi_u32_b32, mbcnt<true>);
+    v(Op::v_readlane_b32, readlane);
+    v(Op::v_writelane_b32, writelane);
+    v(Op::v_lshlrev_b64, vop_wide<lshlrev_b64>);
+    v(Op::v_lshrrev_b64, vop_wide<lshrrev_b64>);
+    v(Op::v_ashrrev_i64, vop_wide<ashrrev_i64>);
+    v(Op::v_lshl_add_u64, vop_wide<lshl_add_u64>);
+    v(Op::v_mad_u64_u32, mad_64_32<false>);
+    v(Op::v_mad_i64_i32, mad_64_32<true>);
+    v(Op::v_add_f64, vop_wide<add_f64>);
+    v(Op::v_mul_f64, vop_wide<mul_f64>);
+    v(Op::v_fma_f64, vop_wide<fma_f64>);
+    v(Op::v_min_f64, vop_wide<min_f64>);
+    v(Op::v_max_f64, vop_wide<max_f64>);
+
+    // VOP3P
+    v(Op::v_pk_fma_f32, pk_f32<pk_fma, 3>);
+    v(Op::v_pk_mul_f32, pk_f32<pk_mul, 2>);
+    v(Op::v_pk_add_f32, pk_f32<pk_add, 2>);
+    v(Op::v_pk_mov_b32, pk_mov_b32);
+
+    // VOPC
+#define DPPGEMM_CMP(suffix, f32fn)                                 \
+    v(Op::v_cmp_##suffix##_f32, vopc<f32fn, false>, F);            \
+    v(Op::v_cmpx_##suffix##_f32, vopc<f32fn, true>, F);
+    DPPGEMM_CMP(f, never<u32>)
+    DPPGEMM_CMP(lt, f_lt)
+    DPPGEMM_CMP(eq, f_eq)
+    DPPGEMM_CMP(le, f_le)
+    DPPGEMM_CMP(gt, f_gt)
+    DPPGEMM_CMP(lg, f_lg)
+    DPPGEMM_CMP(ge, f_ge)
+    DPPGEMM_CMP(o, f_o)
+    DPPGEMM_CMP(u, f_u)
+    DPPGEMM_CMP(nge, f_nge)
+    DPPGEMM_CMP(nlg, f_nlg)
+    DPPGEMM_CMP(ngt, f_ngt)
+    DPPGEMM_CMP(nle, f_nle)
+    DPPGEMM_CMP(neq, f_neq)
+    DPPGEMM_CMP(nlt, f_nlt)
+    DPPGEMM_CMP(tru, always<u32>)
+#undef DPPGEMM_CMP
+    v(Op::v_cmp_class_f32, vopc<class_f32, false>);
+    v(Op::v_cmpx_class_f32, vopc<class_f32, true>);
+#define DPPGEMM_CMP(suffix, fn)                                                                  \
+    v(Op::v_cmp_##suffix##_i32, vopc<signed_cmp<u32, fn<i32>>, false>);                          \
+    v(Op::v_cmpx_##suffix##_i32, vopc<signed_cmp<u32, fn<i32>>, true>);                          \
+    v(Op::v_cmp_##suffix##_u32, vopc<fn<u32>, false>);                                           \
+    v(Op::v_cmpx_##suffix##_u32, vopc<fn<u32>, true>);                                           \
+    v(Op::v_cmp_##suffix##_i64, vopc_wide<signed_cmp<u64, fn<i64>>, false>);                     \
+    v(Op::v_cmpx_##suffix##_i64, vopc_wide<signed_cmp<u64, fn<i64>>, true>);                     \
+    v(Op::v_cmp_##suffix##_u64, vopc_wide<fn<u64>, false>);                                      \
+    v(Op::v_cmpx_##suffix##_u64, vopc_wide<fn<u64>, true>);
+    DPPGEMM_CMP(f, never)
+    DPPGEMM_CMP(lt, lt)
+    DPPGEMM_CMP(eq, eq)
+    DPPGEMM_CMP(le, le)
+    DPPGEMM_CMP(gt, gt)
+    DPPGEMM_CMP(ne, ne)
+    DPPGEMM_CMP(ge, ge)
+    DPPGEMM_CMP(t, always)
+#undef DPPGEMM_CMP
+}
+
+}  // namespace dppgemm::emu::sem

@@ -1,0 +1,147 @@
+#pragma once
+// Internal to the executor: the Op -> semantics table and the helpers the
+// instruction-family files share (operand fetch, masked writes, load
+// queueing). One function per instruction family, parameterised by a small
+// functor for the per-lane operation.
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "emu/exec/float_ops.hpp"
+#include "emu/exec/program.hpp"
+#include "emu/exec/wave.hpp"
+
+namespace dppgemm::emu::sem {
+
+// How an op treats fp32 denormals (see float_ops.hpp).
+enum class FloatPolicy : std::uint8_t {
+    none,          // integer op, or the op ignores the mode
+    mode,          // flush inputs/results as the kernel's FP32 denorm mode says
+    no_denormals,  // v_mad_f32/v_mac_f32: always flush
+};
+
+struct Semantic {
+    ExecFn fn = nullptr;
+    InstClass cls = InstClass::other;
+    FloatPolicy fp = FloatPolicy::none;
+    bool src2_is_dst = false;  // v_mac/v_fmac: the accumulator is the destination
+};
+
+using Table = std::array<Semantic, op_count>;
+
+inline void set(Table& t, Op op, ExecFn fn, InstClass cls, FloatPolicy fp = FloatPolicy::none) {
+    t[static_cast<std::size_t>(op)] = Semantic{fn, cls, fp, false};
+}
+
+void register_scalar(Table& t);
+void register_vector(Table& t);
+void register_memory(Table& t);
+void register_lds(Table& t);
+
+// ---- scalar operands ------------------------------------------------------
+
+inline std::uint32_t read32(const Wave& w, const Src& s) {
+    switch (s.kind) {
+    case Src::Kind::sreg: return w.sreg[s.index];
+    case Src::Kind::imm: return static_cast<std::uint32_t>(s.value);
+    case Src::Kind::scc: return w.scc ? 1u : 0u;
+    case Src::Kind::vccz: return w.vcc() == 0 ? 1u : 0u;
+    case Src::Kind::execz: return w.exec() == 0 ? 1u : 0u;
+    default: return 0;
+    }
+}
+inline std::uint64_t read64(const Wave& w, const Src& s) {
+    switch (s.kind) {
+    case Src::Kind::sreg: return s.dwords > 1 ? w.read64(s.index) : w.sreg[s.index];
+    case Src::Kind::imm: return s.dwords > 1 ? s.value : static_cast<std::uint32_t>(s.value);
+    default: return read32(w, s);
+    }
+}
+inline void write32(Wave& w, const Src& d, std::uint32_t value) { w.sreg[d.index] = value; }
+inline void write64(Wave& w, const Src& d, std::uint64_t value) { w.write64(d.index, value); }
+// Writes one or two dwords as the destination is wide.
+inline void write_sdst(Wave& w, const Src& d, std::uint64_t value) {
+    if (d.kind != Src::Kind::sreg) return;
+    if (d.dwords > 1) w.write64(d.index, value);
+    else w.sreg[d.index] = static_cast<std::uint32_t>(value);
+}
+
+// ---- vector operands ------------------------------------------------------
+
+using Lanes = std::uint32_t[64];
+
+inline std::uint32_t* vreg(Wave& w, const Src& s, unsigned dword = 0) {
+    return s.kind == Src::Kind::agpr ? w.a[s.index + dword] : w.v[s.index + dword];
+}
+
+// The 64 lanes of source i (dword `dword` of it): a VGPR directly when no
+// transform applies, otherwise a copy in tmp (scalars broadcast, DPP
+// gathered, abs/neg/flush applied).
+inline const std::uint32_t* fetch(Wave& w, const ExecInst& e, unsigned i, Lanes tmp, unsigned dword = 0) {
+    const Src& s = e.src[i];
+    const std::uint8_t t = e.transform[i];
+    const std::uint32_t* lanes;
+    if (s.is_vector()) {
+        lanes = vreg(w, s, dword);
+        if (i == 0 && e.dpp) {
+            dpp_gather(*e.dpp, e.dpp->valid_sources(w.exec()), lanes, tmp);
+            lanes = tmp;
+        }
+        if (!t) return lanes;
+    } else {
+        const std::uint64_t wide = s.dwords > 1 ? read64(w, s) : read32(w, s);
+        const std::uint32_t value = static_cast<std::uint32_t>(wide >> (32 * dword));
+        for (unsigned l = 0; l < 64; ++l) tmp[l] = value;
+        lanes = tmp;
+        if (!t) return lanes;
+    }
+    const std::uint32_t and_mask = (t & ST_ABS) ? 0x7fffffffu : 0xffffffffu;
+    const std::uint32_t xor_mask = (t & ST_NEG) ? 0x80000000u : 0u;
+    if (t & ST_FLUSH) {
+        for (unsigned l = 0; l < 64; ++l) tmp[l] = (fp::flush(lanes[l]) & and_mask) ^ xor_mask;
+    } else {
+        for (unsigned l = 0; l < 64; ++l) tmp[l] = (lanes[l] & and_mask) ^ xor_mask;
+    }
+    return tmp;
+}
+
+// Lanes a VALU instruction writes: EXEC, narrowed by DPP masks.
+inline std::uint64_t write_lanes(const Wave& w, const ExecInst& e) {
+    const std::uint64_t exec = w.exec();
+    if (!e.dpp) return exec;
+    return e.dpp->write_mask(exec, e.dpp->valid_sources(exec));
+}
+
+// dst[l] = value[l] for lanes in mask.
+inline void commit(std::uint32_t* __restrict dst, const std::uint32_t* __restrict value, std::uint64_t mask) {
+    if (mask == ~0ull) {
+        for (unsigned l = 0; l < 64; ++l) dst[l] = value[l];
+    } else {
+        for (unsigned l = 0; l < 64; ++l) dst[l] = ((mask >> l) & 1) ? value[l] : dst[l];
+    }
+}
+
+// Output modifiers of fp32 results: omod, clamp, flush.
+void apply_output_modifiers(const ExecInst& e, std::uint32_t* value);
+inline void commit_vdst(Wave& w, const ExecInst& e, std::uint32_t* value, unsigned dword = 0) {
+    if (e.flush_out || e.inst->clamp || e.inst->omod) apply_output_modifiers(e, value);
+    commit(vreg(w, e.dst, dword), value, write_lanes(w, e));
+}
+
+// ---- errors -----------------------------------------------------------------
+
+[[noreturn]] void fail(const std::string& what);
+[[noreturn]] void fault_at(const std::string& what, std::uint64_t address);
+[[noreturn]] void not_implemented(Wave& w, const ExecInst& e);
+
+// ---- counter queue (memory results land at s_waitcnt) ---------------------
+
+// Issues a counter entry; makes room first when the counter is at its limit.
+PendingLoad& issue(Wave& w, const ExecInst& e, const PendingLoad& entry);
+// Retires entries until at most vm / lgkm remain outstanding.
+void wait(Wave& w, unsigned vm, unsigned lgkm);
+// Applies one entry's data to the registers.
+void land(Wave& w, const PendingLoad& p);
+
+}  // namespace dppgemm::emu::sem

@@ -1,0 +1,149 @@
+#pragma once
+// The state of one wave (64 lanes) and of the workgroup it runs in.
+//
+// VGPRs are stored register-major, lane-contiguous: v[r][lane], so an
+// instruction loops over 64 consecutive uint32 of each operand. Scalar
+// registers live in one array indexed by their operand code (s0..s101,
+// flat_scratch 102-103, xnack_mask 104-105, vcc 106-107, ttmp 108-123,
+// m0 124, exec 126-127): a resolved scalar operand is just an index.
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "emu/exec/address_space.hpp"
+#include "emu/exec/counters.hpp"
+#include "emu/exec/lds.hpp"
+#include "emu/exec/observer.hpp"
+#include "emu/exec/program.hpp"
+
+namespace dppgemm::emu {
+
+inline constexpr unsigned sreg_vcc = 106, sreg_m0 = 124, sreg_exec = 126;
+inline constexpr unsigned max_vgprs = 256;
+
+// Thrown by semantics; the run loop adds the PC, instruction, workgroup and wave.
+class ExecError : public std::runtime_error {
+public:
+    explicit ExecError(const std::string& what, bool has_address = false, std::uint64_t address = 0)
+        : std::runtime_error(what), has_address(has_address), address(address) {}
+    bool has_address;
+    std::uint64_t address;
+};
+
+enum class WaitCounter : std::uint8_t { vm, lgkm_lds, lgkm_smem };
+
+// A counter entry: a memory instruction in flight. Loads carry the data
+// that lands in registers when an s_waitcnt retires the entry; stores carry
+// none but occupy the counter as on hardware.
+struct PendingLoad {
+    enum class Dest : std::uint8_t { none, vgpr, agpr, sgpr };
+    WaitCounter counter = WaitCounter::vm;
+    Dest dest = Dest::none;
+    std::uint8_t dwords = 0;
+    std::uint16_t reg = 0;
+    std::uint32_t keep_mask = 0;  // bits of the old register value kept (d16 loads)
+    std::uint64_t lanes = 0;      // lanes written (vector destinations)
+    std::uint32_t inst_index = 0; // issuing instruction
+    std::uint32_t slot = 0;       // data block in the wave's pool
+};
+
+class PendingQueue {
+public:
+    static constexpr unsigned block_dwords = 16 * 64;  // 4 dwords x 64 lanes, or 16 SGPRs
+    // Counter limits of gfx9 (issue stalls, i.e. the oldest retires, beyond them).
+    static constexpr unsigned max_vm = 63, max_lgkm = 15;
+
+    void clear() {
+        entries_.clear();
+        free_.clear();
+        for (std::uint32_t i = 0; i < pool_.size(); ++i) free_.push_back(i);
+    }
+    std::uint32_t* data(const PendingLoad& p) { return pool_[p.slot].get(); }
+    const std::vector<PendingLoad>& entries() const { return entries_; }
+    bool empty() const { return entries_.empty(); }
+
+    // A new entry with a data block (zeroed only if asked).
+    PendingLoad& push(const PendingLoad& p) {
+        entries_.push_back(p);
+        PendingLoad& e = entries_.back();
+        if (free_.empty()) {
+            pool_.emplace_back(new std::uint32_t[block_dwords]);
+            free_.push_back(static_cast<std::uint32_t>(pool_.size() - 1));
+        }
+        e.slot = free_.back();
+        free_.pop_back();
+        return e;
+    }
+    unsigned count(WaitCounter c) const {
+        unsigned n = 0;
+        for (const PendingLoad& e : entries_)
+            if (c == WaitCounter::vm ? e.counter == WaitCounter::vm : e.counter != WaitCounter::vm) ++n;
+        return n;
+    }
+    // Removes entry i (after its data was applied).
+    void erase(std::size_t i) {
+        free_.push_back(entries_[i].slot);
+        entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+
+private:
+    std::vector<PendingLoad> entries_;  // issue order
+    std::vector<std::unique_ptr<std::uint32_t[]>> pool_;
+    std::vector<std::uint32_t> free_;
+};
+
+enum class WaveState : std::uint8_t { running, at_barrier, ended };
+
+struct Workgroup;
+
+struct alignas(64) Wave {
+    std::uint32_t v[max_vgprs][64];
+    std::uint32_t sreg[256];
+    std::unique_ptr<std::uint32_t[][64]> a;  // AGPRs (gfx908+), null otherwise
+    bool scc = false;
+    WaveState state = WaveState::running;
+    std::uint32_t pc = 0;         // index into Program::code
+    std::uint32_t id = 0;         // wave number in the workgroup
+    std::uint64_t executed = 0;   // instructions issued (watchdog)
+    Workgroup* group = nullptr;
+    PendingQueue pending;
+
+    std::uint64_t read64(unsigned code) const {
+        std::uint64_t value;
+        std::memcpy(&value, &sreg[code], 8);
+        return value;
+    }
+    void write64(unsigned code, std::uint64_t value) { std::memcpy(&sreg[code], &value, 8); }
+    std::uint64_t exec() const { return read64(sreg_exec); }
+    void set_exec(std::uint64_t value) { write64(sreg_exec, value); }
+    std::uint64_t vcc() const { return read64(sreg_vcc); }
+    std::uint32_t (*agpr())[64] { return a.get(); }
+};
+
+// Everything a dispatch shares between its workgroups (read-only while running).
+struct DispatchEnv {
+    const Program* program = nullptr;
+    DeviceMemory* memory = nullptr;
+    std::uint64_t code_base = 0;         // device address of the kernel's byte 0 (s_getpc)
+    std::uint64_t watchdog = 0;          // instructions per wave, 0: none
+};
+
+struct Workgroup {
+    const DispatchEnv* env = nullptr;
+    Lds lds;
+    Translator translator;
+    Counters counters;
+    WorkgroupObserver* observer = nullptr;
+    std::array<std::uint32_t, 3> id{};
+    std::uint64_t linear_id = 0;
+    std::uint32_t barriers = 0;
+
+    explicit Workgroup(const DispatchEnv& e) : env(&e), translator(*e.memory) {}
+};
+
+}  // namespace dppgemm::emu

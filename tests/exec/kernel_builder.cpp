@@ -1,0 +1,145 @@
+#include "kernel_builder.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace exec_test {
+namespace {
+
+std::string run_dir() {
+    static std::atomic<int> counter{0};
+    const std::string dir = std::string(EXEC_TEST_WORK_DIR) + "/" + std::to_string(::getpid()) + "_" +
+                            std::to_string(counter.fetch_add(1));
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+const char* metadata = R"(
+.amdgpu_metadata
+---
+amdhsa.version: [ 1, 1 ]
+amdhsa.kernels:
+  - .name: k
+    .symbol: k.kd
+    .kernarg_segment_size: 48
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: LDS_BYTES
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: VGPRS
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: p0, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: p1, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: p2, .offset: 16, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: p3, .offset: 24, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: u0, .offset: 32, .size: 4, .value_kind: by_value }
+      - { .name: u1, .offset: 36, .size: 4, .value_kind: by_value }
+      - { .name: u2, .offset: 40, .size: 4, .value_kind: by_value }
+      - { .name: u3, .offset: 44, .size: 4, .value_kind: by_value }
+...
+.end_amdgpu_metadata
+)";
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    return s;
+}
+
+}  // namespace
+
+CodeObject assemble_source(const std::string& source, const std::string& mcpu) {
+    const std::string dir = run_dir();
+    {
+        std::ofstream(dir + "/k.s") << source;
+    }
+    const std::string assemble = std::string(EXEC_TEST_CLANG15) + " -x assembler -target amdgcn-amd-amdhsa -mcpu=" + mcpu +
+                                 " -c " + dir + "/k.s -o " + dir + "/k.o 2> " + dir + "/err.txt";
+    const std::string link = std::string(EXEC_TEST_LLD15) + " -shared " + dir + "/k.o -o " + dir + "/k.co 2>> " + dir + "/err.txt";
+    if (std::system(assemble.c_str()) != 0 || std::system(link.c_str()) != 0) {
+        std::ifstream err(dir + "/err.txt");
+        std::stringstream text;
+        text << err.rdbuf();
+        throw std::runtime_error("assembling failed:\n" + text.str() + "\nsource:\n" + source);
+    }
+    CodeObject co = load_code_object(dir + "/k.co");
+    std::filesystem::remove_all(dir);
+    return co;
+}
+
+CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
+    std::ostringstream s;
+    s << ".amdgcn_target \"amdgcn-amd-amdhsa--" << o.mcpu << "\"\n"
+      << ".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n";
+    if (o.prologue)
+        s << "  s_load_dwordx8 s[4:11], s[0:1], 0x0\n"
+          << "  s_load_dwordx4 s[12:15], s[0:1], 0x20\n"
+          << "  v_lshlrev_b32 v1, 2, v0\n"
+          << "  s_waitcnt lgkmcnt(0)\n";
+    s << body << "\n  s_endpgm\n.Lk_end:\n.size k, .Lk_end-k\n"
+      << ".rodata\n.p2align 6\n.amdhsa_kernel k\n"
+      << "  .amdhsa_group_segment_fixed_size " << o.lds_bytes << "\n"
+      << "  .amdhsa_kernarg_size 48\n"
+      << "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+      << "  .amdhsa_system_sgpr_workgroup_id_x 1\n"
+      << "  .amdhsa_next_free_vgpr " << o.vgprs << "\n"
+      << "  .amdhsa_next_free_sgpr 40\n"
+      << "  .amdhsa_float_denorm_mode_32 " << o.denorm_mode_32 << "\n";
+    if (o.mcpu == "gfx90a" || o.mcpu == "gfx940") s << "  .amdhsa_accum_offset " << o.vgprs << "\n";
+    s << ".end_amdhsa_kernel\n";
+    s << replace_all(replace_all(metadata, "LDS_BYTES", std::to_string(o.lds_bytes)), "VGPRS", std::to_string(o.vgprs));
+    return assemble_source(s.str(), o.mcpu);
+}
+
+TestRun::TestRun(std::size_t n) : dwords(n) {
+    for (int i = 0; i < 4; ++i) buffer[i] = memory.allocate(4 * n, "p" + std::to_string(i));
+}
+
+void TestRun::fill(int index, const std::vector<std::uint32_t>& data) {
+    memory.write(buffer[index], data.data(), 4 * data.size());
+}
+void TestRun::fill_floats(int index, const std::vector<float>& data) {
+    memory.write(buffer[index], data.data(), 4 * data.size());
+}
+std::vector<std::uint32_t> TestRun::read(int index, std::size_t n) const {
+    std::vector<std::uint32_t> out(n);
+    memory.read(buffer[index], out.data(), 4 * n);
+    return out;
+}
+std::vector<float> TestRun::read_floats(int index, std::size_t n) const {
+    std::vector<float> out(n);
+    memory.read(buffer[index], out.data(), 4 * n);
+    return out;
+}
+
+DispatchResult TestRun::run(const Program& program) {
+    Kernargs args(program);
+    for (int i = 0; i < 4; ++i) args.set(i, buffer[i]);
+    for (int i = 0; i < 4; ++i) args.set(4 + i, value[i]);
+    LaunchConfig config;
+    config.grid = grid;
+    config.block = block;
+    config.kernarg = args.bytes();
+    config.threads = threads;
+    return launch(memory, program, config);
+}
+
+std::uint32_t bits(float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+float from_bits(std::uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+}  // namespace exec_test

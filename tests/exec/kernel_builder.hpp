@@ -1,0 +1,59 @@
+#pragma once
+// Test support: assemble a small kernel with clang-15/ld.lld-15 and run it.
+//
+// A test kernel has four buffer arguments p0..p3 (8 bytes each, offsets 0..24)
+// and four 32-bit values u0..u3 (offsets 32..44). Its prologue leaves
+//   s[4:5] = p0, s[6:7] = p1, s[8:9] = p2, s[10:11] = p3, s12..s15 = u0..u3,
+//   s2 = workgroup id x, v0 = work-item id x, v1 = 4 * (v0 % 64... lane id) bytes
+// (v1 = 4 * v0, the byte offset of the work-item's dword), so a body can end
+// with `global_store_dword v1, vN, s[4:5]`.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emu/exec/dispatch.hpp"
+#include "emu/loader/code_object.hpp"
+
+namespace exec_test {
+
+using namespace dppgemm::emu;
+
+struct KernelOptions {
+    std::string mcpu = "gfx906";
+    unsigned lds_bytes = 0;
+    unsigned denorm_mode_32 = 3;  // .amdhsa_float_denorm_mode_32
+    unsigned vgprs = 64;
+    bool prologue = true;
+};
+
+// Assembles `body` (followed by s_endpgm) as kernel "k".
+CodeObject assemble_kernel(const std::string& body, const KernelOptions& options = {});
+// Assembles a whole source file.
+CodeObject assemble_source(const std::string& source, const std::string& mcpu);
+
+// A device with the four buffers of a test kernel.
+struct TestRun {
+    DeviceMemory memory;
+    std::array<std::uint64_t, 4> buffer{};
+    std::array<std::uint32_t, 4> value{};
+    std::array<std::uint32_t, 3> grid{1, 1, 1};
+    std::array<std::uint32_t, 3> block{64, 1, 1};
+    unsigned threads = 1;
+
+    // Buffers of `dwords` dwords each, zeroed.
+    explicit TestRun(std::size_t dwords = 1024);
+    void fill(int index, const std::vector<std::uint32_t>& data);
+    void fill_floats(int index, const std::vector<float>& data);
+    std::vector<std::uint32_t> read(int index, std::size_t dwords) const;
+    std::vector<float> read_floats(int index, std::size_t count) const;
+    DispatchResult run(const Program& program);
+
+    std::size_t dwords;
+};
+
+std::uint32_t bits(float f);
+float from_bits(std::uint32_t u);
+
+}  // namespace exec_test
