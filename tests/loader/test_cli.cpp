@@ -188,13 +188,6 @@ TEST_CASE("by-value argument encoding", "[cli]") {
                       "--arg s: only 1, 2, 4 or 8-byte scalars can be given on the command line");
 }
 
-#ifndef DPPGEMM_EMU_CLI_HAS_DISASM
-TEST_CASE("cli: disasm says it is not implemented in a build without the decoder", "[cli][disasm]") {
-    const Result r = cli({"disasm", two_kernels()});
-    CHECK(r.code == 2);
-    CHECK(r.err == "dppgemm-emu disasm: disassembly is not implemented yet (no decoder in this build)\n");
-}
-#else
 TEST_CASE("cli: disasm prints llvm-objdump's lines without the raw words", "[cli][disasm]") {
     // v_mov_b32 with an inline float, a hipcc kernel with branches (long
     // lines and addresses with hex letters), and code objects v4 and v5.
@@ -239,4 +232,3 @@ TEST_CASE("cli: disasm prints llvm-objdump's lines without the raw words", "[cli
     CHECK(absent.code == 2);
     CHECK(absent.err == "dppgemm-emu disasm: " + two_kernels() + ": no kernel named 'wider' (kernels: wide, narrow)\n");
 }
-#endif
