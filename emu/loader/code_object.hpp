@@ -5,7 +5,7 @@
 //
 //   CodeObject co = load_code_object("sgemm.co");
 //   const Kernel& k = co.kernel("sgemm_dpp0");   // throws if absent
-//   decode(co.target.processor, k.code.data(), k.code.size());
+//   decode_all(co.target.processor, k.code.data(), k.code.size());  // emu/decode
 //
 // Loading checks everything it reads and throws CodeObjectError, whose
 // message names the file (or "<memory>"), the field and the offending value.
