@@ -70,6 +70,27 @@ private:
         return (word_ & probed_mask & ~fb.accepted) == 0;
     }
 
+    // Reads the second dword of a 64-bit encoding; false (and invalid) if the code ends.
+    bool second_dword() {
+        inst_.size = 8;
+        if (!in_.has(2)) {
+            ok_ = false;
+            return false;
+        }
+        word_ |= static_cast<std::uint64_t>(in_.dword(1)) << 32;
+        return true;
+    }
+    // src0..src2 of VOP3/VOP3P: 9-bit fields at bits 32, 41, 50 (no literal on gfx9).
+    void vop3_sources() {
+        Operand* srcs[] = {&inst_.src0, &inst_.src1, &inst_.src2};
+        for (int s = 0; s < 3; ++s) {
+            unsigned code = bits(word_, 32 + 9 * s, 9);
+            int dwords = info().dwords[F_SRC0 + s];
+            if (dwords) *srcs[s] = source(code, dwords, false);
+            else unused_field(F_SRC0 + s, code);
+        }
+    }
+
     // 9-bit source operand (8-bit scalar sources are the same codes below 256).
     Operand source(unsigned code, int dwords, bool literal_ok = true);
     Operand sgpr_dst(unsigned code, int dwords);
@@ -216,9 +237,7 @@ void Decoder::sopp() {
 }
 
 void Decoder::smem() {
-    if (!in_.has(2)) { ok_ = false; return; }
-    inst_.size = 8;
-    word_ |= static_cast<std::uint64_t>(in_.dword(1)) << 32;
+    if (!second_dword()) return;
     if (!set_op(Space::SMEM, bits(word_, 18, 8))) return;
     const OpInfo& i = info();
     if (!modifiers_ok(Form::native, 0x1c000)) { ok_ = false; return; }
@@ -245,11 +264,9 @@ void Decoder::smem() {
 // ---- vector ALU ----
 
 void Decoder::vop_dpp(Operand& src0) {
-    if (!in_.has(2)) { ok_ = false; return; }
-    inst_.size = 8;
+    if (!second_dword()) return;
     inst_.dpp = true;
-    std::uint32_t w = in_.dword(1);
-    word_ |= static_cast<std::uint64_t>(w) << 32;
+    auto w = static_cast<std::uint32_t>(word_ >> 32);
     if (!modifiers_ok(Form::dpp, 0xfcull << 48)) { ok_ = false; return; }
     src0 = vgpr(bits(w, 0, 8), src0.dwords ? src0.dwords : 1);
     Dpp& d = inst_.dpp_ctrl;
@@ -279,11 +296,9 @@ void Decoder::vop_dpp(Operand& src0) {
 }
 
 void Decoder::vop_sdwa(Operand& src0, Operand* src1, bool vopc) {
-    if (!in_.has(2)) { ok_ = false; return; }
-    inst_.size = 8;
+    if (!second_dword()) return;
     inst_.sdwa = true;
-    std::uint32_t w = in_.dword(1);
-    word_ |= static_cast<std::uint64_t>(w) << 32;
+    auto w = static_cast<std::uint32_t>(word_ >> 32);
     std::uint64_t probed = 0xf8f8f8ull << 40;  // bits 43..47, 51..55, 59..63
     if (!modifiers_ok(Form::sdwa, probed)) { ok_ = false; return; }
     unsigned s0 = bits(w, 0, 8);
@@ -361,9 +376,7 @@ void Decoder::vopc() {
 }
 
 void Decoder::vop3() {
-    inst_.size = 8;
-    if (!in_.has(2)) { ok_ = false; return; }
-    word_ |= static_cast<std::uint64_t>(in_.dword(1)) << 32;
+    if (!second_dword()) return;
     if (!set_op(Space::VOP3, bits(word_, 16, 10))) return;
     const OpInfo& i = info();
     bool promoted = i.family != Family::VOP3;
@@ -376,13 +389,7 @@ void Decoder::vop3() {
     else if (i.dwords[F_DST]) inst_.dst = vgpr(vdst, i.dwords[F_DST], i.has(OF_ACC_DST));
     else unused_field(F_DST, vdst);
     if (vop3b) inst_.sdst = sgpr_dst(bits(word_, 8, 7), 2);
-    Operand* srcs[] = {&inst_.src0, &inst_.src1, &inst_.src2};
-    for (int s = 0; s < 3; ++s) {
-        unsigned code = bits(word_, 32 + 9 * s, 9);
-        int dwords = i.dwords[F_SRC0 + s];
-        if (dwords) *srcs[s] = source(code, dwords, false);
-        else unused_field(F_SRC0 + s, code);
-    }
+    vop3_sources();
     if (i.has(OF_ACC_SRC) && inst_.src0.kind == OperandKind::vgpr) inst_.src0.kind = OperandKind::agpr;
     if (!vop3b) {
         inst_.mods.abs = static_cast<std::uint8_t>(bits(word_, 8, 3));
@@ -394,9 +401,7 @@ void Decoder::vop3() {
 }
 
 void Decoder::vop3p() {
-    inst_.size = 8;
-    if (!in_.has(2)) { ok_ = false; return; }
-    word_ |= static_cast<std::uint64_t>(in_.dword(1)) << 32;
+    if (!second_dword()) return;
     if (!set_op(Space::VOP3P, bits(word_, 16, 7))) return;
     const OpInfo& i = info();
     if (!modifiers_ok(Form::native, 0xff00ull | (0x1full << 59))) { ok_ = false; return; }
@@ -405,13 +410,7 @@ void Decoder::vop3p() {
     unsigned vdst = bits(word_, 0, 8);
     if (i.dwords[F_DST]) inst_.dst = vgpr(vdst, i.dwords[F_DST], acc_cd || (!mfma && i.has(OF_ACC_DST)));
     else unused_field(F_DST, vdst);
-    Operand* srcs[] = {&inst_.src0, &inst_.src1, &inst_.src2};
-    for (int s = 0; s < 3; ++s) {
-        unsigned code = bits(word_, 32 + 9 * s, 9);
-        int dwords = i.dwords[F_SRC0 + s];
-        if (dwords) *srcs[s] = source(code, dwords, false);
-        else unused_field(F_SRC0 + s, code);
-    }
+    vop3_sources();
     if (mfma) {
         inst_.cbsz = static_cast<std::uint8_t>(bits(word_, 8, 3));
         inst_.abid = static_cast<std::uint8_t>(bits(word_, 11, 4));
@@ -432,9 +431,7 @@ void Decoder::vop3p() {
 // ---- memory ----
 
 void Decoder::ds() {
-    inst_.size = 8;
-    if (!in_.has(2)) { ok_ = false; return; }
-    word_ |= static_cast<std::uint64_t>(in_.dword(1)) << 32;
+    if (!second_dword()) return;
     if (!set_op(Space::DS, bits(word_, 17, 8))) return;
     const OpInfo& i = info();
     if (!modifiers_ok(Form::native, (1ull << 16) | (1ull << 25))) { ok_ = false; return; }
@@ -455,9 +452,7 @@ void Decoder::ds() {
 }
 
 void Decoder::flat() {
-    inst_.size = 8;
-    if (!in_.has(2)) { ok_ = false; return; }
-    word_ |= static_cast<std::uint64_t>(in_.dword(1)) << 32;
+    if (!second_dword()) return;
     static constexpr Space segs[] = {Space::FLAT, Space::SCRATCH, Space::GLOBAL, Space::FLAT};
     unsigned seg = bits(word_, 14, 2);
     if (seg == 3 || !set_op(segs[seg], bits(word_, 18, 7))) { inst_.op = Op::invalid; return; }
@@ -507,9 +502,7 @@ void Decoder::flat() {
 }
 
 void Decoder::mubuf() {
-    inst_.size = 8;
-    if (!in_.has(2)) { ok_ = false; return; }
-    word_ |= static_cast<std::uint64_t>(in_.dword(1)) << 32;
+    if (!second_dword()) return;
     if (!set_op(Space::MUBUF, bits(word_, 18, 7))) return;
     const OpInfo& i = info();
     const std::uint64_t probed = (0x3full << 12) | (1ull << 25) | (1ull << 55);

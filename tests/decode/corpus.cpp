@@ -374,6 +374,12 @@ std::string target_label(Target target) {
     return names[target_index(target)];
 }
 
+std::optional<Target> target_from_label(const std::string& name) {
+    for (Target t : all_targets)
+        if (target_label(t) == name) return t;
+    return std::nullopt;
+}
+
 std::string temp_dir() {
     char pattern[] = "/tmp/dppgemm-decode-XXXXXX";
     const char* dir = mkdtemp(pattern);

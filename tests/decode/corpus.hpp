@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -45,5 +46,6 @@ std::vector<std::uint8_t> text_bytes(const std::vector<DisasmLine>& lines);
 
 std::string temp_dir();
 std::string target_label(Target target);
+std::optional<Target> target_from_label(const std::string& name);
 
 }  // namespace dppgemm::emu::test
