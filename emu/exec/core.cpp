@@ -58,8 +58,12 @@ void land(Wave& w, const PendingLoad& p) {
             std::uint32_t* reg = p.dest == PendingLoad::Dest::vgpr ? w.v[p.reg + d] : w.a[p.reg + d];
             const std::uint32_t* value = data + 64 * d;
             const std::uint32_t keep = p.keep_mask;
-            for (unsigned l = 0; l < 64; ++l)
-                if ((p.lanes >> l) & 1) reg[l] = (reg[l] & keep) | (value[l] & ~keep);
+            if (keep == 0) {
+                commit(reg, value, p.lanes);
+            } else {
+                for (unsigned l = 0; l < 64; ++l)
+                    if ((p.lanes >> l) & 1) reg[l] = (reg[l] & keep) | (value[l] & ~keep);
+            }
         }
         break;
     }

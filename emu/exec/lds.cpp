@@ -3,28 +3,76 @@
 #include <algorithm>
 
 namespace dppgemm::emu {
+namespace {
 
-std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes) {
-    const unsigned per_lane = access.per_lane == 3 ? 4 : access.per_lane;  // b96 passes like b128
-    const unsigned lanes_per_pass = 32 / per_lane;
+// The general model: distinct dword addresses per bank, pass by pass.
+std::uint64_t general_conflicts(const LdsLaneDwords& access, std::uint64_t active_lanes, unsigned lanes_per_pass) {
     std::uint64_t conflicts = 0;
     for (unsigned first = 0; first < 64; first += lanes_per_pass) {
-        std::uint32_t seen[32];
-        unsigned seen_count = 0;
-        unsigned per_bank[32] = {};
+        std::uint32_t in_bank[32][32];
+        unsigned count[32] = {};
         unsigned worst = 0;
         for (unsigned lane = first; lane < first + lanes_per_pass; ++lane) {
             if (!((active_lanes >> lane) & 1)) continue;
             for (unsigned d = 0; d < access.per_lane; ++d) {
                 const std::uint32_t dword = access.dwords[lane][d];
-                if (std::find(seen, seen + seen_count, dword) != seen + seen_count) continue;  // broadcast
-                seen[seen_count++] = dword;
-                worst = std::max(worst, ++per_bank[dword % 32]);
+                const unsigned bank = dword % 32;
+                std::uint32_t* seen = in_bank[bank];
+                if (std::find(seen, seen + count[bank], dword) != seen + count[bank]) continue;  // broadcast
+                seen[count[bank]++] = dword;
+                worst = std::max(worst, count[bank]);
             }
         }
         if (worst > 1) conflicts += worst - 1;
     }
     return conflicts;
+}
+
+// The same model when every lane reads `width` consecutive dwords starting at
+// a multiple of `width` (b32, aligned b64/b128): a lane then covers exactly
+// the bank group (first dword / width) % (32 / width), so it is enough to
+// count distinct lane addresses per group.
+bool aligned_conflicts(const LdsLaneDwords& access, std::uint64_t active_lanes, unsigned width, std::uint64_t& out) {
+    // width is 1, 2 or 4: shifts and masks, no divisions (this runs per ds instruction).
+    const unsigned shift = width == 4 ? 2 : width == 2 ? 1 : 0;
+    for (unsigned lane = 0; lane < 64; ++lane) {
+        if (!((active_lanes >> lane) & 1)) continue;
+        const std::uint32_t* d = access.dwords[lane];
+        if (d[0] & (width - 1)) return false;
+        for (unsigned i = 1; i < width; ++i)
+            if (d[i] != d[0] + i) return false;
+    }
+    const unsigned lanes_per_pass = 32u >> shift, group_mask = (32u >> shift) - 1;
+    std::uint64_t conflicts = 0;
+    for (unsigned first = 0; first < 64; first += lanes_per_pass) {
+        // Distinct lane addresses of the pass (same address: broadcast) ...
+        std::uint32_t units[32];
+        unsigned n = 0;
+        for (unsigned lane = first; lane < first + lanes_per_pass; ++lane) {
+            if (!((active_lanes >> lane) & 1)) continue;
+            const std::uint32_t unit = access.dwords[lane][0] >> shift;
+            unsigned i = 0;
+            while (i < n && units[i] != unit) ++i;
+            if (i == n) units[n++] = unit;
+        }
+        // ... counted per bank group.
+        std::uint8_t count[32];
+        for (unsigned g = 0; g < 32; ++g) count[g] = 0;
+        unsigned worst = 0;
+        for (unsigned i = 0; i < n; ++i) worst = std::max<unsigned>(worst, ++count[units[i] & group_mask]);
+        if (worst > 1) conflicts += worst - 1;
+    }
+    out = conflicts;
+    return true;
+}
+
+}  // namespace
+
+std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes) {
+    const unsigned per_lane = access.per_lane == 3 ? 4 : access.per_lane;  // b96 passes like b128
+    std::uint64_t conflicts = 0;
+    if (access.per_lane != 3 && aligned_conflicts(access, active_lanes, per_lane, conflicts)) return conflicts;
+    return general_conflicts(access, active_lanes, 32 / per_lane);
 }
 
 }  // namespace dppgemm::emu

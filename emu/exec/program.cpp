@@ -145,6 +145,8 @@ Program build_program(const Kernel& kernel, Target target) {
         // Source transforms: abs/neg (VOP3, DPP, SDWA float ops) and denormal flushing.
         const bool flush_in = s.fp == sem::FloatPolicy::no_denormals || (s.fp == sem::FloatPolicy::mode && flushes_src(denorm));
         e.flush_out = s.fp == sem::FloatPolicy::no_denormals || (s.fp == sem::FloatPolicy::mode && flushes_dst(denorm));
+        e.flush_in = flush_in;
+        e.output_modifiers = inst.clamp || inst.omod;  // the lane loops flush results themselves
         if (info.family != Family::VOP3P) {
             for (int k = 0; k < 3; ++k) {
                 std::uint8_t t = 0;

@@ -51,7 +51,9 @@ struct ExecInst {
     ExecFn fn = nullptr;
     const Inst* inst = nullptr;  // the decoded instruction (Program::insts)
     InstClass cls = InstClass::other;
+    bool flush_in = false;   // fp32 source denormals -> signed zero (every source)
     bool flush_out = false;  // fp32 result denormals -> signed zero
+    bool output_modifiers = false;  // clamp or omod: apply_output_modifiers()
     std::uint8_t transform[3] = {0, 0, 0};  // SrcTransform bits per source
     std::uint32_t index = 0;   // position in Program::code
     std::uint32_t next = 0;    // index of the following instruction

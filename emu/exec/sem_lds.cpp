@@ -5,6 +5,7 @@
 // request per active lane, bytes moved, bank-conflict cycles (lds.hpp).
 
 #include <cstring>
+#include <memory>
 #include <string_view>
 
 #include "emu/exec/semantics.hpp"
@@ -53,6 +54,19 @@ DsFormat parse(std::string_view name) {
 
 u32 popcount(u64 x) { return u32(__builtin_popcountll(x)); }
 
+// Dwords of one lane into the lane-contiguous planes out[0], out[64], ...
+// (fixed-size copies: a variable-length memcpy per lane costs more than the rest).
+inline void copy_dwords(const std::uint8_t* host, u32* out, unsigned dwords) {
+    u32 value[4];
+    switch (dwords) {
+    case 4: std::memcpy(value, host, 16); break;
+    case 3: std::memcpy(value, host, 12); break;
+    case 2: std::memcpy(value, host, 8); break;
+    default: std::memcpy(value, host, 4); break;
+    }
+    for (unsigned d = 0; d < dwords; ++d) out[64 * d] = value[d];
+}
+
 // Byte address of element `which` (0 or 1) of lane l.
 u32 element_address(Wave& w, const ExecInst& e, const DsFormat& f, unsigned l, unsigned which) {
     const u32 base = w.v[e.src[0].index][l];
@@ -89,16 +103,16 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
     }
     c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(lanes, exec);
     if (WorkgroupObserver* o = w.group->observer) {
-        MemoryAccess access;
-        access.space = MemoryAccess::Space::lds;
-        access.write = write;
-        access.read = !write;
-        access.lanes = exec;
-        access.bytes_per_lane = f.bytes;
-        access.addresses_per_lane = elements;
+        auto access = std::make_unique<MemoryAccess>();
+        access->space = MemoryAccess::Space::lds;
+        access->write = write;
+        access->read = !write;
+        access->lanes = exec;
+        access->bytes_per_lane = f.bytes;
+        access->addresses_per_lane = elements;
         for (unsigned l = 0; l < 64; ++l)
-            for (unsigned el = 0; el < elements; ++el) access.address[l][el] = addresses[l][el];
-        o->memory_access(w, e, access);
+            for (unsigned el = 0; el < elements; ++el) access->address[l][el] = addresses[l][el];
+        o->memory_access(w, e, *access);
     }
 }
 
@@ -116,19 +130,31 @@ PendingLoad& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_ma
 void ds_read(Wave& w, const ExecInst& e) {
     const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
     const u64 exec = w.exec();
-    u32 addresses[64][2] = {};
+    u32 addresses[64][2];
     PendingLoad& p = issue_read(w, e, f.result_dwords(), f.d16 ? (f.hi ? 0x0000ffffu : 0xffff0000u) : 0u, exec);
     u32* data = w.pending.data(p);
     const unsigned elements = f.two_addresses ? 2 : 1;
-    for (unsigned l = 0; l < 64; ++l) {
-        if (!((exec >> l) & 1)) continue;
-        for (unsigned el = 0; el < elements; ++el) {
+    const unsigned per_element = f.dwords_per_element();
+    for (unsigned el = 0; el < elements; ++el) {
+        // Addresses of all lanes, then one bounds check over the active ones.
+        u32 highest = 0;
+        for (unsigned l = 0; l < 64; ++l) {
             const u32 address = element_address(w, e, f, l, el);
             addresses[l][el] = address;
-            const std::uint8_t* host = lds_at(w, address, f.bytes);
+            if (((exec >> l) & 1) && address >= highest) highest = address;
+        }
+        std::uint8_t* base = w.group->lds.at(0, 0);
+        const u32 size = w.group->lds.size();
+        if (exec && (u64(highest) + f.bytes > size)) {
+            for (unsigned l = 0; l < 64; ++l)
+                if ((exec >> l) & 1) lds_at(w, addresses[l][el], f.bytes);  // faults naming the first bad address
+        }
+        for (unsigned l = 0; l < 64; ++l) {
+            if (!((exec >> l) & 1)) continue;
+            const std::uint8_t* host = base + addresses[l][el];
             if (f.bytes >= 4) {
-                for (unsigned d = 0; d < f.dwords_per_element(); ++d)
-                    std::memcpy(&data[64 * (el * f.dwords_per_element() + d) + l], host + 4 * d, 4);
+                u32* out = data + 64 * el * per_element + l;
+                copy_dwords(host, out, per_element);
             } else {
                 u32 value = f.bytes == 2 ? u32(host[0] | (host[1] << 8)) : host[0];
                 if (f.sign) value = f.bytes == 2 ? u32(std::int32_t(std::int16_t(value))) : u32(std::int32_t(std::int8_t(value)));

@@ -5,6 +5,7 @@
 // (see core.cpp); stores write at issue.
 
 #include <cstring>
+#include <memory>
 #include <string_view>
 
 #include "emu/exec/apertures.hpp"
@@ -141,13 +142,12 @@ void vmem_load(Wave& w, const ExecInst& e) {
     entry.keep_mask = f.d16 ? (f.hi ? 0x0000ffffu : 0xffff0000u) : 0u;
     PendingLoad& p = issue(w, e, entry);
     u32* data = w.pending.data(p);
-    MemoryAccess* access = nullptr;
-    MemoryAccess local;
+    std::unique_ptr<MemoryAccess> access;  // only when observed: it is 1 KiB
     if (w.group->observer) {
-        access = &local;
-        local.read = true;
-        local.lanes = exec;
-        local.bytes_per_lane = u32(f.bytes) * f.dwords;
+        access = std::make_unique<MemoryAccess>();
+        access->read = true;
+        access->lanes = exec;
+        access->bytes_per_lane = u32(f.bytes) * f.dwords;
     }
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
@@ -172,12 +172,12 @@ void vmem_store(Wave& w, const ExecInst& e) {
     LaneAddresser addr(w, e);
     // Store data: vdata (MUBUF keeps it in dst) or data (FLAT/GLOBAL src1).
     const Src& data = e.inst->info().family == Family::MUBUF ? e.dst : e.src[1];
-    MemoryAccess local;
-    const bool observed = w.group->observer != nullptr;
-    if (observed) {
-        local.write = true;
-        local.lanes = exec;
-        local.bytes_per_lane = u32(f.bytes) * f.dwords;
+    std::unique_ptr<MemoryAccess> access;  // only when observed
+    if (w.group->observer) {
+        access = std::make_unique<MemoryAccess>();
+        access->write = true;
+        access->lanes = exec;
+        access->bytes_per_lane = u32(f.bytes) * f.dwords;
     }
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
@@ -185,7 +185,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
         for (unsigned d = 0; d < f.dwords; ++d) {
             u64 address;
             std::uint8_t* host = addr.at(l, 4 * d, f.bytes, &address);
-            if (d == 0 && observed) local.address[l][0] = address;
+            if (d == 0 && access) access->address[l][0] = address;
             if (!host) continue;  // buffer range check: dropped
             u32 value = vreg(w, data, d)[l];
             if (f.hi) value >>= 16;
@@ -197,7 +197,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
     PendingLoad entry;
     entry.counter = WaitCounter::vm;
     issue(w, e, entry);
-    if (observed) notify(w, e, local);
+    if (access) notify(w, e, *access);
 }
 
 // ---- atomics (32-bit) --------------------------------------------------------

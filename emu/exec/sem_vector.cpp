@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "emu/exec/semantics.hpp"
 
@@ -20,20 +21,43 @@ using fp::as_float;
 
 // ---- lane-loop templates ---------------------------------------------------
 
+// The denormal flushes of inputs and result are fused into the lane loop
+// (fetch skips them); one loop version per combination, picked per
+// instruction, so each stays a straight vectorizable loop.
+template <bool In, bool Out, class Lane>
+void run_lanes(u32* __restrict out, Lane lane) {
+    for (unsigned l = 0; l < 64; ++l) {
+        const u32 r = lane(l, std::bool_constant<In>{});
+        out[l] = Out ? fp::flush(r) : r;
+    }
+}
+template <class Lane>
+void lanes(const ExecInst& e, u32* out, Lane lane) {
+    if (e.flush_in) {
+        if (e.flush_out) run_lanes<true, true>(out, lane);
+        else run_lanes<true, false>(out, lane);
+    } else {
+        if (e.flush_out) run_lanes<false, true>(out, lane);
+        else run_lanes<false, false>(out, lane);
+    }
+}
+template <class Flush>
+inline u32 in(u32 x, Flush) { return Flush::value ? fp::flush(x) : x; }
+
 template <u32 (*F)(u32)>
 void vop1(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, out;
-    const u32* __restrict a = fetch(w, e, 0, t0);
-    for (unsigned l = 0; l < 64; ++l) out[l] = F(a[l]);
+    const u32* __restrict a = fetch(w, e, 0, t0, 0, ST_FLUSH);
+    lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush)); });
     commit_vdst(w, e, out);
 }
 
 template <u32 (*F)(u32, u32)>
 void vop2(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, out;
-    const u32* __restrict a = fetch(w, e, 0, t0);
-    const u32* __restrict b = fetch(w, e, 1, t1);
-    for (unsigned l = 0; l < 64; ++l) out[l] = F(a[l], b[l]);
+    const u32* __restrict a = fetch(w, e, 0, t0, 0, ST_FLUSH);
+    const u32* __restrict b = fetch(w, e, 1, t1, 0, ST_FLUSH);
+    lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush), in(b[l], flush)); });
     commit_vdst(w, e, out);
 }
 
@@ -42,10 +66,10 @@ void vop2(Wave& w, const ExecInst& e) {
 template <u32 (*F)(u32, u32, u32), int A = 0, int B = 1, int C = 2>
 void vop3(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, t2, out;
-    const u32* __restrict a = fetch(w, e, A, t0);
-    const u32* __restrict b = fetch(w, e, B, t1);
-    const u32* __restrict c = fetch(w, e, C, t2);
-    for (unsigned l = 0; l < 64; ++l) out[l] = F(a[l], b[l], c[l]);
+    const u32* __restrict a = fetch(w, e, A, t0, 0, ST_FLUSH);
+    const u32* __restrict b = fetch(w, e, B, t1, 0, ST_FLUSH);
+    const u32* __restrict c = fetch(w, e, C, t2, 0, ST_FLUSH);
+    lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush), in(b[l], flush), in(c[l], flush)); });
     commit_vdst(w, e, out);
 }
 

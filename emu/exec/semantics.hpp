@@ -77,10 +77,12 @@ inline std::uint32_t* vreg(Wave& w, const Src& s, unsigned dword = 0) {
 
 // The 64 lanes of source i (dword `dword` of it): a VGPR directly when no
 // transform applies, otherwise a copy in tmp (scalars broadcast, DPP
-// gathered, abs/neg/flush applied).
-inline const std::uint32_t* fetch(Wave& w, const ExecInst& e, unsigned i, Lanes tmp, unsigned dword = 0) {
+// gathered, abs/neg applied). Transforms in `skip` are left to the caller
+// (the lane-loop templates fuse the denormal flush into their loop).
+inline const std::uint32_t* fetch(Wave& w, const ExecInst& e, unsigned i, Lanes tmp, unsigned dword = 0,
+                                  std::uint8_t skip = 0) {
     const Src& s = e.src[i];
-    const std::uint8_t t = e.transform[i];
+    const std::uint8_t t = e.transform[i] & ~skip;
     const std::uint32_t* lanes;
     if (s.is_vector()) {
         lanes = vreg(w, s, dword);
@@ -125,7 +127,7 @@ inline void commit(std::uint32_t* __restrict dst, const std::uint32_t* __restric
 // Output modifiers of fp32 results: omod, clamp, flush.
 void apply_output_modifiers(const ExecInst& e, std::uint32_t* value);
 inline void commit_vdst(Wave& w, const ExecInst& e, std::uint32_t* value, unsigned dword = 0) {
-    if (e.flush_out || e.inst->clamp || e.inst->omod) apply_output_modifiers(e, value);
+    if (e.output_modifiers) apply_output_modifiers(e, value);
     commit(vreg(w, e.dst, dword), value, write_lanes(w, e));
 }
 
