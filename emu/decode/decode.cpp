@@ -81,14 +81,26 @@ private:
         return true;
     }
     // src0..src2 of VOP3/VOP3P: 9-bit fields at bits 32, 41, 50 (no literal on gfx9).
-    void vop3_sources() {
+    // MFMA: a scalar or constant accumulator input (src2) is one dword, splat.
+    void vop3_sources(bool scalar_src2_single = false) {
         Operand* srcs[] = {&inst_.src0, &inst_.src1, &inst_.src2};
         for (int s = 0; s < 3; ++s) {
             unsigned code = bits(word_, 32 + 9 * s, 9);
             int dwords = info().dwords[F_SRC0 + s];
+            if (s == 2 && scalar_src2_single && code < 256 && dwords) dwords = mfma_scalar_width(code, dwords);
             if (dwords) *srcs[s] = source(code, dwords, false);
             else unused_field(F_SRC0 + s, code);
         }
+    }
+
+    // LLVM's width for a scalar MFMA accumulator input: an SGPR/ttmp tuple
+    // where such a register class exists (2, 4, 8, 16), a 64-bit special
+    // register by its pair name, anything else one dword.
+    static int mfma_scalar_width(unsigned code, int dwords) {
+        bool tuple = dwords == 2 || dwords == 4 || dwords == 8 || dwords == 16;
+        if (code <= 101 || (code >= 108 && code <= 123)) return tuple ? dwords : 1;
+        if (code == 102 || code == 104 || code == 106 || code == 126) return 2;
+        return 1;
     }
 
     // 9-bit source operand (8-bit scalar sources are the same codes below 256).
@@ -406,11 +418,11 @@ void Decoder::vop3p() {
     const OpInfo& i = info();
     if (!modifiers_ok(Form::native, 0xff00ull | (0x1full << 59))) { ok_ = false; return; }
     bool mfma = i.has(OF_MFMA);
-    bool acc_cd = mfma && (target_ == Target::gfx908 || bits(word_, 15, 1));
+    bool acc_cd = mfma && (detail::mfma_agpr_default(inst_.op, target_) || bits(word_, 15, 1));
     unsigned vdst = bits(word_, 0, 8);
     if (i.dwords[F_DST]) inst_.dst = vgpr(vdst, i.dwords[F_DST], acc_cd || (!mfma && i.has(OF_ACC_DST)));
     else unused_field(F_DST, vdst);
-    vop3_sources();
+    vop3_sources(mfma);
     if (mfma) {
         inst_.cbsz = static_cast<std::uint8_t>(bits(word_, 8, 3));
         inst_.abid = static_cast<std::uint8_t>(bits(word_, 11, 4));
@@ -486,7 +498,7 @@ void Decoder::flat() {
     if (sve) addr_dwords = 1;
     if (seg == 1 && (is_gfx940(target_) ? !sve : has_saddr)) {
         inst_.src0.kind = OperandKind::off;
-        if (addr) ok_ = false;
+        if (addr && !is_gfx940(target_)) ok_ = false;  // gfx940 ignores vaddr without SVE
     } else if (addr_dwords) {
         inst_.src0 = vgpr(addr, addr_dwords);
     } else {

@@ -329,7 +329,6 @@ std::vector<Sample> generate_corpus(Target target, int per_form, std::uint32_t s
     for (std::size_t n = 1; n < op_count; ++n) {
         auto op = static_cast<Op>(n);
         const OpInfo& i = op_info(op);
-        if (i.has(OF_MFMA)) continue;  // matrix ops: decoded, not yet held to LLVM's text
         for (int k = 0; k < per_form; ++k) {
             int opcode = i.opcode[t];
             const detail::FormBits& native = detail::form_bits(op, target, Form::native);

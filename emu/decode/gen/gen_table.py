@@ -68,7 +68,7 @@ def flags_for(name, family, dw):
             f.append("OF_LOAD")
         elif re.search(r"(store|write)", name):
             f.append("OF_STORE")
-    if family == "SOPC" or name.startswith("s_cmpk_") or name.startswith("s_bitcmp"):
+    if (family == "SOPC" and name not in ("s_setvskip", "s_set_gpr_idx_on")) or name.startswith("s_cmpk_"):
         f.append("OF_WRITES_SCC")
     if family in ("SOP1", "SOP2", "SOPK") and re.match(
             r"s_(add|sub|addk|min|max|and|or|xor|andn2|orn2|nand|nor|xnor|lshl|lshr|ashr|bfe|absdiff|not|bcnt|quadmask|wqm|abs|lshl\d_add)", name):
@@ -193,6 +193,8 @@ def source_masks(row):
     elif kind16 == "int":
         int16 |= 1 << 29  # 16-bit integer src0 on this target
     mnemonic = row["text"].split(" ")[0]
+    if mnemonic.startswith(("v_mfma", "v_smfmac")) and re.match(r"\S+ a", row["text"]):
+        int16 |= 1 << 30  # matrix op whose accumulators are AGPRs even with the acc_cd bit clear
     if mnemonic.endswith("_e32"):
         int16 |= 1 << 22  # LLVM names the 32-bit form with _e32
     if mnemonic.endswith("_e64"):
@@ -327,7 +329,7 @@ def main():
         out.write("// integer sources, 8..10: register-only sources, 12: src0 a VGPR number, 16..19: don't-care\n")
         out.write("// operand fields, 20: DS without offset (must be zero), 21: DS offset ignored, 22: _e32\n")
         out.write("// suffix, 23: _e64 suffix, 24: offset printed as swizzle(), 25..27: VOP3 op_sel entries,\n")
-        out.write("// 28: f16 sources, 29: i16 src0.\n")
+        out.write("// 28: f16 sources, 29: i16 src0, 30: MFMA accumulators in AGPRs by default.\n")
         for name, fam in order:
             for t in TARGETS:
                 for form, (acc, prn) in sorted(forms.get((name, t), {}).items()):
