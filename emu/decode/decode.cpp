@@ -106,6 +106,13 @@ private:
     // 9-bit source operand (8-bit scalar sources are the same codes below 256).
     Operand source(unsigned code, int dwords, bool literal_ok = true);
     Operand sgpr_dst(unsigned code, int dwords);
+    static Operand implicit_vcc() {
+        Operand vcc;
+        vcc.kind = OperandKind::special;
+        vcc.code = 106;
+        vcc.dwords = 2;
+        return vcc;
+    }
     Operand vgpr(unsigned index, int dwords, bool acc = false);
     void literal(Operand& op);
 
@@ -366,11 +373,11 @@ void Decoder::vop2() {
         if (inst_.dpp || inst_.sdwa) ok_ = false;
         literal(inst_.src2);  // K
     }
-    if (i.has(OF_VOP3B) || i.has(OF_CARRY_IN)) {
-        inst_.sdst.kind = OperandKind::special;  // implicit vcc
-        inst_.sdst.code = 106;
-        inst_.sdst.dwords = 2;
-    }
+    // The 32-bit forms name vcc implicitly; give it the place the VOP3 form's
+    // explicit operand has, so both forms read alike: carry-out in sdst,
+    // carry-in / lane mask in src2.
+    if (i.has(OF_VOP3B)) inst_.sdst = implicit_vcc();
+    if (i.has(OF_CARRY_IN)) inst_.src2 = implicit_vcc();
 }
 
 void Decoder::vopc() {
@@ -379,9 +386,7 @@ void Decoder::vopc() {
     unsigned src = bits(word_, 0, 9);
     inst_.src0.dwords = i.dwords[F_SRC0];
     inst_.src1 = vgpr(bits(word_, 9, 8), i.dwords[F_SRC1]);
-    inst_.sdst.kind = OperandKind::special;  // vcc unless SDWA names an SGPR pair
-    inst_.sdst.code = 106;
-    inst_.sdst.dwords = 2;
+    inst_.sdst = implicit_vcc();  // unless SDWA names an SGPR pair
     if (src == 0xfa) vop_dpp(inst_.src0);
     else if (src == 0xf9) vop_sdwa(inst_.src0, &inst_.src1, true);
     else inst_.src0 = source(src, i.dwords[F_SRC0]);
@@ -397,7 +402,8 @@ void Decoder::vop3() {
     std::uint64_t probed = (vop3b ? 0x8000ull : 0xff00ull) | (0x1full << 59);
     if (!modifiers_ok(promoted ? Form::vop3 : Form::native, probed)) { ok_ = false; return; }
     unsigned vdst = bits(word_, 0, 8);
-    if (i.family == Family::VOPC || i.has(OF_SCALAR_DST)) inst_.dst = sgpr_dst(vdst, i.dwords[F_DST] ? i.dwords[F_DST] : 1);
+    if (i.family == Family::VOPC) inst_.sdst = sgpr_dst(vdst, 2);  // the lane mask, like vcc in e32
+    else if (i.has(OF_SCALAR_DST)) inst_.dst = sgpr_dst(vdst, 1);
     else if (i.dwords[F_DST]) inst_.dst = vgpr(vdst, i.dwords[F_DST], i.has(OF_ACC_DST));
     else unused_field(F_DST, vdst);
     if (vop3b) inst_.sdst = sgpr_dst(bits(word_, 8, 7), 2);

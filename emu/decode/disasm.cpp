@@ -462,7 +462,7 @@ void Printer::vop() {
         return false;
     };
     if (vopc) {
-        add(vop3 ? operand(inst_.dst) : (inst_.sdst.kind == OperandKind::sgpr || inst_.sdst.code != 106) ? operand(inst_.sdst) : "vcc");
+        add(operand(inst_.sdst));
     } else if (inst_.dst.kind != OperandKind::none) {
         add(operand(inst_.dst));
     }
@@ -477,9 +477,6 @@ void Printer::vop() {
         ++count;
     }
     if (i.has(OF_LITERAL_K) && !i.has(OF_LITERAL_K_MID)) add(hex(inst_.src2.value));
-    if (!vop3 && !inst_.dpp && !inst_.sdwa && i.has(OF_CARRY_IN)) add("vcc");
-    if (inst_.dpp && i.has(OF_CARRY_IN)) add("vcc");
-    if (inst_.sdwa && i.has(OF_CARRY_IN)) add("vcc");
     if (vop3) {
         // op_sel: one bit per source plus the destination, shown when LLVM shows it.
         // op_sel: entries for the sources (and tied operands) LLVM lists, the

@@ -97,10 +97,20 @@ struct Inst {
     Op op = Op::invalid;
     std::uint32_t word0 = 0;    // first dword, kept for `.long` and checkers
 
-    // Operands in LLVM's print order of the family: dst, sdst (VOP3b carry
-    // out / VOPC e64 / SDWA VOPC), src0, src1, src2.  Memory: dst = loaded
-    // data, src0 = address (vaddr/addr), src1 = store data (data0), src2 =
-    // data1 / srsrc, sbase in src0, soffset/saddr in `soffset`.
+    // Operands.  The same instruction has the same layout in every encoding
+    // (e32, e64, DPP, SDWA); implicit vcc is spelled out as a special operand.
+    //   SOP*:  dst = sdst, src0/src1 = ssrc0/ssrc1 (SOPK/SOPP: simm16).
+    //   VALU:  dst = vdst (an SGPR for v_readlane/v_readfirstlane), src0..src2;
+    //          sdst = carry-out of VOP3b ops (vcc in e32) and the lane mask a
+    //          VOPC writes (vcc in e32, any SGPR pair in e64/SDWA);
+    //          src2 = carry-in / v_cndmask lane mask (vcc in e32); for
+    //          v_madmk/v_madak (OF_LITERAL_K) src2 is the literal K.
+    //   SMEM:  dst = sdata (loaded or stored), src0 = sbase, offset / soffset.
+    //   DS:    dst = vdst, src0 = addr, src1 = data0, src2 = data1, offset*.
+    //   FLAT/GLOBAL/SCRATCH: dst = vdst, src0 = vaddr (or `off`), src1 = data,
+    //          soffset = saddr (or `off`), offset.
+    //   MUBUF: dst = vdata (loaded or stored), src0 = vaddr (or `off`),
+    //          src2 = srsrc, soffset, offset.
     Operand dst, sdst, src0, src1, src2, soffset;
 
     SrcMods mods;
@@ -117,8 +127,8 @@ struct Inst {
     std::uint8_t offset0 = 0, offset1 = 0;  // DS two-address forms
     bool gds = false;
     bool glc = false, slc = false, dlc = false;  // gfx940: sc0 = glc, nt = slc
-    bool sc1 = false;                          // gfx940 only
-    bool lds = false, tfe = false;
+    bool sc1 = false;                          // gfx90a: scc, gfx940: sc1
+    bool lds = false, tfe = false;             // tfe: before gfx90a (where that bit means AGPR data)
     bool offen = false, idxen = false, addr64 = false;
     bool smem_imm = true;       // SMEM offset is an immediate (else soffset SGPR)
 

@@ -88,3 +88,27 @@ TEST_CASE("a literal cut off by the end of the code is a .long", "[decode]") {
     CHECK(inst.size == 4);
     CHECK(disassemble(inst, Target::gfx906) == ".long 0xbe8001ff");
 }
+
+TEST_CASE("carry and compare operands sit in the same place in e32 and e64", "[decode]") {
+    Inst e32 = decode_words(Target::gfx906, {0x38020702});              // v_addc_co_u32_e32 v1, vcc, v2, v3, vcc
+    Inst e64 = decode_words(Target::gfx906, {0xD11C0401, 0x001A0702});  // ..._e64 v1, s[4:5], v2, v3, s[6:7]
+    REQUIRE(e32.op == Op::v_addc_co_u32);
+    REQUIRE(e64.op == Op::v_addc_co_u32);
+    CHECK(e32.sdst.kind == OperandKind::special);
+    CHECK(e32.sdst.code == 106);  // vcc
+    CHECK(e32.src2.code == 106);
+    CHECK(e64.sdst.kind == OperandKind::sgpr);
+    CHECK(e64.sdst.index == 4);
+    CHECK(e64.src2.kind == OperandKind::sgpr);
+    CHECK(e64.src2.index == 6);
+    CHECK(e64.src2.dwords == 2);
+    CHECK(disassemble(e64, Target::gfx906) == "v_addc_co_u32_e64 v1, s[4:5], v2, v3, s[6:7]");
+
+    Inst cmp32 = decode_words(Target::gfx906, {0x7C820501});              // v_cmp_lt_f32_e32 vcc, v1, v2
+    Inst cmp64 = decode_words(Target::gfx906, {0xD0410008, 0x00020501});  // v_cmp_lt_f32_e64 s[8:9], v1, v2
+    CHECK(cmp32.sdst.code == 106);
+    CHECK(cmp64.sdst.kind == OperandKind::sgpr);
+    CHECK(cmp64.sdst.index == 8);
+    CHECK(cmp64.dst.kind == OperandKind::none);
+    CHECK(disassemble(cmp64, Target::gfx906) == "v_cmp_lt_f32_e64 s[8:9], v1, v2");
+}
