@@ -1,1 +1,140 @@
+// Executor components tested directly: allocation table, buffer range rule,
+// LDS bank-conflict model, DPP lane maps, counters.
+
 #include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "emu/exec/address_space.hpp"
+#include "emu/exec/counters.hpp"
+#include "emu/exec/dpp.hpp"
+#include "emu/exec/lds.hpp"
+
+using namespace dppgemm::emu;
+
+TEST_CASE("allocations get fake, non-canonical, guarded addresses", "[memory]") {
+    DeviceMemory memory;
+    const std::uint64_t a = memory.allocate(100, "a");
+    const std::uint64_t b = memory.allocate(4096, "b");
+    CHECK(a >= (std::uint64_t{1} << 47));
+    CHECK(a % DeviceMemory::alignment == 0);
+    CHECK(b >= a + 100 + DeviceMemory::guard_gap);
+    // Neither is a host pointer: the host heap and stack live below 2^47.
+    int local = 0;
+    CHECK(reinterpret_cast<std::uintptr_t>(&local) < (std::uintptr_t{1} << 47));
+    CHECK(memory.find(a) != nullptr);
+    CHECK(memory.find(a + 99) != nullptr);
+    CHECK(memory.find(a + 100) == nullptr);
+    CHECK(memory.find(a + 96, 4) != nullptr);
+    CHECK(memory.find(a + 97, 4) == nullptr);  // straddles the end
+    CHECK(memory.find(a - 1) == nullptr);
+    CHECK(memory.find(0) == nullptr);
+    CHECK(memory.find(~std::uint64_t{0}, 8) == nullptr);  // no wrap-around
+}
+
+TEST_CASE("host copies are bounds-checked and faults name the address", "[memory]") {
+    DeviceMemory memory;
+    const std::uint64_t a = memory.allocate(16);
+    const std::uint32_t in[4] = {1, 2, 3, 4};
+    memory.write(a, in, 16);
+    std::uint32_t out[4] = {};
+    memory.read(a, out, 16);
+    CHECK(std::memcmp(in, out, 16) == 0);
+    try {
+        memory.write(a + 8, in, 16);
+        FAIL("no fault");
+    } catch (const MemoryFault& fault) {
+        CHECK(fault.address() == a + 8);
+        CHECK(fault.size() == 16);
+    }
+    CHECK_THROWS_AS(memory.release(a + 4), MemoryFault);
+    memory.release(a);
+    CHECK(memory.find(a) == nullptr);
+    CHECK_THROWS_AS(memory.read(a, out, 4), MemoryFault);
+}
+
+TEST_CASE("buffer range rule is per dword, raw and structured", "[memory][buffer]") {
+    const std::uint32_t words[4] = {0x1000, 0x8000 | (0u << 16), 20, 0};  // base 0x8000'00001000, stride 0
+    const BufferResource raw = BufferResource::from_sgprs(words);
+    CHECK(raw.base == 0x800000001000ull);
+    CHECK(raw.stride == 0);
+    CHECK(raw.num_records == 20);
+    CHECK(raw.in_range(0, 16, 4));
+    CHECK_FALSE(raw.in_range(0, 17, 4));  // dword 17..20 ends past 20
+    CHECK_FALSE(raw.in_range(0, 20, 4));
+    CHECK(raw.in_range(0, 19, 1));
+    CHECK(raw.address(0, 8, 100) == raw.base + 108);  // soffset adds to the address, not to the check
+    const std::uint32_t structured_words[4] = {0, 16u << 16, 3, 0};
+    const BufferResource s = BufferResource::from_sgprs(structured_words);
+    CHECK(s.stride == 16);
+    CHECK(s.in_range(2, 12, 4));
+    CHECK_FALSE(s.in_range(3, 0, 4));   // index past num_records
+    CHECK_FALSE(s.in_range(0, 16, 4));  // offset past the stride
+    CHECK(s.address(2, 4, 0) == 36);
+}
+
+namespace {
+LdsLaneDwords lanes_b32(std::uint32_t (*byte_address)(unsigned lane)) {
+    LdsLaneDwords a;
+    a.per_lane = 1;
+    for (unsigned l = 0; l < 64; ++l) a.dwords[l][0] = byte_address(l) / 4;
+    return a;
+}
+LdsLaneDwords lanes_wide(unsigned dwords, std::uint32_t (*byte_address)(unsigned lane)) {
+    LdsLaneDwords a;
+    a.per_lane = dwords;
+    for (unsigned l = 0; l < 64; ++l)
+        for (unsigned d = 0; d < dwords; ++d) a.dwords[l][d] = byte_address(l) / 4 + d;
+    return a;
+}
+}  // namespace
+
+TEST_CASE("LDS bank conflicts on known patterns", "[lds]") {
+    const std::uint64_t all = ~0ull;
+    // Consecutive dwords: every bank once per 32-lane half.
+    CHECK(lds_bank_conflict_cycles(lanes_b32([](unsigned l) { return 4 * l; }), all) == 0);
+    // Everyone reads the same dword: broadcast.
+    CHECK(lds_bank_conflict_cycles(lanes_b32([](unsigned) { return 64u; }), all) == 0);
+    // Stride 2 dwords: 16 banks, two addresses each -> 1 extra cycle per half.
+    CHECK(lds_bank_conflict_cycles(lanes_b32([](unsigned l) { return 8 * l; }), all) == 2);
+    // Stride 32 dwords: all 32 lanes of a half in bank 0 -> 31 extra cycles per half.
+    CHECK(lds_bank_conflict_cycles(lanes_b32([](unsigned l) { return 128 * l; }), all) == 62);
+    // Only lanes 0 and 1 active, same bank, different addresses: 1.
+    CHECK(lds_bank_conflict_cycles(lanes_b32([](unsigned l) { return 128 * l; }), 0x3) == 1);
+    // b128, consecutive 16-byte vectors: 8 lanes per pass cover 32 banks.
+    CHECK(lds_bank_conflict_cycles(lanes_wide(4, [](unsigned l) { return 16 * l; }), all) == 0);
+    // b128 with a 128-byte stride: the 8 lanes of a pass share banks 0-3 -> 7 per pass, 8 passes.
+    CHECK(lds_bank_conflict_cycles(lanes_wide(4, [](unsigned l) { return 128 * l; }), all) == 56);
+    // b128, lanes in groups of 4 reading the same vector (broadcast) at a 528-byte row pitch.
+    CHECK(lds_bank_conflict_cycles(lanes_wide(4, [](unsigned l) { return 528 * (l / 4); }), all) == 0);
+    // b64 misaligned (odd dword start) goes through the general model: 16 lanes x 2 dwords, consecutive -> none.
+    CHECK(lds_bank_conflict_cycles(lanes_wide(2, [](unsigned l) { return 4 + 8 * l; }), all) == 0);
+    // b64 with a 256-byte stride: 16 lanes per pass on banks {0,1} -> 15 per pass, 4 passes.
+    CHECK(lds_bank_conflict_cycles(lanes_wide(2, [](unsigned l) { return 256 * l; }), all) == 60);
+    // No active lane, no cost.
+    CHECK(lds_bank_conflict_cycles(lanes_b32([](unsigned l) { return 128 * l; }), 0) == 0);
+}
+
+TEST_CASE("LDS bounds", "[lds]") {
+    Lds lds;
+    lds.reset(64);
+    CHECK(lds.at(60, 4) != nullptr);
+    CHECK(lds.at(61, 4) == nullptr);
+    CHECK(lds.at(64, 1) == nullptr);
+    CHECK(lds.at(~0ull, 4) == nullptr);
+}
+
+TEST_CASE("counters add up and compare", "[counters]") {
+    Counters a, b;
+    a[InstClass::valu] = 3;
+    a.lds_read_requests = 64;
+    b[InstClass::valu] = 4;
+    b.waves = 1;
+    a += b;
+    CHECK(a[InstClass::valu] == 7);
+    CHECK(a.total_instructions() == 7);
+    CHECK(a.waves == 1);
+    CHECK(a != b);
+    CHECK(a.to_json().find("\"valu\": 7") != std::string::npos);
+    CHECK(a.to_json().find("\"lds_read_requests\": 64") != std::string::npos);
+}
