@@ -1,1 +1,219 @@
+// Program flow and dispatch: barriers across waves, dispatch setup (ids,
+// hidden arguments, dispatch packet), errors that stop a run, thread-count
+// independence.
+
 #include <catch2/catch.hpp>
+
+#include "kernel_builder.hpp"
+
+using namespace exec_test;
+
+namespace {
+Program build(const std::string& body, KernelOptions options = {}) {
+    const CodeObject co = assemble_kernel(body, options);
+    return build_program(co, co.kernels.at(0));
+}
+}  // namespace
+
+TEST_CASE("s_barrier orders LDS traffic between the waves of a workgroup", "[flow][barrier]") {
+    // 256 work-items, 4 waves: each writes its id to LDS, barrier, then reads
+    // the slot of the work-item 64 further (another wave), mod 256. Without
+    // the barrier, wave 0 would read slots that waves 1..3 have not written.
+    KernelOptions options;
+    options.lds_bytes = 1024;
+    const Program program = build(R"(
+  v_add_u32 v2, 7, v0
+  ds_write_b32 v1, v2
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  v_add_u32 v3, 256, v1
+  v_and_b32 v3, 1023, v3
+  ds_read_b32 v5, v3
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  ds_write_b32 v1, v0
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v5, s[4:5]
+)",
+                                  options);
+    TestRun run(256);
+    run.block = {256, 1, 1};
+    const DispatchResult r = run.run(program);
+    REQUIRE(r.ok());
+    const auto out = run.read(0, 256);
+    for (unsigned i = 0; i < 256; ++i) CHECK(out[i] == 7 + (i + 64) % 256);
+    CHECK(r.counters.waves == 4);
+    CHECK(r.counters[InstClass::barrier] == 8);
+}
+
+TEST_CASE("workgroup ids, work-item ids, partial waves and hidden state", "[flow][dispatch]") {
+    // Each work-item stores (workgroup id x) * 1000 + work-item id at its global index.
+    const Program program = build(R"(
+  s_mul_i32 s20, s2, 100
+  v_add_u32 v3, s20, v0
+  v_lshlrev_b32 v3, 2, v3
+  s_mul_i32 s21, s2, 1000
+  v_add_u32 v5, s21, v0
+  global_store_dword v3, v5, s[4:5]
+)");
+    TestRun run(1024);
+    run.grid = {5, 1, 1};
+    run.block = {100, 1, 1};  // the second wave of each workgroup has 36 lanes
+    run.threads = 3;
+    const DispatchResult r = run.run(program);
+    REQUIRE(r.ok());
+    const auto out = run.read(0, 500);
+    for (unsigned g = 0; g < 5; ++g)
+        for (unsigned i = 0; i < 100; ++i) CHECK(out[g * 100 + i] == g * 1000 + i);
+    CHECK(r.counters.workgroups == 5);
+    CHECK(r.counters.waves == 10);
+}
+
+TEST_CASE("the dispatch packet holds the workgroup and grid sizes", "[flow][dispatch]") {
+    const char* source = R"(
+.amdgcn_target "amdgcn-amd-amdhsa--gfx906"
+.text
+.globl k
+.p2align 8
+.type k,@function
+k:
+  s_load_dword s10, s[0:1], 0x4      // workgroup_size_x, y
+  s_load_dword s11, s[0:1], 0xc      // grid_size_x
+  s_load_dwordx2 s[12:13], s[2:3], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s10
+  v_mov_b32 v2, s11
+  v_mov_b32 v0, 0
+  global_store_dwordx2 v0, v[1:2], s[12:13]
+  s_endpgm
+.Lend:
+.size k, .Lend-k
+.rodata
+.p2align 6
+.amdhsa_kernel k
+  .amdhsa_user_sgpr_dispatch_ptr 1
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_next_free_vgpr 8
+  .amdhsa_next_free_sgpr 16
+.end_amdhsa_kernel
+.amdgpu_metadata
+---
+amdhsa.version: [ 1, 1 ]
+amdhsa.kernels:
+  - .name: k
+    .symbol: k.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 8
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+...
+.end_amdgpu_metadata
+)";
+    const CodeObject co = assemble_source(source, "gfx906");
+    const Program program = build_program(co, co.kernels.at(0));
+    DeviceMemory memory;
+    const std::uint64_t out = memory.allocate(8);
+    Kernargs args(program);
+    args.set(0, out);
+    LaunchConfig config;
+    config.grid = {3, 1, 1};
+    config.block = {64, 2, 1};
+    config.kernarg = args.bytes();
+    REQUIRE(launch(memory, program, config).ok());
+    std::uint32_t values[2];
+    memory.read(out, values, 8);
+    CHECK(values[0] == (64u | (2u << 16)));
+    CHECK(values[1] == 3u * 64u);
+}
+
+TEST_CASE("an unimplemented instruction stops the run naming it and its PC", "[flow][errors]") {
+    const Program program = build("  v_div_scale_f32 v5, vcc, v1, v1, v1\n");
+    TestRun run(64);
+    const DispatchResult r = run.run(program);
+    REQUIRE(r.fault.has_value());
+    CHECK(r.fault->instruction == "v_div_scale_f32 v5, vcc, v1, v1, v1");
+    CHECK(r.fault->what == "instruction not implemented");
+    CHECK(r.fault->pc == program.insts[4].pc);
+    CHECK(r.fault->message.find("pc 0x" ) != std::string::npos);
+}
+
+TEST_CASE("running past the end of the code and endless loops are errors", "[flow][errors]") {
+    KernelOptions options;
+    options.prologue = false;
+    // Code without s_endpgm: one s_nop, then nothing.
+    Kernel kernel;
+    kernel.name = "no_end";
+    kernel.code = {0x00, 0x00, 0x80, 0xbf};  // s_nop 0
+    const Program past_end = build_program(kernel, Target::gfx906);
+    DeviceMemory no_end_memory;
+    LaunchConfig no_end_config;
+    no_end_config.block = {64, 1, 1};
+    const DispatchResult r = launch(no_end_memory, past_end, no_end_config);
+    REQUIRE(r.fault.has_value());
+    CHECK(r.fault->what == "executed past the end of the code (no s_endpgm)");
+    CHECK(r.fault->pc == 4);
+    const Program loop = build(".Lagain:\n  s_branch .Lagain\n", options);
+    Kernargs args(loop);
+    LaunchConfig config;
+    config.block = {64, 1, 1};
+    config.kernarg = args.bytes();
+    config.watchdog = 1000;
+    DeviceMemory memory;
+    const DispatchResult endless = launch(memory, loop, config);
+    REQUIRE(endless.fault.has_value());
+    CHECK(endless.fault->what.find("watchdog") != std::string::npos);
+    CHECK(endless.fault->instruction == "s_branch 65535");
+}
+
+TEST_CASE("results and counters are identical for 1, 2 and 5 threads", "[flow][threads]") {
+    KernelOptions options;
+    options.lds_bytes = 1024;
+    const Program program = build(R"(
+  s_mul_i32 s20, s2, 256
+  v_add_u32 v3, s20, v0
+  v_lshlrev_b32 v4, 2, v3
+  global_load_dword v5, v4, s[6:7]
+  s_waitcnt vmcnt(0)
+  ds_write_b32 v1, v5
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  v_sub_u32 v6, 1020, v1
+  ds_read_b32 v7, v6
+  s_waitcnt lgkmcnt(0)
+  v_mul_f32 v7, 1.5, v7
+  v_mac_f32 v7, v5, v5
+  global_store_dword v4, v7, s[4:5]
+)",
+                                  options);
+    std::vector<float> input(64 * 256);
+    for (std::size_t i = 0; i < input.size(); ++i) input[i] = float(i % 97) * 0.37f - 3.0f;
+    std::vector<std::vector<std::uint32_t>> outputs;
+    std::vector<Counters> counters;
+    for (unsigned threads : {1u, 2u, 5u}) {
+        TestRun run(64 * 256);
+        run.fill_floats(1, input);
+        run.grid = {64, 1, 1};
+        run.block = {256, 1, 1};
+        run.threads = threads;
+        const DispatchResult r = run.run(program);
+        REQUIRE(r.ok());
+        outputs.push_back(run.read(0, 64 * 256));
+        counters.push_back(r.counters);
+    }
+    CHECK(outputs[0] == outputs[1]);
+    CHECK(outputs[0] == outputs[2]);
+    CHECK(counters[0] == counters[1]);
+    CHECK(counters[0] == counters[2]);
+    const std::vector<std::uint32_t>& out = outputs[0];
+    for (unsigned g = 0; g < 64; g += 9)
+        for (unsigned i = 0; i < 256; i += 17) {
+            const float mine = input[g * 256 + i], other = input[g * 256 + 255 - i];
+            CHECK(out[g * 256 + i] == bits(1.5f * other + mine * mine));
+        }
+}
