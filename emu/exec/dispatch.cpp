@@ -313,7 +313,10 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     std::copy(config.kernarg.begin(), config.kernarg.end(), kernarg.begin());
     shared.queue = objects.make(256, "amd_queue");
     fill_hidden_arguments(kernarg, program, config, shared.queue);
-    shared.kernarg = objects.make(kernarg_size, "kernarg");
+    // Compilers load kernel arguments in wide scalar loads that may run past
+    // the last argument (s_load_dwordx4 at the final 4-byte argument); the
+    // runtime's kernarg buffers are padded, so is this one.
+    shared.kernarg = objects.make((kernarg_size + 64 + 63) / 64 * 64, "kernarg");
     memory.write(shared.kernarg, kernarg.data(), kernarg_size);
     shared.packet = objects.make(64, "dispatch_packet");
     const std::vector<std::uint8_t> packet = dispatch_packet(program, config, static_cast<std::uint32_t>(lds), shared.kernarg);

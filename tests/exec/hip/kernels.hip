@@ -1,0 +1,35 @@
+// Kernels compiled by hipcc at test time (test_hip.cpp) and run on the emulator.
+#include <hip/hip_runtime.h>
+extern "C" __global__ void vadd(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+extern "C" __global__ void naive_sgemm(const float* a, const float* b, float* c, int m, int n, int k) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    int col = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row < m && col < n) {
+        float acc = 0.0f;
+        for (int i = 0; i < k; ++i) acc += a[row + i * m] * b[i + col * k];
+        c[row + col * m] = acc;
+    }
+}
+extern "C" __global__ void reduce(const float* in, float* out, int n) {
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    int i = blockIdx.x * 256 + t;
+    s[t] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (int stride = 128; stride > 0; stride >>= 1) {
+        if (t < stride) s[t] += s[t + stride];
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = s[0];
+}
+extern "C" __global__ void shuffle(const int* in, int* out) {
+    int t = threadIdx.x;
+    int v = in[t];
+    v += __shfl_xor(v, 1);
+    v += __shfl_down(v, 2);
+    v += __shfl(v, 5);
+    out[t] = v;
+}
