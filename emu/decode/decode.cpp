@@ -440,6 +440,10 @@ void Decoder::vop3p() {
     }
     if (detail::src0_vgpr_number(inst_.op, target_)) inst_.src0 = vgpr(bits(word_, 32, 8), 1, i.has(OF_ACC_SRC));
     inst_.mods.neg_hi = static_cast<std::uint8_t>(bits(word_, 8, 3));
+    if (detail::mixed_precision(inst_.op, target_)) {  // v_fma_mix*: those bits are abs
+        inst_.mods.abs = inst_.mods.neg_hi;
+        inst_.mods.neg_hi = 0;
+    }
     inst_.mods.op_sel = static_cast<std::uint8_t>(bits(word_, 11, 3));
     inst_.mods.op_sel_hi = static_cast<std::uint8_t>(bits(word_, 59, 2) | bits(word_, 14, 1) << 2);
     inst_.clamp = bits(word_, 15, 1);

@@ -501,18 +501,13 @@ void Printer::vop3p() {
     const Operand* srcs[] = {&inst_.src0, &inst_.src1, &inst_.src2};
     int count = 0;
     bool mfma = i.has(OF_MFMA);
-    // v_fma_mix*/v_mad_mix*: neg_lo is the source's neg, neg_hi its abs.
-    bool mix = mnemonic(inst_.op).find("_mix") != std::string_view::npos;
-    SrcMods mods = inst_.mods;
-    if (mix) {
-        const_cast<SrcMods&>(inst_.mods).abs = inst_.mods.neg_hi;
-    }
+    // v_fma_mix*/v_mad_mix*: per-source neg and abs like VOP3.
+    bool mix = detail::mixed_precision(inst_.op, target_);
     for (int s = 0; s < 3; ++s) {
         if (srcs[s]->kind == OperandKind::none) continue;
-        add(mfma ? operand(*srcs[s], s) : mix ? with_mods(*srcs[s], s, true, false) : operand(*srcs[s], s));
+        add(mix ? with_mods(*srcs[s], s, true, false) : operand(*srcs[s], s));
         ++count;
     }
-    const_cast<SrcMods&>(inst_.mods) = mods;
     if (mfma) {
         if (inst_.cbsz) flag("cbsz:" + dec(inst_.cbsz));
         if (inst_.abid) flag("abid:" + dec(inst_.abid));

@@ -49,9 +49,11 @@ struct Operand {
 };
 
 // Source modifiers of VOP3/VOP3P/DPP/SDWA, one bit per source (bit i = src i).
+// For an integer source of VOP3/DPP the neg bit means sign-extend (LLVM
+// prints sext(...)); SDWA has sext bits of its own.
 struct SrcMods {
-    std::uint8_t neg = 0;
-    std::uint8_t abs = 0;
+    std::uint8_t neg = 0;        // VOP3P: neg_lo
+    std::uint8_t abs = 0;        // also v_fma_mix*/v_mad_mix*, whose neg_hi bits are abs
     std::uint8_t neg_hi = 0;     // VOP3P
     std::uint8_t op_sel = 0;     // VOP3 (bit 3 = dst) / VOP3P
     std::uint8_t op_sel_hi = 0;  // VOP3P (bits 0..2)

@@ -195,6 +195,8 @@ def source_masks(row):
     mnemonic = row["text"].split(" ")[0]
     if mnemonic.startswith(("v_mfma", "v_smfmac")) and re.match(r"\S+ a", row["text"]):
         int16 |= 1 << 30  # matrix op whose accumulators are AGPRs even with the acc_cd bit clear
+    if row["family"] == "VOP3P" and "op_sel_hi:[1,1,1]" in row["text"]:
+        int16 |= 1 << 31  # v_*_mix*: op_sel_hi defaults to 0, neg_hi bits are abs
     if mnemonic.endswith("_e32"):
         int16 |= 1 << 22  # LLVM names the 32-bit form with _e32
     if mnemonic.endswith("_e64"):
@@ -329,7 +331,8 @@ def main():
         out.write("// integer sources, 8..10: register-only sources, 12: src0 a VGPR number, 16..19: don't-care\n")
         out.write("// operand fields, 20: DS without offset (must be zero), 21: DS offset ignored, 22: _e32\n")
         out.write("// suffix, 23: _e64 suffix, 24: offset printed as swizzle(), 25..27: VOP3 op_sel entries,\n")
-        out.write("// 28: f16 sources, 29: i16 src0, 30: MFMA accumulators in AGPRs by default.\n")
+        out.write("// 28: f16 sources, 29: i16 src0, 30: MFMA accumulators in AGPRs by default, 31: mixed-\n")
+        out.write("// precision VOP3P (op_sel_hi defaults to 0, neg_hi bits are abs).\n")
         for name, fam in order:
             for t in TARGETS:
                 for form, (acc, prn) in sorted(forms.get((name, t), {}).items()):
