@@ -517,8 +517,8 @@ void Decoder::flat() {
     unsigned data = bits(word_, 40, 8), vdst = bits(word_, 56, 8);
     if (i.dwords[F_SRC1]) inst_.src1 = vgpr(data, i.dwords[F_SRC1], acc);
     else unused_field(F_SRC1, data);
-    int dst_dwords = i.dwords[F_DST];
-    if (i.has(OF_ATOMIC) && inst_.glc) dst_dwords = i.dwords[F_SRC1] / (mnemonic(inst_.op).find("cmpswap") != std::string_view::npos ? 2 : 1);
+    // Atomics write their pre-op value back only with glc (sc0).
+    int dst_dwords = i.has(OF_ATOMIC) && !inst_.glc ? 0 : i.dwords[F_DST];
     if (dst_dwords) inst_.dst = vgpr(vdst, dst_dwords, acc);
     else unused_field(F_DST, vdst);
 }

@@ -352,8 +352,7 @@ std::string Printer::simm16_text() const {
 }
 
 void Printer::scalar() {
-    ImmKind k = info_.imm_kind();
-    bool setreg = k == ImmKind::hwreg && mnemonic(inst_.op).find("setreg") != std::string_view::npos;
+    bool setreg = detail::immediate_first(inst_.op, target_);  // s_setreg_b32 hwreg(...), s0
     if (setreg) add(simm16_text());
     if (inst_.dst.kind != OperandKind::none) add(operand(inst_.dst));
     if (inst_.src0.kind != OperandKind::none) add(operand(inst_.src0));
@@ -368,8 +367,8 @@ void Printer::smem() {
     const OpInfo& i = info_;
     if (inst_.dst.kind != OperandKind::none) {
         // s_atc_probe's sdata is a number, not a register.
-        bool probe = mnemonic(inst_.op).find("atc_probe") != std::string_view::npos;
-        add(probe ? immediate(inst_.dst.code, ImmType::b16_int) : operand(inst_.dst));
+        bool number = detail::sdata_is_number(inst_.op, target_);
+        add(number ? immediate(inst_.dst.code, ImmType::b16_int) : operand(inst_.dst));
     }
     if (inst_.src0.kind != OperandKind::none) add(operand(inst_.src0));
     if (i.dwords[F_SRC2]) {
@@ -534,10 +533,7 @@ void Printer::ds() {
     if (inst_.src0.kind != OperandKind::none) add(operand(inst_.src0));
     if (inst_.src1.kind != OperandKind::none) add(operand(inst_.src1));
     if (inst_.src2.kind != OperandKind::none) add(operand(inst_.src2));
-    bool two = mnemonic(inst_.op).find("2") != std::string_view::npos &&
-               (mnemonic(inst_.op).find("read2") != std::string_view::npos ||
-                mnemonic(inst_.op).find("write2") != std::string_view::npos ||
-                mnemonic(inst_.op).find("xchg2") != std::string_view::npos);
+    bool two = detail::ds_two_offsets(inst_.op, target_);
     if (detail::ds_offset_hidden(inst_.op, target_)) {
     } else if (detail::swizzle_offset(inst_.op, target_)) {
         if (inst_.offset) flag("offset:" + swizzle_text(static_cast<std::uint16_t>(inst_.offset)));

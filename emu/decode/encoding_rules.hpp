@@ -42,6 +42,9 @@ inline int op_sel_entries(Op op, Target t) { return (form_bits(op, t, Form::oper
 inline bool f16_sources(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 28) & 1; }
 inline bool i16_src0(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 29) & 1; }
 inline bool mfma_agpr_default(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 30) & 1; }
+inline bool ds_two_offsets(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 3) & 1; }
+inline bool immediate_first(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 4) & 1; }
+inline bool sdata_is_number(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 5) & 1; }
 inline bool mixed_precision(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 31) & 1; }
 inline bool src0_vgpr_number(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 12) & 1; }
 inline bool neg_is_sext(Op op, Target t, int bit) { return (form_bits(op, t, Form::operands).accepted >> bit) & 1; }

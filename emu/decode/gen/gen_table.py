@@ -195,6 +195,12 @@ def source_masks(row):
     mnemonic = row["text"].split(" ")[0]
     if mnemonic.startswith(("v_mfma", "v_smfmac")) and re.match(r"\S+ a", row["text"]):
         int16 |= 1 << 30  # matrix op whose accumulators are AGPRs even with the acc_cd bit clear
+    if row["family"] == "DS" and "offset0:" in row["text"]:
+        int16 |= 1 << 3  # two 8-bit offsets (read2/write2 forms)
+    if re.match(r"\S+ (hwreg|sendmsg)\(", row["text"]):
+        int16 |= 1 << 4  # the immediate prints before the register (s_setreg_b32)
+    if row["family"] == "SMEM" and re.match(r"\S+ \d+,", row["text"]):
+        int16 |= 1 << 5  # sdata holds a number, not a register (s_atc_probe)
     if row["family"] == "VOP3P" and "op_sel_hi:[1,1,1]" in row["text"]:
         int16 |= 1 << 31  # v_*_mix*: op_sel_hi defaults to 0, neg_hi bits are abs
     if mnemonic.endswith("_e32"):
@@ -251,6 +257,10 @@ def main():
             if r.get("forms", {}).get(form, {}).get("ok"):
                 f[form] = form_masks(r, form)
         dw = field_dwords(fam, r["fields"], r["text"])
+        glc_text = r.get("forms", {}).get("native", {}).get("bits", {}).get("16", "")
+        if fam in ("FLAT", "SCRATCH", "GLOBAL") and dw[0] == 0 and glc_text:
+            # A returning atomic (glc set) writes vdst: take its width from that text.
+            dw[0] = field_dwords(fam, r["fields"], glc_text)[0]
         operands = r["text"].split(" ", 1)[1].split(", ") if " " in r["text"] else []
         if fam in ("VOP1", "VOP2", "VOP3", "VOP3P") and operands and operands[0].startswith("a"):
             rec["acc_dst"] = True
