@@ -31,17 +31,19 @@ enum class Family : std::uint8_t {
 };
 const char* family_name(Family family);
 
-// Operand fields of each family, in the order of OpInfo::dwords[]:
+// Operand fields of each family, in the order of OpInfo::dwords[]
+// (index: 0 = F_DST, 1 = F_SRC0, 2 = F_SRC1, 3 = F_SRC2):
 //   SOP1  sdst, ssrc0            SOP2  sdst, ssrc0, ssrc1
 //   SOPK  sdst                   SOPC  -, ssrc0, ssrc1       SOPP -
-//   SMEM  sdata, sbase, offset(1 = present)
-//   VOP1  vdst, src0             VOP2  vdst, src0, vsrc1     VOPC  -, src0, vsrc1
+//   SMEM  sdata, sbase, -, offset (1 = the instruction takes an offset)
+//   VOP1  vdst, src0             VOP2  vdst, src0, vsrc1 [, src2 of the VOP3 form]
+//   VOPC  sdst (VOP3 form), src0, vsrc1
 //   VOP3/VOP3P  vdst, src0, src1, src2
 //   DS    vdst, addr, data0, data1
-//   FLAT/SCRATCH/GLOBAL  vdst, addr, data, saddr(1 = present)
-//   MUBUF vdata, vaddr, srsrc, soffset
+//   FLAT/SCRATCH/GLOBAL  vdst (atomics: the glc/sc0 return), vaddr, data, -
+//   MUBUF vdata, vaddr (1 = has one), -, srsrc
 // A count of 0 means the instruction does not use (and LLVM requires zero in)
-// that field.
+// that field, unless op_forms.inc marks the field don't-care.
 enum Field : int { F_DST = 0, F_SRC0 = 1, F_SRC1 = 2, F_SRC2 = 3 };
 
 // Facts for the executor and the checkers.  Derived from the mnemonic and the
