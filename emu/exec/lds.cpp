@@ -75,4 +75,24 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_
     return general_conflicts(access, active_lanes, 32 / per_lane);
 }
 
+std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes, LdsConflictMemo& memo) {
+    if (!active_lanes) return 0;
+    const std::uint32_t origin = access.dwords[__builtin_ctzll(active_lanes)][0];
+    std::uint32_t relative[64][4];
+    for (unsigned l = 0; l < 64; ++l) {
+        const bool active = (active_lanes >> l) & 1;
+        for (unsigned d = 0; d < 4; ++d)
+            relative[l][d] = (active && d < access.per_lane) ? access.dwords[l][d] - origin : 0;
+    }
+    if (memo.valid && memo.active_lanes == active_lanes && memo.per_lane == access.per_lane &&
+        std::equal(&relative[0][0], &relative[0][0] + 256, &memo.relative[0][0]))
+        return memo.cycles;
+    memo.valid = true;
+    memo.active_lanes = active_lanes;
+    memo.per_lane = access.per_lane;
+    std::copy(&relative[0][0], &relative[0][0] + 256, &memo.relative[0][0]);
+    memo.cycles = lds_bank_conflict_cycles(access, active_lanes);
+    return memo.cycles;
+}
+
 }  // namespace dppgemm::emu

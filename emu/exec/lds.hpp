@@ -27,6 +27,20 @@ struct LdsLaneDwords {
 // Conflict cycles of one instruction under the model above.
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes);
 
+// The count depends only on where the lanes' dwords lie relative to each
+// other (adding one constant to every address permutes the banks), and a
+// loop body's ds instruction usually repeats its relative pattern: each
+// instruction keeps its last pattern and count and recomputes only when the
+// pattern changes. Exact, not a hash.
+struct LdsConflictMemo {
+    bool valid = false;
+    std::uint64_t active_lanes = 0;
+    unsigned per_lane = 0;
+    std::uint32_t relative[64][4];
+    std::uint64_t cycles = 0;
+};
+std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes, LdsConflictMemo& memo);
+
 class Lds {
 public:
     void reset(std::uint32_t size) {

@@ -57,7 +57,7 @@ u32 popcount(u64 x) { return u32(__builtin_popcountll(x)); }
 // Dwords of one lane into the lane-contiguous planes out[0], out[64], ...
 // (fixed-size copies: a variable-length memcpy per lane costs more than the rest).
 inline void copy_dwords(const std::uint8_t* host, u32* out, unsigned dwords) {
-    u32 value[4];
+    u32 value[4] = {0, 0, 0, 0};
     switch (dwords) {
     case 4: std::memcpy(value, host, 16); break;
     case 3: std::memcpy(value, host, 12); break;
@@ -101,7 +101,7 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
         c.lds_read_requests += active;
         c.lds_read_bytes += bytes;
     }
-    c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(lanes, exec);
+    c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(lanes, exec, w.group->memo(e.index));
     if (WorkgroupObserver* o = w.group->observer) {
         auto access = std::make_unique<MemoryAccess>();
         access->space = MemoryAccess::Space::lds;

@@ -73,6 +73,79 @@ void vop3(Wave& w, const ExecInst& e) {
     commit_vdst(w, e, out);
 }
 
+// ---- the GEMM inner loop ----------------------------------------------------
+//
+// v_mac_f32 / v_fmac_f32 (and v_mad/v_fma) over 64 lanes are most of what an
+// SGEMM kernel executes. Their lane loops are compiled twice, for the x86-64
+// baseline and for CPUs with AVX2 and FMA (8 lanes per instruction); the
+// first call picks one by asking the CPU. Same results either way:
+// -ffp-contract=off keeps mul+add unfused, std::fma is fused in both.
+template <bool In, bool Out, bool Fused>
+inline void multiply_add_lanes(const u32* __restrict a, const u32* __restrict b, const u32* __restrict c,
+                               u32* __restrict out) {
+    for (unsigned l = 0; l < 64; ++l) {
+        const float x = as_float(In ? fp::flush(a[l]) : a[l]);
+        const float y = as_float(In ? fp::flush(b[l]) : b[l]);
+        const float z = as_float(In ? fp::flush(c[l]) : c[l]);
+        const u32 r = Fused ? as_bits(std::fma(x, y, z)) : as_bits(fp::flush(x * y) + z);
+        out[l] = Out ? fp::flush(r) : r;
+    }
+}
+
+#define DPPGEMM_MULTIPLY_ADD_BODY                                                     \
+    if (in) {                                                                         \
+        if (flush_out) multiply_add_lanes<true, true, Fused>(a, b, c, out);           \
+        else multiply_add_lanes<true, false, Fused>(a, b, c, out);                    \
+    } else {                                                                          \
+        if (flush_out) multiply_add_lanes<false, true, Fused>(a, b, c, out);          \
+        else multiply_add_lanes<false, false, Fused>(a, b, c, out);                   \
+    }
+
+using MultiplyAddLanes = void (*)(const u32*, const u32*, const u32*, u32*, bool, bool);
+
+template <bool Fused>
+void multiply_add_baseline(const u32* a, const u32* b, const u32* c, u32* out, bool in, bool flush_out) {
+    DPPGEMM_MULTIPLY_ADD_BODY
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+template <bool Fused>
+__attribute__((target("avx2,fma"))) void multiply_add_avx2(const u32* a, const u32* b, const u32* c, u32* out, bool in,
+                                                           bool flush_out) {
+    DPPGEMM_MULTIPLY_ADD_BODY
+}
+template <bool Fused>
+MultiplyAddLanes pick_multiply_add() {
+    __builtin_cpu_init();
+    const bool avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return avx2_fma ? multiply_add_avx2<Fused> : multiply_add_baseline<Fused>;
+}
+#else
+template <bool Fused>
+MultiplyAddLanes pick_multiply_add() {
+    return multiply_add_baseline<Fused>;
+}
+#endif
+#undef DPPGEMM_MULTIPLY_ADD_BODY
+
+template <bool Fused>
+void multiply_add(const u32* a, const u32* b, const u32* c, u32* out, bool in, bool flush_out) {
+    static const MultiplyAddLanes lanes = pick_multiply_add<Fused>();
+    lanes(a, b, c, out, in, flush_out);
+}
+
+// v_mac_f32 and v_mad_f32 (Fused = false), v_fmac_f32 and v_fma_f32 (true).
+// Sources A, B, C as in vop3 (the *mk forms put their literal K in the middle).
+template <bool Fused, int A = 0, int B = 1, int C = 2>
+void multiply_add_op(Wave& w, const ExecInst& e) {
+    alignas(64) Lanes t0, t1, t2, out;
+    const u32* a = fetch(w, e, A, t0, 0, ST_FLUSH);
+    const u32* b = fetch(w, e, B, t1, 0, ST_FLUSH);
+    const u32* c = fetch(w, e, C, t2, 0, ST_FLUSH);
+    multiply_add<Fused>(a, b, c, out, e.flush_in, e.flush_out);
+    commit_vdst(w, e, out);
+}
+
 template <float (*F)(float)> u32 fbits1(u32 a) { return as_bits(F(as_float(a))); }
 template <float (*F)(float, float)> u32 fbits2(u32 a, u32 b) { return as_bits(F(as_float(a), as_float(b))); }
 template <float (*F)(float, float, float)> u32 fbits3(u32 a, u32 b, u32 c) {
@@ -252,11 +325,7 @@ float mul_legacy(float a, float b) { return (a == 0.0f || b == 0.0f) ? 0.0f : a 
 float min_f(float a, float b) { return fp::min_num(a, b); }
 float max_f(float a, float b) { return fp::max_num(a, b); }
 float ldexp_f(float a, float b) { return std::ldexp(a, int(as_bits(b))); }
-// Inputs arrive flushed (FloatPolicy::no_denormals); the product is flushed
-// here, the sum by the output stage.
-float mad(float a, float b, float c) { return fp::flush(a * b) + c; }
 float mad_legacy(float a, float b, float c) { return fp::flush(mul_legacy(a, b)) + c; }
-float fma_(float a, float b, float c) { return std::fma(a, b, c); }
 float min3_f(float a, float b, float c) { return fp::min_num(fp::min_num(a, b), c); }
 float max3_f(float a, float b, float c) { return fp::max_num(fp::max_num(a, b), c); }
 float med3_f(float a, float b, float c) { return fp::med3(a, b, c); }
@@ -615,12 +684,12 @@ void register_vector(Table& t) {
     v(Op::v_sub_u32, vop2<sub_u32>);
     v(Op::v_subrev_u32, vop2<subrev_u32>);
     v(Op::v_ldexp_f32, vop2<fbits2<ldexp_f>>, F);
-    set_acc(t, Op::v_mac_f32, vop3<fbits3<mad>>, FloatPolicy::no_denormals);
-    set_acc(t, Op::v_fmac_f32, vop3<fbits3<fma_>>, F);
-    v(Op::v_madmk_f32, vop3<fbits3<mad>, 0, 2, 1>, FloatPolicy::no_denormals);
-    v(Op::v_madak_f32, vop3<fbits3<mad>>, FloatPolicy::no_denormals);
-    v(Op::v_fmamk_f32, vop3<fbits3<fma_>, 0, 2, 1>, F);
-    v(Op::v_fmaak_f32, vop3<fbits3<fma_>>, F);
+    set_acc(t, Op::v_mac_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
+    set_acc(t, Op::v_fmac_f32, multiply_add_op<true>, F);
+    v(Op::v_madmk_f32, multiply_add_op<false, 0, 2, 1>, FloatPolicy::no_denormals);
+    v(Op::v_madak_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
+    v(Op::v_fmamk_f32, multiply_add_op<true, 0, 2, 1>, F);
+    v(Op::v_fmaak_f32, multiply_add_op<true>, F);
     v(Op::v_add_co_u32, vop_carry<add_co>);
     v(Op::v_sub_co_u32, vop_carry<sub_co>);
     v(Op::v_subrev_co_u32, vop_carry<subrev_co>);
@@ -631,9 +700,9 @@ void register_vector(Table& t) {
     v(Op::v_sub_i32, vop2<sub_u32>);
 
     // VOP3
-    v(Op::v_mad_f32, vop3<fbits3<mad>>, FloatPolicy::no_denormals);
+    v(Op::v_mad_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
     v(Op::v_mad_legacy_f32, vop3<fbits3<mad_legacy>>, FloatPolicy::no_denormals);
-    v(Op::v_fma_f32, vop3<fbits3<fma_>>, F);
+    v(Op::v_fma_f32, multiply_add_op<true>, F);
     v(Op::v_mad_i32_i24, vop3<mad_i32_i24>);
     v(Op::v_mad_u32_u24, vop3<mad_u32_u24>);
     v(Op::v_bfe_u32, vop3<bfe_u32>);

@@ -142,8 +142,15 @@ struct Workgroup {
     std::array<std::uint32_t, 3> id{};
     std::uint64_t linear_id = 0;
     std::uint32_t barriers = 0;
+    // Per ds instruction (by index), created on first use; kept across the
+    // workgroups a worker runs.
+    std::vector<std::unique_ptr<LdsConflictMemo>> lds_memo;
 
-    explicit Workgroup(const DispatchEnv& e) : env(&e), translator(*e.memory) {}
+    explicit Workgroup(const DispatchEnv& e) : env(&e), translator(*e.memory), lds_memo(e.program->code.size()) {}
+    LdsConflictMemo& memo(std::uint32_t index) {
+        if (!lds_memo[index]) lds_memo[index] = std::make_unique<LdsConflictMemo>();
+        return *lds_memo[index];
+    }
 };
 
 }  // namespace dppgemm::emu
