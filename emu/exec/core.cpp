@@ -22,7 +22,8 @@ void not_implemented(Wave& w, const ExecInst& e) {
     (void)w;
     if (!e.inst) fail("executed past the end of the code (no s_endpgm)");
     if (!e.inst->valid()) fail("invalid instruction word");
-    if (e.inst->sdwa) fail("SDWA is not implemented");
+    if (has_semantics(e.inst->op) && (e.inst->clamp || e.inst->omod))
+        fail("clamp/omod on this (integer) operation is not implemented");
     if (e.inst->dpp && !e.dpp) fail("DPP control not available on this target");
     fail("instruction not implemented");
 }
@@ -43,6 +44,47 @@ void apply_output_modifiers(const ExecInst& e, std::uint32_t* value) {
     }
     if (e.flush_out)
         for (unsigned l = 0; l < 64; ++l) value[l] = fp::flush(value[l]);
+}
+
+namespace {
+// SDWA selector -> (shift, width): BYTE_0..3, WORD_0..1, DWORD.
+void field(unsigned sel, unsigned& shift, unsigned& width) {
+    if (sel <= 3) shift = 8 * sel, width = 8;
+    else if (sel <= 5) shift = 16 * (sel - 4), width = 16;
+    else shift = 0, width = 32;
+}
+}  // namespace
+
+void sdwa_select(const ExecInst& e, unsigned i, const std::uint32_t* lanes, std::uint32_t* out) {
+    const Inst& inst = *e.inst;
+    unsigned shift, width;
+    field(i == 0 ? inst.sdwa_sel.src0_sel : inst.sdwa_sel.src1_sel, shift, width);
+    const bool sext = (inst.mods.sext >> i) & 1;
+    for (unsigned l = 0; l < 64; ++l) {
+        std::uint32_t v = width == 32 ? lanes[l] : (lanes[l] >> shift) & ((1u << width) - 1);
+        if (sext && width < 32 && ((v >> (width - 1)) & 1)) v |= ~0u << width;
+        out[l] = v;
+    }
+}
+
+void sdwa_place(const std::uint32_t* old, std::uint32_t* value, const Inst& inst) {
+    unsigned shift, width;
+    field(inst.sdwa_sel.dst_sel, shift, width);
+    if (width == 32) return;
+    const std::uint32_t mask = ((1u << width) - 1) << shift;
+    for (unsigned l = 0; l < 64; ++l) {
+        const std::uint32_t placed = (value[l] << shift) & mask;
+        switch (inst.sdwa_sel.dst_unused) {
+        case 0: value[l] = placed; break;  // UNUSED_PAD
+        case 1: {                          // UNUSED_SEXT: the field's sign fills the bits above
+            const bool negative = (value[l] >> (width - 1)) & 1;
+            const std::uint32_t above = shift + width >= 32 ? 0u : ~0u << (shift + width);
+            value[l] = placed | (negative ? above : 0u);
+            break;
+        }
+        default: value[l] = (old[l] & ~mask) | placed; break;  // UNUSED_PRESERVE
+        }
+    }
 }
 
 void land(Wave& w, const PendingLoad& p) {

@@ -164,7 +164,15 @@ Program build_program(const Kernel& kernel, Target target) {
                 e.fn = sem::not_implemented;
             }
         }
-        if (inst.sdwa) e.fn = sem::not_implemented;  // SDWA operand selection is not modelled yet
+        if (inst.sdwa) {
+            // Source selects apply as a transform; a partial destination is placed by commit_vdst.
+            if (inst.sdwa_sel.src0_sel != 6 || (inst.mods.sext & 1)) e.transform[0] |= ST_SDWA;
+            if (inst.sdwa_sel.src1_sel != 6 || (inst.mods.sext & 2)) e.transform[1] |= ST_SDWA;
+            e.sdwa_dst = info.family != Family::VOPC && inst.sdwa_sel.dst_sel != 6;
+        }
+        // Integer clamp (saturation) and output modifiers on integer ops are not modelled: stop rather than guess.
+        if (s.fn && s.fp == sem::FloatPolicy::none && (inst.clamp || inst.omod) && info.family != Family::VOP3P)
+            e.fn = sem::not_implemented;
         if (!inst.valid()) e.fn = sem::not_implemented;
     }
     // Running off the end of the code is an error, not an s_endpgm.

@@ -45,6 +45,7 @@ enum SrcTransform : std::uint8_t {
     ST_ABS = 1,    // clear the sign bit
     ST_NEG = 2,    // flip the sign bit
     ST_FLUSH = 4,  // denormal -> signed zero
+    ST_SDWA = 8,   // SDWA byte/word select (first, before abs/neg)
 };
 
 struct ExecInst {
@@ -54,6 +55,7 @@ struct ExecInst {
     bool flush_in = false;   // fp32 source denormals -> signed zero (every source)
     bool flush_out = false;  // fp32 result denormals -> signed zero
     bool output_modifiers = false;  // clamp or omod: apply_output_modifiers()
+    bool sdwa_dst = false;          // SDWA dst_sel other than DWORD: sdwa_place()
     std::uint8_t transform[3] = {0, 0, 0};  // SrcTransform bits per source
     std::uint32_t index = 0;   // position in Program::code
     std::uint32_t next = 0;    // index of the following instruction

@@ -233,7 +233,7 @@ void vop_carry(Wave& w, const ExecInst& e) {
         carry_out |= (r >> 32) << l;
     }
     const u64 lanes = write_lanes(w, e);
-    commit(vreg(w, e.dst), out, lanes);
+    commit_vdst(w, e, out);
     write_sdst(w, e.sdst, carry_out & lanes);
 }
 

@@ -75,6 +75,11 @@ inline std::uint32_t* vreg(Wave& w, const Src& s, unsigned dword = 0) {
     return s.kind == Src::Kind::agpr ? w.a[s.index + dword] : w.v[s.index + dword];
 }
 
+// SDWA: the selected byte/word of source i, zero- or sign-extended (out may be lanes).
+void sdwa_select(const ExecInst& e, unsigned i, const std::uint32_t* lanes, std::uint32_t* out);
+// SDWA: places a result in dst_sel of the destination (pad, sign-extend or preserve the rest).
+void sdwa_place(const std::uint32_t* old, std::uint32_t* value, const Inst& inst);
+
 // The 64 lanes of source i (dword `dword` of it): a VGPR directly when no
 // transform applies, otherwise a copy in tmp (scalars broadcast, DPP
 // gathered, abs/neg applied). Transforms in `skip` are left to the caller
@@ -97,6 +102,10 @@ inline const std::uint32_t* fetch(Wave& w, const ExecInst& e, unsigned i, Lanes 
         for (unsigned l = 0; l < 64; ++l) tmp[l] = value;
         lanes = tmp;
         if (!t) return lanes;
+    }
+    if (t & ST_SDWA) {
+        sdwa_select(e, i, lanes, tmp);
+        lanes = tmp;
     }
     const std::uint32_t and_mask = (t & ST_ABS) ? 0x7fffffffu : 0xffffffffu;
     const std::uint32_t xor_mask = (t & ST_NEG) ? 0x80000000u : 0u;
@@ -128,6 +137,7 @@ inline void commit(std::uint32_t* __restrict dst, const std::uint32_t* __restric
 void apply_output_modifiers(const ExecInst& e, std::uint32_t* value);
 inline void commit_vdst(Wave& w, const ExecInst& e, std::uint32_t* value, unsigned dword = 0) {
     if (e.output_modifiers) apply_output_modifiers(e, value);
+    if (e.sdwa_dst) sdwa_place(vreg(w, e.dst, dword), value, *e.inst);
     commit(vreg(w, e.dst, dword), value, write_lanes(w, e));
 }
 

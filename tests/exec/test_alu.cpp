@@ -302,3 +302,29 @@ TEST_CASE("v_readlane, v_writelane, v_readfirstlane, v_mbcnt", "[alu][lanes]") {
     // v_readlane of lane 17 (51), lane 3 overwritten with 100, + lane id (mbcnt) + v2 of the first active lane (41).
     for (unsigned l = 0; l < 64; ++l) CHECK(out[l] == (l == 3 ? 100u : 51u) + l + 3u * 41u);
 }
+
+TEST_CASE("SDWA source selects, sign extension and destination placement", "[alu][sdwa]") {
+    std::vector<std::uint32_t> a(64), b(64), c(64, 0);
+    for (unsigned l = 0; l < 64; ++l) a[l] = 0x80f1a2b3u + l, b[l] = 0x11223344u * (l + 1);
+    // v5 = old value 0xdeadbeef, then byte/word forms write parts of it.
+    const char* prefix = "  v_mov_b32 v5, 0xdeadbeef\n";
+    const auto add_bytes = run_three(std::string(prefix) +
+                                         "  v_add_u32_sdwa v5, v2, v3 dst_sel:BYTE_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_0 src1_sel:BYTE_3",
+                                     a, b, c);
+    const auto sext_word = run_three(std::string(prefix) +
+                                         "  v_mov_b32_sdwa v5, sext(v2) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1",
+                                     a, b, c);
+    const auto pad = run_three(std::string(prefix) +
+                                   "  v_and_b32_sdwa v5, v2, v3 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
+                               a, b, c);
+    const auto sext_dst = run_three(std::string(prefix) +
+                                        "  v_mov_b32_sdwa v5, v2 dst_sel:BYTE_0 dst_unused:UNUSED_SEXT src0_sel:BYTE_3",
+                                    a, b, c);
+    for (unsigned l = 0; l < 64; ++l) {
+        const std::uint32_t sum = ((a[l] & 0xff) + (b[l] >> 24)) & 0xff;
+        CHECK(add_bytes[l] == ((0xdeadbeefu & ~0xff00u) | (sum << 8)));
+        CHECK(sext_word[l] == std::uint32_t(std::int32_t(std::int16_t(a[l] >> 16))));
+        CHECK(pad[l] == (((a[l] & b[l]) & 0xffffu) << 16));
+        CHECK(sext_dst[l] == std::uint32_t(std::int32_t(std::int8_t(a[l] >> 24))));
+    }
+}
