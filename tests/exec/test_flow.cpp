@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <mutex>
+
 #include "kernel_builder.hpp"
 
 using namespace exec_test;
@@ -216,4 +219,85 @@ TEST_CASE("results and counters are identical for 1, 2 and 5 threads", "[flow][t
             const float mine = input[g * 256 + i], other = input[g * 256 + 255 - i];
             CHECK(out[g * 256 + i] == bits(1.5f * other + mine * mine));
         }
+}
+
+namespace {
+// Counts what the observer interface reports; one per workgroup.
+struct CountingObserver : WorkgroupObserver {
+    std::uint64_t instructions = 0, lds_accesses = 0, global_accesses = 0, issues = 0, landings = 0, barriers = 0, ended = 0;
+    void before_instruction(const Wave&, const ExecInst&) override { ++instructions; }
+    void memory_access(const Wave&, const ExecInst&, const MemoryAccess& a) override {
+        ++(a.space == MemoryAccess::Space::lds ? lds_accesses : global_accesses);
+    }
+    void issued(const Wave&, const ExecInst&, const PendingLoad&) override { ++issues; }
+    void landed(const Wave&, const PendingLoad&) override { ++landings; }
+    void barrier_released(std::uint32_t) override { ++barriers; }
+    void wave_ended(const Wave&) override { ++ended; }
+};
+struct CountingDispatch : DispatchObserver {
+    std::mutex mutex;
+    std::map<std::uint64_t, CountingObserver> finished;
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override { return std::make_unique<CountingObserver>(); }
+    void finish(std::uint64_t id, std::unique_ptr<WorkgroupObserver> o) override {
+        std::lock_guard<std::mutex> lock(mutex);
+        finished[id] = *static_cast<CountingObserver*>(o.get());
+    }
+};
+}  // namespace
+
+TEST_CASE("checkers observe instructions, memory, counters and barriers per workgroup", "[flow][observer]") {
+    KernelOptions options;
+    options.lds_bytes = 1024;
+    const Program program = build(R"(
+  global_load_dword v5, v1, s[6:7]
+  s_waitcnt vmcnt(0)
+  ds_write_b32 v1, v5
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  ds_read_b32 v6, v1
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v6, s[4:5]
+)",
+                                  options);
+    TestRun run(256);
+    run.grid = {3, 1, 1};
+    run.block = {128, 1, 1};
+    run.threads = 2;
+    CountingDispatch observer;
+    Kernargs args(program);
+    for (int i = 0; i < 4; ++i) args.set(i, run.buffer[i]);
+    for (int i = 0; i < 4; ++i) args.set(4 + i, run.value[i]);
+    LaunchConfig config;
+    config.grid = run.grid;
+    config.block = run.block;
+    config.kernarg = args.bytes();
+    config.observer = &observer;
+    const DispatchResult r = launch(run.memory, program, config);
+    REQUIRE(r.ok());
+    REQUIRE(observer.finished.size() == 3);
+    for (const auto& [id, o] : observer.finished) {
+        CHECK(o.instructions == r.counters.total_instructions() / 3);
+        CHECK(o.lds_accesses == 2 * 2);     // 2 waves x (write + read)
+        CHECK(o.global_accesses == 2 * 2);  // 2 waves x (load + store)
+        CHECK(o.issues == 2 * 6);    // per wave: s_load x2, global load and store, ds write and read
+        CHECK(o.landings == 2 * 5);  // the final store is never waited for, so it never retires
+        CHECK(o.barriers == 1);
+        CHECK(o.ended == 2);
+    }
+}
+
+TEST_CASE("global atomics from many workgroups add up", "[flow][atomics]") {
+    const Program program = build(R"(
+  v_mov_b32 v2, 0
+  v_mov_b32 v3, 1
+  global_atomic_add v2, v3, s[4:5]
+  global_atomic_add v5, v2, v0, s[6:7] glc
+  s_waitcnt vmcnt(0)
+)");
+    TestRun run(64);
+    run.grid = {40, 1, 1};
+    run.threads = 4;
+    REQUIRE(run.run(program).ok());
+    CHECK(run.read(0, 1)[0] == 40u * 64u);
+    CHECK(run.read(1, 1)[0] == 40u * (63u * 64u / 2u));
 }

@@ -119,14 +119,25 @@ TEST_CASE("sgemm layouts and edge shapes are bitwise equal to the reference", "[
     check_bitwise("gfx906", "dpp0", "NN", beta_zero, rng);
 }
 
-TEST_CASE("sgemm on gfx90a and gfx942 (fmac) is bitwise equal to the reference", "[sgemm]") {
+TEST_CASE("every target, variant and layout is bitwise equal to the reference", "[sgemm]") {
     std::mt19937 rng(7);
-    for (const char* target : {"gfx900", "gfx908", "gfx90a", "gfx942"}) {
-        if (!std::filesystem::exists(code_object_path(target, "dpp2", "NN"))) continue;
-        Gemm g;
-        g.m = 140, g.n = 70, g.k = 24, g.lda = 140, g.ldb = 24, g.ldc = 141, g.alpha = 1.0f, g.beta = 1.0f;
-        check_bitwise(target, "dpp2", "NN", g, rng);
-    }
+    unsigned checked = 0;
+    for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx942"})
+        for (const char* variant : {"dpp0", "dpp1", "dpp2"})
+            for (const char* layout : {"NN", "NT", "TN", "TT"}) {
+                if (!std::filesystem::exists(code_object_path(target, variant, layout))) continue;
+                Gemm g;
+                g.ta = layout[0], g.tb = layout[1];
+                g.m = 70 + int(rng() % 100), g.n = 1 + int(rng() % 150), g.k = int(rng() % 30);
+                g.lda = (g.ta == 'N' ? g.m : std::max(g.k, 1)) + int(rng() % 3);
+                g.ldb = (g.tb == 'N' ? std::max(g.k, 1) : g.n) + int(rng() % 3);
+                g.ldc = g.m + int(rng() % 3);
+                g.alpha = (rng() % 4 == 0) ? 0.0f : 1.25f;
+                g.beta = (rng() % 3 == 0) ? 0.0f : -0.75f;
+                check_bitwise(target, variant, layout, g, rng);
+                ++checked;
+            }
+    CHECK(checked >= 48);  // gfx900/906/908/90a at least; gfx940/942 when built
 }
 
 TEST_CASE("LDS read requests per 128x128x8 step: 8192, 6144, 5120", "[sgemm][counters]") {
