@@ -41,9 +41,13 @@ DppPattern make_dpp_pattern(const Dpp& dpp, Target target) {
         throw std::invalid_argument("row shift amount " + std::to_string(dpp.arg) + " outside 1..15");
     DppPattern p;
     p.bound_ctrl = dpp.bound_ctrl;
+    p.quad_perm = dpp.kind == DppKind::quad_perm;
+    for (int i = 0; i < 4; ++i) p.quad_lanes[i] = static_cast<std::uint8_t>((dpp.arg >> (2 * i)) & 3);
     for (int lane = 0; lane < 64; ++lane) {
         const int from = source_lane(dpp, lane);
         p.source[lane] = static_cast<std::int8_t>(from);
+        p.index[lane] = static_cast<std::uint8_t>(from >= 0 ? from : lane);
+        p.keep[lane] = from >= 0 ? ~0u : 0u;
         if (from >= 0) p.in_range |= 1ull << lane;
         const bool row_on = (dpp.row_mask >> (lane >> 4)) & 1;
         const bool bank_on = (dpp.bank_mask >> ((lane >> 2) & 3)) & 1;

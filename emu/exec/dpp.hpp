@@ -25,9 +25,13 @@ namespace dppgemm::emu {
 
 struct DppPattern {
     std::int8_t source[64];       // source lane, -1 when out of range
+    std::uint8_t index[64];       // source lane, or the lane itself when out of range
+    std::uint32_t keep[64];       // ~0 when the source exists, 0 otherwise
     std::uint64_t in_range = 0;   // lanes whose source exists
     std::uint64_t writable = 0;   // lanes row_mask and bank_mask enable
     bool bound_ctrl = false;      // invalid sources read 0 instead of disabling the lane
+    bool quad_perm = false;       // quad_perm: quad_lanes[i] is the source of lane 4q+i in quad q
+    std::uint8_t quad_lanes[4] = {0, 1, 2, 3};
 
     // Lanes whose source lane exists and is active.
     std::uint64_t valid_sources(std::uint64_t exec) const {
@@ -49,6 +53,21 @@ DppPattern make_dpp_pattern(const Dpp& dpp, Target target);
 
 // out[i] = src[source[i]] for valid lanes, 0 for the others.
 inline void dpp_gather(const DppPattern& p, std::uint64_t valid, const std::uint32_t* src, std::uint32_t* out) {
+    if (p.quad_perm && valid == ~0ull) {  // the GEMM kernels' case: same pattern in every quad
+        const unsigned s0 = p.quad_lanes[0], s1 = p.quad_lanes[1], s2 = p.quad_lanes[2], s3 = p.quad_lanes[3];
+        for (unsigned quad = 0; quad < 64; quad += 4) {
+            const std::uint32_t* in = src + quad;
+            out[quad] = in[s0];
+            out[quad + 1] = in[s1];
+            out[quad + 2] = in[s2];
+            out[quad + 3] = in[s3];
+        }
+        return;
+    }
+    if (valid == p.in_range) {  // every existing source lane active: a branch-free gather
+        for (unsigned lane = 0; lane < 64; ++lane) out[lane] = src[p.index[lane]] & p.keep[lane];
+        return;
+    }
     for (unsigned lane = 0; lane < 64; ++lane) {
         const int from = p.source[lane] < 0 ? 0 : p.source[lane];
         out[lane] = ((valid >> lane) & 1) ? src[from] : 0u;
