@@ -328,3 +328,42 @@ TEST_CASE("SDWA source selects, sign extension and destination placement", "[alu
         CHECK(sext_dst[l] == std::uint32_t(std::int32_t(std::int8_t(a[l] >> 24))));
     }
 }
+
+TEST_CASE("v_pk_fma_f32 (gfx90a): two fused multiply-adds per lane, op_sel", "[alu][float][packed]") {
+    KernelOptions options;
+    options.mcpu = "gfx90a";
+    const CodeObject co = assemble_kernel(R"(
+  v_lshlrev_b32 v20, 3, v0
+  global_load_dwordx2 v[2:3], v20, s[6:7]
+  global_load_dwordx2 v[4:5], v20, s[8:9]
+  global_load_dwordx2 v[6:7], v20, s[10:11]
+  s_waitcnt vmcnt(0)
+  v_pk_mov_b32 v[8:9], v[6:7], v[6:7] op_sel:[0,1]
+  v_pk_fma_f32 v[6:7], v[2:3], v[4:5], v[6:7]
+  v_pk_fma_f32 v[8:9], v[2:3], v[4:5], v[8:9] op_sel:[1,0,0] op_sel_hi:[0,1,1]
+  global_store_dwordx2 v20, v[6:7], s[4:5]
+  v_add_u32 v20, 0x200, v20
+  global_store_dwordx2 v20, v[8:9], s[4:5]
+)",
+                                          options);
+    const Program program = build_program(co, co.kernels.at(0));
+    std::mt19937 rng(77);
+    std::uniform_real_distribution<float> dist(-3, 3);
+    std::vector<float> a(128), b(128), c(128);
+    for (int i = 0; i < 128; ++i) a[i] = dist(rng), b[i] = dist(rng), c[i] = dist(rng);
+    TestRun run(256);
+    run.fill_floats(1, a);
+    run.fill_floats(2, b);
+    run.fill_floats(3, c);
+    const DispatchResult r = run.run(program);
+    INFO((r.fault ? r.fault->message : ""));
+    REQUIRE(r.ok());
+    const auto out = run.read_floats(0, 256);
+    for (int l = 0; l < 64; ++l) {
+        CHECK(bits(out[2 * l]) == bits(std::fma(a[2 * l], b[2 * l], c[2 * l])));
+        CHECK(bits(out[2 * l + 1]) == bits(std::fma(a[2 * l + 1], b[2 * l + 1], c[2 * l + 1])));
+        // lo: a.hi * b.lo + c.lo; hi: a.lo * b.hi + c.hi (c copied as-is by v_pk_mov_b32 op_sel:[0,1])
+        CHECK(bits(out[128 + 2 * l]) == bits(std::fma(a[2 * l + 1], b[2 * l], c[2 * l])));
+        CHECK(bits(out[128 + 2 * l + 1]) == bits(std::fma(a[2 * l], b[2 * l + 1], c[2 * l + 1])));
+    }
+}

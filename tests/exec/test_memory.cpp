@@ -260,3 +260,32 @@ TEST_CASE("ds_bpermute_b32 and ds_swizzle_b32", "[lds]") {
         CHECK(out[4 * l + 2] == 100 + ((l & 32u) | (l & 4u) | 3u));
     }
 }
+
+TEST_CASE("flat addresses reach global memory and, in the shared aperture, LDS", "[memory][flat]") {
+    KernelOptions options;
+    options.lds_bytes = 256;
+    const Program program = build(R"(
+  s_mov_b64 s[20:21], src_shared_base
+  v_mov_b32 v2, v1
+  v_mov_b32 v3, s21
+  v_add_u32 v6, 9, v0
+  flat_store_dword v[2:3], v6
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ds_read_b32 v7, v1
+  v_mov_b32 v9, s7
+  v_add_co_u32 v8, vcc, s6, v1
+  v_addc_co_u32 v9, vcc, 0, v9, vcc
+  flat_load_dword v10, v[8:9]
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  v_add_u32 v7, v7, v10
+  global_store_dword v1, v7, s[4:5]
+)",
+                                  options);
+    TestRun run(64);
+    run.fill(1, iota(64, 1000));
+    const DispatchResult r = run.run(program);
+    INFO((r.fault ? r.fault->message : ""));
+    REQUIRE(r.ok());
+    const auto out = run.read(0, 64);
+    for (unsigned l = 0; l < 64; ++l) CHECK(out[l] == 9 + l + 1000 + l);
+}
