@@ -301,3 +301,30 @@ TEST_CASE("global atomics from many workgroups add up", "[flow][atomics]") {
     CHECK(run.read(0, 1)[0] == 40u * 64u);
     CHECK(run.read(1, 1)[0] == 40u * (63u * 64u / 2u));
 }
+
+TEST_CASE("s_getpc_b64-relative loads read the code object's constant data", "[flow][getpc]") {
+    const Program program = build(R"(
+  s_getpc_b64 s[20:21]
+  s_add_u32 s20, s20, table@rel32@lo+4
+  s_addc_u32 s21, s21, table@rel32@hi+12
+  s_load_dwordx2 s[22:23], s[20:21], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v5, s22
+  v_mov_b32 v6, s23
+  v_mov_b32 v7, 0
+  global_store_dwordx2 v7, v[5:6], s[4:5]
+  s_endpgm
+.section .rodata.table,"a",@progbits
+.p2align 4
+table:
+  .long 0x12345678, 0x9abcdef0
+.text
+)");
+    TestRun run(64);
+    const DispatchResult r = run.run(program);
+    INFO((r.fault ? r.fault->message : ""));
+    REQUIRE(r.ok());
+    const auto out = run.read(0, 2);
+    CHECK(out[0] == 0x12345678u);
+    CHECK(out[1] == 0x9abcdef0u);
+}
