@@ -248,7 +248,7 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
     if (returns) {
         entry.dest = PendingLoad::Dest::vgpr;
         entry.dwords = 1;
-        entry.reg = buffer ? e.dst.index : e.dst.index;
+        entry.reg = e.dst.index;  // MUBUF: vdata itself; FLAT/GLOBAL: vdst
         entry.lanes = exec;
     }
     PendingLoad& p = issue(w, e, entry);

@@ -207,7 +207,8 @@ void movrel(Wave& w, const ExecInst& e) {
     const u32 m0 = w.sreg[sreg_m0];
     Src dst = e.dst, src = e.src[0];
     Src& moved = Relative_dst ? dst : src;
-    if (moved.kind != Src::Kind::sreg || moved.index + u64(m0) + Dwords > 102)
+    if (moved.kind != Src::Kind::sreg) fail("s_movrel: the indexed operand is not an SGPR");
+    if (moved.index + u64(m0) + Dwords > 102)
         fail("s_movrel index s" + std::to_string(moved.index) + " + m0 (" + std::to_string(m0) + ") outside the SGPRs");
     moved.index = static_cast<std::uint16_t>(moved.index + m0);
     write_sdst(w, dst, read64(w, src));
