@@ -30,6 +30,7 @@ Counters& Counters::operator+=(const Counters& o) {
     scalar_read_bytes += o.scalar_read_bytes;
     waves += o.waves;
     workgroups += o.workgroups;
+    valu_multiply_add += o.valu_multiply_add;
     return *this;
 }
 
@@ -38,7 +39,7 @@ bool Counters::operator==(const Counters& o) const {
            lds_read_bytes == o.lds_read_bytes && lds_write_requests == o.lds_write_requests &&
            lds_write_bytes == o.lds_write_bytes && lds_bank_conflict_cycles == o.lds_bank_conflict_cycles &&
            global_read_bytes == o.global_read_bytes && global_write_bytes == o.global_write_bytes &&
-           scalar_read_bytes == o.scalar_read_bytes && waves == o.waves && workgroups == o.workgroups;
+           scalar_read_bytes == o.scalar_read_bytes && waves == o.waves && workgroups == o.workgroups && valu_multiply_add == o.valu_multiply_add;
 }
 
 std::string Counters::to_json() const {
@@ -55,6 +56,7 @@ std::string Counters::to_json() const {
       << ",\n  \"global_read_bytes\": " << global_read_bytes                       //
       << ",\n  \"global_write_bytes\": " << global_write_bytes                     //
       << ",\n  \"scalar_read_bytes\": " << scalar_read_bytes                       //
+      << ",\n  \"valu_multiply_add\": " << valu_multiply_add                       //
       << ",\n  \"waves\": " << waves << ",\n  \"workgroups\": " << workgroups << "\n}\n";
     return s.str();
 }

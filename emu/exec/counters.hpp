@@ -43,6 +43,9 @@ struct Counters {
     std::uint64_t global_read_bytes = 0, global_write_bytes = 0;
     std::uint64_t scalar_read_bytes = 0;
     std::uint64_t waves = 0, workgroups = 0;
+    // VALU instructions (DPP or not) that are fp32 multiply-adds: v_mac,
+    // v_fmac, v_mad, v_fma, v_pk_fma (the useful work of a GEMM).
+    std::uint64_t valu_multiply_add = 0;
 
     std::uint64_t& operator[](InstClass c) { return instructions[static_cast<std::size_t>(c)]; }
     std::uint64_t operator[](InstClass c) const { return instructions[static_cast<std::size_t>(c)]; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -106,6 +107,7 @@ struct Shared {
     std::uint32_t items_per_group = 0;
 
     std::atomic<std::uint64_t> next{0};
+    std::atomic<std::uint64_t> finished{0};
     std::atomic<std::uint64_t> first_fault{~std::uint64_t{0}};
     std::mutex mutex;
     std::map<std::uint64_t, Fault> faults;
@@ -128,6 +130,7 @@ public:
             const std::uint64_t id = s_.next.fetch_add(1);
             if (id >= s_.workgroup_count || id > s_.first_fault.load()) break;
             run_group(id);
+            s_.finished.fetch_add(1, std::memory_order_relaxed);
         }
         std::lock_guard<std::mutex> lock(s_.mutex);
         s_.counters += group_.counters;
@@ -220,6 +223,7 @@ private:
     bool run_wave(Wave& w) {
         const ExecInst* code = s_.program.code.data();
         std::uint64_t* classes = group_.counters.instructions.data();
+        std::uint64_t& multiply_adds = group_.counters.valu_multiply_add;
         WorkgroupObserver* observer = group_.observer;
         std::uint32_t current = w.pc;
         try {
@@ -228,6 +232,7 @@ private:
                     current = w.pc;
                     const ExecInst& e = code[current];
                     ++classes[static_cast<std::size_t>(e.cls)];
+                    multiply_adds += e.multiply_add;
                     ++w.executed;
                     w.pc = e.next;
                     e.fn(w, e);
@@ -238,6 +243,7 @@ private:
                     const ExecInst& e = code[current];
                     observer->before_instruction(w, e);
                     ++classes[static_cast<std::size_t>(e.cls)];
+                    multiply_adds += e.multiply_add;
                     ++w.executed;
                     w.pc = e.next;
                     e.fn(w, e);
@@ -339,12 +345,24 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
 
     unsigned threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, shared.workgroup_count));
-    if (threads <= 1) {
+    if (threads <= 1 && !config.progress) {
         Worker(shared).run();
     } else {
+        // With a progress callback even one worker gets its own thread, so
+        // that the launching thread is free to report.
         std::vector<std::thread> pool;
-        for (unsigned t = 0; t < threads; ++t) pool.emplace_back([&shared] { Worker(shared).run(); });
+        std::atomic<unsigned> running{std::max(threads, 1u)};
+        for (unsigned t = 0; t < std::max(threads, 1u); ++t)
+            pool.emplace_back([&shared, &running] {
+                Worker(shared).run();
+                running.fetch_sub(1);
+            });
+        while (config.progress && running.load() != 0) {
+            config.progress(shared.finished.load(), shared.workgroup_count);
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
         for (std::thread& t : pool) t.join();
+        if (config.progress) config.progress(shared.finished.load(), shared.workgroup_count);
     }
 
     DispatchResult result;

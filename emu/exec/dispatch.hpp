@@ -22,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -44,6 +45,9 @@ struct LaunchConfig {
     unsigned threads = 0;           // 0: all host cores
     DispatchObserver* observer = nullptr;
     std::uint64_t watchdog = std::uint64_t{1} << 32;  // instructions per wave before "endless loop"; 0: none
+    // Called on the launching thread, about every 100 ms and once at the end,
+    // with (workgroups finished, workgroups in the grid). Empty: not called.
+    std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
 // Why a dispatch stopped: the lowest-numbered faulting workgroup's first fault.

@@ -27,6 +27,13 @@ bool ends_with(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+// The fp32 multiply-adds a GEMM is made of (the bench's "useful VALU" share).
+bool is_fp32_multiply_add(std::string_view mnemonic) {
+    for (std::string_view name : {"v_mac_f32", "v_fmac_f32", "v_mad_f32", "v_fma_f32", "v_pk_fma_f32"})
+        if (mnemonic == name) return true;
+    return false;
+}
+
 Src resolve(const Operand& op, bool f64_operand) {
     Src s;
     s.dwords = op.dwords ? op.dwords : 1;
@@ -131,6 +138,7 @@ Program build_program(const Kernel& kernel, Target target) {
         if (inst.dpp && e.cls == InstClass::valu) e.cls = InstClass::valu_dpp;
 
         const bool f64 = ends_with(info.mnemonic, "f64");
+        e.multiply_add = is_fp32_multiply_add(info.mnemonic);
         e.dst = resolve(inst.dst, f64);
         e.sdst = resolve(inst.sdst, f64);
         e.src[0] = resolve(inst.src0, f64);

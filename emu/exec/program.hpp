@@ -56,6 +56,7 @@ struct ExecInst {
     bool flush_out = false;  // fp32 result denormals -> signed zero
     bool output_modifiers = false;  // clamp or omod: apply_output_modifiers()
     bool sdwa_dst = false;          // SDWA dst_sel other than DWORD: sdwa_place()
+    std::uint8_t multiply_add = 0;  // 1 for fp32 mac/fmac/mad/fma (Counters::valu_multiply_add)
     std::uint8_t transform[3] = {0, 0, 0};  // SrcTransform bits per source
     std::uint32_t index = 0;   // position in Program::code
     std::uint32_t next = 0;    // index of the following instruction
