@@ -69,6 +69,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     CLI::Option* json_option = run_command_line->add_option("--json", json_file, "Write the counters to FILE as JSON");
     run_command_line->add_option("--threads", run.threads, "Host threads (default 0: all cores)")
         ->check(CLI::Range(0u, 1024u));
+    run_command_line->add_option("--watchdog", run.watchdog,
+                                 "Instructions per wave before the run stops as an endless loop (0: never)")
+        ->capture_default_str();
+    run_command_line->add_flag("--no-check{false}", run.check, "Run without the checkers");
 
     try {
         app.parse(argc, argv);

@@ -44,6 +44,8 @@ struct RunOptions {
     std::vector<Assignment> dumps;                // --dump NAME=FILE
     std::optional<std::string> json;              // --json FILE
     unsigned threads = 0;                         // 0: all host cores
+    std::uint64_t watchdog = std::uint64_t{1} << 32;  // instructions per wave before an "endless loop" fault; 0: none
+    bool check = true;                            // --no-check: run without the checkers (emu/check/)
 };
 
 int info_command(const InfoOptions& options, std::ostream& out, std::ostream& err);

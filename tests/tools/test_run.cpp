@@ -1,0 +1,291 @@
+// `dppgemm-emu run` end to end: buffers from files, dumps compared bitwise
+// with host references, the counters JSON, faults (exit 1, naming the PC
+// and the instruction), the watchdog, and usage errors (exit 2).
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "dppgemm/reference.hpp"
+#include "emu/tools/cli.hpp"
+#include "toolchain.hpp"
+
+namespace {
+
+struct Result {
+    int code;
+    std::string out, err;
+};
+
+Result emu(std::vector<std::string> args) {
+    args.insert(args.begin(), "dppgemm-emu");
+    std::vector<const char*> argv;
+    for (const std::string& arg : args) argv.push_back(arg.c_str());
+    std::ostringstream out, err;
+    const int code = dppgemm::emu::tools::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
+    return {code, out.str(), err.str()};
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string path_in_work_dir(const std::string& name) { return loader_test::work_dir() + "/" + name; }
+
+void write_floats(const std::string& path, const std::vector<float>& values) {
+    std::vector<std::uint8_t> bytes(4 * values.size());
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    loader_test::write_bytes(path, bytes);
+}
+
+std::vector<float> read_floats(const std::string& path) {
+    const std::vector<std::uint8_t> bytes = loader_test::read_bytes(path);
+    std::vector<float> values(bytes.size() / 4);
+    std::memcpy(values.data(), bytes.data(), 4 * values.size());
+    return values;
+}
+
+std::vector<float> random_floats(std::size_t count, std::mt19937& rng) {
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    std::vector<float> values(count);
+    for (float& x : values) x = dist(rng);
+    return values;
+}
+
+nlohmann::json read_json(const std::string& path) {
+    std::ifstream file(path);
+    return nlohmann::json::parse(file);
+}
+
+std::size_t bitwise_mismatches(const std::vector<float>& expected, const std::vector<float>& actual) {
+    if (expected.size() != actual.size()) return std::max(expected.size(), actual.size());
+    std::size_t mismatches = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        if (std::memcmp(&expected[i], &actual[i], 4) != 0) ++mismatches;
+    return mismatches;
+}
+
+// Two kernels with one buffer argument `out`: `oob` stores 1 MiB past it in
+// every workgroup but the first, `spin` branches to itself forever.
+const char* const faulting_source = R"(
+	.text
+	.globl oob
+	.p2align 8
+	.type oob,@function
+oob:
+	s_load_dwordx2 s[4:5], s[0:1], 0x0
+	s_cmp_eq_u32 s2, 0
+	s_cbranch_scc1 .Loob_done
+	v_mov_b32 v1, 0x100000
+	s_waitcnt lgkmcnt(0)
+	global_store_dword v1, v0, s[4:5]
+.Loob_done:
+	s_endpgm
+.Loob_end:
+	.size oob, .Loob_end-oob
+
+	.globl spin
+	.p2align 8
+	.type spin,@function
+spin:
+.Lspin:
+	s_branch .Lspin
+.Lspin_end:
+	.size spin, .Lspin_end-spin
+
+	.rodata
+	.p2align 6
+	.amdhsa_kernel oob
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_system_sgpr_workgroup_id_x 1
+		.amdhsa_next_free_vgpr 2
+		.amdhsa_next_free_sgpr 8
+	.end_amdhsa_kernel
+	.p2align 6
+	.amdhsa_kernel spin
+		.amdhsa_kernarg_size 8
+		.amdhsa_user_sgpr_kernarg_segment_ptr 1
+		.amdhsa_next_free_vgpr 1
+		.amdhsa_next_free_sgpr 8
+	.end_amdhsa_kernel
+
+	.amdgpu_metadata
+---
+amdhsa.version: [ 1, 1 ]
+amdhsa.kernels:
+  - .name: oob
+    .symbol: oob.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 8
+    .vgpr_count: 2
+    .max_flat_workgroup_size: 256
+    .args:
+      - { .name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+  - .name: spin
+    .symbol: spin.kd
+    .kernarg_segment_size: 8
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 8
+    .vgpr_count: 1
+    .max_flat_workgroup_size: 256
+    .args:
+      - { .name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+...
+	.end_amdgpu_metadata
+)";
+
+const std::string& faulting_kernels() {
+    static const std::string path = loader_test::assemble("tools_faulting", faulting_source, "gfx906", 4);
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("run: dppgemm SGEMM with buffers from files, C dumped bitwise equal to the reference", "[run][sgemm]") {
+    const std::string co = std::string(LOADER_TEST_KERNEL_DIR) + "/gfx906/dppgemm_sgemm_dpp0_NN.co";
+    // Edges in M and N, K not a multiple of the unroll 8, padded leading dimensions.
+    const int m = 200, n = 130, k = 21, lda = 203, ldb = 22, ldc = 201;
+    const float alpha = 1.5f, beta = -0.25f;
+    std::mt19937 rng(17);
+    const std::vector<float> a = random_floats(std::size_t(lda) * k, rng), b = random_floats(std::size_t(ldb) * n, rng),
+                             c0 = random_floats(std::size_t(ldc) * n, rng);
+    write_floats(path_in_work_dir("sgemm_a.bin"), a);
+    write_floats(path_in_work_dir("sgemm_b.bin"), b);
+    write_floats(path_in_work_dir("sgemm_c.bin"), c0);
+    const Result r = emu({"run", co, "--kernel", "dppgemm_sgemm_dpp0_NN", "--grid", "2,2", "--block", "256",
+                          "--buffer", "a=@" + path_in_work_dir("sgemm_a.bin"),
+                          "--buffer", "b=@" + path_in_work_dir("sgemm_b.bin"),
+                          "--buffer", "c=@" + path_in_work_dir("sgemm_c.bin"),
+                          "--arg", "size_m=200", "--arg", "size_n=130", "--arg", "size_k=21",
+                          "--arg", "lda=203", "--arg", "ldb=22", "--arg", "ldc=201", "--arg", "alpha=1.5",
+                          "--arg", "beta=-0.25", "--threads", "2",
+                          "--dump", "c=" + path_in_work_dir("sgemm_c_after.bin"),
+                          "--json", path_in_work_dir("sgemm.json")});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(contains(r.out, "kernel dppgemm_sgemm_dpp0_NN: grid 2,2,1 block 256,1,1\n"));
+    CHECK(contains(r.out, "workgroups: 4 of 4 run, 16 waves\n"));
+    CHECK(contains(r.out, "\nresult: ok\n"));
+
+    std::vector<float> expected = c0;
+    dppgemm::reference_sgemm(dppgemm::MacKind::mac_f32, 'N', 'N', m, n, k, alpha, a.data(), lda, b.data(), ldb, beta,
+                             expected.data(), ldc);
+    CHECK(bitwise_mismatches(expected, read_floats(path_in_work_dir("sgemm_c_after.bin"))) == 0);
+
+    const nlohmann::json json = read_json(path_in_work_dir("sgemm.json"));
+    CHECK(json["kernel"] == "dppgemm_sgemm_dpp0_NN");
+    CHECK(json["grid"] == nlohmann::json::array({2, 2, 1}));
+    CHECK(json["block"] == nlohmann::json::array({256, 1, 1}));
+    CHECK(json["fault"].is_null());
+    const nlohmann::json& counters = json["counters"];
+    // 4 workgroups x ceil(21 / 8) = 3 steps of 128x128x8 at 8192 LDS read requests each.
+    CHECK(counters["lds_read_requests"] == 8192 * 12);
+    CHECK(counters["lds_bank_conflict_cycles"] == 0);
+    // A lane owns 8x8 C values: 64 v_mac per k, 4 waves x 8 k = 2048 per step and
+    // workgroup; then 64 v_mac per wave for beta * C.
+    CHECK(counters["valu_multiply_add"] == 2048 * 12 + 64 * 16);
+    CHECK(counters["workgroups"] == 4);
+    CHECK(counters["waves"] == 16);
+    CHECK(counters["instructions"]["valu_dpp"] == 0);
+}
+
+TEST_CASE("run: a hipcc kernel takes its arguments by position", "[run][hip]") {
+    std::ifstream file(TOOLS_TEST_HIP_SOURCE);
+    std::stringstream source;
+    source << file.rdbuf();
+    const std::string co = loader_test::hipcc("tools_hip", source.str(), 4);
+    const int m = 37, n = 21, k = 13;
+    std::mt19937 rng(3);
+    const std::vector<float> a = random_floats(std::size_t(m) * k, rng), b = random_floats(std::size_t(k) * n, rng);
+    write_floats(path_in_work_dir("hip_a.bin"), a);
+    write_floats(path_in_work_dir("hip_b.bin"), b);
+    const Result r = emu({"run", co, "--kernel", "naive_sgemm", "--grid", "3,3", "--block", "16,8", "--buffer",
+                          "0=@" + path_in_work_dir("hip_a.bin"), "--buffer", "1=@" + path_in_work_dir("hip_b.bin"),
+                          "--buffer", "2=" + std::to_string(4 * m * n), "--arg", "3=37", "--arg", "4=21", "--arg",
+                          "5=13", "--dump", "2=" + path_in_work_dir("hip_c.bin")});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(contains(r.out, "workgroups: 9 of 9 run, 18 waves\n"));
+    // hipcc contracts acc += a * b into v_fmac_f32.
+    std::vector<float> expected(std::size_t(m) * n);
+    for (int col = 0; col < n; ++col)
+        for (int row = 0; row < m; ++row) {
+            float acc = 0.0f;
+            for (int i = 0; i < k; ++i) acc = std::fma(a[row + i * m], b[i + col * k], acc);
+            expected[row + col * m] = acc;
+        }
+    CHECK(bitwise_mismatches(expected, read_floats(path_in_work_dir("hip_c.bin"))) == 0);
+}
+
+TEST_CASE("run: a faulting kernel exits 1 naming workgroup, wave, pc and instruction", "[run][fault]") {
+    const std::string json_path = path_in_work_dir("fault.json");
+    const Result r = emu({"run", faulting_kernels(), "--kernel", "oob", "--grid", "3", "--block", "64", "--buffer",
+                          "out=64", "--json", json_path, "--threads", "2"});
+    CHECK(r.code == 1);
+    // The buffer is the first allocation (2^47); the store is 1 MiB past it.
+    const std::string message =
+        "kernel 'oob': workgroup (1,0,0) wave 0 pc 0x1c: global_store_dword v1, v0, s[4:5]: memory access outside "
+        "any allocation at 0x800000100000";
+    CHECK(r.err == "dppgemm-emu run: " + message + "\n");
+    CHECK(contains(r.out, "workgroups: "));
+    CHECK(contains(r.out, "\nresult: fault: " + message + "\n"));
+
+    const nlohmann::json fault = read_json(json_path)["fault"];
+    CHECK(fault["pc"] == 0x1c);
+    CHECK(fault["instruction"] == "global_store_dword v1, v0, s[4:5]");
+    CHECK(fault["workgroup"] == nlohmann::json::array({1, 0, 0}));
+    CHECK(fault["wave"] == 0);
+    CHECK(fault["address"] == 0x800000100000ull);
+    CHECK(fault["message"] == message);
+}
+
+TEST_CASE("run: the watchdog stops an endless loop", "[run][fault]") {
+    const Result r = emu({"run", faulting_kernels(), "--kernel", "spin", "--grid", "1", "--block", "64", "--buffer",
+                          "out=4", "--watchdog", "1000"});
+    CHECK(r.code == 1);
+    CHECK(r.err == "dppgemm-emu run: kernel 'spin': workgroup (0,0,0) wave 0 pc 0x0: s_branch 65535: watchdog: more "
+                   "than 1000 instructions in one wave (endless loop?)\n");
+}
+
+TEST_CASE("run: the executable's exit codes", "[run]") {
+    const std::string base = std::string(DPPGEMM_EMU_PATH) + " run " + faulting_kernels() + " --grid 1 --block 64 ";
+    auto exit_code = [](const std::string& command) {
+        const int status = std::system((command + " > /dev/null 2>&1").c_str());
+        REQUIRE(WIFEXITED(status));
+        return WEXITSTATUS(status);
+    };
+    CHECK(exit_code(base + "--kernel oob --buffer out=64 --no-check") == 0);
+    CHECK(exit_code(base + "--kernel spin --buffer out=64 --watchdog 10") == 1);
+    CHECK(exit_code(base + "--kernel oob") == 2);
+}
+
+TEST_CASE("run: usage errors exit 2 naming the option", "[run][usage]") {
+    const std::vector<std::string> base = {"run", faulting_kernels(), "--kernel", "oob", "--grid", "1", "--block", "64"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return emu(args);
+    };
+    Result r = with({"--buffer", "out=64", "--watchdog", "many"});
+    CHECK(r.code == 2);
+    CHECK(contains(r.err, "--watchdog"));
+    r = with({"--buffer", "out=64", "--dump", "out=/nonexistent/dir/out.bin"});
+    CHECK(r.code == 2);
+    CHECK(r.err == "dppgemm-emu run: --dump out: cannot write '/nonexistent/dir/out.bin': No such file or directory\n");
+    r = with({"--buffer", "out=64", "--json", "/nonexistent/dir/out.json"});
+    CHECK(r.code == 2);
+    CHECK(r.err == "dppgemm-emu run: --json: cannot write '/nonexistent/dir/out.json': No such file or directory\n");
+}
