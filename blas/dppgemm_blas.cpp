@@ -1,152 +1,213 @@
-// libdppgemm-blas: SGEMM through the reference BLAS and CBLAS entry points,
-// run by dppgemm; every other BLAS routine, and SGEMM calls below the size
-// threshold, go to the next BLAS in the link chain (dlsym(RTLD_NEXT)).
-//
-// Environment (read once):
-//   DPPGEMM_BLAS_BACKEND    auto | hip | emu        (default auto)
-//   DPPGEMM_BLAS_VARIANT    dpp0 | dpp1 | dpp2 | best (default best)
-//   DPPGEMM_BLAS_THRESHOLD  M*N*K below which the next BLAS runs (default 2097152)
-//   DPPGEMM_BLAS_LOG        1: one line on stderr per SGEMM saying who ran it
+// libdppgemm-blas: the reference BLAS sgemm_ and the CBLAS cblas_sgemm, run by
+// dppgemm. Calls below the size threshold, calls dppgemm cannot take, and
+// every other BLAS routine go to the next BLAS in the link chain. Behaviour,
+// environment variables and error positions: docs/blas.md.
 #include "dppgemm/dppgemm.hpp"
 
+#include <cblas.h>
 #include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
+
+// The BLAS error handler: the program's own when it defines one, else the one
+// of the BLAS this library links.
+extern "C" void xerbla_(const char* routine, const int* position, std::size_t routine_length);
 
 namespace {
 
-enum Order { kRowMajor = 101, kColMajor = 102 };
-enum Trans { kNoTrans = 111, kTrans = 112, kConjTrans = 113 };
+// Fortran SGEMM as gfortran calls it: every argument by reference, then the
+// hidden lengths of the two CHARACTER arguments.
+using FortranSgemm = void (*)(const char*, const char*, const int*, const int*, const int*, const float*,
+                              const float*, const int*, const float*, const int*, const float*, float*,
+                              const int*, std::size_t, std::size_t);
 
-using Sgemm = void (*)(const char*, const char*, const int*, const int*, const int*, const float*, const float*,
-                       const int*, const float*, const int*, const float*, float*, const int*, std::size_t,
-                       std::size_t);
-using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*,
-                            int);
-
-struct Config {
-  dppgemm::Options options;
-  long long threshold = 128LL * 128 * 128;
-  bool log = false;
-  Sgemm next_sgemm = nullptr;
-  CblasSgemm next_cblas_sgemm = nullptr;
+// One SGEMM in reference-BLAS (column-major) terms: what both entry points
+// hand on after turning a row-major CBLAS call into its column-major twin.
+struct ColumnMajorCall {
+  char trans_a, trans_b;
+  int m, n, k;
+  float alpha;
+  const float* a;
+  int lda;
+  const float* b;
+  int ldb;
+  float beta;
+  float* c;
+  int ldc;
 };
 
-const Config& config() {
-  static Config c;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    if (const char* b = std::getenv("DPPGEMM_BLAS_BACKEND"))
-      if (auto parsed = dppgemm::parse_backend(b)) c.options.backend = *parsed;
-      else std::fprintf(stderr, "dppgemm-blas: DPPGEMM_BLAS_BACKEND=%s is not auto, hip or emu; using auto\n", b);
-    if (const char* v = std::getenv("DPPGEMM_BLAS_VARIANT"))
-      if (auto parsed = dppgemm::parse_variant(v)) c.options.variant = *parsed;
-      else std::fprintf(stderr, "dppgemm-blas: DPPGEMM_BLAS_VARIANT=%s is not dpp0, dpp1, dpp2 or best; using best\n", v);
-    if (const char* t = std::getenv("DPPGEMM_BLAS_THRESHOLD")) {
-      char* end = nullptr;
-      const long long value = std::strtoll(t, &end, 10);
-      if (end && *end == '\0' && value >= 0) c.threshold = value;
-      else std::fprintf(stderr, "dppgemm-blas: DPPGEMM_BLAS_THRESHOLD=%s is not a count; using %lld\n", t, c.threshold);
-    }
-    if (const char* l = std::getenv("DPPGEMM_BLAS_LOG")) c.log = std::strcmp(l, "0") != 0;
-    c.next_sgemm = reinterpret_cast<Sgemm>(dlsym(RTLD_NEXT, "sgemm_"));
-    c.next_cblas_sgemm = reinterpret_cast<CblasSgemm>(dlsym(RTLD_NEXT, "cblas_sgemm"));
-  });
-  return c;
+struct NextBlas {
+  FortranSgemm sgemm = nullptr;
+  std::string library;  // file that defines it, for the log
+};
+
+struct Settings {
+  dppgemm::Options options;
+  double threshold = 128.0 * 128.0 * 128.0;  // M*N*K below which the next BLAS runs the call
+  bool log = false;
+  NextBlas next;
+};
+
+std::optional<double> parse_count(std::string_view text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+  return std::strtod(std::string(text).c_str(), nullptr);
 }
 
-constexpr char kRoutine[] = "SGEMM ";
-
-}  // namespace
-
-extern "C" {
-
-// The reference BLAS error handler; a program's own xerbla_ takes precedence.
-#define DPPGEMM_EXPORT __attribute__((visibility("default")))
-
-DPPGEMM_EXPORT __attribute__((weak)) void xerbla_(const char* name, const int* info, std::size_t name_length) {
-  std::fprintf(stderr, " ** On entry to %.*s parameter number %2d had an illegal value\n", int(name_length), name,
-               *info);
+std::optional<bool> parse_flag(std::string_view text) {
+  if (text == "0") return false;
+  if (text == "1") return true;
+  return std::nullopt;
 }
 
-}  // extern "C"
+// The value of an environment variable, or the fallback when it is unset or
+// not understood (said on stderr, since a typo would otherwise go unnoticed).
+template <typename T, typename Parse>
+T environment_setting(const char* variable, T fallback, Parse parse, const char* expected) {
+  const char* text = std::getenv(variable);
+  if (!text) return fallback;
+  if (const auto parsed = parse(text)) return *parsed;
+  std::fprintf(stderr, "dppgemm-blas: ignoring %s=%s (expected %s)\n", variable, text, expected);
+  return fallback;
+}
 
-namespace {
+void* own_base_address() {
+  Dl_info self{};
+  dladdr(reinterpret_cast<void*>(&own_base_address), &self);
+  return self.dli_fbase;
+}
 
-void report_illegal(int position) { xerbla_(kRoutine, &position, sizeof kRoutine - 1); }
+// The sgemm_ after this library in the lookup order. Never this library's own:
+// calling it would recurse forever.
+NextBlas find_next_blas() {
+  NextBlas next;
+  void* found = dlsym(RTLD_NEXT, "sgemm_");
+  Dl_info where{};
+  if (!found || !dladdr(found, &where) || where.dli_fbase == own_base_address()) return next;
+  next.sgemm = reinterpret_cast<FortranSgemm>(found);
+  next.library = where.dli_fname ? where.dli_fname : "?";
+  return next;
+}
 
-// Column-major SGEMM after argument checking: dppgemm, or the next BLAS below
-// the threshold or when dppgemm cannot take the call (said on stderr unless it
-// is only the kernels' leading-dimension limit).
-void column_major_sgemm(char ta, char tb, int m, int n, int k, float alpha, const float* a, int lda, const float* b,
-                        int ldb, float beta, float* c, int ldc, const char* entry) {
-  const Config& cfg = config();
-  const long long work = 1LL * m * n * k;
-  if (work < cfg.threshold && cfg.next_sgemm) {
-    if (cfg.log)
-      std::fprintf(stderr, "dppgemm-blas: %s %c%c %dx%dx%d below the threshold: next BLAS\n", entry, ta, tb, m, n, k);
-    cfg.next_sgemm(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
-    return;
+Settings read_settings() {
+  Settings s;
+  s.options.backend = environment_setting("DPPGEMM_BLAS_BACKEND", s.options.backend, dppgemm::parse_backend,
+                                          "auto, hip or emu");
+  s.options.variant = environment_setting("DPPGEMM_BLAS_VARIANT", s.options.variant, dppgemm::parse_variant,
+                                          "dpp0, dpp1, dpp2 or best");
+  s.threshold = environment_setting("DPPGEMM_BLAS_THRESHOLD", s.threshold, parse_count, "a count M*N*K");
+  s.log = environment_setting("DPPGEMM_BLAS_LOG", s.log, parse_flag, "0 or 1");
+  s.next = find_next_blas();
+  return s;
+}
+
+// Read on the first SGEMM (function-local statics are initialised once, even
+// when threads race to the first call).
+const Settings& settings() {
+  static const Settings s = read_settings();
+  return s;
+}
+
+void log_line(const char* entry, const ColumnMajorCall& call, const std::string& who) {
+  std::fprintf(stderr, "dppgemm-blas: %s %c%c %dx%dx%d: %s\n", entry, call.trans_a, call.trans_b, call.m, call.n,
+               call.k, who.c_str());
+}
+
+std::string describe(const dppgemm::Result& r) {
+  std::string who = std::string("dppgemm ") + dppgemm::to_string(r.backend) + " " + r.target + " " + r.kernel;
+  if (r.counters) who += ", " + std::to_string(r.counters->lds_read_requests) + " LDS read requests";
+  return who;
+}
+
+void run_on_next_blas(const NextBlas& next, const ColumnMajorCall& call) {
+  next.sgemm(&call.trans_a, &call.trans_b, &call.m, &call.n, &call.k, &call.alpha, call.a, &call.lda, call.b,
+             &call.ldb, &call.beta, call.c, &call.ldc, 1, 1);
+}
+
+// A legal call with work to do: dppgemm, or the next BLAS below the threshold
+// or when dppgemm cannot take it (C is only written when dppgemm succeeds, so
+// the next BLAS starts from the caller's C).
+void run(const char* entry, const ColumnMajorCall& call) {
+  const Settings& s = settings();
+  const double work = double(call.m) * double(call.n) * double(call.k);
+  if (s.next.sgemm && work < s.threshold) {
+    if (s.log) log_line(entry, call, "next BLAS " + s.next.library + " (M*N*K below the threshold)");
+    return run_on_next_blas(s.next, call);
   }
-  const dppgemm::Result r = dppgemm::sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, cfg.options);
+  const dppgemm::Result r = dppgemm::sgemm(call.trans_a, call.trans_b, call.m, call.n, call.k, call.alpha, call.a,
+                                           call.lda, call.b, call.ldb, call.beta, call.c, call.ldc, s.options);
   if (r) {
-    if (cfg.log) {
-      std::fprintf(stderr, "dppgemm-blas: %s %c%c %dx%dx%d on %s %s %s", entry, ta, tb, m, n, k,
-                   dppgemm::to_string(r.backend), r.target.c_str(), r.kernel.c_str());
-      if (r.counters)
-        std::fprintf(stderr, ", %llu LDS read requests",
-                     static_cast<unsigned long long>(r.counters->lds_read_requests));
-      std::fprintf(stderr, "\n");
-    }
+    if (s.log) log_line(entry, call, describe(r));
     return;
   }
-  if (!cfg.next_sgemm) {
-    std::fprintf(stderr, "dppgemm-blas: %s: %s, and there is no next BLAS to run it\n", entry, r.message.c_str());
+  if (!s.next.sgemm) return log_line(entry, call, r.message + "; no next BLAS to run it, C unchanged");
+  // Leading dimensions past the kernels' limit are expected and not worth a
+  // line unless asked; a fault or a failed launch always is.
+  if (s.log || r.status != dppgemm::Status::unsupported)
+    log_line(entry, call, r.message + "; next BLAS " + s.next.library + " runs it");
+  run_on_next_blas(s.next, call);
+}
+
+void report_illegal(int position) {
+  static constexpr char kRoutine[] = "SGEMM ";
+  xerbla_(kRoutine, &position, sizeof kRoutine - 1);
+}
+
+// Reference BLAS rules: an illegal argument goes to xerbla_ and nothing else
+// happens; quick returns touch nothing.
+void check_and_run(const char* entry, const ColumnMajorCall& call) {
+  const dppgemm::Result checked = dppgemm::check_sgemm_arguments(
+      call.trans_a, call.trans_b, call.m, call.n, call.k, call.alpha, call.lda, call.ldb, call.beta, call.ldc);
+  if (checked.status == dppgemm::Status::invalid_argument) return report_illegal(checked.invalid_argument);
+  if (checked.quick_return) {
+    if (settings().log) log_line(entry, call, "nothing to compute");
     return;
   }
-  if (cfg.log || r.status != dppgemm::Status::unsupported)
-    std::fprintf(stderr, "dppgemm-blas: %s: %s; the next BLAS runs it\n", entry, r.message.c_str());
-  cfg.next_sgemm(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+  run(entry, call);
+}
+
+// '?' is no BLAS transpose character, so an illegal CBLAS value is reported at
+// the position of the Fortran argument it becomes.
+char fortran_transpose(CBLAS_TRANSPOSE t) {
+  switch (t) {
+    case CblasNoTrans: return 'N';
+    case CblasTrans: return 'T';
+    case CblasConjTrans: return 'C';  // real data: conjugation changes nothing
+    default: return '?';
+  }
+}
+
+// Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: the same
+// memory, with A and B (and M and N) swapped.
+ColumnMajorCall as_column_major(CBLAS_ORDER order, CBLAS_TRANSPOSE trans_a, CBLAS_TRANSPOSE trans_b, int m, int n,
+                                int k, float alpha, const float* a, int lda, const float* b, int ldb, float beta,
+                                float* c, int ldc) {
+  if (order == CblasRowMajor)
+    return {fortran_transpose(trans_b), fortran_transpose(trans_a), n, m, k, alpha, b, ldb, a, lda, beta, c, ldc};
+  return {fortran_transpose(trans_a), fortran_transpose(trans_b), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
 }
 
 }  // namespace
 
+// The two exported symbols (exports.map lists them; everything else is hidden).
 extern "C" {
 
-// Reference BLAS ABI: every argument by reference, hidden string lengths last.
-DPPGEMM_EXPORT void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const float* alpha,
+// Callers that pass the hidden CHARACTER lengths (gfortran) and callers that
+// do not (C) both work: the lengths are never read.
+[[gnu::visibility("default")]] void sgemm_(const char* trans_a, const char* trans_b, const int* m, const int* n, const int* k, const float* alpha,
             const float* a, const int* lda, const float* b, const int* ldb, const float* beta, float* c,
-            const int* ldc, std::size_t, std::size_t) {
-  const dppgemm::Result checked =
-      dppgemm::check_sgemm_arguments(*transa, *transb, *m, *n, *k, *alpha, *lda, *ldb, *beta, *ldc);
-  if (checked.status == dppgemm::Status::invalid_argument) return report_illegal(checked.invalid_argument);
-  if (checked.quick_return) return;
-  column_major_sgemm(*transa, *transb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc, "sgemm_");
+            const int* ldc) {
+  check_and_run("sgemm_", {*trans_a, *trans_b, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc});
 }
 
-// CBLAS, checked as OpenBLAS does: Fortran positions, row-major calls checked
-// as the column-major call they become (C^T = op(B)^T op(A)^T), a bad order
-// reported as position 0.
-DPPGEMM_EXPORT void cblas_sgemm(int order, int trans_a, int trans_b, int m, int n, int k, float alpha, const float* a, int lda,
-                 const float* b, int ldb, float beta, float* c, int ldc) {
-  const auto trans_char = [](int t) {
-    return t == kNoTrans ? 'N' : (t == kTrans || t == kConjTrans) ? 'T' : '?';
-  };
-  if (order != kRowMajor && order != kColMajor) return report_illegal(0);
-  const bool row_major = order == kRowMajor;
-  const char ta = trans_char(row_major ? trans_b : trans_a), tb = trans_char(row_major ? trans_a : trans_b);
-  const int cm = row_major ? n : m, cn = row_major ? m : n;
-  const float* ca = row_major ? b : a;
-  const float* cb = row_major ? a : b;
-  const int clda = row_major ? ldb : lda, cldb = row_major ? lda : ldb;
-  const dppgemm::Result checked = dppgemm::check_sgemm_arguments(ta, tb, cm, cn, k, alpha, clda, cldb, beta, ldc);
-  if (checked.status == dppgemm::Status::invalid_argument) return report_illegal(checked.invalid_argument);
-  if (checked.quick_return) return;
-  column_major_sgemm(ta, tb, cm, cn, k, alpha, ca, clda, cb, cldb, beta, c, ldc, "cblas_sgemm");
+[[gnu::visibility("default")]] void cblas_sgemm(CBLAS_ORDER order, CBLAS_TRANSPOSE trans_a, CBLAS_TRANSPOSE trans_b, int m, int n, int k,
+                 float alpha, const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc) {
+  // Position 0, as OpenBLAS reports it: SGEMM has no argument for the order.
+  if (order != CblasRowMajor && order != CblasColMajor) return report_illegal(0);
+  check_and_run("cblas_sgemm", as_column_major(order, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc));
 }
 
 }  // extern "C"
