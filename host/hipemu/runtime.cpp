@@ -1,0 +1,351 @@
+#include "runtime.hpp"
+
+#include <elf.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <utility>
+
+namespace dppgemm::hipemu {
+
+namespace {
+
+const char* kArchVariable = "DPPGEMM_HIPEMU_ARCH";
+const char* kThreadsVariable = "DPPGEMM_HIPEMU_THREADS";
+
+void say(const std::string& message) { std::fprintf(stderr, "hipemu: %s\n", message.c_str()); }
+
+std::uint64_t address_of(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); }
+
+// hipModuleLoadData gets no size: an ELF image ends with the last of its
+// headers, sections and segments.
+std::optional<std::size_t> elf_image_size(const void* image) {
+  Elf64_Ehdr header;
+  std::memcpy(&header, image, sizeof header);
+  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64)
+    return std::nullopt;
+  const auto* bytes = static_cast<const std::uint8_t*>(image);
+  std::size_t end = std::max<std::size_t>({sizeof header, header.e_shoff + std::size_t(header.e_shnum) * header.e_shentsize,
+                                           header.e_phoff + std::size_t(header.e_phnum) * header.e_phentsize});
+  for (unsigned i = 0; i < header.e_shnum && header.e_shentsize >= sizeof(Elf64_Shdr); ++i) {
+    Elf64_Shdr section;
+    std::memcpy(&section, bytes + header.e_shoff + std::size_t(i) * header.e_shentsize, sizeof section);
+    if (section.sh_type != SHT_NOBITS) end = std::max<std::size_t>(end, section.sh_offset + section.sh_size);
+  }
+  for (unsigned i = 0; i < header.e_phnum && header.e_phentsize >= sizeof(Elf64_Phdr); ++i) {
+    Elf64_Phdr segment;
+    std::memcpy(&segment, bytes + header.e_phoff + std::size_t(i) * header.e_phentsize, sizeof segment);
+    end = std::max<std::size_t>(end, segment.p_offset + segment.p_filesz);
+  }
+  return end;
+}
+
+unsigned threads_from_environment() {
+  const char* text = std::getenv(kThreadsVariable);
+  return text ? unsigned(std::strtoul(text, nullptr, 10)) : 0;
+}
+
+std::vector<const emu::KernelArgument*> explicit_arguments(const emu::Program& program) {
+  std::vector<const emu::KernelArgument*> out;
+  for (const emu::KernelArgument& arg : program.metadata.args)
+    if (!emu::is_hidden(arg.value_kind)) out.push_back(&arg);
+  return out;
+}
+
+}  // namespace
+
+Runtime& Runtime::instance() {
+  // Never destroyed: programs free device memory from their own static
+  // destructors, which may run after ours would have.
+  static Runtime* runtime = new Runtime;
+  return *runtime;
+}
+
+Runtime::Runtime() : emulator_threads_(threads_from_environment()) {
+  const char* arch = std::getenv(kArchVariable);
+  const std::string wanted = arch && *arch ? arch : "gfx906";
+  device_ = emulated_device(wanted);
+  if (!device_)
+    say(std::string(kArchVariable) + "='" + wanted +
+        "' is not an emulated target (gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942): no device");
+}
+
+hipError_t Runtime::check_device(int ordinal) const {
+  if (!device_) return hipErrorNoDevice;
+  return ordinal == 0 ? hipSuccess : hipErrorInvalidDevice;
+}
+
+// ---- memory ----
+
+std::uint8_t* Runtime::device_bytes(const void* pointer, std::size_t bytes) const {
+  return memory_.translate(address_of(pointer), bytes);
+}
+
+std::size_t Runtime::bytes_allocated() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return bytes_allocated_;
+}
+
+hipError_t Runtime::allocate(void** out, std::size_t size) {
+  if (!device_) return hipErrorNoDevice;
+  if (!out) return hipErrorInvalidValue;
+  *out = nullptr;
+  if (size == 0) return hipSuccess;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (size > device_->properties.totalGlobalMem - bytes_allocated_) return hipErrorOutOfMemory;
+  try {
+    const std::uint64_t address = memory_.allocate(size, "hipMalloc");
+    allocation_sizes_[address] = size;
+    bytes_allocated_ += size;
+    *out = reinterpret_cast<void*>(address);
+  } catch (const std::bad_alloc&) {
+    return hipErrorOutOfMemory;
+  }
+  return hipSuccess;
+}
+
+hipError_t Runtime::release(void* pointer) {
+  if (!pointer) return hipSuccess;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = allocation_sizes_.find(address_of(pointer));
+  if (it == allocation_sizes_.end()) return hipErrorInvalidValue;
+  memory_.release(it->first);
+  bytes_allocated_ -= it->second;
+  allocation_sizes_.erase(it);
+  return hipSuccess;
+}
+
+hipError_t Runtime::copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind) {
+  if (kind < hipMemcpyHostToHost || kind > hipMemcpyDefault) return hipErrorInvalidMemcpyDirection;
+  if (bytes == 0) return hipSuccess;
+  if (!dst || !src) return hipErrorInvalidValue;
+  std::lock_guard<std::mutex> lock(mutex_);
+  // A side is device memory when its address says so, whatever the kind
+  // claims (as ROCm does); a side the kind calls device memory must be, and
+  // no address of the emulated range is ever dereferenced on the host.
+  const bool dst_device_kind = kind == hipMemcpyHostToDevice || kind == hipMemcpyDeviceToDevice;
+  const bool src_device_kind = kind == hipMemcpyDeviceToHost || kind == hipMemcpyDeviceToDevice;
+  const auto side = [&](const void* pointer, bool device_kind) -> std::uint8_t* {
+    if (device_kind || address_of(pointer) >= emu::DeviceMemory::first_address) return device_bytes(pointer, bytes);
+    return static_cast<std::uint8_t*>(const_cast<void*>(pointer));
+  };
+  std::uint8_t* to = side(dst, dst_device_kind);
+  const std::uint8_t* from = side(src, src_device_kind);
+  if (!to || !from) return hipErrorInvalidValue;
+  std::memmove(to, from, bytes);
+  return hipSuccess;
+}
+
+hipError_t Runtime::fill(void* dst, std::uint32_t pattern, std::size_t pattern_bytes, std::size_t count) {
+  if (count == 0) return hipSuccess;
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::uint8_t* to = dst ? device_bytes(dst, count * pattern_bytes) : nullptr;
+  if (!to) return hipErrorInvalidValue;
+  for (std::size_t i = 0; i < count; ++i) std::memcpy(to + i * pattern_bytes, &pattern, pattern_bytes);
+  return hipSuccess;
+}
+
+// ---- streams and events ----
+
+hipError_t Runtime::check_stream(hipStream_t stream) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stream == nullptr || stream == hipStreamPerThread || streams_.find(stream) ? hipSuccess
+                                                                                    : hipErrorInvalidHandle;
+}
+
+hipError_t Runtime::create_stream(hipStream_t* out, unsigned flags) {
+  if (!out || (flags != hipStreamDefault && flags != hipStreamNonBlocking)) return hipErrorInvalidValue;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto stream = std::make_unique<ihipStream_t>();
+  stream->flags = flags;
+  *out = streams_.add(std::move(stream));
+  return hipSuccess;
+}
+
+hipError_t Runtime::destroy_stream(hipStream_t stream) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stream && streams_.remove(stream) ? hipSuccess : hipErrorInvalidHandle;
+}
+
+hipError_t Runtime::check_event(hipEvent_t event) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return event && events_.find(event) ? hipSuccess : hipErrorInvalidHandle;
+}
+
+hipError_t Runtime::create_event(hipEvent_t* out, unsigned flags) {
+  constexpr unsigned known = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess |
+                             hipEventReleaseToDevice | hipEventReleaseToSystem;
+  if (!out || (flags & ~known)) return hipErrorInvalidValue;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto event = std::make_unique<ihipEvent_t>();
+  event->flags = flags;
+  *out = events_.add(std::move(event));
+  return hipSuccess;
+}
+
+hipError_t Runtime::destroy_event(hipEvent_t event) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return event && events_.remove(event) ? hipSuccess : hipErrorInvalidHandle;
+}
+
+hipError_t Runtime::record_event(hipEvent_t event, hipStream_t stream) {
+  if (hipError_t e = check_stream(stream); e != hipSuccess) return e;
+  std::lock_guard<std::mutex> lock(mutex_);
+  ihipEvent_t* live = event ? events_.find(event) : nullptr;
+  if (!live) return hipErrorInvalidHandle;
+  live->recorded = std::chrono::steady_clock::now();
+  return hipSuccess;
+}
+
+hipError_t Runtime::elapsed_milliseconds(float* out, hipEvent_t start, hipEvent_t stop) const {
+  if (!out) return hipErrorInvalidValue;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const ihipEvent_t* first = start ? events_.find(start) : nullptr;
+  const ihipEvent_t* second = stop ? events_.find(stop) : nullptr;
+  if (!first || !second || !first->recorded || !second->recorded) return hipErrorInvalidHandle;
+  if ((first->flags | second->flags) & hipEventDisableTiming) return hipErrorInvalidHandle;
+  *out = std::chrono::duration<float, std::milli>(*second->recorded - *first->recorded).count();
+  return hipSuccess;
+}
+
+hipError_t Runtime::take_pending_fault() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::exchange(pending_fault_, hipSuccess);
+}
+
+// ---- modules and launches ----
+
+hipError_t Runtime::load_module(hipModule_t* out, const void* image, std::size_t size, const std::string& source) {
+  if (!device_) return hipErrorNoDevice;
+  if (!out || !image) return hipErrorInvalidValue;
+  auto module = std::make_unique<ihipModule_t>();
+  try {
+    module->object = emu::load_code_object(image, size, source);
+  } catch (const std::exception& e) {
+    say(source + ": " + e.what());
+    return hipErrorInvalidImage;
+  }
+  if (module->object.target.processor != device_->target) {
+    say(source + " is a code object for " + module->object.target.str() + "; the emulated device is " +
+        device_->properties.gcnArchName + " (" + kArchVariable + ")");
+    return hipErrorNoBinaryForGpu;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  *out = modules_.add(std::move(module));
+  return hipSuccess;
+}
+
+hipError_t Runtime::load_module_file(hipModule_t* out, const char* path) {
+  if (!out || !path) return hipErrorInvalidValue;
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return hipErrorFileNotFound;
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  return load_module(out, bytes.data(), bytes.size(), path);
+}
+
+hipError_t Runtime::load_module_image(hipModule_t* out, const void* image) {
+  if (!out || !image) return hipErrorInvalidValue;
+  const std::optional<std::size_t> size = elf_image_size(image);
+  if (!size) {
+    say("hipModuleLoadData: the image is not a 64-bit ELF code object (offload bundles are not supported)");
+    return hipErrorInvalidImage;
+  }
+  return load_module(out, image, *size, "hipModuleLoadData image");
+}
+
+hipError_t Runtime::unload_module(hipModule_t module) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return module && modules_.remove(module) ? hipSuccess : hipErrorInvalidHandle;
+}
+
+hipError_t Runtime::get_function(hipFunction_t* out, hipModule_t module, const char* name) {
+  if (!out || !name) return hipErrorInvalidValue;
+  std::lock_guard<std::mutex> lock(mutex_);
+  ihipModule_t* live = module ? modules_.find(module) : nullptr;
+  if (!live) return hipErrorInvalidHandle;
+  std::unique_ptr<ihipModuleSymbol_t>& slot = live->functions[name];
+  if (!slot) {
+    const emu::Kernel* kernel = live->object.find_kernel(name);
+    if (!kernel) {
+      live->functions.erase(name);
+      return hipErrorNotFound;
+    }
+    slot = std::make_unique<ihipModuleSymbol_t>(ihipModuleSymbol_t{name, emu::build_program(live->object, *kernel)});
+  }
+  *out = slot.get();
+  return hipSuccess;
+}
+
+bool Runtime::is_function(hipFunction_t f) const {
+  for (const auto& [handle, module] : modules_.all())
+    for (const auto& [name, function] : module->functions)
+      if (function.get() == f) return true;
+  return false;
+}
+
+// The kernarg bytes from either kernelParams (one pointer per explicit
+// argument, in order) or extra (HIP_LAUNCH_PARAM_BUFFER_POINTER/SIZE).
+hipError_t Runtime::kernel_arguments(const LaunchRequest& request, std::vector<std::uint8_t>& out) const {
+  const emu::Program& program = request.function->program;
+  const std::size_t segment = std::max<std::size_t>(program.metadata.kernarg_segment_size, program.descriptor.kernarg_size);
+  const std::vector<const emu::KernelArgument*> args = explicit_arguments(program);
+  if (request.kernel_params && request.extra) return hipErrorInvalidValue;
+  if (request.kernel_params) {
+    out.assign(segment, 0);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (!request.kernel_params[i]) return hipErrorInvalidValue;
+      std::memcpy(out.data() + args[i]->offset, request.kernel_params[i], args[i]->size);
+    }
+    return hipSuccess;
+  }
+  if (!request.extra) return args.empty() ? hipSuccess : hipErrorInvalidValue;
+  const void* buffer = nullptr;
+  const std::size_t* size = nullptr;
+  for (void** item = request.extra; *item != HIP_LAUNCH_PARAM_END; item += 2) {
+    if (item[0] == HIP_LAUNCH_PARAM_BUFFER_POINTER)
+      buffer = item[1];
+    else if (item[0] == HIP_LAUNCH_PARAM_BUFFER_SIZE)
+      size = static_cast<const std::size_t*>(item[1]);
+    else
+      return hipErrorInvalidValue;
+  }
+  if (!buffer || !size || *size > segment) return hipErrorInvalidValue;
+  const auto* bytes = static_cast<const std::uint8_t*>(buffer);
+  out.assign(bytes, bytes + *size);
+  return hipSuccess;
+}
+
+hipError_t Runtime::launch(const LaunchRequest& request) {
+  if (hipError_t e = check_stream(request.stream); e != hipSuccess) return e;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!request.function || !is_function(request.function)) return hipErrorInvalidHandle;
+  emu::LaunchConfig config;
+  for (int i = 0; i < 3; ++i) {
+    if (request.grid[i] == 0 || request.block[i] == 0) return hipErrorInvalidValue;
+    if (std::uint64_t(request.grid[i]) * request.block[i] > 0xffffffffu) return hipErrorInvalidValue;
+    config.grid[i] = request.grid[i];
+    config.block[i] = request.block[i];
+  }
+  if (hipError_t e = kernel_arguments(request, config.kernarg); e != hipSuccess) return e;
+  config.dynamic_lds = request.shared_bytes;
+  config.threads = emulator_threads_;
+  const emu::Program& program = request.function->program;
+  emu::DispatchResult result;
+  try {
+    result = emu::launch(memory_, program, config);
+  } catch (const emu::LaunchError& e) {
+    say("hipModuleLaunchKernel '" + program.kernel_name + "': " + e.what());
+    const bool scratch = program.descriptor.private_segment_fixed_size || program.descriptor.uses_dynamic_stack;
+    return scratch ? hipErrorNotSupported : hipErrorInvalidValue;
+  }
+  if (result.fault) {
+    say("kernel fault: " + result.fault->message);
+    pending_fault_ = result.fault->has_address ? hipErrorIllegalAddress : hipErrorLaunchFailure;
+  }
+  return hipSuccess;
+}
+
+}  // namespace dppgemm::hipemu

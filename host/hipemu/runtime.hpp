@@ -1,0 +1,129 @@
+// The state behind libdppgemm-hipemu's HIP entry points: one emulated device,
+// its memory, loaded modules, streams and events.
+//
+// Execution model: work runs on the calling thread when it is enqueued, so
+// every stream is trivially in order and nothing is ever pending. Errors a
+// real GPU reports later (a kernel's memory fault) are kept and returned by
+// the next synchronizing call (hipDeviceSynchronize, hipStreamSynchronize,
+// hipEventSynchronize, a synchronous hipMemcpy*), as the HIP documentation
+// allows for asynchronous errors; the launch itself returns hipSuccess.
+#pragma once
+
+#include <hip/hip_runtime_api.h>
+
+#include <array>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "device.hpp"
+#include "emu/exec/dispatch.hpp"
+#include "emu/loader/code_object.hpp"
+
+// The opaque handle types hip_runtime_api.h declares.
+struct ihipModuleSymbol_t {
+  std::string name;
+  dppgemm::emu::Program program;
+};
+struct ihipModule_t {
+  dppgemm::emu::CodeObject object;
+  std::map<std::string, std::unique_ptr<ihipModuleSymbol_t>> functions;  // built on first request
+};
+struct ihipStream_t {
+  unsigned flags = 0;
+};
+struct ihipEvent_t {
+  unsigned flags = 0;
+  std::optional<std::chrono::steady_clock::time_point> recorded;  // when the work before it completed
+};
+
+namespace dppgemm::hipemu {
+
+struct LaunchRequest {
+  hipFunction_t function;
+  std::array<unsigned, 3> grid, block;  // grid in workgroups, as hipModuleLaunchKernel
+  unsigned shared_bytes;
+  hipStream_t stream;
+  void** kernel_params;
+  void** extra;
+};
+
+// Live objects behind opaque handles: a handle is valid while it is in here.
+template <class T>
+class Handles {
+ public:
+  T* add(std::unique_ptr<T> object) {
+    T* handle = object.get();
+    objects_.emplace(handle, std::move(object));
+    return handle;
+  }
+  T* find(const T* handle) const {
+    auto it = objects_.find(const_cast<T*>(handle));
+    return it == objects_.end() ? nullptr : it->second.get();
+  }
+  bool remove(const T* handle) { return objects_.erase(const_cast<T*>(handle)) == 1; }
+  const std::map<T*, std::unique_ptr<T>>& all() const { return objects_; }
+
+ private:
+  std::map<T*, std::unique_ptr<T>> objects_;
+};
+
+class Runtime {
+ public:
+  static Runtime& instance();
+
+  // The emulated device, or nullptr when DPPGEMM_HIPEMU_ARCH names none (said once on stderr).
+  const EmulatedDevice* device() const { return device_ ? &*device_ : nullptr; }
+  hipError_t check_device(int ordinal) const;
+
+  hipError_t allocate(void** out, std::size_t size);
+  hipError_t release(void* pointer);
+  hipError_t copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind);
+  // Repeats the pattern (1 or 4 bytes) count times from dst, which must be device memory.
+  hipError_t fill(void* dst, std::uint32_t pattern, std::size_t pattern_bytes, std::size_t count);
+  std::size_t bytes_allocated() const;
+
+  hipError_t check_stream(hipStream_t stream) const;
+  hipError_t create_stream(hipStream_t* out, unsigned flags);
+  hipError_t destroy_stream(hipStream_t stream);
+
+  hipError_t check_event(hipEvent_t event) const;
+  hipError_t create_event(hipEvent_t* out, unsigned flags);
+  hipError_t destroy_event(hipEvent_t event);
+  hipError_t record_event(hipEvent_t event, hipStream_t stream);
+  hipError_t elapsed_milliseconds(float* out, hipEvent_t start, hipEvent_t stop) const;
+
+  // The fault of an earlier launch, once; hipSuccess when there is none.
+  hipError_t take_pending_fault();
+
+  hipError_t load_module(hipModule_t* out, const void* image, std::size_t size, const std::string& source);
+  // An image in memory without its size (hipModuleLoadData): an ELF code object.
+  hipError_t load_module_image(hipModule_t* out, const void* image);
+  hipError_t load_module_file(hipModule_t* out, const char* path);
+  hipError_t unload_module(hipModule_t module);
+  hipError_t get_function(hipFunction_t* out, hipModule_t module, const char* name);
+  hipError_t launch(const LaunchRequest& request);
+
+ private:
+  Runtime();
+  bool is_function(hipFunction_t f) const;
+  // The host bytes of a device range; nullptr when not entirely inside one allocation.
+  std::uint8_t* device_bytes(const void* pointer, std::size_t bytes) const;
+  hipError_t kernel_arguments(const LaunchRequest& request, std::vector<std::uint8_t>& out) const;
+
+  mutable std::mutex mutex_;
+  std::optional<EmulatedDevice> device_;
+  unsigned emulator_threads_ = 0;
+  emu::DeviceMemory memory_;
+  std::map<std::uint64_t, std::size_t> allocation_sizes_;  // hipMalloc'd addresses
+  std::size_t bytes_allocated_ = 0;
+  Handles<ihipModule_t> modules_;
+  Handles<ihipStream_t> streams_;
+  Handles<ihipEvent_t> events_;
+  hipError_t pending_fault_ = hipSuccess;
+};
+
+}  // namespace dppgemm::hipemu
