@@ -1,0 +1,222 @@
+// dppgemm::sgemm end to end: illegal arguments and quick returns touch
+// nothing; the emu backend matches the same-order reference and a direct
+// emulator run bit for bit; the hip backend without a GPU says why.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "capture_stderr.hpp"
+#include "dppgemm/code_objects.h"
+#include "dppgemm/dppgemm.hpp"
+#include "dppgemm/kernargs.h"
+#include "dppgemm/reference.hpp"
+#include "emu/exec/dispatch.hpp"
+#include "emu/loader/code_object.hpp"
+#include "sgemm_problems.hpp"
+
+using dppgemm::Backend;
+using dppgemm::Options;
+using dppgemm::Result;
+using dppgemm::Status;
+
+namespace {
+
+Options on(Backend backend, const char* target = "gfx906", dppgemm::Variant variant = dppgemm::Variant::best) {
+  Options options;
+  options.backend = backend;
+  options.emu_target = target;
+  options.variant = variant;
+  options.allow_emu_fallback = false;
+  return options;
+}
+
+// The kernel dppgemm picks, run on the emulator's own API (one buffer per
+// operand, exactly the caller's arrays).
+std::vector<float> run_on_emulator(const dppgemm_code_object& co, const Problem& p) {
+  using namespace dppgemm::emu;
+  const CodeObject object = load_code_object(co.data, co.size);
+  const Program program = build_program(object, object.kernel(co.kernel_name));
+  DeviceMemory memory;
+  const std::uint64_t a = memory.allocate(p.a.size() * 4), b = memory.allocate(p.b.size() * 4),
+                      c = memory.allocate(p.c.size() * 4);
+  memory.write(a, p.a.data(), p.a.size() * 4);
+  memory.write(b, p.b.data(), p.b.size() * 4);
+  memory.write(c, p.c.data(), p.c.size() * 4);
+  const dppgemm_sgemm_kernargs args{a, b, c, std::uint32_t(p.m), std::uint32_t(p.n), std::uint32_t(p.k),
+                                    std::uint32_t(p.lda), std::uint32_t(p.ldb), std::uint32_t(p.ldc), p.alpha, p.beta};
+  LaunchConfig config;
+  config.grid = {std::uint32_t((p.m + 127) / 128), std::uint32_t((p.n + 127) / 128), 1};
+  config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
+  config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args), reinterpret_cast<const std::uint8_t*>(&args + 1));
+  REQUIRE(launch(memory, program, config).ok());
+  std::vector<float> out(p.c.size());
+  memory.read(c, out.data(), out.size() * 4);
+  return out;
+}
+
+std::vector<float> reference(dppgemm::MacKind mac, const Problem& p) {
+  std::vector<float> c = p.c;
+  dppgemm::reference_sgemm(mac, p.ta, p.tb, p.m, p.n, p.k, p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta,
+                           c.data(), p.ldc);
+  return c;
+}
+
+// sgemm with a 2x2 C of NaN sentinels and no A or B at all: an illegal or
+// quick-return call must touch none of them.
+struct UntouchedCall {
+  std::vector<float> c = std::vector<float>(4, std::numeric_limits<float>::quiet_NaN());
+  Result operator()(char ta, char tb, int m, int n, int k, float alpha, int lda, int ldb, float beta, int ldc) {
+    return dppgemm::sgemm(ta, tb, m, n, k, alpha, nullptr, lda, nullptr, ldb, beta, c.data(), ldc, on(Backend::emu));
+  }
+  bool untouched() const {
+    for (float x : c)
+      if (!std::isnan(x)) return false;
+    return true;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("sgemm: an illegal argument is refused at its BLAS position, named with its value") {
+  struct Case {
+    char ta, tb;
+    int m, n, k, lda, ldb, ldc;
+    int position;
+    const char* message;
+  };
+  const Case cases[] = {
+      {'X', 'N', 2, 2, 2, 2, 2, 2, 1, "sgemm: parameter 1 (transA = 'X') is illegal"},
+      {'N', '?', 2, 2, 2, 2, 2, 2, 2, "sgemm: parameter 2 (transB = '?') is illegal"},
+      {'N', 'N', -1, 2, 2, 2, 2, 2, 3, "sgemm: parameter 3 (M = -1) is illegal"},
+      {'N', 'N', 2, -2, 2, 2, 2, 2, 4, "sgemm: parameter 4 (N = -2) is illegal"},
+      {'N', 'N', 2, 2, -3, 2, 2, 2, 5, "sgemm: parameter 5 (K = -3) is illegal"},
+      {'N', 'N', 2, 2, 2, 1, 2, 2, 8, "sgemm: parameter 8 (lda = 1 < max(1, 2)) is illegal"},
+      {'T', 'N', 2, 2, 3, 2, 3, 2, 8, "sgemm: parameter 8 (lda = 2 < max(1, 3)) is illegal"},
+      {'N', 'N', 2, 2, 3, 2, 2, 2, 10, "sgemm: parameter 10 (ldb = 2 < max(1, 3)) is illegal"},
+      {'N', 'T', 2, 3, 2, 2, 2, 2, 10, "sgemm: parameter 10 (ldb = 2 < max(1, 3)) is illegal"},
+      {'N', 'N', 2, 2, 2, 2, 2, 1, 13, "sgemm: parameter 13 (ldc = 1 < max(1, 2)) is illegal"},
+      {'N', 'N', 0, 0, 0, 0, 1, 1, 8, "sgemm: parameter 8 (lda = 0 < max(1, 0)) is illegal"},
+  };
+  for (const Case& c : cases) {
+    UntouchedCall call;
+    const Result r = call(c.ta, c.tb, c.m, c.n, c.k, 1.0f, c.lda, c.ldb, 0.0f, c.ldc);
+    INFO(c.message);
+    CHECK(r.status == Status::invalid_argument);
+    CHECK(r.invalid_argument == c.position);
+    CHECK(r.message == c.message);
+    CHECK_FALSE(r);
+    CHECK(call.untouched());
+  }
+}
+
+TEST_CASE("sgemm: leading dimensions beyond the kernels' reach are unsupported, named") {
+  UntouchedCall call;
+  const int big = 1 << 22;
+  Result r = call('T', 'N', 2, 2, 2, 1.0f, big, 2, 0.0f, 2);
+  CHECK(r.status == Status::unsupported);
+  CHECK(r.invalid_argument == 8);
+  CHECK(r.message == "sgemm: lda = 4194304 is legal but above the kernels' limit of 2^22 - 1 for this layout");
+  r = call('N', 'N', 2, 2, 2, 1.0f, 2, big, 0.0f, 2);
+  CHECK(r.invalid_argument == 10);
+  CHECK(r.message.find("ldb = 4194304") != std::string::npos);
+  r = call('N', 'N', 2, 2, 2, 1.0f, 2, 2, 0.0f, big);
+  CHECK(r.invalid_argument == 13);
+  CHECK(r.message.find("ldc = 4194304") != std::string::npos);
+  CHECK(call.untouched());
+}
+
+TEST_CASE("sgemm: quick returns succeed without reading A and B or touching C") {
+  struct Case {
+    int m, n, k;
+    float alpha, beta;
+  };
+  for (const Case& c : {Case{0, 2, 2, 1.0f, 0.0f}, Case{2, 0, 2, 1.0f, 0.0f}, Case{0, 0, 0, 1.0f, 0.0f},
+                        Case{2, 2, 2, 0.0f, 1.0f}, Case{2, 2, 0, 3.0f, 1.0f}}) {
+    UntouchedCall call;
+    const Result r = call('N', 'N', c.m, c.n, c.k, c.alpha, 2, 2, c.beta, 2);
+    INFO("M=" << c.m << " N=" << c.n << " K=" << c.k << " alpha=" << c.alpha << " beta=" << c.beta);
+    CHECK(r.status == Status::success);
+    CHECK(r.quick_return);
+    CHECK(r.kernel.empty());
+    CHECK(call.untouched());
+  }
+}
+
+TEST_CASE("sgemm: the emu backend is bitwise the reference and the emulator run directly") {
+  struct Target {
+    const char* name;
+    dppgemm::MacKind mac;
+  };
+  for (const Target target : {Target{"gfx906", dppgemm::MacKind::mac_f32}, Target{"gfx942", dppgemm::MacKind::fmac_f32}})
+    for (const char* layout : {"NN", "NT", "TN", "TT"})
+      for (dppgemm::Variant variant : {dppgemm::Variant::dpp0, dppgemm::Variant::dpp1, dppgemm::Variant::dpp2}) {
+        const Problem p = Problem::random(layout[0], layout[1], 130, 67, 21, 3, unsigned(layout[0] * 7 + layout[1]));
+        std::vector<float> c;
+        const Result r = p.run(c, on(Backend::emu, target.name, variant));
+        INFO(target.name << " " << layout << " " << dppgemm::to_string(variant) << ": " << r.message);
+        REQUIRE(r);
+        CHECK(r.backend == Backend::emu);
+        CHECK(r.target == target.name);
+        CHECK(r.kernel == std::string("dppgemm_sgemm_") + dppgemm::to_string(variant) + "_" + layout);
+        REQUIRE(r.counters);
+        CHECK(r.counters->workgroups == 2);
+        const dppgemm_code_object* co = dppgemm_find_code_object(target.name, dppgemm::to_string(variant), layout);
+        REQUIRE(co);
+        CHECK(bitwise_equal(c, reference(target.mac, p)));
+        CHECK(bitwise_equal(c, run_on_emulator(*co, p)));
+      }
+}
+
+TEST_CASE("sgemm: beta = 0 never reads C, alpha = 0 never reads A and B") {
+  Problem p = Problem::random('N', 'N', 40, 9, 5, 2, 3);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int j = 0; j < p.n; ++j)
+    for (int i = 0; i < p.m; ++i) p.c[i + std::size_t(j) * p.ldc] = nan;
+  p.beta = 0.0f;
+  std::vector<float> c;
+  REQUIRE(p.run(c, on(Backend::emu)));
+  CHECK(bitwise_equal(c, reference(dppgemm::MacKind::mac_f32, p)));
+  for (float x : {c[0], c[std::size_t(p.ldc) * p.n - 3]}) CHECK_FALSE(std::isnan(x));
+  CHECK(c[p.m] == p.c[p.m]);  // the padding rows are not part of C: left alone
+  CHECK(c[p.m + 1] == p.c[p.m + 1]);
+
+  p = Problem::random('T', 'T', 40, 9, 5, 0, 4);
+  std::fill(p.a.begin(), p.a.end(), nan);
+  std::fill(p.b.begin(), p.b.end(), nan);
+  p.alpha = 0.0f;
+  p.beta = 0.5f;
+  REQUIRE(p.run(c, on(Backend::emu)));
+  for (std::size_t i = 0; i < c.size(); ++i) CHECK(c[i] == p.c[i] * 0.5f);
+}
+
+TEST_CASE("sgemm: the hip backend without a GPU and without fallback names the HIP error") {
+  const Problem p = Problem::random('N', 'N', 8, 8, 8, 0, 1);
+  std::vector<float> c;
+  CapturedStderr captured;
+  const Result r = p.run(c, on(Backend::hip));
+  CHECK(r.status == Status::no_device);
+  CHECK(r.backend == Backend::hip);
+  CHECK(r.message == "hip: hipGetDeviceCount failed: hipErrorNoDevice (100): hipErrorNoDevice");
+  CHECK(bitwise_equal(c, p.c));
+  CHECK(captured.text().find("dppgemm:") == std::string::npos);
+}
+
+TEST_CASE("sgemm: without a GPU the hip backend falls back to emu and says so once") {
+  const Problem p = Problem::random('N', 'T', 33, 20, 10, 1, 2);
+  Options options = on(Backend::hip);
+  options.allow_emu_fallback = true;
+  std::vector<float> first, second;
+  CapturedStderr captured;
+  const Result r1 = p.run(first, options);
+  const Result r2 = p.run(second, options);
+  const std::string text = captured.text();
+  REQUIRE(r1);
+  REQUIRE(r2);
+  CHECK(r1.backend == Backend::emu);
+  CHECK(bitwise_equal(first, reference(dppgemm::MacKind::mac_f32, p)));
+  CHECK(bitwise_equal(second, first));
+  CHECK(text ==
+        "dppgemm: hip: hipGetDeviceCount failed: hipErrorNoDevice (100): hipErrorNoDevice; running on the emulator "
+        "(emu backend) instead\n");
+}
