@@ -12,28 +12,31 @@
 namespace dppgemm::bench {
 
 struct GpuSpec {
-  std::string target;         // gfx906
-  std::string product;        // "MI50"
+  std::string target;          // gfx906
+  std::string product;         // "Instinct MI50"
   int compute_units;
   double clock_mhz;
-  double memory_gb_per_s;     // HBM/GDDR bandwidth
-  double lds_bytes_per_clock; // per CU
+  double memory_gb_per_s;      // HBM/GDDR bandwidth
+  double lds_bytes_per_clock;  // per CU
+  int resident_workgroups;     // of the dppgemm kernels per CU (VGPR and LDS limits)
 };
 
 const std::vector<GpuSpec>& gpu_specs();
 std::optional<GpuSpec> gpu_spec(const std::string& target);
 
 struct Modeled {
+  double busiest_cu_workgroups = 0;  // ceil(workgroups / CUs)
   double valu_cycles = 0, lds_cycles = 0, memory_cycles = 0, issue_cycles = 0;
-  double cycles = 0;        // the largest, times the wave-quantization factor
-  double quantization = 1;  // (rounds of workgroups x slots) / workgroups
+  double cycles = 0;                 // the largest of the four
   double milliseconds = 0;
   double gflops = 0;
-  std::string bound;        // "valu", "lds", "memory" or "issue"
+  std::string bound;                 // "valu", "lds", "memory" or "issue"
 };
 
-// flops = 2 M N K. Workgroups resident per CU from the kernel's LDS and VGPRs.
-Modeled model_launch(const GpuSpec& gpu, const Counters& counters, double flops,
-                     int workgroups_per_cu);
+// All wave instructions of a launch, every class.
+std::uint64_t wave_instructions(const Counters& counters);
+
+// flops = 2 M N K.
+Modeled model_launch(const GpuSpec& gpu, const Counters& counters, double flops);
 
 }  // namespace dppgemm::bench

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cctype>
+#include <cmath>
 #include <climits>
 #include <iostream>
 #include <sstream>
@@ -40,6 +41,7 @@ float to_float(const std::string& flag, const std::string& text) {
     bad(flag, text, "not a number");
   }
   if (used != text.size()) bad(flag, text, "not a number");
+  if (!std::isfinite(v)) bad(flag, text, "must be finite");
   return v;
 }
 
@@ -62,6 +64,9 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
+// A typo such as 1:100000:+1 should fail at once, not after hours.
+constexpr std::size_t kMaxSweepSizes = 1000;
+
 std::vector<int> parse_sweep(const std::string& text) {
   const std::string flag = "--sizes";
   const auto parts = split_list(text);
@@ -77,11 +82,15 @@ std::vector<int> parse_sweep(const std::string& text) {
     if (fields.size() != 3 || fields[2].size() < 2 || (fields[2][0] != 'x' && fields[2][0] != '+'))
       bad(flag, part, "expected START:END:xFACTOR or START:END:+STEP");
     const long long start = to_integer(flag, fields[0], 0, INT_MAX);
-    const long long end = to_integer(flag, fields[1], start, INT_MAX);
+    const long long end = to_integer(flag, fields[1], 0, INT_MAX);
+    if (end < start) bad(flag, part, "END " + fields[1] + " is below START " + fields[0]);
     const bool multiply = fields[2][0] == 'x';
     const long long by = to_integer(flag, fields[2].substr(1), multiply ? 2 : 1, INT_MAX);
     if (multiply && start == 0) bad(flag, part, "a multiplied sweep cannot start at 0");
-    for (long long s = start; s <= end; s = multiply ? s * by : s + by) sizes.push_back(int(s));
+    for (long long s = start; s <= end; s = multiply ? s * by : s + by) {
+      if (sizes.size() == kMaxSweepSizes) bad(flag, text, "more than " + std::to_string(kMaxSweepSizes) + " sizes");
+      sizes.push_back(int(s));
+    }
   }
   if (sizes.empty()) bad(flag, text, "no sizes");
   return sizes;
@@ -95,9 +104,9 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
   std::string variant = "all", arch = "gfx906", backend = "auto", sizes, seed = "1", verify = "1";
   std::string threads = "0";
   BenchOptions o;
-  app.add_option("-m,--sizem", m, "rows of op(A) and C (default 1024)");
-  app.add_option("-n,--sizen", n, "columns of op(B) and C (default 1024)");
-  app.add_option("-k,--sizek", k, "columns of op(A), rows of op(B) (default 1024)");
+  CLI::Option* size_m = app.add_option("-m,--sizem", m, "rows of op(A) and C (default 1024)");
+  CLI::Option* size_n = app.add_option("-n,--sizen", n, "columns of op(B) and C (default 1024)");
+  CLI::Option* size_k = app.add_option("-k,--sizek", k, "columns of op(A), rows of op(B) (default 1024)");
   app.add_option("--lda", lda, "leading dimension of A (0: smallest legal)");
   app.add_option("--ldb", ldb, "leading dimension of B (0: smallest legal)");
   app.add_option("--ldc", ldc, "leading dimension of C (0: smallest legal)");
@@ -110,7 +119,7 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
   app.add_option("--variant", variant, "dpp0,dpp1,dpp2 or all");
   app.add_option("--arch", arch, "emu target(s): gfx900,gfx906,gfx908,gfx90a,gfx942 or all");
   app.add_option("--backend", backend, "auto, hip or emu");
-  app.add_option("--sizes", sizes, "square sweep M=N=K, e.g. 128:1024:x2 or 256:768:+256 or 128,512");
+  app.add_option("--sizes", sizes, "square sweep M=N=K instead of -m/-n/-k, e.g. 128:1024:x2 or 256:768:+256 or 128,512");
   app.add_option("--seed", seed, "random seed for A, B, C");
   app.add_option("--verify", verify, "1: check bitwise against the same-order reference and against OpenBLAS");
   app.add_option("--csv", o.csv, "write one row per (configuration, variant) to this file");
@@ -127,6 +136,8 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
   }
 
   if (!sizes.empty()) {
+    for (const CLI::Option* size : {size_m, size_n, size_k})
+      if (size->count()) bad("--sizes", sizes, "cannot be combined with " + size->get_name(false, true));
     for (int s : parse_sweep(sizes)) o.shapes.push_back({s, s, s});
   } else {
     o.shapes.push_back({int(to_integer("-m", m, 0, INT_MAX)), int(to_integer("-n", n, 0, INT_MAX)),

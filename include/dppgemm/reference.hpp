@@ -6,6 +6,9 @@
 // mac is the target's instruction: v_mac_f32 (round(a*b), then round(+c)) or
 // v_fmac_f32 (fused, one rounding). The kernels run with fp32 denormals
 // flushed (inputs and results), so the reference flushes them too.
+// When two NaNs meet, which one survives is the host's choice (x86 keeps the
+// first operand, and compilers may swap the operands of + and *): compare NaN
+// results as NaN, not by their bits.
 #pragma once
 
 #include <cstdint>

@@ -84,7 +84,7 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
       {{"--variant", "best"}, {"--variant", "best"}},
       {{"--arch", "gfx1100"}, {"--arch", "gfx1100"}},
       {{"--backend", "cuda"}, {"--backend", "cuda"}},
-      {{"--sizes", "128:64:x2"}, {"--sizes", "64"}},
+      {{"--sizes", "128:64:x2"}, {"--sizes", "128:64:x2"}},
       {{"--sizes", "128:1024:y2"}, {"--sizes", "128:1024:y2"}},
       {{"--sizes", "0:1024:x2"}, {"--sizes", "0:1024:x2"}},
       {{"--seed", "-5"}, {"--seed", "-5"}},
@@ -92,6 +92,12 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
       {{"--plot", "chart.pdf"}, {"--plot", "chart.pdf"}},
       {{"--threads", "many"}, {"--threads", "many"}},
       {{"--no-such-flag", "1"}, {"--no-such-flag"}},
+      {{"--alpha", "nan"}, {"--alpha", "nan"}},
+      {{"--beta", "inf"}, {"--beta", "inf"}},
+      {{"--sizes", "1:100000:+1"}, {"--sizes", "1:100000:+1"}},
+      {{"--sizes", "128:512:x2", "-k", "64"}, {"--sizes", "128:512:x2", "-k"}},
+      {{"--arch", ""}, {"--arch"}},
+      {{"--variant", "dpp0,,dpp1"}, {"--variant"}},
   };
   for (const auto& [args, expected_words] : cases) {
     CAPTURE(args);
@@ -103,22 +109,4 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
       for (const std::string& word : expected_words) CHECK(message.find(word) != std::string::npos);
     }
   }
-}
-
-TEST_CASE("the performance model is labelled, bounded and proportional") {
-  const GpuSpec mi50 = *gpu_spec("gfx906");
-  Counters c;
-  c.workgroups = 64 * 60 * 2;  // 64 full rounds of 2 workgroups on each of 60 CUs
-  c.valu = 1'000'000;
-  const Modeled m = model_launch(mi50, c, 2.0e9, 2);
-  CHECK(m.bound == "valu");
-  CHECK(m.quantization == 1.0);
-  CHECK(m.cycles == Approx(1'000'000.0 / 60));
-  CHECK(m.milliseconds == Approx(1'000'000.0 / 60 / 1725e3));
-  c.lds_read_bytes = 128ull * 60 * 2'000'000;  // 2M clocks of LDS per CU
-  const Modeled lds = model_launch(mi50, c, 2.0e9, 2);
-  CHECK(lds.bound == "lds");
-  CHECK(lds.cycles == Approx(2'000'000.0));
-  c.workgroups += 1;  // one more workgroup costs a whole extra round
-  CHECK(model_launch(mi50, c, 2.0e9, 2).quantization == Approx(65.0 * 120 / (64 * 120 + 1)));
 }

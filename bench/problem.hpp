@@ -1,0 +1,31 @@
+// One SGEMM problem of a benchmark configuration: arguments and random data.
+#pragma once
+
+#include "options.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace dppgemm::bench {
+
+struct Problem {
+  char ta = 'N', tb = 'N';
+  int m = 0, n = 0, k = 0, lda = 1, ldb = 1, ldc = 1;
+  float alpha = 1, beta = 0;
+  std::vector<float> a, b, c0;  // column-major, c0 is C before the call
+
+  long long steps() const;      // 128x128x8 steps the kernels compute
+  double flops() const { return 2.0 * m * n * k; }
+  float op_a(int row, int col) const;
+  float op_b(int row, int col) const;
+  std::size_t at(int row, int col) const { return row + std::size_t(col) * ldc; }  // index into C
+};
+
+// The arguments alone (no data yet, so that bad ones are rejected before any
+// allocation): lda/ldb/ldc of 0 in the options become the smallest legal value.
+Problem make_problem(const BenchOptions& options, const Shape& shape);
+
+// A, B and C get uniform values in [-1, 1) from the seed.
+void fill_random(Problem& problem, std::uint64_t seed);
+
+}  // namespace dppgemm::bench

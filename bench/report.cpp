@@ -1,0 +1,326 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+namespace dppgemm::bench {
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, v);
+  return text;
+}
+
+bool succeeded(const Row& row) { return bool(row.result); }
+
+double measured_gflops(const Problem& p, const Row& row) {
+  const double ms = median(row.ms);
+  return ms > 0 ? p.flops() / (ms * 1e6) : 0;
+}
+
+std::string verdict(const Row& row) {
+  if (!row.check.enabled) return "off";
+  return row.check.passed() ? "passed" : "FAILED";
+}
+
+// A figure of the table: its label and how to print it for one row ("" when it does not apply).
+struct Figure {
+  std::string label;
+  std::function<std::string(const Problem&, const ConfigReport&, const Row&)> cell;
+};
+
+template <typename Field>
+Figure counted(std::string label, Field field) {
+  return {std::move(label), [field](const Problem&, const ConfigReport&, const Row& row) {
+            return row.result.counters ? std::to_string(field(*row.result.counters)) : std::string();
+          }};
+}
+
+const std::vector<Figure>& figures() {
+  using C = Counters;
+  static const std::vector<Figure> list = {
+      {"LDS read requests / 128x128x8 step",
+       [](const Problem& p, const ConfigReport&, const Row& row) {
+         return row.result.counters && p.steps() ? std::to_string(row.result.counters->lds_read_requests / p.steps())
+                                                 : std::string();
+       }},
+      counted("LDS read requests (lanes), total", [](const C& c) { return c.lds_read_requests; }),
+      counted("LDS bytes read + written", [](const C& c) { return c.lds_read_bytes + c.lds_write_bytes; }),
+      counted("LDS bank-conflict cycles", [](const C& c) { return c.lds_bank_conflict_cycles; }),
+      counted("wave instructions, all classes", [](const C& c) { return wave_instructions(c); }),
+      counted("  VALU", [](const C& c) { return c.valu; }),
+      counted("    of which DPP", [](const C& c) { return c.valu_dpp; }),
+      {"    MAC/FMA share of VALU",
+       [](const Problem&, const ConfigReport&, const Row& row) {
+         const auto& c = row.result.counters;
+         return c && c->valu ? fixed(100.0 * c->valu_fma / c->valu, 1) + " %" : std::string();
+       }},
+      counted("  SALU", [](const C& c) { return c.salu; }),
+      counted("  SMEM", [](const C& c) { return c.smem; }),
+      counted("  VMEM load + store", [](const C& c) { return c.vmem_load + c.vmem_store; }),
+      counted("  LDS read + write", [](const C& c) { return c.lds_read + c.lds_write; }),
+      counted("  branch, waitcnt, barrier, nop, other",
+              [](const C& c) { return c.branch + c.waitcnt + c.barrier + c.nop + c.other; }),
+      {"emulation wall time, ms",
+       [](const Problem&, const ConfigReport&, const Row& row) {
+         return row.on_gpu() ? std::string() : fixed(median(row.ms), 1);
+       }},
+      {"emulated wave instructions / s",
+       [](const Problem&, const ConfigReport&, const Row& row) {
+         const double ms = median(row.ms);
+         return row.result.counters && ms > 0 ? fixed(wave_instructions(*row.result.counters) / (ms * 1e3), 1) + " M"
+                                              : std::string();
+       }},
+      {"emulation time / OpenBLAS time",
+       [](const Problem&, const ConfigReport& r, const Row& row) {
+         return !row.on_gpu() && r.openblas_ms > 0 ? fixed(median(row.ms) / r.openblas_ms, 1) + " x" : std::string();
+       }},
+      {"modeled GPU time, ms",
+       [](const Problem&, const ConfigReport&, const Row& row) {
+         return row.modeled ? fixed(row.modeled->milliseconds, 3) : std::string();
+       }},
+      {"modeled GFLOPS",
+       [](const Problem&, const ConfigReport&, const Row& row) {
+         return row.modeled ? fixed(row.modeled->gflops, 1) : std::string();
+       }},
+      {"modeled bound",
+       [](const Problem&, const ConfigReport&, const Row& row) { return row.modeled ? row.modeled->bound : ""; }},
+      {"measured GPU time, ms (HIP events)",
+       [](const Problem&, const ConfigReport&, const Row& row) {
+         return row.on_gpu() ? fixed(median(row.ms), 3) : std::string();
+       }},
+      {"measured GFLOPS",
+       [](const Problem& p, const ConfigReport&, const Row& row) {
+         return row.on_gpu() ? fixed(measured_gflops(p, row), 1) : std::string();
+       }},
+      {"verification", [](const Problem&, const ConfigReport&, const Row& row) { return verdict(row); }},
+  };
+  return list;
+}
+
+// Rows grouped by target, in the order they ran.
+std::vector<std::vector<const Row*>> by_target(const ConfigReport& report) {
+  std::vector<std::vector<const Row*>> groups;
+  for (const Row& row : report.rows) {
+    if (groups.empty() || groups.back().front()->target != row.target) groups.emplace_back();
+    groups.back().push_back(&row);
+  }
+  return groups;
+}
+
+std::string target_title(const Row& row) {
+  if (row.on_gpu()) return row.target + " (hip, measured)";
+  const auto gpu = gpu_spec(row.target);
+  return row.target + " (emu; modeled as " + (gpu ? gpu->product : "?") + ")";
+}
+
+void print_block(std::ostream& out, const ConfigReport& report, const std::vector<const Row*>& rows) {
+  const std::string title = target_title(*rows.front());
+  const int label_width = std::max<int>(40, int(title.size()) + 1), cell_width = 14;
+  char text[256];
+  std::snprintf(text, sizeof text, "%-*s", label_width, title.c_str());
+  out << text;
+  for (const Row* row : rows) {
+    std::snprintf(text, sizeof text, "%*s", cell_width, row->variant.c_str());
+    out << text;
+  }
+  out << "\n";
+  for (const Figure& figure : figures()) {
+    std::vector<std::string> cells;
+    bool any = false;
+    for (const Row* row : rows) {
+      cells.push_back(succeeded(*row) ? figure.cell(report.problem, report, *row) : "");
+      any |= !cells.back().empty();
+    }
+    if (!any) continue;
+    std::snprintf(text, sizeof text, "%-*s", label_width, figure.label.c_str());
+    out << text;
+    for (const std::string& cell : cells) {
+      std::snprintf(text, sizeof text, "%*s", cell_width, cell.empty() ? "-" : cell.c_str());
+      out << text;
+    }
+    out << "\n";
+  }
+  for (const Row* row : rows) {
+    if (!succeeded(*row)) out << "  " << row->variant << " FAILED: " << row->result.message << "\n";
+    const std::string why = failure_message(row->variant, row->target, row->check);
+    if (!why.empty()) out << "  verification FAILED: " << why << "\n";
+  }
+}
+
+}  // namespace
+
+void print_table(std::ostream& out, const ConfigReport& r) {
+  const Problem& p = r.problem;
+  out << "\nSGEMM " << p.ta << p.tb << "  M=" << p.m << " N=" << p.n << " K=" << p.k << "  lda=" << p.lda
+      << " ldb=" << p.ldb << " ldc=" << p.ldc << "  alpha=" << p.alpha << " beta=" << p.beta << "  ("
+      << p.steps() << " steps of 128x128x8)\n";
+  out << "OpenBLAS sgemm on this machine: " << fixed(r.openblas_ms, 3) << " ms\n\n";
+  for (const auto& rows : by_target(r)) {
+    print_block(out, r, rows);
+    out << "\n";
+  }
+  bool modeled = false;
+  for (const Row& row : r.rows) modeled |= row.modeled.has_value();
+  if (modeled)
+    out << "modeled: derived from the emulator's counts by docs/performance-model.md for the named GPU;\n"
+           "not measured on any GPU. Wall times and OpenBLAS times are measured on this machine.\n";
+}
+
+namespace {
+
+nlohmann::json counters_json(const Counters& c) {
+  return {{"workgroups", c.workgroups}, {"waves", c.waves}, {"salu", c.salu}, {"valu", c.valu},
+          {"valu_dpp", c.valu_dpp}, {"valu_fma", c.valu_fma}, {"smem", c.smem}, {"vmem_load", c.vmem_load},
+          {"vmem_store", c.vmem_store}, {"lds_read", c.lds_read}, {"lds_write", c.lds_write},
+          {"branch", c.branch}, {"waitcnt", c.waitcnt}, {"barrier", c.barrier}, {"nop", c.nop},
+          {"other", c.other}, {"wave_instructions", wave_instructions(c)},
+          {"lds_read_requests", c.lds_read_requests}, {"lds_read_bytes", c.lds_read_bytes},
+          {"lds_write_requests", c.lds_write_requests}, {"lds_write_bytes", c.lds_write_bytes},
+          {"lds_bank_conflict_cycles", c.lds_bank_conflict_cycles},
+          {"global_bytes_read", c.global_bytes_read}, {"global_bytes_written", c.global_bytes_written}};
+}
+
+nlohmann::json difference_json(const std::optional<Difference>& d) {
+  if (!d) return nullptr;
+  return {{"row", d->row}, {"col", d->col}, {"got", d->got}, {"expected", d->expected}};
+}
+
+nlohmann::json row_json(const ConfigReport& r, const Row& row) {
+  const Problem& p = r.problem;
+  nlohmann::json j = {{"variant", row.variant}, {"backend", to_string(row.result.backend)},
+                      {"target", row.target}, {"kernel", row.result.kernel},
+                      {"status", to_string(row.result.status)}, {"message", row.result.message},
+                      {"runs_ms", row.ms}};
+  if (const auto& c = row.result.counters) {
+    j["counters"] = counters_json(*c);
+    j["lds_read_requests_per_step"] = p.steps() ? c->lds_read_requests / p.steps() : 0;
+    j["lds_bytes"] = c->lds_read_bytes + c->lds_write_bytes;
+    j["mac_share_of_valu"] = c->valu ? double(c->valu_fma) / c->valu : 0.0;
+  }
+  if (row.on_gpu()) {
+    j["measured"] = {{"gpu_ms", median(row.ms)}, {"gflops", measured_gflops(p, row)},
+                     {"how", "HIP events, median of the timed runs, warm-up excluded"}};
+  } else {
+    const double ms = median(row.ms);
+    j["emulation_wall_ms"] = ms;
+    j["wave_instructions_per_second"] =
+        row.result.counters && ms > 0 ? wave_instructions(*row.result.counters) / (ms * 1e-3) : 0.0;
+    j["emulation_over_openblas"] = r.openblas_ms > 0 ? ms / r.openblas_ms : 0.0;
+  }
+  if (row.modeled) {
+    const Modeled& m = *row.modeled;
+    j["modeled"] = {{"is_modeled", true}, {"label", "modeled by docs/performance-model.md, not measured"},
+                    {"gpu", gpu_spec(row.target) ? gpu_spec(row.target)->product : ""},
+                    {"gpu_ms", m.milliseconds}, {"gflops", m.gflops}, {"bound", m.bound},
+                    {"busiest_cu_workgroups", m.busiest_cu_workgroups}, {"valu_cycles", m.valu_cycles},
+                    {"lds_cycles", m.lds_cycles}, {"memory_cycles", m.memory_cycles},
+                    {"issue_cycles", m.issue_cycles}, {"cycles", m.cycles}};
+  }
+  j["verification"] = {{"enabled", row.check.enabled}, {"passed", row.check.passed()},
+                       {"bitwise_same_order", row.check.enabled && row.check.bitwise_mismatches == 0},
+                       {"bitwise_mismatches", row.check.bitwise_mismatches},
+                       {"first_bitwise_mismatch", difference_json(row.check.first_bitwise_mismatch)},
+                       {"max_error_over_bound_vs_openblas", row.check.max_error_over_bound},
+                       {"worst_vs_openblas", difference_json(row.check.worst_vs_openblas)},
+                       {"message", failure_message(row.variant, row.target, row.check)}};
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json report_json(const std::vector<ConfigReport>& reports) {
+  nlohmann::json configs = nlohmann::json::array();
+  for (const ConfigReport& r : reports) {
+    const Problem& p = r.problem;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const Row& row : r.rows) rows.push_back(row_json(r, row));
+    configs.push_back({{"trans_a", std::string(1, p.ta)}, {"trans_b", std::string(1, p.tb)}, {"m", p.m},
+                       {"n", p.n}, {"k", p.k}, {"lda", p.lda}, {"ldb", p.ldb}, {"ldc", p.ldc},
+                       {"alpha", p.alpha}, {"beta", p.beta}, {"steps", p.steps()}, {"flops", p.flops()},
+                       {"openblas_ms", r.openblas_ms}, {"variants", rows}});
+  }
+  return {{"tool", "dppgemm-bench"}, {"configs", configs}};
+}
+
+void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
+  out << "transA,transB,M,N,K,alpha,lda,ldb,beta,ldc,target,variant,backend,status,"
+         "lds_read_requests_per_step,lds_read_requests,lds_bytes,lds_bank_conflict_cycles,wave_instructions,"
+         "salu,valu,valu_dpp,valu_fma,smem,vmem_load,vmem_store,lds_read,lds_write,branch,waitcnt,barrier,nop,other,"
+         "mac_share_of_valu,emulation_wall_ms,wave_instructions_per_second,openblas_ms,emulation_over_openblas,"
+         "measured_gpu_ms,measured_gflops,modeled_gpu_ms,modeled_gflops,modeled_bound,verification\n";
+  for (const ConfigReport& r : reports)
+    for (const Row& row : r.rows) {
+      const nlohmann::json j = row_json(r, row);
+      const Problem& p = r.problem;
+      const Counters c = row.result.counters.value_or(Counters{});
+      const auto field = [&](const char* key) { return j.contains(key) ? j[key].dump() : std::string(); };
+      const auto sub = [&](const char* object, const char* key) {
+        return j.contains(object) ? j[object][key].dump() : std::string();
+      };
+      out << p.ta << ',' << p.tb << ',' << p.m << ',' << p.n << ',' << p.k << ',' << p.alpha << ',' << p.lda << ','
+          << p.ldb << ',' << p.beta << ',' << p.ldc << ',' << row.target << ',' << row.variant << ','
+          << to_string(row.result.backend) << ',' << to_string(row.result.status) << ','
+          << field("lds_read_requests_per_step") << ',' << c.lds_read_requests << ','
+          << c.lds_read_bytes + c.lds_write_bytes << ',' << c.lds_bank_conflict_cycles << ','
+          << wave_instructions(c) << ',' << c.salu << ',' << c.valu << ',' << c.valu_dpp << ',' << c.valu_fma << ','
+          << c.smem << ',' << c.vmem_load << ',' << c.vmem_store << ',' << c.lds_read << ',' << c.lds_write << ','
+          << c.branch << ',' << c.waitcnt << ',' << c.barrier << ',' << c.nop << ',' << c.other << ','
+          << field("mac_share_of_valu") << ',' << field("emulation_wall_ms") << ','
+          << field("wave_instructions_per_second") << ',' << r.openblas_ms << ','
+          << field("emulation_over_openblas") << ',' << sub("measured", "gpu_ms") << ','
+          << sub("measured", "gflops") << ',' << sub("modeled", "gpu_ms") << ',' << sub("modeled", "gflops") << ','
+          << (row.modeled ? row.modeled->bound : "") << ',' << verdict(row) << '\n';
+    }
+}
+
+std::string plot_script(const std::string& path, const std::vector<ConfigReport>& reports) {
+  // label -> (size, LDS requests per step, GFLOPS)
+  std::map<std::string, std::vector<std::tuple<int, double, double>>> series;
+  bool modeled = false, measured = false;
+  for (const ConfigReport& r : reports)
+    for (const Row& row : r.rows) {
+      if (!succeeded(row) || !row.result.counters || !r.problem.steps()) continue;
+      const double gflops = row.on_gpu() ? measured_gflops(r.problem, row) : row.modeled ? row.modeled->gflops : 0;
+      modeled |= !row.on_gpu();
+      measured |= row.on_gpu();
+      const double requests = double(row.result.counters->lds_read_requests) / r.problem.steps();
+      series[row.target + " " + row.variant].emplace_back(r.problem.m, requests, gflops);
+    }
+  const bool png = path.size() > 4 && path.compare(path.size() - 4, 4, ".png") == 0;
+  std::ostringstream s;
+  s << "set terminal " << (png ? "pngcairo size 1200,480 font ',11'" : "svg size 1200,480 dynamic font ',11'") << "\n"
+    << "set output '" << path << "'\n"
+    << "set multiplot layout 1,2 title 'dppgemm-bench: SGEMM " << (reports.empty() ? ' ' : reports[0].problem.ta)
+    << (reports.empty() ? ' ' : reports[0].problem.tb) << "'\n"
+    << "set logscale x 2\nset key outside bottom center horizontal maxrows 3\nset grid\n"
+    << "set xlabel 'M (= N = K in a --sizes sweep)'\nset yrange [0:*]\n";
+  const auto plot = [&](const std::string& ylabel, bool requests) {
+    s << "set ylabel '" << ylabel << "'\nplot ";
+    const char* separator = "";
+    for (const auto& entry : series) {
+      s << separator << "'-' using 1:2 with linespoints lw 2 title '" << entry.first << "'";
+      separator = ", ";
+    }
+    s << "\n";
+    for (const auto& entry : series) {
+      for (const auto& [size, lds, gflops] : entry.second) s << size << ' ' << (requests ? lds : gflops) << "\n";
+      s << "e\n";
+    }
+  };
+  plot("LDS read requests per 128x128x8 step (counted)", true);
+  const std::string gflops_label = modeled && measured ? "GFLOPS (emu: modeled, hip: measured)"
+                                   : modeled            ? "GFLOPS (modeled, not measured)"
+                                                        : "GFLOPS (measured)";
+  plot(gflops_label, false);
+  s << "unset multiplot\n";
+  return s.str();
+}
+
+}  // namespace dppgemm::bench

@@ -1,0 +1,45 @@
+// What dppgemm-bench shows and writes: the table, JSON, CSV and the chart.
+// Modeled figures are labelled "modeled" in every one of them.
+#pragma once
+
+#include "model.hpp"
+#include "problem.hpp"
+#include "verify.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace dppgemm::bench {
+
+struct Row {
+  std::string variant, target;
+  Result result;                  // the last run's
+  std::vector<double> ms;         // per timed run: emu wall time, or hip GPU time (events)
+  Verification check;
+  std::optional<Modeled> modeled;  // emu only
+  bool on_gpu() const { return result.backend == Backend::hip; }
+};
+
+struct ConfigReport {
+  Problem problem;
+  double openblas_ms = 0;
+  std::vector<Row> rows;
+};
+
+// One block per (configuration, target): a column per variant, a line per figure.
+void print_table(std::ostream& out, const ConfigReport& report);
+
+nlohmann::json report_json(const std::vector<ConfigReport>& reports);
+
+// rocblas-bench habit: a header row, then one row per configuration x variant.
+void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports);
+
+// A gnuplot script drawing LDS read requests per step and GFLOPS per variant
+// across sizes into `path` (.svg or .png).
+std::string plot_script(const std::string& path, const std::vector<ConfigReport>& reports);
+
+}  // namespace dppgemm::bench
