@@ -1,0 +1,55 @@
+# The package test: install the build tree into a fresh prefix, check that
+# nothing installed points back into the build or source tree, then build and
+# run examples/consumer (copied out of the source tree) against the prefix.
+#   cmake -DBUILD_DIR=<build> -DSOURCE_DIR=<source> -DWORK_DIR=<scratch> -DGENERATOR=<generator> -P check_package.cmake
+foreach(var BUILD_DIR SOURCE_DIR WORK_DIR GENERATOR)
+  if(NOT ${var})
+    message(FATAL_ERROR "check_package.cmake: ${var} is not set")
+  endif()
+endforeach()
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${result}):\n${out}\n${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+
+file(GLOB_RECURSE installed_libraries ${prefix}/*.so*)
+file(GLOB_RECURSE installed_cmake_files ${prefix}/*.cmake)
+if(NOT installed_libraries)
+  message(FATAL_ERROR "no shared library installed under ${prefix}")
+endif()
+foreach(library ${installed_libraries})
+  if(NOT IS_SYMLINK ${library})
+    run("readelf -d ${library}" readelf -d ${library})
+    foreach(tree ${BUILD_DIR} ${SOURCE_DIR})
+      string(FIND "${run_output}" "${tree}" at)
+      if(NOT at EQUAL -1)
+        message(FATAL_ERROR "${library} refers to ${tree}:\n${run_output}")
+      endif()
+    endforeach()
+  endif()
+endforeach()
+foreach(file ${installed_cmake_files})
+  file(READ ${file} text)
+  foreach(tree ${BUILD_DIR} ${SOURCE_DIR})
+    string(FIND "${text}" "${tree}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "${file} refers to ${tree}")
+    endif()
+  endforeach()
+endforeach()
+
+file(COPY ${SOURCE_DIR}/examples/consumer/CMakeLists.txt ${SOURCE_DIR}/examples/consumer/consumer.cpp
+     DESTINATION ${WORK_DIR}/consumer)
+run("configuring the consumer" ${CMAKE_COMMAND} -S ${WORK_DIR}/consumer -B ${WORK_DIR}/build -G ${GENERATOR}
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix})
+run("building the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+run("running the consumer" ${WORK_DIR}/build/dppgemm-consumer)
+message("${run_output}")
