@@ -159,16 +159,11 @@ hipError_t Runtime::check_stream(hipStream_t stream) const {
 hipError_t Runtime::create_stream(hipStream_t* out, unsigned flags) {
   if (!out || (flags != hipStreamDefault && flags != hipStreamNonBlocking)) return hipErrorInvalidValue;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto stream = std::make_unique<ihipStream_t>();
-  stream->flags = flags;
-  *out = streams_.add(std::move(stream));
+  *out = streams_.create(flags);
   return hipSuccess;
 }
 
-hipError_t Runtime::destroy_stream(hipStream_t stream) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return stream && streams_.remove(stream) ? hipSuccess : hipErrorInvalidHandle;
-}
+hipError_t Runtime::destroy_stream(hipStream_t stream) { return destroy(streams_, stream); }
 
 hipError_t Runtime::check_event(hipEvent_t event) const {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -180,16 +175,11 @@ hipError_t Runtime::create_event(hipEvent_t* out, unsigned flags) {
                              hipEventReleaseToDevice | hipEventReleaseToSystem;
   if (!out || (flags & ~known)) return hipErrorInvalidValue;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto event = std::make_unique<ihipEvent_t>();
-  event->flags = flags;
-  *out = events_.add(std::move(event));
+  *out = events_.create(flags);
   return hipSuccess;
 }
 
-hipError_t Runtime::destroy_event(hipEvent_t event) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return event && events_.remove(event) ? hipSuccess : hipErrorInvalidHandle;
-}
+hipError_t Runtime::destroy_event(hipEvent_t event) { return destroy(events_, event); }
 
 hipError_t Runtime::record_event(hipEvent_t event, hipStream_t stream) {
   if (hipError_t e = check_stream(stream); e != hipSuccess) return e;
@@ -256,10 +246,7 @@ hipError_t Runtime::load_module_image(hipModule_t* out, const void* image) {
   return load_module(out, image, *size, "hipModuleLoadData image");
 }
 
-hipError_t Runtime::unload_module(hipModule_t module) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return module && modules_.remove(module) ? hipSuccess : hipErrorInvalidHandle;
-}
+hipError_t Runtime::unload_module(hipModule_t module) { return destroy(modules_, module); }
 
 hipError_t Runtime::get_function(hipFunction_t* out, hipModule_t module, const char* name) {
   if (!out || !name) return hipErrorInvalidValue;

@@ -60,6 +60,12 @@ class Handles {
     objects_.emplace(handle, std::move(object));
     return handle;
   }
+  // Streams and events: a new object with these flags.
+  T* create(unsigned flags) {
+    auto object = std::make_unique<T>();
+    object->flags = flags;
+    return add(std::move(object));
+  }
   T* find(const T* handle) const {
     auto it = objects_.find(const_cast<T*>(handle));
     return it == objects_.end() ? nullptr : it->second.get();
@@ -112,6 +118,11 @@ class Runtime {
   bool is_function(hipFunction_t f) const;
   // The host bytes of a device range; nullptr when not entirely inside one allocation.
   std::uint8_t* device_bytes(const void* pointer, std::size_t bytes) const;
+  template <class T>
+  hipError_t destroy(Handles<T>& handles, const T* handle) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return handle && handles.remove(handle) ? hipSuccess : hipErrorInvalidHandle;
+  }
   hipError_t kernel_arguments(const LaunchRequest& request, std::vector<std::uint8_t>& out) const;
 
   mutable std::mutex mutex_;

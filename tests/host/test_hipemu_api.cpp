@@ -15,8 +15,7 @@
 #include "capture_stderr.hpp"
 #include "dppgemm/code_objects.h"
 #include "dppgemm/kernargs.h"
-#include "emu/exec/dispatch.hpp"
-#include "emu/loader/code_object.hpp"
+#include "emulator_run.hpp"
 
 namespace {
 
@@ -45,28 +44,6 @@ Gemm random_gemm(int m, int n, int k, unsigned seed) {
 dppgemm_sgemm_kernargs kernargs(const Gemm& g, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
   return {a, b, c, std::uint32_t(g.m), std::uint32_t(g.n), std::uint32_t(g.k), std::uint32_t(g.m),
           std::uint32_t(g.n), std::uint32_t(g.m), g.alpha, g.beta};
-}
-
-// The same kernel on the emulator's own API.
-std::vector<float> run_on_emulator(const dppgemm_code_object& co, const Gemm& g) {
-  using namespace dppgemm::emu;
-  const CodeObject object = load_code_object(co.data, co.size);
-  const Program program = build_program(object, object.kernel(co.kernel_name));
-  DeviceMemory memory;
-  const std::uint64_t a = memory.allocate(g.a.size() * 4), b = memory.allocate(g.b.size() * 4),
-                      c = memory.allocate(g.c.size() * 4);
-  memory.write(a, g.a.data(), g.a.size() * 4);
-  memory.write(b, g.b.data(), g.b.size() * 4);
-  memory.write(c, g.c.data(), g.c.size() * 4);
-  const dppgemm_sgemm_kernargs args = kernargs(g, a, b, c);
-  LaunchConfig config;
-  config.grid = {std::uint32_t((g.m + 127) / 128), std::uint32_t((g.n + 127) / 128), 1};
-  config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
-  config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args), reinterpret_cast<const std::uint8_t*>(&args + 1));
-  REQUIRE(launch(memory, program, config).ok());
-  std::vector<float> out(g.c.size());
-  memory.read(c, out.data(), out.size() * 4);
-  return out;
 }
 
 // Device copies of a problem's operands, freed at the end.
@@ -318,7 +295,7 @@ TEST_CASE("hipemu: modules and functions") {
 TEST_CASE("hipemu: a launch computes bitwise what the emulator computes, by kernelParams or by buffer") {
   const Gemm g = random_gemm(200, 136, 77, 7);
   const dppgemm_code_object& co = code_object("gfx906", "dpp1", "NT");
-  const std::vector<float> expected = run_on_emulator(co, g);
+  const std::vector<float> expected = run_on_emulator(co, g.a, g.b, g.c, kernargs(g, 0, 0, 0));
   LoadedKernel kernel(co);
   DeviceGemm by_params(g), by_buffer(g);
 
@@ -342,8 +319,9 @@ TEST_CASE("hipemu: work on a stream runs in order") {
   std::vector<float> out(g.c.size(), 0.0f), twice_expected;
   {
     Gemm first = g;
-    first.c = run_on_emulator(co, g);
-    twice_expected = run_on_emulator(co, first);  // C fed back in: order matters
+    first.c = run_on_emulator(co, g.a, g.b, g.c, kernargs(g, 0, 0, 0));
+    // C fed back in: the order of the two launches matters
+    twice_expected = run_on_emulator(co, first.a, first.b, first.c, kernargs(first, 0, 0, 0));
   }
   CHECK(launch_with_buffer(kernel.function, g, d.args(g), stream) == hipSuccess);
   CHECK(launch_with_buffer(kernel.function, g, d.args(g), stream) == hipSuccess);

@@ -11,8 +11,7 @@
 #include "dppgemm/dppgemm.hpp"
 #include "dppgemm/kernargs.h"
 #include "dppgemm/reference.hpp"
-#include "emu/exec/dispatch.hpp"
-#include "emu/loader/code_object.hpp"
+#include "emulator_run.hpp"
 #include "sgemm_problems.hpp"
 
 using dppgemm::Backend;
@@ -31,28 +30,10 @@ Options on(Backend backend, const char* target = "gfx906", dppgemm::Variant vari
   return options;
 }
 
-// The kernel dppgemm picks, run on the emulator's own API (one buffer per
-// operand, exactly the caller's arrays).
 std::vector<float> run_on_emulator(const dppgemm_code_object& co, const Problem& p) {
-  using namespace dppgemm::emu;
-  const CodeObject object = load_code_object(co.data, co.size);
-  const Program program = build_program(object, object.kernel(co.kernel_name));
-  DeviceMemory memory;
-  const std::uint64_t a = memory.allocate(p.a.size() * 4), b = memory.allocate(p.b.size() * 4),
-                      c = memory.allocate(p.c.size() * 4);
-  memory.write(a, p.a.data(), p.a.size() * 4);
-  memory.write(b, p.b.data(), p.b.size() * 4);
-  memory.write(c, p.c.data(), p.c.size() * 4);
-  const dppgemm_sgemm_kernargs args{a, b, c, std::uint32_t(p.m), std::uint32_t(p.n), std::uint32_t(p.k),
-                                    std::uint32_t(p.lda), std::uint32_t(p.ldb), std::uint32_t(p.ldc), p.alpha, p.beta};
-  LaunchConfig config;
-  config.grid = {std::uint32_t((p.m + 127) / 128), std::uint32_t((p.n + 127) / 128), 1};
-  config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
-  config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args), reinterpret_cast<const std::uint8_t*>(&args + 1));
-  REQUIRE(launch(memory, program, config).ok());
-  std::vector<float> out(p.c.size());
-  memory.read(c, out.data(), out.size() * 4);
-  return out;
+  return run_on_emulator(co, p.a, p.b, p.c,
+                         {0, 0, 0, std::uint32_t(p.m), std::uint32_t(p.n), std::uint32_t(p.k), std::uint32_t(p.lda),
+                          std::uint32_t(p.ldb), std::uint32_t(p.ldc), p.alpha, p.beta});
 }
 
 std::vector<float> reference(dppgemm::MacKind mac, const Problem& p) {
