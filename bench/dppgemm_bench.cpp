@@ -66,7 +66,8 @@ class ProgressBar {
 
 // Output files and gnuplot are checked before the run, not after minutes of it.
 void check_outputs(const BenchOptions& o) {
-  const std::pair<const char*, const std::string*> files[] = {{"--csv", &o.csv}, {"--json", &o.json}, {"--plot", &o.plot}};
+  const std::pair<const char*, const std::string*> files[] = {
+      {"--csv", &o.csv}, {"--json", &o.json}, {"--plot", &o.plot}};
   for (const auto& [flag, path] : files)
     if (!path->empty() && !std::ofstream(*path, std::ios::app))
       throw UsageError(std::string("dppgemm-bench: ") + flag + " " + *path + ": cannot write this file");

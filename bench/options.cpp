@@ -104,28 +104,32 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
   std::string variant = "all", arch = "gfx906", backend = "auto", sizes, seed = "1", verify = "1";
   std::string threads = "0";
   BenchOptions o;
-  CLI::Option* size_m = app.add_option("-m,--sizem", m, "rows of op(A) and C (default 1024)");
-  CLI::Option* size_n = app.add_option("-n,--sizen", n, "columns of op(B) and C (default 1024)");
-  CLI::Option* size_k = app.add_option("-k,--sizek", k, "columns of op(A), rows of op(B) (default 1024)");
-  app.add_option("--lda", lda, "leading dimension of A (0: smallest legal)");
-  app.add_option("--ldb", ldb, "leading dimension of B (0: smallest legal)");
-  app.add_option("--ldc", ldc, "leading dimension of C (0: smallest legal)");
-  app.add_option("--alpha", alpha, "alpha (default 1)");
-  app.add_option("--beta", beta, "beta (default 0)");
-  app.add_option("--transposeA", trans_a, "N or T");
-  app.add_option("--transposeB", trans_b, "N or T");
-  app.add_option("-i,--iters", iterations, "timed runs, median reported (default 1)");
-  app.add_option("-j,--cold_iters", warmup, "warm-up runs, not timed (default 0)");
-  app.add_option("--variant", variant, "dpp0,dpp1,dpp2 or all");
-  app.add_option("--arch", arch, "emu target(s): gfx900,gfx906,gfx908,gfx90a,gfx942 or all");
-  app.add_option("--backend", backend, "auto, hip or emu");
-  app.add_option("--sizes", sizes, "square sweep M=N=K instead of -m/-n/-k, e.g. 128:1024:x2 or 256:768:+256 or 128,512");
-  app.add_option("--seed", seed, "random seed for A, B, C");
-  app.add_option("--verify", verify, "1: check bitwise against the same-order reference and against OpenBLAS");
-  app.add_option("--csv", o.csv, "write one row per (configuration, variant) to this file");
-  app.add_option("--json", o.json, "write everything to this JSON file");
-  app.add_option("--plot", o.plot, "chart of LDS requests and GFLOPS per variant (.svg or .png, gnuplot)");
-  app.add_option("--threads", threads, "emu: host threads (0: all cores)");
+  CLI::Option* size_m = app.add_option("-m,--sizem", m, "rows of op(A) and C (default 1024)")->type_name("INT");
+  CLI::Option* size_n = app.add_option("-n,--sizen", n, "columns of op(B) and C (default 1024)")->type_name("INT");
+  CLI::Option* size_k =
+      app.add_option("-k,--sizek", k, "columns of op(A), rows of op(B) (default 1024)")->type_name("INT");
+  app.add_option("--lda", lda, "leading dimension of A (0: smallest legal)")->type_name("INT");
+  app.add_option("--ldb", ldb, "leading dimension of B (0: smallest legal)")->type_name("INT");
+  app.add_option("--ldc", ldc, "leading dimension of C (0: smallest legal)")->type_name("INT");
+  app.add_option("--alpha", alpha, "alpha (default 1)")->type_name("FLOAT");
+  app.add_option("--beta", beta, "beta (default 0)")->type_name("FLOAT");
+  app.add_option("--transposeA", trans_a, "N or T")->type_name("N|T");
+  app.add_option("--transposeB", trans_b, "N or T")->type_name("N|T");
+  app.add_option("-i,--iters", iterations, "timed runs, median reported (default 1)")->type_name("INT");
+  app.add_option("-j,--cold_iters", warmup, "warm-up runs, not timed (default 0)")->type_name("INT");
+  app.add_option("--variant", variant, "dpp0,dpp1,dpp2 or all")->type_name("LIST");
+  app.add_option("--arch", arch, "emu target(s): gfx900,gfx906,gfx908,gfx90a,gfx942 or all")->type_name("LIST");
+  app.add_option("--backend", backend, "auto, hip or emu")->type_name("NAME");
+  app.add_option("--sizes", sizes, "square sweep M=N=K instead of -m/-n/-k: 128:1024:x2, 256:768:+256, 128,512")
+      ->type_name("SWEEP");
+  app.add_option("--seed", seed, "random seed for A, B, C")->type_name("INT");
+  app.add_option("--verify", verify, "1 (default): bitwise vs the same-order reference, error bound vs OpenBLAS")
+      ->type_name("0|1");
+  app.add_option("--csv", o.csv, "write one row per (configuration, variant) to this file")->type_name("FILE");
+  app.add_option("--json", o.json, "write everything to this JSON file")->type_name("FILE");
+  app.add_option("--plot", o.plot, "chart of LDS requests and GFLOPS per variant (.svg or .png, gnuplot)")
+      ->type_name("FILE");
+  app.add_option("--threads", threads, "host threads of the emulator and OpenBLAS (0: all cores)")->type_name("INT");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -28,7 +28,7 @@ struct BenchOptions {
   std::uint64_t seed = 1;
   bool verify = true;
   std::string csv, json, plot;
-  unsigned threads = 0;
+  unsigned threads = 0;             // emulator and OpenBLAS host threads, 0: all cores
 };
 
 // A flag with a bad value: names the flag and the value; exit status 2.
