@@ -279,6 +279,9 @@
 .macro load_operand desc, load, goff, k_in_tile, k_contiguous
 .if \k_contiguous
   v_cmp_gt_i32 vcc, s[s_k_left], v[\k_in_tile]
+  .if ARCHITECTED_FLAT_SCRATCH
+  s_nop 1                                          // gfx94x: no VCC interlock between VALU ops, 2 wait states
+  .endif
   .irp i, 0, 1, 2, 3
   v_cndmask_b32 v[\goff + \i], v[v_out_of_range], v[\goff + \i], vcc
   .endr
