@@ -1,0 +1,302 @@
+#include "emu/check/checker.hpp"
+
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "emu/check/hazards.hpp"
+#include "emu/check/lds_shadow.hpp"
+#include "emu/check/scoreboard.hpp"
+#include "emu/exec/wave.hpp"
+
+namespace dppgemm::emu::check {
+namespace {
+
+std::string hex(std::uint64_t value) {
+    std::ostringstream s;
+    s << "0x" << std::hex << value;
+    return s.str();
+}
+
+const char* counter_name(const InFlight& e) {
+    if (e.vm && e.lgkm) return "vmcnt and lgkmcnt(0)";
+    return e.vm ? "vmcnt" : (e.lgkm_in_order ? "lgkmcnt" : "lgkmcnt(0)");
+}
+
+RegRange destination(const PendingLoad& p) {
+    switch (p.dest) {
+    case PendingLoad::Dest::vgpr: return RegRange{p.reg, p.dwords};
+    case PendingLoad::Dest::agpr: return RegRange{static_cast<std::uint16_t>(slot_agpr + p.reg), p.dwords};
+    case PendingLoad::Dest::sgpr: return RegRange{static_cast<std::uint16_t>(slot_sreg + p.reg), p.dwords};
+    default: return RegRange{};
+    }
+}
+
+// Natural alignment of an LDS element (b96 as b128).
+std::uint32_t lds_alignment(std::uint32_t bytes) { return bytes >= 12 ? 16 : bytes; }
+
+std::uint32_t pc_of(const Program& p, std::uint32_t index) {
+    if (index < p.insts.size()) return p.insts[index].pc;
+    return p.insts.empty() ? 0 : p.insts.back().pc + p.insts.back().size;
+}
+
+}  // namespace
+
+class WorkgroupChecker : public WorkgroupObserver {
+public:
+    explicit WorkgroupChecker(const Checker& checker) : checker_(checker) {}
+
+    void begin() {
+        for (auto& m : waves_) reset(*m);
+        findings_.clear();
+        seen_.clear();
+        lds_ready_ = false;
+        epoch_ = 0;
+    }
+    std::vector<Finding> take_findings() { return std::move(findings_); }
+
+    void before_instruction(const Wave& w, const ExecInst& e) override {
+        const InstFacts& f = checker_.facts()[e.index];
+        WaveModel& m = model(w);
+        if (f.end_of_code) report(w, Rule::past_end_of_code, 0, e.index, nullptr, "", "no s_endpgm before the end of the code");
+        if (f.scratch)
+            report(w, Rule::scratch_without_allocation, w.exec(), e.index, nullptr, "",
+                   "scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
+        if (f.end_of_code) return;
+        if (f.waitcnt) m.scoreboard.wait(e.inst->waitcnt.vmcnt, e.inst->waitcnt.lgkmcnt);
+        if (f.barrier) check_published(w, e, m);
+        if (!m.scoreboard.empty()) check_pending(w, e, f, m);
+        hits_.clear();
+        m.hazards.check(f, e, hits_);
+        for (const HazardHit& h : hits_) report(w, h.rule, 0, e.index, &h.earlier, "", h.message);
+        m.hazards.issue(f, e.index);
+    }
+
+    void issued(const Wave& w, const ExecInst& e, const PendingLoad& p) override {
+        const InstFacts& f = checker_.facts()[e.index];
+        InFlight entry;
+        entry.inst = e.index;
+        entry.vm = p.counter == WaitCounter::vm;
+        entry.lgkm = !entry.vm || f.flat;
+        entry.lgkm_in_order = p.counter == WaitCounter::lgkm_lds && !f.flat;
+        entry.dest = destination(p);
+        entry.lds_write = f.ds && p.dest == PendingLoad::Dest::none;
+        WaveModel& m = model(w);
+        if (entry.dest.count)
+            if (const InFlight* other = m.scoreboard.unordered_with(entry))
+                report(w, Rule::overwrite_before_wait, p.lanes, e.index, &other->inst, "",
+                       "loads into " + range_name(entry.dest) + " while an earlier load into it, which may complete later, is in flight (" +
+                           counter_name(*other) + ")");
+        m.scoreboard.issue(entry);
+    }
+
+    void memory_access(const Wave& w, const ExecInst& e, const MemoryAccess& a) override {
+        if (a.space != MemoryAccess::Space::lds) return;
+        check_alignment(w, e, a);
+        if (e.inst->info().has(OF_ATOMIC)) return;  // atomics are meant to be shared
+        if (!lds_ready_) {
+            lds_.reset(w.group->lds.size());
+            lds_.set_epoch(epoch_);
+            lds_ready_ = true;
+        }
+        const LdsConflict c = lds_.access(a, w.id, e.index);
+        if (c.any()) report_race(w, e, a, c);
+    }
+
+    void barrier_released(std::uint32_t count) override {
+        epoch_ = count;
+        lds_.set_epoch(count);
+    }
+
+private:
+    struct WaveModel {
+        Scoreboard scoreboard;
+        HazardTracker hazards;
+    };
+    using Key = std::tuple<Rule, std::uint32_t, bool, std::uint32_t>;
+
+    const Checker& checker_;
+    std::vector<std::unique_ptr<WaveModel>> waves_;
+    LdsShadow lds_;
+    bool lds_ready_ = false;
+    std::uint32_t epoch_ = 0;
+    std::vector<Finding> findings_;
+    std::map<Key, std::size_t> seen_;
+    std::vector<HazardHit> hits_;
+
+    void reset(WaveModel& m) const {
+        const Target t = checker_.program().target;
+        m.scoreboard.reset();
+        m.hazards.reset(t == Target::gfx940 || t == Target::gfx942);
+    }
+
+    WaveModel& model(const Wave& w) {
+        while (waves_.size() <= w.id) {
+            waves_.push_back(std::make_unique<WaveModel>());
+            reset(*waves_.back());
+        }
+        return *waves_[w.id];
+    }
+
+    void check_published(const Wave& w, const ExecInst& e, const WaveModel& m) {
+        if (const InFlight* write = m.scoreboard.unfinished_lds_write())
+            report(w, Rule::lds_unpublished_write, 0, e.index, &write->inst, "",
+                   "s_barrier while a ds_write is not covered by s_waitcnt lgkmcnt: other waves may read the LDS before it is written");
+    }
+
+    void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, const WaveModel& m) {
+        for (unsigned i = 0; i < f.read_count; ++i)
+            if (const InFlight* p = m.scoreboard.pending_in(f.reads[i])) {
+                report(w, Rule::read_before_wait, 0, e.index, &p->inst, "",
+                       "reads " + range_name(f.reads[i]) + " before the load into it is covered by s_waitcnt " + counter_name(*p));
+                break;
+            }
+        for (unsigned i = 0; i < f.write_count; ++i)
+            if (const InFlight* p = m.scoreboard.pending_in(f.writes[i])) {
+                report(w, Rule::overwrite_before_wait, 0, e.index, &p->inst, "",
+                       "writes " + range_name(f.writes[i]) + " while a load into it is in flight (s_waitcnt " +
+                           counter_name(*p) + " missing): the load may land afterwards");
+                break;
+            }
+    }
+
+    void check_alignment(const Wave& w, const ExecInst& e, const MemoryAccess& a) {
+        const std::uint32_t align = lds_alignment(a.bytes_per_lane);
+        if (align <= 1) return;
+        std::uint64_t lanes = 0, first = 0;
+        for (unsigned l = 0; l < 64; ++l) {
+            if (!((a.lanes >> l) & 1)) continue;
+            for (unsigned el = 0; el < a.addresses_per_lane; ++el)
+                if (a.address[l][el] % align) {
+                    if (!lanes) first = a.address[l][el];
+                    lanes |= 1ull << l;
+                }
+        }
+        if (lanes)
+            report(w, Rule::lds_misaligned, lanes, e.index, nullptr, "",
+                   "LDS address " + hex(first) + " is not " + std::to_string(align) + "-byte aligned");
+    }
+
+    void report_race(const Wave& w, const ExecInst& e, const MemoryAccess& a, const LdsConflict& c) {
+        const std::string other = c.other_wave == ~0u ? "other waves" : "wave " + std::to_string(c.other_wave);
+        const std::string verb = a.write ? "writes" : "reads";
+        const std::string what = c.other_wrote ? "written" : "read";
+        report(w, Rule::lds_race, c.lanes, e.index, &c.other_inst, other,
+               verb + " LDS " + hex(c.address) + ", " + what + " by " + other + " with no s_barrier between");
+    }
+
+    void report(const Wave& w, Rule rule, std::uint64_t lanes, std::uint32_t index, const std::uint32_t* earlier,
+                const std::string& where, const std::string& message) {
+        const Key key{rule, index, earlier != nullptr, earlier ? *earlier : 0};
+        const auto it = seen_.find(key);
+        if (it != seen_.end()) {
+            ++findings_[it->second].occurrences;
+            return;
+        }
+        if (findings_.size() >= checker_.options().max_findings) return;
+        const Program& p = checker_.program();
+        Finding f;
+        f.rule = rule;
+        f.kernel = p.kernel_name;
+        f.workgroup = w.group->id;
+        f.wave = w.id;
+        f.lanes = lanes;
+        f.pc = pc_of(p, index);
+        f.instruction = p.disassemble(index);
+        if (earlier) {
+            f.has_earlier = true;
+            f.earlier_pc = pc_of(p, *earlier);
+            f.earlier_instruction = p.disassemble(*earlier);
+            f.earlier_where = where;
+        }
+        f.message = message;
+        seen_.emplace(key, findings_.size());
+        findings_.push_back(std::move(f));
+        if (checker_.options().stop_at_first) throw ExecError(std::string("checker: ") + rule_name(rule) + ": " + message);
+    }
+};
+
+Checker::Checker(const Program& program, CheckOptions options)
+    : program_(program), options_(options), facts_(inst_facts(program)) {}
+
+Checker::~Checker() = default;
+
+std::unique_ptr<WorkgroupObserver> Checker::start(std::uint64_t) {
+    std::unique_ptr<WorkgroupObserver> observer;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!pool_.empty()) {
+            observer = std::move(pool_.back());
+            pool_.pop_back();
+        }
+    }
+    if (!observer) observer = std::make_unique<WorkgroupChecker>(*this);
+    static_cast<WorkgroupChecker&>(*observer).begin();
+    return observer;
+}
+
+void Checker::finish(std::uint64_t workgroup_linear_id, std::unique_ptr<WorkgroupObserver> observer) {
+    std::vector<Finding> found = static_cast<WorkgroupChecker&>(*observer).take_findings();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!found.empty()) by_workgroup_[workgroup_linear_id] = std::move(found);
+    pool_.push_back(std::move(observer));
+}
+
+void Checker::clear() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    by_workgroup_.clear();
+}
+
+Rule rule_of_fault(const Fault& fault) {
+    const std::string& w = fault.what;
+    auto has = [&](const char* s) { return w.find(s) != std::string::npos; };
+    if (has("LDS")) return Rule::lds_out_of_range;
+    if (has("outside any allocation")) return Rule::global_out_of_bounds;
+    if (has("past the end of the code")) return Rule::past_end_of_code;
+    if (has("watchdog")) return Rule::watchdog;
+    if (has("scratch")) return Rule::scratch_without_allocation;
+    return Rule::execution_fault;
+}
+
+namespace {
+
+Finding finding_of_fault(const Fault& fault) {
+    Finding f;
+    f.rule = rule_of_fault(fault);
+    f.kernel = fault.kernel;
+    f.workgroup = fault.workgroup;
+    f.wave = fault.wave;
+    f.pc = fault.pc;
+    f.instruction = fault.instruction;
+    f.message = fault.what + (fault.has_address ? " at " + hex(fault.address) : std::string());
+    return f;
+}
+
+}  // namespace
+
+std::vector<Finding> Checker::findings(const DispatchResult& result) const {
+    std::vector<Finding> merged;
+    std::map<std::tuple<Rule, std::uint32_t, bool, std::uint32_t>, std::size_t> index;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (const auto& [workgroup, found] : by_workgroup_)
+            for (const Finding& f : found) {
+                const auto key = std::make_tuple(f.rule, f.pc, f.has_earlier, f.earlier_pc);
+                const auto it = index.find(key);
+                if (it != index.end()) {
+                    merged[it->second].occurrences += f.occurrences;
+                } else if (merged.size() < options_.max_findings) {
+                    index.emplace(key, merged.size());
+                    merged.push_back(f);
+                }
+            }
+    }
+    if (!result.fault || result.fault->what.rfind("checker: ", 0) == 0) return merged;
+    const Fault& fault = *result.fault;
+    for (const Finding& f : merged)
+        if (f.workgroup == fault.workgroup && f.wave == fault.wave && f.pc == fault.pc) return merged;
+    merged.push_back(finding_of_fault(fault));
+    return merged;
+}
+
+}  // namespace dppgemm::emu::check

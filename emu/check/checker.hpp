@@ -1,0 +1,79 @@
+#pragma once
+// The emulator's checkers: a DispatchObserver that watches every instruction
+// of every wave and reports what would fail silently on hardware:
+//
+//   * memory counters: a register written by a load (global, buffer, flat,
+//     SMEM, LDS) is pending until an s_waitcnt covers it; reading or
+//     overwriting it before is reported (vmcnt in order, LDS in order,
+//     SMEM and the LDS half of FLAT out of order);
+//   * LDS between waves: the same bytes touched by two waves with no
+//     s_barrier between (write-read, read-write, write-write), and an
+//     s_barrier reached while a ds_write is not covered by lgkmcnt;
+//   * the gfx9 software-managed hazards (wait states), docs/checkers.md;
+//   * bounds and validity: LDS outside the allocation or misaligned, global
+//     outside every allocation, scratch without an allocation, running past
+//     the end of the code, the watchdog (the last ones come from the
+//     executor's fault, turned into a finding by findings()).
+//
+//   Checker checker(program);
+//   config.observer = &checker;
+//   DispatchResult r = launch(memory, program, config);
+//   for (const Finding& f : checker.findings(r)) std::cerr << f.text() << "\n";
+//
+// Findings are deterministic: each workgroup collects its own, merged in
+// workgroup order whatever the number of host threads.
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "emu/check/finding.hpp"
+#include "emu/check/inst_facts.hpp"
+#include "emu/exec/dispatch.hpp"
+
+namespace dppgemm::emu::check {
+
+struct CheckOptions {
+    // Stop the dispatch at the first finding (the executor reports it as a fault).
+    bool stop_at_first = false;
+    // Distinct findings kept per workgroup and in all (identical ones are merged).
+    std::size_t max_findings = 100;
+};
+
+class WorkgroupChecker;
+
+class Checker : public DispatchObserver {
+public:
+    explicit Checker(const Program& program, CheckOptions options = {});
+    ~Checker() override;
+
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t workgroup_linear_id) override;
+    void finish(std::uint64_t workgroup_linear_id, std::unique_ptr<WorkgroupObserver> observer) override;
+
+    // The findings of the dispatches observed since construction or clear(), in
+    // workgroup order, identical ones merged; the dispatch's fault (if any and
+    // not already a finding) last.
+    std::vector<Finding> findings(const DispatchResult& result) const;
+    void clear();
+
+    const Program& program() const { return program_; }
+    const std::vector<InstFacts>& facts() const { return facts_; }
+    const CheckOptions& options() const { return options_; }
+
+private:
+    const Program& program_;
+    CheckOptions options_;
+    std::vector<InstFacts> facts_;
+    mutable std::mutex mutex_;
+    std::map<std::uint64_t, std::vector<Finding>> by_workgroup_;
+    std::vector<std::unique_ptr<WorkgroupObserver>> pool_;  // reused WorkgroupCheckers
+};
+
+// The rule an executor fault breaks (by its message), e.g. "memory access
+// outside any allocation" -> global_out_of_bounds.
+Rule rule_of_fault(const Fault& fault);
+
+}  // namespace dppgemm::emu::check

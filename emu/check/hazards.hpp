@@ -1,0 +1,54 @@
+#pragma once
+// One wave's wait-state clock: the gfx9 hazards the hardware does not
+// interlock, checked on the dynamic instruction stream (so across branches
+// and loop back-edges exactly as executed). A wait state is one issued
+// instruction; s_nop N provides N + 1. "k wait states after X" means k
+// instructions' worth between X and the reader (docs/checkers.md lists the
+// rules, numbers and sources).
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emu/check/finding.hpp"
+#include "emu/check/inst_facts.hpp"
+
+namespace dppgemm::emu::check {
+
+struct HazardHit {
+    Rule rule;
+    std::uint32_t earlier = 0;  // the instruction that needed the wait states
+    std::string message;
+};
+
+class HazardTracker {
+public:
+    // gfx94x adds the hazards of LLVM's hasVDecCoExecHazard/hasTransForwardingHazard.
+    void reset(bool gfx94x);
+    // Hazards of the instruction about to issue (appended to `hits`).
+    void check(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const;
+    // Records what the instruction writes and advances the clock.
+    void issue(const InstFacts& f, std::uint32_t index);
+
+private:
+    struct Write {
+        std::uint64_t clock = 0;  // wait-state clock just after the writer (0: never written)
+        std::uint32_t inst = 0;
+        bool trans = false;
+    };
+    std::uint64_t clock_ = 0;
+    bool gfx94x_ = false;
+    std::array<Write, slot_count> valu_;  // last VALU write per register slot
+    Write m0_salu_;
+    std::array<Write, 64> setreg_;        // per hardware register id
+    Write store_;                         // last >64-bit store and its data registers
+    RegRange store_data_;
+
+    // A hit when `range` was written by VALU fewer than `needed` wait states ago.
+    void need(const RegRange& range, unsigned needed, Rule rule, const char* reader, std::vector<HazardHit>& hits) const;
+    void need_write(const Write& w, unsigned needed, Rule rule, const std::string& what, std::vector<HazardHit>& hits) const;
+    void check_gfx94x(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const;
+};
+
+}  // namespace dppgemm::emu::check

@@ -1,0 +1,143 @@
+#include "emu/check/inst_facts.hpp"
+
+#include <string_view>
+
+namespace dppgemm::emu::check {
+namespace {
+
+RegRange range_of(const Src& s) {
+    RegRange r;
+    switch (s.kind) {
+    case Src::Kind::vgpr: r.slot = s.index; break;
+    case Src::Kind::agpr: r.slot = static_cast<std::uint16_t>(slot_agpr + s.index); break;
+    case Src::Kind::sreg: r.slot = static_cast<std::uint16_t>(slot_sreg + s.index); break;
+    default: return r;
+    }
+    r.count = s.dwords ? s.dwords : 1;
+    return r;
+}
+
+void add(std::uint8_t& count, RegRange* list, std::size_t capacity, const RegRange& r) {
+    if (r.count == 0 || count >= capacity) return;
+    for (unsigned i = 0; i < count; ++i)
+        if (list[i].slot == r.slot && list[i].count == r.count) return;
+    list[count++] = r;
+}
+void add_read(InstFacts& f, const RegRange& r) { add(f.read_count, f.reads.data(), f.reads.size(), r); }
+void add_write(InstFacts& f, const RegRange& r) { add(f.write_count, f.writes.data(), f.writes.size(), r); }
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// Transcendental ops (the gfx94x forwarding hazard).
+bool is_trans(std::string_view name) {
+    for (std::string_view p : {"v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_"})
+        if (starts_with(name, p)) return true;
+    return false;
+}
+
+void classify(InstFacts& f, const Inst& inst) {
+    const OpInfo& info = inst.info();
+    switch (info.family) {
+    case Family::VOP1: case Family::VOP2: case Family::VOPC: case Family::VOP3: case Family::VOP3P: f.valu = true; break;
+    case Family::SOP1: case Family::SOP2: case Family::SOPK: case Family::SOPC: f.salu = true; break;
+    case Family::MUBUF: case Family::GLOBAL: f.vmem = true; break;
+    case Family::FLAT: f.vmem = f.flat = true; break;
+    case Family::SCRATCH: f.vmem = f.scratch = true; break;
+    case Family::SMEM: f.smem = true; break;
+    case Family::DS: f.ds = true; break;
+    case Family::SOPP: break;
+    }
+    const std::string_view name = info.mnemonic;
+    f.dpp = inst.dpp;
+    f.waitcnt = info.has(OF_WAITCNT);
+    f.barrier = info.has(OF_BARRIER);
+    f.wait_states = info.has(OF_NOP) ? static_cast<std::uint8_t>((inst.simm16 & 0xf) + 1) : 1;
+    f.movrel = starts_with(name, "s_movrel");
+    f.setreg = starts_with(name, "s_setreg");
+    f.getreg = name == "s_getreg_b32";
+    f.hwreg = static_cast<std::uint8_t>(inst.simm16 & 0x3f);
+    f.div_fmas = starts_with(name, "v_div_fmas");
+    f.trans = f.valu && is_trans(name);
+    f.lane_select = name == "v_readlane_b32" || name == "v_writelane_b32";
+    f.reads_lane_vgpr = name == "v_readlane_b32" || name == "v_readfirstlane_b32";
+    f.rwlane = f.lane_select || f.reads_lane_vgpr;
+}
+
+void collect_reads(InstFacts& f, const ExecInst& e) {
+    const Inst& inst = *e.inst;
+    const OpInfo& info = inst.info();
+    const std::string_view name = info.mnemonic;
+    for (const Src& s : e.src) add_read(f, range_of(s));
+    add_read(f, range_of(e.soffset));
+    const bool stores_dst = (info.family == Family::MUBUF && (info.has(OF_STORE) || info.has(OF_ATOMIC))) ||
+                            (info.family == Family::SMEM && info.has(OF_STORE));
+    const bool keeps_dst = name == "v_writelane_b32" ||
+                           (info.family == Family::SOPK && name != "s_movk_i32" && name != "s_getreg_b32");
+    if (stores_dst || keeps_dst) add_read(f, range_of(e.dst));
+    if (info.has(OF_READS_VCC)) add_read(f, RegRange{static_cast<std::uint16_t>(slot_vcc), 2});
+    if (info.has(OF_READS_EXEC) || f.valu || f.vmem || f.ds) add_read(f, RegRange{static_cast<std::uint16_t>(slot_exec), 2});
+    if (f.movrel) add_read(f, RegRange{static_cast<std::uint16_t>(slot_m0), 1});
+    for (const Src& s : e.src)
+        if (s.kind == Src::Kind::vccz || s.kind == Src::Kind::execz) f.reads_execz_vccz = f.valu;
+}
+
+void collect_writes(InstFacts& f, const ExecInst& e) {
+    const OpInfo& info = e.inst->info();
+    if (!f.valu && !f.salu) return;  // memory results are written when they land (scoreboard)
+    add_write(f, range_of(e.dst));
+    add_write(f, range_of(e.sdst));
+    if (info.has(OF_WRITES_EXEC)) add_write(f, RegRange{static_cast<std::uint16_t>(slot_exec), 2});
+}
+
+void collect_hazard_operands(InstFacts& f, const ExecInst& e) {
+    const OpInfo& info = e.inst->info();
+    if (f.lane_select && e.src[1].kind == Src::Kind::sreg) f.lane_select_reg = range_of(e.src[1]);
+    // Stores of more than 64 bits read their data late; a register offset
+    // (soffset SGPR) on MUBUF avoids it (ISA wait-state table).
+    const bool writes_memory = info.has(OF_STORE) || info.has(OF_ATOMIC);
+    if (!writes_memory) return;
+    if (info.family == Family::MUBUF && e.soffset.kind != Src::Kind::sreg && e.dst.dwords > 2) f.store_data = range_of(e.dst);
+    if ((info.family == Family::FLAT || info.family == Family::GLOBAL || info.family == Family::SCRATCH) && e.src[1].dwords > 2)
+        f.store_data = range_of(e.src[1]);
+}
+
+}  // namespace
+
+std::string range_name(const RegRange& r) {
+    auto file = [](unsigned slot, unsigned& index) -> std::string {
+        if (slot < slot_agpr) return index = slot, "v";
+        if (slot < slot_sreg) return index = slot - slot_agpr, "a";
+        index = slot - slot_sreg;
+        return "s";
+    };
+    unsigned index = 0;
+    const std::string f = file(r.slot, index);
+    if (f == "s" && index >= 102) {
+        static const char* special[] = {"flat_scratch", "flat_scratch", "xnack_mask", "xnack_mask", "vcc", "vcc"};
+        if (index < 108) return special[index - 102] + std::string(r.count == 2 ? "" : (index % 2 ? "_hi" : "_lo"));
+        if (index == 124) return "m0";
+        if (index == 126 || index == 127) return r.count == 2 ? "exec" : (index == 126 ? "exec_lo" : "exec_hi");
+        return "ttmp" + std::to_string(index - 108);
+    }
+    if (r.count <= 1) return f + std::to_string(index);
+    return f + "[" + std::to_string(index) + ":" + std::to_string(index + r.count - 1) + "]";
+}
+
+std::vector<InstFacts> inst_facts(const Program& program) {
+    std::vector<InstFacts> facts(program.code.size());
+    for (std::size_t i = 0; i < program.code.size(); ++i) {
+        const ExecInst& e = program.code[i];
+        InstFacts& f = facts[i];
+        if (!e.inst) {
+            f.end_of_code = true;
+            continue;
+        }
+        classify(f, *e.inst);
+        collect_reads(f, e);
+        collect_writes(f, e);
+        collect_hazard_operands(f, e);
+    }
+    return facts;
+}
+
+}  // namespace dppgemm::emu::check

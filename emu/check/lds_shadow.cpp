@@ -1,0 +1,71 @@
+#include "emu/check/lds_shadow.hpp"
+
+namespace dppgemm::emu::check {
+
+void LdsShadow::reset(std::uint32_t bytes) {
+    const std::size_t dwords = (bytes + 3) / 4;
+    for (auto* v : {&write_tag_, &read_tag_, &write_inst_, &read_inst_}) v->assign(dwords, 0);
+    epoch_ = 0;
+}
+
+// A read of dword d by wave `me` (tag form): conflicts with another wave's write this epoch.
+bool LdsShadow::conflicts_read(std::uint32_t d, std::uint32_t me, LdsConflict& c) {
+    const std::uint32_t w = write_tag_[d];
+    const bool conflict = this_epoch(w) && (w & wave_mask) != (me & wave_mask);
+    if (conflict && !c.recorded) {
+        c.recorded = true;
+        c.address = d * 4;
+        c.other_inst = write_inst_[d];
+        c.other_wave = (w & wave_mask) - 1;
+        c.other_wrote = true;
+    }
+    const std::uint32_t r = read_tag_[d];
+    if (!this_epoch(r)) read_tag_[d] = me;
+    else if (r != me) read_tag_[d] = (r & ~wave_mask) | multiple;  // keeps the first reader's instruction
+    return conflict;
+}
+
+bool LdsShadow::conflicts_write(std::uint32_t d, std::uint32_t me, LdsConflict& c) {
+    const std::uint32_t w = write_tag_[d], r = read_tag_[d];
+    const std::uint32_t me_wave = me & wave_mask;
+    const bool write_conflict = this_epoch(w) && (w & wave_mask) != me_wave;
+    const bool read_conflict = this_epoch(r) && (r & wave_mask) != me_wave;
+    if ((write_conflict || read_conflict) && !c.recorded) {
+        c.recorded = true;
+        c.address = d * 4;
+        c.other_wrote = write_conflict;
+        c.other_inst = write_conflict ? write_inst_[d] : read_inst_[d];
+        const std::uint32_t other = (write_conflict ? w : r) & wave_mask;
+        c.other_wave = other == multiple ? ~0u : other - 1;
+    }
+    return write_conflict || read_conflict;
+}
+
+LdsConflict LdsShadow::access(const MemoryAccess& a, std::uint32_t wave, std::uint32_t inst) {
+    LdsConflict c;
+    const std::uint32_t me = tag(wave);
+    const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
+    const std::uint32_t limit = static_cast<std::uint32_t>(write_tag_.size());
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((a.lanes >> l) & 1)) continue;
+        bool lane_conflict = false;
+        for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
+            const std::uint32_t first = static_cast<std::uint32_t>(a.address[l][el] / 4);
+            for (std::uint32_t d = first; d < first + dwords && d < limit; ++d) {
+                if (a.write) {
+                    lane_conflict |= conflicts_write(d, me, c);
+                    write_tag_[d] = me;
+                    write_inst_[d] = inst;
+                } else {
+                    const bool first_read = !this_epoch(read_tag_[d]);
+                    lane_conflict |= conflicts_read(d, me, c);
+                    if (first_read) read_inst_[d] = inst;
+                }
+            }
+        }
+        if (lane_conflict) c.lanes |= 1ull << l;
+    }
+    return c;
+}
+
+}  // namespace dppgemm::emu::check

@@ -1,0 +1,58 @@
+#pragma once
+// One wave's memory counters as the hardware guarantees them (not as the
+// executor happens to retire them): which loads may still be in flight after
+// each s_waitcnt.
+//
+//   vmcnt:   buffer/global/flat/scratch loads and stores, returned in order;
+//            s_waitcnt vmcnt(n) completes all but the newest n.
+//   lgkmcnt: LDS in order among LDS, SMEM in any order, the LDS half of FLAT
+//            in any order. After lgkmcnt(n) an LDS entry is certainly done
+//            when it and the LDS entries younger than it are more than n (the
+//            count cannot drop to n with it outstanding); SMEM and FLAT
+//            entries only at lgkmcnt(0).
+//   expcnt:  exports and GDS, which compute kernels here never issue.
+// Issuing beyond a counter's limit (vm 63, lgkm 15) stalls until one entry
+// completes: the same as a wait for limit - 1.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "emu/check/inst_facts.hpp"
+
+namespace dppgemm::emu::check {
+
+struct InFlight {
+    std::uint32_t inst = 0;  // issuing instruction (index)
+    bool vm = false, lgkm = false;        // counters it occupies
+    bool lgkm_in_order = false;           // LDS (SMEM and FLAT are not)
+    bool vm_done = false, lgkm_done = false;
+    bool lds_write = false;
+    RegRange dest;                        // count 0: no register result (store)
+    // FLAT occupies both counters and leaves both when it completes.
+    bool done() const { return (vm && vm_done) || (lgkm && lgkm_done) || (!vm && !lgkm); }
+};
+
+class Scoreboard {
+public:
+    void reset();
+    bool empty() const { return entries_.empty(); }
+    // s_waitcnt vmcnt(vm) lgkmcnt(lgkm).
+    void wait(unsigned vm, unsigned lgkm);
+    // The oldest in-flight entry whose result register overlaps `range`, or nullptr.
+    const InFlight* pending_in(const RegRange& range) const;
+    // An in-flight entry that may land after (or race) a new load into `dest`
+    // of this ordering, or nullptr.
+    const InFlight* unordered_with(const InFlight& incoming) const;
+    void issue(const InFlight& entry);
+    // The oldest LDS write not yet certainly done, or nullptr.
+    const InFlight* unfinished_lds_write() const;
+
+private:
+    std::vector<InFlight> entries_;  // issue order
+    std::array<std::uint16_t, slot_count> pending_{};  // in-flight results per register slot
+    void mark(const InFlight& e, int delta);
+    void drop_done();
+};
+
+}  // namespace dppgemm::emu::check
