@@ -128,7 +128,23 @@ DispatchResult TestRun::run(const Program& program) {
     config.block = block;
     config.kernarg = args.bytes();
     config.threads = threads;
+    config.observer = observer;
+    config.watchdog = watchdog;
     return launch(memory, program, config);
+}
+
+const CodeObject& hip_kernels() {
+    static const CodeObject co = [] {
+        const std::string dir = std::string(EXEC_TEST_WORK_DIR) + "/hip";
+        std::filesystem::create_directories(dir);
+        const std::string out = dir + "/kernels.co";
+        const std::string command = std::string(EXEC_TEST_HIPCC) +
+                                    " --offload-arch=gfx906 --cuda-device-only --no-gpu-bundle-output -O2 -c " +
+                                    EXEC_TEST_HIP_SOURCE + " -o " + out + " > " + dir + "/log.txt 2>&1";
+        if (std::system(command.c_str()) != 0) throw std::runtime_error("hipcc failed: " + command);
+        return load_code_object(out);
+    }();
+    return co;
 }
 
 std::uint32_t bits(float f) {

@@ -41,6 +41,8 @@ struct TestRun {
     std::array<std::uint32_t, 3> grid{1, 1, 1};
     std::array<std::uint32_t, 3> block{64, 1, 1};
     unsigned threads = 1;
+    DispatchObserver* observer = nullptr;
+    std::uint64_t watchdog = LaunchConfig{}.watchdog;
 
     // Buffers of `dwords` dwords each, zeroed.
     explicit TestRun(std::size_t dwords = 1024);
@@ -52,6 +54,9 @@ struct TestRun {
 
     std::size_t dwords;
 };
+
+// The hipcc-compiled kernels of hip/kernels.hip (gfx906), built once per process.
+const CodeObject& hip_kernels();
 
 std::uint32_t bits(float f);
 float from_bits(std::uint32_t u);

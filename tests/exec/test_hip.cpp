@@ -16,20 +16,6 @@ using namespace exec_test;
 
 namespace {
 
-const CodeObject& hip_kernels() {
-    static const CodeObject co = [] {
-        const std::string dir = std::string(EXEC_TEST_WORK_DIR) + "/hip";
-        std::filesystem::create_directories(dir);
-        const std::string out = dir + "/kernels.co";
-        const std::string command = std::string(EXEC_TEST_HIPCC) +
-                                    " --offload-arch=gfx906 --cuda-device-only --no-gpu-bundle-output -O2 -c " +
-                                    EXEC_TEST_HIP_SOURCE + " -o " + out + " > " + dir + "/log.txt 2>&1";
-        if (std::system(command.c_str()) != 0) throw std::runtime_error("hipcc failed: " + command);
-        return load_code_object(out);
-    }();
-    return co;
-}
-
 struct Device {
     DeviceMemory memory;
     std::uint64_t upload(const void* data, std::size_t bytes) {

@@ -1,0 +1,152 @@
+// The checkers on real code: the 60 dppgemm kernels report nothing, every
+// s_waitcnt / s_barrier / s_nop removed one at a time is found, and the
+// hipcc-compiled kernels of the executor tests report nothing.
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+
+#include "check_support.hpp"
+#include "dppgemm/code_objects.h"
+#include "dppgemm/kernargs.h"
+
+using namespace check_test;
+
+namespace {
+
+struct SgemmKernel {
+    const dppgemm_code_object* object;
+    CodeObject code;
+    std::string name() const { return std::string(object->target) + " " + object->kernel_name; }
+};
+
+std::vector<SgemmKernel> sgemm_kernels() {
+    std::vector<SgemmKernel> kernels;
+    for (std::size_t i = 0; i < dppgemm_code_object_count(); ++i) {
+        const dppgemm_code_object* o = dppgemm_code_object_at(i);
+        kernels.push_back({o, load_code_object(o->data, o->size, o->kernel_name)});
+    }
+    return kernels;
+}
+
+// M = N = 130 (2 x 2 workgroups, edge tiles), K = 17 (3 k steps: prologue,
+// loop with prefetch, last step), alpha and beta non-zero (the blend epilogue
+// with its loads of C runs).
+Checked run_sgemm(const Program& program, const std::string& layout) {
+    const int m = 130, n = 130, k = 17;
+    const bool ta = layout[0] == 'T', tb = layout[1] == 'T';
+    const int lda = (ta ? k : m) + 1, ldb = (tb ? n : k) + 2, ldc = m + 3;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    auto matrix = [&](std::size_t count) {
+        std::vector<float> v(count);
+        for (float& x : v) x = dist(rng);
+        return v;
+    };
+    const std::vector<float> a = matrix(std::size_t(lda) * (ta ? m : k)), b = matrix(std::size_t(ldb) * (tb ? k : n)),
+                             c = matrix(std::size_t(ldc) * n);
+    DeviceMemory memory;
+    const std::uint64_t da = memory.allocate(4 * a.size(), "A"), db = memory.allocate(4 * b.size(), "B"),
+                        dc = memory.allocate(4 * c.size(), "C");
+    memory.write(da, a.data(), 4 * a.size());
+    memory.write(db, b.data(), 4 * b.size());
+    memory.write(dc, c.data(), 4 * c.size());
+    const dppgemm_sgemm_kernargs args{da, db, dc, std::uint32_t(m), std::uint32_t(n), std::uint32_t(k), std::uint32_t(lda),
+                                      std::uint32_t(ldb), std::uint32_t(ldc), 1.5f, 0.5f};
+    LaunchConfig config;
+    config.grid = {2, 2, 1};
+    config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
+    config.kernarg.resize(sizeof args);
+    std::memcpy(config.kernarg.data(), &args, sizeof args);
+    config.threads = 2;
+    return launch_checked(memory, program, config);
+}
+
+bool is_mutation_site(const Inst& inst) {
+    const OpInfo& info = inst.info();
+    return info.has(OF_WAITCNT) || info.has(OF_BARRIER) || info.has(OF_NOP);
+}
+
+}  // namespace
+
+TEST_CASE("the dppgemm kernels report nothing on every target, variant and layout", "[check][sgemm]") {
+    const std::vector<SgemmKernel> kernels = sgemm_kernels();
+    CHECK(kernels.size() == 60);
+    for (const SgemmKernel& k : kernels) {
+        const Program program = build_program(k.code, k.code.kernels.at(0));
+        const Checked c = run_sgemm(program, k.object->layout);
+        INFO(k.name() << "\n" << c.text());
+        CHECK(c.findings.empty());
+        CHECK(c.result.ok());
+    }
+}
+
+TEST_CASE("every s_waitcnt, s_barrier and s_nop removed from a dppgemm kernel is found", "[check][sgemm][mutation]") {
+    // The kernels need no DPP s_nop: B registers, the only DPP sources, are
+    // written by ds_read and never by VALU (asm/sgemm.s). Their only s_nops
+    // are the gfx94x VCC ones between v_cmp and v_cndmask. Removing any
+    // s_waitcnt, s_barrier or s_nop breaks a rule on the executed path: every
+    // wait guards a read of the registers it covers (or, before each
+    // s_barrier, the ds_writes the barrier publishes), and every barrier
+    // separates one stage's ds_writes from the other waves' ds_reads of it.
+    unsigned mutations = 0, nops = 0;
+    for (const SgemmKernel& k : sgemm_kernels()) {
+        const Kernel& kernel = k.code.kernels.at(0);
+        const Target target = k.code.target.processor;
+        const Program original = build_program(kernel, target);
+        for (const Inst& inst : original.insts) {
+            if (!is_mutation_site(inst)) continue;
+            const Program mutated = build_program(with_nop_at(kernel, inst.pc), target);
+            const Checked c = run_sgemm(mutated, k.object->layout);
+            INFO(k.name() << ": removed pc " << inst.pc << " " << original.disassemble(original.index_of(inst.pc)) << "\n"
+                          << c.text());
+            CHECK_FALSE(c.findings.empty());
+            ++mutations;
+            nops += inst.info().has(OF_NOP);
+        }
+    }
+    CHECK(mutations >= 60 * 20);
+    CHECK(nops > 0);
+}
+
+namespace {
+
+// A hipcc kernel with float/int buffers of `count` elements at the pointer
+// positions and the given values after them.
+Checked run_hip(const char* name, unsigned buffers, std::size_t count, const std::vector<int>& values,
+                std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block) {
+    const Program program = build_program(exec_test::hip_kernels(), exec_test::hip_kernels().kernel(name));
+    DeviceMemory memory;
+    Kernargs args(program);
+    std::vector<float> data(count);
+    for (std::size_t i = 0; i < count; ++i) data[i] = float(i % 13);
+    for (unsigned b = 0; b < buffers; ++b) {
+        const std::uint64_t address = memory.allocate(4 * count);
+        memory.write(address, data.data(), 4 * count);
+        args.set(b, address);
+    }
+    for (std::size_t i = 0; i < values.size(); ++i) args.set(buffers + i, values[i]);
+    LaunchConfig config;
+    config.grid = grid;
+    config.block = block;
+    config.kernarg = args.bytes();
+    config.threads = 2;
+    return launch_checked(memory, program, config);
+}
+
+}  // namespace
+
+TEST_CASE("the hipcc-compiled kernels report nothing", "[check][hip]") {
+    const Checked runs[] = {
+        run_hip("vadd", 3, 1000, {1000}, {4, 1, 1}, {256, 1, 1}),
+        run_hip("naive_sgemm", 3, 37 * 21, {37, 21, 13}, {3, 3, 1}, {16, 8, 1}),
+        run_hip("reduce", 2, 1000, {1000}, {4, 1, 1}, {256, 1, 1}),
+        run_hip("shuffle", 2, 64, {}, {1, 1, 1}, {64, 1, 1}),
+    };
+    for (const Checked& c : runs) {
+        INFO(c.text());
+        CHECK(c.findings.empty());
+        CHECK(c.result.ok());
+    }
+}

@@ -1,0 +1,258 @@
+// One small kernel per rule that breaks it exactly once: the checker must
+// name the rule, the instruction (pc) and the earlier instruction involved;
+// the same kernel with the bug fixed must run clean.
+//
+// Kernel builder prologue: s[4:5] = p0 .. s[10:11] = p3, v0 = work-item id,
+// v1 = 4 * v0. Buffers are 4096 bytes.
+
+#include <catch2/catch.hpp>
+
+#include "check_support.hpp"
+
+using namespace check_test;
+
+namespace {
+
+struct PlantedCase {
+    const char* name;
+    Rule rule;
+    std::string bug, fixed;
+    const char* at;            // disassembly prefix of the instruction reported
+    const char* earlier = "";  // ... of the earlier instruction ("" : none)
+    PlantOptions options{};
+    unsigned at_occurrence = 0;
+};
+
+PlantOptions with_lds(unsigned bytes, unsigned items = 64) {
+    PlantOptions o;
+    o.kernel.lds_bytes = bytes;
+    o.block = {items, 1, 1};
+    return o;
+}
+PlantOptions on(const char* mcpu) {
+    PlantOptions o;
+    o.kernel.mcpu = mcpu;
+    return o;
+}
+
+const std::string store_v2 = "\n  global_store_dword v1, v2, s[6:7]";
+
+// Two waves each write their own 256 bytes of LDS, then read the other wave's.
+std::string exchange(bool wait, bool barrier) {
+    return std::string("  ds_write_b32 v1, v0\n") + (wait ? "  s_waitcnt lgkmcnt(0)\n" : "") +
+           (barrier ? "  s_barrier\n" : "") +
+           "  v_xor_b32 v3, 0x100, v1\n  ds_read_b32 v2, v3\n  s_waitcnt lgkmcnt(0)" + store_v2;
+}
+
+std::vector<PlantedCase> cases() {
+    std::vector<PlantedCase> c;
+    c.push_back({"VMEM result read before vmcnt", Rule::read_before_wait,
+                 "  global_load_dword v2, v1, s[4:5]\n  v_add_f32 v3, v2, v2\n  s_waitcnt vmcnt(0)" + store_v2,
+                 "  global_load_dword v2, v1, s[4:5]\n  s_waitcnt vmcnt(0)\n  v_add_f32 v3, v2, v2" + store_v2,
+                 "v_add_f32", "global_load_dword"});
+    c.push_back({"VALU overwrites a register with a load in flight", Rule::overwrite_before_wait,
+                 "  global_load_dword v2, v1, s[4:5]\n  v_mov_b32 v2, 0\n  s_waitcnt vmcnt(0)" + store_v2,
+                 "  global_load_dword v2, v1, s[4:5]\n  s_waitcnt vmcnt(0)\n  v_mov_b32 v2, 0" + store_v2,
+                 "v_mov_b32 v2, 0", "global_load_dword"});
+    c.push_back({"SMEM returns out of order: lgkmcnt(1) covers neither load", Rule::read_before_wait,
+                 "  s_load_dword s20, s[4:5], 0x0\n  s_load_dword s21, s[4:5], 0x4\n  s_waitcnt lgkmcnt(1)\n"
+                 "  v_mov_b32 v2, s20\n  s_waitcnt lgkmcnt(0)" + store_v2,
+                 "  s_load_dword s20, s[4:5], 0x0\n  s_load_dword s21, s[4:5], 0x4\n  s_waitcnt lgkmcnt(0)\n"
+                 "  v_mov_b32 v2, s20" + store_v2,
+                 "v_mov_b32 v2, s20", "s_load_dword s20"});
+    c.push_back({"LDS returns in order: lgkmcnt(1) covers the older read only", Rule::read_before_wait,
+                 "  ds_read_b32 v2, v1\n  ds_read_b32 v3, v1 offset:4\n  s_waitcnt lgkmcnt(1)\n  v_add_u32 v2, v3, v2\n"
+                 "  s_waitcnt lgkmcnt(0)" + store_v2,
+                 "  ds_read_b32 v2, v1\n  ds_read_b32 v3, v1 offset:4\n  s_waitcnt lgkmcnt(1)\n  v_add_u32 v2, v2, v2\n"
+                 "  s_waitcnt lgkmcnt(0)\n  v_add_u32 v2, v3, v2" + store_v2,
+                 "v_add_u32 v2, v3, v2", "ds_read_b32 v3", with_lds(1024)});
+    c.push_back({"two SMEM loads into one SGPR race", Rule::overwrite_before_wait,
+                 "  s_load_dword s20, s[4:5], 0x0\n  s_load_dword s20, s[4:5], 0x4\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32 v2, s20" + store_v2,
+                 "  s_load_dword s20, s[4:5], 0x0\n  s_waitcnt lgkmcnt(0)\n  s_load_dword s20, s[4:5], 0x4\n  s_waitcnt lgkmcnt(0)\n"
+                 "  v_mov_b32 v2, s20" + store_v2,
+                 "s_load_dword s20, s[4:5], 0x4", "s_load_dword s20, s[4:5], 0x0"});
+    c.push_back({"LDS exchange without s_barrier", Rule::lds_race, exchange(true, false), exchange(true, true),
+                 "ds_write_b32", "ds_read_b32", with_lds(512, 128)});
+    c.push_back({"s_barrier before lgkmcnt(0) publishes the ds_write", Rule::lds_unpublished_write, exchange(false, true),
+                 exchange(true, true), "s_barrier", "ds_write_b32", with_lds(512, 128)});
+    c.push_back({"DPP reads a VGPR 1 wait state after a VALU write", Rule::dpp_after_valu_write,
+                 "  v_mov_b32 v3, v0\n  s_nop 0\n  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" + store_v2,
+                 "  v_mov_b32 v3, v0\n  s_nop 1\n  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" + store_v2,
+                 "v_mov_b32_dpp", "v_mov_b32 v3, v0"});
+    c.push_back({"DPP 4 wait states after a VALU write of EXEC", Rule::dpp_after_exec_write,
+                 "  v_mov_b32 v3, v0\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 3\n"
+                 "  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" + store_v2,
+                 "  v_mov_b32 v3, v0\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 4\n"
+                 "  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" + store_v2,
+                 "v_mov_b32_dpp", "v_cmpx_gt_u32"});
+    c.push_back({"v_readlane lane select 3 wait states after v_readfirstlane", Rule::lane_select_after_valu,
+                 "  v_readfirstlane_b32 s20, v0\n  s_nop 2\n  v_readlane_b32 s21, v1, s20\n  v_mov_b32 v2, s21" + store_v2,
+                 "  v_readfirstlane_b32 s20, v0\n  s_nop 3\n  v_readlane_b32 s21, v1, s20\n  v_mov_b32 v2, s21" + store_v2,
+                 "v_readlane_b32", "v_readfirstlane_b32"});
+    c.push_back({"VMEM reads an SGPR 4 wait states after a VALU wrote it", Rule::vmem_sgpr_after_valu,
+                 "  v_mov_b32 v5, s4\n  v_readfirstlane_b32 s20, v5\n  s_mov_b32 s21, s5\n  s_nop 2\n"
+                 "  global_load_dword v2, v1, s[20:21]\n  s_waitcnt vmcnt(0)" + store_v2,
+                 "  v_mov_b32 v5, s4\n  v_readfirstlane_b32 s20, v5\n  s_mov_b32 s21, s5\n  s_nop 3\n"
+                 "  global_load_dword v2, v1, s[20:21]\n  s_waitcnt vmcnt(0)" + store_v2,
+                 "global_load_dword", "v_readfirstlane_b32"});
+    c.push_back({"VALU reads VCCZ 4 wait states after v_cmp writes VCC", Rule::execz_vccz_after_valu,
+                 "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 3\n  v_mov_b32 v2, src_vccz" + store_v2,
+                 "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 4\n  v_mov_b32 v2, src_vccz" + store_v2,
+                 "v_mov_b32 v2, src_vccz", "v_cmp_eq_u32"});
+    c.push_back({"s_movrel right after an SALU write of m0", Rule::movrel_after_m0,
+                 "  s_mov_b32 m0, 1\n  s_movrels_b32 s20, s12\n  v_mov_b32 v2, s20" + store_v2,
+                 "  s_mov_b32 m0, 1\n  s_nop 0\n  s_movrels_b32 s20, s12\n  v_mov_b32 v2, s20" + store_v2,
+                 "s_movrels_b32", "s_mov_b32 m0"});
+    c.push_back({"s_getreg 1 wait state after s_setreg of the same register", Rule::getreg_after_setreg,
+                 "  s_setreg_b32 hwreg(HW_REG_TRAPSTS), s12\n  s_nop 0\n  s_getreg_b32 s20, hwreg(HW_REG_TRAPSTS)",
+                 "  s_setreg_b32 hwreg(HW_REG_TRAPSTS), s12\n  s_nop 1\n  s_getreg_b32 s20, hwreg(HW_REG_TRAPSTS)",
+                 "s_getreg_b32", "s_setreg_b32"});
+    c.push_back({"VALU overwrites the data of a 128-bit store right away", Rule::store_data_overwrite,
+                 "  global_store_dwordx4 v1, v[4:7], s[4:5]\n  v_mov_b32 v5, 0",
+                 "  global_store_dwordx4 v1, v[4:7], s[4:5]\n  s_nop 0\n  v_mov_b32 v5, 0",
+                 "v_mov_b32 v5, 0", "global_store_dwordx4"});
+    c.push_back({"gfx940: VALU reads VCC 1 wait state after v_cmp", Rule::valu_sgpr_after_valu,
+                 "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 0\n  v_cndmask_b32 v2, 0, 1, vcc" + store_v2,
+                 "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 1\n  v_cndmask_b32 v2, 0, 1, vcc" + store_v2,
+                 "v_cndmask_b32", "v_cmp_eq_u32", on("gfx940")});
+    c.push_back({"gfx940: v_readfirstlane right after a VALU write of its VGPR", Rule::readlane_after_valu,
+                 "  v_mov_b32 v3, v0\n  v_readfirstlane_b32 s20, v3\n  s_nop 1\n  v_mov_b32 v2, s20" + store_v2,
+                 "  v_mov_b32 v3, v0\n  s_nop 0\n  v_readfirstlane_b32 s20, v3\n  s_nop 1\n  v_mov_b32 v2, s20" + store_v2,
+                 "v_readfirstlane_b32", "v_mov_b32 v3, v0", on("gfx940")});
+    c.push_back({"gfx940: v_readfirstlane 3 wait states after a VALU write of EXEC", Rule::rwlane_after_exec,
+                 "  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 2\n  v_readfirstlane_b32 s20, v0\n  s_nop 1\n  v_mov_b32 v2, s20" + store_v2,
+                 "  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 3\n  v_readfirstlane_b32 s20, v0\n  s_nop 1\n  v_mov_b32 v2, s20" + store_v2,
+                 "v_readfirstlane_b32", "v_cmpx_gt_u32", on("gfx940")});
+    c.push_back({"gfx940: transcendental result read by the next VALU", Rule::trans_forwarding,
+                 "  v_cvt_f32_u32 v3, v0\n  s_nop 1\n  v_rcp_f32 v3, v3\n  v_add_f32 v2, v3, v3" + store_v2,
+                 "  v_cvt_f32_u32 v3, v0\n  s_nop 1\n  v_rcp_f32 v3, v3\n  s_nop 0\n  v_add_f32 v2, v3, v3" + store_v2,
+                 "v_add_f32", "v_rcp_f32", on("gfx940")});
+    c.push_back({"LDS read past the allocation", Rule::lds_out_of_range,
+                 "  ds_read_b32 v2, v1 offset:256\n  s_waitcnt lgkmcnt(0)" + store_v2,
+                 "  ds_read_b32 v2, v1 offset:0\n  s_waitcnt lgkmcnt(0)" + store_v2, "ds_read_b32", "", with_lds(256)});
+    c.push_back({"ds_read_b128 at 8 bytes past 16-byte alignment", Rule::lds_misaligned,
+                 "  v_lshlrev_b32 v3, 4, v0\n  ds_read_b128 v[4:7], v3 offset:8\n  s_waitcnt lgkmcnt(0)",
+                 "  v_lshlrev_b32 v3, 4, v0\n  ds_read_b128 v[4:7], v3 offset:16\n  s_waitcnt lgkmcnt(0)", "ds_read_b128", "",
+                 with_lds(2048)});
+    c.push_back({"ds_write_b64 at 4 bytes past 8-byte alignment", Rule::lds_misaligned,
+                 "  v_lshlrev_b32 v3, 3, v0\n  ds_write_b64 v3, v[4:5] offset:4\n  s_waitcnt lgkmcnt(0)",
+                 "  v_lshlrev_b32 v3, 3, v0\n  ds_write_b64 v3, v[4:5] offset:8\n  s_waitcnt lgkmcnt(0)", "ds_write_b64", "",
+                 with_lds(1024)});
+    c.push_back({"global load one buffer past the end", Rule::global_out_of_bounds,
+                 "  v_add_u32 v3, 0x1000, v1\n  global_load_dword v2, v3, s[4:5]\n  s_waitcnt vmcnt(0)" + store_v2,
+                 "  v_add_u32 v3, 0xf00, v1\n  global_load_dword v2, v3, s[4:5]\n  s_waitcnt vmcnt(0)" + store_v2,
+                 "global_load_dword", ""});
+    c.push_back({"scratch access without a private segment", Rule::scratch_without_allocation,
+                 "  scratch_load_dword v2, v1, off\n  s_waitcnt vmcnt(0)" + store_v2,
+                 "  global_load_dword v2, v1, s[4:5]\n  s_waitcnt vmcnt(0)" + store_v2, "scratch_load_dword", ""});
+    PlantOptions no_endpgm;
+    no_endpgm.drop_final_endpgm = true;
+    c.push_back({"no s_endpgm: runs past the end of the code", Rule::past_end_of_code, "  v_mov_b32 v2, 0",
+                 "  v_mov_b32 v2, 0\n  s_endpgm", "<end of code>", "", no_endpgm});
+    PlantOptions watchdog;
+    watchdog.watchdog = 1000;
+    c.push_back({"endless loop stopped by the watchdog", Rule::watchdog,
+                 "  s_mov_b32 s20, 0\n.Lloop:\n  s_add_u32 s20, s20, 1\n  s_branch .Lloop",
+                 "  s_mov_b32 s20, 0\n.Lloop:\n  s_add_u32 s20, s20, 1\n  s_cmp_lt_u32 s20, 100\n  s_cbranch_scc1 .Lloop",
+                 "s_branch", "", watchdog});
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("each planted bug is reported once, at its instruction, and its fix runs clean", "[check][planted]") {
+    for (const PlantedCase& c : cases()) {
+        INFO(c.name);
+        const Planted bug = check_body(c.bug, c.options);
+        INFO(bug.checked.text());
+        REQUIRE(bug.checked.findings.size() >= 1);
+        const Finding& f = bug.checked.findings.front();
+        CHECK(f.rule == c.rule);
+        const std::uint32_t expected_pc = std::string(c.at) == "<end of code>"
+                                              ? static_cast<std::uint32_t>(bug.program.insts.back().pc + 4)
+                                              : bug.pc(c.at, c.at_occurrence);
+        CHECK(f.pc == expected_pc);
+        CHECK(f.kernel == "k");
+        CHECK(f.has_earlier == (c.earlier[0] != 0));
+        if (c.earlier[0]) CHECK(f.earlier_pc == bug.pc(c.earlier));
+        for (const Finding& other : bug.checked.findings) CHECK(other.rule == c.rule);  // no collateral findings
+        const Planted fixed = check_body(c.fixed, c.options);
+        INFO("fixed:\n" << fixed.checked.text());
+        CHECK(fixed.checked.findings.empty());
+        CHECK(fixed.checked.result.ok());
+    }
+}
+
+TEST_CASE("an LDS race names both waves' instructions and the lanes", "[check][planted]") {
+    const Planted p = check_body(exchange(true, false), with_lds(512, 128));
+    INFO(p.checked.text());
+    REQUIRE(p.checked.findings.size() == 2);
+    // Wave 0 ran first and read wave 1's bytes; wave 1's write comes after it (read-write),
+    // then wave 1 reads what wave 0 wrote (write-read).
+    const Finding& war = p.checked.findings[0];
+    CHECK(war.wave == 1);
+    CHECK(war.pc == p.pc("ds_write_b32"));
+    CHECK(war.earlier_pc == p.pc("ds_read_b32"));
+    CHECK(war.earlier_where == "wave 0");
+    CHECK(war.lanes == ~0ull);
+    const Finding& raw = p.checked.findings[1];
+    CHECK(raw.pc == p.pc("ds_read_b32"));
+    CHECK(raw.earlier_pc == p.pc("ds_write_b32"));
+    CHECK(raw.message.find("written by wave 0") != std::string::npos);
+}
+
+TEST_CASE("v_div_fmas after a VALU write of VCC is reported before the executor stops at it", "[check][planted]") {
+    // v_div_fmas has no semantics in the executor: the fixed kernel still stops there.
+    const std::string tail = "\n  v_div_fmas_f32 v2, v0, v0, v0" + store_v2;
+    const Planted bug = check_body("  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 2" + tail);
+    INFO(bug.checked.text());
+    REQUIRE(bug.checked.findings.size() == 1);
+    CHECK(bug.checked.findings[0].rule == Rule::div_fmas_after_vcc);
+    CHECK(bug.checked.findings[0].pc == bug.pc("v_div_fmas_f32"));
+    const Planted fixed = check_body("  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 3" + tail);
+    REQUIRE(fixed.checked.findings.size() == 1);
+    CHECK(fixed.checked.findings[0].rule == Rule::execution_fault);
+}
+
+TEST_CASE("stop at the first finding", "[check][options]") {
+    const CodeObject co = exec_test::assemble_kernel(
+        "  global_load_dword v2, v1, s[4:5]\n  v_add_f32 v3, v2, v2\n  v_add_f32 v4, v2, v2\n  s_waitcnt vmcnt(0)" + store_v2);
+    const Program program = build_program(co, co.kernel("k"));
+    exec_test::TestRun run;
+    run.grid = {4, 1, 1};
+    run.threads = 2;
+    CheckOptions first;
+    first.stop_at_first = true;
+    const Checked stopped = run_checked(run, program, first);
+    INFO(stopped.text());
+    REQUIRE(stopped.findings.size() == 1);
+    CHECK(stopped.findings[0].workgroup[0] == 0);
+    CHECK(stopped.findings[0].pc == pc_of(program, "v_add_f32 v3"));
+    CHECK_FALSE(stopped.result.ok());
+    const Checked all = run_checked(run, program);
+    REQUIRE(all.findings.size() == 2);  // both reads, merged over the 4 workgroups
+    CHECK(all.findings[0].occurrences == 4);
+    CHECK(all.findings[1].pc == pc_of(program, "v_add_f32 v4"));
+    CHECK(all.result.ok());
+}
+
+TEST_CASE("finding text names kernel, workgroup, wave, lanes, pc, rule and the earlier instruction", "[check][format]") {
+    Finding f;
+    f.rule = Rule::read_before_wait;
+    f.kernel = "k";
+    f.workgroup = {1, 2, 0};
+    f.wave = 3;
+    f.lanes = 0xf0f;
+    f.pc = 0x1c;
+    f.instruction = "v_add_f32_e32 v2, v2, v2";
+    f.has_earlier = true;
+    f.earlier_pc = 0x14;
+    f.earlier_instruction = "global_load_dword v2, v1, s[4:5]";
+    f.message = "reads v2 before the load into it is covered by s_waitcnt vmcnt";
+    CHECK(f.text() ==
+          "kernel 'k': workgroup (1,2,0) wave 3 lanes 0-3,8-11 pc 0x1c: v_add_f32_e32 v2, v2, v2\n"
+          "  [read-before-wait] reads v2 before the load into it is covered by s_waitcnt vmcnt\n"
+          "  earlier: pc 0x14: global_load_dword v2, v1, s[4:5]");
+    CHECK(lane_list(1) == "0");
+    CHECK(lane_list(0x8000000000000005ull) == "0,2,63");
+}
