@@ -105,7 +105,7 @@ struct Outcome {
   bool c_untouched;
 };
 
-Outcome call_fortran(const Blas& blas, const FortranCase& x) {
+Outcome call(const Blas& blas, const FortranCase& x) {
   Buffers buffers;
   const std::vector<float> c_before = buffers.c;
   const float alpha = 1.0f, beta = 0.5f;
@@ -115,7 +115,7 @@ Outcome call_fortran(const Blas& blas, const FortranCase& x) {
   return {blas_test::take_error_reports(), buffers.c == c_before};
 }
 
-Outcome call_cblas(const Blas& blas, const CblasCase& x) {
+Outcome call(const Blas& blas, const CblasCase& x) {
   Buffers buffers;
   const std::vector<float> c_before = buffers.c;
   blas_test::take_error_reports();
@@ -126,10 +126,15 @@ Outcome call_cblas(const Blas& blas, const CblasCase& x) {
 
 std::vector<ErrorReport> xerbla(int position) { return {{"xerbla_", "SGEMM", position}}; }
 
+bool reference_agrees(const FortranCase&, const std::vector<ErrorReport>& ours,
+                      const std::vector<ErrorReport>& theirs) {
+  return theirs == ours;
+}
+
 // What reference CBLAS reports for a case: our xerbla_ call, or its own
 // cblas_xerbla call.
-bool reference_cblas_agrees(const CblasCase& x, const std::vector<ErrorReport>& ours,
-                            const std::vector<ErrorReport>& theirs) {
+bool reference_agrees(const CblasCase& x, const std::vector<ErrorReport>& ours,
+                      const std::vector<ErrorReport>& theirs) {
   if (!x.reference_cblas_xerbla) return theirs == ours;
   const auto cblas_xerbla = [](int position) {
     return std::vector<ErrorReport>{{"cblas_xerbla", "cblas_sgemm", position}};
@@ -150,35 +155,31 @@ struct StringMaker<ErrorReport> {
 };
 }  // namespace Catch
 
-TEST_CASE("sgemm_: each illegal argument goes to xerbla_ at its reference position, C untouched") {
-  for (const FortranCase& x : kFortranCases) {
-    INFO(x.what);
-    const Outcome ours = call_fortran(blas_test::dppgemm_blas(), x);
-    CHECK(ours.reports == xerbla(x.position));
-    CHECK(ours.c_untouched);
-    if (const Blas* reference = blas_test::reference_blas()) {
-      const Outcome theirs = call_fortran(*reference, x);
-      CHECK(theirs.reports == ours.reports);
-      CHECK(theirs.c_untouched);
-    }
-    if (x.openblas_agrees) CHECK(call_fortran(blas_test::openblas(), x).reports == ours.reports);
+namespace {
+
+template <typename Case>
+void check_illegal(const Case& x) {
+  INFO(x.what);
+  const Outcome ours = call(blas_test::dppgemm_blas(), x);
+  CHECK(ours.reports == xerbla(x.position));
+  CHECK(ours.c_untouched);
+  if (const Blas* reference = blas_test::reference_blas()) {
+    const Outcome theirs = call(*reference, x);
+    INFO("reference BLAS reported " << Catch::Detail::stringify(theirs.reports));
+    CHECK(reference_agrees(x, ours.reports, theirs.reports));
+    CHECK(theirs.c_untouched);
   }
+  if (x.openblas_agrees) CHECK(call(blas_test::openblas(), x).reports == ours.reports);
+}
+
+}  // namespace
+
+TEST_CASE("sgemm_: each illegal argument goes to xerbla_ at its reference position, C untouched") {
+  for (const FortranCase& x : kFortranCases) check_illegal(x);
 }
 
 TEST_CASE("cblas_sgemm: each illegal argument goes to xerbla_ at the position of the column-major call") {
-  for (const CblasCase& x : kCblasCases) {
-    INFO(x.what);
-    const Outcome ours = call_cblas(blas_test::dppgemm_blas(), x);
-    CHECK(ours.reports == xerbla(x.position));
-    CHECK(ours.c_untouched);
-    if (const Blas* reference = blas_test::reference_blas()) {
-      const Outcome theirs = call_cblas(*reference, x);
-      INFO("reference CBLAS reported " << Catch::Detail::stringify(theirs.reports));
-      CHECK(reference_cblas_agrees(x, ours.reports, theirs.reports));
-      CHECK(theirs.c_untouched);
-    }
-    if (x.openblas_agrees) CHECK(call_cblas(blas_test::openblas(), x).reports == ours.reports);
-  }
+  for (const CblasCase& x : kCblasCases) check_illegal(x);
 }
 
 TEST_CASE("legal calls report nothing, including the edge of every leading-dimension rule") {
@@ -189,10 +190,10 @@ TEST_CASE("legal calls report nothing, including the edge of every leading-dimen
   };
   for (const FortranCase& x : legal) {
     INFO(x.what);
-    CHECK(call_fortran(blas_test::dppgemm_blas(), x).reports.empty());
+    CHECK(call(blas_test::dppgemm_blas(), x).reports.empty());
   }
   const CblasCase row_major{"row-major, lda = K, ldb = N, ldc = N", kRow, kN, kN, 4, 5, 6, 6, 5, 5, 0, 0, true};
-  const Outcome outcome = call_cblas(blas_test::dppgemm_blas(), row_major);
+  const Outcome outcome = call(blas_test::dppgemm_blas(), row_major);
   CHECK(outcome.reports.empty());
   CHECK_FALSE(outcome.c_untouched);
 }
