@@ -7,14 +7,6 @@ namespace dppgemm::bench {
 
 long long Problem::steps() const { return (m + 127LL) / 128 * ((n + 127LL) / 128) * ((k + 7LL) / 8); }
 
-float Problem::op_a(int row, int col) const {
-  return ta == 'N' ? a[row + std::size_t(col) * lda] : a[col + std::size_t(row) * lda];
-}
-
-float Problem::op_b(int row, int col) const {
-  return tb == 'N' ? b[row + std::size_t(col) * ldb] : b[col + std::size_t(row) * ldb];
-}
-
 Problem make_problem(const BenchOptions& o, const Shape& s) {
   Problem p;
   p.ta = o.trans_a;

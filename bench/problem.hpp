@@ -16,8 +16,6 @@ struct Problem {
 
   long long steps() const;      // 128x128x8 steps the kernels compute
   double flops() const { return 2.0 * m * n * k; }
-  float op_a(int row, int col) const;
-  float op_b(int row, int col) const;
   std::size_t at(int row, int col) const { return row + std::size_t(col) * ldc; }  // index into C
 };
 
