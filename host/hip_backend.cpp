@@ -107,9 +107,13 @@ Result run_hip(const Problem& p, const Options& options) {
   std::size_t args_size = sizeof args;
   void* config[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, &args, HIP_LAUNCH_PARAM_BUFFER_SIZE, &args_size,
                     HIP_LAUNCH_PARAM_END};
-  hipEvent_t start, stop;
-  (void)hipEventCreate(&start);
-  (void)hipEventCreate(&stop);
+  hipEvent_t start = nullptr, stop = nullptr;
+  if (hipError_t e = hipEventCreate(&start); e != hipSuccess)
+    return fail(Status::launch_failure, hip_error("hipEventCreate", e));
+  if (hipError_t e = hipEventCreate(&stop); e != hipSuccess) {
+    (void)hipEventDestroy(start);
+    return fail(Status::launch_failure, hip_error("hipEventCreate", e));
+  }
   (void)hipEventRecord(start, nullptr);
   const unsigned grid_x = unsigned((p.m + 127) / 128), grid_y = unsigned((p.n + 127) / 128);
   hipError_t launch = hipModuleLaunchKernel(function, grid_x, grid_y, 1, DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1, 0,

@@ -126,7 +126,7 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int
 }
 
 hipError_t hipDeviceSynchronize(void) { return record(synchronize()); }
-hipError_t hipDeviceReset(void) { return record(synchronize()); }
+hipError_t hipDeviceReset(void) { return record(runtime().reset()); }
 
 hipError_t hipMalloc(void** ptr, size_t size) { return record(runtime().allocate(ptr, size)); }
 hipError_t hipFree(void* ptr) { return record(runtime().release(ptr)); }

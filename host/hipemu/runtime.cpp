@@ -206,6 +206,17 @@ hipError_t Runtime::take_pending_fault() {
   return std::exchange(pending_fault_, hipSuccess);
 }
 
+hipError_t Runtime::reset() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [address, size] : allocation_sizes_) memory_.release(address);
+  allocation_sizes_.clear();
+  bytes_allocated_ = 0;
+  modules_.clear();
+  streams_.clear();
+  events_.clear();
+  return std::exchange(pending_fault_, hipSuccess);
+}
+
 // ---- modules and launches ----
 
 hipError_t Runtime::load_module(hipModule_t* out, const void* image, std::size_t size, const std::string& source) {

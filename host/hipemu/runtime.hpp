@@ -71,6 +71,7 @@ class Handles {
     return it == objects_.end() ? nullptr : it->second.get();
   }
   bool remove(const T* handle) { return objects_.erase(const_cast<T*>(handle)) == 1; }
+  void clear() { objects_.clear(); }
   const std::map<T*, std::unique_ptr<T>>& all() const { return objects_; }
 
  private:
@@ -101,6 +102,9 @@ class Runtime {
   hipError_t destroy_event(hipEvent_t event);
   hipError_t record_event(hipEvent_t event, hipStream_t stream);
   hipError_t elapsed_milliseconds(float* out, hipEvent_t start, hipEvent_t stop) const;
+
+  // hipDeviceReset: frees every allocation, module, stream and event; returns a pending fault.
+  hipError_t reset();
 
   // The fault of an earlier launch, once; hipSuccess when there is none.
   hipError_t take_pending_fault();

@@ -216,6 +216,25 @@ TEST_CASE("hipemu: memory, copies and fills") {
   CHECK(hipFree(d2) == hipSuccess);
 }
 
+TEST_CASE("hipemu: hipDeviceReset frees every allocation, module, stream and event") {
+  void* memory = nullptr;
+  hipStream_t stream = nullptr;
+  hipEvent_t event = nullptr;
+  hipModule_t module = nullptr;
+  REQUIRE(hipMalloc(&memory, 4096) == hipSuccess);
+  REQUIRE(hipStreamCreate(&stream) == hipSuccess);
+  REQUIRE(hipEventCreate(&event) == hipSuccess);
+  REQUIRE(hipModuleLoadData(&module, code_object("gfx906", "dpp0", "NN").data) == hipSuccess);
+  CHECK(hipDeviceReset() == hipSuccess);
+  std::size_t free_bytes = 0, total = 0;
+  CHECK(hipMemGetInfo(&free_bytes, &total) == hipSuccess);
+  CHECK(free_bytes == total);
+  CHECK(hipFree(memory) == hipErrorInvalidValue);
+  CHECK(hipStreamDestroy(stream) == hipErrorInvalidHandle);
+  CHECK(hipEventDestroy(event) == hipErrorInvalidHandle);
+  CHECK(hipModuleUnload(module) == hipErrorInvalidHandle);
+}
+
 TEST_CASE("hipemu: streams and events") {
   hipStream_t stream;
   REQUIRE(hipStreamCreate(&stream) == hipSuccess);
