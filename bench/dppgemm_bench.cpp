@@ -158,7 +158,7 @@ bool write_outputs(const BenchOptions& o, const std::vector<ConfigReport>& repor
     std::ofstream out(o.csv);
     write_csv(out, reports);
   }
-  if (!o.json.empty()) std::ofstream(o.json) << report_json(reports).dump(2) << "\n";
+  if (!o.json.empty()) std::ofstream(o.json) << report_json(o, reports).dump(2) << "\n";
   if (o.plot.empty()) return true;
   const std::string script = plot_script(o.plot, reports);
   FILE* gnuplot = popen("gnuplot", "w");

@@ -233,9 +233,17 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
   return j;
 }
 
+nlohmann::json options_json(const BenchOptions& o) {
+  std::vector<std::string> variants;
+  for (Variant v : o.variants) variants.push_back(to_string(v));
+  return {{"iterations", o.iterations}, {"warmup", o.warmup}, {"backend", to_string(o.backend)},
+          {"arch", o.archs}, {"variant", variants}, {"seed", o.seed}, {"verify", o.verify},
+          {"threads", o.threads}};
+}
+
 }  // namespace
 
-nlohmann::json report_json(const std::vector<ConfigReport>& reports) {
+nlohmann::json report_json(const BenchOptions& options, const std::vector<ConfigReport>& reports) {
   nlohmann::json configs = nlohmann::json::array();
   for (const ConfigReport& r : reports) {
     const Problem& p = r.problem;
@@ -246,7 +254,7 @@ nlohmann::json report_json(const std::vector<ConfigReport>& reports) {
                        {"alpha", p.alpha}, {"beta", p.beta}, {"steps", p.steps()}, {"flops", p.flops()},
                        {"openblas_ms", r.openblas_ms}, {"variants", rows}});
   }
-  return {{"tool", "dppgemm-bench"}, {"configs", configs}};
+  return {{"tool", "dppgemm-bench"}, {"options", options_json(options)}, {"configs", configs}};
 }
 
 void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {

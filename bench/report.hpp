@@ -33,7 +33,8 @@ struct ConfigReport {
 // One block per (configuration, target): a column per variant, a line per figure.
 void print_table(std::ostream& out, const ConfigReport& report);
 
-nlohmann::json report_json(const std::vector<ConfigReport>& reports);
+// Everything, with the options that produced it (to rerun the same thing).
+nlohmann::json report_json(const BenchOptions& options, const std::vector<ConfigReport>& reports);
 
 // rocblas-bench habit: a header row, then one row per configuration x variant.
 void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports);
