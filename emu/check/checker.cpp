@@ -144,11 +144,12 @@ private:
                    "s_barrier while a ds_write is not covered by s_waitcnt lgkmcnt: other waves may read the LDS before it is written");
     }
 
-    void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, const WaveModel& m) {
+    void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, WaveModel& m) {
         for (unsigned i = 0; i < f.read_count; ++i)
             if (const InFlight* p = m.scoreboard.pending_in(f.reads[i])) {
                 report(w, Rule::read_before_wait, 0, e.index, &p->inst, "",
                        "reads " + range_name(f.reads[i]) + " before the load into it is covered by s_waitcnt " + counter_name(*p));
+                m.scoreboard.mark_reported(*p);
                 break;
             }
         for (unsigned i = 0; i < f.write_count; ++i)
@@ -156,6 +157,7 @@ private:
                 report(w, Rule::overwrite_before_wait, 0, e.index, &p->inst, "",
                        "writes " + range_name(f.writes[i]) + " while a load into it is in flight (s_waitcnt " +
                            counter_name(*p) + " missing): the load may land afterwards");
+                m.scoreboard.mark_reported(*p);
                 break;
             }
     }

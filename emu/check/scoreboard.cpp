@@ -44,14 +44,19 @@ const InFlight* Scoreboard::pending_in(const RegRange& range) const {
     for (unsigned s = range.slot; s < unsigned(range.slot) + range.count && s < slot_count; ++s) any |= pending_[s] != 0;
     if (!any) return nullptr;
     for (const InFlight& e : entries_)
-        if (e.dest.count && e.dest.overlaps(range)) return &e;
+        if (e.dest.count && !e.reported && e.dest.overlaps(range)) return &e;
     return nullptr;
+}
+
+void Scoreboard::mark_reported(const InFlight& entry) {
+    for (InFlight& e : entries_)
+        if (&e == &entry) e.reported = true;
 }
 
 const InFlight* Scoreboard::unordered_with(const InFlight& incoming) const {
     if (!pending_in(incoming.dest)) return nullptr;
     for (const InFlight& e : entries_) {
-        if (!e.dest.count || !e.dest.overlaps(incoming.dest)) continue;
+        if (!e.dest.count || e.reported || !e.dest.overlaps(incoming.dest)) continue;
         const bool both_vm_only = e.vm && !e.lgkm && incoming.vm && !incoming.lgkm;
         const bool both_lds = e.lgkm_in_order && incoming.lgkm_in_order;
         if (!both_vm_only && !both_lds) return &e;

@@ -28,6 +28,7 @@ struct InFlight {
     bool lgkm_in_order = false;           // LDS (SMEM and FLAT are not)
     bool vm_done = false, lgkm_done = false;
     bool lds_write = false;
+    bool reported = false;                // a finding names it already: not reported again
     RegRange dest;                        // count 0: no register result (store)
     // FLAT occupies both counters and leaves both when it completes.
     bool done() const { return (vm && vm_done) || (lgkm && lgkm_done) || (!vm && !lgkm); }
@@ -39,12 +40,14 @@ public:
     bool empty() const { return entries_.empty(); }
     // s_waitcnt vmcnt(vm) lgkmcnt(lgkm).
     void wait(unsigned vm, unsigned lgkm);
-    // The oldest in-flight entry whose result register overlaps `range`, or nullptr.
+    // The oldest in-flight entry not yet reported whose result register overlaps `range`, or nullptr.
     const InFlight* pending_in(const RegRange& range) const;
     // An in-flight entry that may land after (or race) a new load into `dest`
     // of this ordering, or nullptr.
     const InFlight* unordered_with(const InFlight& incoming) const;
     void issue(const InFlight& entry);
+    // Reports about `entry` stop here (one finding per missing wait, not one per later read).
+    void mark_reported(const InFlight& entry);
     // The oldest LDS write not yet certainly done, or nullptr.
     const InFlight* unfinished_lds_write() const;
 

@@ -11,8 +11,10 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
+#include "emu/check/checker.hpp"
 #include "emu/exec/dispatch.hpp"
 #include "emu/tools/commands.hpp"
 #include "emu/tools/launch.hpp"
@@ -124,12 +126,11 @@ void print_summary(const LaunchPlan& plan, const DispatchResult& result, double 
     out << "result: " << (result.fault ? "fault: " + result.fault->message : std::string("ok")) << "\n";
 }
 
-// Where a checker hooks in: `--no-check` (options.check == false) runs
-// without one. The checkers of emu/check/ will return their
-// DispatchObserver here; nullptr runs the executor's fast path.
-DispatchObserver* checker_for(const RunOptions& options) {
-    (void)options.check;
-    return nullptr;
+// Prints the checkers' own findings (the fault is printed as before); returns how many.
+std::size_t report_findings(const check::Checker& checker, std::ostream& err) {
+    const std::vector<check::Finding> findings = checker.findings(DispatchResult{});
+    for (const check::Finding& f : findings) err << "dppgemm-emu run: " << f.text() << "\n";
+    return findings.size();
 }
 
 int run_plan(const RunOptions& options, const CodeObject& code_object, const LaunchPlan& plan, std::ostream& out,
@@ -143,7 +144,9 @@ int run_plan(const RunOptions& options, const CodeObject& code_object, const Lau
     const std::vector<DeviceBuffer> buffers = upload_buffers(plan, memory, config.kernarg);
     config.threads = plan.threads;
     config.watchdog = options.watchdog;
-    config.observer = checker_for(options);
+    std::optional<check::Checker> checker;  // --no-check: the executor's fast path
+    if (options.check) checker.emplace(program);
+    config.observer = checker ? &*checker : nullptr;
     ProgressLine progress(err);
     if (progress.enabled()) config.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
 
@@ -154,7 +157,8 @@ int run_plan(const RunOptions& options, const CodeObject& code_object, const Lau
     write_dumps(buffers, memory, *plan.kernel);
     if (plan.json) write_json(*plan.json, options, plan, result, seconds);
     print_summary(plan, result, seconds, out);
-    if (!result.fault) return exit_ok;
+    const std::size_t findings = checker ? report_findings(*checker, err) : 0;
+    if (!result.fault) return findings ? exit_kernel_fault : exit_ok;
     err << "dppgemm-emu run: " << result.fault->message << "\n";
     return exit_kernel_fault;
 }

@@ -230,9 +230,9 @@ TEST_CASE("stop at the first finding", "[check][options]") {
     CHECK(stopped.findings[0].pc == pc_of(program, "v_add_f32 v3"));
     CHECK_FALSE(stopped.result.ok());
     const Checked all = run_checked(run, program);
-    REQUIRE(all.findings.size() == 2);  // both reads, merged over the 4 workgroups
+    INFO(all.text());
+    REQUIRE(all.findings.size() == 1);  // one per missing wait (not per later read), merged over 4 workgroups
     CHECK(all.findings[0].occurrences == 4);
-    CHECK(all.findings[1].pc == pc_of(program, "v_add_f32 v4"));
     CHECK(all.result.ok());
 }
 
