@@ -309,6 +309,9 @@ std::string plot_script(const std::string& path, const std::vector<ConfigReport>
     << (reports.empty() ? ' ' : reports[0].problem.tb) << "'\n"
     << "set logscale x 2\nset key outside bottom center horizontal maxrows 3\nset grid\n"
     << "set xlabel 'M (= N = K in a --sizes sweep)'\nset yrange [0:*]\n";
+  if (reports.size() == 1)  // one size: give the lone points some room instead of an empty range
+    s << "set xrange [" << std::max(1, reports[0].problem.m / 2) << ":" << 2 * std::max(1, reports[0].problem.m)
+      << "]\n";
   const auto plot = [&](const std::string& ylabel, bool requests) {
     s << "set ylabel '" << ylabel << "'\nplot ";
     const char* separator = "";
