@@ -1,7 +1,8 @@
 #include "runtime.hpp"
 
-#include <elf.h>
+#include "image.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,29 +20,6 @@ const char* kThreadsVariable = "DPPGEMM_HIPEMU_THREADS";
 void say(const std::string& message) { std::fprintf(stderr, "hipemu: %s\n", message.c_str()); }
 
 std::uint64_t address_of(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); }
-
-// hipModuleLoadData gets no size: an ELF image ends with the last of its
-// headers, sections and segments.
-std::optional<std::size_t> elf_image_size(const void* image) {
-  Elf64_Ehdr header;
-  std::memcpy(&header, image, sizeof header);
-  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64)
-    return std::nullopt;
-  const auto* bytes = static_cast<const std::uint8_t*>(image);
-  std::size_t end = std::max<std::size_t>({sizeof header, header.e_shoff + std::size_t(header.e_shnum) * header.e_shentsize,
-                                           header.e_phoff + std::size_t(header.e_phnum) * header.e_phentsize});
-  for (unsigned i = 0; i < header.e_shnum && header.e_shentsize >= sizeof(Elf64_Shdr); ++i) {
-    Elf64_Shdr section;
-    std::memcpy(&section, bytes + header.e_shoff + std::size_t(i) * header.e_shentsize, sizeof section);
-    if (section.sh_type != SHT_NOBITS) end = std::max<std::size_t>(end, section.sh_offset + section.sh_size);
-  }
-  for (unsigned i = 0; i < header.e_phnum && header.e_phentsize >= sizeof(Elf64_Phdr); ++i) {
-    Elf64_Phdr segment;
-    std::memcpy(&segment, bytes + header.e_phoff + std::size_t(i) * header.e_phentsize, sizeof segment);
-    end = std::max<std::size_t>(end, segment.p_offset + segment.p_filesz);
-  }
-  return end;
-}
 
 unsigned threads_from_environment() {
   const char* text = std::getenv(kThreadsVariable);
@@ -222,9 +200,14 @@ hipError_t Runtime::reset() {
 hipError_t Runtime::load_module(hipModule_t* out, const void* image, std::size_t size, const std::string& source) {
   if (!device_) return hipErrorNoDevice;
   if (!out || !image) return hipErrorInvalidValue;
+  const ExtractedCodeObject extracted = extract_code_object(image, size, emu::target_name(device_->target));
+  if (!extracted.data) {
+    say(source + ": " + extracted.why);
+    return extracted.error;
+  }
   auto module = std::make_unique<ihipModule_t>();
   try {
-    module->object = emu::load_code_object(image, size, source);
+    module->object = emu::load_code_object(extracted.data, extracted.size, source);
   } catch (const std::exception& e) {
     say(source + ": " + e.what());
     return hipErrorInvalidImage;
@@ -249,9 +232,9 @@ hipError_t Runtime::load_module_file(hipModule_t* out, const char* path) {
 
 hipError_t Runtime::load_module_image(hipModule_t* out, const void* image) {
   if (!out || !image) return hipErrorInvalidValue;
-  const std::optional<std::size_t> size = elf_image_size(image);
+  const std::optional<std::size_t> size = image_size(image);
   if (!size) {
-    say("hipModuleLoadData: the image is not a 64-bit ELF code object (offload bundles are not supported)");
+    say("hipModuleLoadData: the image is neither a 64-bit ELF code object nor a clang offload bundle");
     return hipErrorInvalidImage;
   }
   return load_module(out, image, *size, "hipModuleLoadData image");

@@ -110,7 +110,7 @@ class Runtime {
   hipError_t take_pending_fault();
 
   hipError_t load_module(hipModule_t* out, const void* image, std::size_t size, const std::string& source);
-  // An image in memory without its size (hipModuleLoadData): an ELF code object.
+  // An image in memory without its size (hipModuleLoadData): an ELF code object or an offload bundle.
   hipError_t load_module_image(hipModule_t* out, const void* image);
   hipError_t load_module_file(hipModule_t* out, const char* path);
   hipError_t unload_module(hipModule_t module);

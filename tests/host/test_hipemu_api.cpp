@@ -8,6 +8,8 @@
 #include <hip/hip_runtime_api.h>
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -289,7 +291,8 @@ TEST_CASE("hipemu: modules and functions") {
     CHECK(hipModuleLoadData(&module, garbage.data()) == hipErrorInvalidImage);
     CHECK(hipModuleLoadData(&module, code_object("gfx90a", "dpp1", "NN").data) == hipErrorNoBinaryForGpu);
     const std::string text = captured.text();
-    CHECK(count_of(text, "hipemu: hipModuleLoadData: the image is not a 64-bit ELF code object") == 1);
+    CHECK(count_of(text, "hipemu: hipModuleLoadData: the image is neither a 64-bit ELF code object nor a clang "
+                         "offload bundle") == 1);
     CHECK(count_of(text, "is a code object for gfx90a") == 1);
   }
   CHECK(hipModuleLoadData(nullptr, garbage.data()) == hipErrorInvalidValue);
@@ -404,4 +407,52 @@ TEST_CASE("hipemu: a kernel fault is reported by the next synchronization, namin
   CHECK(count_of(text, "hipemu: kernel fault: kernel 'dppgemm_sgemm_dpp1_NT': workgroup (0,0,0)") == 1);
   CHECK(count_of(text, " pc 0x") == 1);
   CHECK(count_of(text, "buffer_load_dword") == 1);
+}
+
+TEST_CASE("hipemu: hipcc --genco offload bundles load by file and from memory") {
+  std::ifstream file(HIPEMU_TEST_BUNDLE, std::ios::binary);
+  const std::vector<char> bundle((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  REQUIRE(bundle.size() > 4096);
+  hipModule_t from_file = nullptr, from_memory = nullptr;
+  REQUIRE(hipModuleLoad(&from_file, HIPEMU_TEST_BUNDLE) == hipSuccess);
+  REQUIRE(hipModuleLoadData(&from_memory, bundle.data()) == hipSuccess);
+
+  const int n = 1000;
+  std::vector<float> x(n), y(n), out(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = float(i) * 0.25f;
+    y[i] = float(n - i);
+  }
+  float *dx, *dy;
+  REQUIRE(hipMalloc(reinterpret_cast<void**>(&dx), n * 4) == hipSuccess);
+  REQUIRE(hipMalloc(reinterpret_cast<void**>(&dy), n * 4) == hipSuccess);
+  for (hipModule_t module : {from_file, from_memory}) {
+    hipFunction_t axpy;
+    REQUIRE(hipModuleGetFunction(&axpy, module, "axpy") == hipSuccess);
+    CHECK(hipMemcpy(dx, x.data(), n * 4, hipMemcpyHostToDevice) == hipSuccess);
+    CHECK(hipMemcpy(dy, y.data(), n * 4, hipMemcpyHostToDevice) == hipSuccess);
+    float a = 2.0f;
+    int count = n;
+    void* params[] = {&a, &dx, &dy, &count};
+    CHECK(hipModuleLaunchKernel(axpy, (n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr) == hipSuccess);
+    CHECK(hipMemcpy(out.data(), dy, n * 4, hipMemcpyDeviceToHost) == hipSuccess);
+    int wrong = 0;
+    for (int i = 0; i < n; ++i) wrong += out[i] != 2.0f * x[i] + y[i];
+    CHECK(wrong == 0);
+    CHECK(hipModuleUnload(module) == hipSuccess);
+  }
+  CHECK(hipFree(dx) == hipSuccess);
+  CHECK(hipFree(dy) == hipSuccess);
+
+  // The same bundle with its gfx906 entry renamed: nothing for this device.
+  std::vector<char> other = bundle;
+  const std::string gfx906 = "--gfx906";
+  auto at = std::search(other.begin(), other.begin() + 4096, gfx906.begin(), gfx906.end());
+  REQUIRE(at != other.begin() + 4096);
+  std::copy_n("--gfx999", 8, at);
+  CapturedStderr captured;
+  hipModule_t module = nullptr;
+  CHECK(hipModuleLoadData(&module, other.data()) == hipErrorNoBinaryForGpu);
+  CHECK(count_of(captured.text(), "offload bundle has no code object for gfx906 (it has: host-x86_64-unknown-linux, "
+                                  "hipv4-amdgcn-amd-amdhsa--gfx999, hipv4-amdgcn-amd-amdhsa--gfx90a") == 1);
 }
