@@ -1,0 +1,133 @@
+// dppgemm-emu-bench: SGEMM n x n x n (dpp0 NN gfx906 by default) on the
+// emulator unchecked and checked, and OpenBLAS cblas_sgemm, with the ratios
+// and wave instructions per second. The checkers' budget is 3x unchecked.
+//
+//   dppgemm-emu-bench [--size 1024] [--threads 0] [--variant dpp0] [--target gfx906]
+
+#include <cblas.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dppgemm/code_objects.h"
+#include "dppgemm/kernargs.h"
+#include "emu/check/checker.hpp"
+
+using namespace dppgemm::emu;
+
+namespace {
+
+struct Options {
+    int size = 1024;
+    unsigned threads = 0;
+    std::string variant = "dpp0", target = "gfx906";
+};
+
+struct Timed {
+    double seconds = 0;
+    std::uint64_t instructions = 0;
+    std::size_t findings = 0;
+};
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+class SgemmSetup {
+public:
+    SgemmSetup(int n, unsigned threads) : n_(n) {
+        std::mt19937 rng(42);
+        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+        for (auto* m : {&a_, &b_, &c_}) {
+            m->resize(std::size_t(n) * n);
+            for (float& x : *m) x = dist(rng);
+        }
+        config_.grid = {std::uint32_t((n + 127) / 128), std::uint32_t((n + 127) / 128), 1};
+        config_.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
+        config_.threads = threads;
+    }
+
+    // One emulated SGEMM (fresh device memory), with `observer` attached.
+    Timed emulate(const Program& program, DispatchObserver* observer) {
+        DeviceMemory memory;
+        const std::uint64_t bytes = 4ull * a_.size();
+        const std::uint64_t a = memory.allocate(bytes, "A"), b = memory.allocate(bytes, "B"), c = memory.allocate(bytes, "C");
+        memory.write(a, a_.data(), bytes);
+        memory.write(b, b_.data(), bytes);
+        memory.write(c, c_.data(), bytes);
+        const std::uint32_t n = std::uint32_t(n_);
+        const dppgemm_sgemm_kernargs args{a, b, c, n, n, n, n, n, n, 1.0f, 0.5f};
+        LaunchConfig config = config_;
+        config.kernarg.resize(sizeof args);
+        std::memcpy(config.kernarg.data(), &args, sizeof args);
+        config.observer = observer;
+        const Clock::time_point start = Clock::now();
+        const DispatchResult r = launch(memory, program, config);
+        Timed t{since(start), r.counters.total_instructions(), 0};
+        if (r.fault) throw std::runtime_error("emulated SGEMM faulted: " + r.fault->message);
+        return t;
+    }
+
+    double openblas() {
+        std::vector<float> c = c_;
+        const Clock::time_point start = Clock::now();
+        cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n_, n_, n_, 1.0f, a_.data(), n_, b_.data(), n_, 0.5f, c.data(), n_);
+        return since(start);
+    }
+
+private:
+    int n_;
+    std::vector<float> a_, b_, c_;
+    LaunchConfig config_;
+};
+
+Program load_program(const Options& o) {
+    const dppgemm_code_object* object = dppgemm_find_code_object(o.target.c_str(), o.variant.c_str(), "NN");
+    if (!object) throw std::runtime_error("no embedded kernel for target '" + o.target + "' variant '" + o.variant + "'");
+    const CodeObject co = load_code_object(object->data, object->size, object->kernel_name);
+    return build_program(co, co.kernels.at(0));
+}
+
+void print_row(const char* what, double seconds, const Timed* t) {
+    std::printf("%-22s %10.3f s", what, seconds);
+    if (t) std::printf("   %8.2f M wave instructions/s", double(t->instructions) / seconds / 1e6);
+    std::printf("\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    CLI::App app{"Checker overhead: SGEMM on the emulator without and with the checkers, and OpenBLAS"};
+    app.add_option("--size", o.size, "M = N = K")->check(CLI::Range(1, 16384));
+    app.add_option("--threads", o.threads, "Emulator host threads (0: all cores)");
+    app.add_option("--variant", o.variant, "dpp0, dpp1 or dpp2");
+    app.add_option("--target", o.target, "gfx900, gfx906, gfx908, gfx90a or gfx942");
+    CLI11_PARSE(app, argc, argv);
+    try {
+        const Program program = load_program(o);
+        SgemmSetup setup(o.size, o.threads);
+        const Timed unchecked = setup.emulate(program, nullptr);
+        check::Checker checker(program);
+        Timed checked = setup.emulate(program, &checker);
+        checked.findings = checker.findings(DispatchResult{}).size();
+        const double blas = setup.openblas();
+        std::printf("SGEMM %dx%dx%d, %s NN %s, %llu wave instructions\n", o.size, o.size, o.size, o.variant.c_str(),
+                    o.target.c_str(), static_cast<unsigned long long>(unchecked.instructions));
+        print_row("emulator, unchecked", unchecked.seconds, &unchecked);
+        print_row("emulator, checked", checked.seconds, &checked);
+        print_row("OpenBLAS cblas_sgemm", blas, nullptr);
+        std::printf("checked / unchecked    %10.2f x (budget 3.00 x)\n", checked.seconds / unchecked.seconds);
+        std::printf("unchecked / OpenBLAS   %10.0f x\n", unchecked.seconds / blas);
+        std::printf("checker findings       %10zu\n", checked.findings);
+        return checked.findings == 0 ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "dppgemm-emu-bench: %s\n", e.what());
+        return 2;
+    }
+}
