@@ -11,9 +11,7 @@
 
 #include "runtime.hpp"
 
-using dppgemm::hipemu::Runtime;
-
-namespace {
+namespace dppgemm::hipemu {
 
 thread_local hipError_t last_error = hipSuccess;
 
@@ -24,6 +22,14 @@ hipError_t record(hipError_t error) {
   if (error != hipSuccess) last_error = error;
   return error;
 }
+
+}  // namespace dppgemm::hipemu
+
+using dppgemm::hipemu::last_error;
+using dppgemm::hipemu::record;
+using dppgemm::hipemu::Runtime;
+
+namespace {
 
 Runtime& runtime() { return Runtime::instance(); }
 

@@ -51,6 +51,9 @@ struct LaunchRequest {
   void** extra;
 };
 
+// Remembers a failure for hipGetLastError and returns it (api.cpp).
+hipError_t record(hipError_t error);
+
 // Live objects behind opaque handles: a handle is valid while it is in here.
 template <class T>
 class Handles {

@@ -1,0 +1,123 @@
+// Kernels compiled into the program itself (hipcc, `kernel<<<...>>>` and
+// hipLaunchKernelGGL): the entry points clang's generated code calls.
+// Each translation unit registers its fat binary (an offload bundle) and its
+// kernels' host-side stubs before main; a launch finds the stub's kernel,
+// loads the bundle as a module on first use and launches it like
+// hipModuleLaunchKernel with kernelParams.
+#include <hip/hip_runtime_api.h>
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime.hpp"
+
+namespace dppgemm::hipemu {
+
+namespace {
+
+// What clang puts in .hipFatBinSegment for each translation unit.
+struct FatBinaryWrapper {
+  std::int32_t magic;  // "HIPF"
+  std::int32_t version;
+  const void* bundle;
+  const void* unused;
+};
+constexpr std::int32_t kFatBinaryMagic = 0x48495046;
+
+struct RegisteredKernel {
+  const FatBinaryWrapper* fat_binary;
+  std::string name;
+};
+
+class ProgramKernels {
+ public:
+  void add(const void* stub, const FatBinaryWrapper* fat_binary, const char* name) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    kernels_[stub] = {fat_binary, name};
+  }
+
+  hipError_t function(const void* stub, hipFunction_t* out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto kernel = kernels_.find(stub);
+    if (kernel == kernels_.end()) return hipErrorInvalidDeviceFunction;
+    hipModule_t& module = modules_[kernel->second.fat_binary];
+    if (!module)
+      if (hipError_t e = Runtime::instance().load_module_image(&module, kernel->second.fat_binary->bundle);
+          e != hipSuccess)
+        return e;
+    return Runtime::instance().get_function(out, module, kernel->second.name.c_str());
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<const void*, RegisteredKernel> kernels_;
+  std::map<const FatBinaryWrapper*, hipModule_t> modules_;  // loaded on first launch
+};
+
+ProgramKernels& program_kernels() {
+  static ProgramKernels* kernels = new ProgramKernels;  // used from static constructors and destructors
+  return *kernels;
+}
+
+struct CallConfiguration {
+  dim3 grid, block;
+  size_t shared_bytes;
+  hipStream_t stream;
+};
+thread_local std::vector<CallConfiguration> call_configurations;
+
+}  // namespace
+
+}  // namespace dppgemm::hipemu
+
+using dppgemm::hipemu::call_configurations;
+using dppgemm::hipemu::program_kernels;
+
+extern "C" {
+
+void** __hipRegisterFatBinary(const void* data) {
+  const auto* wrapper = static_cast<const dppgemm::hipemu::FatBinaryWrapper*>(data);
+  if (!wrapper || wrapper->magic != dppgemm::hipemu::kFatBinaryMagic)
+    std::fprintf(stderr, "hipemu: __hipRegisterFatBinary: not a HIP fat binary wrapper\n");
+  return const_cast<void**>(reinterpret_cast<void* const*>(wrapper));
+}
+
+void __hipRegisterFunction(void** handle, const void* stub, char* device_function, const char* device_name,
+                           unsigned int thread_limit, void* tid, void* bid, dim3* block, dim3* grid, int* warp_size) {
+  (void)device_function, (void)thread_limit, (void)tid, (void)bid, (void)block, (void)grid, (void)warp_size;
+  program_kernels().add(stub, reinterpret_cast<const dppgemm::hipemu::FatBinaryWrapper*>(handle), device_name);
+}
+
+void __hipUnregisterFatBinary(void** handle) { (void)handle; }  // modules live as long as the process
+
+hipError_t __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream) {
+  call_configurations.push_back({grid, block, shared_bytes, stream});
+  return hipSuccess;
+}
+
+hipError_t __hipPopCallConfiguration(dim3* grid, dim3* block, size_t* shared_bytes, hipStream_t* stream) {
+  if (call_configurations.empty()) return dppgemm::hipemu::record(hipErrorMissingConfiguration);
+  const dppgemm::hipemu::CallConfiguration c = call_configurations.back();
+  call_configurations.pop_back();
+  *grid = c.grid;
+  *block = c.block;
+  *shared_bytes = c.shared_bytes;
+  *stream = c.stream;
+  return hipSuccess;
+}
+
+hipError_t hipLaunchKernel(const void* stub, dim3 grid, dim3 block, void** args, size_t shared_bytes,
+                           hipStream_t stream) {
+  hipFunction_t function = nullptr;
+  if (hipError_t e = program_kernels().function(stub, &function); e != hipSuccess)
+    return dppgemm::hipemu::record(e);
+  if (shared_bytes > 0xffffffffu) return dppgemm::hipemu::record(hipErrorInvalidValue);
+  return dppgemm::hipemu::record(dppgemm::hipemu::Runtime::instance().launch(
+      {function, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, unsigned(shared_bytes), stream,
+       args, nullptr}));
+}
+
+}  // extern "C"
