@@ -78,7 +78,7 @@ void collect_reads(InstFacts& f, const ExecInst& e) {
     if (info.has(OF_READS_EXEC) || f.valu || f.vmem || f.ds) add_read(f, RegRange{static_cast<std::uint16_t>(slot_exec), 2});
     if (f.movrel) add_read(f, RegRange{static_cast<std::uint16_t>(slot_m0), 1});
     for (const Src& s : e.src)
-        if (s.kind == Src::Kind::vccz || s.kind == Src::Kind::execz) f.reads_execz_vccz = f.valu;
+        if (f.valu && (s.kind == Src::Kind::vccz || s.kind == Src::Kind::execz)) f.reads_execz_vccz = true;
 }
 
 void collect_writes(InstFacts& f, const ExecInst& e) {
@@ -103,24 +103,34 @@ void collect_hazard_operands(InstFacts& f, const ExecInst& e) {
 
 }  // namespace
 
+namespace {
+// Scalar operand codes with names of their own (102..127).
+std::string special_sreg_name(unsigned code, unsigned count) {
+    const bool pair = count == 2;
+    auto half = [&](const char* base) { return std::string(base) + (pair ? "" : (code % 2 ? "_hi" : "_lo")); };
+    if (code < 104) return half("flat_scratch");
+    if (code < 106) return half("xnack_mask");
+    if (code < 108) return half("vcc");
+    if (code < 124) return "ttmp" + std::to_string(code - 108);
+    if (code == 124) return "m0";
+    if (code == 126 || code == 127) return half("exec");
+    return "src_" + std::to_string(code);
+}
+}  // namespace
+
 std::string range_name(const RegRange& r) {
-    auto file = [](unsigned slot, unsigned& index) -> std::string {
-        if (slot < slot_agpr) return index = slot, "v";
-        if (slot < slot_sreg) return index = slot - slot_agpr, "a";
-        index = slot - slot_sreg;
-        return "s";
-    };
-    unsigned index = 0;
-    const std::string f = file(r.slot, index);
-    if (f == "s" && index >= 102) {
-        static const char* special[] = {"flat_scratch", "flat_scratch", "xnack_mask", "xnack_mask", "vcc", "vcc"};
-        if (index < 108) return special[index - 102] + std::string(r.count == 2 ? "" : (index % 2 ? "_hi" : "_lo"));
-        if (index == 124) return "m0";
-        if (index == 126 || index == 127) return r.count == 2 ? "exec" : (index == 126 ? "exec_lo" : "exec_hi");
-        return "ttmp" + std::to_string(index - 108);
+    std::string file = "v";
+    unsigned index = r.slot;
+    if (r.slot >= slot_sreg) {
+        file = "s";
+        index = r.slot - slot_sreg;
+        if (index >= 102) return special_sreg_name(index, r.count);
+    } else if (r.slot >= slot_agpr) {
+        file = "a";
+        index = r.slot - slot_agpr;
     }
-    if (r.count <= 1) return f + std::to_string(index);
-    return f + "[" + std::to_string(index) + ":" + std::to_string(index + r.count - 1) + "]";
+    if (r.count <= 1) return file + std::to_string(index);
+    return file + "[" + std::to_string(index) + ":" + std::to_string(index + r.count - 1) + "]";
 }
 
 std::vector<InstFacts> inst_facts(const Program& program) {

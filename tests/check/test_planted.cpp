@@ -256,3 +256,13 @@ TEST_CASE("finding text names kernel, workgroup, wave, lanes, pc, rule and the e
     CHECK(lane_list(1) == "0");
     CHECK(lane_list(0x8000000000000005ull) == "0,2,63");
 }
+
+TEST_CASE("register names in findings", "[check][format]") {
+    CHECK(range_name(RegRange{4, 4}) == "v[4:7]");
+    CHECK(range_name(RegRange{static_cast<std::uint16_t>(slot_agpr + 3), 1}) == "a3");
+    CHECK(range_name(RegRange{static_cast<std::uint16_t>(slot_sreg + 20), 2}) == "s[20:21]");
+    CHECK(range_name(RegRange{static_cast<std::uint16_t>(slot_vcc), 2}) == "vcc");
+    CHECK(range_name(RegRange{static_cast<std::uint16_t>(slot_vcc + 1), 1}) == "vcc_hi");
+    CHECK(range_name(RegRange{static_cast<std::uint16_t>(slot_exec), 1}) == "exec_lo");
+    CHECK(range_name(RegRange{static_cast<std::uint16_t>(slot_m0), 1}) == "m0");
+}
