@@ -80,6 +80,7 @@ public:
         entry.lgkm = !entry.vm || f.flat;
         entry.lgkm_in_order = p.counter == WaitCounter::lgkm_lds && !f.flat;
         entry.dest = destination(p);
+        entry.lanes = p.dest == PendingLoad::Dest::sgpr ? 0 : p.lanes;
         entry.lds_write = f.ds && p.dest == PendingLoad::Dest::none;
         WaveModel& m = model(w);
         if (entry.dest.count)
@@ -147,14 +148,14 @@ private:
     void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, WaveModel& m) {
         for (unsigned i = 0; i < f.read_count; ++i)
             if (const InFlight* p = m.scoreboard.pending_in(f.reads[i])) {
-                report(w, Rule::read_before_wait, 0, e.index, &p->inst, "",
+                report(w, Rule::read_before_wait, p->lanes & w.exec(), e.index, &p->inst, "",
                        "reads " + range_name(f.reads[i]) + " before the load into it is covered by s_waitcnt " + counter_name(*p));
                 m.scoreboard.mark_reported(*p);
                 break;
             }
         for (unsigned i = 0; i < f.write_count; ++i)
             if (const InFlight* p = m.scoreboard.pending_in(f.writes[i])) {
-                report(w, Rule::overwrite_before_wait, 0, e.index, &p->inst, "",
+                report(w, Rule::overwrite_before_wait, p->lanes & w.exec(), e.index, &p->inst, "",
                        "writes " + range_name(f.writes[i]) + " while a load into it is in flight (s_waitcnt " +
                            counter_name(*p) + " missing): the load may land afterwards");
                 m.scoreboard.mark_reported(*p);

@@ -30,6 +30,7 @@ struct InFlight {
     bool lds_write = false;
     bool reported = false;                // a finding names it already: not reported again
     RegRange dest;                        // count 0: no register result (store)
+    std::uint64_t lanes = 0;              // lanes the load writes (vector results)
     // FLAT occupies both counters and leaves both when it completes.
     bool done() const { return (vm && vm_done) || (lgkm && lgkm_done) || (!vm && !lgkm); }
 };
