@@ -426,7 +426,8 @@
   .irp r, 0, 1, 2, 3
   s_sub_i32 s[s_tmp], s[s_m_left], \group * 64 + \r
   s_mov_b64 exec, -1
-  v_cmpx_gt_i32 vcc, s[s_tmp], v[v_row_x4]
+  v_cmp_gt_i32 vcc, s[s_tmp], v[v_row_x4]
+  s_mov_b64 exec, vcc                              // SALU, not v_cmpx: a VALU write of EXEC needs 5 wait states before VMEM
   \op (\group*4+\r), (\group*GROUP_BYTES+\r*4)
   .endr
   .endr

@@ -52,9 +52,9 @@ void HazardTracker::check(const InstFacts& f, const ExecInst& e, std::vector<Haz
     }
     if (f.lane_select && f.lane_select_reg.count)
         need(f.lane_select_reg, 4, Rule::lane_select_after_valu, "lane select", hits);
-    if (f.vmem)
+    if (f.vmem)  // EXEC included, as LLVM does (VMEM reads it like its SGPR operands)
         for (unsigned i = 0; i < f.read_count; ++i)
-            if (is_scalar(reads[i]) && !is_exec(reads[i])) need(reads[i], 5, Rule::vmem_sgpr_after_valu, "VMEM", hits);
+            if (is_scalar(reads[i])) need(reads[i], 5, Rule::vmem_sgpr_after_valu, "VMEM", hits);
     if (f.reads_execz_vccz) {
         need(exec_range, 5, Rule::execz_vccz_after_valu, "EXECZ/VCCZ source", hits);
         need(vcc_range, 5, Rule::execz_vccz_after_valu, "EXECZ/VCCZ source", hits);

@@ -95,6 +95,9 @@ std::vector<PlantedCase> cases() {
                  "  v_mov_b32 v5, s4\n  v_readfirstlane_b32 s20, v5\n  s_mov_b32 s21, s5\n  s_nop 3\n"
                  "  global_load_dword v2, v1, s[20:21]\n  s_waitcnt vmcnt(0)" + store_v2,
                  "global_load_dword", "v_readfirstlane_b32"});
+    c.push_back({"VMEM 4 wait states after a VALU write of EXEC", Rule::vmem_sgpr_after_valu,
+                 "  v_mov_b32 v2, 1\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 3" + store_v2,
+                 "  v_mov_b32 v2, 1\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 4" + store_v2, "global_store_dword", "v_cmpx_gt_u32"});
     c.push_back({"VALU reads VCCZ 4 wait states after v_cmp writes VCC", Rule::execz_vccz_after_valu,
                  "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 3\n  v_mov_b32 v2, src_vccz" + store_v2,
                  "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 4\n  v_mov_b32 v2, src_vccz" + store_v2,
