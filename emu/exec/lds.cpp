@@ -75,23 +75,56 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_
     return general_conflicts(access, active_lanes, 32 / per_lane);
 }
 
-std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes, LdsConflictMemo& memo) {
+LdsLaneDwords LdsLaneAddresses::dwords() const {
+    LdsLaneDwords out;
+    out.per_lane = elements * dwords_per_element;
+    for (unsigned l = 0; l < 64; ++l)
+        for (unsigned el = 0; el < elements; ++el)
+            for (unsigned d = 0; d < dwords_per_element; ++d)
+                out.dwords[l][el * dwords_per_element + d] = byte[el][l] / 4 + d;
+    return out;
+}
+
+namespace {
+
+// relative[el][l] = byte[el][l] - origin for active lanes, 0 for the others;
+// true when that equals `previous` (one pass, no early exit: branch-free
+// loops over 64 lanes, vectorized when every lane is active, are cheaper
+// than the mispredictions).
+template <bool AllLanes>
+bool relative_pattern(const LdsLaneAddresses& access, std::uint64_t active_lanes, std::uint32_t origin,
+                      const std::uint32_t (*previous)[64], std::uint32_t (*relative)[64]) {
+    std::uint32_t differences = 0;
+    for (unsigned el = 0; el < access.elements; ++el)
+        for (unsigned l = 0; l < 64; ++l) {
+            const std::uint32_t active = AllLanes ? ~0u : 0u - std::uint32_t((active_lanes >> l) & 1);
+            relative[el][l] = (access.byte[el][l] - origin) & active;
+            differences |= relative[el][l] ^ previous[el][l];
+        }
+    return differences == 0;
+}
+
+}  // namespace
+
+std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint64_t active_lanes,
+                                       LdsConflictMemo& memo) {
     if (!active_lanes) return 0;
-    const std::uint32_t origin = access.dwords[__builtin_ctzll(active_lanes)][0];
-    std::uint32_t relative[64][4];
-    for (unsigned l = 0; l < 64; ++l) {
-        const bool active = (active_lanes >> l) & 1;
-        for (unsigned d = 0; d < 4; ++d)
-            relative[l][d] = (active && d < access.per_lane) ? access.dwords[l][d] - origin : 0;
-    }
-    if (memo.valid && memo.active_lanes == active_lanes && memo.per_lane == access.per_lane &&
-        std::equal(&relative[0][0], &relative[0][0] + 256, &memo.relative[0][0]))
-        return memo.cycles;
+    const std::uint32_t origin = access.byte[0][__builtin_ctzll(active_lanes)];
+    const bool same_shape = memo.valid && memo.active_lanes == active_lanes && memo.elements == access.elements &&
+                            memo.dwords_per_element == access.dwords_per_element &&
+                            memo.origin_byte_in_dword == origin % 4;
+    std::uint32_t relative[2][64];
+    const bool same_pattern = active_lanes == ~0ull
+                                  ? relative_pattern<true>(access, active_lanes, origin, memo.relative, relative)
+                                  : relative_pattern<false>(access, active_lanes, origin, memo.relative, relative);
+    if (same_pattern && same_shape) return memo.cycles;
     memo.valid = true;
     memo.active_lanes = active_lanes;
-    memo.per_lane = access.per_lane;
-    std::copy(&relative[0][0], &relative[0][0] + 256, &memo.relative[0][0]);
-    memo.cycles = lds_bank_conflict_cycles(access, active_lanes);
+    memo.elements = access.elements;
+    memo.dwords_per_element = access.dwords_per_element;
+    memo.origin_byte_in_dword = origin % 4;
+    std::copy(&relative[0][0], &relative[0][0] + 64 * access.elements, &memo.relative[0][0]);
+    memo.cycles = lds_bank_conflict_cycles(access.dwords(), active_lanes);
     return memo.cycles;
 }
 

@@ -27,19 +27,33 @@ struct LdsLaneDwords {
 // Conflict cycles of one instruction under the model above.
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes);
 
+// Per-lane byte addresses of one ds instruction as the semantics compute
+// them: element el of lane l starts at byte[el][l] and covers
+// dwords_per_element consecutive dwords (read2/write2 have two elements).
+struct LdsLaneAddresses {
+    std::uint32_t byte[2][64];
+    unsigned elements = 1;            // 1, or 2 for read2/write2
+    unsigned dwords_per_element = 1;  // 1..4 (sub-dword accesses count as 1); elements x this <= 4
+
+    LdsLaneDwords dwords() const;
+};
+
 // The count depends only on where the lanes' dwords lie relative to each
-// other (adding one constant to every address permutes the banks), and a
-// loop body's ds instruction usually repeats its relative pattern: each
-// instruction keeps its last pattern and count and recomputes only when the
-// pattern changes. Exact, not a hash.
+// other (adding one constant to every dword address permutes the banks), and
+// a loop body's ds instruction usually repeats its relative pattern: each
+// instruction keeps its last pattern (byte addresses relative to the first
+// active lane's, and that lane's byte within its dword) and count, and
+// recomputes only when the pattern changes. Exact, not a hash.
 struct LdsConflictMemo {
     bool valid = false;
     std::uint64_t active_lanes = 0;
-    unsigned per_lane = 0;
-    std::uint32_t relative[64][4];
+    unsigned elements = 0, dwords_per_element = 0;
+    std::uint32_t origin_byte_in_dword = 0;
+    std::uint32_t relative[2][64] = {};
     std::uint64_t cycles = 0;
 };
-std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes, LdsConflictMemo& memo);
+std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint64_t active_lanes,
+                                       LdsConflictMemo& memo);
 
 class Lds {
 public:

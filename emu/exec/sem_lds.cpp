@@ -4,6 +4,7 @@
 // reads land at s_waitcnt lgkmcnt like other loads. Counters: one lane
 // request per active lane, bytes moved, bank-conflict cycles (lds.hpp).
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string_view>
@@ -54,25 +55,22 @@ DsFormat parse(std::string_view name) {
 
 u32 popcount(u64 x) { return u32(__builtin_popcountll(x)); }
 
-// Dwords of one lane into the lane-contiguous planes out[0], out[64], ...
-// (fixed-size copies: a variable-length memcpy per lane costs more than the rest).
-inline void copy_dwords(const std::uint8_t* host, u32* out, unsigned dwords) {
-    u32 value[4] = {0, 0, 0, 0};
-    switch (dwords) {
-    case 4: std::memcpy(value, host, 16); break;
-    case 3: std::memcpy(value, host, 12); break;
-    case 2: std::memcpy(value, host, 8); break;
-    default: std::memcpy(value, host, 4); break;
+// All lanes' byte addresses (inactive lanes too: the loops stay branch-free).
+void lane_addresses(const Wave& w, const ExecInst& e, const DsFormat& f, LdsLaneAddresses& out) {
+    const u32* base = w.v[e.src[0].index];
+    out.elements = f.two_addresses ? 2 : 1;
+    out.dwords_per_element = f.dwords_per_element();
+    if (!f.two_addresses) {
+        const u32 offset = u32(e.inst->offset & 0xffff);
+        for (unsigned l = 0; l < 64; ++l) out.byte[0][l] = base[l] + offset;
+        return;
     }
-    for (unsigned d = 0; d < dwords; ++d) out[64 * d] = value[d];
-}
-
-// Byte address of element `which` (0 or 1) of lane l.
-u32 element_address(Wave& w, const ExecInst& e, const DsFormat& f, unsigned l, unsigned which) {
-    const u32 base = w.v[e.src[0].index][l];
-    if (!f.two_addresses) return base + u32(e.inst->offset & 0xffff);
     const u32 scale = u32(f.bytes) * (f.st64 ? 64u : 1u);
-    return base + scale * (which ? e.inst->offset1 : e.inst->offset0);
+    const u32 offset0 = scale * e.inst->offset0, offset1 = scale * e.inst->offset1;
+    for (unsigned l = 0; l < 64; ++l) {
+        out.byte[0][l] = base[l] + offset0;
+        out.byte[1][l] = base[l] + offset1;
+    }
 }
 
 std::uint8_t* lds_at(Wave& w, u32 address, u32 width) {
@@ -82,18 +80,75 @@ std::uint8_t* lds_at(Wave& w, u32 address, u32 width) {
     return host;
 }
 
-// Dword addresses for the bank model, counters and the observer.
-void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write, const u32 (*addresses)[2]) {
-    LdsLaneDwords lanes;
-    const unsigned per_element = f.dwords_per_element();
-    const unsigned elements = f.two_addresses ? 2 : 1;
-    lanes.per_lane = per_element * elements;
+// Faults naming the first active lane's address (lane by lane, element by
+// element) whose `width` bytes leave the workgroup's LDS.
+template <bool AllLanes>
+u32 highest_address(const LdsLaneAddresses& a, u64 exec) {
+    u32 highest = 0;
+    for (unsigned el = 0; el < a.elements; ++el)
+        for (unsigned l = 0; l < 64; ++l)
+            highest = std::max(highest, AllLanes ? a.byte[el][l] : a.byte[el][l] & (0u - u32((exec >> l) & 1)));
+    return highest;
+}
+
+void check_bounds(Wave& w, const LdsLaneAddresses& a, u64 exec, u32 width) {
+    const u32 highest = exec == ~0ull ? highest_address<true>(a, exec) : highest_address<false>(a, exec);
+    if (!exec || u64(highest) + width <= w.group->lds.size()) return;
     for (unsigned l = 0; l < 64; ++l)
-        for (unsigned el = 0; el < elements; ++el)
-            for (unsigned d = 0; d < per_element; ++d) lanes.dwords[l][el * per_element + d] = addresses[l][el] / 4 + d;
+        if ((exec >> l) & 1)
+            for (unsigned el = 0; el < a.elements; ++el) lds_at(w, a.byte[el][l], width);
+}
+
+// Dwords of each active lane into the lane-contiguous planes out[0], out[64], ...
+// (a fixed size per instantiation: a variable-length memcpy per lane costs more than the rest).
+template <unsigned Dwords>
+void gather(const std::uint8_t* lds, const u32* address, u64 exec, u32* out) {
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        u32 value[Dwords];
+        std::memcpy(value, lds + address[l], 4 * Dwords);
+        for (unsigned d = 0; d < Dwords; ++d) out[64 * d + l] = value[d];
+    }
+}
+template <unsigned Dwords>
+void scatter(std::uint8_t* lds, const u32* address, u64 exec, const u32* const* planes) {
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        u32 value[Dwords];
+        for (unsigned d = 0; d < Dwords; ++d) value[d] = planes[d][l];
+        std::memcpy(lds + address[l], value, 4 * Dwords);
+    }
+}
+
+using GatherFn = void (*)(const std::uint8_t*, const u32*, u64, u32*);
+using ScatterFn = void (*)(std::uint8_t*, const u32*, u64, const u32* const*);
+constexpr GatherFn gathers[] = {nullptr, gather<1>, gather<2>, gather<3>, gather<4>};
+constexpr ScatterFn scatters[] = {nullptr, scatter<1>, scatter<2>, scatter<3>, scatter<4>};
+
+// 8- and 16-bit reads: zero- or sign-extended, or into the high half (d16_hi).
+void gather_sub_dword(const std::uint8_t* lds, const DsFormat& f, const u32* address, u64 exec, u32* out) {
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        const std::uint8_t* host = lds + address[l];
+        u32 value = f.bytes == 2 ? u32(host[0] | (host[1] << 8)) : host[0];
+        if (f.sign) value = f.bytes == 2 ? u32(std::int32_t(std::int16_t(value))) : u32(std::int32_t(std::int8_t(value)));
+        if (f.hi) value <<= 16;
+        out[l] = value;
+    }
+}
+void scatter_sub_dword(std::uint8_t* lds, const DsFormat& f, const u32* address, u64 exec, const u32* data) {
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        const u32 value = f.hi ? data[l] >> 16 : data[l];
+        std::memcpy(lds + address[l], &value, f.bytes);  // little-endian: the low bytes
+    }
+}
+
+// Counters, the bank model and the observer.
+void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write, const LdsLaneAddresses& a) {
     Counters& c = w.group->counters;
     const u64 active = popcount(exec);
-    const u64 bytes = active * f.bytes * elements;
+    const u64 bytes = active * f.bytes * a.elements;
     if (write) {
         c.lds_write_requests += active;
         c.lds_write_bytes += bytes;
@@ -101,7 +156,7 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
         c.lds_read_requests += active;
         c.lds_read_bytes += bytes;
     }
-    c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(lanes, exec, w.group->memo(e.index));
+    c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, w.group->memo(e.index));
     if (WorkgroupObserver* o = w.group->observer) {
         auto access = std::make_unique<MemoryAccess>();
         access->space = MemoryAccess::Space::lds;
@@ -109,9 +164,9 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
         access->read = !write;
         access->lanes = exec;
         access->bytes_per_lane = f.bytes;
-        access->addresses_per_lane = elements;
+        access->addresses_per_lane = a.elements;
         for (unsigned l = 0; l < 64; ++l)
-            for (unsigned el = 0; el < elements; ++el) access->address[l][el] = addresses[l][el];
+            for (unsigned el = 0; el < a.elements; ++el) access->address[l][el] = a.byte[el][l];
         o->memory_access(w, e, *access);
     }
 }
@@ -130,67 +185,41 @@ PendingLoad& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_ma
 void ds_read(Wave& w, const ExecInst& e) {
     const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
     const u64 exec = w.exec();
-    u32 addresses[64][2];
+    LdsLaneAddresses a;
+    lane_addresses(w, e, f, a);
+    check_bounds(w, a, exec, f.bytes);
     PendingLoad& p = issue_read(w, e, f.result_dwords(), f.d16 ? (f.hi ? 0x0000ffffu : 0xffff0000u) : 0u, exec);
     u32* data = w.pending.data(p);
-    const unsigned elements = f.two_addresses ? 2 : 1;
-    const unsigned per_element = f.dwords_per_element();
-    for (unsigned el = 0; el < elements; ++el) {
-        // Addresses of all lanes, then one bounds check over the active ones.
-        u32 highest = 0;
-        for (unsigned l = 0; l < 64; ++l) {
-            const u32 address = element_address(w, e, f, l, el);
-            addresses[l][el] = address;
-            if (((exec >> l) & 1) && address >= highest) highest = address;
-        }
-        std::uint8_t* base = w.group->lds.at(0, 0);
-        const u32 size = w.group->lds.size();
-        if (exec && (u64(highest) + f.bytes > size)) {
-            for (unsigned l = 0; l < 64; ++l)
-                if ((exec >> l) & 1) lds_at(w, addresses[l][el], f.bytes);  // faults naming the first bad address
-        }
-        for (unsigned l = 0; l < 64; ++l) {
-            if (!((exec >> l) & 1)) continue;
-            const std::uint8_t* host = base + addresses[l][el];
-            if (f.bytes >= 4) {
-                u32* out = data + 64 * el * per_element + l;
-                copy_dwords(host, out, per_element);
-            } else {
-                u32 value = f.bytes == 2 ? u32(host[0] | (host[1] << 8)) : host[0];
-                if (f.sign) value = f.bytes == 2 ? u32(std::int32_t(std::int16_t(value))) : u32(std::int32_t(std::int8_t(value)));
-                if (f.hi) value <<= 16;
-                data[l] = value;
-            }
-        }
+    const std::uint8_t* lds = w.group->lds.at(0, 0);
+    for (unsigned el = 0; el < a.elements; ++el) {
+        u32* out = data + 64 * el * a.dwords_per_element;
+        if (f.bytes >= 4) gathers[a.dwords_per_element](lds, a.byte[el], exec, out);
+        else gather_sub_dword(lds, f, a.byte[el], exec, out);
     }
-    account(w, e, f, exec, false, addresses);
+    account(w, e, f, exec, false, a);
 }
 
 void ds_write(Wave& w, const ExecInst& e) {
     const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
     const u64 exec = w.exec();
-    u32 addresses[64][2] = {};
-    const unsigned elements = f.two_addresses ? 2 : 1;
-    for (unsigned l = 0; l < 64; ++l) {
-        if (!((exec >> l) & 1)) continue;
-        for (unsigned el = 0; el < elements; ++el) {
-            const Src& data = el == 0 ? e.src[1] : e.src[2];
-            const u32 address = element_address(w, e, f, l, el);
-            addresses[l][el] = address;
-            std::uint8_t* host = lds_at(w, address, f.bytes);
-            if (f.bytes >= 4) {
-                for (unsigned d = 0; d < f.dwords_per_element(); ++d) std::memcpy(host + 4 * d, &vreg(w, data, d)[l], 4);
-            } else {
-                u32 value = vreg(w, data, 0)[l];
-                if (f.hi) value >>= 16;
-                std::memcpy(host, &value, f.bytes);
-            }
+    LdsLaneAddresses a;
+    lane_addresses(w, e, f, a);
+    check_bounds(w, a, exec, f.bytes);
+    std::uint8_t* lds = w.group->lds.at(0, 0);
+    for (unsigned el = 0; el < a.elements; ++el) {
+        const Src& data = el == 0 ? e.src[1] : e.src[2];
+        if (f.bytes < 4) {
+            scatter_sub_dword(lds, f, a.byte[el], exec, vreg(w, data, 0));
+            continue;
         }
+        const u32* planes[4];
+        for (unsigned d = 0; d < a.dwords_per_element; ++d) planes[d] = vreg(w, data, d);
+        scatters[a.dwords_per_element](lds, a.byte[el], exec, planes);
     }
     PendingLoad entry;
     entry.counter = WaitCounter::lgkm_lds;
     issue(w, e, entry);
-    account(w, e, f, exec, true, addresses);
+    account(w, e, f, exec, true, a);
 }
 
 // 32-bit LDS atomics; the _rtn forms return the old value. ds_cmpst: data0
@@ -199,18 +228,17 @@ template <bool Returns>
 void ds_atomic(Wave& w, const ExecInst& e) {
     const u64 exec = w.exec();
     const bool cmpst = mnemonic(e.inst->op).find("cmpst") != std::string_view::npos;
-    u32 addresses[64][2] = {};
+    const DsFormat f;
+    LdsLaneAddresses a;
+    lane_addresses(w, e, f, a);
     u32 old[64] = {};
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
-        const u32 address = w.v[e.src[0].index][l] + u32(e.inst->offset & 0xffff);
-        addresses[l][0] = address;
-        std::uint8_t* host = lds_at(w, address, 4);
+        std::uint8_t* host = lds_at(w, a.byte[0][l], 4);
         const u32 data0 = vreg(w, e.src[1])[l];
         const u32 data1 = e.src[2].kind != Src::Kind::none ? vreg(w, e.src[2])[l] : 0;
         old[l] = cmpst ? lds_atomic_apply(host, e.inst->op, data1, data0) : lds_atomic_apply(host, e.inst->op, data0, 0);
     }
-    DsFormat f;
     if (Returns) {
         PendingLoad& p = issue_read(w, e, 1, 0, exec);
         std::memcpy(w.pending.data(p), old, sizeof old);
@@ -219,7 +247,7 @@ void ds_atomic(Wave& w, const ExecInst& e) {
         entry.counter = WaitCounter::lgkm_lds;
         issue(w, e, entry);
     }
-    account(w, e, f, exec, !Returns, addresses);
+    account(w, e, f, exec, !Returns, a);
 }
 
 // Lane exchanges through the LDS crossbar (no LDS memory). A lane whose

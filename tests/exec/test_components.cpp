@@ -144,16 +144,19 @@ TEST_CASE("the LDS conflict memo gives the plain model's counts", "[lds]") {
     auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
     LdsConflictMemo memo;
     for (int round = 0; round < 300; ++round) {
-        LdsLaneDwords a;
-        a.per_lane = 1u << (round % 3);  // 1, 2, 4
+        LdsLaneAddresses a;
+        a.dwords_per_element = 1u << (round % 3);  // 1, 2, 4
+        a.elements = (round % 13 == 0 && a.dwords_per_element <= 2) ? 2 : 1;  // read2_b32, read2_b64
+        // Often the same pattern shifted (memo hits), sometimes by a byte
+        // count that is not a multiple of 4, sometimes a new pattern.
         const std::uint32_t shift = (round % 5 == 0) ? next() % 4096 : 0;
-        // Often the same pattern shifted (memo hits), sometimes a new one.
         const std::uint32_t stride = 1 + (round / 7) % 9, group = 1 + (round / 3) % 4;
-        for (unsigned l = 0; l < 64; ++l)
-            for (unsigned d = 0; d < a.per_lane; ++d) a.dwords[l][d] = shift + (l / group) * stride * a.per_lane + d;
-        if (round % 11 == 0) a.dwords[5][0] = next() % 2048;  // an odd lane out
+        for (unsigned el = 0; el < a.elements; ++el)
+            for (unsigned l = 0; l < 64; ++l)
+                a.byte[el][l] = shift + 4 * ((l / group) * stride * a.dwords_per_element) + 2 * (l % 2) + 512 * el;
+        if (round % 11 == 0) a.byte[0][5] = next() % 8192;  // an odd lane out
         const std::uint64_t active = (round % 4 == 0) ? (std::uint64_t(next()) << 32 | next()) : ~0ull;
         INFO("round " << round);
-        CHECK(lds_bank_conflict_cycles(a, active, memo) == lds_bank_conflict_cycles(a, active));
+        CHECK(lds_bank_conflict_cycles(a, active, memo) == lds_bank_conflict_cycles(a.dwords(), active));
     }
 }
