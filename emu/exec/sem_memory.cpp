@@ -4,6 +4,7 @@
 // memory at issue and land in registers at the s_waitcnt that retires them
 // (see core.cpp); stores write at issue.
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string_view>
@@ -129,6 +130,108 @@ void notify(Wave& w, const ExecInst& e, const MemoryAccess& access) {
     if (WorkgroupObserver* o = w.group->observer) o->memory_access(w, e, access);
 }
 
+// ---- the fast path: dword accesses of raw buffers and global memory -------
+//
+// The forms compiled GEMM and HIP code use, resolved for 64 lanes at once:
+// one address per lane, the buffer range rule as a lane mask per dword, and
+// one allocation lookup for the whole span. Anything else, an observer, or a
+// span that is not inside one allocation takes the lane-by-lane path (which
+// also produces the faults), so both give the same results.
+struct DwordLanes {
+    u64 address[64];      // each lane's first dword
+    u64 in_range[4] = {}; // per dword: the lanes the buffer range rule keeps
+};
+
+bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLanes& out) {
+    const Inst& inst = *e.inst;
+    u32 words[4];
+    for (unsigned i = 0; i < 4; ++i) words[i] = w.sreg[e.src[2].index + i];
+    const BufferResource r = BufferResource::from_sgprs(words);
+    if (r.stride || r.swizzle || r.add_tid || inst.idxen || (inst.offen && e.src[0].kind != Src::Kind::vgpr)) return false;
+    const u64 base = r.base + read32(w, e.soffset);
+    const u32* vaddr = w.v[e.src[0].index];
+    for (unsigned l = 0; l < 64; ++l) {
+        const u64 offset = u64(u32(inst.offset)) + (inst.offen ? vaddr[l] : 0u);
+        out.address[l] = base + offset;
+        for (unsigned d = 0; d < dwords; ++d)
+            out.in_range[d] |= u64(offset + 4 * d + 4 <= r.num_records) << l;
+    }
+    return true;
+}
+
+void global_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLanes& out) {
+    const u64 offset = u64(i64(e.inst->offset));
+    const u32* low = w.v[e.src[0].index];
+    if (e.soffset.kind != Src::Kind::none) {
+        const u64 base = read64(w, e.soffset) + offset;
+        for (unsigned l = 0; l < 64; ++l) out.address[l] = base + low[l];
+    } else {
+        const u32* high = w.v[e.src[0].index + 1];
+        for (unsigned l = 0; l < 64; ++l) out.address[l] = ((u64(high[l]) << 32) | low[l]) + offset;
+    }
+    for (unsigned d = 0; d < dwords; ++d) out.in_range[d] = ~0ull;
+}
+
+// Host bytes of address `lowest` when one allocation holds every lane's
+// access (lanes with at least one dword in range); nullptr otherwise.
+std::uint8_t* whole_span(Wave& w, const DwordLanes& a, u64 lanes, unsigned dwords, u64& lowest) {
+    if (!lanes) return nullptr;
+    u64 highest = 0;
+    lowest = ~0ull;
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((lanes >> l) & 1)) continue;
+        lowest = std::min(lowest, a.address[l]);
+        highest = std::max(highest, a.address[l]);
+    }
+    if (highest > ~0ull - 4 * dwords) return nullptr;
+    return w.group->translator.translate(lowest, highest + 4 * dwords - lowest);
+}
+
+// The fast path's lanes and span, or false for the lane-by-lane path.
+bool direct_access(Wave& w, const ExecInst& e, const Format& f, u64 exec, DwordLanes& a, std::uint8_t*& host,
+                   u64& lowest) {
+    if (w.group->observer || f.bytes != 4 || f.d16) return false;
+    const Family family = e.inst->info().family;
+    if (family == Family::MUBUF) {
+        if (!raw_buffer_lanes(w, e, f.dwords, a)) return false;
+    } else if (family == Family::GLOBAL) {
+        global_lanes(w, e, f.dwords, a);
+    } else {
+        return false;
+    }
+    u64 touched = 0;
+    for (unsigned d = 0; d < f.dwords; ++d) touched |= a.in_range[d];
+    host = whole_span(w, a, exec & touched, f.dwords, lowest);
+    return host || !(exec & touched);
+}
+
+u64 direct_load(const DwordLanes& a, const std::uint8_t* host, u64 lowest, u64 exec, unsigned dwords, u32* data) {
+    u64 bytes = 0;
+    for (unsigned d = 0; d < dwords; ++d) {
+        const u64 lanes = exec & a.in_range[d];
+        for (unsigned l = 0; l < 64; ++l) {
+            u32 value = 0;
+            if ((lanes >> l) & 1) std::memcpy(&value, host + (a.address[l] - lowest) + 4 * d, 4);
+            data[64 * d + l] = value;
+        }
+        bytes += 4ull * unsigned(__builtin_popcountll(lanes));
+    }
+    return bytes;
+}
+
+u64 direct_store(const DwordLanes& a, std::uint8_t* host, u64 lowest, u64 exec, unsigned dwords, Wave& w,
+                 const Src& data) {
+    u64 bytes = 0;
+    for (unsigned d = 0; d < dwords; ++d) {
+        const u64 lanes = exec & a.in_range[d];
+        const u32* value = vreg(w, data, d);
+        for (unsigned l = 0; l < 64; ++l)
+            if ((lanes >> l) & 1) std::memcpy(host + (a.address[l] - lowest) + 4 * d, &value[l], 4);
+        bytes += 4ull * unsigned(__builtin_popcountll(lanes));
+    }
+    return bytes;
+}
+
 void vmem_load(Wave& w, const ExecInst& e) {
     const Format& f = formats()[static_cast<std::size_t>(e.inst->op)];
     const u64 exec = w.exec();
@@ -140,8 +243,16 @@ void vmem_load(Wave& w, const ExecInst& e) {
     entry.reg = e.dst.index;
     entry.lanes = exec;
     entry.keep_mask = f.d16 ? (f.hi ? 0x0000ffffu : 0xffff0000u) : 0u;
+    DwordLanes direct;
+    std::uint8_t* span = nullptr;
+    u64 lowest = 0;
+    const bool fast = direct_access(w, e, f, exec, direct, span, lowest);
     PendingLoad& p = issue(w, e, entry);
     u32* data = w.pending.data(p);
+    if (fast) {
+        w.group->counters.global_read_bytes += direct_load(direct, span, lowest, exec, f.dwords, data);
+        return;
+    }
     std::unique_ptr<MemoryAccess> access;  // only when observed: it is 1 KiB
     if (w.group->observer) {
         access = std::make_unique<MemoryAccess>();
@@ -172,6 +283,16 @@ void vmem_store(Wave& w, const ExecInst& e) {
     LaneAddresser addr(w, e);
     // Store data: vdata (MUBUF keeps it in dst) or data (FLAT/GLOBAL src1).
     const Src& data = e.inst->info().family == Family::MUBUF ? e.dst : e.src[1];
+    DwordLanes direct;
+    std::uint8_t* span = nullptr;
+    u64 lowest = 0;
+    if (direct_access(w, e, f, exec, direct, span, lowest)) {
+        w.group->counters.global_write_bytes += direct_store(direct, span, lowest, exec, f.dwords, w, data);
+        PendingLoad entry;
+        entry.counter = WaitCounter::vm;
+        issue(w, e, entry);
+        return;
+    }
     std::unique_ptr<MemoryAccess> access;  // only when observed
     if (w.group->observer) {
         access = std::make_unique<MemoryAccess>();
