@@ -28,6 +28,41 @@ void not_implemented(Wave& w, const ExecInst& e) {
     fail("instruction not implemented");
 }
 
+// fetch()'s general case: scalars broadcast, DPP gathered, SDWA selects and
+// abs/neg/flush applied in tmp.
+const std::uint32_t* fetch_copy(Wave& w, const ExecInst& e, unsigned i, Lanes tmp, unsigned dword, std::uint8_t skip) {
+    const Src& s = e.src[i];
+    const std::uint8_t t = e.transform[i] & ~skip;
+    const std::uint32_t* lanes;
+    if (s.is_vector()) {
+        lanes = vreg(w, s, dword);
+        if (i == 0 && e.dpp) {
+            dpp_gather(*e.dpp, e.dpp->valid_sources(w.exec()), lanes, tmp);
+            lanes = tmp;
+        }
+        if (!t) return lanes;
+    } else {
+        const std::uint64_t wide = s.dwords > 1 ? read64(w, s) : read32(w, s);
+        const std::uint32_t value = static_cast<std::uint32_t>(wide >> (32 * dword));
+        for (unsigned l = 0; l < 64; ++l) tmp[l] = value;
+        lanes = tmp;
+        if (!t) return lanes;
+    }
+    if (t & ST_SDWA) {
+        sdwa_select(e, i, lanes, tmp);
+        lanes = tmp;
+    }
+    const std::uint32_t and_mask = (t & ST_ABS) ? 0x7fffffffu : 0xffffffffu;
+    const std::uint32_t xor_mask = (t & ST_NEG) ? 0x80000000u : 0u;
+    if (t & ST_FLUSH) {
+        for (unsigned l = 0; l < 64; ++l) tmp[l] = (fp::flush(lanes[l]) & and_mask) ^ xor_mask;
+    } else {
+        for (unsigned l = 0; l < 64; ++l) tmp[l] = (lanes[l] & and_mask) ^ xor_mask;
+    }
+    return tmp;
+}
+
+
 void apply_output_modifiers(const ExecInst& e, std::uint32_t* value) {
     const Inst& inst = *e.inst;
     if (inst.omod) {

@@ -80,9 +80,17 @@ void vop3(Wave& w, const ExecInst& e) {
 // baseline and for CPUs with AVX2 and FMA (8 lanes per instruction); the
 // first call picks one by asking the CPU. Same results either way:
 // -ffp-contract=off keeps mul+add unfused, std::fma is fused in both.
+//
+// out may be one of the sources (in place: v_mac's accumulator): lane l of the
+// result depends on lane l of the sources only, so the lanes carry no
+// dependence and the loop vectorizes without alias checks.
 template <bool In, bool Out, bool Fused>
-inline void multiply_add_lanes(const u32* __restrict a, const u32* __restrict b, const u32* __restrict c,
-                               u32* __restrict out) {
+inline void multiply_add_lanes(const u32* a, const u32* b, const u32* c, u32* out) {
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety)
+#elif defined(__GNUC__)
+#pragma GCC ivdep
+#endif
     for (unsigned l = 0; l < 64; ++l) {
         const float x = as_float(In ? fp::flush(a[l]) : a[l]);
         const float y = as_float(In ? fp::flush(b[l]) : b[l]);
@@ -136,14 +144,17 @@ void multiply_add(const u32* a, const u32* b, const u32* c, u32* out, bool in, b
 
 // v_mac_f32 and v_mad_f32 (Fused = false), v_fmac_f32 and v_fma_f32 (true).
 // Sources A, B, C as in vop3 (the *mk forms put their literal K in the middle).
+// The result goes straight to the destination when every lane is written and
+// no output modifier follows (the GEMM case), else through commit_vdst.
 template <bool Fused, int A = 0, int B = 1, int C = 2>
 void multiply_add_op(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, t2, out;
     const u32* a = fetch(w, e, A, t0, 0, ST_FLUSH);
     const u32* b = fetch(w, e, B, t1, 0, ST_FLUSH);
     const u32* c = fetch(w, e, C, t2, 0, ST_FLUSH);
-    multiply_add<Fused>(a, b, c, out, e.flush_in, e.flush_out);
-    commit_vdst(w, e, out);
+    const bool in_place = !e.output_modifiers && !e.sdwa_dst && write_lanes(w, e) == ~0ull;
+    multiply_add<Fused>(a, b, c, in_place ? vreg(w, e.dst) : out, e.flush_in, e.flush_out);
+    if (!in_place) commit_vdst(w, e, out);
 }
 
 template <float (*F)(float)> u32 fbits1(u32 a) { return as_bits(F(as_float(a))); }

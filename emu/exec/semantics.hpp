@@ -84,37 +84,12 @@ void sdwa_place(const std::uint32_t* old, std::uint32_t* value, const Inst& inst
 // transform applies, otherwise a copy in tmp (scalars broadcast, DPP
 // gathered, abs/neg applied). Transforms in `skip` are left to the caller
 // (the lane-loop templates fuse the denormal flush into their loop).
+const std::uint32_t* fetch_copy(Wave& w, const ExecInst& e, unsigned i, Lanes tmp, unsigned dword, std::uint8_t skip);
 inline const std::uint32_t* fetch(Wave& w, const ExecInst& e, unsigned i, Lanes tmp, unsigned dword = 0,
                                   std::uint8_t skip = 0) {
     const Src& s = e.src[i];
-    const std::uint8_t t = e.transform[i] & ~skip;
-    const std::uint32_t* lanes;
-    if (s.is_vector()) {
-        lanes = vreg(w, s, dword);
-        if (i == 0 && e.dpp) {
-            dpp_gather(*e.dpp, e.dpp->valid_sources(w.exec()), lanes, tmp);
-            lanes = tmp;
-        }
-        if (!t) return lanes;
-    } else {
-        const std::uint64_t wide = s.dwords > 1 ? read64(w, s) : read32(w, s);
-        const std::uint32_t value = static_cast<std::uint32_t>(wide >> (32 * dword));
-        for (unsigned l = 0; l < 64; ++l) tmp[l] = value;
-        lanes = tmp;
-        if (!t) return lanes;
-    }
-    if (t & ST_SDWA) {
-        sdwa_select(e, i, lanes, tmp);
-        lanes = tmp;
-    }
-    const std::uint32_t and_mask = (t & ST_ABS) ? 0x7fffffffu : 0xffffffffu;
-    const std::uint32_t xor_mask = (t & ST_NEG) ? 0x80000000u : 0u;
-    if (t & ST_FLUSH) {
-        for (unsigned l = 0; l < 64; ++l) tmp[l] = (fp::flush(lanes[l]) & and_mask) ^ xor_mask;
-    } else {
-        for (unsigned l = 0; l < 64; ++l) tmp[l] = (lanes[l] & and_mask) ^ xor_mask;
-    }
-    return tmp;
+    if (s.kind == Src::Kind::vgpr && !(e.transform[i] & ~skip) && !(i == 0 && e.dpp)) return w.v[s.index + dword];
+    return fetch_copy(w, e, i, tmp, dword, skip);
 }
 
 // Lanes a VALU instruction writes: EXEC, narrowed by DPP masks.
