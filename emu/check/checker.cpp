@@ -57,12 +57,14 @@ public:
 
     void before_instruction(const Wave& w, const ExecInst& e) override {
         const InstFacts& f = checker_.facts()[e.index];
-        WaveModel& m = model(w);
-        if (f.end_of_code) report(w, Rule::past_end_of_code, 0, e.index, nullptr, "", "no s_endpgm before the end of the code");
+        if (f.end_of_code) {
+            report(w, Rule::past_end_of_code, 0, e.index, nullptr, "", "no s_endpgm before the end of the code");
+            return;
+        }
         if (f.scratch)
             report(w, Rule::scratch_without_allocation, w.exec(), e.index, nullptr, "",
                    "scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
-        if (f.end_of_code) return;
+        WaveModel& m = model(w);
         if (f.waitcnt) m.scoreboard.wait(e.inst->waitcnt.vmcnt, e.inst->waitcnt.lgkmcnt);
         if (f.barrier) check_published(w, e, m);
         if (!m.scoreboard.empty()) check_pending(w, e, f, m);
