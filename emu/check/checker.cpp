@@ -148,6 +148,10 @@ private:
     }
 
     void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, WaveModel& m) {
+        bool any = false;
+        for (unsigned i = 0; i < f.read_count; ++i) any |= m.scoreboard.any_pending(f.reads[i]);
+        for (unsigned i = 0; i < f.write_count; ++i) any |= m.scoreboard.any_pending(f.writes[i]);
+        if (!any) return;
         for (unsigned i = 0; i < f.read_count; ++i)
             if (const InFlight* p = m.scoreboard.pending_in(f.reads[i])) {
                 report(w, Rule::read_before_wait, p->lanes & w.exec(), e.index, &p->inst, "",

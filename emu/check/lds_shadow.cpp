@@ -46,19 +46,18 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, std::uint32_t wave, std::ui
     const std::uint32_t me = tag(wave);
     const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
     const std::uint32_t limit = static_cast<std::uint32_t>(write_tag_.size());
-    // Lanes that share an address (broadcast reads) share the outcome: a small
-    // direct-mapped memo of this access's addresses (address + 1, 0: empty)
-    // skips the repeats.
-    std::uint64_t memo_address[64] = {};
-    bool memo_conflict[64] = {};
+    if (++generation_ == 0) {  // wrapped: forget every old entry
+        memo_.fill(Memo{});
+        generation_ = 1;
+    }
     for (unsigned l = 0; l < 64; ++l) {
         if (!((a.lanes >> l) & 1)) continue;
         bool lane_conflict = false;
         for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
             const std::uint64_t address = a.address[l][el];
-            const unsigned slot = static_cast<unsigned>((address >> 2) ^ (address >> 8)) & 63;
-            if (memo_address[slot] == address + 1) {
-                lane_conflict |= memo_conflict[slot];
+            Memo& memo = memo_[static_cast<unsigned>((address >> 2) ^ (address >> 8)) & 63];
+            if (memo.generation == generation_ && memo.address == address) {
+                lane_conflict |= memo.conflict;
                 continue;
             }
             bool conflict = false;
@@ -74,8 +73,7 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, std::uint32_t wave, std::ui
                     if (first_read) read_inst_[d] = inst;
                 }
             }
-            memo_address[slot] = address + 1;
-            memo_conflict[slot] = conflict;
+            memo = Memo{address, generation_, conflict};
             lane_conflict |= conflict;
         }
         if (lane_conflict) c.lanes |= 1ull << l;

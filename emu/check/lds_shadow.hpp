@@ -6,6 +6,7 @@
 // Granularity is the dword (sub-dword accesses of different waves to
 // different bytes of one dword are reported too); atomics are not races.
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -35,6 +36,16 @@ private:
     static constexpr std::uint32_t wave_bits = 5, wave_mask = (1u << wave_bits) - 1, multiple = wave_mask;
     std::uint32_t epoch_ = 0;
     std::vector<std::uint32_t> write_tag_, read_tag_, write_inst_, read_inst_;
+    // Lanes that share an address (broadcast reads) share the outcome: a
+    // direct-mapped memo of the current access's addresses skips the repeats.
+    // An entry belongs to the current access when its generation matches.
+    struct Memo {
+        std::uint64_t address = 0;
+        std::uint32_t generation = 0;
+        bool conflict = false;
+    };
+    std::array<Memo, 64> memo_{};
+    std::uint32_t generation_ = 0;
 
     std::uint32_t tag(std::uint32_t wave) const { return (epoch_ << wave_bits) | (wave + 1); }
     bool this_epoch(std::uint32_t t) const { return t != 0 && (t >> wave_bits) == epoch_; }

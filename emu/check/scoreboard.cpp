@@ -40,9 +40,7 @@ void Scoreboard::wait(unsigned vm, unsigned lgkm) {
 }
 
 const InFlight* Scoreboard::pending_in(const RegRange& range) const {
-    bool any = false;
-    for (unsigned s = range.slot; s < unsigned(range.slot) + range.count && s < slot_count; ++s) any |= pending_[s] != 0;
-    if (!any) return nullptr;
+    if (!any_pending(range)) return nullptr;
     for (const InFlight& e : entries_)
         if (e.dest.count && !e.reported && e.dest.overlaps(range)) return &e;
     return nullptr;

@@ -41,6 +41,13 @@ public:
     bool empty() const { return entries_.empty(); }
     // s_waitcnt vmcnt(vm) lgkmcnt(lgkm).
     void wait(unsigned vm, unsigned lgkm);
+    // Whether a load into a register of `range` may be in flight (cheap: one
+    // counter per register).
+    bool any_pending(const RegRange& range) const {
+        for (unsigned s = range.slot; s < unsigned(range.slot) + range.count && s < slot_count; ++s)
+            if (pending_[s]) return true;
+        return false;
+    }
     // The oldest in-flight entry not yet reported whose result register overlaps `range`, or nullptr.
     const InFlight* pending_in(const RegRange& range) const;
     // An in-flight entry that may land after (or race) a new load into `dest`
