@@ -9,6 +9,10 @@
 #include <memory>
 #include <string_view>
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 #include "emu/exec/semantics.hpp"
 
 namespace dppgemm::emu::sem {
@@ -120,6 +124,26 @@ void scatter(std::uint8_t* lds, const u32* address, u64 exec, const u32* const* 
     }
 }
 
+// ds_read_b128 with every lane active, the GEMM's LDS read: four lanes' rows
+// at a time, transposed into the four dword planes (moves only, bits intact).
+void gather_all_lanes_x4(const std::uint8_t* lds, const u32* address, u32* out) {
+#if defined(__SSE2__)
+    for (unsigned l = 0; l < 64; l += 4) {
+        __m128 row0 = _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l]));
+        __m128 row1 = _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 1]));
+        __m128 row2 = _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 2]));
+        __m128 row3 = _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 3]));
+        _MM_TRANSPOSE4_PS(row0, row1, row2, row3);
+        _mm_storeu_ps(reinterpret_cast<float*>(out + l), row0);
+        _mm_storeu_ps(reinterpret_cast<float*>(out + 64 + l), row1);
+        _mm_storeu_ps(reinterpret_cast<float*>(out + 128 + l), row2);
+        _mm_storeu_ps(reinterpret_cast<float*>(out + 192 + l), row3);
+    }
+#else
+    gather<4>(lds, address, ~0ull, out);
+#endif
+}
+
 using GatherFn = void (*)(const std::uint8_t*, const u32*, u64, u32*);
 using ScatterFn = void (*)(std::uint8_t*, const u32*, u64, const u32* const*);
 constexpr GatherFn gathers[] = {nullptr, gather<1>, gather<2>, gather<3>, gather<4>};
@@ -193,7 +217,8 @@ void ds_read(Wave& w, const ExecInst& e) {
     const std::uint8_t* lds = w.group->lds.at(0, 0);
     for (unsigned el = 0; el < a.elements; ++el) {
         u32* out = data + 64 * el * a.dwords_per_element;
-        if (f.bytes >= 4) gathers[a.dwords_per_element](lds, a.byte[el], exec, out);
+        if (f.bytes >= 4 && a.dwords_per_element == 4 && exec == ~0ull) gather_all_lanes_x4(lds, a.byte[el], out);
+        else if (f.bytes >= 4) gathers[a.dwords_per_element](lds, a.byte[el], exec, out);
         else gather_sub_dword(lds, f, a.byte[el], exec, out);
     }
     account(w, e, f, exec, false, a);

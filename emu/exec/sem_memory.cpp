@@ -149,13 +149,21 @@ bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLa
     const BufferResource r = BufferResource::from_sgprs(words);
     if (r.stride || r.swizzle || r.add_tid || inst.idxen || (inst.offen && e.src[0].kind != Src::Kind::vgpr)) return false;
     const u64 base = r.base + read32(w, e.soffset);
+    const u64 offset = u64(u32(inst.offset));
     const u32* vaddr = w.v[e.src[0].index];
+    u64 highest = 0;
     for (unsigned l = 0; l < 64; ++l) {
-        const u64 offset = u64(u32(inst.offset)) + (inst.offen ? vaddr[l] : 0u);
-        out.address[l] = base + offset;
-        for (unsigned d = 0; d < dwords; ++d)
-            out.in_range[d] |= u64(offset + 4 * d + 4 <= r.num_records) << l;
+        const u64 lane_offset = offset + (inst.offen ? vaddr[l] : 0u);
+        out.address[l] = base + lane_offset;
+        highest = std::max(highest, lane_offset);
     }
+    if (highest + 4 * dwords <= r.num_records) {  // every lane in range: the usual case
+        for (unsigned d = 0; d < dwords; ++d) out.in_range[d] = ~0ull;
+        return true;
+    }
+    for (unsigned l = 0; l < 64; ++l)
+        for (unsigned d = 0; d < dwords; ++d)
+            out.in_range[d] |= u64(out.address[l] - base + 4 * d + 4 <= r.num_records) << l;
     return true;
 }
 
@@ -174,15 +182,22 @@ void global_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLanes&
 
 // Host bytes of address `lowest` when one allocation holds every lane's
 // access (lanes with at least one dword in range); nullptr otherwise.
-std::uint8_t* whole_span(Wave& w, const DwordLanes& a, u64 lanes, unsigned dwords, u64& lowest) {
-    if (!lanes) return nullptr;
-    u64 highest = 0;
+template <bool AllLanes>
+void address_range(const DwordLanes& a, u64 lanes, u64& lowest, u64& highest) {
     lowest = ~0ull;
+    highest = 0;
     for (unsigned l = 0; l < 64; ++l) {
-        if (!((lanes >> l) & 1)) continue;
+        if (!AllLanes && !((lanes >> l) & 1)) continue;
         lowest = std::min(lowest, a.address[l]);
         highest = std::max(highest, a.address[l]);
     }
+}
+
+std::uint8_t* whole_span(Wave& w, const DwordLanes& a, u64 lanes, unsigned dwords, u64& lowest) {
+    if (!lanes) return nullptr;
+    u64 highest;
+    if (lanes == ~0ull) address_range<true>(a, lanes, lowest, highest);
+    else address_range<false>(a, lanes, lowest, highest);
     if (highest > ~0ull - 4 * dwords) return nullptr;
     return w.group->translator.translate(lowest, highest + 4 * dwords - lowest);
 }

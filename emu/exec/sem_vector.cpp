@@ -7,6 +7,10 @@
 #include <cstring>
 #include <type_traits>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 #include "emu/exec/semantics.hpp"
 
 namespace dppgemm::emu::sem {
@@ -117,10 +121,40 @@ void multiply_add_baseline(const u32* a, const u32* b, const u32* c, u32* out, b
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+// The input flush costs more than the arithmetic. x86's "denormals are zero"
+// mode (MXCSR bit 6, on every CPU with AVX2) reads denormal inputs as zeros
+// of the same sign, which is exactly that flush, at no cost; the product and
+// result flushes stay explicit (the mode does not change rounding). It is set
+// only around the lane loop, which is a separate call so that no
+// floating-point operation can move across the mode change.
+class DenormalsAreZero {
+public:
+    DenormalsAreZero() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ | denormals_are_zero); }
+    ~DenormalsAreZero() { _mm_setcsr(saved_); }
+    DenormalsAreZero(const DenormalsAreZero&) = delete;
+    DenormalsAreZero& operator=(const DenormalsAreZero&) = delete;
+
+private:
+    static constexpr unsigned denormals_are_zero = 0x40;
+    unsigned saved_;
+};
+
+template <bool Out, bool Fused>
+__attribute__((target("avx2,fma"), noinline)) void multiply_add_lanes_avx2(const u32* a, const u32* b, const u32* c,
+                                                                           u32* out) {
+    multiply_add_lanes<false, Out, Fused>(a, b, c, out);
+}
+
 template <bool Fused>
-__attribute__((target("avx2,fma"))) void multiply_add_avx2(const u32* a, const u32* b, const u32* c, u32* out, bool in,
-                                                           bool flush_out) {
-    DPPGEMM_MULTIPLY_ADD_BODY
+void multiply_add_avx2(const u32* a, const u32* b, const u32* c, u32* out, bool in, bool flush_out) {
+    if (!in) {
+        if (flush_out) multiply_add_lanes_avx2<true, Fused>(a, b, c, out);
+        else multiply_add_lanes_avx2<false, Fused>(a, b, c, out);
+        return;
+    }
+    const DenormalsAreZero inputs_flushed;
+    if (flush_out) multiply_add_lanes_avx2<true, Fused>(a, b, c, out);
+    else multiply_add_lanes_avx2<false, Fused>(a, b, c, out);
 }
 template <bool Fused>
 MultiplyAddLanes pick_multiply_add() {
