@@ -1,7 +1,6 @@
 #include "emu/check/checker.hpp"
 
 #include <map>
-#include <sstream>
 #include <tuple>
 
 #include "emu/check/hazards.hpp"
@@ -11,12 +10,6 @@
 
 namespace dppgemm::emu::check {
 namespace {
-
-std::string hex(std::uint64_t value) {
-    std::ostringstream s;
-    s << "0x" << std::hex << value;
-    return s.str();
-}
 
 const char* counter_name(const InFlight& e) {
     if (e.vm && e.lgkm) return "vmcnt and lgkmcnt(0)";

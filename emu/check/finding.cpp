@@ -53,13 +53,11 @@ std::string lane_list(std::uint64_t lanes) {
     return s.str();
 }
 
-namespace {
-std::string hex(std::uint32_t value) {
+std::string hex(std::uint64_t value) {
     std::ostringstream s;
     s << "0x" << std::hex << value;
     return s.str();
 }
-}  // namespace
 
 std::string Finding::text() const {
     std::ostringstream s;

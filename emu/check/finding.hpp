@@ -66,5 +66,7 @@ struct Finding {
 
 // "0-63", "0,2,4-7".
 std::string lane_list(std::uint64_t lanes);
+// "0x1c".
+std::string hex(std::uint64_t value);
 
 }  // namespace dppgemm::emu::check
