@@ -269,3 +269,20 @@ TEST_CASE("register names in findings", "[check][format]") {
     CHECK(range_name(RegRange{static_cast<std::uint16_t>(slot_exec), 1}) == "exec_lo");
     CHECK(range_name(RegRange{static_cast<std::uint16_t>(slot_m0), 1}) == "m0");
 }
+
+TEST_CASE("max_findings keeps the first distinct findings", "[check][options]") {
+    const CodeObject co = exec_test::assemble_kernel("  global_load_dword v2, v1, s[4:5]\n  global_load_dword v3, v1, s[6:7]\n"
+                                                     "  v_add_f32 v4, v2, v2\n  v_add_f32 v5, v3, v3\n  s_waitcnt vmcnt(0)" +
+                                                     store_v2);
+    const Program program = build_program(co, co.kernel("k"));
+    exec_test::TestRun run;
+    CheckOptions one;
+    one.max_findings = 1;
+    const Checked first = run_checked(run, program, one);
+    INFO(first.text());
+    REQUIRE(first.findings.size() == 1);
+    CHECK(first.findings[0].pc == pc_of(program, "v_add_f32 v4"));
+    const Checked all = run_checked(run, program);
+    REQUIRE(all.findings.size() == 2);
+    CHECK(all.findings[1].pc == pc_of(program, "v_add_f32 v5"));
+}
