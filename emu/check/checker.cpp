@@ -165,9 +165,10 @@ private:
     void check_alignment(const Wave& w, const ExecInst& e, const MemoryAccess& a) {
         const std::uint32_t align = lds_alignment(a.bytes_per_lane);
         if (align <= 1) return;
-        std::uint64_t any = 0;  // the low bits of every address at once: almost always aligned
-        for (unsigned l = 0; l < 64; ++l)
-            for (unsigned el = 0; el < a.addresses_per_lane; ++el) any |= ((a.lanes >> l) & 1) ? a.address[l][el] : 0;
+        // The low bits of every address at once (inactive lanes too: a hit there
+        // only costs the exact pass below): almost always aligned.
+        std::uint64_t any = 0;
+        for (unsigned l = 0; l < 64; ++l) any |= a.address[l][0] | a.address[l][1];
         if (any % align == 0) return;
         std::uint64_t lanes = 0, first = 0;
         for (unsigned l = 0; l < 64; ++l) {
@@ -178,8 +179,9 @@ private:
                     lanes |= 1ull << l;
                 }
         }
-        report(w, Rule::lds_misaligned, lanes, e.index, nullptr, "",
-               "LDS address " + hex(first) + " is not " + std::to_string(align) + "-byte aligned");
+        if (lanes)
+            report(w, Rule::lds_misaligned, lanes, e.index, nullptr, "",
+                   "LDS address " + hex(first) + " is not " + std::to_string(align) + "-byte aligned");
     }
 
     void report_race(const Wave& w, const ExecInst& e, const MemoryAccess& a, const LdsConflict& c) {

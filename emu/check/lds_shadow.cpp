@@ -41,40 +41,52 @@ bool LdsShadow::conflicts_write(std::uint32_t d, std::uint32_t me, LdsConflict& 
     return write_conflict || read_conflict;
 }
 
+bool LdsShadow::element(std::uint64_t address, std::uint32_t dwords, bool write, std::uint32_t me, std::uint32_t inst,
+                        LdsConflict& c) {
+    const std::uint32_t limit = static_cast<std::uint32_t>(write_tag_.size());
+    const std::uint32_t first = static_cast<std::uint32_t>(address / 4);
+    bool conflict = false;
+    for (std::uint32_t d = first; d < first + dwords && d < limit; ++d) {
+        if (write) {
+            conflict |= conflicts_write(d, me, c);
+            write_tag_[d] = me;
+            write_inst_[d] = inst;
+        } else {
+            const bool first_read = !this_epoch(read_tag_[d]);
+            conflict |= conflicts_read(d, me, c);
+            if (first_read) read_inst_[d] = inst;
+        }
+    }
+    return conflict;
+}
+
 LdsConflict LdsShadow::access(const MemoryAccess& a, std::uint32_t wave, std::uint32_t inst) {
     LdsConflict c;
     const std::uint32_t me = tag(wave);
     const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
-    const std::uint32_t limit = static_cast<std::uint32_t>(write_tag_.size());
     if (++generation_ == 0) {  // wrapped: forget every old entry
         memo_.fill(Memo{});
         generation_ = 1;
     }
     for (unsigned l = 0; l < 64; ++l) {
         if (!((a.lanes >> l) & 1)) continue;
+        // The same address as the lane before or 16 before (row broadcasts): same outcome.
+        if (a.addresses_per_lane == 1) {
+            const unsigned same = l > 0 && a.address[l][0] == a.address[l - 1][0] && ((a.lanes >> (l - 1)) & 1) ? l - 1
+                                  : l >= 16 && a.address[l][0] == a.address[l - 16][0] && ((a.lanes >> (l - 16)) & 1) ? l - 16
+                                                                                                                   : 64;
+            if (same < 64) {
+                c.lanes |= ((c.lanes >> same) & 1) << l;
+                continue;
+            }
+        }
         bool lane_conflict = false;
         for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
             const std::uint64_t address = a.address[l][el];
             Memo& memo = memo_[static_cast<unsigned>((address >> 2) ^ (address >> 8)) & 63];
-            if (memo.generation == generation_ && memo.address == address) {
-                lane_conflict |= memo.conflict;
-                continue;
-            }
-            bool conflict = false;
-            const std::uint32_t first = static_cast<std::uint32_t>(address / 4);
-            for (std::uint32_t d = first; d < first + dwords && d < limit; ++d) {
-                if (a.write) {
-                    conflict |= conflicts_write(d, me, c);
-                    write_tag_[d] = me;
-                    write_inst_[d] = inst;
-                } else {
-                    const bool first_read = !this_epoch(read_tag_[d]);
-                    conflict |= conflicts_read(d, me, c);
-                    if (first_read) read_inst_[d] = inst;
-                }
-            }
-            memo = Memo{address, generation_, conflict};
-            lane_conflict |= conflict;
+            if (memo.generation != generation_ || memo.address != address)
+                memo = Memo{address, generation_, element(address, dwords, a.write, me, inst, c)};
+            lane_conflict |= memo.conflict;
         }
         if (lane_conflict) c.lanes |= 1ull << l;
     }

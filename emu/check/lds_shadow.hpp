@@ -51,6 +51,8 @@ private:
     bool this_epoch(std::uint32_t t) const { return t != 0 && (t >> wave_bits) == epoch_; }
     bool conflicts_read(std::uint32_t d, std::uint32_t me, LdsConflict& c);
     bool conflicts_write(std::uint32_t d, std::uint32_t me, LdsConflict& c);
+    // Checks and records one element (dwords from `address`); true on a conflict.
+    bool element(std::uint64_t address, std::uint32_t dwords, bool write, std::uint32_t me, std::uint32_t inst, LdsConflict& c);
 };
 
 }  // namespace dppgemm::emu::check
