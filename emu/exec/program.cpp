@@ -95,6 +95,17 @@ void track_registers(Program& p, const Src& s) {
 bool flushes_src(FloatDenormMode m) { return m == FloatDenormMode::flush_src_dst || m == FloatDenormMode::flush_src; }
 bool flushes_dst(FloatDenormMode m) { return m == FloatDenormMode::flush_src_dst || m == FloatDenormMode::flush_dst; }
 
+// ExecInst::multiply_add_run, from the end backwards.
+void count_multiply_add_runs(Program& p) {
+    for (std::size_t i = p.insts.size(); i-- > 0;) {
+        ExecInst& e = p.code[i];
+        const ExecInst& next = p.code[i + 1];
+        const bool continues = e.multiply_add && next.multiply_add && next.fn == e.fn && next.flush_in == e.flush_in &&
+                               next.flush_out == e.flush_out && next.multiply_add_run < 0xffff;
+        e.multiply_add_run = continues ? static_cast<std::uint16_t>(next.multiply_add_run + 1) : 1;
+    }
+}
+
 }  // namespace
 
 bool has_semantics(Op op) { return semantics()[static_cast<std::size_t>(op)].fn != nullptr; }
@@ -178,6 +189,12 @@ Program build_program(const Kernel& kernel, Target target) {
             if (inst.sdwa_sel.src1_sel != 6 || (inst.mods.sext & 2)) e.transform[1] |= ST_SDWA;
             e.sdwa_dst = info.family != Family::VOPC && inst.sdwa_sel.dst_sel != 6;
         }
+        e.direct_vgprs = e.dst.kind == Src::Kind::vgpr && !e.dpp && !inst.sdwa && !e.output_modifiers &&
+                         std::all_of(std::begin(e.src), std::end(e.src), [&](const Src& src) {
+                             const std::size_t k = &src - e.src;
+                             return src.kind == Src::Kind::none ||
+                                    (src.kind == Src::Kind::vgpr && !(e.transform[k] & ~ST_FLUSH));
+                         });
         // Integer clamp (saturation) and output modifiers on integer ops are not modelled: stop rather than guess.
         if (s.fn && s.fp == sem::FloatPolicy::none && (inst.clamp || inst.omod) && info.family != Family::VOP3P)
             e.fn = sem::not_implemented;
@@ -189,6 +206,7 @@ Program build_program(const Kernel& kernel, Target target) {
     end.index = static_cast<std::uint32_t>(p.insts.size());
     end.next = end.index;
     end.target = Program::no_target;
+    count_multiply_add_runs(p);
     return p;
 }
 

@@ -56,7 +56,13 @@ struct ExecInst {
     bool flush_out = false;  // fp32 result denormals -> signed zero
     bool output_modifiers = false;  // clamp or omod: apply_output_modifiers()
     bool sdwa_dst = false;          // SDWA dst_sel other than DWORD: sdwa_place()
+    // Destination and sources are VGPRs read and written as they are: no DPP,
+    // SDWA, abs/neg or output modifier (a denormal flush may still apply).
+    bool direct_vgprs = false;
     std::uint8_t multiply_add = 0;  // 1 for fp32 mac/fmac/mad/fma (Counters::valu_multiply_add)
+    // Multiply-adds: how many instructions from this one on (at least 1) have
+    // the same function and flush flags, so that one call can run them all.
+    std::uint16_t multiply_add_run = 1;
     std::uint8_t transform[3] = {0, 0, 0};  // SrcTransform bits per source
     std::uint32_t index = 0;   // position in Program::code
     std::uint32_t next = 0;    // index of the following instruction

@@ -104,29 +104,30 @@ inline void multiply_add_lanes(const u32* a, const u32* b, const u32* c, u32* ou
     }
 }
 
-#define DPPGEMM_MULTIPLY_ADD_BODY                                                     \
-    if (in) {                                                                         \
-        if (flush_out) multiply_add_lanes<true, true, Fused>(a, b, c, out);           \
-        else multiply_add_lanes<true, false, Fused>(a, b, c, out);                    \
-    } else {                                                                          \
-        if (flush_out) multiply_add_lanes<false, true, Fused>(a, b, c, out);          \
-        else multiply_add_lanes<false, false, Fused>(a, b, c, out);                   \
-    }
+using MultiplyAddLanes = void (*)(const u32*, const u32*, const u32*, u32*, bool flush_out);
 
-using MultiplyAddLanes = void (*)(const u32*, const u32*, const u32*, u32*, bool, bool);
-
-template <bool Fused>
-void multiply_add_baseline(const u32* a, const u32* b, const u32* c, u32* out, bool in, bool flush_out) {
-    DPPGEMM_MULTIPLY_ADD_BODY
+template <bool In, bool Fused>
+void multiply_add_baseline(const u32* a, const u32* b, const u32* c, u32* out, bool flush_out) {
+    if (flush_out) multiply_add_lanes<In, true, Fused>(a, b, c, out);
+    else multiply_add_lanes<In, false, Fused>(a, b, c, out);
 }
 
+// The lane loops of one CPU: `flushing` flushes the inputs itself, `plain`
+// does not; with denormals_are_zero, `plain` under DenormalsAreZero is the
+// same as `flushing`, and cheaper: the input flush costs more than the
+// arithmetic.
+struct MultiplyAddLoops {
+    MultiplyAddLanes flushing, plain;
+    bool denormals_are_zero = false;
+};
+
 #if defined(__x86_64__) && defined(__GNUC__)
-// The input flush costs more than the arithmetic. x86's "denormals are zero"
-// mode (MXCSR bit 6, on every CPU with AVX2) reads denormal inputs as zeros
-// of the same sign, which is exactly that flush, at no cost; the product and
-// result flushes stay explicit (the mode does not change rounding). It is set
-// only around the lane loop, which is a separate call so that no
-// floating-point operation can move across the mode change.
+// x86's "denormals are zero" mode (MXCSR bit 6, on every CPU with AVX2) reads
+// denormal inputs as zeros of the same sign, which is exactly the input
+// flush; the product and result flushes stay explicit (the mode does not
+// change rounding). Changing MXCSR is slow, so it is set once for a run of
+// multiply-adds; the lane loops are separate calls so that no floating-point
+// operation can move across the mode change.
 class DenormalsAreZero {
 public:
     DenormalsAreZero() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ | denormals_are_zero); }
@@ -139,56 +140,84 @@ private:
     unsigned saved_;
 };
 
-template <bool Out, bool Fused>
-__attribute__((target("avx2,fma"), noinline)) void multiply_add_lanes_avx2(const u32* a, const u32* b, const u32* c,
-                                                                           u32* out) {
-    multiply_add_lanes<false, Out, Fused>(a, b, c, out);
+template <bool In, bool Fused>
+__attribute__((target("avx2,fma"), noinline)) void multiply_add_avx2(const u32* a, const u32* b, const u32* c, u32* out,
+                                                                     bool flush_out) {
+    if (flush_out) multiply_add_lanes<In, true, Fused>(a, b, c, out);
+    else multiply_add_lanes<In, false, Fused>(a, b, c, out);
 }
 
 template <bool Fused>
-void multiply_add_avx2(const u32* a, const u32* b, const u32* c, u32* out, bool in, bool flush_out) {
-    if (!in) {
-        if (flush_out) multiply_add_lanes_avx2<true, Fused>(a, b, c, out);
-        else multiply_add_lanes_avx2<false, Fused>(a, b, c, out);
-        return;
-    }
-    const DenormalsAreZero inputs_flushed;
-    if (flush_out) multiply_add_lanes_avx2<true, Fused>(a, b, c, out);
-    else multiply_add_lanes_avx2<false, Fused>(a, b, c, out);
-}
-template <bool Fused>
-MultiplyAddLanes pick_multiply_add() {
+MultiplyAddLoops pick_multiply_add() {
     __builtin_cpu_init();
-    const bool avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    return avx2_fma ? multiply_add_avx2<Fused> : multiply_add_baseline<Fused>;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return {multiply_add_avx2<true, Fused>, multiply_add_avx2<false, Fused>, true};
+    return {multiply_add_baseline<true, Fused>, multiply_add_baseline<false, Fused>, false};
 }
 #else
+struct DenormalsAreZero {};  // never used: denormals_are_zero is false
+
 template <bool Fused>
-MultiplyAddLanes pick_multiply_add() {
-    return multiply_add_baseline<Fused>;
+MultiplyAddLoops pick_multiply_add() {
+    return {multiply_add_baseline<true, Fused>, multiply_add_baseline<false, Fused>, false};
 }
 #endif
-#undef DPPGEMM_MULTIPLY_ADD_BODY
 
 template <bool Fused>
-void multiply_add(const u32* a, const u32* b, const u32* c, u32* out, bool in, bool flush_out) {
-    static const MultiplyAddLanes lanes = pick_multiply_add<Fused>();
-    lanes(a, b, c, out, in, flush_out);
+const MultiplyAddLoops& multiply_add_loops() {
+    static const MultiplyAddLoops loops = pick_multiply_add<Fused>();
+    return loops;
 }
 
-// v_mac_f32 and v_mad_f32 (Fused = false), v_fmac_f32 and v_fma_f32 (true).
-// Sources A, B, C as in vop3 (the *mk forms put their literal K in the middle).
-// The result goes straight to the destination when every lane is written and
-// no output modifier follows (the GEMM case), else through commit_vdst.
-template <bool Fused, int A = 0, int B = 1, int C = 2>
-void multiply_add_op(Wave& w, const ExecInst& e) {
+// One instruction. The result goes straight to the destination when every
+// lane is written and no output modifier follows (the GEMM case), else
+// through commit_vdst.
+template <int A, int B, int C>
+void multiply_add_one(Wave& w, const ExecInst& e, MultiplyAddLanes loop) {
     alignas(64) Lanes t0, t1, t2, out;
     const u32* a = fetch(w, e, A, t0, 0, ST_FLUSH);
     const u32* b = fetch(w, e, B, t1, 0, ST_FLUSH);
     const u32* c = fetch(w, e, C, t2, 0, ST_FLUSH);
     const bool in_place = !e.output_modifiers && !e.sdwa_dst && write_lanes(w, e) == ~0ull;
-    multiply_add<Fused>(a, b, c, in_place ? vreg(w, e.dst) : out, e.flush_in, e.flush_out);
+    loop(a, b, c, in_place ? vreg(w, e.dst) : out, e.flush_out);
     if (!in_place) commit_vdst(w, e, out);
+}
+
+// Counts the instructions a run executed after its first (the run loop
+// counted that one) and moves the wave past them.
+void finish_run(Wave& w, const ExecInst* run, unsigned length) {
+    Counters& counters = w.group->counters;
+    for (unsigned i = 1; i < length; ++i) {
+        ++counters[run[i].cls];
+        counters.valu_multiply_add += run[i].multiply_add;
+    }
+    w.executed += length - 1;
+    w.pc = run[length - 1].next;
+}
+
+// v_mac_f32 and v_mad_f32 (Fused = false), v_fmac_f32 and v_fma_f32 (true).
+// Sources A, B, C as in vop3 (the *mk forms put their literal K in the
+// middle). Without an observer (which must see every instruction), the
+// ExecInst::multiply_add_run instructions that follow in Program::code, all
+// of this kind, execute in this call under one DenormalsAreZero.
+template <bool Fused, int A = 0, int B = 1, int C = 2>
+void multiply_add_op(Wave& w, const ExecInst& e) {
+    const MultiplyAddLoops& loops = multiply_add_loops<Fused>();
+    if (!e.flush_in || !loops.denormals_are_zero || w.group->observer) {
+        multiply_add_one<A, B, C>(w, e, e.flush_in ? loops.flushing : loops.plain);
+        return;
+    }
+    const DenormalsAreZero inputs_flushed;
+    const ExecInst* run = &e;
+    const bool all_lanes = w.exec() == ~0ull;  // no multiply-add changes EXEC
+    for (unsigned i = 0; i < e.multiply_add_run; ++i) {
+        const ExecInst& x = run[i];
+        if (all_lanes && x.direct_vgprs)
+            loops.plain(w.v[x.src[A].index], w.v[x.src[B].index], w.v[x.src[C].index], w.v[x.dst.index], x.flush_out);
+        else
+            multiply_add_one<A, B, C>(w, x, loops.plain);
+    }
+    finish_run(w, run, e.multiply_add_run);
 }
 
 template <float (*F)(float)> u32 fbits1(u32 a) { return as_bits(F(as_float(a))); }
