@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -349,17 +350,27 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
         Worker(shared).run();
     } else {
         // With a progress callback even one worker gets its own thread, so
-        // that the launching thread is free to report.
+        // that the launching thread is free to report. It reports every 100
+        // ms, but is woken when the last worker ends: the dispatch does not
+        // last until the next report.
         std::vector<std::thread> pool;
-        std::atomic<unsigned> running{std::max(threads, 1u)};
+        unsigned running = std::max(threads, 1u);
+        std::mutex running_mutex;
+        std::condition_variable all_done;
         for (unsigned t = 0; t < std::max(threads, 1u); ++t)
-            pool.emplace_back([&shared, &running] {
+            pool.emplace_back([&] {
                 Worker(shared).run();
-                running.fetch_sub(1);
+                std::lock_guard<std::mutex> lock(running_mutex);
+                if (--running == 0) all_done.notify_all();
             });
-        while (config.progress && running.load() != 0) {
-            config.progress(shared.finished.load(), shared.workgroup_count);
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (config.progress) {
+            std::unique_lock<std::mutex> lock(running_mutex);
+            while (running != 0) {
+                lock.unlock();
+                config.progress(shared.finished.load(), shared.workgroup_count);
+                lock.lock();
+                all_done.wait_for(lock, std::chrono::milliseconds(100), [&] { return running == 0; });
+            }
         }
         for (std::thread& t : pool) t.join();
         if (config.progress) config.progress(shared.finished.load(), shared.workgroup_count);
