@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -44,10 +45,18 @@ std::vector<std::uint8_t> bytes_of(T value) {
     return bytes;
 }
 
+// In one read: buffers of GEMM size are megabytes.
 std::vector<std::uint8_t> read_file(const std::string& path, const std::string& option) {
-    std::ifstream file(path, std::ios::binary);
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file) throw UsageError(option + ": cannot open '" + path + "': " + std::strerror(errno));
-    return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error))
+        throw UsageError(option + ": '" + path + "' is not a regular file");
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(file.tellg()));
+    file.seekg(0);
+    if (!file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())))
+        throw UsageError(option + ": cannot read '" + path + "'");
+    return bytes;
 }
 
 std::string describe(const Kernel& kernel, std::size_t index) {

@@ -282,6 +282,9 @@ TEST_CASE("run: usage errors exit 2 naming the option", "[run][usage]") {
     Result r = with({"--buffer", "out=64", "--watchdog", "many"});
     CHECK(r.code == 2);
     CHECK(contains(r.err, "--watchdog"));
+    r = with({"--buffer", "out=@" + loader_test::work_dir()});
+    CHECK(r.code == 2);
+    CHECK(r.err == "dppgemm-emu run: --buffer out: '" + loader_test::work_dir() + "' is not a regular file\n");
     r = with({"--buffer", "out=64", "--dump", "out=/nonexistent/dir/out.bin"});
     CHECK(r.code == 2);
     CHECK(r.err == "dppgemm-emu run: --dump out: cannot write '/nonexistent/dir/out.bin': No such file or directory\n");
