@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "emu/exec/float_ops.hpp"
@@ -99,10 +100,10 @@ inline std::uint64_t write_lanes(const Wave& w, const ExecInst& e) {
     return e.dpp->write_mask(exec, e.dpp->valid_sources(exec));
 }
 
-// dst[l] = value[l] for lanes in mask.
+// dst[l] = value[l] for lanes in mask (dst and value do not overlap).
 inline void commit(std::uint32_t* __restrict dst, const std::uint32_t* __restrict value, std::uint64_t mask) {
     if (mask == ~0ull) {
-        for (unsigned l = 0; l < 64; ++l) dst[l] = value[l];
+        std::memcpy(dst, value, 64 * sizeof(std::uint32_t));  // fixed size: inlined, never a library call
     } else {
         for (unsigned l = 0; l < 64; ++l) dst[l] = ((mask >> l) & 1) ? value[l] : dst[l];
     }
