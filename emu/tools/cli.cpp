@@ -72,7 +72,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     run_command_line->add_option("--watchdog", run.watchdog,
                                  "Instructions per wave before the run stops as an endless loop (0: never)")
         ->capture_default_str();
-    run_command_line->add_flag("--no-check{false}", run.check, "Run without the checkers");
+    bool no_check = false;
+    run_command_line->add_flag("--no-check", no_check, "Run without the checkers");
 
     try {
         app.parse(argc, argv);
@@ -93,6 +94,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         for (const std::string& text : buffer_texts) run.buffers.push_back(parse_assignment(text, "--buffer"));
         for (const std::string& text : dump_texts) run.dumps.push_back(parse_assignment(text, "--dump"));
         if (*json_option) run.json = json_file;
+        run.check = !no_check;
         return run_command(run, out, err);
     } catch (const UsageError& error) {
         err << "dppgemm-emu: " << error.what() << "\n";

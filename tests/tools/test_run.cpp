@@ -72,7 +72,7 @@ std::size_t bitwise_mismatches(const std::vector<float>& expected, const std::ve
 
 // Two kernels with one buffer argument `out`: `oob` stores 1 MiB past it in
 // every workgroup but the first, `spin` branches to itself forever.
-const char* const faulting_source = R"(
+const char* const faulting_code = R"(
 	.text
 	.globl oob
 	.p2align 8
@@ -99,56 +99,30 @@ spin:
 	.size spin, .Lspin_end-spin
 
 	.rodata
-	.p2align 6
-	.amdhsa_kernel oob
-		.amdhsa_kernarg_size 8
-		.amdhsa_user_sgpr_kernarg_segment_ptr 1
-		.amdhsa_system_sgpr_workgroup_id_x 1
-		.amdhsa_next_free_vgpr 2
-		.amdhsa_next_free_sgpr 8
-	.end_amdhsa_kernel
-	.p2align 6
-	.amdhsa_kernel spin
-		.amdhsa_kernarg_size 8
-		.amdhsa_user_sgpr_kernarg_segment_ptr 1
-		.amdhsa_next_free_vgpr 1
-		.amdhsa_next_free_sgpr 8
-	.end_amdhsa_kernel
-
-	.amdgpu_metadata
----
-amdhsa.version: [ 1, 1 ]
-amdhsa.kernels:
-  - .name: oob
-    .symbol: oob.kd
-    .kernarg_segment_size: 8
-    .kernarg_segment_align: 8
-    .group_segment_fixed_size: 0
-    .private_segment_fixed_size: 0
-    .wavefront_size: 64
-    .sgpr_count: 8
-    .vgpr_count: 2
-    .max_flat_workgroup_size: 256
-    .args:
-      - { .name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
-  - .name: spin
-    .symbol: spin.kd
-    .kernarg_segment_size: 8
-    .kernarg_segment_align: 8
-    .group_segment_fixed_size: 0
-    .private_segment_fixed_size: 0
-    .wavefront_size: 64
-    .sgpr_count: 8
-    .vgpr_count: 1
-    .max_flat_workgroup_size: 256
-    .args:
-      - { .name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
-...
-	.end_amdgpu_metadata
 )";
 
+// The descriptor and the metadata entry of a test kernel with one buffer argument `out`.
+std::string descriptor(const std::string& name) {
+    return "\t.p2align 6\n\t.amdhsa_kernel " + name +
+           "\n\t\t.amdhsa_kernarg_size 8\n\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+           "\t\t.amdhsa_system_sgpr_workgroup_id_x 1\n\t\t.amdhsa_next_free_vgpr 2\n"
+           "\t\t.amdhsa_next_free_sgpr 8\n\t.end_amdhsa_kernel\n";
+}
+std::string metadata_entry(const std::string& name) {
+    return "  - .name: " + name + "\n    .symbol: " + name +
+           ".kd\n    .kernarg_segment_size: 8\n    .kernarg_segment_align: 8\n"
+           "    .group_segment_fixed_size: 0\n    .private_segment_fixed_size: 0\n    .wavefront_size: 64\n"
+           "    .sgpr_count: 8\n    .vgpr_count: 2\n    .max_flat_workgroup_size: 256\n    .args:\n"
+           "      - { .name: out, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }\n";
+}
+
 const std::string& faulting_kernels() {
-    static const std::string path = loader_test::assemble("tools_faulting", faulting_source, "gfx906", 4);
+    static const std::string path = loader_test::assemble(
+        "tools_faulting",
+        std::string(faulting_code) + descriptor("oob") + descriptor("spin") +
+            "\t.amdgpu_metadata\n---\namdhsa.version: [ 1, 1 ]\namdhsa.kernels:\n" + metadata_entry("oob") +
+            metadata_entry("spin") + "...\n\t.end_amdgpu_metadata\n",
+        "gfx906", 4);
     return path;
 }
 
