@@ -34,6 +34,7 @@ struct LdsLaneAddresses {
     std::uint32_t byte[2][64];
     unsigned elements = 1;            // 1, or 2 for read2/write2
     unsigned dwords_per_element = 1;  // 1..4 (sub-dword accesses count as 1); elements x this <= 4
+    std::uint32_t highest = 0;        // the largest byte[el][l] over every lane, active or not
 
     LdsLaneDwords dwords() const;
 };

@@ -59,22 +59,29 @@ DsFormat parse(std::string_view name) {
 
 u32 popcount(u64 x) { return u32(__builtin_popcountll(x)); }
 
-// All lanes' byte addresses (inactive lanes too: the loops stay branch-free).
+// All lanes' byte addresses (inactive lanes too: the loops stay branch-free)
+// and the largest of them.
 void lane_addresses(const Wave& w, const ExecInst& e, const DsFormat& f, LdsLaneAddresses& out) {
     const u32* base = w.v[e.src[0].index];
     out.elements = f.two_addresses ? 2 : 1;
     out.dwords_per_element = f.dwords_per_element();
+    u32 highest = 0;
     if (!f.two_addresses) {
         const u32 offset = u32(e.inst->offset & 0xffff);
-        for (unsigned l = 0; l < 64; ++l) out.byte[0][l] = base[l] + offset;
-        return;
+        for (unsigned l = 0; l < 64; ++l) {
+            out.byte[0][l] = base[l] + offset;
+            highest = std::max(highest, out.byte[0][l]);
+        }
+    } else {
+        const u32 scale = u32(f.bytes) * (f.st64 ? 64u : 1u);
+        const u32 offset0 = scale * e.inst->offset0, offset1 = scale * e.inst->offset1;
+        for (unsigned l = 0; l < 64; ++l) {
+            out.byte[0][l] = base[l] + offset0;
+            out.byte[1][l] = base[l] + offset1;
+            highest = std::max({highest, out.byte[0][l], out.byte[1][l]});
+        }
     }
-    const u32 scale = u32(f.bytes) * (f.st64 ? 64u : 1u);
-    const u32 offset0 = scale * e.inst->offset0, offset1 = scale * e.inst->offset1;
-    for (unsigned l = 0; l < 64; ++l) {
-        out.byte[0][l] = base[l] + offset0;
-        out.byte[1][l] = base[l] + offset1;
-    }
+    out.highest = highest;
 }
 
 std::uint8_t* lds_at(Wave& w, u32 address, u32 width) {
@@ -84,19 +91,19 @@ std::uint8_t* lds_at(Wave& w, u32 address, u32 width) {
     return host;
 }
 
-// Faults naming the first active lane's address (lane by lane, element by
-// element) whose `width` bytes leave the workgroup's LDS.
-template <bool AllLanes>
-u32 highest_address(const LdsLaneAddresses& a, u64 exec) {
+// The largest address of the active lanes.
+u32 highest_active(const LdsLaneAddresses& a, u64 exec) {
+    if (exec == ~0ull) return a.highest;
     u32 highest = 0;
     for (unsigned el = 0; el < a.elements; ++el)
-        for (unsigned l = 0; l < 64; ++l)
-            highest = std::max(highest, AllLanes ? a.byte[el][l] : a.byte[el][l] & (0u - u32((exec >> l) & 1)));
+        for (unsigned l = 0; l < 64; ++l) highest = std::max(highest, a.byte[el][l] & (0u - u32((exec >> l) & 1)));
     return highest;
 }
 
+// Faults naming the first active lane's address (lane by lane, element by
+// element) whose `width` bytes leave the workgroup's LDS.
 void check_bounds(Wave& w, const LdsLaneAddresses& a, u64 exec, u32 width) {
-    const u32 highest = exec == ~0ull ? highest_address<true>(a, exec) : highest_address<false>(a, exec);
+    const u32 highest = highest_active(a, exec);
     if (!exec || u64(highest) + width <= w.group->lds.size()) return;
     for (unsigned l = 0; l < 64; ++l)
         if ((exec >> l) & 1)

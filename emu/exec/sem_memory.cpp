@@ -140,6 +140,13 @@ void notify(Wave& w, const ExecInst& e, const MemoryAccess& access) {
 struct DwordLanes {
     u64 address[64];      // each lane's first dword
     u64 in_range[4] = {}; // per dword: the lanes the buffer range rule keeps
+    u64 lowest = ~0ull, highest = 0;  // of address[], over every lane
+
+    void set(unsigned lane, u64 value) {
+        address[lane] = value;
+        lowest = std::min(lowest, value);
+        highest = std::max(highest, value);
+    }
 };
 
 bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLanes& out) {
@@ -151,13 +158,8 @@ bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLa
     const u64 base = r.base + read32(w, e.soffset);
     const u64 offset = u64(u32(inst.offset));
     const u32* vaddr = w.v[e.src[0].index];
-    u64 highest = 0;
-    for (unsigned l = 0; l < 64; ++l) {
-        const u64 lane_offset = offset + (inst.offen ? vaddr[l] : 0u);
-        out.address[l] = base + lane_offset;
-        highest = std::max(highest, lane_offset);
-    }
-    if (highest + 4 * dwords <= r.num_records) {  // every lane in range: the usual case
+    for (unsigned l = 0; l < 64; ++l) out.set(l, base + offset + (inst.offen ? vaddr[l] : 0u));
+    if (out.highest - base + 4 * dwords <= r.num_records) {  // every lane in range: the usual case
         for (unsigned d = 0; d < dwords; ++d) out.in_range[d] = ~0ull;
         return true;
     }
@@ -172,32 +174,29 @@ void global_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLanes&
     const u32* low = w.v[e.src[0].index];
     if (e.soffset.kind != Src::Kind::none) {
         const u64 base = read64(w, e.soffset) + offset;
-        for (unsigned l = 0; l < 64; ++l) out.address[l] = base + low[l];
+        for (unsigned l = 0; l < 64; ++l) out.set(l, base + low[l]);
     } else {
         const u32* high = w.v[e.src[0].index + 1];
-        for (unsigned l = 0; l < 64; ++l) out.address[l] = ((u64(high[l]) << 32) | low[l]) + offset;
+        for (unsigned l = 0; l < 64; ++l) out.set(l, ((u64(high[l]) << 32) | low[l]) + offset);
     }
     for (unsigned d = 0; d < dwords; ++d) out.in_range[d] = ~0ull;
 }
 
 // Host bytes of address `lowest` when one allocation holds every lane's
 // access (lanes with at least one dword in range); nullptr otherwise.
-template <bool AllLanes>
-void address_range(const DwordLanes& a, u64 lanes, u64& lowest, u64& highest) {
-    lowest = ~0ull;
-    highest = 0;
-    for (unsigned l = 0; l < 64; ++l) {
-        if (!AllLanes && !((lanes >> l) & 1)) continue;
-        lowest = std::min(lowest, a.address[l]);
-        highest = std::max(highest, a.address[l]);
-    }
-}
-
 std::uint8_t* whole_span(Wave& w, const DwordLanes& a, u64 lanes, unsigned dwords, u64& lowest) {
     if (!lanes) return nullptr;
-    u64 highest;
-    if (lanes == ~0ull) address_range<true>(a, lanes, lowest, highest);
-    else address_range<false>(a, lanes, lowest, highest);
+    lowest = a.lowest;
+    u64 highest = a.highest;
+    if (lanes != ~0ull) {
+        lowest = ~0ull;
+        highest = 0;
+        for (unsigned l = 0; l < 64; ++l) {
+            if (!((lanes >> l) & 1)) continue;
+            lowest = std::min(lowest, a.address[l]);
+            highest = std::max(highest, a.address[l]);
+        }
+    }
     if (highest > ~0ull - 4 * dwords) return nullptr;
     return w.group->translator.translate(lowest, highest + 4 * dwords - lowest);
 }
