@@ -61,9 +61,11 @@ public:
         if (f.waitcnt) m.scoreboard.wait(e.inst->waitcnt.vmcnt, e.inst->waitcnt.lgkmcnt);
         if (f.barrier) check_published(w, e, m);
         if (!m.scoreboard.empty()) check_pending(w, e, f, m);
-        hits_.clear();
-        m.hazards.check(f, e, hits_);
-        for (const HazardHit& h : hits_) report(w, h.rule, 0, e.index, &h.earlier, "", h.message);
+        if (f.hazard_reader || (f.valu && m.hazards.store_pending())) {
+            hits_.clear();
+            m.hazards.check(f, e, hits_);
+            for (const HazardHit& h : hits_) report(w, h.rule, 0, e.index, &h.earlier, "", h.message);
+        }
         m.hazards.issue(f, e.index);
     }
 
@@ -141,10 +143,7 @@ private:
     }
 
     void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, WaveModel& m) {
-        bool any = false;
-        for (unsigned i = 0; i < f.read_count; ++i) any |= m.scoreboard.any_pending(f.reads[i]);
-        for (unsigned i = 0; i < f.write_count; ++i) any |= m.scoreboard.any_pending(f.writes[i]);
-        if (!any) return;
+        if (!m.scoreboard.touches_pending(f)) return;
         for (unsigned i = 0; i < f.read_count; ++i)
             if (const InFlight* p = m.scoreboard.pending_in(f.reads[i])) {
                 report(w, Rule::read_before_wait, p->lanes & w.exec(), e.index, &p->inst, "",

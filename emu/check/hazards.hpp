@@ -28,6 +28,8 @@ public:
     void reset(bool gfx94x);
     // Hazards of the instruction about to issue (appended to `hits`).
     void check(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const;
+    // A >64-bit store's data may still be read (the store-data rule applies to VALU writes).
+    bool store_pending() const { return store_data_.count != 0; }
     // Records what the instruction writes and advances the clock.
     void issue(const InstFacts& f, std::uint32_t index);
 

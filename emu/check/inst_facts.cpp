@@ -101,6 +101,24 @@ void collect_hazard_operands(InstFacts& f, const ExecInst& e) {
         f.store_data = range_of(e.src[1]);
 }
 
+void add_touched(InstFacts& f, const RegRange& r) {
+    for (unsigned slot = r.slot; slot < unsigned(r.slot) + r.count && slot < slot_count; ++slot) {
+        const auto word = static_cast<std::uint16_t>(slot / 64);
+        unsigned i = 0;
+        while (i < f.touched_words && f.touched[i].word != word) ++i;
+        if (i == f.touched.size()) return;  // cannot happen: at most 12 operands of 2 words
+        if (i == f.touched_words) f.touched[f.touched_words++].word = word;
+        f.touched[i].bits |= std::uint64_t{1} << (slot % 64);
+    }
+}
+
+void collect_summaries(InstFacts& f, bool gfx94x) {
+    for (unsigned i = 0; i < f.read_count; ++i) add_touched(f, f.reads[i]);
+    for (unsigned i = 0; i < f.write_count; ++i) add_touched(f, f.writes[i]);
+    f.hazard_reader = f.dpp || f.lane_select || f.vmem || f.reads_execz_vccz || f.div_fmas || f.movrel || f.getreg ||
+                      f.setreg || (gfx94x && f.valu);
+}
+
 }  // namespace
 
 namespace {
@@ -146,6 +164,7 @@ std::vector<InstFacts> inst_facts(const Program& program) {
         collect_reads(f, e);
         collect_writes(f, e);
         collect_hazard_operands(f, e);
+        collect_summaries(f, program.target == Target::gfx940 || program.target == Target::gfx942);
     }
     return facts;
 }

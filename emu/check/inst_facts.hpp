@@ -30,6 +30,12 @@ struct RegRange {
 // "v12", "v[4:7]", "s[20:23]", "vcc", "exec_lo", "m0".
 std::string range_name(const RegRange& range);
 
+// Some bits of the slot bitset (word `word` of slot_count / 64).
+struct SlotBits {
+    std::uint16_t word = 0;
+    std::uint64_t bits = 0;
+};
+
 struct InstFacts {
     std::array<RegRange, 8> reads{};
     std::array<RegRange, 4> writes{};  // written when the instruction executes (load results are not)
@@ -46,6 +52,13 @@ struct InstFacts {
     std::uint8_t hwreg = 0;      // s_setreg/s_getreg register id
     RegRange store_data;         // >64-bit store data exposed to the next VALU write (count 0: none)
     RegRange lane_select_reg;    // the lane-select SGPR of v_readlane/v_writelane
+    // Every slot read or written, as the few bitset words they fall in (a
+    // one-AND test against the registers loads are pending for).
+    std::array<SlotBits, 8> touched{};
+    std::uint8_t touched_words = 0;
+    // Reads something only a hazard rule looks at (the VALU store-data rule
+    // is tested separately, it depends on the wave's last store).
+    bool hazard_reader = false;
 };
 
 std::vector<InstFacts> inst_facts(const Program& program);

@@ -1,5 +1,7 @@
 #include "emu/check/lds_shadow.hpp"
 
+#include <cstring>
+
 namespace dppgemm::emu::check {
 
 void LdsShadow::reset(std::uint32_t bytes) {
@@ -8,21 +10,18 @@ void LdsShadow::reset(std::uint32_t bytes) {
     epoch_ = 0;
 }
 
-// A read of dword d by wave `me` (tag form): conflicts with another wave's write this epoch.
-bool LdsShadow::conflicts_read(std::uint32_t d, std::uint32_t me, LdsConflict& c) {
+// Dword d, read now, was written by another wave this epoch: records the
+// first such conflict of the access.
+bool LdsShadow::record_read_conflict(std::uint32_t d, LdsConflict& c) {
     const std::uint32_t w = write_tag_[d];
-    const bool conflict = this_epoch(w) && (w & wave_mask) != (me & wave_mask);
-    if (conflict && !c.recorded) {
+    if (!c.recorded) {
         c.recorded = true;
         c.address = d * 4;
         c.other_inst = write_inst_[d];
         c.other_wave = (w & wave_mask) - 1;
         c.other_wrote = true;
     }
-    const std::uint32_t r = read_tag_[d];
-    if (!this_epoch(r)) read_tag_[d] = me;
-    else if (r != me) read_tag_[d] = (r & ~wave_mask) | multiple;  // keeps the first reader's instruction
-    return conflict;
+    return true;
 }
 
 bool LdsShadow::conflicts_write(std::uint32_t d, std::uint32_t me, LdsConflict& c) {
@@ -45,16 +44,26 @@ bool LdsShadow::element(std::uint64_t address, std::uint32_t dwords, bool write,
                         LdsConflict& c) {
     const std::uint32_t limit = static_cast<std::uint32_t>(write_tag_.size());
     const std::uint32_t first = static_cast<std::uint32_t>(address / 4);
+    const std::uint32_t end = first + dwords < limit ? first + dwords : limit;
     bool conflict = false;
-    for (std::uint32_t d = first; d < first + dwords && d < limit; ++d) {
-        if (write) {
+    if (write) {
+        for (std::uint32_t d = first; d < end; ++d) {
             conflict |= conflicts_write(d, me, c);
             write_tag_[d] = me;
             write_inst_[d] = inst;
+        }
+        return conflict;
+    }
+    for (std::uint32_t d = first; d < end; ++d) {
+        const std::uint32_t w = write_tag_[d];
+        if (this_epoch(w) && (w & wave_mask) != (me & wave_mask)) conflict |= record_read_conflict(d, c);
+        std::uint32_t& r = read_tag_[d];
+        if (r == me) continue;  // this wave read it before in this epoch
+        if (!this_epoch(r)) {
+            r = me;
+            read_inst_[d] = inst;
         } else {
-            const bool first_read = !this_epoch(read_tag_[d]);
-            conflict |= conflicts_read(d, me, c);
-            if (first_read) read_inst_[d] = inst;
+            r = (r & ~wave_mask) | multiple;  // keeps the first reader's instruction
         }
     }
     return conflict;
@@ -68,9 +77,14 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, std::uint32_t wave, std::ui
         memo_.fill(Memo{});
         generation_ = 1;
     }
-    for (unsigned l = 0; l < 64; ++l) {
+    // A whole wave whose lanes 16..63 repeat lanes 0..15 (row broadcasts of
+    // the micro kernels) has the outcome of its first 16 lanes.
+    const bool rows_repeat = a.lanes == ~0ull &&
+                             std::memcmp(&a.address[16], &a.address[0], sizeof a.address[0] * 48) == 0;
+    const unsigned lanes = rows_repeat ? 16 : 64;
+    for (unsigned l = 0; l < lanes; ++l) {
         if (!((a.lanes >> l) & 1)) continue;
-        // The same address as the lane before or 16 before (row broadcasts): same outcome.
+        // The same address as the lane before or 16 before: the same outcome.
         if (a.addresses_per_lane == 1) {
             const unsigned same = l > 0 && a.address[l][0] == a.address[l - 1][0] && ((a.lanes >> (l - 1)) & 1) ? l - 1
                                   : l >= 16 && a.address[l][0] == a.address[l - 16][0] && ((a.lanes >> (l - 16)) & 1) ? l - 16
@@ -90,6 +104,7 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, std::uint32_t wave, std::ui
         }
         if (lane_conflict) c.lanes |= 1ull << l;
     }
+    if (rows_repeat) c.lanes = (c.lanes & 0xffff) * 0x0001000100010001ull;
     return c;
 }
 

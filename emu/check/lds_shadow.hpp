@@ -49,7 +49,7 @@ private:
 
     std::uint32_t tag(std::uint32_t wave) const { return (epoch_ << wave_bits) | (wave + 1); }
     bool this_epoch(std::uint32_t t) const { return t != 0 && (t >> wave_bits) == epoch_; }
-    bool conflicts_read(std::uint32_t d, std::uint32_t me, LdsConflict& c);
+    bool record_read_conflict(std::uint32_t d, LdsConflict& c);
     bool conflicts_write(std::uint32_t d, std::uint32_t me, LdsConflict& c);
     // Checks and records one element (dwords from `address`); true on a conflict.
     bool element(std::uint64_t address, std::uint32_t dwords, bool write, std::uint32_t me, std::uint32_t inst, LdsConflict& c);

@@ -11,11 +11,15 @@ constexpr unsigned vm_limit = 63, lgkm_limit = 15;
 void Scoreboard::reset() {
     entries_.clear();
     pending_.fill(0);
+    bits_.fill(0);
 }
 
 void Scoreboard::mark(const InFlight& e, int delta) {
-    for (unsigned s = e.dest.slot; s < unsigned(e.dest.slot) + e.dest.count && s < slot_count; ++s)
+    for (unsigned s = e.dest.slot; s < unsigned(e.dest.slot) + e.dest.count && s < slot_count; ++s) {
         pending_[s] = static_cast<std::uint16_t>(pending_[s] + delta);
+        const std::uint64_t bit = std::uint64_t{1} << (s % 64);
+        bits_[s / 64] = pending_[s] ? bits_[s / 64] | bit : bits_[s / 64] & ~bit;
+    }
 }
 
 void Scoreboard::drop_done() {

@@ -41,8 +41,12 @@ public:
     bool empty() const { return entries_.empty(); }
     // s_waitcnt vmcnt(vm) lgkmcnt(lgkm).
     void wait(unsigned vm, unsigned lgkm);
-    // Whether a load into a register of `range` may be in flight (cheap: one
-    // counter per register).
+    // Whether a load into a register the instruction touches may be in flight.
+    bool touches_pending(const InstFacts& f) const {
+        std::uint64_t hit = 0;
+        for (unsigned i = 0; i < f.touched_words; ++i) hit |= bits_[f.touched[i].word] & f.touched[i].bits;
+        return hit != 0;
+    }
     bool any_pending(const RegRange& range) const {
         for (unsigned s = range.slot; s < unsigned(range.slot) + range.count && s < slot_count; ++s)
             if (pending_[s]) return true;
@@ -62,6 +66,7 @@ public:
 private:
     std::vector<InFlight> entries_;  // issue order
     std::array<std::uint16_t, slot_count> pending_{};  // in-flight results per register slot
+    std::array<std::uint64_t, slot_count / 64> bits_{};  // slots with pending_ != 0
     void mark(const InFlight& e, int delta);
     void drop_done();
 };
