@@ -94,6 +94,13 @@ private:
     LaunchConfig config_;
 };
 
+// Observes nothing: what the executor's observed path costs by itself
+// (it gives up fast paths that skip instructions an observer must see).
+struct IdleObserver : DispatchObserver {
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override { return std::make_unique<WorkgroupObserver>(); }
+    void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
+};
+
 Program load_program(const Options& o) {
     const dppgemm_code_object* object = dppgemm_find_code_object(o.target.c_str(), o.variant.c_str(), "NN");
     if (!object) throw std::runtime_error("no embedded kernel for target '" + o.target + "' variant '" + o.variant + "'");
@@ -120,7 +127,10 @@ int main(int argc, char** argv) {
     try {
         const Program program = load_program(o);
         SgemmSetup setup(o.size, o.threads);
+        setup.emulate(program, nullptr);  // warm-up: first-touch page faults, caches
         const Timed unchecked = setup.emulate(program, nullptr);
+        IdleObserver idle;
+        const Timed observed = setup.emulate(program, &idle);
         check::Checker checker(program);
         Timed checked = setup.emulate(program, &checker);
         checked.findings = checker.findings(DispatchResult{}).size();
@@ -128,10 +138,12 @@ int main(int argc, char** argv) {
         std::printf("SGEMM %dx%dx%d, %s NN %s, %llu wave instructions\n", o.size, o.size, o.size, o.variant.c_str(),
                     o.target.c_str(), static_cast<unsigned long long>(unchecked.instructions));
         print_row("emulator, unchecked", unchecked.seconds, &unchecked);
+        print_row("emulator, idle observer", observed.seconds, &observed);
         print_row("emulator, checked", checked.seconds, &checked);
         print_row("OpenBLAS cblas_sgemm", blas, nullptr);
         std::printf("checked / unchecked    %10.2f x wall, %.2f x cpu (budget 3.00 x)\n", checked.seconds / unchecked.seconds,
                     checked.cpu_seconds / unchecked.cpu_seconds);
+        std::printf("idle observer / unchecked %7.2f x cpu\n", observed.cpu_seconds / unchecked.cpu_seconds);
         std::printf("unchecked / OpenBLAS   %10.0f x\n", unchecked.seconds / blas);
         std::printf("checker findings       %10zu\n", checked.findings);
         return checked.findings == 0 ? 0 : 1;
