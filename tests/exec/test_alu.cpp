@@ -99,6 +99,67 @@ TEST_CASE("fp32 denormals follow the kernel's denorm mode; v_mac_f32 always flus
     CHECK(run_three("  v_mov_b32 v5, v4\n  v_mac_f32 v5, v2, v3", a, b, c, keep)[0] == bits(0.0f));
 }
 
+TEST_CASE("multiply-adds flush denormal inputs before the product, not only the result", "[alu][float][denorm]") {
+    KernelOptions keep, flush;
+    keep.denorm_mode_32 = 3;
+    flush.denorm_mode_32 = 0;
+    // A denormal times 2^30 is a normal number unless the denormal is flushed first.
+    std::vector<std::uint32_t> x(64, bits(0x1p-140f)), y(64, bits(0x1p30f)), zero(64, bits(0.0f));
+    x[1] = bits(-0x1p-140f);
+    const auto mac = run_three("  v_mov_b32 v5, v4\n  v_mac_f32 v5, v2, v3", x, y, zero, keep);
+    CHECK(mac[0] == bits(0.0f));
+    CHECK(mac[1] == bits(0.0f));  // -0 * 2^30 + +0
+    CHECK(run_three("  v_mov_b32 v5, v4\n  v_fmac_f32 v5, v2, v3", x, y, zero, flush)[0] == bits(0.0f));
+    CHECK(run_three("  v_mov_b32 v5, v4\n  v_fmac_f32 v5, v2, v3", x, y, zero, keep)[0] == bits(0x1p-110f));
+    // The smallest normal product plus a denormal accumulator.
+    std::vector<std::uint32_t> p(64, bits(0x1p-63f)), c(64, bits(0x1p-127f));
+    CHECK(run_three("  v_mov_b32 v5, v4\n  v_mac_f32 v5, v2, v3", p, p, c, keep)[0] == bits(0x1p-126f));
+    CHECK(run_three("  v_fma_f32 v5, v2, v3, v4", p, p, c, keep)[0] == bits(0x1.8p-126f));
+    CHECK(run_three("  v_fma_f32 v5, v2, v3, v4", p, p, c, flush)[0] == bits(0x1p-126f));
+}
+
+TEST_CASE("consecutive multiply-adds: partial EXEC, DPP and a branch into the run", "[alu][float]") {
+    // The executor runs consecutive multiply-adds in one call; every way into
+    // and through such a run must give each instruction's own result and count.
+    const CodeObject co = assemble_kernel(std::string(load_three) + R"(
+  v_mov_b32 v5, v4
+  s_mov_b64 exec, 0xffff
+  v_mac_f32 v5, v2, v3
+  v_mac_f32_dpp v5, v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+  v_mac_f32 v5, v2, v3
+  s_mov_b64 exec, -1
+  v_mac_f32 v5, v2, v3
+  s_branch .Lmiddle
+  v_mac_f32 v5, v2, v3
+.Lmiddle:
+  v_mac_f32 v5, v2, v3
+  v_mac_f32 v5, v2, v3
+  global_store_dword v1, v5, s[4:5]
+)");
+    const Program program = build_program(co, co.kernels.at(0));
+    std::mt19937 rng(21);
+    const std::vector<std::uint32_t> a = random_floats(rng), b = random_floats(rng), c = random_floats(rng);
+    TestRun run(64);
+    run.fill(1, a);
+    run.fill(2, b);
+    run.fill(3, c);
+    const DispatchResult r = run.run(program);
+    REQUIRE(r.ok());
+    const std::vector<std::uint32_t> out = run.read(0, 64);
+    auto mac = [&](float acc, unsigned lane_a, unsigned lane) {
+        return mul_then_add(from_bits(a[lane_a]), from_bits(b[lane]), acc);
+    };
+    for (unsigned l = 0; l < 64; ++l) {
+        float acc = from_bits(c[l]);
+        if (l < 16) acc = mac(mac(mac(acc, l, l), l ^ 1, l), l, l);
+        for (int i = 0; i < 3; ++i) acc = mac(acc, l, l);
+        INFO("lane " << l);
+        CHECK(out[l] == bits(acc));
+    }
+    CHECK(r.counters.valu_multiply_add == 6);
+    CHECK(r.counters[InstClass::valu_dpp] == 1);
+}
+
 TEST_CASE("NaN and infinity", "[alu][float]") {
     const float inf = std::numeric_limits<float>::infinity();
     const float nan = std::numeric_limits<float>::quiet_NaN();
