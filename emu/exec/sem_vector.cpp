@@ -155,8 +155,6 @@ MultiplyAddLoops pick_multiply_add() {
     return {multiply_add_baseline<true, Fused>, multiply_add_baseline<false, Fused>, false};
 }
 #else
-struct DenormalsAreZero {};  // never used: denormals_are_zero is false
-
 template <bool Fused>
 MultiplyAddLoops pick_multiply_add() {
     return {multiply_add_baseline<true, Fused>, multiply_add_baseline<false, Fused>, false};
@@ -195,6 +193,26 @@ void finish_run(Wave& w, const ExecInst* run, unsigned length) {
     w.pc = run[length - 1].next;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+// A run of multiply-adds under DenormalsAreZero (set by the caller: this is
+// the separate call), with the AVX2 lane loops inlined.
+template <bool Fused, int A, int B, int C>
+__attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w, const ExecInst* run,
+                                                                         unsigned length) {
+    const bool all_lanes = w.exec() == ~0ull;  // no multiply-add changes EXEC
+    for (unsigned i = 0; i < length; ++i) {
+        const ExecInst& x = run[i];
+        if (!all_lanes || !x.direct_vgprs) {
+            multiply_add_one<A, B, C>(w, x, multiply_add_avx2<false, Fused>);
+            continue;
+        }
+        const u32 *a = w.v[x.src[A].index], *b = w.v[x.src[B].index], *c = w.v[x.src[C].index];
+        if (x.flush_out) multiply_add_lanes<false, true, Fused>(a, b, c, w.v[x.dst.index]);
+        else multiply_add_lanes<false, false, Fused>(a, b, c, w.v[x.dst.index]);
+    }
+}
+#endif
+
 // v_mac_f32 and v_mad_f32 (Fused = false), v_fmac_f32 and v_fma_f32 (true).
 // Sources A, B, C as in vop3 (the *mk forms put their literal K in the
 // middle). Without an observer (which must see every instruction), the
@@ -203,21 +221,17 @@ void finish_run(Wave& w, const ExecInst* run, unsigned length) {
 template <bool Fused, int A = 0, int B = 1, int C = 2>
 void multiply_add_op(Wave& w, const ExecInst& e) {
     const MultiplyAddLoops& loops = multiply_add_loops<Fused>();
-    if (!e.flush_in || !loops.denormals_are_zero || w.group->observer) {
-        multiply_add_one<A, B, C>(w, e, e.flush_in ? loops.flushing : loops.plain);
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (e.flush_in && loops.denormals_are_zero && !w.group->observer) {
+        {
+            const DenormalsAreZero inputs_flushed;
+            multiply_add_run_avx2<Fused, A, B, C>(w, &e, e.multiply_add_run);
+        }
+        finish_run(w, &e, e.multiply_add_run);
         return;
     }
-    const DenormalsAreZero inputs_flushed;
-    const ExecInst* run = &e;
-    const bool all_lanes = w.exec() == ~0ull;  // no multiply-add changes EXEC
-    for (unsigned i = 0; i < e.multiply_add_run; ++i) {
-        const ExecInst& x = run[i];
-        if (all_lanes && x.direct_vgprs)
-            loops.plain(w.v[x.src[A].index], w.v[x.src[B].index], w.v[x.src[C].index], w.v[x.dst.index], x.flush_out);
-        else
-            multiply_add_one<A, B, C>(w, x, loops.plain);
-    }
-    finish_run(w, run, e.multiply_add_run);
+#endif
+    multiply_add_one<A, B, C>(w, e, e.flush_in ? loops.flushing : loops.plain);
 }
 
 template <float (*F)(float)> u32 fbits1(u32 a) { return as_bits(F(as_float(a))); }
