@@ -177,6 +177,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
         err << "dppgemm-emu run: " << error.what() << "\n";
     } catch (const LaunchError& error) {
         err << "dppgemm-emu run: " << error.what() << "\n";
+    } catch (const MemoryFault& error) {  // a buffer the host cannot hold
+        err << "dppgemm-emu run: buffers of kernel '" << options.kernel << "': " << error.what() << "\n";
     } catch (const std::bad_alloc&) {
         err << "dppgemm-emu run: out of host memory for the buffers of kernel '" << options.kernel << "'\n";
     }
