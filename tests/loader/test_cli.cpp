@@ -7,6 +7,7 @@
 #include "emu/loader/code_object.hpp"
 #include "emu/tools/cli.hpp"
 #include "emu/tools/launch.hpp"
+#include "cli_runner.hpp"
 #include "toolchain.hpp"
 
 using namespace dppgemm::emu;
@@ -14,27 +15,15 @@ using namespace dppgemm::emu::tools;
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out, err;
-};
-
-Result cli(std::vector<std::string> args) {
-    args.insert(args.begin(), "dppgemm-emu");
-    std::vector<const char*> argv;
-    for (const std::string& arg : args) argv.push_back(arg.c_str());
-    std::ostringstream out, err;
-    const int code = run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
-    return {code, out.str(), err.str()};
-}
+using Result = loader_test::CliResult;
+using loader_test::cli;
+using loader_test::contains;
 
 const std::string& two_kernels() {
     static const std::string path =
         loader_test::assemble("cli_two_kernels", loader_test::two_kernels_source("gfx90a", 5), "gfx90a", 5);
     return path;
 }
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 

@@ -14,26 +14,14 @@
 #include <sstream>
 
 #include "dppgemm/reference.hpp"
-#include "emu/tools/cli.hpp"
+#include "cli_runner.hpp"
 #include "toolchain.hpp"
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out, err;
-};
-
-Result emu(std::vector<std::string> args) {
-    args.insert(args.begin(), "dppgemm-emu");
-    std::vector<const char*> argv;
-    for (const std::string& arg : args) argv.push_back(arg.c_str());
-    std::ostringstream out, err;
-    const int code = dppgemm::emu::tools::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
-    return {code, out.str(), err.str()};
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using Result = loader_test::CliResult;
+using loader_test::contains;
+using loader_test::cli;
 
 std::string path_in_work_dir(const std::string& name) { return loader_test::work_dir() + "/" + name; }
 
@@ -139,7 +127,7 @@ TEST_CASE("run: dppgemm SGEMM with buffers from files, C dumped bitwise equal to
     write_floats(path_in_work_dir("sgemm_a.bin"), a);
     write_floats(path_in_work_dir("sgemm_b.bin"), b);
     write_floats(path_in_work_dir("sgemm_c.bin"), c0);
-    const Result r = emu({"run", co, "--kernel", "dppgemm_sgemm_dpp0_NN", "--grid", "2,2", "--block", "256",
+    const Result r = cli({"run", co, "--kernel", "dppgemm_sgemm_dpp0_NN", "--grid", "2,2", "--block", "256",
                           "--buffer", "a=@" + path_in_work_dir("sgemm_a.bin"),
                           "--buffer", "b=@" + path_in_work_dir("sgemm_b.bin"),
                           "--buffer", "c=@" + path_in_work_dir("sgemm_c.bin"),
@@ -186,7 +174,7 @@ TEST_CASE("run: a hipcc kernel takes its arguments by position", "[run][hip]") {
     const std::vector<float> a = random_floats(std::size_t(m) * k, rng), b = random_floats(std::size_t(k) * n, rng);
     write_floats(path_in_work_dir("hip_a.bin"), a);
     write_floats(path_in_work_dir("hip_b.bin"), b);
-    const Result r = emu({"run", co, "--kernel", "naive_sgemm", "--grid", "3,3", "--block", "16,8", "--buffer",
+    const Result r = cli({"run", co, "--kernel", "naive_sgemm", "--grid", "3,3", "--block", "16,8", "--buffer",
                           "0=@" + path_in_work_dir("hip_a.bin"), "--buffer", "1=@" + path_in_work_dir("hip_b.bin"),
                           "--buffer", "2=" + std::to_string(4 * m * n), "--arg", "3=37", "--arg", "4=21", "--arg",
                           "5=13", "--dump", "2=" + path_in_work_dir("hip_c.bin")});
@@ -206,7 +194,7 @@ TEST_CASE("run: a hipcc kernel takes its arguments by position", "[run][hip]") {
 
 TEST_CASE("run: a faulting kernel exits 1 naming workgroup, wave, pc and instruction", "[run][fault]") {
     const std::string json_path = path_in_work_dir("fault.json");
-    const Result r = emu({"run", faulting_kernels(), "--kernel", "oob", "--grid", "3", "--block", "64", "--buffer",
+    const Result r = cli({"run", faulting_kernels(), "--kernel", "oob", "--grid", "3", "--block", "64", "--buffer",
                           "out=64", "--json", json_path, "--threads", "2"});
     CHECK(r.code == 1);
     // The buffer is the first allocation (2^47); the store is 1 MiB past it.
@@ -227,7 +215,7 @@ TEST_CASE("run: a faulting kernel exits 1 naming workgroup, wave, pc and instruc
 }
 
 TEST_CASE("run: the watchdog stops an endless loop", "[run][fault]") {
-    const Result r = emu({"run", faulting_kernels(), "--kernel", "spin", "--grid", "1", "--block", "64", "--buffer",
+    const Result r = cli({"run", faulting_kernels(), "--kernel", "spin", "--grid", "1", "--block", "64", "--buffer",
                           "out=4", "--watchdog", "1000"});
     CHECK(r.code == 1);
     CHECK(r.err == "dppgemm-emu run: kernel 'spin': workgroup (0,0,0) wave 0 pc 0x0: s_branch 65535: watchdog: more "
@@ -251,7 +239,7 @@ TEST_CASE("run: usage errors exit 2 naming the option", "[run][usage]") {
     auto with = [&](std::vector<std::string> extra) {
         std::vector<std::string> args = base;
         args.insert(args.end(), extra.begin(), extra.end());
-        return emu(args);
+        return cli(args);
     };
     Result r = with({"--buffer", "out=64", "--watchdog", "many"});
     CHECK(r.code == 2);
