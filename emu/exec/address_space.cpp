@@ -26,7 +26,8 @@ std::uint64_t DeviceMemory::allocate(std::uint64_t size, std::string name) {
     a->address = next_address_;
     a->size = size;
     a->name = std::move(name);
-    a->bytes.reset(new std::uint8_t[size ? size : 1]());
+    a->bytes.reset(static_cast<std::uint8_t*>(std::calloc(size ? size : 1, 1)));
+    if (!a->bytes) throw MemoryFault(next_address_, size, "allocation too large for the host's memory");
     const std::uint64_t end = a->address + size + guard_gap;
     next_address_ = (end + alignment - 1) / alignment * alignment;
     const std::uint64_t address = a->address;

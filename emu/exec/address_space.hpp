@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -40,7 +41,13 @@ struct Allocation {
     std::uint64_t address = 0;
     std::uint64_t size = 0;
     std::string name;
-    std::unique_ptr<std::uint8_t[]> bytes;
+    // calloc'd: a large allocation costs no host memory until touched, and
+    // one the host cannot hold fails cleanly instead of being zeroed page by
+    // page into the out-of-memory killer.
+    struct Free {
+        void operator()(std::uint8_t* p) const { std::free(p); }
+    };
+    std::unique_ptr<std::uint8_t, Free> bytes;
 
     bool contains(std::uint64_t addr, std::uint64_t bytes_needed) const {
         // Written without address + size so that nothing can wrap.

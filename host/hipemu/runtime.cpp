@@ -81,6 +81,8 @@ hipError_t Runtime::allocate(void** out, std::size_t size) {
     *out = reinterpret_cast<void*>(address);
   } catch (const std::bad_alloc&) {
     return hipErrorOutOfMemory;
+  } catch (const emu::MemoryFault&) {  // the host could not provide the bytes
+    return hipErrorOutOfMemory;
   }
   return hipSuccess;
 }
