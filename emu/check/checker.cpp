@@ -88,6 +88,9 @@ public:
         m.scoreboard.issue(entry);
     }
 
+    // Global bounds are the executor's own fault; only LDS is checked here.
+    bool observes_global_memory() const override { return false; }
+
     void memory_access(const Wave& w, const ExecInst& e, const MemoryAccess& a) override {
         if (a.space != MemoryAccess::Space::lds) return;
         check_alignment(w, e, a);

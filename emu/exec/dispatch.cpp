@@ -248,7 +248,6 @@ private:
                     ++w.executed;
                     w.pc = e.next;
                     e.fn(w, e);
-                    observer->after_instruction(w, e);
                 }
             }
         } catch (const ExecError& error) {
@@ -269,6 +268,7 @@ private:
         std::unique_ptr<WorkgroupObserver> observer;
         if (s_.config.observer) observer = s_.config.observer->start(linear);
         group_.observer = observer.get();
+        group_.observe_global_memory = observer && observer->observes_global_memory();
         for (unsigned i = 0; i < waves_.size(); ++i) init_wave(*waves_[i], i);
         group_.counters.workgroups += 1;
         group_.counters.waves += waves_.size();

@@ -17,7 +17,8 @@ struct Wave;
 struct ExecInst;
 struct PendingLoad;
 
-// One memory instruction's lane accesses (LDS byte offsets, or device addresses).
+// One memory instruction's lane accesses (LDS byte offsets, or device
+// addresses). Addresses of lanes outside `lanes` are unspecified.
 struct MemoryAccess {
     enum class Space : std::uint8_t { lds, global } space = Space::global;
     bool write = false;
@@ -31,11 +32,16 @@ struct MemoryAccess {
 class WorkgroupObserver {
 public:
     virtual ~WorkgroupObserver() = default;
-    // Before the instruction executes (the wave's state is the input state).
+    // Before each instruction executes, in program order (the wave's state is
+    // the input state). A run of consecutive multiply-adds executes in one
+    // call with the CPU's denormals-are-zero mode on: this hook is then
+    // called from inside that run, and must not do floating-point work.
     virtual void before_instruction(const Wave&, const ExecInst&) {}
-    // After the instruction executed (not called when it faulted).
-    virtual void after_instruction(const Wave&, const ExecInst&) {}
     virtual void memory_access(const Wave&, const ExecInst&, const MemoryAccess&) {}
+    // Whether memory_access wants global (non-LDS) accesses too. Asked once
+    // per workgroup: listing 64 lane addresses costs as much as the access
+    // itself, so an observer of LDS alone keeps the fast global paths.
+    virtual bool observes_global_memory() const { return true; }
     // A load's (or store's) counter entry was issued / retired (landed).
     virtual void issued(const Wave&, const ExecInst&, const PendingLoad&) {}
     virtual void landed(const Wave&, const PendingLoad&) {}

@@ -189,16 +189,16 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
     }
     c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, w.group->memo(e.index));
     if (WorkgroupObserver* o = w.group->observer) {
-        auto access = std::make_unique<MemoryAccess>();
-        access->space = MemoryAccess::Space::lds;
-        access->write = write;
-        access->read = !write;
-        access->lanes = exec;
-        access->bytes_per_lane = f.bytes;
-        access->addresses_per_lane = a.elements;
+        MemoryAccess& access = w.group->observed_access;
+        access.space = MemoryAccess::Space::lds;
+        access.write = write;
+        access.read = !write;
+        access.lanes = exec;
+        access.bytes_per_lane = f.bytes;
+        access.addresses_per_lane = a.elements;
         for (unsigned l = 0; l < 64; ++l)
-            for (unsigned el = 0; el < a.elements; ++el) access->address[l][el] = a.byte[el][l];
-        o->memory_access(w, e, *access);
+            for (unsigned el = 0; el < a.elements; ++el) access.address[l][el] = a.byte[el][l];
+        o->memory_access(w, e, access);
     }
 }
 

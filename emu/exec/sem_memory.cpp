@@ -126,17 +126,28 @@ u32 load_value(const std::uint8_t* host, const Format& f) {
     return f.sign ? u32(std::int32_t(std::int8_t(*host))) : *host;
 }
 
-void notify(Wave& w, const ExecInst& e, const MemoryAccess& access) {
-    if (WorkgroupObserver* o = w.group->observer) o->memory_access(w, e, access);
+// The workgroup's MemoryAccess, reset for a global access, when an observer
+// wants global accesses; nullptr otherwise.
+MemoryAccess* observed_global_access(Wave& w, bool write, u64 lanes, u32 bytes_per_lane) {
+    if (!w.group->observe_global_memory) return nullptr;
+    MemoryAccess& access = w.group->observed_access;
+    access.space = MemoryAccess::Space::global;
+    access.write = write;
+    access.read = !write;
+    access.lanes = lanes;
+    access.bytes_per_lane = bytes_per_lane;
+    access.addresses_per_lane = 1;
+    return &access;
 }
 
 // ---- the fast path: dword accesses of raw buffers and global memory -------
 //
 // The forms compiled GEMM and HIP code use, resolved for 64 lanes at once:
 // one address per lane, the buffer range rule as a lane mask per dword, and
-// one allocation lookup for the whole span. Anything else, an observer, or a
-// span that is not inside one allocation takes the lane-by-lane path (which
-// also produces the faults), so both give the same results.
+// one allocation lookup for the whole span. Anything else, an observer of
+// global memory, or a span that is not inside one allocation takes the
+// lane-by-lane path (which also produces the faults), so both give the same
+// results.
 struct DwordLanes {
     u64 address[64];      // each lane's first dword
     u64 in_range[4] = {}; // per dword: the lanes the buffer range rule keeps
@@ -204,7 +215,7 @@ std::uint8_t* whole_span(Wave& w, const DwordLanes& a, u64 lanes, unsigned dword
 // The fast path's lanes and span, or false for the lane-by-lane path.
 bool direct_access(Wave& w, const ExecInst& e, const Format& f, u64 exec, DwordLanes& a, std::uint8_t*& host,
                    u64& lowest) {
-    if (w.group->observer || f.bytes != 4 || f.d16) return false;
+    if (w.group->observe_global_memory || f.bytes != 4 || f.d16) return false;
     const Family family = e.inst->info().family;
     if (family == Family::MUBUF) {
         if (!raw_buffer_lanes(w, e, f.dwords, a)) return false;
@@ -267,13 +278,7 @@ void vmem_load(Wave& w, const ExecInst& e) {
         w.group->counters.global_read_bytes += direct_load(direct, span, lowest, exec, f.dwords, data);
         return;
     }
-    std::unique_ptr<MemoryAccess> access;  // only when observed: it is 1 KiB
-    if (w.group->observer) {
-        access = std::make_unique<MemoryAccess>();
-        access->read = true;
-        access->lanes = exec;
-        access->bytes_per_lane = u32(f.bytes) * f.dwords;
-    }
+    MemoryAccess* access = observed_global_access(w, false, exec, u32(f.bytes) * f.dwords);
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
@@ -288,7 +293,7 @@ void vmem_load(Wave& w, const ExecInst& e) {
         }
     }
     w.group->counters.global_read_bytes += bytes;
-    if (access) notify(w, e, *access);
+    if (access) w.group->observer->memory_access(w, e, *access);
 }
 
 void vmem_store(Wave& w, const ExecInst& e) {
@@ -307,13 +312,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
         issue(w, e, entry);
         return;
     }
-    std::unique_ptr<MemoryAccess> access;  // only when observed
-    if (w.group->observer) {
-        access = std::make_unique<MemoryAccess>();
-        access->write = true;
-        access->lanes = exec;
-        access->bytes_per_lane = u32(f.bytes) * f.dwords;
-    }
+    MemoryAccess* access = observed_global_access(w, true, exec, u32(f.bytes) * f.dwords);
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
@@ -332,7 +331,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
     PendingLoad entry;
     entry.counter = WaitCounter::vm;
     issue(w, e, entry);
-    if (access) notify(w, e, *access);
+    if (access) w.group->observer->memory_access(w, e, *access);
 }
 
 // ---- atomics (32-bit) --------------------------------------------------------

@@ -200,8 +200,10 @@ template <bool Fused, int A, int B, int C>
 __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w, const ExecInst* run,
                                                                          unsigned length) {
     const bool all_lanes = w.exec() == ~0ull;  // no multiply-add changes EXEC
+    WorkgroupObserver* observer = w.group->observer;  // the run loop announced run[0]
     for (unsigned i = 0; i < length; ++i) {
         const ExecInst& x = run[i];
+        if (i && observer) observer->before_instruction(w, x);
         if (!all_lanes || !x.direct_vgprs) {
             multiply_add_one<A, B, C>(w, x, multiply_add_avx2<false, Fused>);
             continue;
@@ -215,14 +217,14 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
 
 // v_mac_f32 and v_mad_f32 (Fused = false), v_fmac_f32 and v_fma_f32 (true).
 // Sources A, B, C as in vop3 (the *mk forms put their literal K in the
-// middle). Without an observer (which must see every instruction), the
-// ExecInst::multiply_add_run instructions that follow in Program::code, all
-// of this kind, execute in this call under one DenormalsAreZero.
+// middle). The ExecInst::multiply_add_run instructions that follow in
+// Program::code, all of this kind, execute in this call under one
+// DenormalsAreZero (an observer still sees each of them, in order).
 template <bool Fused, int A = 0, int B = 1, int C = 2>
 void multiply_add_op(Wave& w, const ExecInst& e) {
     const MultiplyAddLoops& loops = multiply_add_loops<Fused>();
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (e.flush_in && loops.denormals_are_zero && !w.group->observer) {
+    if (e.flush_in && loops.denormals_are_zero) {
         {
             const DenormalsAreZero inputs_flushed;
             multiply_add_run_avx2<Fused, A, B, C>(w, &e, e.multiply_add_run);

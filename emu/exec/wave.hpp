@@ -139,6 +139,10 @@ struct Workgroup {
     Translator translator;
     Counters counters;
     WorkgroupObserver* observer = nullptr;
+    bool observe_global_memory = false;  // observer && observer->observes_global_memory()
+    // What the memory paths hand the observer: one per workgroup, refilled
+    // for each access (1 KiB, not worth an allocation per instruction).
+    MemoryAccess observed_access;
     std::array<std::uint32_t, 3> id{};
     std::uint64_t linear_id = 0;
     std::uint32_t barriers = 0;
