@@ -12,8 +12,10 @@ namespace dppgemm::detail {
 namespace {
 
 std::string hip_error(const char* call, hipError_t error) {
-  return std::string("hip: ") + call + " failed: " + hipGetErrorName(error) + " (" +
-         std::to_string(int(error)) + "): " + hipGetErrorString(error);
+  const std::string name = hipGetErrorName(error), text = hipGetErrorString(error);
+  // ROCm 5.2's libamdhip64 returns the name again as the "string".
+  return std::string("hip: ") + call + " failed: " + name + " (" + std::to_string(int(error)) + ")" +
+         (text == name ? "" : ": " + text);
 }
 
 // One module per (device, code object), loaded on first use.
