@@ -39,6 +39,7 @@ void register_scalar(Table& t);
 void register_vector(Table& t);
 void register_memory(Table& t);
 void register_lds(Table& t);
+void register_divide(Table& t);  // sem_divide.cpp: division/sqrt expansions, f64 compares
 
 // ---- scalar operands ------------------------------------------------------
 
