@@ -18,6 +18,7 @@ const sem::Table& semantics() {
         sem::register_vector(t);
         sem::register_memory(t);
         sem::register_lds(t);
+        sem::register_half(t);
         sem::register_divide(t);
         return t;
     }();

@@ -20,6 +20,7 @@ enum class FloatPolicy : std::uint8_t {
     none,          // integer op, or the op ignores the mode
     mode,          // flush inputs/results as the kernel's FP32 denorm mode says
     no_denormals,  // v_mad_f32/v_mac_f32: always flush
+    half,          // f16 op: applies the FP16 denorm mode and f16 clamp/omod itself (sem_half.cpp)
 };
 
 struct Semantic {
@@ -39,6 +40,7 @@ void register_scalar(Table& t);
 void register_vector(Table& t);
 void register_memory(Table& t);
 void register_lds(Table& t);
+void register_half(Table& t);  // after register_vector: replaces its f16 conversions
 void register_divide(Table& t);  // sem_divide.cpp: division/sqrt expansions, f64 compares
 
 // ---- scalar operands ------------------------------------------------------
