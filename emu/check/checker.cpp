@@ -33,6 +33,9 @@ std::uint32_t pc_of(const Program& p, std::uint32_t index) {
     return p.insts.empty() ? 0 : p.insts.back().pc + p.insts.back().size;
 }
 
+// Scratch the dispatch allocates (fixed size, or a dynamic stack).
+bool has_private_segment(const KernelDescriptor& kd) { return kd.private_segment_fixed_size || kd.uses_dynamic_stack; }
+
 }  // namespace
 
 class WorkgroupChecker : public WorkgroupObserver {
@@ -54,7 +57,7 @@ public:
             report(w, Rule::past_end_of_code, 0, e.index, nullptr, "", "no s_endpgm before the end of the code");
             return;
         }
-        if (f.scratch)
+        if (f.scratch && !has_private_segment(checker_.program().descriptor))
             report(w, Rule::scratch_without_allocation, w.exec(), e.index, nullptr, "",
                    "scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
         WaveModel& m = model(w);

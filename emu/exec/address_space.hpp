@@ -109,6 +109,17 @@ private:
     const Allocation* last_ = nullptr;
 };
 
+// The swizzled buffer offset (ISA "Swizzled Buffer Addressing"): records are
+// interleaved `index_stride` at a time in `element_size`-byte pieces, so that
+// consecutive indices (the lanes of a scratch access) at one offset touch
+// adjacent elements. Applied per dword: a lane's dwordx4 is four elements.
+inline std::uint64_t swizzled_offset(std::uint64_t index, std::uint64_t offset, std::uint32_t stride,
+                                     std::uint32_t index_stride, std::uint32_t element_size) {
+    const std::uint64_t index_msb = index / index_stride, index_lsb = index % index_stride;
+    const std::uint64_t offset_msb = offset / element_size, offset_lsb = offset % element_size;
+    return (index_msb * stride + offset_msb * element_size) * index_stride + index_lsb * element_size + offset_lsb;
+}
+
 // A buffer resource descriptor (V#, four SGPRs) as gfx9 reads it.
 struct BufferResource {
     std::uint64_t base = 0;      // 48 bits
@@ -116,6 +127,10 @@ struct BufferResource {
     std::uint32_t num_records = 0;
     bool swizzle = false;
     bool add_tid = false;
+    std::uint32_t index_stride = 8;  // swizzled: 8, 16, 32 or 64 records interleaved (word3 bits 21:22)
+    // gfx9 has no ELEMENT_SIZE field (gfx8 had it in word3 bits 19:20, now
+    // USER_VM): swizzled elements are 4 bytes.
+    static constexpr std::uint32_t element_size = 4;
 
     static BufferResource from_sgprs(const std::uint32_t words[4]) {
         BufferResource r;
@@ -123,6 +138,7 @@ struct BufferResource {
         r.stride = (words[1] >> 16) & 0x3fffu;
         r.swizzle = (words[1] >> 31) & 1u;
         r.num_records = words[2];
+        r.index_stride = 8u << ((words[3] >> 21) & 3u);
         r.add_tid = (words[3] >> 23) & 1u;
         return r;
     }
@@ -142,7 +158,11 @@ struct BufferResource {
         if (stride == 0) return offset + width <= num_records;
         return index < num_records && offset + width <= stride;
     }
+    // The private (scratch) buffer form, add_tid without idxen, is not range
+    // checked at all (ISA "Range Checking"); the allocation table still faults.
+    bool range_checked(bool idxen) const { return !add_tid || idxen; }
     std::uint64_t address(std::uint64_t index, std::uint64_t offset, std::uint32_t soffset) const {
+        if (swizzle) return base + soffset + swizzled_offset(index, offset, stride, index_stride, element_size);
         return base + std::uint64_t(stride) * index + offset + soffset;
     }
 };

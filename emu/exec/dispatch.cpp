@@ -80,6 +80,17 @@ void fill_hidden_arguments(std::vector<std::uint8_t>& kernarg, const Program& pr
     }
 }
 
+// The private segment (scratch): bytes per work-item, the descriptor's
+// fixed size, with a dynamic stack at least the launch's stack size (as the
+// HIP runtime does), rounded up to dwords as the CP does.
+std::uint32_t private_segment_size(const KernelDescriptor& kd, const LaunchConfig& c) {
+    std::uint64_t bytes = kd.private_segment_fixed_size;
+    if (kd.uses_dynamic_stack) bytes = std::max<std::uint64_t>(bytes, c.stack_size);
+    bytes = (bytes + 3) / 4 * 4;
+    if (bytes > (1u << 20)) throw LaunchError("private segment of " + std::to_string(bytes) + " bytes per work-item (at most 1 MiB)");
+    return static_cast<std::uint32_t>(bytes);
+}
+
 // hsa_kernel_dispatch_packet_t (64 bytes).
 std::vector<std::uint8_t> dispatch_packet(const Program& program, const LaunchConfig& c, std::uint32_t lds,
                                           std::uint64_t kernarg) {
@@ -91,7 +102,7 @@ std::vector<std::uint8_t> dispatch_packet(const Program& program, const LaunchCo
         put<std::uint16_t>(p, 4 + 2 * i, static_cast<std::uint16_t>(c.block[i]));
         put<std::uint32_t>(p, 12 + 4 * i, c.grid[i] * c.block[i]);
     }
-    put<std::uint32_t>(p, 24, program.descriptor.private_segment_fixed_size);
+    put<std::uint32_t>(p, 24, private_segment_size(program.descriptor, c));
     put<std::uint32_t>(p, 28, lds);
     put<std::uint64_t>(p, 40, kernarg);
     return p;
@@ -106,6 +117,11 @@ struct Shared {
     std::uint64_t workgroup_count = 0;
     unsigned waves_per_group = 0;
     std::uint32_t items_per_group = 0;
+    // Scratch (see allocate_scratch): one backing allocation, a slot of
+    // scratch_wave_bytes per wave, waves_per_group slots per worker.
+    std::uint64_t scratch = 0;
+    std::uint32_t scratch_wave_bytes = 0;
+    std::uint32_t scratch_records = 0;
 
     std::atomic<std::uint64_t> next{0};
     std::atomic<std::uint64_t> finished{0};
@@ -119,7 +135,8 @@ struct Shared {
 
 class Worker {
 public:
-    explicit Worker(Shared& shared) : s_(shared), group_(shared.env) {
+    // `index`: which of the dispatch's workers this is (its scratch slots).
+    Worker(Shared& shared, unsigned index) : s_(shared), group_(shared.env), index_(index) {
         for (unsigned i = 0; i < shared.waves_per_group; ++i) {
             waves_.push_back(std::make_unique<Wave>());
             if (shared.program.agprs_used) waves_.back()->a.reset(new std::uint32_t[256][64]);
@@ -140,7 +157,21 @@ public:
 private:
     Shared& s_;
     Workgroup group_;
+    unsigned index_;
     std::vector<std::unique_ptr<Wave>> waves_;
+
+    // The private segment buffer V# as the ROCm runtime builds it: the whole
+    // scratch backing, stride 0, swizzled with ADD_TID, index stride 64
+    // (word3 INDEX_STRIDE 3), 32-bit UINT data format; the wave offset SGPR
+    // selects the wave's slot.
+    void put_private_segment_buffer(Wave& w, unsigned s) const {
+        w.sreg[s + 0] = static_cast<std::uint32_t>(s_.scratch);
+        w.sreg[s + 1] = static_cast<std::uint32_t>(s_.scratch >> 32) | (1u << 31);  // SWIZZLE_ENABLE
+        w.sreg[s + 2] = s_.scratch_records;
+        w.sreg[s + 3] = (4u << 0) | (5u << 3) | (6u << 6) | (7u << 9)  // DST_SEL x, y, z, w
+                        | (4u << 12) | (4u << 15)                      // NUM_FORMAT UINT, DATA_FORMAT 32
+                        | (3u << 21) | (1u << 23);                     // INDEX_STRIDE 64, ADD_TID_ENABLE
+    }
 
     void init_wave(Wave& w, unsigned index) {
         const Program& p = s_.program;
@@ -156,27 +187,36 @@ private:
         for (unsigned r = 0; r < p.vgprs_used && r < max_vgprs; ++r) std::memset(w.v[r], 0, sizeof w.v[r]);
         if (w.a) std::memset(w.a.get(), 0, sizeof(std::uint32_t) * 64 * std::min(p.agprs_used, 256u));
 
-        // User SGPRs, in the descriptor's order.
+        // User SGPRs, in the descriptor's order. Without a private segment
+        // the scratch values are 0 (a null V#).
         unsigned s = 0;
         const UserSgprs& u = kd.user_sgprs;
         auto put64 = [&](std::uint64_t value) {
             w.write64(s, value);
             s += 2;
         };
-        if (u.private_segment_buffer) s += 4;  // no scratch: a null V#
+        const std::uint64_t wave_offset = std::uint64_t(index_ * waves_.size() + index) * s_.scratch_wave_bytes;
+        if (u.private_segment_buffer) {
+            if (s_.scratch) put_private_segment_buffer(w, s);
+            s += 4;
+        }
         if (u.dispatch_ptr) put64(s_.packet);
         if (u.queue_ptr) put64(s_.queue);
         if (u.kernarg_segment_ptr) put64(s_.kernarg);
         if (u.dispatch_id) put64(0);
-        if (u.flat_scratch_init) put64(0);
-        if (u.private_segment_size) w.sreg[s++] = 0;
+        if (u.flat_scratch_init) put64(s_.scratch);  // gfx9: the backing's base; the prologue adds the wave offset
+        if (u.private_segment_size) w.sreg[s++] = s_.env.private_segment_size;
         s = std::max(s, kd.user_sgpr_count);
         const SystemSgprs& sys = kd.system_sgprs;
+        const bool architected = has_architected_flat_scratch(p.target);
         if (sys.workgroup_id_x) w.sreg[s++] = group_.id[0];
         if (sys.workgroup_id_y) w.sreg[s++] = group_.id[1];
         if (sys.workgroup_id_z) w.sreg[s++] = group_.id[2];
         if (sys.workgroup_info) w.sreg[s++] = 0;
-        if (sys.private_segment_wave_offset) w.sreg[s++] = 0;
+        // Architected flat scratch (gfx940): ENABLE_PRIVATE_SEGMENT loads no
+        // SGPR; the hardware sets FLAT_SCRATCH to the wave's scratch instead.
+        if (sys.private_segment_wave_offset && !architected) w.sreg[s++] = static_cast<std::uint32_t>(wave_offset);
+        if (architected && s_.scratch) w.write64(sreg_flat_scratch, s_.scratch + wave_offset);
 
         // Work-item ids: x fastest, wave w holds flat ids 64w..64w+63.
         const std::array<std::uint32_t, 3>& b = s_.config.block;
@@ -258,12 +298,22 @@ private:
         return true;
     }
 
+    // Scratch starts zeroed for every workgroup, as LDS does: what a kernel
+    // reads before writing then does not depend on which worker ran it, nor
+    // on the thread count.
+    void clear_scratch() {
+        if (!s_.scratch) return;
+        const std::uint64_t bytes = std::uint64_t(s_.scratch_wave_bytes) * waves_.size();
+        std::memset(s_.env.memory->translate(s_.scratch + index_ * bytes, bytes), 0, bytes);
+    }
+
     void run_group(std::uint64_t linear) {
         const std::array<std::uint32_t, 3>& g = s_.config.grid;
         group_.linear_id = linear;
         group_.id = {static_cast<std::uint32_t>(linear % g[0]), static_cast<std::uint32_t>((linear / g[0]) % g[1]),
                      static_cast<std::uint32_t>(linear / (std::uint64_t(g[0]) * g[1]))};
         group_.lds.reset(s_.lds_size);
+        clear_scratch();
         group_.barriers = 0;
         std::unique_ptr<WorkgroupObserver> observer;
         if (s_.config.observer) observer = s_.config.observer->start(linear);
@@ -296,6 +346,22 @@ private:
     }
 };
 
+// As the hardware has it, one scratch backing for the dispatch in which each
+// wave in flight owns a slot (its wave offset), sized in the 1 KiB granules
+// of COMPUTE_TMPRING_SIZE.WAVESIZE. Here a worker runs one workgroup at a
+// time, so each worker owns waves_per_group slots, reused workgroup after
+// workgroup. Allocated before the workers start (the allocation table is
+// read-only while they run).
+void allocate_scratch(Shared& shared, DispatchObjects& objects, unsigned workers) {
+    const std::uint32_t per_item = shared.env.private_segment_size;
+    if (per_item == 0) return;
+    shared.scratch_wave_bytes = (per_item * 64 + 1023) / 1024 * 1024;
+    const std::uint64_t bytes = std::uint64_t(shared.scratch_wave_bytes) * shared.waves_per_group * workers;
+    if (bytes > 0xffffffffu) throw LaunchError("scratch of " + std::to_string(bytes) + " bytes (at most 4 GiB)");
+    shared.scratch = objects.make(bytes, "scratch");
+    shared.scratch_records = static_cast<std::uint32_t>(bytes);
+}
+
 }  // namespace
 
 DispatchResult launch(DeviceMemory& memory, const Program& program, const LaunchConfig& config) {
@@ -309,8 +375,6 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
                           std::to_string(program.metadata.max_flat_workgroup_size));
     const std::uint64_t lds = std::uint64_t(kd.group_segment_fixed_size) + config.dynamic_lds;
     if (lds > 65536) throw LaunchError("LDS of " + std::to_string(lds) + " bytes (at most 65536)");
-    if (kd.private_segment_fixed_size || kd.uses_dynamic_stack)
-        throw LaunchError("kernel '" + program.kernel_name + "' uses scratch memory, which the emulator does not support");
 
     Shared shared(program, config);
     DispatchObjects objects(memory);
@@ -339,6 +403,7 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     shared.env.program = &program;
     shared.env.memory = &memory;
     shared.env.watchdog = config.watchdog;
+    shared.env.private_segment_size = private_segment_size(kd, config);
     shared.lds_size = static_cast<std::uint32_t>(lds);
     shared.items_per_group = static_cast<std::uint32_t>(items);
     shared.waves_per_group = static_cast<unsigned>((items + 63) / 64);
@@ -346,8 +411,9 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
 
     unsigned threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, shared.workgroup_count));
+    allocate_scratch(shared, objects, std::max(threads, 1u));
     if (threads <= 1 && !config.progress) {
-        Worker(shared).run();
+        Worker(shared, 0).run();
     } else {
         // With a progress callback even one worker gets its own thread, so
         // that the launching thread is free to report. It reports every 100
@@ -358,8 +424,8 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
         std::mutex running_mutex;
         std::condition_variable all_done;
         for (unsigned t = 0; t < std::max(threads, 1u); ++t)
-            pool.emplace_back([&] {
-                Worker(shared).run();
+            pool.emplace_back([&shared, &running_mutex, &running, &all_done, t] {
+                Worker(shared, t).run();
                 std::lock_guard<std::mutex> lock(running_mutex);
                 if (--running == 0) all_done.notify_all();
             });

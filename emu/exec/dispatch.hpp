@@ -45,6 +45,9 @@ struct LaunchConfig {
     unsigned threads = 0;           // 0: all host cores
     DispatchObserver* observer = nullptr;
     std::uint64_t watchdog = std::uint64_t{1} << 32;  // instructions per wave before "endless loop"; 0: none
+    // Scratch bytes per work-item for a kernel with a dynamic stack (calls
+    // the compiler cannot bound), as HIP's hipLimitStackSize.
+    std::uint32_t stack_size = 1024;
     // Called on the launching thread, about every 100 ms and once at the end,
     // with (workgroups finished, workgroups in the grid). Empty: not called.
     std::function<void(std::uint64_t, std::uint64_t)> progress;

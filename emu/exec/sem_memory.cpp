@@ -58,21 +58,23 @@ struct BufferAddressing {
     u32 soffset;
 };
 
-// Per-lane base address (global/flat) or (index, offset) (buffer), then
-// per-dword translation. Faults outside any allocation.
+// Per-lane base address (global/flat), (index, offset) (buffer) or private
+// offset (scratch), then per-dword translation. Faults outside any allocation.
 class LaneAddresser {
 public:
     LaneAddresser(Wave& w, const ExecInst& e) : w_(w), e_(e) {
         const Family family = e.inst->info().family;
         buffer_ = family == Family::MUBUF;
         flat_ = family == Family::FLAT;
-        if (family == Family::SCRATCH) fail("scratch memory is not implemented");
+        scratch_ = family == Family::SCRATCH;
         if (buffer_) {
             u32 words[4];
             for (unsigned i = 0; i < 4; ++i) words[i] = w.sreg[e.src[2].index + i];
             resource_ = BufferResource::from_sgprs(words);
             soffset_ = read32(w, e.soffset);
-            if (resource_.swizzle) fail("swizzled buffer resources are not implemented");
+        } else if (scratch_) {
+            // gfx9: one of vaddr and saddr (a 32-bit offset); gfx940: their sum.
+            if (e.soffset.kind != Src::Kind::none) soffset_ = read32(w, e.soffset);
         } else if (e.soffset.kind != Src::Kind::none) {
             saddr_ = read64(w, e.soffset);
             has_saddr_ = true;
@@ -91,8 +93,13 @@ public:
             if (inst.offen) offset += inst.idxen ? w_.v[e_.src[0].index + 1][l] : vaddr[l];
             if (resource_.add_tid) index += l;
             *address_out = resource_.address(index, offset, soffset_);
-            if (!resource_.in_range(index, offset, width)) return nullptr;
+            if (resource_.range_checked(inst.idxen) && !resource_.in_range(index, offset, width)) return nullptr;
             address = *address_out;
+        } else if (scratch_) {
+            u32 offset = soffset_ + u32(inst.offset) + byte_offset;
+            if (e_.src[0].kind == Src::Kind::vgpr) offset += w_.v[e_.src[0].index][l];
+            address = private_address(l, offset, width);
+            *address_out = address;
         } else {
             if (has_saddr_) address = saddr_ + w_.v[e_.src[0].index][l];
             else address = u64(w_.v[e_.src[0].index][l]) | (u64(w_.v[e_.src[0].index + 1][l]) << 32);
@@ -103,7 +110,10 @@ public:
                 if (!lds) fault_at("flat access to LDS outside the workgroup's allocation", address);
                 return lds;
             }
-            if (flat_ && address - private_aperture_base < aperture_size) fail("flat access to scratch is not implemented");
+            if (flat_ && address - private_aperture_base < aperture_size) {
+                address = private_address(l, u32(address - private_aperture_base), width);
+                *address_out = address;
+            }
         }
         std::uint8_t* host = w_.group->translator.translate(address, width);
         if (!host) fault_at("memory access outside any allocation", address);
@@ -111,9 +121,24 @@ public:
     }
 
 private:
+    // Where byte `offset` of lane l's private segment lives: FLAT_SCRATCH
+    // (the wave's scratch base, which a gfx9 prologue sets from flat scratch
+    // init + the wave offset and gfx940 hardware sets itself) plus the
+    // swizzle of the private segment buffer (dispatch.cpp), so that buffer,
+    // scratch and flat accesses to one private address meet.
+    u64 private_address(unsigned l, u32 offset, u32 width) const {
+        const u32 size = w_.group->env->private_segment_size;
+        if (size == 0) fail("scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
+        const u64 address = w_.read64(sreg_flat_scratch) +
+                            swizzled_offset(l, offset, 0, private_index_stride, BufferResource::element_size);
+        if (u64(offset) + width > size)
+            fault_at("scratch access past the work-item's " + std::to_string(size) + "-byte private segment", address);
+        return address;
+    }
+
     Wave& w_;
     const ExecInst& e_;
-    bool buffer_ = false, flat_ = false, has_saddr_ = false;
+    bool buffer_ = false, flat_ = false, scratch_ = false, has_saddr_ = false;
     BufferResource resource_;
     u32 soffset_ = 0;
     u64 saddr_ = 0;

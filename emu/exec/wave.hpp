@@ -23,7 +23,7 @@
 
 namespace dppgemm::emu {
 
-inline constexpr unsigned sreg_vcc = 106, sreg_m0 = 124, sreg_exec = 126;
+inline constexpr unsigned sreg_flat_scratch = 102, sreg_vcc = 106, sreg_m0 = 124, sreg_exec = 126;
 inline constexpr unsigned max_vgprs = 256;
 
 // Thrown by semantics; the run loop adds the PC, instruction, workgroup and wave.
@@ -131,6 +131,7 @@ struct DispatchEnv {
     DeviceMemory* memory = nullptr;
     std::uint64_t code_base = 0;         // device address of the kernel's byte 0 (s_getpc)
     std::uint64_t watchdog = 0;          // instructions per wave, 0: none
+    std::uint32_t private_segment_size = 0;  // scratch bytes per work-item; 0: the kernel has none
 };
 
 struct Workgroup {

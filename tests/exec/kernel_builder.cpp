@@ -30,7 +30,7 @@ amdhsa.kernels:
     .kernarg_segment_size: 48
     .kernarg_segment_align: 8
     .group_segment_fixed_size: LDS_BYTES
-    .private_segment_fixed_size: 0
+    .private_segment_fixed_size: PRIVATE_BYTES
     .wavefront_size: 64
     .sgpr_count: 40
     .vgpr_count: VGPRS
@@ -78,6 +78,12 @@ CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
     std::ostringstream s;
     s << ".amdgcn_target \"amdgcn-amd-amdhsa--" << o.mcpu << "\"\n"
       << ".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n";
+    const bool architected = o.mcpu == "gfx940";
+    if (o.private_bytes && !architected)
+        // User SGPRs s[0:3] V#, s[4:5] kernarg, s[6:7] flat scratch init; s8 workgroup id, s9 wave offset:
+        // moved to where the prologue below expects kernarg and workgroup id.
+        s << "  s_add_u32 flat_scratch_lo, s6, s9\n  s_addc_u32 flat_scratch_hi, s7, 0\n  s_mov_b32 s33, s9\n"
+          << "  s_mov_b64 s[36:37], s[0:1]\n  s_mov_b64 s[38:39], s[2:3]\n  s_mov_b64 s[0:1], s[4:5]\n  s_mov_b32 s2, s8\n";
     if (o.prologue)
         s << "  s_load_dwordx8 s[4:11], s[0:1], 0x0\n"
           << "  s_load_dwordx4 s[12:15], s[0:1], 0x20\n"
@@ -87,14 +93,20 @@ CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
       << ".rodata\n.p2align 6\n.amdhsa_kernel k\n"
       << "  .amdhsa_group_segment_fixed_size " << o.lds_bytes << "\n"
       << "  .amdhsa_kernarg_size 48\n"
-      << "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+      << "  .amdhsa_private_segment_fixed_size " << o.private_bytes << "\n";
+    if (o.private_bytes && architected) s << "  .amdhsa_enable_private_segment 1\n";
+    if (o.private_bytes && !architected)
+        s << "  .amdhsa_user_sgpr_private_segment_buffer 1\n  .amdhsa_user_sgpr_flat_scratch_init 1\n"
+          << "  .amdhsa_system_sgpr_private_segment_wavefront_offset 1\n";
+    s << "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
       << "  .amdhsa_system_sgpr_workgroup_id_x 1\n"
       << "  .amdhsa_next_free_vgpr " << o.vgprs << "\n"
       << "  .amdhsa_next_free_sgpr 40\n"
       << "  .amdhsa_float_denorm_mode_32 " << o.denorm_mode_32 << "\n";
     if (o.mcpu == "gfx90a" || o.mcpu == "gfx940") s << "  .amdhsa_accum_offset " << o.vgprs << "\n";
     s << ".end_amdhsa_kernel\n";
-    s << replace_all(replace_all(metadata, "LDS_BYTES", std::to_string(o.lds_bytes)), "VGPRS", std::to_string(o.vgprs));
+    s << replace_all(replace_all(replace_all(metadata, "LDS_BYTES", std::to_string(o.lds_bytes)), "VGPRS", std::to_string(o.vgprs)),
+                     "PRIVATE_BYTES", std::to_string(o.private_bytes));
     return assemble_source(s.str(), o.mcpu);
 }
 

@@ -26,6 +26,11 @@ struct KernelOptions {
     unsigned denorm_mode_32 = 3;  // .amdhsa_float_denorm_mode_32
     unsigned vgprs = 64;
     bool prologue = true;
+    // Scratch bytes per work-item (.amdhsa_private_segment_fixed_size). When
+    // not 0, the prologue also leaves the private segment buffer V# in
+    // s[36:39], the wave's scratch offset in s33 and (gfx9) FLAT_SCRATCH set
+    // as LLVM's prologue does; gfx940 sets FLAT_SCRATCH itself.
+    unsigned private_bytes = 0;
 };
 
 // Assembles `body` (followed by s_endpgm) as kernel "k".

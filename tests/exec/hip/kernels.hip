@@ -33,3 +33,22 @@ extern "C" __global__ void shuffle(const int* in, int* out) {
     v += __shfl(v, 5);
     out[t] = v;
 }
+// Private memory (scratch): a local array indexed at run time.
+extern "C" __global__ void local_array(const int* index, float* out, int n) {
+    float t[32];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int j = 0; j < 32; ++j) t[j] = j * 1.5f + i;
+    if (i < n) out[i] = t[index[i] & 31];
+}
+// Forty live values in at most 16 VGPRs: the compiler spills to scratch.
+extern "C" __global__ __attribute__((amdgpu_num_vgpr(16))) void spill(const int* in, int* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    unsigned v[40];
+#pragma unroll
+    for (int j = 0; j < 40; ++j) v[j] = in[i * 40 + j];
+    unsigned acc = 0;
+#pragma unroll
+    for (int j = 0; j < 40; ++j) acc = acc * 3u + (v[j] ^ v[39 - j]);
+    out[i] = acc;
+}
