@@ -252,16 +252,20 @@ u64 mask_src(const Wave& w, const ExecInst& e) {
 // 64-bit lane values of source i (two dwords, or one zero-extended).
 void fetch_wide(Wave& w, const ExecInst& e, unsigned i, u64* out) {
     alignas(64) Lanes lo_tmp, hi_tmp;
-    const u32* lo = fetch(w, e, i, lo_tmp, 0);
     if (e.src[i].dwords < 2) {
+        const u32* lo = fetch(w, e, i, lo_tmp, 0);
         for (unsigned l = 0; l < 64; ++l) out[l] = lo[l];
         return;
     }
+    // abs/neg of a 64-bit operand act on bit 63 only, not on the low dword's bit 31.
     if (!e.src[i].is_vector()) {  // scalar pair or constant: one 64-bit value
-        const u64 v = read64(w, e.src[i]);
+        const u64 sign = u64(1) << 63;
+        const u64 v = (read64(w, e.src[i]) & ((e.transform[i] & ST_ABS) ? ~sign : ~u64(0))) ^
+                      ((e.transform[i] & ST_NEG) ? sign : 0);
         for (unsigned l = 0; l < 64; ++l) out[l] = v;
         return;
     }
+    const u32* lo = fetch(w, e, i, lo_tmp, 0, ST_ABS | ST_NEG);
     const u32* hi = fetch(w, e, i, hi_tmp, 1);
     for (unsigned l = 0; l < 64; ++l) out[l] = lo[l] | (u64(hi[l]) << 32);
 }

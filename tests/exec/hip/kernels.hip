@@ -52,3 +52,18 @@ extern "C" __global__ __attribute__((amdgpu_num_vgpr(16))) void spill(const int*
     for (int j = 0; j < 40; ++j) acc = acc * 3u + (v[j] ^ v[39 - j]);
     out[i] = acc;
 }
+// IEEE division and square root: hipcc expands a / b into v_div_scale,
+// v_rcp, fma refinement, v_div_fmas and v_div_fixup (correctly rounded,
+// denormal results included), sqrtf into v_sqrt with a one-ulp correction.
+extern "C" __global__ void divide(const float* a, const float* b, float* quotient, float* root, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    quotient[i] = a[i] / b[i];
+    root[i] = sqrtf(a[i]);
+}
+extern "C" __global__ void divide_f64(const double* a, const double* b, double* quotient, double* root, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    quotient[i] = a[i] / b[i];
+    root[i] = sqrt(a[i]);
+}

@@ -1,0 +1,313 @@
+// IEEE division: v_div_scale, v_div_fmas, v_div_fixup (f32 and f64) one
+// case per lane against values worked out by hand from the ISA pseudo-code,
+// then hipcc's whole division and sqrt expansions against the host's
+// correctly rounded a / b and sqrt on random and special inputs (zeros,
+// denormals, infinities, NaN, quotients that overflow or are denormal).
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernel_builder.hpp"
+
+using namespace exec_test;
+
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+template <class T> using Bits = std::conditional_t<sizeof(T) == 4, u32, u64>;
+template <class T> Bits<T> to_bits(T x) {
+    Bits<T> b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+}
+template <class T> T to_value(Bits<T> b) {
+    T x;
+    std::memcpy(&x, &b, sizeof x);
+    return x;
+}
+template <class T> T p2(int e) { return std::ldexp(T(1), e); }
+
+// One lane: sources a, b, c (S0, S1, S2), the lane's VCC bit before the
+// instruction, the expected result and VCC bit afterwards (div_scale).
+template <class T> struct Case {
+    Bits<T> a, b, c;
+    bool vcc_in;
+    Bits<T> expected;
+    bool vcc_out;
+};
+template <class T> Case<T> values(T a, T b, T c, bool vcc_in, T expected, bool vcc_out = false) {
+    return {to_bits(a), to_bits(b), to_bits(c), vcc_in, to_bits(expected), vcc_out};
+}
+
+// Runs `op` (result in v5 or v[8:9], div_scale's mask in s[20:21]) on one case per lane.
+template <class T>
+void check(const std::string& op, const std::vector<Case<T>>& cases) {
+    constexpr bool f64 = sizeof(T) == 8;
+    const std::string body = f64 ? R"(
+  v_lshlrev_b32 v10, 3, v0
+  global_load_dwordx2 v[2:3], v10, s[6:7]
+  global_load_dwordx2 v[4:5], v10, s[8:9]
+  global_load_dwordx2 v[6:7], v10, s[10:11]
+  s_waitcnt vmcnt(0)
+  s_mov_b64 s[20:21], 0
+  s_mov_b32 vcc_lo, s12
+  s_mov_b32 vcc_hi, s13
+  )" + op + R"(
+  v_cndmask_b32_e64 v11, 0, 1, s[20:21]
+  global_store_dwordx2 v10, v[8:9], s[4:5]
+  global_store_dword v1, v11, s[4:5] offset:512
+)"
+                                   : R"(
+  global_load_dword v2, v1, s[6:7]
+  global_load_dword v3, v1, s[8:9]
+  global_load_dword v4, v1, s[10:11]
+  s_waitcnt vmcnt(0)
+  s_mov_b64 s[20:21], 0
+  s_mov_b32 vcc_lo, s12
+  s_mov_b32 vcc_hi, s13
+  )" + op + R"(
+  v_cndmask_b32_e64 v11, 0, 1, s[20:21]
+  global_store_dword v1, v5, s[4:5]
+  global_store_dword v1, v11, s[4:5] offset:512
+)";
+    const CodeObject co = assemble_kernel(body);
+    const Program program = build_program(co, co.kernels.at(0));
+    REQUIRE(cases.size() <= 64);
+    constexpr unsigned words = sizeof(T) / 4;
+    std::vector<u32> a(64 * words), b(64 * words), c(64 * words);
+    u64 vcc = 0;
+    for (std::size_t l = 0; l < cases.size(); ++l) {
+        std::memcpy(&a[l * words], &cases[l].a, sizeof(T));
+        std::memcpy(&b[l * words], &cases[l].b, sizeof(T));
+        std::memcpy(&c[l * words], &cases[l].c, sizeof(T));
+        vcc |= u64(cases[l].vcc_in) << l;
+    }
+    TestRun run(256);
+    run.fill(1, a);
+    run.fill(2, b);
+    run.fill(3, c);
+    run.value[0] = u32(vcc);
+    run.value[1] = u32(vcc >> 32);
+    const DispatchResult r = run.run(program);
+    INFO((r.fault ? r.fault->message : std::string()));
+    REQUIRE(r.ok());
+    const std::vector<u32> out = run.read(0, 192);
+    const bool writes_mask = op.find("div_scale") != std::string::npos;
+    for (std::size_t l = 0; l < cases.size(); ++l) {
+        Bits<T> got;
+        std::memcpy(&got, &out[l * words], sizeof(T));
+        INFO(op << " lane " << l << ": " << to_value<T>(cases[l].a) << ", " << to_value<T>(cases[l].b) << ", "
+                << to_value<T>(cases[l].c) << " -> " << to_value<T>(got) << std::hex << " (0x" << got << "), expected 0x"
+                << cases[l].expected);
+        CHECK(got == cases[l].expected);
+        if (writes_mask) CHECK(bool(out[128 + l]) == cases[l].vcc_out);
+    }
+}
+
+// The pseudo-code's cases in the format's terms: the scale 2^k, the
+// exponent gap of a quotient near overflow, a numerator exponent that is tiny.
+template <class T> struct Format;
+template <> struct Format<float> {
+    static constexpr int k = 64, huge = 100, emin = -126, mantissa = 23;
+    static constexpr u32 default_nan = 0xffc00000u;
+};
+template <> struct Format<double> {
+    static constexpr int k = 128, huge = 800, emin = -1022, mantissa = 52;
+    static constexpr u64 default_nan = 0xfff8000000000000ull;
+};
+
+template <class T>
+std::vector<Case<T>> div_scale_cases() {
+    constexpr int k = Format<T>::k, emin = Format<T>::emin;
+    const T nan = to_value<T>(Bits<T>(Format<T>::default_nan));
+    const T denormal = p2<T>(emin - 3);
+    const T big = p2<T>(-emin + 1);  // 1 / big is denormal
+    return {
+        // zero numerator or denominator: NaN, no post-scaling
+        values<T>(1, 0, 1, false, nan), values<T>(2, 2, 0, true, nan),
+        // quotient near overflow: only the denominator scales up; VCC set either way
+        values<T>(1, 1, p2<T>(Format<T>::huge), false, p2<T>(k), true),
+        values<T>(p2<T>(Format<T>::huge), 1, p2<T>(Format<T>::huge), false, p2<T>(Format<T>::huge), true),
+        // denormal denominator: both scale up, the quotient is unchanged
+        values<T>(denormal, denormal, p2<T>(emin / 3), false, denormal * p2<T>(k)),
+        values<T>(p2<T>(emin / 3), denormal, p2<T>(emin / 3), false, p2<T>(emin / 3 + k)),
+        // (a denormal denominator under a numerator too large for the gap is a huge quotient)
+        values<T>(1, denormal, 1, false, 1, true),
+        // denormal quotient: the numerator scales up, VCC asks for scaling down
+        values<T>(p2<T>(-40), p2<T>(-emin - 30), p2<T>(-40), false, p2<T>(-40 + k), true),
+        values<T>(p2<T>(-emin - 30), p2<T>(-emin - 30), p2<T>(-40), false, p2<T>(-emin - 30), true),
+        // denormal reciprocal: both scale down
+        values<T>(big, big, p2<T>(10), false, big * p2<T>(-k)), values<T>(p2<T>(10), big, p2<T>(10), false, p2<T>(10 - k)),
+        // denormal reciprocal and quotient: the denominator scales down, VCC set
+        values<T>(big, big, p2<T>(-10), false, big * p2<T>(-k), true),
+        values<T>(p2<T>(-10), big, p2<T>(-10), false, p2<T>(-10), true),
+        // tiny numerator: both scale up
+        values<T>(p2<T>(emin + 10), p2<T>(-20), p2<T>(emin + 10), false, p2<T>(emin + 10 + k)),
+        values<T>(p2<T>(-20), p2<T>(-20), p2<T>(emin + 10), false, p2<T>(-20 + k)),
+        // nothing to do
+        values<T>(3, 3, 1, true, 3), values<T>(1, 3, 1, false, 1), values<T>(-5, 7, -5, false, -5),
+    };
+}
+
+template <class T>
+std::vector<Case<T>> div_fmas_cases() {
+    constexpr int k = Format<T>::k, emin = Format<T>::emin, m = Format<T>::mantissa;
+    // c + a*b lies just above the midpoint between two denormals once scaled
+    // by 2^-k; fma rounding first would land on the midpoint and round to even.
+    const int e = emin - m - 1 + k + 6;  // c's exponent: the scaled c has 6 significant bits
+    const T c = p2<T>(e) + p2<T>(e - 6);  // scaled: 2^(emin-m+5) + half an ulp of the denormals
+    const T a = p2<T>((e - m - 8) / 2), b = p2<T>(e - m - 8 - (e - m - 8) / 2);
+    const T up = p2<T>(emin - m + 5) + p2<T>(emin - m);
+    return {
+        values<T>(2, 3, 1, false, 7),
+        values<T>(2, 3, 4, true, 10 * p2<T>(k)),             // |c| >= 2: the quotient was scaled down
+        values<T>(T(0.5), T(0.5), T(0.25), true, p2<T>(-1 - k)),  // |c| < 2: scaled up
+        values<T>(a, b, c, true, up),
+        values<T>(a, b, c, false, c),
+        values<T>(1, std::numeric_limits<T>::infinity(), 1, true, std::numeric_limits<T>::infinity()),
+    };
+}
+
+template <class T>
+std::vector<Case<T>> div_fixup_cases() {
+    const T inf = std::numeric_limits<T>::infinity();
+    const T nan = to_value<T>(Bits<T>(Format<T>::default_nan));
+    const Bits<T> quiet = Bits<T>(1) << (Format<T>::mantissa - 1);
+    const Bits<T> signaling = to_bits(inf) | 1, negative_nan = to_bits(-inf) | 5;
+    std::vector<Case<T>> cases = {
+        values<T>(5, 0, 0, false, nan), values<T>(5, inf, -inf, false, nan),
+        values<T>(5, 0, 3, false, inf), values<T>(5, -T(0), 3, false, -inf),
+        values<T>(5, 2, inf, false, inf), values<T>(5, -2, inf, false, -inf),
+        values<T>(5, inf, 3, false, 0), values<T>(5, -inf, 3, false, -T(0)),
+        values<T>(5, 2, 0, false, 0), values<T>(5, 2, -T(0), false, -T(0)),
+        // underflow: exponent(n) - exponent(d) below the format's limit
+        values<T>(5, p2<T>(100), p2<T>(Format<T>::emin + 20), false, 0),
+        values<T>(5, -p2<T>(100), p2<T>(Format<T>::emin + 20), false, -T(0)),
+        // the quotient with the sign of n / d
+        values<T>(T(-1.5), -2, 3, false, T(-1.5)), values<T>(T(-1.5), 2, 3, false, T(1.5)),
+        // a NaN quotient that reaches the end: overflow
+        values<T>(nan, 2, 3, false, inf),
+    };
+    // NaN operands: the numerator's first, quieted, then the denominator's.
+    cases.push_back({to_bits(T(1)), to_bits(T(1)), signaling, false, signaling | quiet, false});
+    cases.push_back({to_bits(T(1)), negative_nan, to_bits(T(3)), false, negative_nan | quiet, false});
+    cases.push_back({to_bits(T(1)), negative_nan, signaling, false, signaling | quiet, false});
+    return cases;
+}
+
+}  // namespace
+
+TEST_CASE("v_div_scale: scale factors and the post-scaling bit", "[alu][float][divide]") {
+    check<float>("v_div_scale_f32 v5, s[20:21], v2, v3, v4", div_scale_cases<float>());
+    check<double>("v_div_scale_f64 v[8:9], s[20:21], v[2:3], v[4:5], v[6:7]", div_scale_cases<double>());
+}
+
+TEST_CASE("v_div_fmas: fused multiply-add, post-scaling in the same rounding", "[alu][float][divide]") {
+    check<float>("v_div_fmas_f32 v5, v2, v3, v4", div_fmas_cases<float>());
+    check<double>("v_div_fmas_f64 v[8:9], v[2:3], v[4:5], v[6:7]", div_fmas_cases<double>());
+}
+
+TEST_CASE("v_div_fixup: zeros, infinities, NaN, underflow", "[alu][float][divide]") {
+    check<float>("v_div_fixup_f32 v5, v2, v3, v4", div_fixup_cases<float>());
+    check<double>("v_div_fixup_f64 v[8:9], v[2:3], v[4:5], v[6:7]", div_fixup_cases<double>());
+}
+
+namespace {
+
+// Operand pairs: random bit patterns over the whole exponent range, random
+// ordinary values, and every pairing of special values.
+template <class T>
+void division_inputs(std::vector<T>& a, std::vector<T>& b) {
+    const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+    const T min_normal = std::numeric_limits<T>::min(), denorm = std::numeric_limits<T>::denorm_min();
+    const T max = std::numeric_limits<T>::max();
+    const std::vector<T> special = {0,          -T(0),     1,       -1,          3,         T(0.1),   inf,
+                                    -inf,       nan,       denorm,  -denorm,     min_normal, max,      -max,
+                                    min_normal * T(0.75), p2<T>(Format<T>::emin - 20), p2<T>(-Format<T>::emin),
+                                    p2<T>(-Format<T>::emin + 1) * T(1.5)};
+    for (T x : special)
+        for (T y : special) a.push_back(x), b.push_back(y);
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < 4000; ++i) {
+        a.push_back(to_value<T>(Bits<T>(rng())));
+        b.push_back(to_value<T>(Bits<T>(rng())));
+    }
+    // Quotients in and near the denormal range, and near overflow.
+    std::uniform_real_distribution<T> mantissa(1, 2);
+    std::uniform_int_distribution<int> small(Format<T>::emin - Format<T>::mantissa - 3, Format<T>::emin + 3);
+    for (int i = 0; i < 2000; ++i) {
+        const int e = small(rng);
+        const T d = mantissa(rng) * p2<T>(i % 2 ? 60 : -Format<T>::emin - 2);
+        a.push_back(mantissa(rng) * p2<T>(e) * d);
+        b.push_back(d);
+        a.push_back(mantissa(rng) * p2<T>(-Format<T>::emin - 1));
+        b.push_back(mantissa(rng) * p2<T>(-2));
+    }
+}
+
+bool same(float x, float y) { return std::isnan(x) ? std::isnan(y) : to_bits(x) == to_bits(y); }
+bool same(double x, double y) { return std::isnan(x) ? std::isnan(y) : to_bits(x) == to_bits(y); }
+
+template <class T>
+void run_division(const char* kernel, std::vector<T>& quotient, std::vector<T>& root, const std::vector<T>& a,
+                  const std::vector<T>& b) {
+    const Program p = build_program(hip_kernels(), hip_kernels().kernel(kernel));
+    const int n = int(a.size());
+    DeviceMemory memory;
+    const u64 da = memory.allocate(sizeof(T) * n), db = memory.allocate(sizeof(T) * n);
+    const u64 dq = memory.allocate(sizeof(T) * n), dr = memory.allocate(sizeof(T) * n);
+    memory.write(da, a.data(), sizeof(T) * n);
+    memory.write(db, b.data(), sizeof(T) * n);
+    Kernargs args(p);
+    args.set(0, da).set(1, db).set(2, dq).set(3, dr).set(4, n);
+    LaunchConfig config;
+    config.grid = {u32((n + 255) / 256), 1, 1};
+    config.block = {256, 1, 1};
+    config.kernarg = args.bytes();
+    config.threads = 2;
+    const DispatchResult r = launch(memory, p, config);
+    INFO((r.fault ? r.fault->message : std::string()));
+    REQUIRE(r.ok());
+    quotient.resize(n);
+    root.resize(n);
+    memory.read(dq, quotient.data(), sizeof(T) * n);
+    memory.read(dr, root.data(), sizeof(T) * n);
+}
+
+}  // namespace
+
+TEST_CASE("hipcc f32 division and sqrtf are correctly rounded, denormal results included", "[hip][divide]") {
+    std::vector<float> a, b, quotient, root;
+    division_inputs(a, b);
+    run_division("divide", quotient, root, a, b);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        INFO(std::hexfloat << a[i] << " / " << b[i] << " = " << quotient[i] << ", host " << a[i] / b[i]);
+        CHECK(same(quotient[i], a[i] / b[i]));
+        INFO("sqrt: " << root[i] << ", host " << std::sqrt(a[i]));
+        CHECK(same(root[i], std::sqrt(a[i])));
+    }
+}
+
+// The f64 sqrt sequence refines v_rsq_f64 with fma steps; it is compared
+// within one ulp (LLVM does not promise correct rounding for it).
+TEST_CASE("hipcc f64 division is correctly rounded; sqrt within one ulp", "[hip][divide]") {
+    std::vector<double> a, b, quotient, root;
+    division_inputs(a, b);
+    run_division("divide_f64", quotient, root, a, b);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        INFO(std::hexfloat << a[i] << " / " << b[i] << " = " << quotient[i] << ", host " << a[i] / b[i]);
+        CHECK(same(quotient[i], a[i] / b[i]));
+        const double host = std::sqrt(a[i]);
+        INFO("sqrt: " << root[i] << ", host " << host);
+        if (std::isnan(host) || std::isinf(host) || host == 0) CHECK(same(root[i], host));
+        else CHECK(std::fabs(root[i] - host) <= std::fabs(std::nextafter(host, 2 * host) - host));
+    }
+}
