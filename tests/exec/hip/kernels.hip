@@ -67,3 +67,27 @@ extern "C" __global__ void divide_f64(const double* a, const double* b, double* 
     quotient[i] = a[i] / b[i];
     root[i] = sqrt(a[i]);
 }
+// fp16: a * 2 + a contracts to v_fma_f16 (hipcc fuses by default).
+extern "C" __global__ void halfs(const _Float16* a, _Float16* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] * (_Float16)2.0f + a[i];
+}
+typedef _Float16 half2_t __attribute__((ext_vector_type(2)));
+// fp16 scalar and packed arithmetic, conversions and a compare, contraction
+// off so that the host can repeat it operation by operation; 8 halves per work-item.
+extern "C" __global__ void half_math(const _Float16* a, const _Float16* b, _Float16* out, int n) {
+#pragma clang fp contract(off)
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    _Float16 x = a[i], y = b[i];
+    half2_t v = {x, y}, w = {y, x};
+    half2_t pv = v * w + v;
+    out[8 * i + 0] = x + y;
+    out[8 * i + 1] = x * y - x;
+    out[8 * i + 2] = __builtin_fmaf16(x, y, (_Float16)0.75f);
+    out[8 * i + 3] = x > y ? x : y;
+    out[8 * i + 4] = (_Float16)((float)x * 3.0f);
+    out[8 * i + 5] = (_Float16)(short)x;
+    out[8 * i + 6] = pv.x;
+    out[8 * i + 7] = pv.y;
+}
