@@ -241,6 +241,8 @@ TEST_CASE("v_fma_f16 and v_mad_u16 keep the other half; op_sel picks halves", "[
                 [&](u32 a, u32 b, u32 c) { return 0x12340000u | fma_oracle(a ^ 0x8000, hi(b), c ^ 0x8000); });
     check_lanes("  v_mov_b32 v5, 0x12345678\n  v_mad_u16 v5, v2, v3, v4 op_sel:[0,1,1,1]", in,
                 [&](u32 a, u32 b, u32 c) { return 0x5678u | (((a * hi(b) + hi(c)) & 0xffff) << 16); });
+    check_lanes("  v_mov_b32 v5, 0x12345678\n  v_mad_i16 v5, v2, v3, v4", in,
+                [&](u32 a, u32 b, u32 c) { return 0x12340000u | ((a * b + c) & 0xffff); });
     check_lanes("  v_mov_b32 v5, 0x12345678\n  v_mad_legacy_u16 v5, v2, v3, v4", in,
                 [&](u32 a, u32 b, u32 c) { return (a * b + c) & 0xffff; });
     check_lanes("  v_mad_u32_u16 v5, v2, v3, v4 op_sel:[1,0,0,0]", in,
@@ -270,6 +272,8 @@ TEST_CASE("v_mac_f16/v_mad_f16/v_madak_f16 round the product and flush denormals
     check_lanes("  v_mov_b32 v5, v4\n  v_mac_f16 v5, v2, v3", in,
                 [&](u32 a, u32 b, u32 c) { return (c & 0xffff0000u) | mad(a, b, c); });
     check_lanes("  v_mad_legacy_f16 v5, v2, v3, v4", in, mad);
+    check_lanes("  v_mov_b32 v5, 0x12345678\n  v_mad_f16 v5, v2, v3, v4 op_sel:[0,0,0,1]", in,
+                [&](u32 a, u32 b, u32 c) { return 0x5678u | (mad(a, b, c) << 16); });
     check_lanes("  v_mov_b32 v5, 0\n  v_madak_f16 v5, v2, v3, 0x4100", in,
                 [&](u32 a, u32 b, u32) { return mad(a, b, 0x4100); });
     check_lanes("  v_mov_b32 v5, 0\n  v_madmk_f16 v5, v2, 0x4100, v3", in,
@@ -277,6 +281,21 @@ TEST_CASE("v_mac_f16/v_mad_f16/v_madak_f16 round the product and flush denormals
     // The FP16 denorm mode flushes add inputs and results.
     check_lanes("  v_add_f16 v5, v2, v3", in,
                 [&](u32 a, u32 b, u32) { return flush(round_half(f(flush(a)) + f(flush(b)))); }, true);
+}
+
+TEST_CASE("v_frexp_mant_f16 and v_frexp_exp_i16_f16 split every half", "[alu][half]") {
+    Pairs in;
+    in.a = all_halves();
+    in.b = in.c = in.a;
+    check_lanes("  v_frexp_mant_f16 v5, v2", in, [](u32 a, u32, u32) {
+        int e;
+        return nan16(a) || (a & 0x7fff) == 0x7c00 ? a : round_half(std::frexp(f(a), &e));
+    });
+    check_lanes("  v_frexp_exp_i16_f16 v5, v2", in, [](u32 a, u32, u32) {
+        int e = 0;
+        if (!nan16(a) && (a & 0x7fff) != 0x7c00) std::frexp(f(a), &e);
+        return u32(e) & 0xffff;
+    });
 }
 
 TEST_CASE("16-bit integer ops", "[alu][half]") {
@@ -375,6 +394,19 @@ TEST_CASE("packed f16 and 16-bit ops with op_sel, op_sel_hi, neg_lo, neg_hi", "[
         {"v_pk_min_u16 v5, v2, v3", [](u32 a, u32 b, u32) { return std::min(a, b); }, 0, 3, 0, 0, false},
         {"v_pk_mad_u16 v5, v2, v3, v4 op_sel:[1,0,1]", [](u32 a, u32 b, u32 c) { return a * b + c; }, 5, 7, 0, 0,
          false},
+        {"v_pk_mad_i16 v5, v2, v3, v4", [](u32 a, u32 b, u32 c) { return a * b + c; }, 0, 7, 0, 0, false},
+        {"v_pk_min_f16 v5, v2, v3 op_sel_hi:[0,0]", [](u32 a, u32 b, u32) -> u32 {
+             if (nan16(a)) return nan16(b) ? 0x7e00u : b;
+             if (nan16(b)) return a;
+             if (f(a) == f(b)) return (a & 0x8000) ? a : b;
+             return f(a) < f(b) ? a : b;
+         }, 0, 0, 0, 0, true},
+        {"v_pk_add_i16 v5, v2, v3", [](u32 a, u32 b, u32) { return a + b; }, 0, 3, 0, 0, false},
+        {"v_pk_sub_u16 v5, v2, v3", [](u32 a, u32 b, u32) { return a - b; }, 0, 3, 0, 0, false},
+        {"v_pk_lshrrev_b16 v5, v2, v3", [](u32 a, u32 b, u32) { return b >> (a & 15); }, 0, 3, 0, 0, false},
+        {"v_pk_max_u16 v5, v2, v3", [](u32 a, u32 b, u32) { return std::max(a, b); }, 0, 3, 0, 0, false},
+        {"v_pk_min_i16 v5, v2, v3", [](u32 a, u32 b, u32) { return u32(std::min(std::int16_t(a), std::int16_t(b))); },
+         0, 3, 0, 0, false},
     };
     for (const Case& k : cases) {
         check_lanes(std::string("  ") + k.op, in, [&](u32 a, u32 b, u32 c) {
@@ -396,13 +428,19 @@ TEST_CASE("f16 transcendentals and fract go through the host (close, not bit-exa
     in.b = in.c = in.a;
     const auto near = [](const std::string& op, const Pairs& p, float (*fn)(float)) {
         const auto got = run_lanes(op, p.a, p.b, p.c);
-        for (std::size_t l = 0; l < p.a.size(); ++l) CHECK(std::fabs(f(got[l]) - fn(f(p.a[l]))) <= 0x1p-10f * std::fabs(fn(f(p.a[l]))));
+        for (std::size_t l = 0; l < p.a.size(); ++l) {
+            const float want = fn(f(p.a[l]));
+            CHECK(std::fabs(f(got[l]) - want) <= 0x1p-10f * std::max(1.0f, std::fabs(want)));
+        }
     };
     near("  v_rcp_f16 v5, v2", in, [](float x) { return 1.0f / x; });
     near("  v_sqrt_f16 v5, v2", in, [](float x) { return std::sqrt(x); });
     near("  v_rsq_f16 v5, v2", in, [](float x) { return 1.0f / std::sqrt(x); });
     near("  v_exp_f16 v5, v2", in, [](float x) { return std::exp2(x); });
     near("  v_fract_f16 v5, v2", in, [](float x) { return x - std::floor(x); });
+    near("  v_log_f16 v5, v2", in, [](float x) { return std::log2(x); });
+    near("  v_sin_f16 v5, v2", in, [](float x) { return std::sin(x * 6.2831853f); });
+    near("  v_cos_f16 v5, v2", in, [](float x) { return std::cos(x * 6.2831853f); });
     const auto fract = run_lanes("  v_fract_f16 v5, v2", {0x8001u}, {0}, {0});
     CHECK(fract[0] == 0x3bffu);  // 1 - 2^-24 rounds to 1.0: the result stays below 1
 }
