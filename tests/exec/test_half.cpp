@@ -408,6 +408,14 @@ TEST_CASE("packed f16 and 16-bit ops with op_sel, op_sel_hi, neg_lo, neg_hi", "[
         {"v_pk_min_i16 v5, v2, v3", [](u32 a, u32 b, u32) { return u32(std::min(std::int16_t(a), std::int16_t(b))); },
          0, 3, 0, 0, false},
     };
+    // An inline constant is its f16 encoding in the low half, 0 in the high half: LLVM splats
+    // it with op_sel_hi 0 (hipcc: v * 2 -> op_sel_hi:[1,0,1]) and writes {2, 0} without.
+    const auto high = [](u32 x) { return x >> 16; };
+    check_lanes("  v_pk_fma_f16 v5, v2, 2.0, v3 op_sel_hi:[1,0,1]", in, [&](u32 a, u32 b, u32) {
+        return fma_oracle(a & 0xffff, 0x4000, b & 0xffff) | fma_oracle(high(a), 0x4000, high(b)) << 16;
+    });
+    check_lanes("  v_pk_mul_f16 v5, v2, 2.0", in,
+                [&](u32 a, u32, u32) { return round_half(f(a) * 2.0f) | round_half(f(high(a)) * 0.0f) << 16; });
     for (const Case& k : cases) {
         check_lanes(std::string("  ") + k.op, in, [&](u32 a, u32 b, u32 c) {
             u32 result = 0;
