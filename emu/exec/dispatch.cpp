@@ -180,6 +180,8 @@ private:
         w.id = index;
         w.state = WaveState::running;
         w.pc = 0;
+        w.code = p.code.data();
+        w.mode = mode_register(kd.float_mode);
         w.scc = false;
         w.executed = 0;
         w.pending.clear();
@@ -262,33 +264,39 @@ private:
 
     // Runs the wave until it reaches a barrier or its end. Returns false on a fault.
     bool run_wave(Wave& w) {
-        const ExecInst* code = s_.program.code.data();
         std::uint64_t* classes = group_.counters.instructions.data();
         std::uint64_t& multiply_adds = group_.counters.valu_multiply_add;
         WorkgroupObserver* observer = group_.observer;
         std::uint32_t current = w.pc;
         try {
-            if (!observer) {
-                while (w.state == WaveState::running) {
-                    current = w.pc;
-                    const ExecInst& e = code[current];
-                    ++classes[static_cast<std::size_t>(e.cls)];
-                    multiply_adds += e.multiply_add;
-                    ++w.executed;
-                    w.pc = e.next;
-                    e.fn(w, e);
+            // An s_setreg that changes the fp32 denorm mode switches w.code and
+            // leaves the loop (WaveState::code_switched): no per-instruction test.
+            for (;;) {
+                const ExecInst* code = w.code;
+                if (!observer) {
+                    while (w.state == WaveState::running) {
+                        current = w.pc;
+                        const ExecInst& e = code[current];
+                        ++classes[static_cast<std::size_t>(e.cls)];
+                        multiply_adds += e.multiply_add;
+                        ++w.executed;
+                        w.pc = e.next;
+                        e.fn(w, e);
+                    }
+                } else {
+                    while (w.state == WaveState::running) {
+                        current = w.pc;
+                        const ExecInst& e = code[current];
+                        observer->before_instruction(w, e);
+                        ++classes[static_cast<std::size_t>(e.cls)];
+                        multiply_adds += e.multiply_add;
+                        ++w.executed;
+                        w.pc = e.next;
+                        e.fn(w, e);
+                    }
                 }
-            } else {
-                while (w.state == WaveState::running) {
-                    current = w.pc;
-                    const ExecInst& e = code[current];
-                    observer->before_instruction(w, e);
-                    ++classes[static_cast<std::size_t>(e.cls)];
-                    multiply_adds += e.multiply_add;
-                    ++w.executed;
-                    w.pc = e.next;
-                    e.fn(w, e);
-                }
+                if (w.state != WaveState::code_switched) break;
+                w.state = WaveState::running;
             }
         } catch (const ExecError& error) {
             record_fault(w, current, error);

@@ -97,6 +97,37 @@ void track_registers(Program& p, const Src& s) {
 bool flushes_src(FloatDenormMode m) { return m == FloatDenormMode::flush_src_dst || m == FloatDenormMode::flush_src; }
 bool flushes_dst(FloatDenormMode m) { return m == FloatDenormMode::flush_src_dst || m == FloatDenormMode::flush_dst; }
 
+// The fp32 denormal flushes of one instruction under `denorm`: ExecInst::flush_in/out, ST_FLUSH.
+void set_fp32_denorm(ExecInst& e, sem::FloatPolicy fp, FloatDenormMode denorm) {
+    const bool always = fp == sem::FloatPolicy::no_denormals, by_mode = fp == sem::FloatPolicy::mode;
+    e.flush_in = always || (by_mode && flushes_src(denorm));
+    e.flush_out = always || (by_mode && flushes_dst(denorm));
+    if (e.inst->info().family == Family::VOP3P) return;
+    for (std::uint8_t& t : e.transform) t = e.flush_in ? std::uint8_t(t | ST_FLUSH) : std::uint8_t(t & ~ST_FLUSH);
+}
+
+// s_setreg of HW_REG_MODE anywhere in the kernel: it may change the fp32 denorm mode.
+bool sets_mode(const Program& p) {
+    return std::any_of(p.insts.begin(), p.insts.end(), [](const Inst& inst) {
+        return inst.op == Op::s_setreg_b32 && (inst.simm16 & 0x3f) == hwreg_mode;
+    });
+}
+
+// Program::code_by_fp32_denorm: the code again for each other fp32 denorm
+// mode (the flush flags are all that differ; multiply-add runs stay the same
+// since a run's instructions share one function, so one policy).
+void build_fp32_denorm_variants(Program& p, const sem::Table& table) {
+    if (!sets_mode(p)) return;
+    for (unsigned m = 0; m < p.code_by_fp32_denorm.size(); ++m) {
+        const auto denorm = static_cast<FloatDenormMode>(m);
+        if (denorm == p.descriptor.float_mode.denorm_32) continue;
+        std::vector<ExecInst>& code = p.code_by_fp32_denorm[m];
+        code = p.code;
+        for (std::size_t i = 0; i < p.insts.size(); ++i)
+            set_fp32_denorm(code[i], table[static_cast<std::size_t>(p.insts[i].op)].fp, denorm);
+    }
+}
+
 // ExecInst::multiply_add_run, from the end backwards.
 void count_multiply_add_runs(Program& p) {
     for (std::size_t i = p.insts.size(); i-- > 0;) {
@@ -164,19 +195,16 @@ Program build_program(const Kernel& kernel, Target target) {
         if (info.has(OF_BRANCH) && info.family == Family::SOPP) e.target = p.index_of(inst.branch_target());
 
         // Source transforms: abs/neg (VOP3, DPP, SDWA float ops) and denormal flushing.
-        const bool flush_in = s.fp == sem::FloatPolicy::no_denormals || (s.fp == sem::FloatPolicy::mode && flushes_src(denorm));
-        e.flush_out = s.fp == sem::FloatPolicy::no_denormals || (s.fp == sem::FloatPolicy::mode && flushes_dst(denorm));
-        e.flush_in = flush_in;
         e.output_modifiers = inst.clamp || inst.omod;  // the lane loops flush results themselves
         if (info.family != Family::VOP3P) {
             for (int k = 0; k < 3; ++k) {
                 std::uint8_t t = 0;
                 if ((inst.mods.abs >> k) & 1) t |= ST_ABS;
                 if ((inst.mods.neg >> k) & 1) t |= ST_NEG;
-                if (flush_in) t |= ST_FLUSH;
                 e.transform[k] = t;
             }
         }
+        set_fp32_denorm(e, s.fp, denorm);
         if (inst.dpp) {
             try {
                 p.dpp_patterns.push_back(std::make_unique<DppPattern>(make_dpp_pattern(inst.dpp_ctrl, target)));
@@ -209,7 +237,14 @@ Program build_program(const Kernel& kernel, Target target) {
     end.next = end.index;
     end.target = Program::no_target;
     count_multiply_add_runs(p);
+    build_fp32_denorm_variants(p, table);
     return p;
+}
+
+const ExecInst* Program::code_for(FloatDenormMode fp32_denorm) const {
+    if (fp32_denorm == descriptor.float_mode.denorm_32) return code.data();
+    const std::vector<ExecInst>& variant = code_by_fp32_denorm[static_cast<std::size_t>(fp32_denorm)];
+    return variant.empty() ? nullptr : variant.data();
 }
 
 Program build_program(const CodeObject& code_object, const Kernel& kernel) {

@@ -4,6 +4,7 @@
 // and its operands resolved to register numbers and constants, so that the
 // run loop is `e.fn(wave, e)` and nothing else.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -15,6 +16,8 @@
 #include "emu/loader/code_object.hpp"
 
 namespace dppgemm::emu {
+
+inline constexpr unsigned hwreg_mode = 1;  // HW_REG_MODE, the hwreg id of s_getreg/s_setreg
 
 struct Wave;
 struct ExecInst;
@@ -88,12 +91,18 @@ struct Program {
     std::vector<std::uint8_t> image;
     std::vector<Inst> insts;
     std::vector<ExecInst> code;       // insts.size() + 1: the last one faults (ran past the end)
+    // Kernels that change the fp32 denorm mode (s_setreg of MODE): `code` built
+    // for each mode (FloatDenormMode order; empty for the descriptor's own);
+    // a wave runs the array of its current mode (Wave::code).
+    std::array<std::vector<ExecInst>, 4> code_by_fp32_denorm;
     std::vector<std::unique_ptr<DppPattern>> dpp_patterns;
     unsigned vgprs_used = 0;          // highest VGPR index touched + 1 (zeroed per wave)
     unsigned agprs_used = 0;
 
     // Index of the instruction starting at byte offset `pc`, or no_target.
     std::uint32_t index_of(std::int64_t pc) const;
+    // The code for an fp32 denorm mode; nullptr when not built.
+    const ExecInst* code_for(FloatDenormMode fp32_denorm) const;
     // "s_endpgm" etc. for messages.
     std::string disassemble(std::uint32_t index) const;
 };

@@ -97,7 +97,18 @@ private:
     std::vector<std::uint32_t> free_;
 };
 
-enum class WaveState : std::uint8_t { running, at_barrier, ended };
+// code_switched: s_setreg changed the fp32 denorm mode and pointed Wave::code
+// at that mode's code; the run loop picks it up and carries on (running).
+// The MODE register a wave starts with: FP_ROUND [3:0] (fp32, fp16/64),
+// FP_DENORM [7:4] (fp32, fp16/64), DX10_CLAMP [8], IEEE [9], FP16_OVFL [23].
+inline constexpr unsigned mode_fp32_denorm_shift = 4;
+inline std::uint32_t mode_register(const FloatMode& m) {
+    return std::uint32_t(m.round_32) | std::uint32_t(m.round_16_64) << 2 | std::uint32_t(m.denorm_32) << 4 |
+           std::uint32_t(m.denorm_16_64) << 6 | std::uint32_t(m.dx10_clamp) << 8 | std::uint32_t(m.ieee_mode) << 9 |
+           std::uint32_t(m.fp16_overflow) << 23;
+}
+
+enum class WaveState : std::uint8_t { running, at_barrier, ended, code_switched };
 
 struct Workgroup;
 
@@ -108,6 +119,8 @@ struct alignas(64) Wave {
     bool scc = false;
     WaveState state = WaveState::running;
     std::uint32_t pc = 0;         // index into Program::code
+    const ExecInst* code = nullptr;  // Program::code, or its copy for the current fp32 denorm mode
+    std::uint32_t mode = 0;       // the MODE hardware register (s_getreg/s_setreg)
     std::uint32_t id = 0;         // wave number in the workgroup
     std::uint64_t executed = 0;   // instructions issued (watchdog)
     Workgroup* group = nullptr;

@@ -311,3 +311,73 @@ TEST_CASE("hipcc f64 division is correctly rounded; sqrt within one ulp", "[hip]
         else CHECK(std::fabs(root[i] - host) <= std::fabs(std::nextafter(host, 2 * host) - host));
     }
 }
+
+// MODE: read back with s_getreg; a product whose result is denormal is
+// flushed under the descriptor's flush mode, kept after s_setreg turns fp32
+// denormals on, flushed again after it turns them off (a fmac run, which the
+// executor batches, on both sides).
+TEST_CASE("s_setreg of MODE switches the fp32 denorm mode; s_getreg reads it back", "[alu][float][denorm][mode]") {
+    KernelOptions options;
+    options.denorm_mode_32 = 0;  // flush inputs and results
+    const CodeObject co = assemble_kernel(R"(
+  global_load_dword v2, v1, s[6:7]
+  global_load_dword v3, v1, s[8:9]
+  s_waitcnt vmcnt(0)
+  s_getreg_b32 s20, hwreg(HW_REG_MODE)
+  v_mul_f32 v5, v2, v3
+  v_mov_b32 v6, 0
+  v_fmac_f32 v6, v2, v3
+  s_mov_b32 s21, 3
+  s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s21
+  s_getreg_b32 s22, hwreg(HW_REG_MODE)
+  v_mul_f32 v7, v2, v3
+  v_mov_b32 v8, 0
+  v_fmac_f32 v8, v2, v3
+  v_fmac_f32 v8, v2, v3
+  s_mov_b32 s21, 0
+  s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s21
+  v_mul_f32 v9, v2, v3
+  v_mov_b32 v10, s20
+  v_mov_b32 v11, s22
+  global_store_dword v1, v5, s[4:5]
+  global_store_dword v1, v6, s[4:5] offset:256
+  global_store_dword v1, v7, s[4:5] offset:512
+  global_store_dword v1, v8, s[4:5] offset:768
+  global_store_dword v1, v9, s[4:5] offset:1024
+  global_store_dword v1, v10, s[4:5] offset:1280
+  global_store_dword v1, v11, s[4:5] offset:1536
+)",
+                                          options);
+    const Program program = build_program(co, co.kernels.at(0));
+    TestRun run(512);
+    const float x = p2<float>(-70), y = p2<float>(-70) * 1.5f;  // x * y = 1.5 * 2^-140: denormal
+    run.fill_floats(1, std::vector<float>(64, x));
+    run.fill_floats(2, std::vector<float>(64, y));
+    const DispatchResult r = run.run(program);
+    INFO((r.fault ? r.fault->message : std::string()));
+    REQUIRE(r.ok());
+    const std::vector<u32> out = run.read(0, 448);
+    const u32 product = to_bits(x * y);
+    REQUIRE(product != 0);
+    CHECK(out[0] == 0);                        // flushed
+    CHECK(out[64] == 0);                       // flushed (multiply-add run)
+    CHECK(out[128] == product);                // kept
+    CHECK(out[192] == to_bits(2 * (x * y)));   // kept, two fmacs in one run
+    CHECK(out[256] == 0);                      // flushed again
+    CHECK(((out[320] >> 4) & 3) == 0);         // MODE.FP_DENORM fp32 from the descriptor
+    CHECK(((out[384] >> 4) & 3) == 3);         // after s_setreg
+    CHECK((out[384] & ~0x30u) == (out[320] & ~0x30u));  // nothing else changed
+}
+
+TEST_CASE("s_setreg of MODE round bits stops the run naming the instruction", "[alu][float][mode]") {
+    const CodeObject co = assemble_kernel(R"(
+  s_mov_b32 s21, 1
+  s_setreg_b32 hwreg(HW_REG_MODE, 0, 2), s21
+)");
+    const Program program = build_program(co, co.kernels.at(0));
+    TestRun run(64);
+    const DispatchResult r = run.run(program);
+    REQUIRE(r.fault);
+    CHECK(r.fault->message.find("s_setreg_b32") != std::string::npos);
+    CHECK(r.fault->message.find("round mode") != std::string::npos);
+}
