@@ -11,8 +11,10 @@
 //   selects them when fp32 denormals are flushed): they flush inputs, the
 //   rounded product and the result whatever the mode.
 // - NaN: arithmetic on a NaN returns a quiet NaN (the host's propagation of
-//   the first NaN operand, quieted). min/max return the other operand when
-//   exactly one input is NaN (IEEE minNum/maxNum), a quiet NaN when both are.
+//   the first NaN operand, quieted). min/max (IEEE mode, the compute default)
+//   return a quiet NaN for a signaling NaN input, else the other operand when
+//   exactly one input is NaN (IEEE 754-2008 minNum/maxNum), a quiet NaN when
+//   both are.
 // - Compares follow IEEE (unordered compares are true for NaN, ordered false).
 
 #include <cmath>
@@ -45,7 +47,10 @@ inline float mad(float a, float b, float c) {
     return flush(product + flush(c));
 }
 
+inline bool is_signaling(float f) { return std::isnan(f) && !(as_bits(f) & 0x00400000u); }
+
 inline float min_num(float a, float b) {
+    if (is_signaling(a) || is_signaling(b)) return as_float(quiet_nan);
     if (std::isnan(a)) return std::isnan(b) ? as_float(quiet_nan) : b;
     if (std::isnan(b)) return a;
     // -0 < +0 as the hardware orders them.
@@ -53,6 +58,7 @@ inline float min_num(float a, float b) {
     return a < b ? a : b;
 }
 inline float max_num(float a, float b) {
+    if (is_signaling(a) || is_signaling(b)) return as_float(quiet_nan);
     if (std::isnan(a)) return std::isnan(b) ? as_float(quiet_nan) : b;
     if (std::isnan(b)) return a;
     if (a == b) return std::signbit(a) ? b : a;

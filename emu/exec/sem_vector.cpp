@@ -387,12 +387,15 @@ float rsq(float a) { return 1.0f / std::sqrt(a); }
 float sqrt_(float a) { return std::sqrt(a); }
 float exp2_(float a) { return std::exp2(a); }
 float log2_(float a) { return std::log2(a); }
-float sin_rev(float a) { return std::sin(a * 6.28318530717958647692f); }
-float cos_rev(float a) { return std::cos(a * 6.28318530717958647692f); }
+// Input in revolutions: reduced exactly (x - floor(x)) before scaling by 2 pi,
+// as the hardware's revolution input allows (scaling first loses ~1e-4 at 256).
+float sin_rev(float a) { return float(std::sin(6.283185307179586 * (double(a) - std::floor(double(a))))); }
+float cos_rev(float a) { return float(std::cos(6.283185307179586 * (double(a) - std::floor(double(a))))); }
+// ISA: S0 + -floor(S0), so +-inf gives NaN.
 float fract(float a) {
-    if (std::isinf(a)) return std::isnan(a) ? a : 0.0f;
-    const float f = a - std::floor(a);
-    return f < 1.0f ? f : 0x1.fffffep-1f;
+    if (std::isinf(a)) return fp::as_float(fp::quiet_nan);
+    const float f = a - std::floor(a);  // NaN stays NaN
+    return f >= 1.0f ? 0x1.fffffep-1f : f;
 }
 float trunc_(float a) { return std::trunc(a); }
 float ceil_(float a) { return std::ceil(a); }
