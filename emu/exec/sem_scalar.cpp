@@ -234,27 +234,44 @@ void addk(Wave& w, const ExecInst& e) {
 }
 void mulk(Wave& w, const ExecInst& e) { write32(w, e.dst, read32(w, e.dst) * simm16_signed(e)); }
 
-// s_getreg_b32: hwreg(id, offset, size). Only HW_REG_MODE (1) and
-// HW_REG_HW_ID (4) have meaningful values here; other registers read 0.
-void getreg(Wave& w, const ExecInst& e) {
+// hwreg(id, offset, size) of s_getreg/s_setreg: the register and the mask of its bits.
+struct HwregField {
+    unsigned id, offset;
+    u32 mask;
+};
+HwregField hwreg_field(const ExecInst& e) {
     const unsigned id = e.inst->simm16 & 0x3f, offset = (e.inst->simm16 >> 6) & 0x1f;
     const unsigned size = ((e.inst->simm16 >> 11) & 0x1f) + 1;
-    u32 value = 0;
-    if (id == 1) {
-        const FloatMode& m = w.group->env->program->descriptor.float_mode;
-        value = u32(m.round_32) | u32(m.round_16_64) << 2 | u32(m.denorm_32) << 4 | u32(m.denorm_16_64) << 6 |
-                u32(m.dx10_clamp) << 8 | u32(m.ieee_mode) << 9;
-    } else if (id == 4) {
-        value = w.id & 0xf;  // wave id in the SIMD, approximately
-    }
-    value >>= offset;
-    if (size < 32) value &= (1u << size) - 1;
-    write32(w, e.dst, value);
+    return {id, offset, u32((size < 32 ? (1ull << size) - 1 : 0xffffffffull) << offset)};
 }
-void setreg(Wave&, const ExecInst& e) {
-    const unsigned id = e.inst->simm16 & 0x3f;
-    if (id == 1) fail("s_setreg of HW_REG_MODE (changing the float mode) is not implemented");
-    // Other registers (trap status, ...) have no effect on execution here.
+
+// s_getreg_b32. HW_REG_MODE is the wave's; HW_REG_HW_ID (4) approximate;
+// other registers read 0.
+void getreg(Wave& w, const ExecInst& e) {
+    const HwregField f = hwreg_field(e);
+    u32 value = 0;
+    if (f.id == hwreg_mode) value = w.mode;
+    else if (f.id == 4) value = w.id & 0xf;  // wave id in the SIMD, approximately
+    write32(w, e.dst, (value & f.mask) >> f.offset);
+}
+// s_setreg_b32 of HW_REG_MODE: the fp32 denorm mode switches the wave to the
+// code built for it (Program::code_for); other float mode fields (round
+// modes, fp16/64 denormals, DX10 clamp, IEEE) are not modelled, so changing
+// them stops the run. Other registers (trap status, ...) have no effect here.
+void setreg(Wave& w, const ExecInst& e) {
+    const HwregField f = hwreg_field(e);
+    if (f.id != hwreg_mode) return;
+    const u32 mode = (w.mode & ~f.mask) | ((read32(w, e.dst) << f.offset) & f.mask);  // the SGPR is in the sdst field
+    constexpr u32 fp32_denorm = 3u << mode_fp32_denorm_shift, modelled_elsewhere = 0x3cfu;  // round, fp16/64 denorm, clamp, IEEE
+    if ((mode ^ w.mode) & modelled_elsewhere)
+        fail("s_setreg of HW_REG_MODE changing the round mode, fp16/64 denormals, DX10 clamp or IEEE mode is not implemented");
+    const bool switches = (mode ^ w.mode) & fp32_denorm;
+    w.mode = mode;
+    if (!switches) return;
+    const ExecInst* code = w.group->env->program->code_for(static_cast<FloatDenormMode>((mode & fp32_denorm) >> mode_fp32_denorm_shift));
+    if (!code) fail("s_setreg of HW_REG_MODE: no code built for this fp32 denorm mode");
+    w.code = code;
+    w.state = WaveState::code_switched;  // the run loop continues in `code`
 }
 
 // ---- program flow ---------------------------------------------------------
