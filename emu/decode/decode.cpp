@@ -234,6 +234,10 @@ void Decoder::sopk() {
     inst_.simm16 = static_cast<std::uint16_t>(bits(word_, 0, 16));
     if (i.dwords[F_DST]) inst_.dst = sgpr_dst(bits(word_, 16, 7), i.dwords[F_DST]);
     else unused_field(F_DST, bits(word_, 16, 7));
+    if (inst_.op == Op::s_setreg_imm32_b32) {  // the value to write follows as a literal dword
+        inst_.src0.dwords = 1;
+        literal(inst_.src0);
+    }
 }
 
 void Decoder::sopc() {

@@ -250,13 +250,19 @@ std::string Printer::bit_list(unsigned bits, int count) const {
 
 // ---- scalar ----
 
-std::string hwreg_text(std::uint16_t simm16) {
+// gfx940 names ids 20..24 too (22 prints as ..._DATA as well, as LLVM does).
+std::string hwreg_text(std::uint16_t simm16, bool gfx940) {
     static const char* const names[] = {nullptr, "HW_REG_MODE", "HW_REG_STATUS", "HW_REG_TRAPSTS", "HW_REG_HW_ID",
                                         "HW_REG_GPR_ALLOC", "HW_REG_LDS_ALLOC", "HW_REG_IB_STS", nullptr, nullptr,
                                         nullptr, nullptr, nullptr, nullptr, nullptr, "HW_REG_SH_MEM_BASES",
-                                        "HW_REG_TBA_LO", "HW_REG_TBA_HI", "HW_REG_TMA_LO", "HW_REG_TMA_HI"};
+                                        "HW_REG_TBA_LO", "HW_REG_TBA_HI", "HW_REG_TMA_LO", "HW_REG_TMA_HI",
+                                        "HW_REG_XCC_ID", "HW_REG_SQ_PERF_SNAPSHOT_DATA",
+                                        "HW_REG_SQ_PERF_SNAPSHOT_DATA", "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
+                                        "HW_REG_SQ_PERF_SNAPSHOT_PC_HI"};
+    constexpr unsigned first_gfx940_id = 20;
     unsigned id = simm16 & 0x3f, offset = (simm16 >> 6) & 0x1f, size = ((simm16 >> 11) & 0x1f) + 1;
-    std::string name = id < sizeof names / sizeof names[0] && names[id] ? names[id] : std::to_string(id);
+    const bool named = id < sizeof names / sizeof names[0] && names[id] && (gfx940 || id < first_gfx940_id);
+    std::string name = named ? names[id] : std::to_string(id);
     if (offset == 0 && size == 32) return "hwreg(" + name + ")";
     return "hwreg(" + name + ", " + std::to_string(offset) + ", " + std::to_string(size) + ")";
 }
@@ -331,7 +337,7 @@ std::string Printer::simm16_text() const {
     // an integer operand: decimal when inline-sized, else hex.
     case ImmKind::dec: return info_.has(OF_BRANCH) ? dec(v) : immediate(v, ImmType::b16_int);
     case ImmKind::dec_opt: return v ? dec(v) : "";
-    case ImmKind::hwreg: return hwreg_text(v);
+    case ImmKind::hwreg: return hwreg_text(v, gfx940());
     case ImmKind::sendmsg: return sendmsg_text(v);
     case ImmKind::gpr_idx: return v <= 15 ? gpr_idx_text(v) : hex(v);
     case ImmKind::waitcnt: {

@@ -109,7 +109,7 @@ void set_fp32_denorm(ExecInst& e, sem::FloatPolicy fp, FloatDenormMode denorm) {
 // s_setreg of HW_REG_MODE anywhere in the kernel: it may change the fp32 denorm mode.
 bool sets_mode(const Program& p) {
     return std::any_of(p.insts.begin(), p.insts.end(), [](const Inst& inst) {
-        return inst.op == Op::s_setreg_b32 && (inst.simm16 & 0x3f) == hwreg_mode;
+        return (inst.op == Op::s_setreg_b32 || inst.op == Op::s_setreg_imm32_b32) && (inst.simm16 & 0x3f) == hwreg_mode;
     });
 }
 

@@ -261,7 +261,9 @@ void getreg(Wave& w, const ExecInst& e) {
 void setreg(Wave& w, const ExecInst& e) {
     const HwregField f = hwreg_field(e);
     if (f.id != hwreg_mode) return;
-    const u32 mode = (w.mode & ~f.mask) | ((read32(w, e.dst) << f.offset) & f.mask);  // the SGPR is in the sdst field
+    // s_setreg_b32 has its SGPR in the sdst field, s_setreg_imm32_b32 a literal.
+    const u32 value = read32(w, e.inst->op == Op::s_setreg_imm32_b32 ? e.src[0] : e.dst);
+    const u32 mode = (w.mode & ~f.mask) | ((value << f.offset) & f.mask);
     constexpr u32 fp32_denorm = 3u << mode_fp32_denorm_shift, modelled_elsewhere = 0x3cfu;  // round, fp16/64 denorm, clamp, IEEE
     if ((mode ^ w.mode) & modelled_elsewhere)
         fail("s_setreg of HW_REG_MODE changing the round mode, fp16/64 denormals, DX10 clamp or IEEE mode is not implemented");
@@ -518,6 +520,7 @@ void register_scalar(Table& t) {
     set(t, Op::s_mulk_i32, mulk, S);
     set(t, Op::s_getreg_b32, getreg, S);
     set(t, Op::s_setreg_b32, setreg, S);
+    set(t, Op::s_setreg_imm32_b32, setreg, S);
 
     const InstClass B = InstClass::branch;
     set(t, Op::s_branch, branch, B);

@@ -317,6 +317,13 @@ TEST_CASE("hipcc f64 division is correctly rounded; sqrt within one ulp", "[hip]
 // denormals on, flushed again after it turns them off (a fmac run, which the
 // executor batches, on both sides).
 TEST_CASE("s_setreg of MODE switches the fp32 denorm mode; s_getreg reads it back", "[alu][float][denorm][mode]") {
+    // Both forms: the value from an SGPR, or a literal (s_setreg_imm32_b32, as hipcc emits it).
+    const bool literal = GENERATE(false, true);
+    const auto set_denorm = [&](int value) {
+        const std::string v = std::to_string(value);
+        return literal ? "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), " + v
+                       : "s_mov_b32 s21, " + v + "\n  s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s21";
+    };
     KernelOptions options;
     options.denorm_mode_32 = 0;  // flush inputs and results
     const CodeObject co = assemble_kernel(R"(
@@ -327,15 +334,13 @@ TEST_CASE("s_setreg of MODE switches the fp32 denorm mode; s_getreg reads it bac
   v_mul_f32 v5, v2, v3
   v_mov_b32 v6, 0
   v_fmac_f32 v6, v2, v3
-  s_mov_b32 s21, 3
-  s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s21
+  )" + set_denorm(3) + R"(
   s_getreg_b32 s22, hwreg(HW_REG_MODE)
   v_mul_f32 v7, v2, v3
   v_mov_b32 v8, 0
   v_fmac_f32 v8, v2, v3
   v_fmac_f32 v8, v2, v3
-  s_mov_b32 s21, 0
-  s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s21
+  )" + set_denorm(0) + R"(
   v_mul_f32 v9, v2, v3
   v_mov_b32 v10, s20
   v_mov_b32 v11, s22

@@ -22,7 +22,7 @@ DEFAULT_BASE = {"dst": 8, "src0": 16, "src1": 24, "src2": 32}
 SLOT = {"dst": 0, "src0": 1, "src1": 2, "src2": 3}
 # Not emulated (graphics-only or needing operand kinds of their own): LLVM
 # prints them, our decoder prints `.long` for them.
-SKIP = re.compile(r"^(v_interp_|s_setreg_imm32)")
+SKIP = re.compile(r"^(v_interp_)")
 
 REG = re.compile(r"\b([vsa])(?:\[(\d+):(\d+)\]|(\d+)(?!\w))")
 
