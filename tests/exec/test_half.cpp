@@ -55,6 +55,18 @@ u32 fma_oracle(u32 a, u32 b, u32 c) {
     return bits_of(static_cast<H>(r));
 }
 
+// IEEE-mode minNum/maxNum (as the f32 forms): a signaling NaN gives a quiet
+// NaN, one quiet NaN gives the other operand, -0 < +0.
+u32 min_max_oracle(bool max, u32 a, u32 b) {
+    a &= 0xffff, b &= 0xffff;
+    const auto signaling = [](u32 h) { return nan16(h) && !(h & 0x200u); };
+    if (signaling(a) || signaling(b) || (nan16(a) && nan16(b))) return 0x7e00u;
+    if (nan16(a)) return b;
+    if (nan16(b)) return a;
+    if (f(a) == f(b)) return ((a & 0x8000u) != 0) == max ? b : a;
+    return (f(a) < f(b)) != max ? a : b;
+}
+
 // Loads p1/p2/p3[i] into v2/v3/v4 (i = global work-item), runs `op`, stores v5 to p0[i].
 std::string lane_kernel(const std::string& op) {
     return "  s_lshl_b32 s0, s2, 8\n  v_add_u32 v1, s0, v1\n"
@@ -207,18 +219,8 @@ TEST_CASE("f16 arithmetic is correctly rounded (add, sub, mul, fma, min, max, ld
     check_lanes("  v_add_f16_e64 v5, -v2, |v3|", in,
                 [](u32 a, u32 b, u32) { return round_half(-f(a) + std::fabs(f(b))); });
     check_lanes("  v_fma_legacy_f16 v5, v2, v3, v4", in, fma_oracle);
-    check_lanes("  v_min_f16 v5, v2, v3", in, [](u32 a, u32 b, u32) -> u32 {
-        if (nan16(a)) return nan16(b) ? 0x7e00u : b & 0xffff;
-        if (nan16(b)) return a & 0xffff;
-        if (f(a) == f(b)) return ((a & 0x8000) ? a : b) & 0xffff;
-        return (f(a) < f(b) ? a : b) & 0xffff;
-    });
-    check_lanes("  v_max_f16 v5, v2, v3", in, [](u32 a, u32 b, u32) -> u32 {
-        if (nan16(a)) return nan16(b) ? 0x7e00u : b & 0xffff;
-        if (nan16(b)) return a & 0xffff;
-        if (f(a) == f(b)) return ((a & 0x8000) ? b : a) & 0xffff;
-        return (f(a) > f(b) ? a : b) & 0xffff;
-    });
+    check_lanes("  v_min_f16 v5, v2, v3", in, [](u32 a, u32 b, u32) { return min_max_oracle(false, a, b); });
+    check_lanes("  v_max_f16 v5, v2, v3", in, [](u32 a, u32 b, u32) { return min_max_oracle(true, a, b); });
     Pairs exponents = in;
     for (u32& e : exponents.b) e = u32(std::int16_t(int(e % 61) - 30)) & 0xffff;
     check_lanes("  v_ldexp_f16 v5, v2, v3", exponents,
@@ -376,12 +378,7 @@ TEST_CASE("packed f16 and 16-bit ops with op_sel, op_sel_hi, neg_lo, neg_hi", "[
         {"v_pk_mul_f16 v5, v2, v3 neg_lo:[1,0] neg_hi:[0,1]", mul, 0, 3, 1, 2, true},
         {"v_pk_fma_f16 v5, v2, v3, v4 op_sel:[0,1,1] op_sel_hi:[1,0,1] neg_lo:[0,0,1] neg_hi:[1,1,0]", fma_oracle, 6, 5,
          4, 3, true},
-        {"v_pk_max_f16 v5, v2, v3", [](u32 a, u32 b, u32) -> u32 {
-             if (nan16(a)) return nan16(b) ? 0x7e00u : b;
-             if (nan16(b)) return a;
-             if (f(a) == f(b)) return (a & 0x8000) ? b : a;
-             return f(a) > f(b) ? a : b;
-         }, 0, 3, 0, 0, true},
+        {"v_pk_max_f16 v5, v2, v3", [](u32 a, u32 b, u32) { return min_max_oracle(true, a, b); }, 0, 3, 0, 0, true},
         {"v_pk_add_u16 v5, v2, v3 op_sel:[1,1] op_sel_hi:[0,0]", [](u32 a, u32 b, u32) { return a + b; }, 3, 0, 0, 0,
          false},
         {"v_pk_sub_i16 v5, v2, v3", [](u32 a, u32 b, u32) { return a - b; }, 0, 3, 0, 0, false},
@@ -395,12 +392,8 @@ TEST_CASE("packed f16 and 16-bit ops with op_sel, op_sel_hi, neg_lo, neg_hi", "[
         {"v_pk_mad_u16 v5, v2, v3, v4 op_sel:[1,0,1]", [](u32 a, u32 b, u32 c) { return a * b + c; }, 5, 7, 0, 0,
          false},
         {"v_pk_mad_i16 v5, v2, v3, v4", [](u32 a, u32 b, u32 c) { return a * b + c; }, 0, 7, 0, 0, false},
-        {"v_pk_min_f16 v5, v2, v3 op_sel_hi:[0,0]", [](u32 a, u32 b, u32) -> u32 {
-             if (nan16(a)) return nan16(b) ? 0x7e00u : b;
-             if (nan16(b)) return a;
-             if (f(a) == f(b)) return (a & 0x8000) ? a : b;
-             return f(a) < f(b) ? a : b;
-         }, 0, 0, 0, 0, true},
+        {"v_pk_min_f16 v5, v2, v3 op_sel_hi:[0,0]", [](u32 a, u32 b, u32) { return min_max_oracle(false, a, b); }, 0,
+         0, 0, 0, true},
         {"v_pk_add_i16 v5, v2, v3", [](u32 a, u32 b, u32) { return a + b; }, 0, 3, 0, 0, false},
         {"v_pk_sub_u16 v5, v2, v3", [](u32 a, u32 b, u32) { return a - b; }, 0, 3, 0, 0, false},
         {"v_pk_lshrrev_b16 v5, v2, v3", [](u32 a, u32 b, u32) { return b >> (a & 15); }, 0, 3, 0, 0, false},
