@@ -355,16 +355,19 @@ struct Shape {
     bool float_result;  // f16 clamp/omod apply (f32 ones for an f32 result)
 };
 
+// From the wave's MODE register (s_setreg may change the fp32 denorm field
+// mid-kernel): FP_DENORM fp32 [5:4], fp16/64 [7:6], FP16_OVFL [23].
 HalfMode mode_of(const Wave& w) {
-    const FloatMode& f = w.group->env->program->descriptor.float_mode;
+    const auto denorm = [&](unsigned shift) { return static_cast<FloatDenormMode>((w.mode >> shift) & 3); };
     const auto flushes_in = [](FloatDenormMode d) {
         return d == FloatDenormMode::flush_src_dst || d == FloatDenormMode::flush_src;
     };
+    const FloatDenormMode half = denorm(mode_fp32_denorm_shift + 2);
     HalfMode m;
-    m.flush_in = flushes_in(f.denorm_16_64);
-    m.flush_out = f.denorm_16_64 == FloatDenormMode::flush_src_dst || f.denorm_16_64 == FloatDenormMode::flush_dst;
-    m.flush_in_32 = flushes_in(f.denorm_32);
-    m.clamp_overflow = f.fp16_overflow;
+    m.flush_in = flushes_in(half);
+    m.flush_out = half == FloatDenormMode::flush_src_dst || half == FloatDenormMode::flush_dst;
+    m.flush_in_32 = flushes_in(denorm(mode_fp32_denorm_shift));
+    m.clamp_overflow = (w.mode >> 23) & 1;
     return m;
 }
 
