@@ -753,48 +753,47 @@ std::vector<OpCase> valu_cases() {
         }
     }
 
-    // 16-bit integer ops on the low halves.
-    auto op16 = [&](const char* name, const char* operands, u32 (*fn)(u32, u32, u32)) {
-        add(name, std::string(name) + " $D, " + operands,
-            u32_result([fn](const LaneInput& in) { return fn(in.a & 0xffff, in.b & 0xffff, in.c & 0xffff); }),
-            Compare::low16);
+    // 16-bit integer ops: on the low halves (VOP2/VOP3, only the low 16 bits
+    // compared) and packed (VOP3P, default op_sel, each half on its own, no clamp).
+    struct Int16Op {
+        const char* scalar;  // nullptr: no such op
+        const char* packed;
+        const char* operands;
+        u32 (*fn)(u32, u32, u32);  // on zero-extended halves; the low 16 bits of the result count
     };
-    op16("v_add_u16", "$A, $B", [](u32 a, u32 b, u32) { return a + b; });
-    op16("v_sub_u16", "$A, $B", [](u32 a, u32 b, u32) { return a - b; });
-    op16("v_subrev_u16", "$A, $B", [](u32 a, u32 b, u32) { return b - a; });
-    op16("v_mul_lo_u16", "$A, $B", [](u32 a, u32 b, u32) { return a * b; });
-    op16("v_lshlrev_b16", "$A, $B", [](u32 a, u32 b, u32) { return b << (a & 15); });
-    op16("v_lshrrev_b16", "$A, $B", [](u32 a, u32 b, u32) { return b >> (a & 15); });
-    op16("v_ashrrev_i16", "$A, $B", [](u32 a, u32 b, u32) { return u32(sext(b, 16) >> (a & 15)); });
-    op16("v_max_i16", "$A, $B", [](u32 a, u32 b, u32) { return u32(std::max(sext(a, 16), sext(b, 16))); });
-    op16("v_min_i16", "$A, $B", [](u32 a, u32 b, u32) { return u32(std::min(sext(a, 16), sext(b, 16))); });
-    op16("v_max_u16", "$A, $B", [](u32 a, u32 b, u32) { return std::max(a, b); });
-    op16("v_min_u16", "$A, $B", [](u32 a, u32 b, u32) { return std::min(a, b); });
-    for (const char* name : {"v_mad_u16", "v_mad_i16", "v_mad_legacy_u16", "v_mad_legacy_i16"})
-        op16(name, "$A, $B, $C", [](u32 a, u32 b, u32 c) { return a * b + c; });  // the low 16 bits agree
+    const Int16Op int16_ops[] = {
+        {"v_add_u16", "v_pk_add_u16", "$A, $B", [](u32 a, u32 b, u32) { return a + b; }},
+        {nullptr, "v_pk_add_i16", "$A, $B", [](u32 a, u32 b, u32) { return a + b; }},
+        {"v_sub_u16", "v_pk_sub_u16", "$A, $B", [](u32 a, u32 b, u32) { return a - b; }},
+        {nullptr, "v_pk_sub_i16", "$A, $B", [](u32 a, u32 b, u32) { return a - b; }},
+        {"v_subrev_u16", nullptr, "$A, $B", [](u32 a, u32 b, u32) { return b - a; }},
+        {"v_mul_lo_u16", "v_pk_mul_lo_u16", "$A, $B", [](u32 a, u32 b, u32) { return a * b; }},
+        {"v_lshlrev_b16", "v_pk_lshlrev_b16", "$A, $B", [](u32 a, u32 b, u32) { return b << (a & 15); }},
+        {"v_lshrrev_b16", "v_pk_lshrrev_b16", "$A, $B", [](u32 a, u32 b, u32) { return b >> (a & 15); }},
+        {"v_ashrrev_i16", "v_pk_ashrrev_i16", "$A, $B", [](u32 a, u32 b, u32) { return u32(sext(b, 16) >> (a & 15)); }},
+        {"v_max_i16", "v_pk_max_i16", "$A, $B", [](u32 a, u32 b, u32) { return u32(std::max(sext(a, 16), sext(b, 16))); }},
+        {"v_min_i16", "v_pk_min_i16", "$A, $B", [](u32 a, u32 b, u32) { return u32(std::min(sext(a, 16), sext(b, 16))); }},
+        {"v_max_u16", "v_pk_max_u16", "$A, $B", [](u32 a, u32 b, u32) { return std::max(a, b); }},
+        {"v_min_u16", "v_pk_min_u16", "$A, $B", [](u32 a, u32 b, u32) { return std::min(a, b); }},
+        // Signed and unsigned (and the legacy forms) agree in the low 16 bits.
+        {"v_mad_u16", "v_pk_mad_u16", "$A, $B, $C", [](u32 a, u32 b, u32 c) { return a * b + c; }},
+        {"v_mad_i16", "v_pk_mad_i16", "$A, $B, $C", [](u32 a, u32 b, u32 c) { return a * b + c; }},
+        {"v_mad_legacy_u16", nullptr, "$A, $B, $C", [](u32 a, u32 b, u32 c) { return a * b + c; }},
+        {"v_mad_legacy_i16", nullptr, "$A, $B, $C", [](u32 a, u32 b, u32 c) { return a * b + c; }},
+    };
+    for (const Int16Op& op : int16_ops) {
+        auto half = [fn = op.fn](const LaneInput& in, int h) {
+            return fn((in.a >> 16 * h) & 0xffff, (in.b >> 16 * h) & 0xffff, (in.c >> 16 * h) & 0xffff) & 0xffff;
+        };
+        if (op.scalar)
+            add(op.scalar, std::string(op.scalar) + " $D, " + op.operands,
+                u32_result([half](const LaneInput& in) { return half(in, 0); }), Compare::low16);
+        if (op.packed)
+            add(op.packed, std::string(op.packed) + " $D, " + op.operands,
+                u32_result([half](const LaneInput& in) { return half(in, 0) | half(in, 1) << 16; }));
+    }
     vop_u32("v_mad_u32_u16", "$A, $B, $C", [](u32 a, u32 b, u32 c) { return (a & 0xffff) * (b & 0xffff) + c; });
     vop_u32("v_mad_i32_i16", "$A, $B, $C", [](u32 a, u32 b, u32 c) { return u32(sext(a, 16) * sext(b, 16)) + c; });
-    // Packed 16-bit integers (VOP3P, default op_sel): each half on its own, no clamp.
-    auto packed16 = [&](const char* name, const char* operands, u32 (*fn)(u32, u32, u32)) {
-        add(name, std::string(name) + " $D, " + operands, u32_result([fn](const LaneInput& in) {
-                auto half = [&](int h) { return fn((in.a >> 16 * h) & 0xffff, (in.b >> 16 * h) & 0xffff, (in.c >> 16 * h) & 0xffff) & 0xffff; };
-                return half(0) | half(1) << 16;
-            }));
-    };
-    packed16("v_pk_add_u16", "$A, $B", [](u32 a, u32 b, u32) { return a + b; });
-    packed16("v_pk_add_i16", "$A, $B", [](u32 a, u32 b, u32) { return a + b; });
-    packed16("v_pk_sub_u16", "$A, $B", [](u32 a, u32 b, u32) { return a - b; });
-    packed16("v_pk_sub_i16", "$A, $B", [](u32 a, u32 b, u32) { return a - b; });
-    packed16("v_pk_mul_lo_u16", "$A, $B", [](u32 a, u32 b, u32) { return a * b; });
-    packed16("v_pk_lshlrev_b16", "$A, $B", [](u32 a, u32 b, u32) { return b << (a & 15); });
-    packed16("v_pk_lshrrev_b16", "$A, $B", [](u32 a, u32 b, u32) { return b >> (a & 15); });
-    packed16("v_pk_ashrrev_i16", "$A, $B", [](u32 a, u32 b, u32) { return u32(sext(b, 16) >> (a & 15)); });
-    packed16("v_pk_max_i16", "$A, $B", [](u32 a, u32 b, u32) { return u32(std::max(sext(a, 16), sext(b, 16))); });
-    packed16("v_pk_min_i16", "$A, $B", [](u32 a, u32 b, u32) { return u32(std::min(sext(a, 16), sext(b, 16))); });
-    packed16("v_pk_max_u16", "$A, $B", [](u32 a, u32 b, u32) { return std::max(a, b); });
-    packed16("v_pk_min_u16", "$A, $B", [](u32 a, u32 b, u32) { return std::min(a, b); });
-    packed16("v_pk_mad_u16", "$A, $B, $C", [](u32 a, u32 b, u32 c) { return a * b + c; });
-    packed16("v_pk_mad_i16", "$A, $B, $C", [](u32 a, u32 b, u32 c) { return a * b + c; });
     // fp16 arithmetic: exact in double, then one rounding to fp16.
     auto half1 = [&](const char* name, double (*fn)(double), Compare compare = Compare::f16, double tolerance = 0) {
         add(name, std::string(name) + " $D, $A",
