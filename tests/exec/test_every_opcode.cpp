@@ -1400,22 +1400,32 @@ struct Mismatch {
     std::string first;
 };
 
-// Runs `cases` (all of one target) as one kernel with the given EXEC and
-// checks every lane of every op.
-void run_valu(const std::vector<const OpCase*>& cases, Target target, u64 exec) {
+// Assembles `body` for `target`, runs it on `records` (p0) with EXEC mask
+// u0:u1 = `exec`, and returns the first `out_dwords` of p1.
+std::vector<u32> run_kernel(const std::string& body, Target target, u64 exec, const std::vector<u32>& records,
+                            std::size_t out_dwords, unsigned groups, unsigned block) {
     KernelOptions options;
     options.mcpu = target_name(target);
-    const CodeObject co = assemble_kernel(valu_kernel(cases), options);
+    const CodeObject co = assemble_kernel(body, options);
     const Program program = build_program(co, co.kernels.at(0));
-    const std::vector<LaneInput> inputs = make_inputs(valu_lanes, 1234);
-    TestRun run(std::max<std::size_t>(valu_lanes * record_dwords, cases.size() * valu_lanes * 4));
-    run.block = {valu_lanes, 1, 1};
+    TestRun run(std::max(records.size(), out_dwords));
+    run.grid = {groups, 1, 1};
+    run.block = {block, 1, 1};
     run.value = {lo(exec), hi(exec), 0, 0};
-    run.fill(0, valu_records(inputs));
+    run.threads = 2;
+    run.fill(0, records);
     const DispatchResult r = run.run(program);
     INFO((r.fault ? r.fault->message : std::string()));
     REQUIRE(r.ok());
-    const std::vector<u32> out = run.read(1, cases.size() * valu_lanes * 4);
+    return run.read(1, out_dwords);
+}
+
+// Runs `cases` (all of one target) as one kernel with the given EXEC and
+// checks every lane of every op.
+void run_valu(const std::vector<const OpCase*>& cases, Target target, u64 exec) {
+    const std::vector<LaneInput> inputs = make_inputs(valu_lanes, 1234);
+    const std::vector<u32> out =
+        run_kernel(valu_kernel(cases), target, exec, valu_records(inputs), cases.size() * valu_lanes * 4, 1, valu_lanes);
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const OpCase& c = *cases[i];
         Mismatch mismatch;
@@ -1436,27 +1446,16 @@ void run_valu(const std::vector<const OpCase*>& cases, Target target, u64 exec) 
                                  " exec " + std::to_string(want_exec) + ", got " + hex(got[1]) + ":" + hex(got[0]) +
                                  " mask " + std::to_string(got[2]) + " exec " + std::to_string(got[3]);
         }
-        INFO(c.mnemonic << " (" << options.mcpu << ", exec " << hex(hi(exec)) << hex(lo(exec)) << "): " << mismatch.count
+        INFO(c.mnemonic << " (" << target_name(target) << ", exec " << hex(hi(exec)) << hex(lo(exec)) << "): " << mismatch.count
                         << " lanes differ, first " << mismatch.first);
         CHECK(mismatch.count == 0);
     }
 }
 
 void run_salu(const std::vector<const OpCase*>& cases, Target target, u64 exec) {
-    KernelOptions options;
-    options.mcpu = target_name(target);
-    const CodeObject co = assemble_kernel(salu_kernel(cases), options);
-    const Program program = build_program(co, co.kernels.at(0));
     const std::vector<LaneInput> inputs = make_inputs(salu_groups, 4321);
-    TestRun run(std::max<std::size_t>(salu_groups * record_dwords, cases.size() * salu_groups * 8));
-    run.grid = {salu_groups, 1, 1};
-    run.value = {lo(exec), hi(exec), 0, 0};
-    run.threads = 2;
-    run.fill(0, records(inputs));
-    const DispatchResult r = run.run(program);
-    INFO((r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
-    const std::vector<u32> out = run.read(1, cases.size() * salu_groups * 8);
+    const std::vector<u32> out =
+        run_kernel(salu_kernel(cases), target, exec, records(inputs), cases.size() * salu_groups * 8, salu_groups, 64);
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const OpCase& c = *cases[i];
         Mismatch mismatch;
