@@ -1226,6 +1226,7 @@ std::vector<OpCase> salu_cases() {
     add("s_getreg_b32", "s_getreg_b32 $D, hwreg(HW_REG_MODE)", [=](const LaneInput&) { return result32(0x3f0, std::nullopt); });
     // setreg of a register without an effect on execution (trap status).
     add("s_setreg_b32", "s_setreg_b32 hwreg(HW_REG_TRAPSTS), $A", [](const LaneInput&) { return Effect{}; });
+    add("s_setreg_imm32_b32", "s_setreg_imm32_b32 hwreg(HW_REG_TRAPSTS), 0x1234", [](const LaneInput&) { return Effect{}; });
     return cases;
 }
 
