@@ -654,9 +654,7 @@ const u32* packed_half(Wave& w, const ExecInst& e, unsigned i, unsigned half, La
 template <float (*F)(float, float, float), unsigned Sources>
 void pk_f32(Wave& w, const ExecInst& e) {
     const Inst& inst = *e.inst;
-    const FloatDenormMode mode = w.group->env->program->descriptor.float_mode.denorm_32;
-    const bool flush_in = mode == FloatDenormMode::flush_src_dst || mode == FloatDenormMode::flush_src;
-    const bool flush_out = mode == FloatDenormMode::flush_src_dst || mode == FloatDenormMode::flush_dst;
+    const bool flush_in = e.flush_in, flush_out = e.flush_out;  // the wave's fp32 denorm mode
     for (unsigned half = 0; half < 2; ++half) {
         alignas(64) Lanes t[3], out;
         const u32* src[3] = {nullptr, nullptr, nullptr};
@@ -848,9 +846,9 @@ void register_vector(Table& t) {
     v(Op::v_max_f64, vop_wide<max_f64>);
 
     // VOP3P
-    v(Op::v_pk_fma_f32, pk_f32<pk_fma, 3>);
-    v(Op::v_pk_mul_f32, pk_f32<pk_mul, 2>);
-    v(Op::v_pk_add_f32, pk_f32<pk_add, 2>);
+    v(Op::v_pk_fma_f32, pk_f32<pk_fma, 3>, F);
+    v(Op::v_pk_mul_f32, pk_f32<pk_mul, 2>, F);
+    v(Op::v_pk_add_f32, pk_f32<pk_add, 2>, F);
     v(Op::v_pk_mov_b32, pk_mov_b32);
 
     // VOPC
