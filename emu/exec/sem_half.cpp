@@ -49,7 +49,8 @@ using i32 = std::int32_t;
 struct HalfMode {
     bool flush_in = false;        // f16 input denormals -> signed zero
     bool flush_out = false;       // f16 result denormals -> signed zero
-    bool flush_in_32 = false;     // f32 inputs (v_cvt_f16_f32, v_cvt_pkrtz_f16_f32)
+    bool flush_in_32 = false;     // f32 inputs (v_cvt_f16_f32, v_cvt_pkrtz_f16_f32, v_fma_mix*)
+    bool flush_out_32 = false;    // f32 results (v_fma_mix_f32)
     bool clamp_overflow = false;  // FP16_OVFL: finite overflow -> +-max normal
 };
 
@@ -121,8 +122,24 @@ Exact unpack32(u32 f) {
     return x;
 }
 
-// x + y exactly; an exact zero is +0 unless both addends are -0 (round to nearest).
+// x + y exactly, except that bits of the smaller term more than 64 bits
+// below the larger term's last bit (only f32 operands of v_fma_mix get so
+// far apart) are rounded to odd: a result of at most 24 bits then rounds as
+// from the exact sum, and the shifts stay within 128 bits. An exact zero is
+// +0 unless both addends are -0 (round to nearest).
 Exact sum(Exact x, Exact y) {
+    if (!x.magnitude || !y.magnitude) {
+        if (x.magnitude || y.magnitude) return x.magnitude ? x : y;
+        return Exact{x.negative && y.negative, 0, 0};
+    }
+    constexpr int window = 64;
+    Exact& low = x.exponent < y.exponent ? x : y;
+    const int excess = (x.exponent < y.exponent ? y : x).exponent - low.exponent - window;
+    if (excess > 0) {
+        const bool lost = excess > 127 || (low.magnitude & ((u128(1) << excess) - 1)) != 0;
+        low.magnitude = (excess > 127 ? 0 : low.magnitude >> excess) | (lost ? 1u : 0u);
+        low.exponent += excess;
+    }
     const int exponent = std::min(x.exponent, y.exponent);
     x.magnitude <<= x.exponent - exponent;
     y.magnitude <<= y.exponent - exponent;
@@ -160,6 +177,7 @@ u32 float_to_half(u32 f, const HalfMode& mode, Rounding rounding = Rounding::nea
     return to_half(unpack32(mode.flush_in_32 ? fp::flush(f) : f), mode, rounding);
 }
 float as_float16(u32 h) { return fp::as_float(half_to_float(h)); }
+bool finite32(u32 f) { return (f & 0x7f800000u) != 0x7f800000u; }
 
 // ---- lane operations: f16 -----------------------------------------------------
 //
@@ -366,7 +384,9 @@ HalfMode mode_of(const Wave& w) {
     HalfMode m;
     m.flush_in = flushes_in(half);
     m.flush_out = half == FloatDenormMode::flush_src_dst || half == FloatDenormMode::flush_dst;
-    m.flush_in_32 = flushes_in(denorm(mode_fp32_denorm_shift));
+    const FloatDenormMode single = denorm(mode_fp32_denorm_shift);
+    m.flush_in_32 = flushes_in(single);
+    m.flush_out_32 = single == FloatDenormMode::flush_src_dst || single == FloatDenormMode::flush_dst;
     m.clamp_overflow = (w.mode >> 23) & 1;
     return m;
 }
@@ -496,6 +516,56 @@ void packed16(Wave& w, const ExecInst& e) {
             result |= h << (16 * half);
         }
         out[l] = result;
+    }
+    commit(vreg(w, e.dst), out, write_lanes(w, e));
+}
+
+// v_fma_mix_f32/mixlo_f16/mixhi_f16: fma of sources that are each f32, or
+// f16 (op_sel_hi bit set) from the op_sel half; neg_lo negates, neg_hi
+// (decoded as abs) takes the absolute value. One rounding: to f32, or to f16
+// into the low (mixlo) or high (mixhi) half with the other half kept.
+enum class MixResult : std::uint8_t { f32, f16_low, f16_high };
+template <MixResult R>
+void fma_mix(Wave& w, const ExecInst& e) {
+    const Inst& inst = *e.inst;
+    const HalfMode m = mode_of(w);
+    alignas(64) Lanes t0, t1, t2, out;
+    u32* tmp[3] = {t0, t1, t2};
+    const u32* src[3];
+    for (unsigned i = 0; i < 3; ++i) {
+        const bool half = (inst.mods.op_sel_hi >> i) & 1;
+        src[i] = fetch_source(w, e, i, half ? In::i16 : In::b32, m, tmp[i]);
+    }
+    // Source i of lane l as f32 bits.
+    const auto operand_value = [&](unsigned i, unsigned l) {
+        u32 bits;
+        if ((inst.mods.op_sel_hi >> i) & 1) {
+            const u32 h = (src[i][l] >> (16 * ((inst.mods.op_sel >> i) & 1))) & 0xffff;
+            bits = half_to_float(m.flush_in ? flush16(h) : h);
+        } else {
+            bits = m.flush_in_32 ? fp::flush(src[i][l]) : src[i][l];
+        }
+        if ((inst.mods.abs >> i) & 1) bits &= 0x7fffffffu;
+        if ((inst.mods.neg >> i) & 1) bits ^= 0x80000000u;
+        return bits;
+    };
+    const u32* old = vreg(w, e.dst);
+    for (unsigned l = 0; l < 64; ++l) {
+        const u32 a = operand_value(0, l), b = operand_value(1, l), c = operand_value(2, l);
+        const float fused = std::fma(fp::as_float(a), fp::as_float(b), fp::as_float(c));  // exact operands: one rounding
+        if (R == MixResult::f32) {
+            u32 r = m.flush_out_32 ? fp::flush(fp::as_bits(fused)) : fp::as_bits(fused);
+            if (inst.clamp) r = fp::as_bits(std::isnan(fused) ? 0.0f : std::clamp(fp::as_float(r), 0.0f, 1.0f));
+            out[l] = r;
+            continue;
+        }
+        u32 h;
+        if (finite32(a) && finite32(b) && finite32(c)) h = to_half(sum(product(unpack32(a), unpack32(b)), unpack32(c)), m);
+        else if (!std::isnan(fused)) h = float_to_half(fp::as_bits(fused), m);  // an infinity
+        else h = fp::is_nan(a) || fp::is_nan(b) || fp::is_nan(c) ? float_to_half(fp::is_nan(a) ? a : fp::is_nan(b) ? b : c, m)
+                                                                  : half_quiet_nan;  // inf * 0, inf - inf
+        if (inst.clamp) h = half_output_modifiers(inst, m, h);
+        out[l] = R == MixResult::f16_low ? (old[l] & 0xffff0000u) | h : (old[l] & 0xffffu) | (h << 16);
     }
     commit(vreg(w, e.dst), out, write_lanes(w, e));
 }
@@ -645,6 +715,10 @@ void register_half(Table& t) {
     v(Op::v_pk_max_i16, packed16<2, false, max16<i16>>, N);
     v(Op::v_pk_mad_u16, packed16<3, false, mad_u16>, N);
     v(Op::v_pk_mad_i16, packed16<3, false, mad_u16>, N);
+
+    v(Op::v_fma_mix_f32, fma_mix<MixResult::f32>, H);
+    v(Op::v_fma_mixlo_f16, fma_mix<MixResult::f16_low>, H);
+    v(Op::v_fma_mixhi_f16, fma_mix<MixResult::f16_high>, H);
 
     // Compares.
     register_compares<f16_compare, f16_compare_exec, relation_f16>(t, f16_compares, H, std::make_index_sequence<16>{});

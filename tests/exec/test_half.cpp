@@ -38,11 +38,12 @@ float f(u32 bits) { return static_cast<float>(half_of(bits)); }
 u32 round_half(float x) { return bits_of(static_cast<H>(x)); }
 bool nan16(u32 h) { return (h & 0x7fffu) > 0x7c00u; }
 
-u32 fma_oracle(u32 a, u32 b, u32 c) {
+// fma of floats rounded once to half: double fma rounded to odd, then to half.
+u32 fma_to_half(float a, float b, float c) {
     const int saved = std::fegetround();
     std::fesetround(FE_TOWARDZERO);
     std::feclearexcept(FE_INEXACT);
-    volatile double x = f(a), y = f(b), z = f(c);
+    volatile double x = a, y = b, z = c;
     double r = std::fma(x, y, z);
     const bool inexact = std::fetestexcept(FE_INEXACT);
     std::fesetround(saved);
@@ -54,6 +55,7 @@ u32 fma_oracle(u32 a, u32 b, u32 c) {
     }
     return bits_of(static_cast<H>(r));
 }
+u32 fma_oracle(u32 a, u32 b, u32 c) { return fma_to_half(f(a), f(b), f(c)); }
 
 // IEEE-mode minNum/maxNum (as the f32 forms): a signaling NaN gives a quiet
 // NaN, one quiet NaN gives the other operand, -0 < +0.
@@ -503,4 +505,36 @@ TEST_CASE("hipcc fp16 kernels match host _Float16 arithmetic bit for bit", "[hip
                              bits_of(H(swapped_product + y))};
         for (int k = 0; k < 8; ++k) check("half_math", 8 * i + k, out[8 * i + k], want[k]);
     }
+}
+
+TEST_CASE("v_fma_mix_f32/mixlo_f16/mixhi_f16: f16 or f32 sources, one rounding", "[alu][half]") {
+    Pairs in;
+    std::mt19937 rng(13);
+    std::uniform_real_distribution<float> dist(-8.0f, 8.0f);
+    for (int i = 0; i < 4096; ++i) {
+        in.a.push_back((rng() & 0xffff) | (rng() << 16));  // two halves, or an f32 (any bits)
+        in.b.push_back((rng() & 0xffff) | (rng() << 16));
+        in.c.push_back(i % 4 ? bits(dist(rng)) : rng());
+    }
+    // A half midpoint (1 + 2^-11) plus or minus a term 2^-100: the tiny term decides the rounding.
+    for (float tiny : {0x1p-100f, -0x1p-100f, 0.0f}) {
+        in.a.push_back(bits(1.0f + 0x1p-11f));
+        in.b.push_back(bits(1.0f));
+        in.c.push_back(bits(tiny));
+    }
+    const auto lo = [](u32 x) { return f(x & 0xffff); };
+    const auto hi = [](u32 x) { return f(x >> 16); };
+    check_lanes("  v_fma_mix_f32 v5, v2, v3, v4 op_sel_hi:[1,1,0]", in, [&](u32 a, u32 b, u32 c) {
+        return bits(std::fma(lo(a), lo(b), from_bits(c)));
+    });
+    check_lanes("  v_fma_mix_f32 v5, -v2, |v3|, v4 op_sel:[1,0,0] op_sel_hi:[1,1,0]", in, [&](u32 a, u32 b, u32 c) {
+        return bits(std::fma(-hi(a), std::fabs(lo(b)), from_bits(c)));
+    });
+    check_lanes("  v_mov_b32 v5, 0x12345678\n  v_fma_mixlo_f16 v5, v2, v3, v4 op_sel_hi:[1,1,0]", in,
+                [&](u32 a, u32 b, u32 c) { return 0x12340000u | fma_to_half(lo(a), lo(b), from_bits(c)); });
+    check_lanes("  v_mov_b32 v5, 0x12345678\n  v_fma_mixhi_f16 v5, v4, v3, v2 op_sel:[0,1,1] op_sel_hi:[0,1,1]", in,
+                [&](u32 a, u32 b, u32 c) { return 0x5678u | fma_to_half(from_bits(c), hi(b), hi(a)) << 16; });
+    check_lanes("  v_mov_b32 v5, 0\n  v_fma_mixlo_f16 v5, v2, v3, v4", in, [&](u32 a, u32 b, u32 c) {
+        return fma_to_half(from_bits(a), from_bits(b), from_bits(c));
+    });
 }
