@@ -1,5 +1,5 @@
 // 16-bit VALU: fp16 arithmetic, conversions and compares, 16-bit integer
-// ops and the packed (VOP3P) forms of both.
+// ops, the packed (VOP3P) forms of both and the mixed f16/f32 v_fma_mix*.
 //
 // Rounding is exact: every fp16 result is computed as an exact value
 // (sign, integer magnitude, power of two) and rounded once by to_half, so

@@ -461,14 +461,14 @@ TEST_CASE("hipcc fp16 kernels match host _Float16 arithmetic bit for bit", "[hip
     const std::uint64_t da = memory.allocate(2 * n), db = memory.allocate(2 * n), dout = memory.allocate(16 * n);
     memory.write(da, a.data(), 2 * n);
     memory.write(db, b.data(), 2 * n);
-    const auto launch_kernel = [&](const char* name, std::initializer_list<std::uint64_t> pointers) {
+    const auto launch_kernel = [&](const char* name, std::initializer_list<std::uint64_t> pointers, int count) {
         const Program p = build_program(hip_kernels(), hip_kernels().kernel(name));
         Kernargs args(p);
         int k = 0;
         for (std::uint64_t pointer : pointers) args.set(k++, pointer);
-        args.set(k, n);
+        args.set(k, count);
         LaunchConfig config;
-        config.grid = {(n + 255) / 256, 1, 1};
+        config.grid = {u32(count + 255) / 256, 1, 1};
         config.block = {256, 1, 1};
         config.kernarg = args.bytes();
         config.threads = 2;
@@ -481,12 +481,12 @@ TEST_CASE("hipcc fp16 kernels match host _Float16 arithmetic bit for bit", "[hip
         CHECK(same(got, want));
     };
 
-    launch_kernel("halfs", {da, dout});
+    launch_kernel("halfs", {da, dout}, n);
     std::vector<std::uint16_t> out(8 * n);
     memory.read(dout, out.data(), 2 * n);
     for (int i = 0; i < n; ++i) check("halfs", i, out[i], fma_oracle(a[i], 0x4000, a[i]));
 
-    launch_kernel("half_math", {da, db, dout});
+    launch_kernel("half_math", {da, db, dout}, n);
     memory.read(dout, out.data(), 16 * n);
     for (int i = 0; i < n; ++i) {
         const H x = half_of(a[i]), y = half_of(b[i]);
@@ -504,6 +504,19 @@ TEST_CASE("hipcc fp16 kernels match host _Float16 arithmetic bit for bit", "[hip
                              bits_of(H(product + x)),
                              bits_of(H(swapped_product + y))};
         for (int k = 0; k < 8; ++k) check("half_math", 8 * i + k, out[8 * i + k], want[k]);
+    }
+
+    // half_dot: n / 8 dot products of 8, each product fused into the f32 sum (v_fma_mix_f32).
+    const int dots = n / 8;
+    const std::uint64_t dresult = memory.allocate(4 * dots);
+    launch_kernel("half_dot", {da, db, dresult}, dots);
+    std::vector<u32> result(dots);
+    memory.read(dresult, result.data(), 4 * dots);
+    for (int i = 0; i < dots; ++i) {
+        float acc = 0.0f;
+        for (int k = 0; k < 8; ++k) acc = std::fma(f(a[8 * i + k]), f(b[8 * i + k]), acc);
+        INFO("half_dot " << i);
+        CHECK((result[i] == bits(acc) || (std::isnan(acc) && std::isnan(from_bits(result[i])))));
     }
 }
 

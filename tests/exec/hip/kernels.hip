@@ -91,3 +91,11 @@ extern "C" __global__ void half_math(const _Float16* a, const _Float16* b, _Floa
     out[8 * i + 6] = pv.x;
     out[8 * i + 7] = pv.y;
 }
+// Mixed precision: hipcc fuses the f16 products into f32 sums as v_fma_mix_f32.
+extern "C" __global__ void half_dot(const _Float16* a, const _Float16* b, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float acc = 0.0f;
+    for (int k = 0; k < 8; ++k) acc += (float)a[8 * i + k] * (float)b[8 * i + k];
+    out[i] = acc;
+}
