@@ -5,7 +5,7 @@
 // a * b + c stays two roundings unless std::fma is asked for.
 //
 // Rules implemented (gfx9 ISA):
-// - Denormals: the kernel's FP32 denorm mode (descriptor) decides whether
+// - Denormals: the FP32 denorm mode (descriptor, changed by s_setreg of MODE) decides whether
 //   inputs (flush_src) and results (flush_dst) of fp32 ops are flushed to a
 //   signed zero. v_mad_f32/v_mac_f32 never support fp32 denormals (LLVM only
 //   selects them when fp32 denormals are flushed): they flush inputs, the

@@ -18,7 +18,7 @@ namespace dppgemm::emu::sem {
 // How an op treats fp32 denormals (see float_ops.hpp).
 enum class FloatPolicy : std::uint8_t {
     none,          // integer op, or the op ignores the mode
-    mode,          // flush inputs/results as the kernel's FP32 denorm mode says
+    mode,          // flush inputs/results as the wave's FP32 denorm mode says (ExecInst::flush_in/out)
     no_denormals,  // v_mad_f32/v_mac_f32: always flush
     half,          // f16 op: applies the FP16 denorm mode and f16 clamp/omod itself (sem_half.cpp)
 };
