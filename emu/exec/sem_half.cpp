@@ -8,8 +8,8 @@
 // float libm and are not bit-exact with the hardware's approximations.
 //
 // Rules modelled (gfx9; see the README for the list):
-// - Denormals: the kernel's FP16/FP64 denorm mode flushes f16 inputs and
-//   results; v_mad_f16/v_mac_f16/v_madak/v_madmk (like their f32 forms,
+// - Denormals: the FP16/FP64 denorm mode (the wave's MODE register) flushes
+//   f16 inputs and results; v_mad_f16/v_mac_f16/v_madak/v_madmk (like their f32 forms,
 //   only selected by LLVM when f16 denormals are off) always flush and round
 //   the product before the add. v_cvt_f16_f32 reads its f32 input under the
 //   FP32 mode.
@@ -22,8 +22,8 @@
 //   are their f16 encodings (1.0 = 0x3c00) in the low half, high half 0;
 //   VOP3P picks halves per op_sel/op_sel_hi and negates per neg_lo/neg_hi.
 // - NaN: a NaN operand comes back quieted (the first one); invalid
-//   operations (inf - inf, 0 * inf) give 0x7e00. min/max are IEEE
-//   minNum/maxNum with -0 < +0, as the f32 forms.
+//   operations (inf - inf, 0 * inf) give 0x7e00. min/max are those of the
+//   f32 forms (fp::min_num/max_num: IEEE mode, -0 < +0).
 // - clamp/omod on f16 results; FP16_OVFL clamps overflows to +-65504.
 
 #include <algorithm>
