@@ -354,31 +354,6 @@ u32 cvt_rpi_i32_f32(u32 a) { return u32(fp::to_i32(std::floor(as_float(a) + 0.5f
 u32 cvt_flr_i32_f32(u32 a) { return u32(fp::to_i32(std::floor(as_float(a)))); }
 template <unsigned Byte> u32 cvt_f32_ubyte(u32 a) { return as_bits(float((a >> (8 * Byte)) & 0xff)); }
 
-// IEEE half <-> float (round to nearest even), for v_cvt_f16_f32/v_cvt_f32_f16.
-u32 half_to_float_bits(u32 h) {
-    const u32 sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-    if (exp == 0x1f) return sign | 0x7f800000u | (mant << 13);
-    if (exp != 0) return sign | ((exp + 112) << 23) | (mant << 13);
-    if (mant == 0) return sign;
-    return as_bits((sign ? -1.0f : 1.0f) * std::ldexp(float(mant), -24));
-}
-u32 float_to_half_bits(u32 f) {
-    const u32 sign = (f >> 16) & 0x8000u;
-    const float x = std::fabs(as_float(f));
-    if (std::isnan(x)) return sign | 0x7e00u;
-    if (x >= 65520.0f) return sign | 0x7c00u;
-    if (x < std::ldexp(1.0f, -14)) {  // half denormal: multiple of 2^-24, nearest even
-        return sign | u32(std::nearbyint(std::ldexp(x, 24)));
-    }
-    int e;
-    const float m = std::frexp(x, &e);  // x = m * 2^e, m in [0.5, 1)
-    u32 mant = u32(std::nearbyint(std::ldexp(m, 11)));  // 11 significant bits
-    if (mant == 2048) { mant = 1024; ++e; }
-    return sign | (u32(e + 14) << 10) | (mant & 0x3ff);
-}
-u32 cvt_f16_f32(u32 a) { return float_to_half_bits(a); }
-u32 cvt_f32_f16(u32 a) { return half_to_float_bits(a & 0xffff); }
-
 // Transcendentals use the host's correctly rounded (or libm) results; the
 // hardware's are approximations (1 ulp), so kernels depending on their last
 // bit are not bit-exact here.
@@ -450,17 +425,6 @@ u32 mul_hi_u32(u32 a, u32 b) { return u32((u64(a) * b) >> 32); }
 u32 mul_hi_i32(u32 a, u32 b) { return u32(u64(i64(i32(a)) * i32(b)) >> 32); }
 u32 bcnt(u32 a, u32 b) { return u32(__builtin_popcount(a)) + b; }
 u32 bfm(u32 a, u32 b) { return ((1u << (a & 31)) - 1) << (b & 31); }
-u32 cvt_pkrtz(u32 a, u32 b) {
-    // Round toward zero: truncate the extra mantissa bits of the nearest-even result when it rounded up.
-    auto rtz = [](u32 f) {
-        u32 h = float_to_half_bits(f);
-        if ((h & 0x7fff) < 0x7c00 && std::fabs(as_float(half_to_float_bits(h))) > std::fabs(as_float(f))) --h;
-        if ((h & 0x7fff) == 0x7c00 && !std::isinf(as_float(f))) h -= 1;
-        return h;
-    };
-    return rtz(a) | (rtz(b) << 16);
-}
-
 u32 mad_u32_u24(u32 a, u32 b, u32 c) { return (a & 0xffffff) * (b & 0xffffff) + c; }
 u32 mad_i32_i24(u32 a, u32 b, u32 c) { return mul_i32_i24(a, b) + c; }
 u32 bfe_u32(u32 a, u32 b, u32 c) {
@@ -700,7 +664,7 @@ void set_acc(Table& t, Op op, ExecFn fn, FloatPolicy fp) {
 
 void register_vector(Table& t) {
     const InstClass V = InstClass::valu;
-    const FloatPolicy F = FloatPolicy::mode, N = FloatPolicy::none;
+    const FloatPolicy F = FloatPolicy::mode;
     auto v = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) { set(t, op, fn, V, fp); };
 
     // VOP1
@@ -725,8 +689,6 @@ void register_vector(Table& t) {
     v(Op::v_cvt_f32_ubyte1, vop1<cvt_f32_ubyte<1>>);
     v(Op::v_cvt_f32_ubyte2, vop1<cvt_f32_ubyte<2>>);
     v(Op::v_cvt_f32_ubyte3, vop1<cvt_f32_ubyte<3>>);
-    v(Op::v_cvt_f16_f32, vop1<cvt_f16_f32>, F);
-    v(Op::v_cvt_f32_f16, vop1<cvt_f32_f16>, N);
     v(Op::v_rcp_f32, vop1<fbits1<rcp>>, F);
     v(Op::v_rcp_iflag_f32, vop1<fbits1<rcp>>, F);
     v(Op::v_rsq_f32, vop1<fbits1<rsq>>, F);
@@ -828,7 +790,6 @@ void register_vector(Table& t) {
     v(Op::v_mul_hi_i32, vop2<mul_hi_i32>);
     v(Op::v_bcnt_u32_b32, vop2<bcnt>);
     v(Op::v_bfm_b32, vop2<bfm>);
-    v(Op::v_cvt_pkrtz_f16_f32, vop2<cvt_pkrtz>, F);
     v(Op::v_mbcnt_lo_u32_b32, mbcnt<false>);
     v(Op::v_mbcnt_hi_u32_b32, mbcnt<true>);
     v(Op::v_readlane_b32, readlane);

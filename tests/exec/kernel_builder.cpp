@@ -149,12 +149,18 @@ const CodeObject& hip_kernels() {
     static const CodeObject co = [] {
         const std::string dir = std::string(EXEC_TEST_WORK_DIR) + "/hip";
         std::filesystem::create_directories(dir);
-        const std::string out = dir + "/kernels.co";
+        // One file per process: CTest runs test cases of this executable in
+        // parallel, and each would otherwise read the others' half-written output.
+        const std::string stem = dir + "/kernels." + std::to_string(::getpid());
+        const std::string out = stem + ".co";
         const std::string command = std::string(EXEC_TEST_HIPCC) +
                                     " --offload-arch=gfx906 --cuda-device-only --no-gpu-bundle-output -O2 -c " +
-                                    EXEC_TEST_HIP_SOURCE + " -o " + out + " > " + dir + "/log.txt 2>&1";
+                                    EXEC_TEST_HIP_SOURCE + " -o " + out + " > " + stem + ".log 2>&1";
         if (std::system(command.c_str()) != 0) throw std::runtime_error("hipcc failed: " + command);
-        return load_code_object(out);
+        CodeObject loaded = load_code_object(out);
+        std::filesystem::remove(out);
+        std::filesystem::remove(stem + ".log");
+        return loaded;
     }();
     return co;
 }
