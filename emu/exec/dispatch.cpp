@@ -179,7 +179,7 @@ private:
         w.group = &group_;
         w.id = index;
         w.state = WaveState::running;
-        w.pc = 0;
+        w.pc = p.entry;
         w.code = p.code.data();
         w.mode = mode_register(kd.float_mode);
         w.scc = false;

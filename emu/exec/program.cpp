@@ -155,18 +155,24 @@ std::string Program::disassemble(std::uint32_t index) const {
     return emu::disassemble(insts[index], target);
 }
 
-Program build_program(const Kernel& kernel, Target target) {
+namespace {
+
+Program program_header(const Kernel& kernel, Target target) {
     Program p;
     p.target = target;
     p.kernel_name = kernel.name;
     p.descriptor = kernel.descriptor;
     p.metadata = kernel.metadata;
     p.code_address = kernel.code_address;
-    p.insts = decode_all(target, kernel.code.data(), kernel.code.size());
     p.vgprs_used = 3;  // workitem ids
+    return p;
+}
 
+// Program::code from Program::insts, all of them decoded (branch targets are looked up among them).
+void build_code(Program& p) {
+    const Target target = p.target;
     const sem::Table& table = semantics();
-    const FloatDenormMode denorm = kernel.descriptor.float_mode.denorm_32;
+    const FloatDenormMode denorm = p.descriptor.float_mode.denorm_32;
     p.code.resize(p.insts.size() + 1);
     for (std::size_t i = 0; i < p.insts.size(); ++i) {
         const Inst& inst = p.insts[i];
@@ -238,6 +244,29 @@ Program build_program(const Kernel& kernel, Target target) {
     end.target = Program::no_target;
     count_multiply_add_runs(p);
     build_fp32_denorm_variants(p, table);
+}
+
+// The functions the kernel may call: every other sized function in the code
+// object's executable sections, except other kernels and code inside this one.
+std::vector<const Function*> callable_functions(const CodeObject& code_object, const Kernel& kernel) {
+    std::vector<const Function*> functions;
+    const std::uint64_t kernel_end = kernel.code_address + kernel.code.size();
+    for (const Function& f : code_object.functions) {
+        const bool is_kernel = std::any_of(code_object.kernels.begin(), code_object.kernels.end(),
+                                           [&](const Kernel& k) { return k.code_address == f.address; });
+        const bool inside_kernel = f.address >= kernel.code_address && f.address < kernel_end;
+        const bool overlaps_previous = !functions.empty() && f.address < functions.back()->address + functions.back()->code.size();
+        if (!is_kernel && !inside_kernel && !overlaps_previous) functions.push_back(&f);
+    }
+    return functions;
+}
+
+}  // namespace
+
+Program build_program(const Kernel& kernel, Target target) {
+    Program p = program_header(kernel, target);
+    p.insts = decode_all(target, kernel.code.data(), kernel.code.size());
+    build_code(p);
     return p;
 }
 
@@ -248,10 +277,33 @@ const ExecInst* Program::code_for(FloatDenormMode fp32_denorm) const {
 }
 
 Program build_program(const CodeObject& code_object, const Kernel& kernel) {
-    Program p = build_program(kernel, code_object.target.processor);
     std::uint64_t end = 0;
     for (const Segment& s : code_object.segments) end = std::max(end, s.vaddr + s.memory_size);
     if (end > (std::uint64_t{1} << 28)) throw std::invalid_argument("code object image larger than 256 MiB");
+    Program p = program_header(kernel, code_object.target.processor);
+
+    // The kernel and the functions it may call, decoded piece by piece (data
+    // or padding between them never shifts an instruction boundary), in
+    // address order so that Program::index_of finds any of them; pcs count
+    // from the lowest piece, whose address becomes Program::code_address.
+    struct Piece {
+        std::uint64_t address;
+        const std::vector<std::uint8_t>* code;
+    };
+    std::vector<Piece> pieces{{kernel.code_address, &kernel.code}};
+    for (const Function* f : callable_functions(code_object, kernel)) pieces.push_back({f->address, &f->code});
+    std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.address < b.address; });
+    p.code_address = pieces.front().address;
+    for (const Piece& piece : pieces) {
+        const auto offset = static_cast<std::uint32_t>(piece.address - p.code_address);
+        if (piece.address == kernel.code_address) p.entry = static_cast<std::uint32_t>(p.insts.size());
+        for (Inst& inst : decode_all(p.target, piece.code->data(), piece.code->size())) {
+            inst.pc += offset;
+            p.insts.push_back(inst);
+        }
+    }
+    build_code(p);
+
     p.image.assign(end, 0);
     for (const Segment& s : code_object.segments)
         std::copy(s.file_bytes.begin(), s.file_bytes.end(), p.image.begin() + static_cast<std::ptrdiff_t>(s.vaddr));

@@ -84,12 +84,18 @@ struct Program {
     std::string kernel_name;
     KernelDescriptor descriptor;
     KernelMetadata metadata;
-    std::uint64_t code_address = 0;   // the kernel's code address in the code object
+    // Code address (in the code object) of pc 0: the kernel's first
+    // instruction, or the first function it may call when that lies lower.
+    std::uint64_t code_address = 0;
     // The code object's loadable image (segments at their vaddr), mapped
     // into the device address space at launch so that s_getpc-relative
     // data (constant tables) is readable; empty: only the kernel's code.
     std::vector<std::uint8_t> image;
+    // The kernel's instructions and those of the functions it may call, by
+    // pc (build_program(CodeObject, ...) decodes every sized function symbol
+    // of the executable sections besides other kernels).
     std::vector<Inst> insts;
+    std::uint32_t entry = 0;          // index of the kernel's first instruction, where waves start
     std::vector<ExecInst> code;       // insts.size() + 1: the last one faults (ran past the end)
     // Kernels that change the fp32 denorm mode (s_setreg of MODE): `code` built
     // for each mode (FloatDenormMode order; empty for the descriptor's own);

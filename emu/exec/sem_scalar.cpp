@@ -288,7 +288,7 @@ void jump(Wave& w, const ExecInst& e) {
 void jump_to_address(Wave& w, u64 address) {
     const std::uint32_t index = w.group->env->program->index_of(static_cast<std::int64_t>(address - w.group->env->code_base));
     if (address < w.group->env->code_base || index == Program::no_target)
-        fault_at("jump to an address that is not an instruction of this kernel", address);
+        fault_at("jump to an address that is not an instruction of this kernel or of a function it may call", address);
     w.pc = index;
 }
 u64 next_pc_address(const Wave& w, const ExecInst& e) { return w.group->env->code_base + e.inst->pc + e.inst->size; }

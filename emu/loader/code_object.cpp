@@ -3,6 +3,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -291,6 +292,23 @@ void load_kernel_code(const ElfImage& elf, const std::map<std::string, Symbol>& 
     kernel.code.assign(code, code + size);
 }
 
+// CodeObject::functions. Symbols that are not sized functions in an executable
+// section, or whose size is not whole instruction words, are not code to run.
+std::vector<Function> load_functions(const ElfImage& elf, const std::map<std::string, Symbol>& symbols) {
+    std::vector<Function> functions;
+    for (const auto& [name, symbol] : symbols) {
+        if (symbol.type != STT_FUNC || symbol.size == 0 || symbol.size % 4 != 0) continue;
+        const std::string what = "function '" + name + "'";
+        const Section& section = elf.section_at(symbol.value, symbol.size, what);
+        if (!(section.header.sh_flags & SHF_EXECINSTR)) continue;
+        const std::uint8_t* code = elf.bytes_at(symbol.value, symbol.size, what);
+        functions.push_back(Function{name, symbol.value, std::vector<std::uint8_t>(code, code + symbol.size)});
+    }
+    std::sort(functions.begin(), functions.end(),
+              [](const Function& a, const Function& b) { return a.address < b.address; });
+    return functions;
+}
+
 void check_agreement(const Kernel& kernel, std::vector<std::string>& warnings) {
     const KernelMetadata& md = kernel.metadata;
     const KernelDescriptor& kd = kernel.descriptor;
@@ -368,6 +386,7 @@ CodeObject load_image(std::vector<char>& image, std::string source) {
         check_agreement(kernel, co.warnings);
         co.kernels.push_back(std::move(kernel));
     }
+    co.functions = load_functions(elf, symbols);
     co.segments = elf.load_segments(image.size(), image);
     return co;
 }

@@ -46,6 +46,14 @@ struct Segment {
     std::vector<std::uint8_t> file_bytes;
 };
 
+// A sized function symbol (STT_FUNC) in an executable section: a kernel's
+// code or a device function that kernels call (s_swappc_b64).
+struct Function {
+    std::string name;
+    std::uint64_t address = 0;
+    std::vector<std::uint8_t> code;
+};
+
 struct CodeObject {
     std::string source;  // file path or "<memory>"
     TargetId target;
@@ -53,6 +61,7 @@ struct CodeObject {
     unsigned metadata_version_major = 0, metadata_version_minor = 0;
     std::vector<Kernel> kernels;  // in metadata order
     std::vector<Segment> segments;
+    std::vector<Function> functions;  // by address
     // Things that are legal but suspicious, e.g. the descriptor and the
     // metadata disagreeing on the LDS size (one line each).
     std::vector<std::string> warnings;

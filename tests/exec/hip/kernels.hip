@@ -99,3 +99,11 @@ extern "C" __global__ void half_dot(const _Float16* a, const _Float16* b, float*
     for (int k = 0; k < 8; ++k) acc += (float)a[8 * i + k] * (float)b[8 * i + k];
     out[i] = acc;
 }
+// Calls: a non-inlined function (s_getpc-relative address, s_swappc_b64,
+// return by s_setpc_b64) and a recursive one, whose frames live on the stack in scratch.
+__attribute__((noinline)) __device__ float twice_plus_one(float x) { return 2.0f * x + 1.0f; }
+__device__ int fibonacci(int n) { return n < 2 ? n : fibonacci(n - 1) + fibonacci(n - 2); }
+extern "C" __global__ void calls(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = twice_plus_one(in[i]) + (float)fibonacci(i % 10);
+}
