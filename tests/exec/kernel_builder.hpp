@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,25 @@ struct TestRun {
 
 // The hipcc-compiled kernels of hip/kernels.hip (gfx906), built once per process.
 const CodeObject& hip_kernels();
+
+// Runs `program` on `items` work-items in 1-D workgroups of `block`, its
+// explicit arguments given in order (each of the argument's exact size).
+// Throws with the fault's message when the kernel faults.
+template <class... Args>
+DispatchResult run_1d(DeviceMemory& memory, const Program& program, std::uint32_t items, std::uint32_t block,
+                      unsigned threads, const Args&... args) {
+    Kernargs kernargs(program);
+    std::size_t position = 0;
+    (kernargs.set(position++, args), ...);
+    LaunchConfig config;
+    config.grid = {(items + block - 1) / block, 1, 1};
+    config.block = {block, 1, 1};
+    config.kernarg = kernargs.bytes();
+    config.threads = threads;
+    DispatchResult result = launch(memory, program, config);
+    if (result.fault) throw std::runtime_error(result.fault->message);
+    return result;
+}
 
 std::uint32_t bits(float f);
 float from_bits(std::uint32_t u);

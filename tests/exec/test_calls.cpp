@@ -25,16 +25,7 @@ TEST_CASE("hipcc kernel calling a non-inlined and a recursive device function", 
     DeviceMemory memory;
     const std::uint64_t device_in = memory.allocate(4 * n), device_out = memory.allocate(4 * n);
     memory.write(device_in, in.data(), 4 * n);
-    Kernargs args(p);
-    args.set(0, device_in).set(1, device_out).set(2, n);
-    LaunchConfig config;
-    config.grid = {3, 1, 1};
-    config.block = {128, 1, 1};
-    config.kernarg = args.bytes();
-    config.threads = 2;
-    const DispatchResult r = launch(memory, p, config);
-    INFO((r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
+    run_1d(memory, p, n, 128, 2, device_in, device_out, n);
     std::vector<float> out(n);
     memory.read(device_out, out.data(), 4 * n);
     for (int i = 0; i < n; ++i) CHECK(out[i] == (2.0f * in[i] + 1.0f) + float(host_fibonacci(i % 10)));

@@ -266,16 +266,7 @@ void run_division(const char* kernel, std::vector<T>& quotient, std::vector<T>& 
     const u64 dq = memory.allocate(sizeof(T) * n), dr = memory.allocate(sizeof(T) * n);
     memory.write(da, a.data(), sizeof(T) * n);
     memory.write(db, b.data(), sizeof(T) * n);
-    Kernargs args(p);
-    args.set(0, da).set(1, db).set(2, dq).set(3, dr).set(4, n);
-    LaunchConfig config;
-    config.grid = {u32((n + 255) / 256), 1, 1};
-    config.block = {256, 1, 1};
-    config.kernarg = args.bytes();
-    config.threads = 2;
-    const DispatchResult r = launch(memory, p, config);
-    INFO((r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
+    run_1d(memory, p, u32(n), 256, 2, da, db, dq, dr, n);
     quotient.resize(n);
     root.resize(n);
     memory.read(dq, quotient.data(), sizeof(T) * n);

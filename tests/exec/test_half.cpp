@@ -461,32 +461,18 @@ TEST_CASE("hipcc fp16 kernels match host _Float16 arithmetic bit for bit", "[hip
     const std::uint64_t da = memory.allocate(2 * n), db = memory.allocate(2 * n), dout = memory.allocate(16 * n);
     memory.write(da, a.data(), 2 * n);
     memory.write(db, b.data(), 2 * n);
-    const auto launch_kernel = [&](const char* name, std::initializer_list<std::uint64_t> pointers, int count) {
-        const Program p = build_program(hip_kernels(), hip_kernels().kernel(name));
-        Kernargs args(p);
-        int k = 0;
-        for (std::uint64_t pointer : pointers) args.set(k++, pointer);
-        args.set(k, count);
-        LaunchConfig config;
-        config.grid = {u32(count + 255) / 256, 1, 1};
-        config.block = {256, 1, 1};
-        config.kernarg = args.bytes();
-        config.threads = 2;
-        const DispatchResult r = launch(memory, p, config);
-        INFO((r.fault ? r.fault->message : std::string()));
-        REQUIRE(r.ok());
-    };
+    const auto program = [](const char* name) { return build_program(hip_kernels(), hip_kernels().kernel(name)); };
     const auto check = [](const char* what, int i, u32 got, u32 want) {
         INFO(what << " element " << i << std::hex << " got " << got << " want " << want);
         CHECK(same(got, want));
     };
 
-    launch_kernel("halfs", {da, dout}, n);
+    run_1d(memory, program("halfs"), n, 256, 2, da, dout, n);
     std::vector<std::uint16_t> out(8 * n);
     memory.read(dout, out.data(), 2 * n);
     for (int i = 0; i < n; ++i) check("halfs", i, out[i], fma_oracle(a[i], 0x4000, a[i]));
 
-    launch_kernel("half_math", {da, db, dout}, n);
+    run_1d(memory, program("half_math"), n, 256, 2, da, db, dout, n);
     memory.read(dout, out.data(), 16 * n);
     for (int i = 0; i < n; ++i) {
         const H x = half_of(a[i]), y = half_of(b[i]);
@@ -509,7 +495,7 @@ TEST_CASE("hipcc fp16 kernels match host _Float16 arithmetic bit for bit", "[hip
     // half_dot: n / 8 dot products of 8, each product fused into the f32 sum (v_fma_mix_f32).
     const int dots = n / 8;
     const std::uint64_t dresult = memory.allocate(4 * dots);
-    launch_kernel("half_dot", {da, db, dresult}, dots);
+    run_1d(memory, program("half_dot"), dots, 256, 2, da, db, dresult, dots);
     std::vector<u32> result(dots);
     memory.read(dresult, result.data(), 4 * dots);
     for (int i = 0; i < dots; ++i) {

@@ -70,16 +70,7 @@ std::vector<T> run_hip(const std::string& name, const std::vector<std::int32_t>&
     DeviceMemory memory;
     const std::uint64_t din = memory.allocate(4 * in.size()), dout = memory.allocate(sizeof(T) * n);
     memory.write(din, in.data(), 4 * in.size());
-    Kernargs args(p);
-    args.set(0, din).set(1, dout).set(2, n);
-    LaunchConfig config;
-    config.grid = {static_cast<std::uint32_t>((n + 255) / 256), 1, 1};
-    config.block = {256, 1, 1};
-    config.kernarg = args.bytes();
-    config.threads = threads;
-    const DispatchResult r = launch(memory, p, config);
-    INFO((r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
+    run_1d(memory, p, static_cast<std::uint32_t>(n), 256, threads, din, dout, n);
     std::vector<T> out(n);
     memory.read(dout, out.data(), sizeof(T) * n);
     return out;
