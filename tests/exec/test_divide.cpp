@@ -51,33 +51,27 @@ template <class T> Case<T> values(T a, T b, T c, bool vcc_in, T expected, bool v
 template <class T>
 void check(const std::string& op, const std::vector<Case<T>>& cases) {
     constexpr bool f64 = sizeof(T) == 8;
+    // Inputs loaded, VCC from u0/u1, the op, then its result and its mask stored.
+    const std::string run_op = R"(
+  s_waitcnt vmcnt(0)
+  s_mov_b64 s[20:21], 0
+  s_mov_b32 vcc_lo, s12
+  s_mov_b32 vcc_hi, s13
+  )" + op + R"(
+  v_cndmask_b32_e64 v11, 0, 1, s[20:21]
+  global_store_dword v1, v11, s[4:5] offset:512
+)";
     const std::string body = f64 ? R"(
   v_lshlrev_b32 v10, 3, v0
   global_load_dwordx2 v[2:3], v10, s[6:7]
   global_load_dwordx2 v[4:5], v10, s[8:9]
   global_load_dwordx2 v[6:7], v10, s[10:11]
-  s_waitcnt vmcnt(0)
-  s_mov_b64 s[20:21], 0
-  s_mov_b32 vcc_lo, s12
-  s_mov_b32 vcc_hi, s13
-  )" + op + R"(
-  v_cndmask_b32_e64 v11, 0, 1, s[20:21]
-  global_store_dwordx2 v10, v[8:9], s[4:5]
-  global_store_dword v1, v11, s[4:5] offset:512
-)"
+)" + run_op + "  global_store_dwordx2 v10, v[8:9], s[4:5]\n"
                                    : R"(
   global_load_dword v2, v1, s[6:7]
   global_load_dword v3, v1, s[8:9]
   global_load_dword v4, v1, s[10:11]
-  s_waitcnt vmcnt(0)
-  s_mov_b64 s[20:21], 0
-  s_mov_b32 vcc_lo, s12
-  s_mov_b32 vcc_hi, s13
-  )" + op + R"(
-  v_cndmask_b32_e64 v11, 0, 1, s[20:21]
-  global_store_dword v1, v5, s[4:5]
-  global_store_dword v1, v11, s[4:5] offset:512
-)";
+)" + run_op + "  global_store_dword v1, v5, s[4:5]\n";
     const CodeObject co = assemble_kernel(body);
     const Program program = build_program(co, co.kernels.at(0));
     REQUIRE(cases.size() <= 64);
