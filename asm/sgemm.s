@@ -599,6 +599,7 @@
   for_each_valid_row blend_and_store_row
   s_endpgm
 .Lend_of_code:
+.size \name, .Lend_of_code - \name
 
 .rodata
 .p2align 6

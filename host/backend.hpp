@@ -35,6 +35,8 @@ struct Problem {
   std::size_t a_elements() const { return a_transposed() ? extent(k, m, lda) : extent(m, k, lda); }
   std::size_t b_elements() const { return b_transposed() ? extent(n, k, ldb) : extent(k, n, ldb); }
   std::size_t c_elements() const { return extent(m, n, ldc); }
+  // Reference BLAS reads A and B only when alpha != 0 and K > 0 (docs/host.md).
+  bool reads_a_and_b() const { return alpha != 0.0f && k > 0; }
 };
 
 dppgemm_sgemm_kernargs make_kernargs(const Problem& p, std::uint64_t a, std::uint64_t b, std::uint64_t c);

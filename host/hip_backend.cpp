@@ -95,13 +95,20 @@ Result run_hip(const Problem& p, const Options& options) {
   for (auto [buffer, bytes] : {std::pair{&a, a_bytes}, {&b, b_bytes}, {&c, c_bytes}})
     if (hipError_t e = hipMalloc(&buffer->ptr, bytes ? bytes : 4); e != hipSuccess)
       return fail(Status::launch_failure, hip_error("hipMalloc", e));
-  const std::pair<void*, const void*> uploads[] = {{a.ptr, p.a}, {b.ptr, p.b}, {c.ptr, p.c}};
+  // alpha = 0 or K = 0: A and B may be null (BLAS contract); the kernel reads
+  // zeros instead, whose products add +0.
+  const bool read_ab = p.reads_a_and_b();
+  const std::pair<void*, const void*> uploads[] = {{a.ptr, read_ab ? p.a : nullptr},
+                                                   {b.ptr, read_ab ? p.b : nullptr},
+                                                   {c.ptr, p.c}};
   const std::size_t upload_bytes[] = {a_bytes, b_bytes, c_bytes};
-  for (int i = 0; i < 3; ++i)
-    if (upload_bytes[i])
-      if (hipError_t e = hipMemcpy(uploads[i].first, uploads[i].second, upload_bytes[i], hipMemcpyHostToDevice);
-          e != hipSuccess)
-        return fail(Status::launch_failure, hip_error("hipMemcpy", e));
+  for (int i = 0; i < 3; ++i) {
+    if (!upload_bytes[i]) continue;
+    const hipError_t e = uploads[i].second
+                             ? hipMemcpy(uploads[i].first, uploads[i].second, upload_bytes[i], hipMemcpyHostToDevice)
+                             : hipMemset(uploads[i].first, 0, upload_bytes[i]);
+    if (e != hipSuccess) return fail(Status::launch_failure, hip_error(uploads[i].second ? "hipMemcpy" : "hipMemset", e));
+  }
 
   dppgemm_sgemm_kernargs args = make_kernargs(p, reinterpret_cast<std::uintptr_t>(a.ptr),
                                               reinterpret_cast<std::uintptr_t>(b.ptr),

@@ -279,7 +279,7 @@ const ExecInst* Program::code_for(FloatDenormMode fp32_denorm) const {
 Program build_program(const CodeObject& code_object, const Kernel& kernel) {
     std::uint64_t end = 0;
     for (const Segment& s : code_object.segments) end = std::max(end, s.vaddr + s.memory_size);
-    if (end > (std::uint64_t{1} << 28)) throw std::invalid_argument("code object image larger than 256 MiB");
+    if (end > max_code_object_bytes) throw std::invalid_argument("code object image larger than 256 MiB");
     Program p = program_header(kernel, code_object.target.processor);
 
     // The kernel and the functions it may call, decoded piece by piece (data

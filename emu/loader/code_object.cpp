@@ -1,4 +1,5 @@
 #include "emu/loader/code_object.hpp"
+#include "emu/loader/read_file.hpp"
 
 #include <gelf.h>
 #include <libelf.h>
@@ -25,7 +26,6 @@ constexpr std::uint32_t ef_amdgpu_feature_sramecc = 0xc00;
 constexpr std::uint32_t nt_amdgpu_metadata = 32;
 constexpr char note_owner_amdgpu[] = "AMDGPU";
 
-constexpr std::uint64_t max_file_size = std::uint64_t(1) << 30;
 constexpr std::uint64_t max_metadata_size = std::uint64_t(16) << 20;
 
 std::string hex(std::uint64_t value) {
@@ -60,7 +60,14 @@ unsigned check_identification(const std::vector<char>& image) {
     if (image.size() < sizeof(Elf64_Ehdr))
         reject("truncated: " + std::to_string(image.size()) + " bytes, shorter than the 64-byte ELF header");
     const auto* ident = reinterpret_cast<const unsigned char*>(image.data());
-    if (std::memcmp(ident, ELFMAG, SELFMAG) != 0) reject("not an ELF file (bad magic bytes)");
+    if (std::memcmp(ident, ELFMAG, SELFMAG) != 0) {
+        static constexpr char bundle_magic[] = "__CLANG_OFFLOAD_BUNDLE__";
+        if (std::memcmp(ident, bundle_magic, sizeof bundle_magic - 1) == 0)
+            reject("not an ELF file: this is a clang offload bundle (hipcc --genco output); extract one target's "
+                   "code object with clang-offload-bundler --unbundle --type=o "
+                   "--targets=hipv4-amdgcn-amd-amdhsa--gfx906 --input=FILE --output=FILE.co");
+        reject("not an ELF file (bad magic bytes)");
+    }
     if (ident[EI_CLASS] != ELFCLASS64)
         reject("ELF class is " + std::to_string(ident[EI_CLASS]) + ", expected 2 (ELFCLASS64)");
     if (ident[EI_DATA] != ELFDATA2LSB)
@@ -220,8 +227,9 @@ public:
                        " ends past the end of the file (" + hex(image_size) + " bytes)");
             if (phdr.p_filesz > phdr.p_memsz)
                 reject(which + ": file size " + hex(phdr.p_filesz) + " exceeds memory size " + hex(phdr.p_memsz));
-            if (phdr.p_memsz > max_file_size)
-                reject(which + ": memory size " + hex(phdr.p_memsz) + " is larger than 1 GiB");
+            if (phdr.p_vaddr > max_code_object_bytes || phdr.p_memsz > max_code_object_bytes - phdr.p_vaddr)
+                reject(which + ": segment " + hex(phdr.p_vaddr) + "+" + hex(phdr.p_memsz) +
+                       " ends past the emulator's 256 MiB code object image");
             Segment segment;
             segment.vaddr = phdr.p_vaddr;
             segment.memory_size = phdr.p_memsz;
@@ -424,16 +432,12 @@ CodeObject load_code_object(const void* bytes, std::size_t size, std::string sou
 }
 
 CodeObject load_code_object(const std::string& path) {
-    if (std::filesystem::is_directory(path)) throw CodeObjectError(path, "is a directory, not a code object");
-    std::ifstream file(path, std::ios::binary | std::ios::ate);
-    if (!file) throw CodeObjectError(path, std::string("cannot open: ") + std::strerror(errno));
-    const std::streamoff size = file.tellg();
-    if (size < 0) throw CodeObjectError(path, "cannot determine the file size");
-    if (static_cast<std::uint64_t>(size) > max_file_size)
-        throw CodeObjectError(path, "file of " + std::to_string(size) + " bytes is larger than 1 GiB");
-    std::vector<char> image(static_cast<std::size_t>(size));
-    file.seekg(0);
-    if (!file.read(image.data(), size)) throw CodeObjectError(path, "read error");
+    std::vector<char> image;
+    try {
+        image = read_whole_file(path, max_code_object_bytes);
+    } catch (const FileReadError& error) {
+        throw CodeObjectError(path, error.what());
+    }
     return load_named(image, path);
 }
 

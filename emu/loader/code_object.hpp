@@ -72,7 +72,14 @@ struct CodeObject {
     const Kernel& kernel(std::string_view name) const;
 };
 
-// Reads and checks a code object. The file is read whole (at most 1 GiB).
+// The emulator's code object image: every PT_LOAD segment lies below this
+// address, and a file is at most this big (pipes and devices are read up to
+// it, never further).
+inline constexpr std::uint64_t max_code_object_bytes = std::uint64_t(1) << 28;
+
+// Reads and checks a code object. The file is read whole (at most
+// max_code_object_bytes); a directory, a FIFO without a writer or anything
+// larger is a CodeObjectError.
 CodeObject load_code_object(const std::string& path);
 // The same from bytes in memory; source_name is used in messages. The bytes
 // are copied: the caller's buffer is neither kept nor modified.

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "guard.hpp"
 #include "runtime.hpp"
 
 namespace dppgemm::hipemu {
@@ -79,45 +80,55 @@ using dppgemm::hipemu::program_kernels;
 extern "C" {
 
 void** __hipRegisterFatBinary(const void* data) {
-  const auto* wrapper = static_cast<const dppgemm::hipemu::FatBinaryWrapper*>(data);
-  if (!wrapper || wrapper->magic != dppgemm::hipemu::kFatBinaryMagic)
-    std::fprintf(stderr, "hipemu: __hipRegisterFatBinary: not a HIP fat binary wrapper\n");
-  return const_cast<void**>(reinterpret_cast<void* const*>(wrapper));
+  return dppgemm::hipemu::guarded_value(__func__, static_cast<void**>(nullptr), [&]() -> void** {
+    const auto* wrapper = static_cast<const dppgemm::hipemu::FatBinaryWrapper*>(data);
+    if (!wrapper || wrapper->magic != dppgemm::hipemu::kFatBinaryMagic)
+      std::fprintf(stderr, "hipemu: __hipRegisterFatBinary: not a HIP fat binary wrapper\n");
+    return const_cast<void**>(reinterpret_cast<void* const*>(wrapper));
+  });
 }
 
 void __hipRegisterFunction(void** handle, const void* stub, char* device_function, const char* device_name,
                            unsigned int thread_limit, void* tid, void* bid, dim3* block, dim3* grid, int* warp_size) {
-  (void)device_function, (void)thread_limit, (void)tid, (void)bid, (void)block, (void)grid, (void)warp_size;
-  program_kernels().add(stub, reinterpret_cast<const dppgemm::hipemu::FatBinaryWrapper*>(handle), device_name);
+  dppgemm::hipemu::guarded_void(__func__, [&] {
+    (void)device_function, (void)thread_limit, (void)tid, (void)bid, (void)block, (void)grid, (void)warp_size;
+    program_kernels().add(stub, reinterpret_cast<const dppgemm::hipemu::FatBinaryWrapper*>(handle), device_name);
+  });
 }
 
 void __hipUnregisterFatBinary(void** handle) { (void)handle; }  // modules live as long as the process
 
 hipError_t __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream) {
-  call_configurations.push_back({grid, block, shared_bytes, stream});
-  return hipSuccess;
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    call_configurations.push_back({grid, block, shared_bytes, stream});
+    return hipSuccess;
+  });
 }
 
 hipError_t __hipPopCallConfiguration(dim3* grid, dim3* block, size_t* shared_bytes, hipStream_t* stream) {
-  if (call_configurations.empty()) return dppgemm::hipemu::record(hipErrorMissingConfiguration);
-  const dppgemm::hipemu::CallConfiguration c = call_configurations.back();
-  call_configurations.pop_back();
-  *grid = c.grid;
-  *block = c.block;
-  *shared_bytes = c.shared_bytes;
-  *stream = c.stream;
-  return hipSuccess;
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (call_configurations.empty()) return dppgemm::hipemu::record(hipErrorMissingConfiguration);
+    const dppgemm::hipemu::CallConfiguration c = call_configurations.back();
+    call_configurations.pop_back();
+    *grid = c.grid;
+    *block = c.block;
+    *shared_bytes = c.shared_bytes;
+    *stream = c.stream;
+    return hipSuccess;
+  });
 }
 
 hipError_t hipLaunchKernel(const void* stub, dim3 grid, dim3 block, void** args, size_t shared_bytes,
                            hipStream_t stream) {
-  hipFunction_t function = nullptr;
-  if (hipError_t e = program_kernels().function(stub, &function); e != hipSuccess)
-    return dppgemm::hipemu::record(e);
-  if (shared_bytes > 0xffffffffu) return dppgemm::hipemu::record(hipErrorInvalidValue);
-  return dppgemm::hipemu::record(dppgemm::hipemu::Runtime::instance().launch(
-      {function, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, unsigned(shared_bytes), stream,
-       args, nullptr}));
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    hipFunction_t function = nullptr;
+    if (hipError_t e = program_kernels().function(stub, &function); e != hipSuccess)
+      return dppgemm::hipemu::record(e);
+    if (shared_bytes > 0xffffffffu) return dppgemm::hipemu::record(hipErrorInvalidValue);
+    return dppgemm::hipemu::record(dppgemm::hipemu::Runtime::instance().launch(
+        {function, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, unsigned(shared_bytes), stream,
+         args, nullptr}));
+  });
 }
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 #include "runtime.hpp"
 
 #include "image.hpp"
+#include "emu/loader/read_file.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,6 +9,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
+#include <stdexcept>
 #include <utility>
 
 namespace dppgemm::hipemu {
@@ -21,9 +24,19 @@ void say(const std::string& message) { std::fprintf(stderr, "hipemu: %s\n", mess
 
 std::uint64_t address_of(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); }
 
+// More emulator threads than this is a typo, not a machine.
+constexpr unsigned kMaxThreads = 1024;
+
+// 0 (the default) lets the emulator use every core.
 unsigned threads_from_environment() {
   const char* text = std::getenv(kThreadsVariable);
-  return text ? unsigned(std::strtoul(text, nullptr, 10)) : 0;
+  if (!text) return 0;
+  const std::string value = text;
+  if (!value.empty() && value.size() <= 4 && value.find_first_not_of("0123456789") == std::string::npos &&
+      std::stoul(value) <= kMaxThreads)
+    return unsigned(std::stoul(value));
+  say(std::string("ignoring ") + kThreadsVariable + "='" + value + "' (expected 0..1024; 0: every core)");
+  return 0;
 }
 
 std::vector<const emu::KernelArgument*> explicit_arguments(const emu::Program& program) {
@@ -121,6 +134,8 @@ hipError_t Runtime::copy(void* dst, const void* src, std::size_t bytes, hipMemcp
 
 hipError_t Runtime::fill(void* dst, std::uint32_t pattern, std::size_t pattern_bytes, std::size_t count) {
   if (count == 0) return hipSuccess;
+  // count * pattern_bytes must not wrap: 2^62 four-byte words would be 0 bytes.
+  if (count > std::numeric_limits<std::size_t>::max() / pattern_bytes) return hipErrorInvalidValue;
   std::lock_guard<std::mutex> lock(mutex_);
   std::uint8_t* to = dst ? device_bytes(dst, count * pattern_bytes) : nullptr;
   if (!to) return hipErrorInvalidValue;
@@ -202,6 +217,10 @@ hipError_t Runtime::reset() {
 hipError_t Runtime::load_module(hipModule_t* out, const void* image, std::size_t size, const std::string& source) {
   if (!device_) return hipErrorNoDevice;
   if (!out || !image) return hipErrorInvalidValue;
+  if (size == 0) {
+    say(source + ": empty, not a code object");
+    return hipErrorInvalidImage;
+  }
   const ExtractedCodeObject extracted = extract_code_object(image, size, emu::target_name(device_->target));
   if (!extracted.data) {
     say(source + ": " + extracted.why);
@@ -226,9 +245,18 @@ hipError_t Runtime::load_module(hipModule_t* out, const void* image, std::size_t
 
 hipError_t Runtime::load_module_file(hipModule_t* out, const char* path) {
   if (!out || !path) return hipErrorInvalidValue;
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return hipErrorFileNotFound;
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::vector<char> bytes;
+  try {
+    bytes = emu::read_whole_file(path, emu::max_code_object_bytes);
+  } catch (const emu::FileReadError& e) {
+    say(std::string("hipModuleLoad '") + path + "': " + e.what());
+    // A path that names no readable file (missing, a directory, no
+    // permission) is FileNotFound, as in ROCm; bytes that cannot be a code
+    // object are an invalid image.
+    const bool no_file = e.kind() == emu::FileReadError::Kind::cannot_open ||
+                         e.kind() == emu::FileReadError::Kind::not_a_file;
+    return no_file ? hipErrorFileNotFound : hipErrorInvalidImage;
+  }
   return load_module(out, bytes.data(), bytes.size(), path);
 }
 
@@ -256,7 +284,13 @@ hipError_t Runtime::get_function(hipFunction_t* out, hipModule_t module, const c
       live->functions.erase(name);
       return hipErrorNotFound;
     }
-    slot = std::make_unique<ihipModuleSymbol_t>(ihipModuleSymbol_t{name, emu::build_program(live->object, *kernel)});
+    try {
+      slot = std::make_unique<ihipModuleSymbol_t>(ihipModuleSymbol_t{name, emu::build_program(live->object, *kernel)});
+    } catch (const std::invalid_argument& e) {  // code the emulator cannot prepare (emu/exec/program.cpp)
+      live->functions.erase(name);
+      say(std::string("hipModuleGetFunction '") + name + "': " + e.what());
+      return hipErrorInvalidImage;
+    }
   }
   *out = slot.get();
   return hipSuccess;
@@ -280,6 +314,12 @@ hipError_t Runtime::kernel_arguments(const LaunchRequest& request, std::vector<s
     out.assign(segment, 0);
     for (std::size_t i = 0; i < args.size(); ++i) {
       if (!request.kernel_params[i]) return hipErrorInvalidValue;
+      // Metadata is input too: an argument past the segment is refused, not copied.
+      if (args[i]->offset > segment || args[i]->size > segment - args[i]->offset) {
+        say("kernel '" + program.kernel_name + "': argument " + std::to_string(i) + " lies outside its " +
+            std::to_string(segment) + "-byte kernarg segment");
+        return hipErrorInvalidImage;
+      }
       std::memcpy(out.data() + args[i]->offset, request.kernel_params[i], args[i]->size);
     }
     return hipSuccess;

@@ -262,3 +262,23 @@ TEST_CASE("a call dppgemm cannot take runs on the next BLAS") {
   CHECK(c[0] != 1.5f);
   CHECK(std::memcmp(c.data(), theirs.data(), c.size() * sizeof(float)) == 0);
 }
+
+// Reference BLAS never reads A or B when alpha = 0: null is legal, at any size.
+TEST_CASE("alpha = 0 with null A and B gives beta C through both entry points") {
+  const int m = 300, n = 270, k = 290, lda = 300, ldb = 290, ldc = 301;
+  std::vector<float> c(std::size_t(ldc) * n);
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = 0.25f * float(i % 97) - 3.0f;
+  std::vector<float> ours = c, row_major = c;
+  const float alpha = 0.0f, beta = -1.5f;
+  blas_test::dppgemm_blas().sgemm("N", "N", &m, &n, &k, &alpha, nullptr, &lda, nullptr, &ldb, &beta, ours.data(),
+                                  &ldc, 1, 1);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < ldc; ++i) {
+      const std::size_t at = i + std::size_t(j) * ldc;
+      CHECK(ours[at] == (i < m ? beta * c[at] : c[at]));
+    }
+  // Row-major: C is n rows of ldc; the same memory, the same result.
+  blas_test::dppgemm_blas().cblas_sgemm(101 /* CblasRowMajor */, 111, 111, n, m, k, alpha, nullptr, k, nullptr, m,
+                                        beta, row_major.data(), ldc);
+  CHECK(std::memcmp(row_major.data(), ours.data(), ours.size() * sizeof(float)) == 0);
+}

@@ -171,6 +171,29 @@ TEST_CASE("sgemm: beta = 0 never reads C, alpha = 0 never reads A and B") {
   for (std::size_t i = 0; i < c.size(); ++i) CHECK(c[i] == p.c[i] * 0.5f);
 }
 
+TEST_CASE("sgemm: alpha = 0 with null A and B (legal BLAS) computes beta C without reading them") {
+  for (const auto& [backend, fallback] : {std::pair{Backend::emu, false}, std::pair{Backend::hip, true}}) {
+    Problem p = Problem::random('N', 'T', 300, 260, 280, 1, 5);
+    Options options = on(backend);
+    options.allow_emu_fallback = fallback;
+    std::vector<float> c = p.c;
+    CapturedStderr quiet;  // the fallback says once that it falls back
+    const Result r = dppgemm::sgemm('N', 'T', p.m, p.n, p.k, 0.0f, nullptr, p.lda, nullptr, p.ldb, 0.5f, c.data(),
+                                    p.ldc, options);
+    REQUIRE(r);
+    for (int j = 0; j < p.n; ++j)
+      for (int i = 0; i < p.ldc; ++i) {
+        const std::size_t at = i + std::size_t(j) * p.ldc;
+        CHECK(c[at] == (i < p.m ? 0.5f * p.c[at] : p.c[at]));
+      }
+    // K = 0 likewise: A and B are empty, C = beta C.
+    c = p.c;
+    REQUIRE(dppgemm::sgemm('N', 'N', p.m, p.n, 0, 1.0f, nullptr, p.lda, nullptr, 1, -2.0f, c.data(), p.ldc, options));
+    CHECK(c[0] == -2.0f * p.c[0]);
+    CHECK(c[std::size_t(p.ldc) * (p.n - 1) + p.m - 1] == -2.0f * p.c[std::size_t(p.ldc) * (p.n - 1) + p.m - 1]);
+  }
+}
+
 TEST_CASE("sgemm: the hip backend without a GPU and without fallback names the HIP error") {
   const Problem p = Problem::random('N', 'N', 8, 8, 8, 0, 1);
   std::vector<float> c;
