@@ -436,7 +436,11 @@ CodeObject load_code_object(const std::string& path) {
     try {
         image = read_whole_file(path, max_code_object_bytes);
     } catch (const FileReadError& error) {
-        throw CodeObjectError(path, error.what());
+        switch (error.kind()) {
+        case FileReadError::Kind::cannot_open: throw CodeObjectError(path, std::string("cannot open: ") + error.what());
+        case FileReadError::Kind::not_a_file: throw CodeObjectError(path, "is a directory, not a code object");
+        default: throw CodeObjectError(path, error.what());
+        }
     }
     return load_named(image, path);
 }

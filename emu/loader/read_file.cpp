@@ -34,20 +34,37 @@ std::string describe_bytes(std::uint64_t bytes) {
     return text;
 }
 
+std::optional<std::uint64_t> available_host_memory() {
+    std::FILE* meminfo = std::fopen("/proc/meminfo", "r");
+    if (!meminfo) return std::nullopt;
+    std::optional<std::uint64_t> bytes;
+    char line[256];
+    while (std::fgets(line, sizeof line, meminfo)) {
+        unsigned long long kib = 0;
+        if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+            bytes = std::uint64_t(kib) * 1024;
+            break;
+        }
+    }
+    std::fclose(meminfo);
+    return bytes;
+}
+
 std::vector<char> read_whole_file(const std::string& path, std::uint64_t limit) {
     // O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer.
     FileDescriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
-    if (file.fd < 0) fail(FileReadError::Kind::cannot_open, std::string("cannot open: ") + std::strerror(errno));
+    if (file.fd < 0) fail(FileReadError::Kind::cannot_open, std::strerror(errno));
     struct stat status {};
     if (::fstat(file.fd, &status) != 0)
-        fail(FileReadError::Kind::cannot_open, std::string("cannot open: ") + std::strerror(errno));
-    if (S_ISDIR(status.st_mode)) fail(FileReadError::Kind::not_a_file, "is a directory, not a file");
+        fail(FileReadError::Kind::cannot_open, std::strerror(errno));
+    if (S_ISDIR(status.st_mode)) fail(FileReadError::Kind::not_a_file, "is a directory");
     const bool regular = S_ISREG(status.st_mode);
     if (regular && std::uint64_t(status.st_size) > limit)
         fail(FileReadError::Kind::too_large, "file of " + describe_bytes(std::uint64_t(status.st_size)) +
                                                  " is larger than the limit of " + describe_bytes(limit));
     // Reads block again (a pipe whose writer is still busy is waited for);
     // a FIFO that had no writer when opened reads as empty.
+    if (!regular && limit > max_stream_bytes) limit = max_stream_bytes;
     const int flags = ::fcntl(file.fd, F_GETFL);
     if (flags >= 0) ::fcntl(file.fd, F_SETFL, flags & ~O_NONBLOCK);
 

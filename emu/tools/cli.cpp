@@ -69,9 +69,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     CLI::Option* json_option = run_command_line->add_option("--json", json_file, "Write the counters to FILE as JSON");
     run_command_line->add_option("--threads", run.threads, "Host threads (default 0: all cores)")
         ->check(CLI::Range(0u, 1024u));
-    run_command_line->add_option("--watchdog", run.watchdog,
-                                 "Instructions per wave before the run stops as an endless loop (0: never)")
-        ->capture_default_str();
+    std::string watchdog_text = std::to_string(default_watchdog);
+    run_command_line->add_option("--watchdog", watchdog_text,
+                                 "Instructions per wave before the run stops as an endless loop, 0..2^48 (0: never; "
+                                 "default 2^28, a few seconds)");
     bool no_check = false;
     run_command_line->add_flag("--no-check", no_check, "Run without the checkers");
 
@@ -88,6 +89,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
             if (*disasm_kernel_option) disasm.kernel = disasm_kernel;
             return disasm_command(disasm, out, err);
         }
+        run.watchdog = parse_watchdog(watchdog_text);
         run.grid = parse_dims(grid_text, "--grid");
         run.block = parse_dims(block_text, "--block");
         for (const std::string& text : arg_texts) run.args.push_back(parse_assignment(text, "--arg"));

@@ -46,6 +46,9 @@ int disasm_command(const DisasmOptions& options, std::ostream& out, std::ostream
     } catch (const CodeObjectError& error) {
         err << "dppgemm-emu disasm: " << error.what() << "\n";
         return exit_usage;
+    } catch (const std::exception& error) {  // never an abort on a malformed code object
+        err << "dppgemm-emu disasm: " << options.code_object << ": " << error.what() << "\n";
+        return exit_usage;
     }
 }
 

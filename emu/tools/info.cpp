@@ -95,6 +95,9 @@ int info_command(const InfoOptions& options, std::ostream& out, std::ostream& er
     } catch (const CodeObjectError& error) {
         err << "dppgemm-emu info: " << error.what() << "\n";
         return exit_usage;
+    } catch (const std::exception& error) {  // never an abort on a malformed code object
+        err << "dppgemm-emu info: " << options.code_object << ": " << error.what() << "\n";
+        return exit_usage;
     }
     out << "code object: " << co.source << "\n";
     out << "target: " << co.target.str() << " (xnack " << feature_setting_name(co.target.xnack) << ", sramecc "

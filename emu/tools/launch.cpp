@@ -1,5 +1,8 @@
 #include "emu/tools/launch.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -8,6 +11,8 @@
 #include <fstream>
 #include <limits>
 #include <set>
+
+#include "emu/loader/read_file.hpp"
 
 namespace dppgemm::emu::tools {
 namespace {
@@ -45,18 +50,17 @@ std::vector<std::uint8_t> bytes_of(T value) {
     return bytes;
 }
 
-// In one read: buffers of GEMM size are megabytes.
-std::vector<std::uint8_t> read_file(const std::string& path, const std::string& option) {
-    std::ifstream file(path, std::ios::binary | std::ios::ate);
-    if (!file) throw UsageError(option + ": cannot open '" + path + "': " + std::strerror(errno));
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error))
-        throw UsageError(option + ": '" + path + "' is not a regular file");
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(file.tellg()));
-    file.seekg(0);
-    if (!file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())))
-        throw UsageError(option + ": cannot read '" + path + "'");
-    return bytes;
+std::vector<std::uint8_t> read_file(const std::string& path, const std::string& option, std::uint64_t limit) {
+    try {
+        const std::vector<char> bytes = read_whole_file(path, limit);
+        return {bytes.begin(), bytes.end()};
+    } catch (const FileReadError& error) {
+        switch (error.kind()) {
+        case FileReadError::Kind::cannot_open: throw UsageError(option + ": cannot open '" + path + "': " + error.what());
+        case FileReadError::Kind::not_a_file: throw UsageError(option + ": '" + path + "' is not a regular file");
+        default: throw UsageError(option + ": '" + path + "': " + error.what());
+        }
+    }
 }
 
 std::string describe(const Kernel& kernel, std::size_t index) {
@@ -121,6 +125,10 @@ std::vector<std::uint8_t> encode_by_value(const std::string& value, std::uint64_
             digits.pop_back();
         const double number = std::strtod(digits.c_str(), &end);
         if (digits.empty() || *end != '\0') throw UsageError(what + ": '" + value + "' is not a number");
+        const bool too_large = errno == ERANGE && std::isinf(number);
+        if (too_large || (size == 4 && std::isfinite(number) && std::fabs(number) > std::numeric_limits<float>::max()))
+            throw UsageError(what + ": '" + value + "' is out of range for a " + std::to_string(size) +
+                             "-byte float (largest finite: " + (size == 4 ? "3.40282e+38" : "1.79769e+308") + ")");
         if (size == 4) return bytes_of(static_cast<float>(number));
         if (size == 8) return bytes_of(number);
         throw UsageError(what + ": '" + value + "' is a floating-point value, but the argument has " +
@@ -143,6 +151,31 @@ std::vector<std::uint8_t> encode_by_value(const std::string& value, std::uint64_
     return bytes;
 }
 
+std::uint64_t parse_watchdog(const std::string& text) {
+    std::uint64_t value = 0;
+    if (!parse_unsigned(text, value) || value > max_watchdog)
+        throw UsageError("--watchdog '" + text + "': expected an instruction count in 0..2^48 (0: no watchdog)");
+    return value;
+}
+
+void check_writable(const std::string& path, const std::string& option) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) == 0) {
+        if (S_ISDIR(status.st_mode)) throw UsageError(option + ": '" + path + "' is a directory");
+        if (::access(path.c_str(), W_OK) != 0)
+            throw UsageError(option + ": cannot write '" + path + "': " + std::strerror(errno));
+        return;
+    }
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    const std::string directory = parent.empty() ? "." : parent.string();
+    if (::access(directory.c_str(), W_OK | X_OK) != 0)
+        throw UsageError(option + ": cannot write '" + path + "': " + std::strerror(errno));
+}
+
+std::uint64_t buffer_memory_limit() {
+    return available_host_memory().value_or(std::uint64_t(64) << 30);
+}
+
 LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_object) {
     LaunchPlan plan;
     plan.kernel = code_object.find_kernel(options.kernel);
@@ -156,6 +189,7 @@ LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_obje
     plan.grid = options.grid;
     plan.block = options.block;
     plan.json = options.json;
+    if (plan.json) check_writable(*plan.json, "--json");
     plan.threads = options.threads;
 
     const std::uint64_t workgroup_size = std::uint64_t(plan.block[0]) * plan.block[1] * plan.block[2];
@@ -187,6 +221,8 @@ LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_obje
         std::memcpy(plan.kernarg.data() + args[index].offset, bytes.data(), bytes.size());
     }
 
+    const std::uint64_t memory_limit = buffer_memory_limit();
+    std::uint64_t buffer_bytes = 0;
     for (const Assignment& buffer : options.buffers) {
         const std::size_t index = find_argument(kernel, buffer.name, "--buffer");
         if (args[index].value_kind != ValueKind::global_buffer)
@@ -194,15 +230,19 @@ LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_obje
         claim(index, "--buffer", buffer.name);
         BufferBinding binding;
         binding.arg_index = index;
+        const std::uint64_t room = memory_limit - buffer_bytes;
         if (buffer.value[0] == '@') {
-            binding.initial = read_file(buffer.value.substr(1), "--buffer " + buffer.name);
+            binding.initial = read_file(buffer.value.substr(1), "--buffer " + buffer.name, room);
+            binding.size = binding.initial.size();
         } else {
-            std::uint64_t bytes = 0;
-            if (!parse_unsigned(buffer.value, bytes) || bytes > (std::uint64_t(1) << 36))
-                throw UsageError("--buffer " + buffer.name + "=" + buffer.value +
-                                 ": expected a byte count (at most 64 GiB) or @FILE");
-            binding.initial.assign(static_cast<std::size_t>(bytes), 0);
+            if (!parse_unsigned(buffer.value, binding.size))
+                throw UsageError("--buffer " + buffer.name + "=" + buffer.value + ": expected a byte count or @FILE");
+            if (binding.size > room)
+                throw UsageError("--buffer " + buffer.name + "=" + buffer.value + ": " + describe_bytes(binding.size) +
+                                 " more than the " + describe_bytes(room) + " left of the " +
+                                 describe_bytes(memory_limit) + " the buffers may take (the machine's available memory)");
         }
+        buffer_bytes += binding.size;
         plan.buffers.push_back(std::move(binding));
     }
 
@@ -213,6 +253,7 @@ LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_obje
             if (b.arg_index == index) binding = &b;
         if (!binding) throw UsageError("--dump " + dump.name + ": " + describe(kernel, index) + " has no --buffer");
         if (binding->dump_file) throw UsageError("--dump " + dump.name + ": dumped more than once");
+        check_writable(dump.value, "--dump " + dump.name);
         binding->dump_file = dump.value;
     }
 

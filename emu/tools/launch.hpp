@@ -41,7 +41,10 @@ std::vector<std::uint8_t> encode_by_value(const std::string& value, std::uint64_
 
 struct BufferBinding {
     std::size_t arg_index = 0;  // into kernel->metadata.args (a global_buffer)
-    std::vector<std::uint8_t> initial;  // its contents before the run (zeros or a file)
+    std::uint64_t size = 0;     // bytes
+    // A file's contents (@FILE), else empty: the buffer starts zeroed, and the
+    // emulator's lazily zeroed memory costs nothing until the kernel writes.
+    std::vector<std::uint8_t> initial;
     std::optional<std::string> dump_file;  // --dump: write the contents here after the run
 };
 
@@ -56,6 +59,18 @@ struct LaunchPlan {
     std::optional<std::string> json;
     unsigned threads = 0;
 };
+
+// --watchdog: instructions per wave, 0 (never) .. 2^48; throws UsageError.
+std::uint64_t parse_watchdog(const std::string& text);
+
+// Throws UsageError unless `path` can be written (an existing writable file,
+// or a new file in a writable directory); nothing is created. For --dump and
+// --json, checked before the run so that a long run's result is not lost.
+void check_writable(const std::string& path, const std::string& option);
+
+// Bytes the buffers of a run may take together: what the machine has
+// available (MemAvailable), or 64 GiB when that is unknown.
+std::uint64_t buffer_memory_limit();
 
 // Checks the options against the code object; throws UsageError.
 LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_object);

@@ -38,8 +38,8 @@ std::vector<DeviceBuffer> upload_buffers(const LaunchPlan& plan, DeviceMemory& m
     std::vector<DeviceBuffer> buffers;
     for (const BufferBinding& binding : plan.buffers) {
         const KernelArgument& arg = plan.kernel->metadata.args[binding.arg_index];
-        const std::uint64_t address = memory.allocate(binding.initial.size(), argument_label(*plan.kernel, binding.arg_index));
-        memory.write(address, binding.initial.data(), binding.initial.size());
+        const std::uint64_t address = memory.allocate(binding.size, argument_label(*plan.kernel, binding.arg_index));
+        if (!binding.initial.empty()) memory.write(address, binding.initial.data(), binding.initial.size());
         std::memcpy(kernarg.data() + arg.offset, &address, sizeof address);
         buffers.push_back({&binding, address});
     }
@@ -79,7 +79,7 @@ void write_file(const std::string& path, const char* data, std::size_t size, con
 void write_dumps(const std::vector<DeviceBuffer>& buffers, const DeviceMemory& memory, const Kernel& kernel) {
     for (const DeviceBuffer& buffer : buffers) {
         if (!buffer.binding->dump_file) continue;
-        std::vector<std::uint8_t> bytes(buffer.binding->initial.size());
+        std::vector<std::uint8_t> bytes(static_cast<std::size_t>(buffer.binding->size));
         memory.read(buffer.address, bytes.data(), bytes.size());
         write_file(*buffer.binding->dump_file, reinterpret_cast<const char*>(bytes.data()), bytes.size(),
                    "--dump " + argument_label(kernel, buffer.binding->arg_index));
@@ -181,6 +181,10 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
         err << "dppgemm-emu run: buffers of kernel '" << options.kernel << "': " << error.what() << "\n";
     } catch (const std::bad_alloc&) {
         err << "dppgemm-emu run: out of host memory for the buffers of kernel '" << options.kernel << "'\n";
+    } catch (const std::exception& error) {
+        // Anything else a malformed code object provokes (e.g. the executor
+        // refusing an image): a usage error with the reason, never an abort.
+        err << "dppgemm-emu run: " << options.code_object << ": " << error.what() << "\n";
     }
     return exit_usage;
 }

@@ -249,7 +249,8 @@ hipError_t Runtime::load_module_file(hipModule_t* out, const char* path) {
   try {
     bytes = emu::read_whole_file(path, emu::max_code_object_bytes);
   } catch (const emu::FileReadError& e) {
-    say(std::string("hipModuleLoad '") + path + "': " + e.what());
+    const bool unopened = e.kind() == emu::FileReadError::Kind::cannot_open;
+    say(std::string("hipModuleLoad '") + path + "': " + (unopened ? "cannot open: " : "") + e.what());
     // A path that names no readable file (missing, a directory, no
     // permission) is FileNotFound, as in ROCm; bytes that cannot be a code
     // object are an invalid image.

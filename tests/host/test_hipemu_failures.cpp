@@ -77,7 +77,7 @@ TEST_CASE("hipemu failures: hipModuleLoad of what is no code object file") {
     CapturedStderr captured;
     CHECK(hipModuleLoad(&module, directory.c_str()) == hipErrorFileNotFound);
     const std::string text = captured.text();
-    CHECK(text == "hipemu: hipModuleLoad '" + directory + "': is a directory, not a file\n");
+    CHECK(text == "hipemu: hipModuleLoad '" + directory + "': is a directory\n");
   }
   {
     CapturedStderr captured;

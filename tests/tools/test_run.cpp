@@ -3,6 +3,8 @@
 // and the instruction), the watchdog, and usage errors (exit 2).
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cmath>
@@ -15,6 +17,8 @@
 
 #include "dppgemm/reference.hpp"
 #include "cli_runner.hpp"
+#include "emu/tools/commands.hpp"
+#include "emu/tools/launch.hpp"
 #include "toolchain.hpp"
 
 namespace {
@@ -253,4 +257,126 @@ TEST_CASE("run: usage errors exit 2 naming the option", "[run][usage]") {
     r = with({"--buffer", "out=64", "--json", "/nonexistent/dir/out.json"});
     CHECK(r.code == 2);
     CHECK(r.err == "dppgemm-emu run: --json: cannot write '/nonexistent/dir/out.json': No such file or directory\n");
+}
+
+// ---- failure behaviour (issue 17; docs/emulator-tools.md) ----
+
+namespace {
+
+// The code object with its last PT_LOAD segment's p_memsz set to `memsz`.
+std::string with_last_load_memsz(const std::string& source, std::uint64_t memsz, const std::string& name) {
+    std::vector<std::uint8_t> bytes = loader_test::read_bytes(source);
+    const auto get16 = [&](std::size_t at) { return std::uint16_t(bytes[at] | bytes[at + 1] << 8); };
+    std::uint64_t phoff = 0;
+    std::memcpy(&phoff, bytes.data() + 32, 8);
+    std::size_t last = 0;
+    for (unsigned i = 0; i < get16(56); ++i) {
+        const std::size_t at = phoff + std::size_t(i) * get16(54);
+        if (bytes[at] == 1 && bytes[at + 1] == 0 && bytes[at + 2] == 0 && bytes[at + 3] == 0) last = at;  // PT_LOAD
+    }
+    REQUIRE(last != 0);
+    std::memcpy(bytes.data() + last + 40, &memsz, 8);  // Elf64_Phdr::p_memsz
+    const std::string path = path_in_work_dir(name);
+    loader_test::write_bytes(path, bytes);
+    return path;
+}
+
+int exit_status_of(const std::string& command) {
+    const int status = std::system(command.c_str());
+    REQUIRE(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+}  // namespace
+
+TEST_CASE("run: a code object whose segments end past 256 MiB is refused by every command, exit 2", "[run][usage]") {
+    const std::string co = with_last_load_memsz(faulting_kernels(), 512u << 20, "big_segment.co");
+    const std::string why = "ends past the emulator's 256 MiB code object image\n";
+    for (const std::string command : {"info", "disasm"}) {
+        const Result r = cli({command, co});
+        CHECK(r.code == 2);
+        CHECK(contains(r.err, "dppgemm-emu " + command + ": " + co + ": PT_LOAD program header "));
+        CHECK(contains(r.err, why));
+    }
+    const Result r = cli({"run", co, "--kernel", "oob", "--grid", "1", "--block", "64", "--buffer", "out=4"});
+    CHECK(r.code == 2);
+    CHECK(contains(r.err, why));
+    CHECK(r.out.empty());
+}
+
+TEST_CASE("run: --watchdog takes 0..2^48, the default stops an endless loop within seconds", "[run][usage]") {
+    const std::vector<std::string> base = {"run", faulting_kernels(), "--kernel", "spin", "--grid", "1", "--block",
+                                           "64", "--buffer", "out=4"};
+    for (const std::string value : {"-1", "18446744073709551616", "281474976710657", "1e9", ""}) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), {"--watchdog", value});
+        const Result r = cli(args);
+        CAPTURE(value);
+        CHECK(r.code == 2);
+        CHECK(r.err == "dppgemm-emu: --watchdog '" + value +
+                           "': expected an instruction count in 0..2^48 (0: no watchdog)\n");
+    }
+    CHECK(dppgemm::emu::tools::RunOptions{}.watchdog == std::uint64_t(1) << 28);
+    const Result r = cli(base);  // the default: 2^28 instructions
+    CHECK(r.code == 1);
+    CHECK(contains(r.err, "watchdog: more than 268435456 instructions in one wave (endless loop?)\n"));
+}
+
+TEST_CASE("run: --dump and --json paths are checked before the run", "[run][usage]") {
+    const std::string dump = path_in_work_dir("written_only_after_a_run.bin");
+    std::remove(dump.c_str());
+    const Result r = cli({"run", faulting_kernels(), "--kernel", "oob", "--grid", "1", "--block", "64", "--buffer",
+                          "out=64", "--dump", "out=" + dump, "--json", "/nonexistent/dir/counters.json"});
+    CHECK(r.code == 2);
+    CHECK(r.err == "dppgemm-emu run: --json: cannot write '/nonexistent/dir/counters.json': No such file or directory\n");
+    CHECK(r.out.empty());
+    CHECK_FALSE(std::ifstream(dump).good());  // nothing ran, so nothing was dumped
+    const Result directory = cli({"run", faulting_kernels(), "--kernel", "oob", "--grid", "1", "--block", "64",
+                                  "--buffer", "out=64", "--dump", "out=" + loader_test::work_dir()});
+    CHECK(directory.code == 2);
+    CHECK(directory.err == "dppgemm-emu run: --dump out: '" + loader_test::work_dir() + "' is a directory\n");
+}
+
+TEST_CASE("run: FIFOs, pipes and devices are read with a cap, never waited on", "[run][usage]") {
+    const std::string fifo = path_in_work_dir("no_writer.fifo");
+    std::remove(fifo.c_str());
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    Result r = cli({"info", fifo});  // a FIFO nobody writes reads as empty
+    CHECK(r.code == 2);
+    CHECK(r.err == "dppgemm-emu info: " + fifo + ": truncated: 0 bytes, shorter than the 64-byte ELF header\n");
+    r = cli({"run", faulting_kernels(), "--kernel", "oob", "--grid", "1", "--block", "64", "--buffer",
+             "out=@/dev/zero"});
+    CHECK(r.code == 2);
+    CHECK(r.err == "dppgemm-emu run: --buffer out: '/dev/zero': more than the limit of 256 MiB (not a regular file, "
+                   "read until the limit)\n");
+    // A pipe (here the shell's) as the code object: read whole, not sought.
+    const std::string emu = DPPGEMM_EMU_PATH;
+    CHECK(exit_status_of("cat " + faulting_kernels() + " | " + emu + " info /dev/stdin > /dev/null") == 0);
+    std::remove(fifo.c_str());
+}
+
+TEST_CASE("run: --buffer sizes are checked against the machine's memory, and cost only what is touched",
+          "[run][usage]") {
+    Result r = cli({"run", faulting_kernels(), "--kernel", "oob", "--grid", "1", "--block", "64", "--buffer",
+                    "out=1125899906842624"});  // 1 PiB
+    CHECK(r.code == 2);
+    CHECK(contains(r.err, "dppgemm-emu run: --buffer out=1125899906842624: 1.0 PiB more than the "));
+    CHECK(contains(r.err, "the buffers may take (the machine's available memory)\n"));
+    // 512 MiB the kernel never touches: resident memory stays far below it.
+    const std::string emu = DPPGEMM_EMU_PATH;
+    CHECK(exit_status_of(emu + " run " + faulting_kernels() +
+                         " --kernel oob --grid 1 --block 64 --no-check --buffer out=536870912 > /dev/null") == 0);
+    struct rusage usage {};
+    REQUIRE(getrusage(RUSAGE_CHILDREN, &usage) == 0);
+    CHECK(usage.ru_maxrss < 128 * 1024);  // KiB
+}
+
+TEST_CASE("run: float arguments out of range are named as such", "[cli]") {
+    using dppgemm::emu::tools::encode_by_value;
+    using dppgemm::emu::tools::UsageError;
+    CHECK_THROWS_WITH(encode_by_value("1e39", 4, "--arg x"),
+                      "--arg x: '1e39' is out of range for a 4-byte float (largest finite: 3.40282e+38)");
+    CHECK_THROWS_WITH(encode_by_value("-1e400", 8, "--arg x"),
+                      "--arg x: '-1e400' is out of range for a 8-byte float (largest finite: 1.79769e+308)");
+    CHECK_THROWS_WITH(encode_by_value("1e3x", 4, "--arg x"), "--arg x: '1e3x' is not a number");
 }
