@@ -170,10 +170,38 @@ bool write_outputs(const BenchOptions& o, const std::vector<ConfigReport>& repor
   return true;
 }
 
+std::string gibibytes(double bytes) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
+  return text;
+}
+
+// The whole run's memory against the machine's, before anything is
+// allocated: a sweep keeps every configuration's A, B and C for the report,
+// and the largest one's working set comes on top.
+void check_memory(const BenchOptions& o) {
+  double kept = 0, during = 0;
+  const Shape* largest = nullptr;
+  for (const Shape& shape : o.shapes) {
+    const MemoryNeed need = memory_need(make_problem(o, shape));
+    kept += need.kept;
+    if (need.during >= during) during = need.during, largest = &shape;
+  }
+  const std::optional<std::uint64_t> available = available_host_memory();
+  if (!available || kept + during <= double(*available)) return;
+  throw UsageError("dppgemm-bench: the run needs about " + gibibytes(kept + during) +
+                   " of memory (A, B and C of every configuration, and for the largest, " +
+                   std::to_string(largest->m) + "x" + std::to_string(largest->n) + "x" + std::to_string(largest->k) +
+                   ", the emulator's copies and the reference results), more than the " +
+                   gibibytes(double(*available)) + " this machine has available (MemAvailable); choose smaller " +
+                   "sizes or leading dimensions");
+}
+
 int run(const BenchOptions& o) {
   check_outputs(o);
   if (o.threads) openblas_set_num_threads(int(o.threads));
   for (const Shape& shape : o.shapes) checked_problem(o, shape);  // every bad size before the first run
+  check_memory(o);
   std::vector<ConfigReport> reports;
   bool passed = true;
   std::uint64_t seed = o.seed;
@@ -204,6 +232,12 @@ int main(int argc, char** argv) {
     return run(*options);
   } catch (const UsageError& e) {
     std::cerr << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {  // check_memory's estimate was not enough after all
+    std::cerr << "dppgemm-bench: out of host memory\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "dppgemm-bench: " << e.what() << "\n";
     return 2;
   }
 }

@@ -37,6 +37,8 @@ float to_float(const std::string& flag, const std::string& text) {
   float v = 0;
   try {
     v = std::stof(text, &used);
+  } catch (const std::out_of_range&) {
+    bad(flag, text, "out of range for a float (largest finite: 3.40282e+38, smallest normal: 1.17549e-38)");
   } catch (...) {
     bad(flag, text, "not a number");
   }
@@ -120,7 +122,7 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
   app.add_option("--variant", variant, "dpp0,dpp1,dpp2 or all")->type_name("LIST");
   app.add_option("--arch", arch, "emu target(s): gfx900,gfx906,gfx908,gfx90a,gfx942 or all")->type_name("LIST");
   app.add_option("--backend", backend, "auto, hip or emu")->type_name("NAME");
-  app.add_option("--sizes", sizes, "square sweep M=N=K instead of -m/-n/-k: 128:1024:x2, 256:768:+256, 128,512")
+  CLI::Option* sizes_option = app.add_option("--sizes", sizes, "square sweep M=N=K instead of -m/-n/-k: 128:1024:x2, 256:768:+256, 128,512")
       ->type_name("SWEEP");
   app.add_option("--seed", seed, "random seed for A, B, C")->type_name("INT");
   app.add_option("--verify", verify, "1 (default): bitwise vs the same-order reference, error bound vs OpenBLAS")
@@ -139,6 +141,7 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
     throw UsageError(std::string("dppgemm-bench: ") + e.what() + " (see --help)");
   }
 
+  if (sizes_option->count() && sizes.empty()) bad("--sizes", "''", "no sizes");
   if (!sizes.empty()) {
     for (const CLI::Option* size : {size_m, size_n, size_k})
       if (size->count()) bad("--sizes", sizes, "cannot be combined with " + size->get_name(false, true));

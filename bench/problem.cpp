@@ -22,6 +22,14 @@ Problem make_problem(const BenchOptions& o, const Shape& s) {
   return p;
 }
 
+MemoryNeed memory_need(const Problem& p) {
+  const int cols_a = p.ta == 'N' ? p.k : p.m, cols_b = p.tb == 'N' ? p.n : p.k;
+  const double a = double(p.lda) * std::max(cols_a, 1), b = double(p.ldb) * std::max(cols_b, 1),
+               c = double(p.ldc) * std::max(p.n, 1);
+  constexpr double f = sizeof(float), d = sizeof(double);
+  return {f * (a + b + c), f * (a + b + c) + 4 * f * c + d * c};
+}
+
 void fill_random(Problem& p, std::uint64_t seed) {
   const int cols_a = p.ta == 'N' ? p.k : p.m, cols_b = p.tb == 'N' ? p.n : p.k;
   std::mt19937_64 rng(seed);

@@ -23,6 +23,16 @@ struct Problem {
 // allocation): lda/ldb/ldc of 0 in the options become the smallest legal value.
 Problem make_problem(const BenchOptions& options, const Shape& shape);
 
+// Host memory a configuration needs, in bytes (double: the products of two
+// 31-bit sizes and a leading dimension overflow 64 bits): `kept` for the rest
+// of the run (A, B and C0 stay in its report), `during` while it runs (the
+// emulator's copies of A, B and C; C of the variant, of OpenBLAS and of up to
+// two same-order references; the error scales in double).
+struct MemoryNeed {
+  double kept = 0, during = 0;
+};
+MemoryNeed memory_need(const Problem& problem);
+
 // A, B and C get uniform values in [-1, 1) from the seed.
 void fill_random(Problem& problem, std::uint64_t seed);
 

@@ -1,5 +1,6 @@
 // dppgemm::sgemm: check like reference BLAS, pick a backend, run.
 #include "backend.hpp"
+#include "emu/loader/read_file.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -61,6 +62,8 @@ void say_fallback_once(const std::string& why) {
 }
 
 }  // namespace
+
+std::optional<std::uint64_t> available_host_memory() { return emu::available_host_memory(); }
 
 Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const float* a, int lda,
              const float* b, int ldb, float beta, float* c, int ldc, const Options& options) {

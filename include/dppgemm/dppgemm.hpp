@@ -73,6 +73,11 @@ Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const
 Result check_sgemm_arguments(char trans_a, char trans_b, int m, int n, int k, float alpha, int lda,
                              int ldb, float beta, int ldc);
 
+// Bytes of memory the host can still give without swapping, as Linux
+// estimates them (/proc/meminfo MemAvailable); nullopt where unknown.
+// dppgemm-bench checks the memory a run needs against it before allocating.
+std::optional<std::uint64_t> available_host_memory();
+
 const char* to_string(Status status);
 const char* to_string(Variant variant);
 const char* to_string(Backend backend);

@@ -98,6 +98,9 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
       {{"--sizes", "128:512:x2", "-k", "64"}, {"--sizes", "128:512:x2", "-k"}},
       {{"--arch", ""}, {"--arch"}},
       {{"--variant", "dpp0,,dpp1"}, {"--variant"}},
+      {{"--sizes", ""}, {"--sizes", "no sizes"}},
+      {{"--alpha", "1e39"}, {"--alpha", "1e39", "out of range for a float"}},
+      {{"--beta", "-1e39"}, {"--beta", "-1e39", "out of range for a float"}},
   };
   for (const auto& [args, expected_words] : cases) {
     CAPTURE(args);

@@ -197,3 +197,22 @@ TEST_CASE("bad flags stop the binary with exit status 2, naming the flag and the
     CHECK(o.out.empty());  // rejected before anything ran
   }
 }
+
+// Sizes the machine cannot hold are refused before anything is allocated,
+// with the estimate and the machine's figure (issue 17).
+TEST_CASE("a run larger than the machine's memory is refused with exit status 2 and the figures") {
+  const std::vector<std::vector<std::string>> cases = {
+      {"-m", "100000", "-n", "100000", "-k", "100000"},
+      {"--sizes", "2147483647"},
+      {"--sizes", "1:2147483647:x2"},
+      {"-m", "64", "-n", "64", "-k", "64", "--lda", "2147483647"},
+  };
+  for (const auto& args : cases) {
+    const Outcome o = bench(args);
+    CAPTURE(args, o.err);
+    CHECK(o.status == 2);
+    CHECK(contains(o.err, "dppgemm-bench: the run needs about "));
+    CHECK(contains(o.err, " GiB this machine has available (MemAvailable)"));
+    CHECK(o.out.empty());
+  }
+}
