@@ -229,8 +229,8 @@ hipError_t Runtime::load_module(hipModule_t* out, const void* image, std::size_t
   auto module = std::make_unique<ihipModule_t>();
   try {
     module->object = emu::load_code_object(extracted.data, extracted.size, source);
-  } catch (const std::exception& e) {
-    say(source + ": " + e.what());
+  } catch (const emu::CodeObjectError& e) {
+    say(source + ": " + e.problem());
     return hipErrorInvalidImage;
   }
   if (module->object.target.processor != device_->target) {
