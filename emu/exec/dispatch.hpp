@@ -35,6 +35,11 @@
 
 namespace dppgemm::emu {
 
+// Instructions one wave may execute before its run stops as an endless loop:
+// about 5 s of a one-instruction loop on one core (docs/reliability.md), far
+// above any dppgemm kernel (K = 10^5 is about 2.5 million per wave).
+inline constexpr std::uint64_t default_watchdog = std::uint64_t{1} << 28;
+
 struct LaunchConfig {
     std::array<std::uint32_t, 3> grid{1, 1, 1};   // workgroups per dimension
     std::array<std::uint32_t, 3> block{1, 1, 1};  // work-items per workgroup
@@ -44,7 +49,7 @@ struct LaunchConfig {
     std::uint32_t dynamic_lds = 0;  // bytes of LDS beyond the descriptor's fixed size
     unsigned threads = 0;           // 0: all host cores
     DispatchObserver* observer = nullptr;
-    std::uint64_t watchdog = std::uint64_t{1} << 32;  // instructions per wave before "endless loop"; 0: none
+    std::uint64_t watchdog = default_watchdog;  // instructions per wave before "endless loop"; 0: none
     // Scratch bytes per work-item for a kernel with a dynamic stack (calls
     // the compiler cannot bound), as HIP's hipLimitStackSize.
     std::uint32_t stack_size = 1024;

@@ -13,13 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "emu/exec/dispatch.hpp"
+
 namespace dppgemm::emu::tools {
 
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_kernel_fault = 1;
 inline constexpr int exit_usage = 2;
 
-inline constexpr std::uint64_t default_watchdog = std::uint64_t{1} << 28;
 inline constexpr std::uint64_t max_watchdog = std::uint64_t{1} << 48;
 
 struct InfoOptions {
@@ -47,10 +48,8 @@ struct RunOptions {
     std::vector<Assignment> dumps;                // --dump NAME=FILE
     std::optional<std::string> json;              // --json FILE
     unsigned threads = 0;                         // 0: all host cores
-    // Instructions per wave before an "endless loop" fault; 0: none. 2^28
-    // fires after a few seconds (docs/emulator-tools.md, "Failure behaviour"),
-    // 2^28 / 300 k-steps past the largest sgemm run the tests make.
-    std::uint64_t watchdog = default_watchdog;
+    // Instructions per wave before an "endless loop" fault; 0: none.
+    std::uint64_t watchdog = default_watchdog;  // the executor's (emu/exec/dispatch.hpp)
     bool check = true;                            // --no-check: run without the checkers (emu/check/)
 };
 

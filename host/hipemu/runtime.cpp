@@ -135,9 +135,10 @@ hipError_t Runtime::copy(void* dst, const void* src, std::size_t bytes, hipMemcp
 hipError_t Runtime::fill(void* dst, std::uint32_t pattern, std::size_t pattern_bytes, std::size_t count) {
   if (count == 0) return hipSuccess;
   // count * pattern_bytes must not wrap: 2^62 four-byte words would be 0 bytes.
-  if (count > std::numeric_limits<std::size_t>::max() / pattern_bytes) return hipErrorInvalidValue;
+  const std::optional<std::size_t> bytes = byte_count(count, pattern_bytes);
+  if (!bytes) return hipErrorInvalidValue;
   std::lock_guard<std::mutex> lock(mutex_);
-  std::uint8_t* to = dst ? device_bytes(dst, count * pattern_bytes) : nullptr;
+  std::uint8_t* to = dst ? device_bytes(dst, *bytes) : nullptr;
   if (!to) return hipErrorInvalidValue;
   for (std::size_t i = 0; i < count; ++i) std::memcpy(to + i * pattern_bytes, &pattern, pattern_bytes);
   return hipSuccess;

@@ -54,6 +54,15 @@ struct LaunchRequest {
 // Remembers a failure for hipGetLastError and returns it (api.cpp).
 hipError_t record(hipError_t error);
 
+// count elements of element_bytes each, in bytes; nullopt when the product
+// does not fit in size_t. Every size computed from a caller's counts (fills,
+// 2D copies, pitches) goes through this, never through a bare multiply.
+inline std::optional<std::size_t> byte_count(std::size_t count, std::size_t element_bytes) {
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(count, element_bytes, &bytes)) return std::nullopt;
+  return bytes;
+}
+
 // Live objects behind opaque handles: a handle is valid while it is in here.
 template <class T>
 class Handles {

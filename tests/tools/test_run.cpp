@@ -15,6 +15,7 @@
 #include <random>
 #include <sstream>
 
+#include "dppgemm/code_objects.h"
 #include "dppgemm/reference.hpp"
 #include "cli_runner.hpp"
 #include "emu/tools/commands.hpp"
@@ -379,4 +380,30 @@ TEST_CASE("run: float arguments out of range are named as such", "[cli]") {
     CHECK_THROWS_WITH(encode_by_value("-1e400", 8, "--arg x"),
                       "--arg x: '-1e400' is out of range for a 8-byte float (largest finite: 1.79769e+308)");
     CHECK_THROWS_WITH(encode_by_value("1e3x", 4, "--arg x"), "--arg x: '1e3x' is not a number");
+}
+
+TEST_CASE("run: a clang offload bundle is named as one, with the way to extract a code object", "[usage]") {
+    std::vector<std::uint8_t> bundle(128, 0);
+    const std::string magic = "__CLANG_OFFLOAD_BUNDLE__";
+    std::memcpy(bundle.data(), magic.data(), magic.size());
+    const std::string path = path_in_work_dir("bundle.hsaco");
+    loader_test::write_bytes(path, bundle);
+    const Result r = cli({"info", path});
+    CHECK(r.code == 2);
+    CHECK(r.err == "dppgemm-emu info: " + path +
+                       ": not an ELF file: this is a clang offload bundle (hipcc --genco output); extract one "
+                       "target's code object with clang-offload-bundler --unbundle --type=o "
+                       "--targets=hipv4-amdgcn-amd-amdhsa--gfx906 --input=FILE --output=FILE.co\n");
+}
+
+TEST_CASE("run: the project's own kernels define sized STT_FUNC symbols (no warning about them)", "[usage]") {
+    REQUIRE(dppgemm_code_object_count() == 60);
+    for (std::size_t i = 0; i < dppgemm_code_object_count(); ++i) {
+        const dppgemm_code_object* co = dppgemm_code_object_at(i);
+        const dppgemm::emu::CodeObject object = dppgemm::emu::load_code_object(co->data, co->size, co->kernel_name);
+        CAPTURE(co->target, co->kernel_name);
+        for (const std::string& warning : object.warnings) CHECK(warning.find("STT_FUNC") == std::string::npos);
+        REQUIRE(object.find_kernel(co->kernel_name));
+        CHECK(object.find_kernel(co->kernel_name)->code_size_from_symbol);
+    }
 }
