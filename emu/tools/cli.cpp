@@ -12,7 +12,9 @@ namespace {
 
 constexpr const char* exit_codes_help =
     "Exit codes: 0 success, 1 the kernel faulted (run), 2 usage error (bad option, unreadable or\n"
-    "malformed code object, unknown kernel, arguments that do not match the kernel's metadata).";
+    "malformed code object, unknown kernel, arguments that do not match the kernel's metadata,\n"
+    "buffers beyond the machine's memory, an output file that cannot be written).\n"
+    "Files: at most 256 MiB; pipes and devices are read up to that, a FIFO without a writer is empty.";
 
 constexpr const char* disasm_help =
     "Output: for each kernel a line 'NAME:', then one line per instruction: llvm-objdump -d's\n"
