@@ -308,6 +308,11 @@ int main(int argc, char** argv) {
             ok = false;
         }
         alarm(0);
+        if ((done + 1) % 1000 == 0) {
+            std::printf("fuzz_code_objects: %llu inputs, %s so far\n", static_cast<unsigned long long>(done + 1),
+                        status ? "FAILURES" : "no failure");
+            std::fflush(stdout);
+        }
         if (!ok) {
             status = 1;
             const std::string saved = (settings.failures.empty() ? settings.work : settings.failures) +
