@@ -238,7 +238,7 @@ LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_obje
             if (!parse_unsigned(buffer.value, binding.size))
                 throw UsageError("--buffer " + buffer.name + "=" + buffer.value + ": expected a byte count or @FILE");
             if (binding.size > room)
-                throw UsageError("--buffer " + buffer.name + "=" + buffer.value + ": " + describe_bytes(binding.size) +
+                throw UsageError("--buffer " + buffer.name + "=" + buffer.value + ": " + describe_bytes(binding.size) + ","
                                  " more than the " + describe_bytes(room) + " left of the " +
                                  describe_bytes(memory_limit) + " the buffers may take (the machine's available memory)");
         }

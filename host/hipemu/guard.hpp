@@ -7,7 +7,7 @@
 //   std::bad_alloc, std::length_error  -> hipErrorOutOfMemory
 //   std::system_error (no thread, ...)  -> hipErrorOutOfMemory
 //   any other exception                 -> hipErrorUnknown
-// docs/host.md ("Failure behaviour") lists the errors of each kind of bad input.
+// docs/reliability.md ("libdppgemm-hipemu") lists the errors of each kind of bad input.
 //
 // Use (an entry point returning hipError_t):
 //   hipError_t hipFoo(int x) {

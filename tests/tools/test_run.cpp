@@ -361,7 +361,7 @@ TEST_CASE("run: --buffer sizes are checked against the machine's memory, and cos
     Result r = cli({"run", faulting_kernels(), "--kernel", "oob", "--grid", "1", "--block", "64", "--buffer",
                     "out=1125899906842624"});  // 1 PiB
     CHECK(r.code == 2);
-    CHECK(contains(r.err, "dppgemm-emu run: --buffer out=1125899906842624: 1.0 PiB more than the "));
+    CHECK(contains(r.err, "dppgemm-emu run: --buffer out=1125899906842624: 1.0 PiB, more than the "));
     CHECK(contains(r.err, "the buffers may take (the machine's available memory)\n"));
     // 512 MiB the kernel never touches: resident memory stays far below it.
     const std::string emu = DPPGEMM_EMU_PATH;
