@@ -152,3 +152,59 @@ TEST_CASE("every implemented VALU op declares the type of each operand", "[alu][
     }
     CHECK(checked > 400);
 }
+
+// DS_SWIZZLE_B32 pseudo-code (Vega / MI200 ISA guides): FFT for offset >=
+// 0xe000, rotate for 0xc000..0xdfff, each within 32 lanes ("j |= i & 0x20").
+TEST_CASE("ds_swizzle_b32 rotate and FFT modes", "[lds][swizzle][fidelity]") {
+    const char* mcpu = GENERATE("gfx906", "gfx90a");
+    INFO(mcpu);
+    const u32 offsets[] = {0xc020, 0xc420, 0xc0a0, 0xc5e0, 0xc041, 0xc7e3, 0xe000, 0xe001, 0xe003, 0xe01f, 0xe010};
+    std::string body = "  v_add_u32 v2, 100, v0\n";
+    for (unsigned k = 0; k < std::size(offsets); ++k)
+        body += "  ds_swizzle_b32 v" + std::to_string(10 + k) + ", v2 offset:" + std::to_string(offsets[k]) + "\n";
+    body += "  s_waitcnt lgkmcnt(0)\n";
+    for (unsigned k = 0; k < std::size(offsets); ++k)
+        body += "  global_store_dword v1, v" + std::to_string(10 + k) + ", s[4:5] offset:" + std::to_string(256 * k) + "\n";
+    KernelOptions o;
+    o.mcpu = mcpu;
+    const CodeObject co = assemble_kernel(body, o);
+    const Program program = build_program(co, co.kernels.at(0));
+    // The disassembly LLVM 15 gives these encodings (llvm-mc-15 -show-encoding / llvm-objdump-15): a decimal offset.
+    unsigned swizzles = 0;
+    for (std::uint32_t i = 0; i < program.insts.size(); ++i) {
+        if (program.insts[i].op != Op::ds_swizzle_b32) continue;
+        const u32 offset = offsets[swizzles];
+        CHECK(program.disassemble(i) == "ds_swizzle_b32 v" + std::to_string(10 + swizzles) + ", v2 offset:" +
+                                            std::to_string(offset));
+        ++swizzles;
+    }
+    CHECK(swizzles == std::size(offsets));
+    TestRun run(64 * std::size(offsets));
+    const DispatchResult r = run.run(program);
+    INFO((r.fault ? r.fault->message : std::string()));
+    REQUIRE(r.ok());
+    const auto out = run.read(0, 64 * std::size(offsets));
+    // The pseudo-code, lane index within the 32-lane half.
+    const auto source = [](u32 offset, unsigned i) {
+        const unsigned half = i & 32, lane = i & 31, mask = offset & 31;
+        if (offset >= 0xe000) {
+            unsigned reversed = 0;
+            for (unsigned b = 0; b < 5; ++b)
+                if (lane & (1u << b)) reversed |= 16u >> b;
+            unsigned ones = 0;
+            for (unsigned b = 0; b < 5; ++b) ones += (mask >> b) & 1;
+            return half | (reversed >> ones) | (lane & mask);
+        }
+        const int rotate = (offset & 0x400) ? -int((offset >> 5) & 31) : int((offset >> 5) & 31);
+        return half | (lane & mask) | (unsigned(int(lane) + rotate + 32) % 32 & ~mask);
+    };
+    for (unsigned k = 0; k < std::size(offsets); ++k)
+        for (unsigned l = 0; l < 64; ++l) {
+            INFO("offset " << std::hex << offsets[k] << std::dec << " lane " << l);
+            CHECK(out[64 * k + l] == 100 + source(offsets[k], l));
+        }
+    // The issue's two cases, spelled out.
+    for (unsigned l = 0; l < 64; ++l) CHECK(out[l] == 100 + ((l & 32) | ((l + 1) % 32)));  // 0xc020
+    CHECK(out[64 * 6 + 1] == 100 + 16);                                                    // 0xe000, lane 1
+    CHECK(out[64 * 6 + 33] == 100 + 48);
+}
