@@ -100,26 +100,30 @@ bool flushes_dst(FloatDenormMode m) { return m == FloatDenormMode::flush_src_dst
 
 bool is_f32(OperandType t) { return t == OperandType::f32 || t == OperandType::pk_f32; }
 
-// The fp32 denormal flushes of one instruction under `denorm`
-// (ExecInst::flush_in/out, ST_FLUSH): they apply to its f32 operands only,
-// as operand_types.inc declares them (an integer source or result of an fp32
-// op is never a denormal).
-void set_fp32_denorm(ExecInst& e, const sem::Semantic& s, FloatDenormMode denorm) {
+// The denormal flushes of one instruction (ExecInst::flush_in/out,
+// ST_FLUSH, ST_FLUSH64): its f32 operands under the fp32 mode `denorm32`,
+// its f64 operands under the fp16/fp64 mode `denorm64` (MODE.FP_DENORM
+// [5:4] single, [7:6] double and half precision), as operand_types.inc
+// declares them: an integer source or result of a float op is never a
+// denormal. (f16 operands: sem_half.cpp reads the mode itself.)
+void set_denorm_flushes(ExecInst& e, const sem::Semantic& s, FloatDenormMode denorm32, FloatDenormMode denorm64) {
     const OperandTypes& types = operand_types(e.inst->op);
     const bool always = s.fp == sem::FloatPolicy::no_denormals, by_mode = s.fp == sem::FloatPolicy::mode;
-    const bool in = always || (by_mode && flushes_src(denorm)), out = always || (by_mode && flushes_dst(denorm));
-    bool flushed[3], any_source = false, all_f32 = true;
+    const bool in = always || (by_mode && flushes_src(denorm32)), out = always || (by_mode && flushes_dst(denorm32));
+    const bool in64 = by_mode && flushes_src(denorm64), out64 = by_mode && flushes_dst(denorm64);
+    std::uint8_t flush[3] = {0, 0, 0};
+    bool any_source = false, all_f32 = true;
     for (int k = 0; k < 3; ++k) {
         // v_mac/v_fmac: the accumulator (src2) is the destination register.
         const OperandType t = (k == 2 && s.src2_is_dst) ? types.dst : types.src[k];
-        flushed[k] = in && is_f32(t);
+        if (in && is_f32(t)) flush[k] = ST_FLUSH;
+        if (in64 && t == OperandType::f64) flush[k] = ST_FLUSH64;
         if (t != OperandType::none && t != OperandType::undeclared) any_source = true, all_f32 = all_f32 && is_f32(t);
     }
     e.flush_in = in && any_source && all_f32;  // every source: the lane loops flush them themselves
-    e.flush_out = out && is_f32(types.dst);
+    e.flush_out = (out && is_f32(types.dst)) || (out64 && types.dst == OperandType::f64);
     if (e.inst->info().family == Family::VOP3P) return;
-    for (int k = 0; k < 3; ++k)
-        e.transform[k] = flushed[k] ? std::uint8_t(e.transform[k] | ST_FLUSH) : std::uint8_t(e.transform[k] & ~ST_FLUSH);
+    for (int k = 0; k < 3; ++k) e.transform[k] = std::uint8_t((e.transform[k] & ~(ST_FLUSH | ST_FLUSH64)) | flush[k]);
 }
 
 // s_setreg of HW_REG_MODE anywhere in the kernel: it may change the fp32 denorm mode.
@@ -140,7 +144,8 @@ void build_fp32_denorm_variants(Program& p, const sem::Table& table) {
         std::vector<ExecInst>& code = p.code_by_fp32_denorm[m];
         code = p.code;
         for (std::size_t i = 0; i < p.insts.size(); ++i)
-            set_fp32_denorm(code[i], table[static_cast<std::size_t>(p.insts[i].op)], denorm);
+            set_denorm_flushes(code[i], table[static_cast<std::size_t>(p.insts[i].op)], denorm,
+                               p.descriptor.float_mode.denorm_16_64);
     }
 }
 
@@ -226,7 +231,7 @@ void build_code(Program& p) {
                 e.transform[k] = t;
             }
         }
-        set_fp32_denorm(e, s, denorm);
+        set_denorm_flushes(e, s, denorm, p.descriptor.float_mode.denorm_16_64);
         if (inst.dpp) {
             try {
                 p.dpp_patterns.push_back(std::make_unique<DppPattern>(make_dpp_pattern(inst.dpp_ctrl, target)));

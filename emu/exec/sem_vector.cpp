@@ -252,7 +252,11 @@ u64 mask_src(const Wave& w, const ExecInst& e) {
     return e.src[2].kind == Src::Kind::none ? w.vcc() : read64(w, e.src[2]);
 }
 
-// 64-bit lane values of source i (two dwords, or one zero-extended).
+// An f64 denormal -> a zero of its sign.
+inline u64 flush64(u64 bits) { return (bits & 0x7ff0000000000000ull) ? bits : bits & 0x8000000000000000ull; }
+
+// 64-bit lane values of source i (two dwords, or one zero-extended; f64
+// sources flushed per ST_FLUSH64, 32-bit f32 ones per ST_FLUSH).
 void fetch_wide(Wave& w, const ExecInst& e, unsigned i, u64* out) {
     alignas(64) Lanes lo_tmp, hi_tmp;
     if (e.src[i].dwords < 2) {
@@ -261,22 +265,28 @@ void fetch_wide(Wave& w, const ExecInst& e, unsigned i, u64* out) {
         return;
     }
     // abs/neg of a 64-bit operand act on bit 63 only, not on the low dword's bit 31.
+    const bool flush = e.transform[i] & ST_FLUSH64;
     if (!e.src[i].is_vector()) {  // scalar pair or constant: one 64-bit value
         const u64 sign = u64(1) << 63;
         const u64 v = (read64(w, e.src[i]) & ((e.transform[i] & ST_ABS) ? ~sign : ~u64(0))) ^
                       ((e.transform[i] & ST_NEG) ? sign : 0);
-        for (unsigned l = 0; l < 64; ++l) out[l] = v;
+        for (unsigned l = 0; l < 64; ++l) out[l] = flush ? flush64(v) : v;
         return;
     }
-    const u32* lo = fetch(w, e, i, lo_tmp, 0, ST_ABS | ST_NEG);
-    const u32* hi = fetch(w, e, i, hi_tmp, 1);
+    const u32* lo = fetch(w, e, i, lo_tmp, 0, ST_ABS | ST_NEG | ST_FLUSH64);
+    const u32* hi = fetch(w, e, i, hi_tmp, 1, ST_FLUSH64);
     for (unsigned l = 0; l < 64; ++l) out[l] = lo[l] | (u64(hi[l]) << 32);
+    if (flush)
+        for (unsigned l = 0; l < 64; ++l) out[l] = flush64(out[l]);
 }
+// flush_out: an f64 result under the fp64 mode, a 32-bit (f32) one under the fp32 mode.
 void commit_wide(Wave& w, const ExecInst& e, const u64* value) {
     alignas(64) Lanes lo, hi;
+    const bool wide = e.dst.dwords > 1;
     for (unsigned l = 0; l < 64; ++l) {
-        lo[l] = u32(value[l]);
-        hi[l] = u32(value[l] >> 32);
+        const u64 v = !e.flush_out ? value[l] : wide ? flush64(value[l]) : fp::flush(u32(value[l]));
+        lo[l] = u32(v);
+        hi[l] = u32(v >> 32);
     }
     const u64 mask = write_lanes(w, e);
     commit(vreg(w, e.dst, 0), lo, mask);
@@ -709,12 +719,12 @@ void register_vector(Table& t) {
     v(Op::v_frexp_exp_i32_f32, vop1<frexp_exp>, F);
     v(Op::v_swap_b32, swap);
     v(Op::v_mov_b64, vop_wide<mov_b64>);
-    v(Op::v_cvt_f64_f32, vop_wide<cvt_f64_f32>);
-    v(Op::v_cvt_f32_f64, vop_wide<cvt_f32_f64>);
-    v(Op::v_cvt_f64_i32, vop_wide<cvt_f64_i32>);
-    v(Op::v_cvt_f64_u32, vop_wide<cvt_f64_u32>);
-    v(Op::v_cvt_i32_f64, vop_wide<cvt_i32_f64>);
-    v(Op::v_cvt_u32_f64, vop_wide<cvt_u32_f64>);
+    v(Op::v_cvt_f64_f32, vop_wide<cvt_f64_f32>, F);
+    v(Op::v_cvt_f32_f64, vop_wide<cvt_f32_f64>, F);
+    v(Op::v_cvt_f64_i32, vop_wide<cvt_f64_i32>, F);
+    v(Op::v_cvt_f64_u32, vop_wide<cvt_f64_u32>, F);
+    v(Op::v_cvt_i32_f64, vop_wide<cvt_i32_f64>, F);
+    v(Op::v_cvt_u32_f64, vop_wide<cvt_u32_f64>, F);
 
     // VOP2
     v(Op::v_cndmask_b32, cndmask);
@@ -803,11 +813,11 @@ void register_vector(Table& t) {
     v(Op::v_lshl_add_u64, vop_wide<lshl_add_u64>);
     v(Op::v_mad_u64_u32, mad_64_32<false>);
     v(Op::v_mad_i64_i32, mad_64_32<true>);
-    v(Op::v_add_f64, vop_wide<add_f64>);
-    v(Op::v_mul_f64, vop_wide<mul_f64>);
-    v(Op::v_fma_f64, vop_wide<fma_f64>);
-    v(Op::v_min_f64, vop_wide<min_f64>);
-    v(Op::v_max_f64, vop_wide<max_f64>);
+    v(Op::v_add_f64, vop_wide<add_f64>, F);
+    v(Op::v_mul_f64, vop_wide<mul_f64>, F);
+    v(Op::v_fma_f64, vop_wide<fma_f64>, F);
+    v(Op::v_min_f64, vop_wide<min_f64>, F);
+    v(Op::v_max_f64, vop_wide<max_f64>, F);
 
     // VOP3P
     v(Op::v_pk_fma_f32, pk_f32<pk_fma, 3>, F);

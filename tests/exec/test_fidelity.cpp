@@ -208,3 +208,83 @@ TEST_CASE("ds_swizzle_b32 rotate and FFT modes", "[lds][swizzle][fidelity]") {
     CHECK(out[64 * 6 + 1] == 100 + 16);                                                    // 0xe000, lane 1
     CHECK(out[64 * 6 + 33] == 100 + 48);
 }
+
+namespace {
+
+// Runs `body` with v[2:3] = a, v[4:5] = b, v[8:9] = c (f64 bits in every
+// lane) and stores v[6:7] of lane 0's result.
+u64 run_f64(const std::string& body, u64 a, u64 b, u64 c, const KernelOptions& options) {
+    const auto set = [](const char* reg, u32 value) {
+        return std::string("  v_mov_b32 ") + reg + ", " + std::to_string(value) + "\n";
+    };
+    const CodeObject co = assemble_kernel(set("v2", u32(a)) + set("v3", u32(a >> 32)) + set("v4", u32(b)) +
+                                              set("v5", u32(b >> 32)) + set("v8", u32(c)) + set("v9", u32(c >> 32)) +
+                                              body + "\n  v_lshlrev_b32 v10, 3, v0\n  global_store_dwordx2 v10, v[6:7], s[4:5]\n",
+                                          options);
+    const Program program = build_program(co, co.kernels.at(0));
+    TestRun run(128);
+    const DispatchResult r = run.run(program);
+    INFO((r.fault ? r.fault->message : std::string()));
+    REQUIRE(r.ok());
+    const auto out = run.read(0, 2);
+    return out[0] | (u64(out[1]) << 32);
+}
+u64 f64_bits(double x) {
+    u64 u;
+    std::memcpy(&u, &x, 8);
+    return u;
+}
+
+}  // namespace
+
+// MODE.FP_DENORM [7:6] (.amdhsa_float_denorm_mode_16_64) governs f64 operands
+// as [5:4] does f32 ones: 0 flush inputs and results, 1 results, 2 inputs, 3 none.
+TEST_CASE("the fp16/fp64 denorm mode flushes f64 inputs and results", "[alu][float][denorm][f64][fidelity]") {
+    const char* mcpu = GENERATE("gfx906", "gfx90a");
+    const unsigned mode = GENERATE(0u, 1u, 2u, 3u);
+    INFO(mcpu << " fp16/64 denorm mode " << mode);
+    KernelOptions o;
+    o.mcpu = mcpu;
+    o.denorm_mode_16_64 = mode;
+    const bool flush_in = mode == 0 || mode == 2, flush_out = mode == 0 || mode == 1;
+    const u64 min_denormal = 1, zero = 0, negative_zero = f64_bits(-0.0);
+    const double tiny = std::ldexp(1.0, -1074), small = std::ldexp(1.0, -1022);
+    // A denormal input times 2^60 is normal: 0 only when the input is flushed.
+    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", min_denormal, f64_bits(0x1p60), 0, o) ==
+          (flush_in ? zero : f64_bits(std::ldexp(1.0, -1014))));
+    // Normal inputs, denormal product: 0 only when the result is flushed.
+    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", f64_bits(small), f64_bits(0x1p-10), 0, o) ==
+          (flush_out ? zero : f64_bits(std::ldexp(1.0, -1032))));
+    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", f64_bits(-small), f64_bits(0x1p-10), 0, o) ==
+          (flush_out ? negative_zero : f64_bits(-std::ldexp(1.0, -1032))));
+    // An SGPR pair source is flushed as a VGPR one.
+    CHECK(run_f64("  s_mov_b32 s20, 1\n  s_mov_b32 s21, 0\n  v_mul_f64 v[6:7], s[20:21], v[4:5]", 0, f64_bits(0x1p60), 0,
+                  o) == (flush_in ? zero : f64_bits(std::ldexp(1.0, -1014))));
+    CHECK(run_f64("  v_add_f64 v[6:7], v[2:3], v[4:5]", f64_bits(small * 1.5), f64_bits(-small), 0, o) ==
+          (flush_out ? zero : f64_bits(small * 0.5)));
+    CHECK(run_f64("  v_fma_f64 v[6:7], v[2:3], v[4:5], v[8:9]", f64_bits(tiny), f64_bits(0x1p60), f64_bits(1.0), o) ==
+          (flush_in ? f64_bits(1.0) : f64_bits(1.0 + std::ldexp(1.0, -1014))));
+    // v_ldexp_f64's exponent is an integer: never flushed; its f64 input is.
+    CHECK(run_f64("  v_ldexp_f64 v[6:7], v[2:3], 60", min_denormal, 0, 0, o) ==
+          (flush_in ? zero : f64_bits(std::ldexp(1.0, -1014))));
+    CHECK(run_f64("  s_mov_b32 s20, -60\n  v_ldexp_f64 v[6:7], v[2:3], s20", f64_bits(small), 0, 0, o) ==
+          (flush_out ? zero : f64_bits(std::ldexp(1.0, -1082))));
+    // Compares read flushed inputs: a denormal equals zero when flushed.
+    CHECK(run_f64("  v_cmp_eq_f64 vcc, v[2:3], v[4:5]\n  v_cndmask_b32 v6, 0, 1, vcc\n  v_mov_b32 v7, 0", min_denormal, zero,
+                  0, o) == (flush_in ? 1u : 0u));
+    // Conversions: each operand under its own precision's mode (the fp32 mode is 3: kept).
+    CHECK(run_f64("  v_cvt_f64_f32 v[6:7], v2", f64_bits(0) | bits(0x1p-140f), 0, 0, o) == f64_bits(0x1p-140));
+    CHECK(run_f64("  v_cvt_f32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", f64_bits(0x1p-140), 0, 0, o) == bits(0x1p-140f));
+    CHECK(run_f64("  v_cvt_i32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", f64_bits(12345.75), 0, 0, o) == 12345u);
+}
+
+TEST_CASE("f32 conversions to and from f64 follow the fp32 mode on their f32 side", "[alu][float][denorm][f64][fidelity]") {
+    const unsigned mode = GENERATE(0u, 1u, 2u, 3u);
+    INFO("fp32 denorm mode " << mode);
+    KernelOptions o;
+    o.denorm_mode_32 = mode;
+    const bool flush_in = mode == 0 || mode == 2, flush_out = mode == 0 || mode == 1;
+    CHECK(run_f64("  v_cvt_f64_f32 v[6:7], v2", bits(0x1p-140f), 0, 0, o) == (flush_in ? 0 : f64_bits(0x1p-140)));
+    CHECK(run_f64("  v_cvt_f32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", f64_bits(0x1p-140), 0, 0, o) ==
+          (flush_out ? 0 : bits(0x1p-140f)));
+}
