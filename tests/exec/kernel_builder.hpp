@@ -64,6 +64,8 @@ struct TestRun {
 
 // The hipcc-compiled kernels of hip/kernels.hip (gfx906), built once per process.
 const CodeObject& hip_kernels();
+// hipcc `flags` --cuda-device-only -O2 of one HIP source file.
+CodeObject compile_hip(const std::string& source, const std::string& flags);
 
 // Runs `program` on `items` work-items in 1-D workgroups of `block`, its
 // explicit arguments given in order (each of the argument's exact size).

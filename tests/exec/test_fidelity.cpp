@@ -345,3 +345,28 @@ TEST_CASE("buffer range checks follow the ISA's raw and structured rules", "[mem
         CHECK(soffset[l] == 1017);
     }
 }
+
+// What hipcc -fgpu-flush-denormals-to-zero makes of integer division and
+// int -> float: the host's answers in every lane.
+TEST_CASE("hipcc -fgpu-flush-denormals-to-zero: integer division and int to float", "[hip][denorm][fidelity]") {
+    const CodeObject co = compile_hip(std::string(EXEC_TEST_HIP_DIR) + "/denormal_flush.hip",
+                                      "-fgpu-flush-denormals-to-zero --offload-arch=gfx906");
+    const Program program = build_program(co, co.kernel("integer_math"));
+    REQUIRE(program.descriptor.float_mode.denorm_32 == FloatDenormMode::flush_src_dst);
+    const unsigned n = 1000, block = 256;
+    std::vector<u32> in(n);
+    for (u32 i = 0; i < n; ++i) in[i] = i % 3 == 0 ? i * 7919u : i % 3 == 1 ? 0xffffffffu - i * 104729u : i;
+    DeviceMemory memory;
+    const u64 d_in = memory.allocate(4 * n), d_quotient = memory.allocate(4 * n), d_half = memory.allocate(4 * n);
+    memory.write(d_in, in.data(), 4 * n);
+    run_1d(memory, program, n, block, 2, d_in, d_quotient, d_half, int(n));
+    std::vector<u32> quotient(n);
+    std::vector<float> half_id(n);
+    memory.read(d_quotient, quotient.data(), 4 * n);
+    memory.read(d_half, half_id.data(), 4 * n);
+    for (u32 i = 0; i < n; ++i) {
+        INFO("item " << i << " in " << in[i]);
+        CHECK(quotient[i] == in[i] / (i + 1u));
+        CHECK(half_id[i] == float(i % block) * 0.5f);
+    }
+}
