@@ -524,8 +524,20 @@ u64 double_bits(double d) { u64 b; std::memcpy(&b, &d, 8); return b; }
 u64 add_f64(u64 a, u64 b, u64) { return double_bits(as_double(a) + as_double(b)); }
 u64 mul_f64(u64 a, u64 b, u64) { return double_bits(as_double(a) * as_double(b)); }
 u64 fma_f64(u64 a, u64 b, u64 c) { return double_bits(std::fma(as_double(a), as_double(b), as_double(c))); }
-u64 min_f64(u64 a, u64 b, u64) { return double_bits(std::fmin(as_double(a), as_double(b))); }
-u64 max_f64(u64 a, u64 b, u64) { return double_bits(std::fmax(as_double(a), as_double(b))); }
+// IEEE minNum/maxNum as the f32 forms (fp::min_num): a signaling NaN gives
+// a quiet NaN, one quiet NaN the other operand, -0 < +0.
+bool is_signaling64(u64 a) { return std::isnan(as_double(a)) && !(a & 0x0008000000000000ull); }
+template <bool Max>
+u64 pick_f64(u64 a, u64 b, u64) {
+    const double x = as_double(a), y = as_double(b);
+    if (is_signaling64(a) || is_signaling64(b)) return 0x7ff8000000000000ull;
+    if (std::isnan(x)) return std::isnan(y) ? 0x7ff8000000000000ull : b;
+    if (std::isnan(y)) return a;
+    if (x == y) return (std::signbit(x) != Max) ? a : b;
+    return (x < y) != Max ? a : b;
+}
+u64 min_f64(u64 a, u64 b, u64 c) { return pick_f64<false>(a, b, c); }
+u64 max_f64(u64 a, u64 b, u64 c) { return pick_f64<true>(a, b, c); }
 u64 cvt_f64_f32(u64 a, u64, u64) { return double_bits(double(as_float(u32(a)))); }
 u64 cvt_f32_f64(u64 a, u64, u64) { return as_bits(float(as_double(a))); }
 u64 cvt_f64_i32(u64 a, u64, u64) { return double_bits(double(i32(a))); }
