@@ -26,10 +26,6 @@ const sem::Table& semantics() {
     return table;
 }
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // The fp32 multiply-adds a GEMM is made of (the bench's "useful VALU" share).
 bool is_fp32_multiply_add(std::string_view mnemonic) {
     for (std::string_view name : {"v_mac_f32", "v_fmac_f32", "v_mad_f32", "v_fma_f32", "v_pk_fma_f32"})
@@ -208,14 +204,16 @@ void build_code(Program& p) {
         e.cls = s.cls;
         if (inst.dpp && e.cls == InstClass::valu) e.cls = InstClass::valu_dpp;
 
-        const bool f64 = ends_with(info.mnemonic, "f64");
+        // A 64-bit constant is an f64 (inline float, literal high half) where the operand is one.
+        const OperandTypes& types = operand_types(inst.op);
+        const auto is_f64 = [](OperandType t) { return t == OperandType::f64; };
         e.multiply_add = is_fp32_multiply_add(info.mnemonic);
-        e.dst = resolve(inst.dst, f64);
-        e.sdst = resolve(inst.sdst, f64);
-        e.src[0] = resolve(inst.src0, f64);
-        e.src[1] = resolve(inst.src1, f64);
-        e.src[2] = resolve(inst.src2, f64);
-        e.soffset = resolve(inst.soffset, f64);
+        e.dst = resolve(inst.dst, false);
+        e.sdst = resolve(inst.sdst, false);
+        e.src[0] = resolve(inst.src0, is_f64(types.src[0]));
+        e.src[1] = resolve(inst.src1, is_f64(types.src[1]));
+        e.src[2] = resolve(inst.src2, is_f64(types.src[2]));
+        e.soffset = resolve(inst.soffset, false);
         if (s.src2_is_dst) e.src[2] = e.dst;
         for (const Src* src : {&e.dst, &e.src[0], &e.src[1], &e.src[2]}) track_registers(p, *src);
 
