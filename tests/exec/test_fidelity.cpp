@@ -374,3 +374,45 @@ TEST_CASE("hipcc -fgpu-flush-denormals-to-zero: integer division and int to floa
         CHECK(half_id[i] == float(i % block) * 0.5f);
     }
 }
+
+// VOP3 output modifiers of float results (ISA: omod multiplies the result by
+// 2, 4 or 0.5, then clamp limits it to [0, 1]; with DX10_CLAMP, the kernels'
+// mode, a NaN clamps to 0). Integer results take no output modifier here: the
+// run stops naming the instruction.
+TEST_CASE("clamp and omod on f32 and f16 results", "[alu][float][clamp][fidelity]") {
+    const KernelOptions o = fp32_mode("gfx906", 3);
+    std::vector<u32> a(64), b(64, bits(1.0f)), zero(64, 0);
+    const float values[] = {-2.0f, -0.0f, 0.25f, 0.75f, 1.5f, 3.0f, INFINITY, -INFINITY, NAN};
+    for (unsigned l = 0; l < 64; ++l) a[l] = bits(values[l % std::size(values)]);
+    const auto clamped = run_lanes("  v_mul_f32_e64 v5, v2, v3 clamp", a, b, zero, o);
+    const auto doubled = run_lanes("  v_mul_f32_e64 v5, v2, v3 mul:2", a, b, zero, o);
+    const auto quadrupled_clamped = run_lanes("  v_mul_f32_e64 v5, v2, v3 clamp mul:4", a, b, zero, o);
+    const auto halved = run_lanes("  v_mul_f32_e64 v5, v2, v3 div:2", a, b, zero, o);
+    std::vector<u32> a16(64), b16(64, 0x3c00);
+    for (unsigned l = 0; l < 64; ++l) a16[l] = l % 4 == 0 ? 0xc000 : l % 4 == 1 ? 0x3400 : l % 4 == 2 ? 0x3e00 : 0x7e00;  // -2, 0.25, 1.5, NaN
+    const auto clamped16 = run_lanes("  v_mul_f16_e64 v5, v2, v3 clamp", a16, b16, zero, o);
+    const auto doubled16 = run_lanes("  v_mul_f16_e64 v5, v2, v3 mul:2", a16, b16, zero, o);
+    const auto clamp01 = [](float x) { return std::isnan(x) ? 0.0f : x < 0 ? 0.0f : x > 1 ? 1.0f : x; };
+    for (unsigned l = 0; l < 64; ++l) {
+        const float x = from_bits(a[l]);
+        INFO("lane " << l << " x " << x);
+        CHECK(clamped[l] == bits(clamp01(x)));
+        if (std::isnan(x)) CHECK(std::isnan(from_bits(doubled[l])));
+        else CHECK(doubled[l] == bits(x * 2));
+        CHECK(quadrupled_clamped[l] == bits(clamp01(x * 4)));
+        if (std::isnan(x)) CHECK(std::isnan(from_bits(halved[l])));
+        else CHECK(halved[l] == bits(x * 0.5f));
+        const u32 want_clamped16[] = {0x0000, 0x3400, 0x3c00, 0x0000}, want_doubled16[] = {0xc400, 0x3800, 0x4200};
+        CHECK(clamped16[l] == want_clamped16[l % 4]);
+        if (l % 4 == 3) CHECK((doubled16[l] & 0x7fff) > 0x7c00);
+        else CHECK(doubled16[l] == want_doubled16[l % 4]);
+    }
+    // An integer result: clamp is saturation there, not modelled; the run stops.
+    const CodeObject co = assemble_kernel("  v_cvt_i32_f32_e64 v5, v2 clamp", o);
+    const Program program = build_program(co, co.kernels.at(0));
+    TestRun run(64);
+    const DispatchResult r = run.run(program);
+    REQUIRE(r.fault);
+    CHECK(r.fault->message.find("v_cvt_i32_f32") != std::string::npos);
+    CHECK(r.fault->message.find("clamp/omod") != std::string::npos);
+}
