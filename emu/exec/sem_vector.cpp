@@ -659,7 +659,11 @@ void pk_f32(Wave& w, const ExecInst& e) {
                 u32 bits = src[i][l] ^ neg[i];
                 x[i] = as_float(flush_in ? fp::flush(bits) : bits);
             }
-            const u32 r = as_bits(F(x[0], x[1], x[2]));
+            u32 r = as_bits(F(x[0], x[1], x[2]));
+            if (inst.clamp) {  // [0, 1], NaN -> 0 (DX10 clamp), per half as the f32 forms
+                const float f = as_float(r);
+                r = as_bits(std::isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f);
+            }
             out[l] = flush_out ? fp::flush(r) : r;
         }
         commit(vreg(w, e.dst, half), out, w.exec());
