@@ -143,23 +143,28 @@ struct BufferResource {
         return r;
     }
 
-    // The range check, per dword of a lane's access (multi-dword accesses are
-    // checked one dword at a time, so a dwordx4 straddling the end returns
-    // its in-range dwords and zeros for the rest):
-    //   raw buffer (stride 0):  in range iff offset + 4 <= num_records, where
-    //       offset = vgpr offset + instruction offset + 4*i (bytes); the
-    //       SGPR soffset is not part of the check (gfx9 rule).
-    //   structured (stride != 0): in range iff index < num_records and
-    //       offset + 4 <= stride.
-    // Sub-dword accesses use their own width instead of 4. Out-of-range
-    // reads return 0, out-of-range writes are dropped. In-range accesses
-    // still go through the allocation table and fault outside it.
-    bool in_range(std::uint64_t index, std::uint64_t offset, std::uint32_t width) const {
-        if (stride == 0) return offset + width <= num_records;
-        return index < num_records && offset + width <= stride;
+    // The range check, as the ISA guides give it (Vega and MI100/MI200 ISA,
+    // "Buffer Instructions > Range Checking"; the gfx906 and gfx90a guides
+    // agree):
+    //   Private (scratch) buffer, AddTID==1 && IdxEn==0: no range checking.
+    //   Raw buffer, AddTID==0 && SwizzleEn==0 && IdxEn==0: out of range if
+    //       (InstOffset + (OffEN ? vgpr_offset : 0)) >= NumRecords.
+    //   Structured buffer, AddTID==0 && Stride!=0 && IdxEn==1: out of range
+    //       if Index(vgpr) >= NumRecords.
+    //   "Load/store-DWORD-x{2,3,4} range-check per component": dword i of a
+    //   lane's access is checked at its own offset (offset + 4*i), so a
+    //   dwordx4 straddling the end returns its in-range dwords and zeros for
+    //   the rest. Out-of-range reads return 0, out-of-range writes are dropped.
+    // The SGPR soffset is not part of the check, and neither is the stride
+    // (a raw buffer may have one). The guide leaves two combinations open;
+    // they follow the rule of their IdxEn: swizzled without IdxEn checks the
+    // offset as a raw buffer, AddTID with IdxEn the index (lane id included).
+    // In-range accesses still go through the allocation table and fault outside it.
+    bool in_range(bool idxen, std::uint64_t index, std::uint64_t offset) const {
+        return idxen ? index < num_records : offset < num_records;
     }
     // The private (scratch) buffer form, add_tid without idxen, is not range
-    // checked at all (ISA "Range Checking"); the allocation table still faults.
+    // checked at all; the allocation table still faults.
     bool range_checked(bool idxen) const { return !add_tid || idxen; }
     std::uint64_t address(std::uint64_t index, std::uint64_t offset, std::uint32_t soffset) const {
         if (swizzle) return base + soffset + swizzled_offset(index, offset, stride, index_stride, element_size);

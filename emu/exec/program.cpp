@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "emu/exec/apertures.hpp"
+#include "emu/exec/operand_types.hpp"
 #include "emu/exec/semantics.hpp"
 
 namespace dppgemm::emu {
@@ -23,10 +24,6 @@ const sem::Table& semantics() {
         return t;
     }();
     return table;
-}
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
 // The fp32 multiply-adds a GEMM is made of (the bench's "useful VALU" share).
@@ -97,13 +94,32 @@ void track_registers(Program& p, const Src& s) {
 bool flushes_src(FloatDenormMode m) { return m == FloatDenormMode::flush_src_dst || m == FloatDenormMode::flush_src; }
 bool flushes_dst(FloatDenormMode m) { return m == FloatDenormMode::flush_src_dst || m == FloatDenormMode::flush_dst; }
 
-// The fp32 denormal flushes of one instruction under `denorm`: ExecInst::flush_in/out, ST_FLUSH.
-void set_fp32_denorm(ExecInst& e, sem::FloatPolicy fp, FloatDenormMode denorm) {
-    const bool always = fp == sem::FloatPolicy::no_denormals, by_mode = fp == sem::FloatPolicy::mode;
-    e.flush_in = always || (by_mode && flushes_src(denorm));
-    e.flush_out = always || (by_mode && flushes_dst(denorm));
+bool is_f32(OperandType t) { return t == OperandType::f32 || t == OperandType::pk_f32; }
+
+// The denormal flushes of one instruction (ExecInst::flush_in/out,
+// ST_FLUSH, ST_FLUSH64): its f32 operands under the fp32 mode `denorm32`,
+// its f64 operands under the fp16/fp64 mode `denorm64` (MODE.FP_DENORM
+// [5:4] single, [7:6] double and half precision), as operand_types.inc
+// declares them: an integer source or result of a float op is never a
+// denormal. (f16 operands: sem_half.cpp reads the mode itself.)
+void set_denorm_flushes(ExecInst& e, const sem::Semantic& s, FloatDenormMode denorm32, FloatDenormMode denorm64) {
+    const OperandTypes& types = operand_types(e.inst->op);
+    const bool always = s.fp == sem::FloatPolicy::no_denormals, by_mode = s.fp == sem::FloatPolicy::mode;
+    const bool in = always || (by_mode && flushes_src(denorm32)), out = always || (by_mode && flushes_dst(denorm32));
+    const bool in64 = by_mode && flushes_src(denorm64), out64 = by_mode && flushes_dst(denorm64);
+    std::uint8_t flush[3] = {0, 0, 0};
+    bool any_source = false, all_f32 = true;
+    for (int k = 0; k < 3; ++k) {
+        // v_mac/v_fmac: the accumulator (src2) is the destination register.
+        const OperandType t = (k == 2 && s.src2_is_dst) ? types.dst : types.src[k];
+        if (in && is_f32(t)) flush[k] = ST_FLUSH;
+        if (in64 && t == OperandType::f64) flush[k] = ST_FLUSH64;
+        if (t != OperandType::none && t != OperandType::undeclared) any_source = true, all_f32 = all_f32 && is_f32(t);
+    }
+    e.flush_in = in && any_source && all_f32;  // every source: the lane loops flush them themselves
+    e.flush_out = (out && is_f32(types.dst)) || (out64 && types.dst == OperandType::f64);
     if (e.inst->info().family == Family::VOP3P) return;
-    for (std::uint8_t& t : e.transform) t = e.flush_in ? std::uint8_t(t | ST_FLUSH) : std::uint8_t(t & ~ST_FLUSH);
+    for (int k = 0; k < 3; ++k) e.transform[k] = std::uint8_t((e.transform[k] & ~(ST_FLUSH | ST_FLUSH64)) | flush[k]);
 }
 
 // s_setreg of HW_REG_MODE anywhere in the kernel: it may change the fp32 denorm mode.
@@ -124,7 +140,8 @@ void build_fp32_denorm_variants(Program& p, const sem::Table& table) {
         std::vector<ExecInst>& code = p.code_by_fp32_denorm[m];
         code = p.code;
         for (std::size_t i = 0; i < p.insts.size(); ++i)
-            set_fp32_denorm(code[i], table[static_cast<std::size_t>(p.insts[i].op)].fp, denorm);
+            set_denorm_flushes(code[i], table[static_cast<std::size_t>(p.insts[i].op)], denorm,
+                               p.descriptor.float_mode.denorm_16_64);
     }
 }
 
@@ -187,14 +204,16 @@ void build_code(Program& p) {
         e.cls = s.cls;
         if (inst.dpp && e.cls == InstClass::valu) e.cls = InstClass::valu_dpp;
 
-        const bool f64 = ends_with(info.mnemonic, "f64");
+        // A 64-bit constant is an f64 (inline float, literal high half) where the operand is one.
+        const OperandTypes& types = operand_types(inst.op);
+        const auto is_f64 = [](OperandType t) { return t == OperandType::f64; };
         e.multiply_add = is_fp32_multiply_add(info.mnemonic);
-        e.dst = resolve(inst.dst, f64);
-        e.sdst = resolve(inst.sdst, f64);
-        e.src[0] = resolve(inst.src0, f64);
-        e.src[1] = resolve(inst.src1, f64);
-        e.src[2] = resolve(inst.src2, f64);
-        e.soffset = resolve(inst.soffset, f64);
+        e.dst = resolve(inst.dst, false);
+        e.sdst = resolve(inst.sdst, false);
+        e.src[0] = resolve(inst.src0, is_f64(types.src[0]));
+        e.src[1] = resolve(inst.src1, is_f64(types.src[1]));
+        e.src[2] = resolve(inst.src2, is_f64(types.src[2]));
+        e.soffset = resolve(inst.soffset, false);
         if (s.src2_is_dst) e.src[2] = e.dst;
         for (const Src* src : {&e.dst, &e.src[0], &e.src[1], &e.src[2]}) track_registers(p, *src);
 
@@ -210,7 +229,7 @@ void build_code(Program& p) {
                 e.transform[k] = t;
             }
         }
-        set_fp32_denorm(e, s.fp, denorm);
+        set_denorm_flushes(e, s, denorm, p.descriptor.float_mode.denorm_16_64);
         if (inst.dpp) {
             try {
                 p.dpp_patterns.push_back(std::make_unique<DppPattern>(make_dpp_pattern(inst.dpp_ctrl, target)));
@@ -231,8 +250,11 @@ void build_code(Program& p) {
                              return src.kind == Src::Kind::none ||
                                     (src.kind == Src::Kind::vgpr && !(e.transform[k] & ~ST_FLUSH));
                          });
-        // Integer clamp (saturation) and output modifiers on integer ops are not modelled: stop rather than guess.
-        if (s.fn && s.fp == sem::FloatPolicy::none && (inst.clamp || inst.omod) && info.family != Family::VOP3P)
+        // Integer clamp (saturation) and output modifiers of integer or mask results are not modelled: stop rather than guess.
+        const OperandType result = operand_types(inst.op).dst;
+        const bool float_result = (result == OperandType::f32 && s.fp != sem::FloatPolicy::none) ||
+                                  (result == OperandType::f16 && s.fp == sem::FloatPolicy::half);
+        if (s.fn && (inst.clamp || inst.omod) && info.family != Family::VOP3P && !float_result)
             e.fn = sem::not_implemented;
         if (!inst.valid()) e.fn = sem::not_implemented;
     }

@@ -49,6 +49,7 @@ enum SrcTransform : std::uint8_t {
     ST_NEG = 2,    // flip the sign bit
     ST_FLUSH = 4,  // denormal -> signed zero
     ST_SDWA = 8,   // SDWA byte/word select (first, before abs/neg)
+    ST_FLUSH64 = 16,  // f64 source: denormal -> signed zero (the 64-bit fetches apply it)
 };
 
 struct ExecInst {
@@ -56,7 +57,7 @@ struct ExecInst {
     const Inst* inst = nullptr;  // the decoded instruction (Program::insts)
     InstClass cls = InstClass::other;
     bool flush_in = false;   // fp32 source denormals -> signed zero (every source)
-    bool flush_out = false;  // fp32 result denormals -> signed zero
+    bool flush_out = false;  // result denormals -> signed zero (an f32 result, or an f64 one under the fp64 mode)
     bool output_modifiers = false;  // clamp or omod: apply_output_modifiers()
     bool sdwa_dst = false;          // SDWA dst_sel other than DWORD: sdwa_place()
     // Destination and sources are VGPRs read and written as they are: no DPP,

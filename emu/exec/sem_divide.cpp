@@ -26,7 +26,8 @@
 //   quotient reaching the end an infinity.
 // Denormals: div_scale/div_fixup follow the fp32 denorm mode like other fp32
 // ops; div_fmas never flushes its inputs (the manual: "input denormals are
-// not flushed but output flushing is allowed"). f64 ops keep denormals.
+// not flushed but output flushing is allowed"). f64 operands follow the
+// fp16/fp64 denorm mode (MODE[7:6]) the same way.
 
 #include <cmath>
 #include <cstring>
@@ -163,7 +164,7 @@ BitsOf<T> div_fixup(BitsOf<T> q, BitsOf<T> d, BitsOf<T> n) {
 // ---- lanes ----------------------------------------------------------------------
 
 // Source i of every lane as raw T bits, abs/neg applied to T's sign bit
-// (f32 sources also get the denorm-mode flush unless `keep_denormals`).
+// (f32 and f64 sources also get the denorm-mode flush unless `keep_denormals`).
 template <class T>
 void source(Wave& w, const ExecInst& e, unsigned i, BitsOf<T>* out, bool keep_denormals = false) {
     alignas(64) Lanes lo_tmp, hi_tmp;
@@ -172,7 +173,7 @@ void source(Wave& w, const ExecInst& e, unsigned i, BitsOf<T>* out, bool keep_de
         std::memcpy(out, lanes, sizeof(Lanes));
     } else {
         const Src& s = e.src[i];
-        const std::uint8_t raw = ST_ABS | ST_NEG | ST_FLUSH;
+        const std::uint8_t raw = ST_ABS | ST_NEG | ST_FLUSH | ST_FLUSH64;
         if (s.is_vector()) {
             const u32* lo = fetch(w, e, i, lo_tmp, 0, raw);
             const u32* hi = fetch(w, e, i, hi_tmp, 1, raw);
@@ -183,7 +184,8 @@ void source(Wave& w, const ExecInst& e, unsigned i, BitsOf<T>* out, bool keep_de
         }
         const u64 clear = (e.transform[i] & ST_ABS) ? ~sign_bit<double> : ~u64(0);
         const u64 flip = (e.transform[i] & ST_NEG) ? sign_bit<double> : 0;
-        for (unsigned l = 0; l < 64; ++l) out[l] = (out[l] & clear) ^ flip;
+        const bool flush = (e.transform[i] & ST_FLUSH64) && !keep_denormals;
+        for (unsigned l = 0; l < 64; ++l) out[l] = ((flush && is_denormal<double>(out[l]) ? out[l] & sign_bit<double> : out[l]) & clear) ^ flip;
     }
 }
 
@@ -193,6 +195,9 @@ void result(Wave& w, const ExecInst& e, BitsOf<T>* value) {
         commit_vdst(w, e, value);
     } else {
         alignas(64) Lanes lo, hi;
+        if (e.flush_out)  // an f64 result under the fp64 denorm mode
+            for (unsigned l = 0; l < 64; ++l)
+                if (is_denormal<double>(value[l])) value[l] &= sign_bit<double>;
         for (unsigned l = 0; l < 64; ++l) lo[l] = u32(value[l]), hi[l] = u32(value[l] >> 32);
         const u64 mask = write_lanes(w, e);
         commit(vreg(w, e.dst, 0), lo, mask);
@@ -314,16 +319,16 @@ void register_divide(Table& t) {
     auto v = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) { set(t, op, fn, V, fp); };
 
     v(Op::v_div_scale_f32, v_div_scale<float>, F);
-    v(Op::v_div_scale_f64, v_div_scale<double>);
+    v(Op::v_div_scale_f64, v_div_scale<double>, F);
     v(Op::v_div_fmas_f32, v_div_fmas<float>, F);
-    v(Op::v_div_fmas_f64, v_div_fmas<double>);
+    v(Op::v_div_fmas_f64, v_div_fmas<double>, F);
     v(Op::v_div_fixup_f32, lanes_of<float, div_fixup_f32, 3>, F);
-    v(Op::v_div_fixup_f64, lanes_of<double, div_fixup_f64, 3>);
-    v(Op::v_rcp_f64, lanes_of<double, rcp_f64, 1>);
-    v(Op::v_rsq_f64, lanes_of<double, rsq_f64, 1>);
-    v(Op::v_sqrt_f64, lanes_of<double, sqrt_f64, 1>);
-    v(Op::v_frexp_mant_f64, lanes_of<double, frexp_mant_f64, 1>);
-    v(Op::v_frexp_exp_i32_f64, frexp_exp_f64);
+    v(Op::v_div_fixup_f64, lanes_of<double, div_fixup_f64, 3>, F);
+    v(Op::v_rcp_f64, lanes_of<double, rcp_f64, 1>, F);
+    v(Op::v_rsq_f64, lanes_of<double, rsq_f64, 1>, F);
+    v(Op::v_sqrt_f64, lanes_of<double, sqrt_f64, 1>, F);
+    v(Op::v_frexp_mant_f64, lanes_of<double, frexp_mant_f64, 1>, F);
+    v(Op::v_frexp_exp_i32_f64, frexp_exp_f64, F);
 
     // v_ldexp_f64: the exponent is a 32-bit integer source.
     v(Op::v_ldexp_f64, [](Wave& w, const ExecInst& e) {
@@ -333,11 +338,11 @@ void register_divide(Table& t) {
         const u32* power = fetch(w, e, 1, tmp);
         for (unsigned l = 0; l < 64; ++l) out[l] = ldexp_f64(a[l], power[l], 0);
         result<double>(w, e, out);
-    });
+    }, F);
 
 #define DPPGEMM_CMP_F64(suffix, relations)                                   \
-    v(Op::v_cmp_##suffix##_f64, compare_f64<compare<relations>, false>);     \
-    v(Op::v_cmpx_##suffix##_f64, compare_f64<compare<relations>, true>);
+    v(Op::v_cmp_##suffix##_f64, compare_f64<compare<relations>, false>, F);  \
+    v(Op::v_cmpx_##suffix##_f64, compare_f64<compare<relations>, true>, F);
     DPPGEMM_CMP_F64(f, 0)
     DPPGEMM_CMP_F64(lt, LT)
     DPPGEMM_CMP_F64(eq, EQ)

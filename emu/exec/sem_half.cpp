@@ -227,11 +227,13 @@ u32 mad_f16(const HalfMode& m, u32 a, u32 b, u32 c) {
     return add_f16(flushing, p, flush16(c), 0);
 }
 // min/max pick one operand (IEEE minNum/maxNum, -0 < +0, as the f32 forms).
+// The picked operand is a result like any other: flushed when the mode flushes results (as the f32 forms).
 template <float (*Pick)(float, float)>
-u32 pick_f16(const HalfMode&, u32 a, u32 b, u32) {
+u32 pick_f16(const HalfMode& m, u32 a, u32 b, u32) {
     const u32 r = fp::as_bits(Pick(as_float16(a), as_float16(b)));
     if (fp::is_nan(r)) return half_quiet_nan;
-    return r == half_to_float(a) ? a : b;
+    const u32 picked = r == half_to_float(a) ? a : b;
+    return m.flush_out ? flush16(picked) : picked;
 }
 u32 ldexp_f16(const HalfMode& m, u32 a, u32 b, u32) {
     if (is_nan16(a)) return quiet16(a);

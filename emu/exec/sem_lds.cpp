@@ -316,22 +316,43 @@ void ds_permute(Wave& w, const ExecInst& e) {
     finish_exchange(w, e, out, exec);
 }
 
-// offset[15] = 1: quad permute, offset[7:0] = four 2-bit lane selects.
-// offset[15] = 0: within 32 lanes, source = ((lane & and) | or) ^ xor with
-// and = offset[4:0], or = offset[9:5], xor = offset[14:10].
+// The source lane of ds_swizzle_b32, per the DS_SWIZZLE_B32 pseudo-code of
+// the ISA guides (Vega, MI100/MI200: "offset = offset1:offset0; if (offset >=
+// 0xe000) FFT ... elsif (offset >= 0xc000) rotate ... elsif (offset[15]) quad
+// ... else bitmask"). Every mode works within 32 lanes ("j |= i & 0x20"), so
+// the rotate's lane arithmetic is on 5 bits (offset:0xc020 gives lane 31
+// lane 0's value, as the wrap within 32 lanes intends):
+// - FFT (offset >= 0xe000), mask = offset[4:0]:
+//   j = (reverse_bits5(i) >> count_ones(mask)) | (i & mask)
+// - rotate (0xc000..0xdfff), rotate = offset[9:5], negated when offset[10],
+//   mask = offset[4:0]: j = (i & mask) | ((i + rotate) & ~mask)
+// - quad permute (offset[15]): lane i & 3 takes offset[2(i&3)+1 : 2(i&3)]
+// - bitmask: j = ((i & offset[4:0]) | offset[9:5]) ^ offset[14:10]
+unsigned swizzle_source(u32 pattern, unsigned l) {
+    const unsigned i = l & 31u, half = l & 32u;
+    if (pattern >= 0xe000) {
+        const unsigned mask = pattern & 0x1f;
+        unsigned reversed = 0;
+        for (unsigned b = 0; b < 5; ++b) reversed |= ((i >> b) & 1u) << (4 - b);
+        return half | (((reversed >> __builtin_popcount(mask)) | (i & mask)) & 31u);
+    }
+    if (pattern >= 0xc000) {
+        const unsigned mask = pattern & 0x1f, amount = (pattern >> 5) & 0x1f;
+        const unsigned rotated = (pattern & 0x400) ? i - amount : i + amount;
+        return half | (((i & mask) | (rotated & ~mask)) & 31u);
+    }
+    if (pattern & 0x8000) return (l & ~3u) | ((pattern >> (2 * (l & 3))) & 3);
+    const unsigned and_mask = pattern & 0x1f, or_mask = (pattern >> 5) & 0x1f, xor_mask = (pattern >> 10) & 0x1f;
+    return half | (((i & and_mask) | or_mask) ^ xor_mask);
+}
+
 void ds_swizzle(Wave& w, const ExecInst& e) {
     const u64 exec = w.exec();
     const u32 pattern = u32(e.inst->offset) & 0xffff;
     const u32* data = vreg(w, e.src[0]);
     u32 out[64];
     for (unsigned l = 0; l < 64; ++l) {
-        unsigned from;
-        if (pattern & 0x8000) {
-            from = (l & ~3u) | ((pattern >> (2 * (l & 3))) & 3);
-        } else {
-            const unsigned and_mask = pattern & 0x1f, or_mask = (pattern >> 5) & 0x1f, xor_mask = (pattern >> 10) & 0x1f;
-            from = (l & 32u) | ((((l & 31u) & and_mask) | or_mask) ^ xor_mask);
-        }
+        const unsigned from = swizzle_source(pattern, l);
         out[l] = ((exec >> from) & 1) ? data[from] : 0;
     }
     finish_exchange(w, e, out, exec);

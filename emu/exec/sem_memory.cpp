@@ -93,7 +93,7 @@ public:
             if (inst.offen) offset += inst.idxen ? w_.v[e_.src[0].index + 1][l] : vaddr[l];
             if (resource_.add_tid) index += l;
             *address_out = resource_.address(index, offset, soffset_);
-            if (resource_.range_checked(inst.idxen) && !resource_.in_range(index, offset, width)) return nullptr;
+            if (resource_.range_checked(inst.idxen) && !resource_.in_range(inst.idxen, index, offset)) return nullptr;
             address = *address_out;
         } else if (scratch_) {
             u32 offset = soffset_ + u32(inst.offset) + byte_offset;
@@ -195,13 +195,14 @@ bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLa
     const u64 offset = u64(u32(inst.offset));
     const u32* vaddr = w.v[e.src[0].index];
     for (unsigned l = 0; l < 64; ++l) out.set(l, base + offset + (inst.offen ? vaddr[l] : 0u));
-    if (out.highest - base + 4 * dwords <= r.num_records) {  // every lane in range: the usual case
+    // BufferResource::in_range for a raw buffer: dword d is in range iff its offset < num_records.
+    if (out.highest - base + 4 * (dwords - 1) < r.num_records) {  // every lane in range: the usual case
         for (unsigned d = 0; d < dwords; ++d) out.in_range[d] = ~0ull;
         return true;
     }
     for (unsigned l = 0; l < 64; ++l)
         for (unsigned d = 0; d < dwords; ++d)
-            out.in_range[d] |= u64(out.address[l] - base + 4 * d + 4 <= r.num_records) << l;
+            out.in_range[d] |= u64(out.address[l] - base + 4 * d < r.num_records) << l;
     return true;
 }
 

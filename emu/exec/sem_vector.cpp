@@ -47,11 +47,14 @@ void lanes(const ExecInst& e, u32* out, Lane lane) {
 }
 template <class Flush>
 inline u32 in(u32 x, Flush) { return Flush::value ? fp::flush(x) : x; }
+// The source flush the lane loop does (every source f32, ExecInst::flush_in);
+// otherwise fetch flushes the f32 sources of a mixed op (ST_FLUSH) itself.
+inline std::uint8_t fused_flush(const ExecInst& e) { return e.flush_in ? ST_FLUSH : 0; }
 
 template <u32 (*F)(u32)>
 void vop1(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, out;
-    const u32* __restrict a = fetch(w, e, 0, t0, 0, ST_FLUSH);
+    const u32* __restrict a = fetch(w, e, 0, t0, 0, fused_flush(e));
     lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush)); });
     commit_vdst(w, e, out);
 }
@@ -59,8 +62,8 @@ void vop1(Wave& w, const ExecInst& e) {
 template <u32 (*F)(u32, u32)>
 void vop2(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, out;
-    const u32* __restrict a = fetch(w, e, 0, t0, 0, ST_FLUSH);
-    const u32* __restrict b = fetch(w, e, 1, t1, 0, ST_FLUSH);
+    const u32* __restrict a = fetch(w, e, 0, t0, 0, fused_flush(e));
+    const u32* __restrict b = fetch(w, e, 1, t1, 0, fused_flush(e));
     lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush), in(b[l], flush)); });
     commit_vdst(w, e, out);
 }
@@ -70,9 +73,9 @@ void vop2(Wave& w, const ExecInst& e) {
 template <u32 (*F)(u32, u32, u32), int A = 0, int B = 1, int C = 2>
 void vop3(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, t2, out;
-    const u32* __restrict a = fetch(w, e, A, t0, 0, ST_FLUSH);
-    const u32* __restrict b = fetch(w, e, B, t1, 0, ST_FLUSH);
-    const u32* __restrict c = fetch(w, e, C, t2, 0, ST_FLUSH);
+    const u32* __restrict a = fetch(w, e, A, t0, 0, fused_flush(e));
+    const u32* __restrict b = fetch(w, e, B, t1, 0, fused_flush(e));
+    const u32* __restrict c = fetch(w, e, C, t2, 0, fused_flush(e));
     lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush), in(b[l], flush), in(c[l], flush)); });
     commit_vdst(w, e, out);
 }
@@ -249,7 +252,11 @@ u64 mask_src(const Wave& w, const ExecInst& e) {
     return e.src[2].kind == Src::Kind::none ? w.vcc() : read64(w, e.src[2]);
 }
 
-// 64-bit lane values of source i (two dwords, or one zero-extended).
+// An f64 denormal -> a zero of its sign.
+inline u64 flush64(u64 bits) { return (bits & 0x7ff0000000000000ull) ? bits : bits & 0x8000000000000000ull; }
+
+// 64-bit lane values of source i (two dwords, or one zero-extended; f64
+// sources flushed per ST_FLUSH64, 32-bit f32 ones per ST_FLUSH).
 void fetch_wide(Wave& w, const ExecInst& e, unsigned i, u64* out) {
     alignas(64) Lanes lo_tmp, hi_tmp;
     if (e.src[i].dwords < 2) {
@@ -258,22 +265,28 @@ void fetch_wide(Wave& w, const ExecInst& e, unsigned i, u64* out) {
         return;
     }
     // abs/neg of a 64-bit operand act on bit 63 only, not on the low dword's bit 31.
+    const bool flush = e.transform[i] & ST_FLUSH64;
     if (!e.src[i].is_vector()) {  // scalar pair or constant: one 64-bit value
         const u64 sign = u64(1) << 63;
         const u64 v = (read64(w, e.src[i]) & ((e.transform[i] & ST_ABS) ? ~sign : ~u64(0))) ^
                       ((e.transform[i] & ST_NEG) ? sign : 0);
-        for (unsigned l = 0; l < 64; ++l) out[l] = v;
+        for (unsigned l = 0; l < 64; ++l) out[l] = flush ? flush64(v) : v;
         return;
     }
-    const u32* lo = fetch(w, e, i, lo_tmp, 0, ST_ABS | ST_NEG);
-    const u32* hi = fetch(w, e, i, hi_tmp, 1);
+    const u32* lo = fetch(w, e, i, lo_tmp, 0, ST_ABS | ST_NEG | ST_FLUSH64);
+    const u32* hi = fetch(w, e, i, hi_tmp, 1, ST_FLUSH64);
     for (unsigned l = 0; l < 64; ++l) out[l] = lo[l] | (u64(hi[l]) << 32);
+    if (flush)
+        for (unsigned l = 0; l < 64; ++l) out[l] = flush64(out[l]);
 }
+// flush_out: an f64 result under the fp64 mode, a 32-bit (f32) one under the fp32 mode.
 void commit_wide(Wave& w, const ExecInst& e, const u64* value) {
     alignas(64) Lanes lo, hi;
+    const bool wide = e.dst.dwords > 1;
     for (unsigned l = 0; l < 64; ++l) {
-        lo[l] = u32(value[l]);
-        hi[l] = u32(value[l] >> 32);
+        const u64 v = !e.flush_out ? value[l] : wide ? flush64(value[l]) : fp::flush(u32(value[l]));
+        lo[l] = u32(v);
+        hi[l] = u32(v >> 32);
     }
     const u64 mask = write_lanes(w, e);
     commit(vreg(w, e.dst, 0), lo, mask);
@@ -511,8 +524,20 @@ u64 double_bits(double d) { u64 b; std::memcpy(&b, &d, 8); return b; }
 u64 add_f64(u64 a, u64 b, u64) { return double_bits(as_double(a) + as_double(b)); }
 u64 mul_f64(u64 a, u64 b, u64) { return double_bits(as_double(a) * as_double(b)); }
 u64 fma_f64(u64 a, u64 b, u64 c) { return double_bits(std::fma(as_double(a), as_double(b), as_double(c))); }
-u64 min_f64(u64 a, u64 b, u64) { return double_bits(std::fmin(as_double(a), as_double(b))); }
-u64 max_f64(u64 a, u64 b, u64) { return double_bits(std::fmax(as_double(a), as_double(b))); }
+// IEEE minNum/maxNum as the f32 forms (fp::min_num): a signaling NaN gives
+// a quiet NaN, one quiet NaN the other operand, -0 < +0.
+bool is_signaling64(u64 a) { return std::isnan(as_double(a)) && !(a & 0x0008000000000000ull); }
+template <bool Max>
+u64 pick_f64(u64 a, u64 b, u64) {
+    const double x = as_double(a), y = as_double(b);
+    if (is_signaling64(a) || is_signaling64(b)) return 0x7ff8000000000000ull;
+    if (std::isnan(x)) return std::isnan(y) ? 0x7ff8000000000000ull : b;
+    if (std::isnan(y)) return a;
+    if (x == y) return (std::signbit(x) != Max) ? a : b;
+    return (x < y) != Max ? a : b;
+}
+u64 min_f64(u64 a, u64 b, u64 c) { return pick_f64<false>(a, b, c); }
+u64 max_f64(u64 a, u64 b, u64 c) { return pick_f64<true>(a, b, c); }
 u64 cvt_f64_f32(u64 a, u64, u64) { return double_bits(double(as_float(u32(a)))); }
 u64 cvt_f32_f64(u64 a, u64, u64) { return as_bits(float(as_double(a))); }
 u64 cvt_f64_i32(u64 a, u64, u64) { return double_bits(double(i32(a))); }
@@ -634,7 +659,11 @@ void pk_f32(Wave& w, const ExecInst& e) {
                 u32 bits = src[i][l] ^ neg[i];
                 x[i] = as_float(flush_in ? fp::flush(bits) : bits);
             }
-            const u32 r = as_bits(F(x[0], x[1], x[2]));
+            u32 r = as_bits(F(x[0], x[1], x[2]));
+            if (inst.clamp) {  // [0, 1], NaN -> 0 (DX10 clamp), per half as the f32 forms
+                const float f = as_float(r);
+                r = as_bits(std::isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f);
+            }
             out[l] = flush_out ? fp::flush(r) : r;
         }
         commit(vreg(w, e.dst, half), out, w.exec());
@@ -706,12 +735,12 @@ void register_vector(Table& t) {
     v(Op::v_frexp_exp_i32_f32, vop1<frexp_exp>, F);
     v(Op::v_swap_b32, swap);
     v(Op::v_mov_b64, vop_wide<mov_b64>);
-    v(Op::v_cvt_f64_f32, vop_wide<cvt_f64_f32>);
-    v(Op::v_cvt_f32_f64, vop_wide<cvt_f32_f64>);
-    v(Op::v_cvt_f64_i32, vop_wide<cvt_f64_i32>);
-    v(Op::v_cvt_f64_u32, vop_wide<cvt_f64_u32>);
-    v(Op::v_cvt_i32_f64, vop_wide<cvt_i32_f64>);
-    v(Op::v_cvt_u32_f64, vop_wide<cvt_u32_f64>);
+    v(Op::v_cvt_f64_f32, vop_wide<cvt_f64_f32>, F);
+    v(Op::v_cvt_f32_f64, vop_wide<cvt_f32_f64>, F);
+    v(Op::v_cvt_f64_i32, vop_wide<cvt_f64_i32>, F);
+    v(Op::v_cvt_f64_u32, vop_wide<cvt_f64_u32>, F);
+    v(Op::v_cvt_i32_f64, vop_wide<cvt_i32_f64>, F);
+    v(Op::v_cvt_u32_f64, vop_wide<cvt_u32_f64>, F);
 
     // VOP2
     v(Op::v_cndmask_b32, cndmask);
@@ -800,11 +829,11 @@ void register_vector(Table& t) {
     v(Op::v_lshl_add_u64, vop_wide<lshl_add_u64>);
     v(Op::v_mad_u64_u32, mad_64_32<false>);
     v(Op::v_mad_i64_i32, mad_64_32<true>);
-    v(Op::v_add_f64, vop_wide<add_f64>);
-    v(Op::v_mul_f64, vop_wide<mul_f64>);
-    v(Op::v_fma_f64, vop_wide<fma_f64>);
-    v(Op::v_min_f64, vop_wide<min_f64>);
-    v(Op::v_max_f64, vop_wide<max_f64>);
+    v(Op::v_add_f64, vop_wide<add_f64>, F);
+    v(Op::v_mul_f64, vop_wide<mul_f64>, F);
+    v(Op::v_fma_f64, vop_wide<fma_f64>, F);
+    v(Op::v_min_f64, vop_wide<min_f64>, F);
+    v(Op::v_max_f64, vop_wide<max_f64>, F);
 
     // VOP3P
     v(Op::v_pk_fma_f32, pk_f32<pk_fma, 3>, F);

@@ -15,10 +15,12 @@
 
 namespace dppgemm::emu::sem {
 
-// How an op treats fp32 denormals (see float_ops.hpp).
+// How an op treats denormals (see float_ops.hpp); which of its operands
+// are floats, and so flushed, is operand_types.inc's.
 enum class FloatPolicy : std::uint8_t {
     none,          // integer op, or the op ignores the mode
-    mode,          // flush inputs/results as the wave's FP32 denorm mode says (ExecInst::flush_in/out)
+    mode,          // flush its f32 operands as the FP32 denorm mode says, its f64 ones as the FP16/64 mode
+                   // (ExecInst::flush_in/out, ST_FLUSH, ST_FLUSH64)
     no_denormals,  // v_mad_f32/v_mac_f32: always flush
     half,          // f16 op: applies the FP16 denorm mode and f16 clamp/omod itself (sem_half.cpp)
 };

@@ -102,7 +102,8 @@ CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
       << "  .amdhsa_system_sgpr_workgroup_id_x 1\n"
       << "  .amdhsa_next_free_vgpr " << o.vgprs << "\n"
       << "  .amdhsa_next_free_sgpr 40\n"
-      << "  .amdhsa_float_denorm_mode_32 " << o.denorm_mode_32 << "\n";
+      << "  .amdhsa_float_denorm_mode_32 " << o.denorm_mode_32 << "\n"
+      << "  .amdhsa_float_denorm_mode_16_64 " << o.denorm_mode_16_64 << "\n";
     if (o.mcpu == "gfx90a" || o.mcpu == "gfx940") s << "  .amdhsa_accum_offset " << o.vgprs << "\n";
     s << ".end_amdhsa_kernel\n";
     s << replace_all(replace_all(replace_all(metadata, "LDS_BYTES", std::to_string(o.lds_bytes)), "VGPRS", std::to_string(o.vgprs)),
@@ -145,23 +146,25 @@ DispatchResult TestRun::run(const Program& program) {
     return launch(memory, program, config);
 }
 
+CodeObject compile_hip(const std::string& source, const std::string& flags) {
+    const std::string dir = std::string(EXEC_TEST_WORK_DIR) + "/hip";
+    std::filesystem::create_directories(dir);
+    // One file per process and source: CTest runs test cases of this executable in
+    // parallel, and each would otherwise read the others' half-written output.
+    const std::string stem = dir + "/" + std::filesystem::path(source).stem().string() + "." + std::to_string(::getpid());
+    const std::string out = stem + ".co";
+    const std::string command = std::string(EXEC_TEST_HIPCC) + " " + flags +
+                                " --cuda-device-only --no-gpu-bundle-output -O2 -c " + source + " -o " + out + " > " +
+                                stem + ".log 2>&1";
+    if (std::system(command.c_str()) != 0) throw std::runtime_error("hipcc failed: " + command);
+    CodeObject loaded = load_code_object(out);
+    std::filesystem::remove(out);
+    std::filesystem::remove(stem + ".log");
+    return loaded;
+}
+
 const CodeObject& hip_kernels() {
-    static const CodeObject co = [] {
-        const std::string dir = std::string(EXEC_TEST_WORK_DIR) + "/hip";
-        std::filesystem::create_directories(dir);
-        // One file per process: CTest runs test cases of this executable in
-        // parallel, and each would otherwise read the others' half-written output.
-        const std::string stem = dir + "/kernels." + std::to_string(::getpid());
-        const std::string out = stem + ".co";
-        const std::string command = std::string(EXEC_TEST_HIPCC) +
-                                    " --offload-arch=gfx906 --cuda-device-only --no-gpu-bundle-output -O2 -c " +
-                                    EXEC_TEST_HIP_SOURCE + " -o " + out + " > " + stem + ".log 2>&1";
-        if (std::system(command.c_str()) != 0) throw std::runtime_error("hipcc failed: " + command);
-        CodeObject loaded = load_code_object(out);
-        std::filesystem::remove(out);
-        std::filesystem::remove(stem + ".log");
-        return loaded;
-    }();
+    static const CodeObject co = compile_hip(EXEC_TEST_HIP_SOURCE, "--offload-arch=gfx906");
     return co;
 }
 

@@ -25,6 +25,7 @@ struct KernelOptions {
     std::string mcpu = "gfx906";
     unsigned lds_bytes = 0;
     unsigned denorm_mode_32 = 3;  // .amdhsa_float_denorm_mode_32
+    unsigned denorm_mode_16_64 = 3;  // .amdhsa_float_denorm_mode_16_64
     unsigned vgprs = 64;
     bool prologue = true;
     // Scratch bytes per work-item (.amdhsa_private_segment_fixed_size). When
@@ -63,6 +64,8 @@ struct TestRun {
 
 // The hipcc-compiled kernels of hip/kernels.hip (gfx906), built once per process.
 const CodeObject& hip_kernels();
+// hipcc `flags` --cuda-device-only -O2 of one HIP source file.
+CodeObject compile_hip(const std::string& source, const std::string& flags);
 
 // Runs `program` on `items` work-items in 1-D workgroups of `block`, its
 // explicit arguments given in order (each of the argument's exact size).

@@ -54,22 +54,26 @@ TEST_CASE("host copies are bounds-checked and faults name the address", "[memory
 }
 
 TEST_CASE("buffer range rule is per dword, raw and structured", "[memory][buffer]") {
+    // ISA "Range Checking": raw out of range iff offset >= num_records (the
+    // offset of each dword), structured (idxen) iff index >= num_records.
     const std::uint32_t words[4] = {0x1000, 0x8000 | (0u << 16), 20, 0};  // base 0x8000'00001000, stride 0
     const BufferResource raw = BufferResource::from_sgprs(words);
     CHECK(raw.base == 0x800000001000ull);
     CHECK(raw.stride == 0);
     CHECK(raw.num_records == 20);
-    CHECK(raw.in_range(0, 16, 4));
-    CHECK_FALSE(raw.in_range(0, 17, 4));  // dword 17..20 ends past 20
-    CHECK_FALSE(raw.in_range(0, 20, 4));
-    CHECK(raw.in_range(0, 19, 1));
+    CHECK(raw.in_range(false, 0, 16));
+    CHECK(raw.in_range(false, 0, 19));         // dword 19..22 starts inside: in range
+    CHECK_FALSE(raw.in_range(false, 0, 20));
+    CHECK_FALSE(raw.in_range(false, 7, 20));   // the index plays no part without idxen
     CHECK(raw.address(0, 8, 100) == raw.base + 108);  // soffset adds to the address, not to the check
     const std::uint32_t structured_words[4] = {0, 16u << 16, 3, 0};
     const BufferResource s = BufferResource::from_sgprs(structured_words);
     CHECK(s.stride == 16);
-    CHECK(s.in_range(2, 12, 4));
-    CHECK_FALSE(s.in_range(3, 0, 4));   // index past num_records
-    CHECK_FALSE(s.in_range(0, 16, 4));  // offset past the stride
+    CHECK(s.in_range(true, 2, 12));
+    CHECK_FALSE(s.in_range(true, 3, 0));   // index past num_records
+    CHECK(s.in_range(true, 0, 16));        // the offset is not checked against the stride
+    CHECK(s.in_range(false, 0, 2));        // stride without idxen: a raw buffer, offset < num_records
+    CHECK_FALSE(s.in_range(false, 0, 3));
     CHECK(s.address(2, 4, 0) == 36);
 }
 

@@ -65,6 +65,7 @@ const std::vector<u32>& specials32() {
         0x00000020, 0x00000021, 0x0000003f, 0x00000040, 0x00000080, 0x000000ff,  // shifts
         0x00008234, 0xffff8234, 0x00100004, 0x00050003, 0x00200000, 0x0c080400,  // simm16, bfe, perm selectors
         0x12345678, 0xf0f0f0f0, 0xff00ff00, 0x00ff00ff, 0x0d0a0908, 0x00000018,
+        0x00000007, 0x00000064, 0x000003e8, 0x00012345, 0x00400000, 0x00654321,  // integers that look like fp32 denormals
         0x00007c00, 0x0000fc00, 0x00007e00, 0x00007d00, 0x00003c00, 0x0000bc00,  // fp16 in the low half:
         0x00008001, 0x000003ff, 0x00007bff, 0x00000400, 0x00003c01, 0x0000c000,  // inf, NaNs, 1, denormals...
     };
@@ -371,12 +372,35 @@ enum class Compare {
     abs,    // v_sin/v_cos: within `tolerance` absolutely, inputs within the ISA's +-256 revolutions
 };
 
+// What each input slot and the result of a VALU case hold, from the ISA's
+// definition of the op (S0.f32, S1.i32, D0.f16 ...): the denorm modes flush
+// float operands only. raw: integer or bits, never flushed.
+enum class K : std::uint8_t { raw, f32, f64, f16, f16_high, pk_f16, pk_f32 };
+struct Kinds {
+    K a = K::raw, b = K::raw, c = K::raw;     // 32-bit slots ($A $B $C)
+    K a2 = K::raw, b2 = K::raw, c2 = K::raw;  // 64-bit slots ($A2 $B2 $C2)
+    K out = K::raw;                           // the result in lo (hi for 64-bit kinds)
+};
+// out, then the 32-bit sources.
+Kinds narrow(K out, K a, K b = K::raw, K c = K::raw) {
+    Kinds k;
+    k.out = out, k.a = a, k.b = b, k.c = c;
+    return k;
+}
+// out, then the 64-bit sources (and $B, a 32-bit one).
+Kinds wide(K out, K a2, K b2 = K::raw, K c2 = K::raw, K b = K::raw) {
+    Kinds k;
+    k.out = out, k.a2 = a2, k.b2 = b2, k.c2 = c2, k.b = b;
+    return k;
+}
+
 struct OpCase {
     std::string mnemonic;
     std::string text;  // assembly, placeholders expanded by `expand`
     Reference reference;
     Compare compare = Compare::bits;
     double tolerance = 0;
+    Kinds kinds;  // set by declare_float_operands
 };
 
 // Reference builders for the common shapes: an active lane gets the
@@ -437,6 +461,8 @@ std::string expand(const std::string& text, const Placeholders& p) {
 
 // ---------------------------------------------------------------------------
 // The VALU table.
+
+void declare_float_operands(std::vector<OpCase>& cases);
 
 std::vector<OpCase> valu_cases() {
     std::vector<OpCase> cases;
@@ -960,6 +986,7 @@ std::vector<OpCase> valu_cases() {
         u32_result([](const LaneInput& in) { return in.b; }));
     add("v_accvgpr_mov_b32", "v_accvgpr_write_b32 a2, $C\n  v_accvgpr_mov_b32 a3, a2\n  v_accvgpr_read_b32 $D, a3",
         u32_result([](const LaneInput& in) { return in.c; }));
+    declare_float_operands(cases);
     return cases;
 }
 
@@ -1265,6 +1292,128 @@ std::vector<OpCase> salu_cases() {
 }
 
 // ---------------------------------------------------------------------------
+// Float operands of the VALU cases and the denorm modes.
+
+// Every VALU case with a float operand, by its ISA definition. A case missing
+// here runs with integer operands: in the flushing modes its reference then
+// disagrees with an op that flushes, so an undeclared float op fails.
+std::map<std::string, Kinds> float_operand_table() {
+    std::map<std::string, Kinds> m;
+    const K R = K::raw, F = K::f32, D = K::f64, H = K::f16;
+    for (const char* name : {"v_rcp_f32", "v_rcp_iflag_f32", "v_rsq_f32", "v_sqrt_f32", "v_exp_f32", "v_log_f32", "v_sin_f32",
+                             "v_cos_f32", "v_fract_f32", "v_trunc_f32", "v_ceil_f32", "v_floor_f32", "v_rndne_f32",
+                             "v_frexp_mant_f32"})
+        m[name] = narrow(F, F);
+    for (const char* name : {"v_add_f32", "v_sub_f32", "v_subrev_f32", "v_mul_f32", "v_mul_legacy_f32", "v_min_f32",
+                             "v_max_f32", "v_madmk_f32", "v_madak_f32", "v_fmamk_f32", "v_fmaak_f32"})
+        m[name] = narrow(F, F, F);
+    // v_mac/v_fmac: the accumulator is $C, moved into the destination first.
+    for (const char* name : {"v_mad_f32", "v_fma_f32", "v_mad_legacy_f32", "v_min3_f32", "v_max3_f32", "v_med3_f32",
+                             "v_mac_f32", "v_fmac_f32"})
+        m[name] = narrow(F, F, F, F);
+    for (const char* name : {"v_cvt_f32_i32", "v_cvt_f32_u32", "v_cvt_f32_ubyte0", "v_cvt_f32_ubyte1", "v_cvt_f32_ubyte2",
+                             "v_cvt_f32_ubyte3"})
+        m[name] = narrow(F, R);  // D.f32 = (float)S0.u32: an integer source
+    for (const char* name : {"v_cvt_i32_f32", "v_cvt_u32_f32", "v_cvt_rpi_i32_f32", "v_cvt_flr_i32_f32", "v_frexp_exp_i32_f32"})
+        m[name] = narrow(R, F);  // an integer result
+    m["v_ldexp_f32"] = narrow(F, F, R);  // S1.i32
+    m["v_cvt_f16_f32"] = narrow(H, F);
+    m["v_cvt_f32_f16"] = narrow(F, H);
+    m["v_cvt_pkrtz_f16_f32"] = narrow(K::pk_f16, F, F);
+    m["v_cvt_f64_f32"] = narrow(D, F);
+    m["v_cvt_f64_i32"] = m["v_cvt_f64_u32"] = narrow(D, R);
+    m["v_cvt_f32_f64"] = wide(F, D);
+    m["v_cvt_i32_f64"] = m["v_cvt_u32_f64"] = m["v_frexp_exp_i32_f64"] = wide(R, D);
+    for (const char* name : {"v_rcp_f64", "v_rsq_f64", "v_sqrt_f64", "v_frexp_mant_f64"}) m[name] = wide(D, D);
+    for (const char* name : {"v_add_f64", "v_mul_f64", "v_min_f64", "v_max_f64"}) m[name] = wide(D, D, D);
+    m["v_fma_f64"] = wide(D, D, D, D);
+    m["v_ldexp_f64"] = wide(D, D, R, R, R);
+    for (const char* name : {"v_pk_add_f32", "v_pk_mul_f32"}) m[name] = wide(K::pk_f32, K::pk_f32, K::pk_f32);
+    m["v_pk_fma_f32"] = wide(K::pk_f32, K::pk_f32, K::pk_f32, K::pk_f32);
+    for (const char* prefix : {"v_cmp_", "v_cmpx_"})
+        for (const FloatCompare& c : float_compares) {
+            m[std::string(prefix) + c.suffix + "_f16"] = narrow(R, H, H);
+            m[std::string(prefix) + c.suffix + "_f32"] = narrow(R, F, F);
+            m[std::string(prefix) + c.suffix + "_f64"] = wide(R, D, D);
+        }
+    // fp16: the low halves.
+    for (const char* name : {"v_ceil_f16", "v_floor_f16", "v_trunc_f16", "v_rndne_f16", "v_fract_f16", "v_frexp_mant_f16",
+                             "v_rcp_f16", "v_rsq_f16", "v_sqrt_f16", "v_exp_f16", "v_log_f16", "v_sin_f16", "v_cos_f16"})
+        m[name] = narrow(H, H);
+    for (const char* name : {"v_add_f16", "v_sub_f16", "v_subrev_f16", "v_mul_f16", "v_max_f16", "v_min_f16", "v_madak_f16",
+                             "v_madmk_f16"})
+        m[name] = narrow(H, H, H);
+    for (const char* name : {"v_fma_f16", "v_fma_legacy_f16", "v_mad_f16", "v_mad_legacy_f16", "v_mac_f16"})
+        m[name] = narrow(H, H, H, H);
+    m["v_ldexp_f16"] = narrow(H, H, R);  // S1.i16
+    m["v_frexp_exp_i16_f16"] = m["v_cvt_i16_f16"] = m["v_cvt_u16_f16"] = narrow(R, H);
+    m["v_cvt_f16_i16"] = m["v_cvt_f16_u16"] = narrow(H, R);
+    m["v_pack_b32_f16"] = narrow(R, H, H);  // D[15:0] = S0.f16, D[31:16] = S1.f16
+    for (const char* name : {"v_pk_add_f16", "v_pk_mul_f16", "v_pk_max_f16", "v_pk_min_f16"})
+        m[name] = narrow(K::pk_f16, K::pk_f16, K::pk_f16);
+    m["v_pk_fma_f16"] = narrow(K::pk_f16, K::pk_f16, K::pk_f16, K::pk_f16);
+    // op_sel_hi:[1,1,0]: A and B f16, C f32.
+    m["v_fma_mix_f32"] = narrow(F, H, H, F);
+    m["v_fma_mixlo_f16"] = narrow(H, H, H, F);
+    m["v_fma_mixhi_f16"] = narrow(K::f16_high, H, H, F);
+    return m;
+}
+
+void declare_float_operands(std::vector<OpCase>& cases) {
+    const std::map<std::string, Kinds> table = float_operand_table();
+    for (OpCase& c : cases) {
+        const auto it = table.find(c.mnemonic);
+        if (it != table.end()) c.kinds = it->second;
+    }
+}
+
+// A denorm mode (MODE.FP_DENORM, both fields alike): 0 flush inputs and
+// results, 1 results, 2 inputs, 3 neither.
+struct DenormMode {
+    unsigned value = 3;
+    bool inputs() const { return value == 0 || value == 2; }
+    bool results() const { return value == 0 || value == 1; }
+};
+
+u64 flush64(u64 x) { return (x & 0x7ff0000000000000ull) ? x : (x & 0x8000000000000000ull); }
+u32 flush_kind(u32 x, K k) {
+    switch (k) {
+        case K::f32: return flush32(x);
+        case K::f16: return (x & 0xffff0000u) | flush16(x & 0xffff);
+        case K::f16_high: return (flush16(x >> 16) << 16) | (x & 0xffff);
+        case K::pk_f16: return (flush16(x >> 16) << 16) | flush16(x & 0xffff);
+        default: return x;
+    }
+}
+u64 flush_kind64(u64 x, K k) {
+    if (k == K::f64) return flush64(x);
+    if (k == K::pk_f32) return (u64{flush32(hi(x))} << 32) | flush32(lo(x));
+    return x;
+}
+
+// The wave's inputs with their float operands flushed, as a flushing mode reads them.
+std::vector<LaneInput> flushed_inputs(const LaneInput* lanes, const Kinds& k) {
+    std::vector<LaneInput> out(lanes, lanes + 64);
+    for (LaneInput& in : out) {
+        in.a = flush_kind(in.a, k.a), in.b = flush_kind(in.b, k.b), in.c = flush_kind(in.c, k.c);
+        in.a2 = flush_kind64(in.a2, k.a2), in.b2 = flush_kind64(in.b2, k.b2), in.c2 = flush_kind64(in.c2, k.c2);
+    }
+    return out;
+}
+// A reference result with its float result flushed.
+Effect flushed_result(Effect e, K out) {
+    if (out == K::f64 || out == K::pk_f32) {
+        if (e.lo && e.hi) {
+            const u64 r = flush_kind64((u64{*e.hi} << 32) | *e.lo, out);
+            e.lo = lo(r), e.hi = hi(r);
+        }
+    } else if (e.lo) {
+        e.lo = flush_kind(*e.lo, out);
+    }
+    return e;
+}
+
+// ---------------------------------------------------------------------------
 // Running a table.
 
 bool is_alu_family(Family family) {
@@ -1443,9 +1592,10 @@ struct Mismatch {
 // Assembles `body` for `target`, runs it on `records` (p0) with EXEC mask
 // u0:u1 = `exec`, and returns the first `out_dwords` of p1.
 std::vector<u32> run_kernel(const std::string& body, Target target, u64 exec, const std::vector<u32>& records,
-                            std::size_t out_dwords, unsigned groups, unsigned block) {
+                            std::size_t out_dwords, unsigned groups, unsigned block, DenormMode mode = {}) {
     KernelOptions options;
     options.mcpu = target_name(target);
+    options.denorm_mode_32 = options.denorm_mode_16_64 = mode.value;
     const CodeObject co = assemble_kernel(body, options);
     const Program program = build_program(co, co.kernels.at(0));
     TestRun run(std::max(records.size(), out_dwords));
@@ -1462,18 +1612,22 @@ std::vector<u32> run_kernel(const std::string& body, Target target, u64 exec, co
 
 // Runs `cases` (all of one target) as one kernel with the given EXEC and
 // checks every lane of every op.
-void run_valu(const std::vector<const OpCase*>& cases, Target target, u64 exec) {
+void run_valu(const std::vector<const OpCase*>& cases, Target target, u64 exec, DenormMode mode) {
     const std::vector<LaneInput> inputs = make_inputs(valu_lanes, 1234);
-    const std::vector<u32> out =
-        run_kernel(valu_kernel(cases), target, exec, valu_records(inputs), cases.size() * valu_lanes * 4, 1, valu_lanes);
+    const std::vector<u32> out = run_kernel(valu_kernel(cases), target, exec, valu_records(inputs),
+                                            cases.size() * valu_lanes * 4, 1, valu_lanes, mode);
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const OpCase& c = *cases[i];
         Mismatch mismatch;
+        std::vector<LaneInput> wave_inputs;  // the current wave's, flushed as the mode reads them
         for (unsigned lane = 0; lane < valu_lanes; ++lane) {
-            const Wave wave{&inputs[lane / 64 * 64], exec};
+            if (lane % 64 == 0)
+                wave_inputs = mode.inputs() ? flushed_inputs(&inputs[lane], c.kinds)
+                                            : std::vector<LaneInput>(&inputs[lane], &inputs[lane] + 64);
+            const Wave wave{wave_inputs.data(), exec};
             const int l = lane % 64;
             const LaneInput& in = inputs[lane];
-            const Effect e = c.reference(wave, l);
+            const Effect e = mode.results() ? flushed_result(c.reference(wave, l), c.kinds.out) : c.reference(wave, l);
             const u32* got = &out[(i * valu_lanes + lane) * 4];
             const u32 want_lo = e.lo.value_or(in.old_lo), want_hi = e.hi.value_or(in.old_hi);
             const bool want_sdst = e.sdst.value_or(true), want_exec = e.exec.value_or(wave.active(l));
@@ -1486,13 +1640,14 @@ void run_valu(const std::vector<const OpCase*>& cases, Target target, u64 exec) 
                                  " exec " + std::to_string(want_exec) + ", got " + hex(got[1]) + ":" + hex(got[0]) +
                                  " mask " + std::to_string(got[2]) + " exec " + std::to_string(got[3]);
         }
-        INFO(c.mnemonic << " (" << target_name(target) << ", exec " << hex(hi(exec)) << hex(lo(exec)) << "): " << mismatch.count
+        INFO(c.mnemonic << " (" << target_name(target) << ", exec " << hex(hi(exec)) << hex(lo(exec)) << ", denorm mode "
+                        << mode.value << "): " << mismatch.count
                         << " lanes differ, first " << mismatch.first);
         CHECK(mismatch.count == 0);
     }
 }
 
-void run_salu(const std::vector<const OpCase*>& cases, Target target, u64 exec) {
+void run_salu(const std::vector<const OpCase*>& cases, Target target, u64 exec, DenormMode) {
     const std::vector<LaneInput> inputs = make_inputs(salu_groups, 4321);
     const std::vector<u32> out =
         run_kernel(salu_kernel(cases), target, exec, records(inputs), cases.size() * salu_groups * 8, salu_groups, 64);
@@ -1520,13 +1675,13 @@ void run_salu(const std::vector<const OpCase*>& cases, Target target, u64 exec) 
     }
 }
 
-using Runner = void (*)(const std::vector<const OpCase*>&, Target, u64);
+using Runner = void (*)(const std::vector<const OpCase*>&, Target, u64, DenormMode);
 
 // One kernel per target.
-void run_table(const std::vector<OpCase>& table, Runner runner, u64 exec) {
+void run_table(const std::vector<OpCase>& table, Runner runner, u64 exec, DenormMode mode = {}) {
     std::map<Target, std::vector<const OpCase*>> by_target;
     for (const OpCase& c : table) by_target[target_of(c.mnemonic)].push_back(&c);
-    for (const auto& [target, cases] : by_target) runner(cases, target, exec);
+    for (const auto& [target, cases] : by_target) runner(cases, target, exec, mode);
 }
 
 }  // namespace
@@ -1535,6 +1690,15 @@ TEST_CASE("every VALU opcode matches its host reference", "[alu][opcodes]") {
     const std::vector<OpCase> table = valu_cases();
     SECTION("full EXEC") { run_table(table, run_valu, full_exec); }
     SECTION("partial EXEC: inactive lanes keep their destinations") { run_table(table, run_valu, partial_exec); }
+}
+
+// The fp32 and fp16/fp64 denorm modes (both fields set alike): float
+// operands flushed as the mode says, integer operands (v_cvt_f32_u32's
+// source, v_ldexp's exponent, v_cvt_i32_f32's result) never.
+TEST_CASE("every VALU opcode matches its host reference in every denorm mode", "[alu][opcodes][denorm]") {
+    const std::vector<OpCase> table = valu_cases();
+    const unsigned mode = GENERATE(0u, 1u, 2u);  // 3: the test case above
+    run_table(table, run_valu, full_exec, DenormMode{mode});
 }
 
 TEST_CASE("every SALU opcode matches its host reference", "[alu][opcodes]") {
