@@ -20,6 +20,8 @@ const sem::Table& semantics() {
         sem::register_lds(t);
         sem::register_half(t);
         sem::register_divide(t);
+        sem::register_hwreg(t);
+        sem::register_isaops(t);
         return t;
     }();
     return table;

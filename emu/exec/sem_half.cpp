@@ -310,6 +310,26 @@ u32 lshrrev_b16(const HalfMode&, u32 a, u32 b, u32) { return (b & 0xffff) >> (a 
 u32 ashrrev_i16(const HalfMode&, u32 a, u32 b, u32) { return u32(i16(b) >> (a & 15)); }
 template <class T> u32 min16(const HalfMode&, u32 a, u32 b, u32) { return u32(std::min(T(a), T(b))); }
 template <class T> u32 max16(const HalfMode&, u32 a, u32 b, u32) { return u32(std::max(T(a), T(b))); }
+// v_min3/max3/med3_{i16,u16} (Vega ISA VOP3: the min/max/median of the three).
+template <class T> u32 min3_16(const HalfMode&, u32 a, u32 b, u32 c) { return u32(std::min({T(a), T(b), T(c)})); }
+template <class T> u32 max3_16(const HalfMode&, u32 a, u32 b, u32 c) { return u32(std::max({T(a), T(b), T(c)})); }
+template <class T> u32 med3_16(const HalfMode&, u32 a, u32 b, u32 c) {
+    return u32(std::max(std::min(T(a), T(b)), std::min(std::max(T(a), T(b)), T(c))));
+}
+// v_min3/max3/med3_f16: pairwise IEEE min/max as the f16 min/max; med3 with a
+// NaN operand is min3 (Vega ISA V_MED3_F16: "if (isNan(S0) || isNan(S1) ||
+// isNan(S2)) D = min3(S0, S1, S2)").
+u32 min3_f16(const HalfMode& m, u32 a, u32 b, u32 c) {
+    return pick_f16<fp::min_num>(m, pick_f16<fp::min_num>(m, a, b, 0), c, 0);
+}
+u32 max3_f16(const HalfMode& m, u32 a, u32 b, u32 c) {
+    return pick_f16<fp::max_num>(m, pick_f16<fp::max_num>(m, a, b, 0), c, 0);
+}
+u32 med3_f16(const HalfMode& m, u32 a, u32 b, u32 c) {
+    if (is_nan16(a) || is_nan16(b) || is_nan16(c)) return min3_f16(m, a, b, c);
+    const u32 low = pick_f16<fp::min_num>(m, a, b, 0), high = pick_f16<fp::max_num>(m, a, b, 0);
+    return pick_f16<fp::max_num>(m, low, pick_f16<fp::min_num>(m, high, c, 0), 0);
+}
 u32 mad_u16(const HalfMode&, u32 a, u32 b, u32 c) { return a * b + c; }
 // 16 x 16 -> 32-bit products plus a 32-bit addend.
 u32 mad_u32_u16(const HalfMode&, u32 a, u32 b, u32 c) { return (a & 0xffff) * (b & 0xffff) + c; }
@@ -689,6 +709,16 @@ void register_half(Table& t) {
     v(Op::v_min_i16, op16<i16_binary, min16<i16>>, N);
     v(Op::v_max_i16, op16<i16_binary, max16<i16>>, N);
     v(Op::v_mad_u16, op16<i16_ternary_keep, mad_u16>, N);
+    // min3/max3/med3: VOP3 only, op_sel picks the destination half (the other kept, as v_mad_u16).
+    v(Op::v_min3_f16, op16<f16_ternary_keep, min3_f16>, H);
+    v(Op::v_max3_f16, op16<f16_ternary_keep, max3_f16>, H);
+    v(Op::v_med3_f16, op16<f16_ternary_keep, med3_f16>, H);
+    v(Op::v_min3_i16, op16<i16_ternary_keep, min3_16<i16>>, N);
+    v(Op::v_max3_i16, op16<i16_ternary_keep, max3_16<i16>>, N);
+    v(Op::v_med3_i16, op16<i16_ternary_keep, med3_16<i16>>, N);
+    v(Op::v_min3_u16, op16<i16_ternary_keep, min3_16<u16>>, N);
+    v(Op::v_max3_u16, op16<i16_ternary_keep, max3_16<u16>>, N);
+    v(Op::v_med3_u16, op16<i16_ternary_keep, med3_16<u16>>, N);
     v(Op::v_mad_i16, op16<i16_ternary_keep, mad_u16>, N);  // the low 16 bits do not depend on signedness
     v(Op::v_mad_legacy_u16, op16<i16_ternary_zero, mad_u16>, N);
     v(Op::v_mad_legacy_i16, op16<i16_ternary_zero, mad_u16>, N);

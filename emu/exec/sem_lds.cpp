@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #if defined(__SSE2__)
@@ -18,6 +19,7 @@
 namespace dppgemm::emu::sem {
 
 std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare);
+std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare);
 bool parse_atomic(std::string_view name, Op op);
 
 namespace {
@@ -282,6 +284,66 @@ void ds_atomic(Wave& w, const ExecInst& e) {
     account(w, e, f, exec, !Returns, a);
 }
 
+// 64-bit LDS atomics (data in VGPR pairs; ds_cmpst_b64: data0 the compare
+// value, data1 the new one, as for 32 bits). 8-byte aligned addresses.
+template <bool Returns>
+void ds_atomic64(Wave& w, const ExecInst& e) {
+    const u64 exec = w.exec();
+    const bool cmpst = mnemonic(e.inst->op).find("cmpst") != std::string_view::npos;
+    DsFormat f;
+    f.bytes = 8;
+    LdsLaneAddresses a;
+    lane_addresses(w, e, f, a);
+    u32 old[2][64] = {};
+    auto pair = [&](const Src& s, unsigned l) { return u64(vreg(w, s, 0)[l]) | u64(vreg(w, s, 1)[l]) << 32; };
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        if (a.byte[0][l] & 7) fault_at("misaligned 64-bit LDS atomic", a.byte[0][l]);
+        std::uint8_t* host = lds_at(w, a.byte[0][l], 8);
+        const u64 data0 = pair(e.src[1], l);
+        const u64 result = cmpst ? lds_atomic_apply64(host, e.inst->op, pair(e.src[2], l), data0)
+                                 : lds_atomic_apply64(host, e.inst->op, data0, 0);
+        old[0][l] = u32(result);
+        old[1][l] = u32(result >> 32);
+    }
+    if (Returns) {
+        PendingLoad& p = issue_read(w, e, 2, 0, exec);
+        std::memcpy(w.pending.data(p), old, sizeof old);
+    } else {
+        PendingLoad entry;
+        entry.counter = WaitCounter::lgkm_lds;
+        issue(w, e, entry);
+    }
+    account(w, e, f, exec, !Returns, a);
+}
+
+// ds_append / ds_consume on LDS (gds=0): one counter at M0[15:0] + offset
+// (Vega ISA "LDS/GDS": M0 gives the base, the instruction's offset adds to
+// it) goes up (append) or down (consume) by the number of active lanes,
+// once for the wave; every active lane gets the value before the change.
+template <bool Append>
+void ds_append_consume(Wave& w, const ExecInst& e) {
+    if (e.inst->gds) fail("ds_append/ds_consume on GDS (gds:1) is not modelled: the emulator has no GDS");
+    const u64 exec = w.exec();
+    const u32 address = (w.sreg[sreg_m0] & 0xffff) + u32(e.inst->offset & 0xffff);
+    u32 before = 0;
+    if (exec) {
+        std::uint8_t* host = lds_at(w, address, 4);
+        std::memcpy(&before, host, 4);
+        const u32 count = popcount(exec), after = Append ? before + count : before - count;
+        std::memcpy(host, &after, 4);
+    }
+    u32 out[64];
+    for (unsigned l = 0; l < 64; ++l) out[l] = before;
+    PendingLoad& p = issue_read(w, e, 1, 0, exec);
+    std::memcpy(w.pending.data(p), out, sizeof out);
+    Counters& c = w.group->counters;
+    c.lds_read_requests += exec ? 1 : 0;
+    c.lds_read_bytes += exec ? 4 : 0;
+    c.lds_write_requests += exec ? 1 : 0;
+    c.lds_write_bytes += exec ? 4 : 0;
+}
+
 // Lane exchanges through the LDS crossbar (no LDS memory). A lane whose
 // source lane is inactive reads 0.
 void finish_exchange(Wave& w, const ExecInst& e, const u32* value, u64 exec) {
@@ -358,21 +420,27 @@ void register_lds(Table& t) {
             set(t, op, ds_write, InstClass::lds_write);
         }
     }
-    // 32-bit atomics.
+    // 32-bit and 64-bit atomics; "_rtn" only says the old value returns.
     for (std::size_t i = 1; i < op_count; ++i) {
         const Op op = static_cast<Op>(i);
         const std::string_view name = op_info(op).mnemonic;
         if (op_info(op).family != Family::DS || t[i].fn) continue;
-        const bool b32 = name.find("_u32") != std::string_view::npos || name.find("_i32") != std::string_view::npos ||
-                         name.find("_b32") != std::string_view::npos || name == "ds_add_f32" || name == "ds_add_rtn_f32";
-        if (!b32 || name.find("wrxchg2") != std::string_view::npos || name.find("mskor") != std::string_view::npos ||
-            name.find("wrap") != std::string_view::npos || name.find("permute") != std::string_view::npos ||
-            name.find("swizzle") != std::string_view::npos || name.find("condxchg") != std::string_view::npos)
+        auto has = [&](std::string_view s) { return name.find(s) != std::string_view::npos; };
+        const bool b32 = has("_u32") || has("_i32") || has("_b32") || name == "ds_add_f32" || name == "ds_add_rtn_f32";
+        const bool b64 = has("_u64") || has("_i64") || has("_b64") || name == "ds_add_f64" || name == "ds_add_rtn_f64";
+        if (!(b32 || b64) || has("src2") || has("wrxchg2") || has("mskor") || has("wrap") || has("permute") || has("swizzle") ||
+            has("condxchg"))
             continue;
-        if (!parse_atomic(name, op)) continue;
-        const bool returns = name.find("_rtn") != std::string_view::npos;
-        set(t, op, returns ? ds_atomic<true> : ds_atomic<false>, returns ? InstClass::lds_read : InstClass::lds_write);
+        std::string base(name);
+        if (const std::size_t rtn = base.find("_rtn"); rtn != std::string::npos) base.erase(rtn, 4);
+        if (!parse_atomic(base, op)) continue;
+        const bool returns = has("_rtn");
+        const InstClass cls = returns ? InstClass::lds_read : InstClass::lds_write;
+        if (b64) set(t, op, returns ? ds_atomic64<true> : ds_atomic64<false>, cls);
+        else set(t, op, returns ? ds_atomic<true> : ds_atomic<false>, cls);
     }
+    set(t, Op::ds_append, ds_append_consume<true>, InstClass::lds_read);
+    set(t, Op::ds_consume, ds_append_consume<false>, InstClass::lds_read);
     set(t, Op::ds_bpermute_b32, ds_bpermute, InstClass::lds_read);
     set(t, Op::ds_permute_b32, ds_permute, InstClass::lds_read);
     set(t, Op::ds_swizzle_b32, ds_swizzle, InstClass::lds_read);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
+#include <type_traits>
 
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/semantics.hpp"
@@ -359,44 +360,76 @@ void vmem_store(Wave& w, const ExecInst& e) {
     if (access) w.group->observer->memory_access(w, e, *access);
 }
 
-// ---- atomics (32-bit) --------------------------------------------------------
+// ---- atomics -------------------------------------------------------------
+//
+// 32-bit and 64-bit (_x2, f64) read-modify-writes. The 64-bit forms take
+// their data in a VGPR pair and cmpswap_x2 its compare value in the next
+// pair (Vega ISA "FLAT_ATOMIC_CMPSWAP_X2": src = DATA[0:1], cmp =
+// DATA[2:3]); the f64 min/max follow the CDNA2 pseudocode ("MEM[ADDR] =
+// (src < tmp) ? src : tmp", and > for max), so a NaN never replaces memory.
 
-enum class AtomicOp : std::uint8_t { swap, cmpswap, add, sub, rsub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32 };
+enum class AtomicOp : std::uint8_t {
+    swap, cmpswap, add, sub, rsub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32, add_f64, min_f64, max_f64
+};
 
 std::array<AtomicOp, op_count>& atomic_ops() {
     static std::array<AtomicOp, op_count> table{};
     return table;
 }
+std::array<std::uint8_t, op_count>& atomic_dwords() {
+    static std::array<std::uint8_t, op_count> table{};
+    return table;
+}
 
-// Applies op to *host atomically and returns the old value.
-u32 atomic_apply(std::uint8_t* host, AtomicOp op, u32 data, u32 compare) {
-    u32* p = reinterpret_cast<u32*>(host);
-    u32 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+template <class T>
+T as_value(std::uint64_t bits) {
+    T v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+}
+template <class T>
+std::uint64_t as_bits(T value) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof value);
+    return bits;
+}
+
+// Applies op to *host atomically and returns the old value (U: u32 or u64).
+template <class U>
+U atomic_apply(std::uint8_t* host, AtomicOp op, U data, U compare) {
+    using S = std::make_signed_t<U>;
+    U* p = reinterpret_cast<U*>(host);
+    U old = __atomic_load_n(p, __ATOMIC_RELAXED);
     while (true) {
-        u32 value = old;
+        U value = old;
         switch (op) {
         case AtomicOp::swap: value = data; break;
         case AtomicOp::cmpswap: value = old == compare ? data : old; break;
         case AtomicOp::add: value = old + data; break;
         case AtomicOp::sub: value = old - data; break;
         case AtomicOp::rsub: value = data - old; break;
-        case AtomicOp::smin: value = std::int32_t(old) < std::int32_t(data) ? old : data; break;
+        case AtomicOp::smin: value = S(old) < S(data) ? old : data; break;
         case AtomicOp::umin: value = old < data ? old : data; break;
-        case AtomicOp::smax: value = std::int32_t(old) > std::int32_t(data) ? old : data; break;
+        case AtomicOp::smax: value = S(old) > S(data) ? old : data; break;
         case AtomicOp::umax: value = old > data ? old : data; break;
         case AtomicOp::and_: value = old & data; break;
         case AtomicOp::or_: value = old | data; break;
         case AtomicOp::xor_: value = old ^ data; break;
         case AtomicOp::inc: value = old >= data ? 0 : old + 1; break;
         case AtomicOp::dec: value = (old == 0 || old > data) ? data : old - 1; break;
-        case AtomicOp::add_f32: value = fp::as_bits(fp::as_float(old) + fp::as_float(data)); break;
+        case AtomicOp::add_f32: value = U(fp::as_bits(fp::as_float(u32(old)) + fp::as_float(u32(data)))); break;
+        case AtomicOp::add_f64: value = U(as_bits(as_value<double>(old) + as_value<double>(data))); break;
+        case AtomicOp::min_f64: value = as_value<double>(data) < as_value<double>(old) ? data : old; break;
+        case AtomicOp::max_f64: value = as_value<double>(data) > as_value<double>(old) ? data : old; break;
         }
         if (__atomic_compare_exchange_n(p, &old, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
     }
 }
 
 void vmem_atomic(Wave& w, const ExecInst& e) {
-    const AtomicOp op = atomic_ops()[static_cast<std::size_t>(e.inst->op)];
+    const std::size_t index = static_cast<std::size_t>(e.inst->op);
+    const AtomicOp op = atomic_ops()[index];
+    const unsigned dwords = atomic_dwords()[index];
     const u64 exec = w.exec();
     LaneAddresser addr(w, e);
     const bool buffer = e.inst->info().family == Family::MUBUF;
@@ -406,7 +439,7 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
     entry.counter = WaitCounter::vm;
     if (returns) {
         entry.dest = PendingLoad::Dest::vgpr;
-        entry.dwords = 1;
+        entry.dwords = std::uint8_t(dwords);
         entry.reg = e.dst.index;  // MUBUF: vdata itself; FLAT/GLOBAL: vdst
         entry.lanes = exec;
     }
@@ -415,14 +448,24 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
         u64 address;
-        std::uint8_t* host = addr.at(l, 0, 4, &address);
-        if (!host) { out[l] = 0; continue; }
-        if (address & 3) fault_at("misaligned atomic", address);
-        const u32 value = vreg(w, data, 0)[l];
-        const u32 compare = op == AtomicOp::cmpswap ? vreg(w, data, 1)[l] : 0;
-        out[l] = atomic_apply(host, op, value, compare);
-        w.group->counters.global_read_bytes += 4;
-        w.group->counters.global_write_bytes += 4;
+        std::uint8_t* host = addr.at(l, 0, 4 * dwords, &address);
+        if (!host) {
+            for (unsigned d = 0; d < dwords; ++d) out[64 * d + l] = 0;
+            continue;
+        }
+        if (address & (4 * dwords - 1)) fault_at("misaligned atomic", address);
+        if (dwords == 1) {
+            const u32 value = vreg(w, data, 0)[l];
+            const u32 compare = op == AtomicOp::cmpswap ? vreg(w, data, 1)[l] : 0;
+            out[l] = atomic_apply<u32>(host, op, value, compare);
+        } else {
+            auto pair = [&](unsigned first) { return u64(vreg(w, data, first)[l]) | u64(vreg(w, data, first + 1)[l]) << 32; };
+            const u64 old = atomic_apply<u64>(host, op, pair(0), op == AtomicOp::cmpswap ? pair(2) : 0);
+            out[l] = u32(old);
+            out[64 + l] = u32(old >> 32);
+        }
+        w.group->counters.global_read_bytes += 4 * dwords;
+        w.group->counters.global_write_bytes += 4 * dwords;
     }
 }
 
@@ -437,16 +480,23 @@ void no_effect(Wave&, const ExecInst&) {}
 // Exposed for the LDS file: the same atomic table and arithmetic.
 std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare);
 std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare) {
-    return atomic_apply(host, atomic_ops()[static_cast<std::size_t>(op)], data, compare);
+    return atomic_apply<u32>(host, atomic_ops()[static_cast<std::size_t>(op)], data, compare);
+}
+std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare);
+std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare) {
+    return atomic_apply<u64>(host, atomic_ops()[static_cast<std::size_t>(op)], data, compare);
 }
 bool parse_atomic(std::string_view name, Op op);
 bool parse_atomic(std::string_view name, Op op) {
     static constexpr std::pair<std::string_view, AtomicOp> names[] = {
         {"cmpswap", AtomicOp::cmpswap}, {"cmpst", AtomicOp::cmpswap}, {"swap", AtomicOp::swap},
-        {"wrxchg", AtomicOp::swap},     {"add_f32", AtomicOp::add_f32}, {"add", AtomicOp::add},
+        {"wrxchg", AtomicOp::swap},     {"add_f32", AtomicOp::add_f32}, {"add_f64", AtomicOp::add_f64},
+        {"min_f64", AtomicOp::min_f64}, {"max_f64", AtomicOp::max_f64}, {"add", AtomicOp::add},
         {"rsub", AtomicOp::rsub},       {"sub", AtomicOp::sub},         {"smin", AtomicOp::smin},       {"umin", AtomicOp::umin},
         {"smax", AtomicOp::smax},       {"umax", AtomicOp::umax},       {"min_i32", AtomicOp::smin},
         {"min_u32", AtomicOp::umin},    {"max_i32", AtomicOp::smax},    {"max_u32", AtomicOp::umax},
+        {"min_i64", AtomicOp::smin},    {"min_u64", AtomicOp::umin},    {"max_i64", AtomicOp::smax},
+        {"max_u64", AtomicOp::umax},
         {"and", AtomicOp::and_},        {"xor", AtomicOp::xor_},        {"or", AtomicOp::or_},
         {"inc", AtomicOp::inc},         {"dec", AtomicOp::dec},
     };
@@ -471,10 +521,9 @@ void register_memory(Table& t) {
         const std::string_view name = info.mnemonic;
         if (name.find("format") != std::string_view::npos || name.find("_lds_") != std::string_view::npos) continue;
         if (info.has(OF_ATOMIC)) {
-            // 32-bit atomics only (no _x2, no packed f16/bf16, no f64).
-            if (ends_with(name, "_x2") || name.find("pk_") != std::string_view::npos ||
-                name.find("f64") != std::string_view::npos)
-                continue;
+            // 32-bit and 64-bit (_x2, f64) atomics; not the packed f16/bf16 adds.
+            if (name.find("pk_") != std::string_view::npos) continue;
+            atomic_dwords()[i] = (ends_with(name, "_x2") || name.find("f64") != std::string_view::npos) ? 2 : 1;
             if (parse_atomic(name, op)) set(t, op, vmem_atomic, InstClass::vmem_load);
             continue;
         }
