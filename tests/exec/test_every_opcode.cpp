@@ -960,6 +960,119 @@ std::vector<OpCase> valu_cases() {
         u32_result([](const LaneInput& in) { return in.b; }));
     add("v_accvgpr_mov_b32", "v_accvgpr_write_b32 a2, $C\n  v_accvgpr_mov_b32 a3, a2\n  v_accvgpr_read_b32 $D, a3",
         u32_result([](const LaneInput& in) { return in.c; }));
+
+    // f64 rounding (Vega ISA VOP1: V_FLOOR_F64 "D.d = trunc(S0.d); if (S0.d < 0.0 && S0.d != D.d) D.d += -1.0",
+    // V_CEIL_F64 likewise upward, V_RNDNE_F64 to nearest even, V_FRACT_F64 "S0.d + -floor(S0.d)").
+    auto vop1_f64 = [&](const char* name, double (*fn)(double)) {
+        add(name, std::string(name) + " $D2, $A2", f64_result([fn](const LaneInput& in) { return fn(d(in.a2)); }),
+            Compare::f64);
+    };
+    vop1_f64("v_floor_f64", [](double x) { return std::floor(x); });
+    vop1_f64("v_ceil_f64", [](double x) { return std::ceil(x); });
+    vop1_f64("v_trunc_f64", [](double x) { return std::trunc(x); });
+    vop1_f64("v_rndne_f64", [](double x) { return std::nearbyint(x); });
+    vop1_f64("v_fract_f64", [](double x) {
+        if (std::isinf(x)) return std::numeric_limits<double>::quiet_NaN();
+        return std::min(x - std::floor(x), 0x1.fffffffffffffp-1);
+    });
+    // V_FMAC_F64 (CDNA2): D.d = S0.d * S1.d + D.d, fused.
+    add("v_fmac_f64", "v_mov_b32 $D, v12\n  v_mov_b32 $DH, v13\n  v_fmac_f64 $D2, $A2, $B2",
+        f64_result([](const LaneInput& in) { return std::fma(d(in.a2), d(in.b2), d(in.c2)); }), Compare::f64);
+
+    // Dot products (Vega ISA VOP3P V_DOT*: "D = S0[0] * S1[0] + ... + S2"; the
+    // MI100 ISA's VOP2 V_DOT*C accumulate into D). Integer sums wrap.
+    auto int_dot = [](u32 a, u32 b, u32 c, unsigned bits, bool is_signed) {
+        i64 sum = is_signed ? i64(i32(c)) : i64(c);
+        for (unsigned k = 0; k < 32 / bits; ++k) {
+            const u32 x = (a >> (bits * k)) & mask_bits(bits), y = (b >> (bits * k)) & mask_bits(bits);
+            sum += is_signed ? i64(sext(x, bits)) * sext(y, bits) : i64(x) * i64(y);
+        }
+        return u32(sum);
+    };
+    struct IntDot {
+        const char* name;
+        const char* accumulating;  // the VOP2 *c form (gfx908+), or nullptr
+        unsigned bits;
+        bool is_signed;
+    };
+    const IntDot int_dots[] = {
+        {"v_dot2_i32_i16", "v_dot2c_i32_i16", 16, true}, {"v_dot2_u32_u16", nullptr, 16, false},
+        {"v_dot4_i32_i8", "v_dot4c_i32_i8", 8, true},    {"v_dot4_u32_u8", nullptr, 8, false},
+        {"v_dot8_i32_i4", "v_dot8c_i32_i4", 4, true},    {"v_dot8_u32_u4", nullptr, 4, false},
+    };
+    for (const IntDot& op : int_dots) {
+        const auto ref = u32_result([op, int_dot](const LaneInput& in) { return int_dot(in.a, in.b, in.c, op.bits, op.is_signed); });
+        add(op.name, std::string(op.name) + " $D, $A, $B, $C", ref);
+        if (op.accumulating) add(op.accumulating, std::string("v_mov_b32 $D, $C\n  ") + op.accumulating + " $D, $A, $B", ref);
+    }
+    // f16 dot: products exact, the sum rounded once to f32 (113-bit intermediate: exact for these inputs).
+    auto half_dot = [](const LaneInput& in) {
+        const double p0 = half_value(in.a & 0xffff) * half_value(in.b & 0xffff);
+        const double p1 = half_value(in.a >> 16) * half_value(in.b >> 16);
+        return float((__float128(p0) + __float128(p1)) + __float128(f(in.c)));
+    };
+    add("v_dot2_f32_f16", "v_dot2_f32_f16 $D, $A, $B, $C", f32_result(half_dot), Compare::f32);
+    add("v_dot2c_f32_f16", "v_mov_b32 $D, $C\n  v_dot2c_f32_f16 $D, $A, $B", f32_result(half_dot), Compare::f32);
+
+    // 16-bit min3/max3/med3 (Vega ISA VOP3; med3 with a NaN is min3), the low half.
+    add("v_min3_f16", "v_min3_f16 $D, $A, $B, $C", u32_result([](const LaneInput& in) {
+            return half_min_max(half_min_max(in.a & 0xffff, in.b & 0xffff, false), in.c & 0xffff, false);
+        }), Compare::f16);
+    add("v_max3_f16", "v_max3_f16 $D, $A, $B, $C", u32_result([](const LaneInput& in) {
+            return half_min_max(half_min_max(in.a & 0xffff, in.b & 0xffff, true), in.c & 0xffff, true);
+        }), Compare::f16);
+    add("v_med3_f16", "v_med3_f16 $D, $A, $B, $C", u32_result([](const LaneInput& in) {
+            const u32 a = in.a & 0xffff, b = in.b & 0xffff, c = in.c & 0xffff;
+            if (is_nan16(a) || is_nan16(b) || is_nan16(c)) return half_min_max(half_min_max(a, b, false), c, false);
+            return half_min_max(half_min_max(a, b, false), half_min_max(half_min_max(a, b, true), c, false), true);
+        }), Compare::f16);
+    auto three16 = [&](const char* name, bool is_signed, int which /* 0 min, 1 med, 2 max */) {
+        add(name, std::string(name) + " $D, $A, $B, $C", u32_result([is_signed, which](const LaneInput& in) {
+                i32 v[3];
+                const u32 raw[3] = {in.a & 0xffff, in.b & 0xffff, in.c & 0xffff};
+                for (int i = 0; i < 3; ++i) v[i] = is_signed ? sext(raw[i], 16) : i32(raw[i]);
+                std::sort(v, v + 3);
+                return u32(v[which]) & 0xffff;
+            }), Compare::low16);
+    };
+    three16("v_min3_i16", true, 0);
+    three16("v_med3_i16", true, 1);
+    three16("v_max3_i16", true, 2);
+    three16("v_min3_u16", false, 0);
+    three16("v_med3_u16", false, 1);
+    three16("v_max3_u16", false, 2);
+
+    // Packing conversions (Vega ISA VOP3): V_CVT_PKNORM_I16_F32 "D = {flt32_to_snorm16(S1.f),
+    // flt32_to_snorm16(S0.f)}" (clamp to [-1, 1], times 32767, nearest even; NaN 0), U16: [0, 1] x 65535.
+    auto snorm = [](double x) { return std::isnan(x) ? 0u : u32(i32(std::nearbyint(std::clamp(x, -1.0, 1.0) * 32767))) & 0xffff; };
+    auto unorm = [](double x) { return std::isnan(x) ? 0u : u32(std::nearbyint(std::clamp(x, 0.0, 1.0) * 65535)); };
+    add("v_cvt_pknorm_i16_f32", "v_cvt_pknorm_i16_f32 $D, $A, $B",
+        u32_result([snorm](const LaneInput& in) { return snorm(f(in.a)) | snorm(f(in.b)) << 16; }));
+    add("v_cvt_pknorm_u16_f32", "v_cvt_pknorm_u16_f32 $D, $A, $B",
+        u32_result([unorm](const LaneInput& in) { return unorm(f(in.a)) | unorm(f(in.b)) << 16; }));
+    add("v_cvt_pknorm_i16_f16", "v_cvt_pknorm_i16_f16 $D, $A, $B",
+        u32_result([snorm](const LaneInput& in) { return snorm(half_value(in.a)) | snorm(half_value(in.b)) << 16; }));
+    add("v_cvt_pknorm_u16_f16", "v_cvt_pknorm_u16_f16 $D, $A, $B",
+        u32_result([unorm](const LaneInput& in) { return unorm(half_value(in.a)) | unorm(half_value(in.b)) << 16; }));
+    // V_CVT_PK_U16_U32 / V_CVT_PK_I16_I32: each source saturated to 16 bits.
+    add("v_cvt_pk_u16_u32", "v_cvt_pk_u16_u32 $D, $A, $B",
+        u32_result([](const LaneInput& in) { return std::min(in.a, 0xffffu) | std::min(in.b, 0xffffu) << 16; }));
+    add("v_cvt_pk_i16_i32", "v_cvt_pk_i16_i32 $D, $A, $B", u32_result([](const LaneInput& in) {
+            auto sat = [](u32 x) { return u32(std::clamp(i32(x), -32768, 32767)) & 0xffff; };
+            return sat(in.a) | sat(in.b) << 16;
+        }));
+    // V_CVT_PK_U8_F32: byte S1[1:0] of S2 replaced by flt32_to_uint8(S0) ([0, 255], nearest even, NaN 0);
+    // V_CVT_PKACCUM_U8_F32: the same into D.
+    auto pk_u8 = [](u32 a, u32 b, u32 c) {
+        const double x = f(a);
+        const u32 byte = std::isnan(x) ? 0u : u32(std::nearbyint(std::clamp(x, 0.0, 255.0)));
+        const unsigned shift = 8 * (b & 3);
+        return (byte << shift) | (c & ~(0xffu << shift));
+    };
+    add("v_cvt_pk_u8_f32", "v_cvt_pk_u8_f32 $D, $A, $B, $C",
+        u32_result([pk_u8](const LaneInput& in) { return pk_u8(in.a, in.b, in.c); }));
+    add("v_cvt_pkaccum_u8_f32", "v_mov_b32 $D, $C\n  v_cvt_pkaccum_u8_f32 $D, $A, $B",
+        u32_result([pk_u8](const LaneInput& in) { return pk_u8(in.a, in.b, in.c); }));
     return cases;
 }
 
