@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <memory>
+#include <map>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -145,25 +148,30 @@ DispatchResult TestRun::run(const Program& program) {
     return launch(memory, program, config);
 }
 
-const CodeObject& hip_kernels() {
-    static const CodeObject co = [] {
-        const std::string dir = std::string(EXEC_TEST_WORK_DIR) + "/hip";
-        std::filesystem::create_directories(dir);
-        // One file per process: CTest runs test cases of this executable in
-        // parallel, and each would otherwise read the others' half-written output.
-        const std::string stem = dir + "/kernels." + std::to_string(::getpid());
-        const std::string out = stem + ".co";
-        const std::string command = std::string(EXEC_TEST_HIPCC) +
-                                    " --offload-arch=gfx906 --cuda-device-only --no-gpu-bundle-output -O2 -c " +
-                                    EXEC_TEST_HIP_SOURCE + " -o " + out + " > " + stem + ".log 2>&1";
-        if (std::system(command.c_str()) != 0) throw std::runtime_error("hipcc failed: " + command);
-        CodeObject loaded = load_code_object(out);
-        std::filesystem::remove(out);
-        std::filesystem::remove(stem + ".log");
-        return loaded;
-    }();
-    return co;
+const CodeObject& hip_code_object(const std::string& file, const std::string& arch, const std::string& options) {
+    static std::mutex lock;
+    static std::map<std::string, std::unique_ptr<CodeObject>> built;
+    const std::lock_guard<std::mutex> guard(lock);
+    std::unique_ptr<CodeObject>& slot = built[file + " " + arch + " " + options];
+    if (slot) return *slot;
+    const std::string dir = std::string(EXEC_TEST_WORK_DIR) + "/hip";
+    std::filesystem::create_directories(dir);
+    // One file per process: CTest runs test cases of this executable in
+    // parallel, and each would otherwise read the others' half-written output.
+    const std::string stem = dir + "/" + file + "." + arch + "." + std::to_string(built.size()) + "." + std::to_string(::getpid());
+    const std::string out = stem + ".co";
+    const std::string source = std::filesystem::path(EXEC_TEST_HIP_SOURCE).parent_path().string() + "/" + file;
+    const std::string command = std::string(EXEC_TEST_HIPCC) + " --offload-arch=" + arch +
+                                " --cuda-device-only --no-gpu-bundle-output " + options + " -c " + source + " -o " + out +
+                                " > " + stem + ".log 2>&1";
+    if (std::system(command.c_str()) != 0) throw std::runtime_error("hipcc failed: " + command);
+    slot = std::make_unique<CodeObject>(load_code_object(out));
+    std::filesystem::remove(out);
+    std::filesystem::remove(stem + ".log");
+    return *slot;
 }
+
+const CodeObject& hip_kernels() { return hip_code_object("kernels.hip", "gfx906", "-O2"); }
 
 std::uint32_t bits(float f) {
     std::uint32_t u;

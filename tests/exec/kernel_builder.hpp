@@ -63,6 +63,8 @@ struct TestRun {
 
 // The hipcc-compiled kernels of hip/kernels.hip (gfx906), built once per process.
 const CodeObject& hip_kernels();
+// hip/<file> compiled by hipcc for `arch` with `options` (e.g. "-O0 -g"), once per process and combination.
+const CodeObject& hip_code_object(const std::string& file, const std::string& arch, const std::string& options);
 
 // Runs `program` on `items` work-items in 1-D workgroups of `block`, its
 // explicit arguments given in order (each of the argument's exact size).
