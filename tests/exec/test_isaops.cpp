@@ -190,3 +190,189 @@ TEST_CASE("hipcc: local arrays and a non-inlined call use the stack (-O0 reads S
         }
     }
 }
+
+// ---- hand-assembled: every 64-bit atomic --------------------------------------
+
+namespace {
+
+// One lane's 64-bit atomic per the ISA pseudocode (Vega ISA "FLAT_ATOMIC_*_X2",
+// "DS_*_U64"; CDNA2 for the f64 forms): the new memory value from the old one,
+// DATA and (cmpswap) the compare value.
+struct Atomic64 {
+    const char* op;  // the mnemonic part after global_atomic_ / flat_atomic_ / buffer_atomic_
+    u64 (*apply)(u64 old, u64 data, u64 compare);
+};
+double as_double(u64 b) {
+    double d;
+    std::memcpy(&d, &b, 8);
+    return d;
+}
+u64 double_bits(double d) {
+    u64 b;
+    std::memcpy(&b, &d, 8);
+    return b;
+}
+const Atomic64 integer_atomics64[] = {
+    {"swap_x2", [](u64, u64 d, u64) { return d; }},
+    {"cmpswap_x2", [](u64 o, u64 d, u64 c) { return o == c ? d : o; }},
+    {"add_x2", [](u64 o, u64 d, u64) { return o + d; }},
+    {"sub_x2", [](u64 o, u64 d, u64) { return o - d; }},
+    {"smin_x2", [](u64 o, u64 d, u64) { return i64(d) < i64(o) ? d : o; }},
+    {"umin_x2", [](u64 o, u64 d, u64) { return d < o ? d : o; }},
+    {"smax_x2", [](u64 o, u64 d, u64) { return i64(d) > i64(o) ? d : o; }},
+    {"umax_x2", [](u64 o, u64 d, u64) { return d > o ? d : o; }},
+    {"and_x2", [](u64 o, u64 d, u64) { return o & d; }},
+    {"or_x2", [](u64 o, u64 d, u64) { return o | d; }},
+    {"xor_x2", [](u64 o, u64 d, u64) { return o ^ d; }},
+    {"inc_x2", [](u64 o, u64 d, u64) { return o >= d ? 0 : o + 1; }},
+    {"dec_x2", [](u64 o, u64 d, u64) { return (o == 0 || o > d) ? d : o - 1; }},
+};
+const Atomic64 float_atomics64[] = {
+    {"add_f64", [](u64 o, u64 d, u64) { return double_bits(as_double(o) + as_double(d)); }},
+    {"min_f64", [](u64 o, u64 d, u64) { return as_double(d) < as_double(o) ? d : o; }},
+    {"max_f64", [](u64 o, u64 d, u64) { return as_double(d) > as_double(o) ? d : o; }},
+};
+
+// Per lane: old memory, data, compare; edge cases first (equal values for
+// cmpswap/inc/dec, zero, sign boundaries), then mixed bit patterns.
+struct Atomic64Inputs {
+    std::vector<u64> memory, data, compare;
+};
+Atomic64Inputs atomic64_inputs(bool floats) {
+    Atomic64Inputs in;
+    const u64 specials[] = {0, 1, 2, ~0ull, 0x8000000000000000ull, 0x7fffffffffffffffull, 0x100000000ull, 0xffffffffull};
+    const double float_specials[] = {0.0, -0.0, 1.5, -2.25, 1e300, -1e300, 0x1p-1074, 3.0};
+    u64 state = 99;
+    for (unsigned l = 0; l < 64; ++l) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        u64 m, d;
+        if (floats) {
+            m = double_bits(float_specials[l % 8]);
+            d = double_bits(l < 32 ? float_specials[(l / 8) % 8] : double(i64(state >> 40) - (1 << 23)) / 64.0);
+        } else {
+            m = l < 32 ? specials[l % 8] : state;
+            d = l < 32 ? specials[(l / 8) % 8] : (state >> 17) ^ (l << 3);
+        }
+        in.memory.push_back(m);
+        in.data.push_back(d);
+        in.compare.push_back(l % 3 == 0 ? m : m ^ 1);
+    }
+    return in;
+}
+
+enum class Path { global, flat, buffer, lds };
+
+// The body: lane l's slot is 8 * l in p0 (memory; LDS for Path::lds), data
+// from p1, compare from p2; returned values to p3, memory after into p0.
+std::string atomic64_body(Path path, const std::string& mnemonic, bool cmpswap, bool returns) {
+    std::string s =
+        "  v_lshlrev_b32 v2, 3, v0\n"
+        "  global_load_dwordx2 v[4:5], v2, s[6:7]\n"
+        "  global_load_dwordx2 v[6:7], v2, s[8:9]\n"
+        "  global_load_dwordx2 v[8:9], v2, s[4:5]\n"
+        "  v_mov_b32 v10, 0x5eed\n  v_mov_b32 v11, 0x5eed\n"
+        "  s_waitcnt vmcnt(0)\n";
+    const std::string glc = returns ? " glc" : "";
+    switch (path) {
+    case Path::global:
+        s += "  " + mnemonic + (returns ? " v[10:11]," : "") + " v2, " + (cmpswap ? "v[4:7]" : "v[4:5]") + ", s[4:5]" + glc + "\n";
+        break;
+    case Path::flat:
+        s += "  v_mov_b32 v13, s5\n  v_add_co_u32 v12, vcc, s4, v2\n  v_addc_co_u32 v13, vcc, 0, v13, vcc\n";
+        s += "  " + mnemonic + (returns ? " v[10:11]," : "") + " v[12:13], " + (cmpswap ? "v[4:7]" : "v[4:5]") + glc + "\n";
+        break;
+    case Path::buffer:
+        s += "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, 0x200\n  s_mov_b32 s23, 0x27000\n";
+        s += "  " + mnemonic + " " + (cmpswap ? "v[4:7]" : "v[4:5]") + ", v2, s[20:23], 0 offen" + glc + "\n";
+        if (returns) s += "  s_waitcnt vmcnt(0)\n  v_mov_b32 v10, v4\n  v_mov_b32 v11, v5\n";
+        break;
+    case Path::lds:
+        s += "  ds_write_b64 v2, v[8:9]\n  s_waitcnt lgkmcnt(0)\n";
+        s += "  " + mnemonic + " " + (returns ? "v[10:11], " : "") + "v2, " + (cmpswap ? "v[6:7], v[4:5]" : "v[4:5]") + "\n";
+        s += "  s_waitcnt lgkmcnt(0)\n  ds_read_b64 v[8:9], v2\n  s_waitcnt lgkmcnt(0)\n  global_store_dwordx2 v2, v[8:9], s[4:5]\n";
+        break;
+    }
+    s += "  s_waitcnt vmcnt(0)\n  global_store_dwordx2 v2, v[10:11], s[10:11]\n  s_waitcnt vmcnt(0)\n";
+    return s;
+}
+
+void check_atomic64(Path path, const std::string& mnemonic, const Atomic64& a, bool floats, const char* mcpu, bool returns) {
+    const bool cmpswap = std::string(a.op).find("cmp") != std::string::npos;
+    KernelOptions options;
+    options.mcpu = mcpu;
+    options.lds_bytes = path == Path::lds ? 512 : 0;
+    const std::string body = atomic64_body(path, mnemonic, cmpswap, returns);
+    INFO(body);
+    const CodeObject co = assemble_kernel(body, options);
+    const Program p = build_program(co, co.kernels.at(0));
+    const Atomic64Inputs in = atomic64_inputs(floats);
+    TestRun run(128);
+    auto as_dwords = [](const std::vector<u64>& v) {
+        std::vector<u32> out(2 * v.size());
+        std::memcpy(out.data(), v.data(), 8 * v.size());
+        return out;
+    };
+    run.fill(0, as_dwords(in.memory));
+    run.fill(1, as_dwords(in.data));
+    run.fill(2, as_dwords(in.compare));
+    const DispatchResult r = run.run(p);
+    INFO((r.fault ? r.fault->message : std::string()));
+    REQUIRE(r.ok());
+    const auto memory = run.read(0, 128), returned = run.read(3, 128);
+    for (unsigned l = 0; l < 64; ++l) {
+        const u64 want = a.apply(in.memory[l], in.data[l], in.compare[l]);
+        const u64 got = memory[2 * l] | u64(memory[2 * l + 1]) << 32;
+        const u64 old = returned[2 * l] | u64(returned[2 * l + 1]) << 32;
+        INFO(mnemonic << " lane " << l << " memory " << std::hex << in.memory[l] << " data " << in.data[l] << " compare "
+                      << in.compare[l]);
+        CHECK(got == want);
+        CHECK(old == (returns ? in.memory[l] : 0x00005eed00005eedull));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("global/flat/buffer 64-bit integer atomics, with and without return", "[memory][atomic][isaops]") {
+    for (const Atomic64& a : integer_atomics64)
+        for (const bool returns : {true, false}) {
+            check_atomic64(Path::global, std::string("global_atomic_") + a.op, a, false, "gfx906", returns);
+            check_atomic64(Path::flat, std::string("flat_atomic_") + a.op, a, false, "gfx906", returns);
+            check_atomic64(Path::buffer, std::string("buffer_atomic_") + a.op, a, false, "gfx906", returns);
+        }
+}
+
+TEST_CASE("gfx90a global/flat/buffer f64 atomics add/min/max", "[memory][atomic][isaops]") {
+    for (const Atomic64& a : float_atomics64)
+        for (const bool returns : {true, false}) {
+            check_atomic64(Path::global, std::string("global_atomic_") + a.op, a, true, "gfx90a", returns);
+            check_atomic64(Path::flat, std::string("flat_atomic_") + a.op, a, true, "gfx90a", returns);
+            check_atomic64(Path::buffer, std::string("buffer_atomic_") + a.op, a, true, "gfx90a", returns);
+        }
+}
+
+TEST_CASE("64-bit LDS atomics, with and without return", "[lds][atomic][isaops]") {
+    // DS names: the _x2 op names of memory, spelled as the DS table spells them.
+    const std::pair<const char*, const char*> names[] = {
+        {"ds_wrxchg_rtn_b64", "swap_x2"}, {"ds_cmpst_b64", "cmpswap_x2"}, {"ds_add_u64", "add_x2"},
+        {"ds_sub_u64", "sub_x2"},         {"ds_min_i64", "smin_x2"},      {"ds_min_u64", "umin_x2"},
+        {"ds_max_i64", "smax_x2"},        {"ds_max_u64", "umax_x2"},      {"ds_and_b64", "and_x2"},
+        {"ds_or_b64", "or_x2"},           {"ds_xor_b64", "xor_x2"},       {"ds_inc_u64", "inc_x2"},
+        {"ds_dec_u64", "dec_x2"},
+    };
+    for (const auto& [name, op] : names) {
+        const Atomic64& a = *std::find_if(std::begin(integer_atomics64), std::end(integer_atomics64),
+                                          [op = op](const Atomic64& x) { return std::string(x.op) == op; });
+        std::string base = name;
+        const bool always_returns = base.find("_rtn") != std::string::npos;
+        std::string with_rtn = base;
+        if (!always_returns) with_rtn.insert(with_rtn.find('_', 3), "_rtn");
+        check_atomic64(Path::lds, with_rtn, a, false, "gfx906", true);
+        if (!always_returns) check_atomic64(Path::lds, base, a, false, "gfx906", false);
+    }
+    // DS_RSUB_U64: "MEM[ADDR] = DATA - MEM[ADDR]".
+    const Atomic64 rsub{"rsub", [](u64 o, u64 d, u64) { return d - o; }};
+    check_atomic64(Path::lds, "ds_rsub_rtn_u64", rsub, false, "gfx906", true);
+    check_atomic64(Path::lds, "ds_rsub_u64", rsub, false, "gfx906", false);
+    check_atomic64(Path::lds, "ds_add_rtn_f64", float_atomics64[0], true, "gfx90a", true);
+    check_atomic64(Path::lds, "ds_add_f64", float_atomics64[0], true, "gfx90a", false);
+}
