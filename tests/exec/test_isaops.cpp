@@ -376,3 +376,173 @@ TEST_CASE("64-bit LDS atomics, with and without return", "[lds][atomic][isaops]"
     check_atomic64(Path::lds, "ds_add_rtn_f64", float_atomics64[0], true, "gfx90a", true);
     check_atomic64(Path::lds, "ds_add_f64", float_atomics64[0], true, "gfx90a", false);
 }
+
+TEST_CASE("ds_min/max_rtn_{i32,u32} return the old value", "[lds][atomic][isaops]") {
+    struct Op32 {
+        const char* name;
+        u32 (*apply)(u32 old, u32 data);
+    };
+    const Op32 ops[] = {
+        {"ds_min_rtn_i32", [](u32 o, u32 d) { return i32(d) < i32(o) ? d : o; }},
+        {"ds_max_rtn_i32", [](u32 o, u32 d) { return i32(d) > i32(o) ? d : o; }},
+        {"ds_min_rtn_u32", [](u32 o, u32 d) { return d < o ? d : o; }},
+        {"ds_max_rtn_u32", [](u32 o, u32 d) { return d > o ? d : o; }},
+    };
+    std::vector<u32> memory(64), data(64);
+    for (u32 l = 0; l < 64; ++l) {
+        memory[l] = (l * 0x9e3779b9u) ^ (l & 1 ? 0x80000000u : 0);
+        data[l] = (l % 4 == 0) ? memory[l] : (l * 0x85ebca6bu);
+    }
+    for (const Op32& op : ops) {
+        const std::string body = std::string("  global_load_dword v4, v1, s[6:7]\n  global_load_dword v8, v1, s[4:5]\n") +
+                                 "  s_waitcnt vmcnt(0)\n  ds_write_b32 v1, v8\n  s_waitcnt lgkmcnt(0)\n  " + op.name +
+                                 " v10, v1, v4\n  s_waitcnt lgkmcnt(0)\n  ds_read_b32 v8, v1\n  s_waitcnt lgkmcnt(0)\n"
+                                 "  global_store_dword v1, v8, s[4:5]\n  global_store_dword v1, v10, s[10:11]\n";
+        KernelOptions options;
+        options.lds_bytes = 256;
+        const CodeObject co = assemble_kernel(body, options);
+        TestRun run(64);
+        run.fill(0, memory);
+        run.fill(1, data);
+        const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
+        INFO((r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        const auto after = run.read(0, 64), returned = run.read(3, 64);
+        for (unsigned l = 0; l < 64; ++l) {
+            INFO(op.name << " lane " << l);
+            CHECK(after[l] == op.apply(memory[l], data[l]));
+            CHECK(returned[l] == memory[l]);
+        }
+    }
+}
+
+TEST_CASE("ds_append/ds_consume: one LDS counter at M0 + offset, every active lane gets the old value",
+          "[lds][isaops]") {
+    // Counter at byte 16 (M0 = 8, offset 8), starting at 5: append with 64
+    // lanes -> 69, consume with 8 lanes -> 61.
+    const CodeObject co = assemble_kernel(R"(
+  v_mov_b32 v3, 16
+  v_mov_b32 v5, 5
+  ds_write_b32 v3, v5
+  s_waitcnt lgkmcnt(0)
+  s_mov_b32 m0, 8
+  ds_append v6 offset:8
+  v_mov_b32 v7, 0xdead
+  s_mov_b64 exec, 0xff
+  ds_consume v7 offset:8
+  s_waitcnt lgkmcnt(0)
+  s_mov_b64 exec, -1
+  ds_read_b32 v8, v3
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v6, s[4:5]
+  global_store_dword v1, v7, s[6:7]
+  global_store_dword v1, v8, s[8:9]
+)", KernelOptions{"gfx906", 64});
+    TestRun run(64);
+    const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
+    INFO((r.fault ? r.fault->message : std::string()));
+    REQUIRE(r.ok());
+    const auto appended = run.read(0, 64), consumed = run.read(1, 64), counter = run.read(2, 64);
+    for (unsigned l = 0; l < 64; ++l) {
+        INFO("lane " << l);
+        CHECK(appended[l] == 5);
+        CHECK(consumed[l] == (l < 8 ? 69u : 0xdeadu));
+        CHECK(counter[l] == 61);
+    }
+}
+
+TEST_CASE("s_getreg_b32 reads every hardware register the emulator models", "[alu][hwreg][isaops]") {
+    // Two waves (block 128); wave 1 reads IB_STS with one load outstanding.
+    const std::string body = R"(
+  s_getreg_b32 s16, hwreg(HW_REG_SH_MEM_BASES)
+  s_getreg_b32 s17, hwreg(HW_REG_SH_MEM_BASES, 0, 16)
+  s_mov_b64 s[18:19], src_private_base
+  s_mov_b64 s[20:21], src_shared_base
+  s_getreg_b32 s22, hwreg(HW_REG_HW_ID)
+  s_getreg_b32 s23, hwreg(HW_REG_GPR_ALLOC)
+  s_getreg_b32 s24, hwreg(HW_REG_LDS_ALLOC)
+  s_getreg_b32 s25, hwreg(HW_REG_TRAPSTS)
+  s_cmp_eq_u32 s2, s2
+  s_getreg_b32 s26, hwreg(HW_REG_STATUS)
+  global_load_dword v9, v1, s[6:7]
+  s_getreg_b32 s27, hwreg(HW_REG_IB_STS)
+  s_waitcnt vmcnt(0)
+  s_getreg_b32 s28, hwreg(HW_REG_IB_STS)
+  s_getreg_b32 s29, hwreg(HW_REG_MODE)
+  v_mov_b32 v2, s16
+  v_mov_b32 v3, s17
+  v_mov_b32 v4, s19
+  v_mov_b32 v5, s21
+  v_mov_b32 v6, s22
+  v_mov_b32 v7, s23
+  v_mov_b32 v8, s24
+  v_mov_b32 v9, s25
+  v_mov_b32 v10, s26
+  v_mov_b32 v11, s27
+  v_mov_b32 v12, s28
+  v_mov_b32 v13, s29
+  v_lshlrev_b32 v14, 6, v0
+  global_store_dwordx4 v14, v[2:5], s[4:5]
+  global_store_dwordx4 v14, v[6:9], s[4:5] offset:16
+  global_store_dwordx4 v14, v[10:13], s[4:5] offset:32
+)";
+    KernelOptions options;
+    options.lds_bytes = 1000;
+    const CodeObject co = assemble_kernel(body, options);
+    const Program p = build_program(co, co.kernels.at(0));
+    TestRun run(128 * 16);
+    run.block = {128, 1, 1};
+    const DispatchResult r = run.run(p);
+    INFO((r.fault ? r.fault->message : std::string()));
+    REQUIRE(r.ok());
+    const auto out = run.read(0, 128 * 16);
+    const u32 bases = u32(private_aperture_base >> 48) | u32(shared_aperture_base >> 48) << 16;
+    for (unsigned wave = 0; wave < 2; ++wave) {
+        const u32* w = &out[wave * 64 * 16];
+        INFO("wave " << wave);
+        CHECK(w[0] == bases);
+        // -O0 code: s_getreg(SH_MEM_BASES, 0, 16) << 16 is the private aperture's high half.
+        CHECK(w[1] << 16 == w[2]);
+        CHECK(w[0] >> 16 << 16 == w[3]);
+        CHECK(w[4] == (wave % 4) << 4);                                  // HW_ID: SIMD_ID = wave, WAVE_ID 0, TG_ID 0
+        CHECK(w[5] == (u32(p.descriptor.vgpr_blocks) << 8 | u32((p.descriptor.allocated_sgprs + 15) / 16 - 1) << 24));
+        CHECK(w[6] == 2u << 12);                                         // 1000 bytes: two 512-byte granules
+        CHECK(w[7] == 0);                                                // TRAPSTS
+        CHECK(w[8] == (1u | 1u << 10 | 1u << 16));                        // STATUS: SCC, VCCZ (VCC still 0), VALID
+        CHECK(w[9] == 1);                                                // IB_STS: one load outstanding
+        CHECK(w[10] == 0);
+        CHECK(w[11] == 0x3f0);                                           // MODE: the descriptor's denorm modes, IEEE off
+    }
+}
+
+TEST_CASE("s_memtime and s_memrealtime count up, landing at lgkmcnt", "[alu][clock][isaops]") {
+    const CodeObject co = assemble_kernel(R"(
+  s_memtime s[16:17]
+  s_memrealtime s[18:19]
+  s_waitcnt lgkmcnt(0)
+  s_memtime s[20:21]
+  s_memrealtime s[22:23]
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v2, s16
+  v_mov_b32 v3, s17
+  v_mov_b32 v4, s18
+  v_mov_b32 v5, s19
+  v_mov_b32 v6, s20
+  v_mov_b32 v7, s21
+  v_mov_b32 v8, s22
+  v_mov_b32 v9, s23
+  v_lshlrev_b32 v14, 5, v0
+  global_store_dwordx4 v14, v[2:5], s[4:5]
+  global_store_dwordx4 v14, v[6:9], s[4:5] offset:16
+)");
+    TestRun run(64 * 8);
+    const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
+    REQUIRE(r.ok());
+    const auto out = run.read(0, 8);
+    const u64 t0 = out[0] | u64(out[1]) << 32, w0 = out[2] | u64(out[3]) << 32;
+    const u64 t1 = out[4] | u64(out[5]) << 32, w1 = out[6] | u64(out[7]) << 32;
+    CHECK(t0 != 0);
+    CHECK(t0 <= t1);
+    CHECK(w0 != 0);
+    CHECK(w0 <= w1);
+}
