@@ -237,6 +237,51 @@ void cvt_pk_u8_f32(Wave& w, const ExecInst& e) {
     commit(vreg(w, e.dst), out, write_lanes(w, e));
 }
 
+// ---- byte and nibble integer ops (Vega ISA VOP1/VOP3) -----------------------------
+
+template <u32 (*F)(u32, u32, u32)>
+void lanes3(Wave& w, const ExecInst& e) {
+    alignas(64) Lanes t[3], out;
+    const u32* src[3];
+    for (unsigned i = 0; i < 3; ++i) {
+        if (e.src[i].kind == Src::Kind::none) {
+            std::memset(t[i], 0, sizeof(Lanes));
+            src[i] = t[i];
+        } else {
+            src[i] = fetch(w, e, i, t[i]);
+        }
+    }
+    for (unsigned l = 0; l < 64; ++l) out[l] = F(src[0][l], src[1][l], src[2][l]);
+    commit_vdst(w, e, out);
+}
+u32 byte_of(u32 x, unsigned k) { return (x >> (8 * k)) & 0xff; }
+// V_SAD_U8: "D.u = abs(S0.i[31:24] - S1.i[31:24]) + ... + abs(S0.i[7:0] - S1.i[7:0]) + S2.u".
+u32 sad_u8(u32 a, u32 b, u32 c) {
+    u32 sum = c;
+    for (unsigned k = 0; k < 4; ++k) sum += u32(std::abs(int(byte_of(a, k)) - int(byte_of(b, k))));
+    return sum;
+}
+// V_SAD_HI_U8: "D.u = (SAD_U8(S0, S1, 0) << 16) + S2.u".
+u32 sad_hi_u8(u32 a, u32 b, u32 c) { return (sad_u8(a, b, 0) << 16) + c; }
+// V_SAD_U16: both 16-bit halves.
+u32 sad_u16(u32 a, u32 b, u32 c) {
+    return c + u32(std::abs(int(a >> 16) - int(b >> 16))) + u32(std::abs(int(a & 0xffff) - int(b & 0xffff)));
+}
+// V_LERP_U8: per byte "((S0.u[b] + S1.u[b] + S2.u[lowest bit of b]) >> 1)".
+u32 lerp_u8(u32 a, u32 b, u32 c) {
+    u32 out = 0;
+    for (unsigned k = 0; k < 4; ++k) out |= ((byte_of(a, k) + byte_of(b, k) + ((c >> (8 * k)) & 1)) >> 1) << (8 * k);
+    return out;
+}
+// V_CVT_OFF_F32_I4: S0[3:0] as a signed 4-bit integer, over 16 (the ISA's table: 1000 -> -0.5, 0111 -> 0.4375).
+u32 cvt_off_f32_i4(u32 a, u32, u32) { return fp::as_bits(float(i32(a << 28) >> 28) * 0.0625f); }
+// V_SAT_PK_U8_I16: "D.u = {16'b0, sat8(S0.i[31:16]), sat8(S0.i[15:0])}", sat8 clamping a signed 16-bit value to [0, 255].
+u32 sat_pk_u8_i16(u32 a, u32, u32) {
+    auto sat8 = [](u32 h) { return u32(std::min(std::max(int(std::int16_t(h)), 0), 255)); };
+    return sat8(a & 0xffff) | sat8(a >> 16) << 8;
+}
+void no_effect(Wave&, const ExecInst&) {}
+
 }  // namespace
 
 void register_isaops(Table& t) {
@@ -271,6 +316,14 @@ void register_isaops(Table& t) {
     v(Op::v_cvt_pk_i16_i32, cvt_pk_16_32<true>);
     v(Op::v_cvt_pk_u8_f32, cvt_pk_u8_f32);
     accumulating(Op::v_cvt_pkaccum_u8_f32, cvt_pk_u8_f32);
+
+    v(Op::v_sad_u8, lanes3<sad_u8>);
+    v(Op::v_sad_hi_u8, lanes3<sad_hi_u8>);
+    v(Op::v_sad_u16, lanes3<sad_u16>);
+    v(Op::v_lerp_u8, lanes3<lerp_u8>);
+    v(Op::v_cvt_off_f32_i4, lanes3<cvt_off_f32_i4>);
+    v(Op::v_sat_pk_u8_i16, lanes3<sat_pk_u8_i16>);
+    v(Op::v_clrexcp, no_effect);  // clears exception bits no instruction here sets
 }
 
 }  // namespace dppgemm::emu::sem

@@ -1073,6 +1073,69 @@ std::vector<OpCase> valu_cases() {
         u32_result([pk_u8](const LaneInput& in) { return pk_u8(in.a, in.b, in.c); }));
     add("v_cvt_pkaccum_u8_f32", "v_mov_b32 $D, $C\n  v_cvt_pkaccum_u8_f32 $D, $A, $B",
         u32_result([pk_u8](const LaneInput& in) { return pk_u8(in.a, in.b, in.c); }));
+    // Byte/nibble integer ops (Vega ISA VOP3/VOP1 pseudocode).
+    vop_u32("v_sad_u8", "$A, $B, $C", [](u32 a, u32 b, u32 c) {
+        for (int k = 0; k < 4; ++k) c += u32(std::abs(int((a >> (8 * k)) & 0xff) - int((b >> (8 * k)) & 0xff)));
+        return c;
+    });
+    vop_u32("v_sad_hi_u8", "$A, $B, $C", [](u32 a, u32 b, u32 c) {
+        u32 sad = 0;
+        for (int k = 0; k < 4; ++k) sad += u32(std::abs(int((a >> (8 * k)) & 0xff) - int((b >> (8 * k)) & 0xff)));
+        return (sad << 16) + c;
+    });
+    vop_u32("v_sad_u16", "$A, $B, $C", [](u32 a, u32 b, u32 c) {
+        return c + u32(std::abs(int(a >> 16) - int(b >> 16))) + u32(std::abs(int(a & 0xffff) - int(b & 0xffff)));
+    });
+    vop_u32("v_lerp_u8", "$A, $B, $C", [](u32 a, u32 b, u32 c) {
+        u32 r = 0;
+        for (int k = 0; k < 4; ++k)
+            r |= ((((a >> (8 * k)) & 0xff) + ((b >> (8 * k)) & 0xff) + ((c >> (8 * k)) & 1)) >> 1) << (8 * k);
+        return r;
+    });
+    vop1_f32("v_cvt_off_f32_i4", [](float x) { return float(sext(bits(x) & 0xf, 4)) / 16; });
+    vop_u32("v_sat_pk_u8_i16", "$A", [](u32 a, u32, u32) {
+        auto sat = [](u32 h) { return u32(std::clamp(sext(h & 0xffff, 16), 0, 255)); };
+        return sat(a) | sat(a >> 16) << 8;
+    });
+    add("v_clrexcp", "v_clrexcp", lanewise([](const LaneInput&) { return Effect{}; }));
+
+    // V_DIV_FIXUP_F16 (Vega ISA pseudocode; S0 quotient, S1 denominator, S2 numerator).
+    auto div_fixup16 = [](const LaneInput& in) -> u32 {
+        const u32 q = in.a & 0xffff, den = in.b & 0xffff, num = in.c & 0xffff;
+        const u32 sign = (den ^ num) & 0x8000;
+        const bool den_inf = (den & 0x7fff) == 0x7c00, num_inf = (num & 0x7fff) == 0x7c00;
+        const bool den_zero = (den & 0x7fff) == 0, num_zero = (num & 0x7fff) == 0;
+        if (is_nan16(num)) return num | 0x200;
+        if (is_nan16(den)) return den | 0x200;
+        if ((den_zero && num_zero) || (den_inf && num_inf)) return 0x7e00;
+        if (den_zero || num_inf) return sign | 0x7c00;
+        if (den_inf || num_zero) return sign;
+        return sign | (q & 0x7fff);
+    };
+    add("v_div_fixup_f16", "v_div_fixup_f16 $D, $A, $B, $C", u32_result(div_fixup16), Compare::f16);
+    add("v_div_fixup_legacy_f16", "v_div_fixup_legacy_f16 $D, $A, $B, $C", u32_result(div_fixup16), Compare::f16);
+    // V_PK_FMAC_F16 (MI100 ISA): each half fused into D's half.
+    add("v_pk_fmac_f16", "v_mov_b32 $D, $C\n  v_pk_fmac_f16 $D, $A, $B", u32_result([](const LaneInput& in) {
+            auto half = [&](int h) {
+                return round_to_half(std::fma(half_value(in.a >> 16 * h), half_value(in.b >> 16 * h), half_value(in.c >> 16 * h)));
+            };
+            return half(0) | half(1) << 16;
+        }), Compare::f16x2);
+    // v_mad_mix* (gfx900): A, B fp16 (op_sel_hi), C fp32; the product and the sum each rounded to
+    // fp32 with denormals flushed (LLVM's fmad), then to fp16 for mixlo/mixhi.
+    auto mad_mix = [&](const char* name, std::optional<int> half_index) {
+        add(name, std::string(name) + " $D, $A, $B, $C op_sel_hi:[1,1,0]", u32_result([half_index](const LaneInput& in) {
+                const float product = f(flush32(bits(float(half_value(in.a)) * float(half_value(in.b)))));
+                const u32 sum = flush32(bits(product + f(flush32(in.c))));
+                if (!half_index) return sum;
+                const u32 h = flush16(to_half(sum, false));
+                return *half_index == 0 ? (in.old_lo & 0xffff0000) | h : (in.old_lo & 0xffff) | h << 16;
+            }),
+            half_index ? Compare::f16x2 : Compare::f32);
+    };
+    mad_mix("v_mad_mix_f32", std::nullopt);
+    mad_mix("v_mad_mixlo_f16", 0);
+    mad_mix("v_mad_mixhi_f16", 1);
     return cases;
 }
 
@@ -1403,8 +1466,8 @@ const std::multimap<std::string, Op>& alu_ops() {
     return ops;
 }
 
-// The first test target that has the op: gfx906 for most, then the newer ones.
-constexpr Target test_targets[] = {Target::gfx906, Target::gfx908, Target::gfx90a, Target::gfx940};
+// The first test target that has the op: gfx906 for most, then the newer ones, gfx900 for its own.
+constexpr Target test_targets[] = {Target::gfx906, Target::gfx908, Target::gfx90a, Target::gfx940, Target::gfx900};
 Target target_of(const std::string& name) {
     const auto [first, last] = alu_ops().equal_range(name);
     for (const Target t : test_targets)
