@@ -317,6 +317,94 @@ void ds_atomic64(Wave& w, const ExecInst& e) {
     account(w, e, f, exec, !Returns, a);
 }
 
+// Read-modify-writes of one T per lane with their own rule F(old, DATA,
+// DATA2) (Vega ISA "DS" opcode pseudocode). A workgroup's waves run in turn,
+// so the LDS needs no host atomics.
+template <class T, T (*F)(T, T, T), bool Returns>
+void ds_rmw(Wave& w, const ExecInst& e) {
+    const u64 exec = w.exec();
+    DsFormat f;
+    f.bytes = sizeof(T);
+    LdsLaneAddresses a;
+    lane_addresses(w, e, f, a);
+    constexpr unsigned dwords = sizeof(T) / 4;
+    u32 old[dwords][64] = {};
+    auto value = [&](const Src& s, unsigned l) {
+        if (s.kind == Src::Kind::none) return T(0);
+        u64 v = vreg(w, s, 0)[l];
+        if (dwords == 2) v |= u64(vreg(w, s, 1)[l]) << 32;
+        return T(v);
+    };
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        if (a.byte[0][l] % sizeof(T)) fault_at("misaligned LDS atomic", a.byte[0][l]);
+        std::uint8_t* host = lds_at(w, a.byte[0][l], sizeof(T));
+        T before;
+        std::memcpy(&before, host, sizeof(T));
+        const T after = F(before, value(e.src[1], l), value(e.src[2], l));
+        std::memcpy(host, &after, sizeof(T));
+        for (unsigned d = 0; d < dwords; ++d) old[d][l] = u32(u64(before) >> (32 * d));
+    }
+    if (Returns) {
+        PendingLoad& p = issue_read(w, e, dwords, 0, exec);
+        std::memcpy(w.pending.data(p), old, sizeof old);
+    } else {
+        PendingLoad entry;
+        entry.counter = WaitCounter::lgkm_lds;
+        issue(w, e, entry);
+    }
+    account(w, e, f, exec, !Returns, a);
+}
+float f32_of(u32 b) { return fp::as_float(b); }
+double f64_of(u64 b) {
+    double d;
+    std::memcpy(&d, &b, 8);
+    return d;
+}
+// DS_MIN/MAX_F32/F64: "MEM = (DATA < MEM) ? DATA : MEM" (> for max); DS_CMPST_F32/F64:
+// "MEM = (MEM == DATA) ? DATA2 : MEM" as floats (-0 == +0, NaN never equal);
+// DS_MSKOR: "MEM = (MEM & ~DATA) | DATA2"; DS_WRAP_RTN_B32: "MEM = (MEM >= DATA) ? MEM - DATA : MEM + DATA2".
+u32 min_f32(u32 old, u32 d, u32) { return f32_of(d) < f32_of(old) ? d : old; }
+u32 max_f32(u32 old, u32 d, u32) { return f32_of(d) > f32_of(old) ? d : old; }
+u32 cmpst_f32(u32 old, u32 cmp, u32 src) { return f32_of(old) == f32_of(cmp) ? src : old; }
+u64 min_f64(u64 old, u64 d, u64) { return f64_of(d) < f64_of(old) ? d : old; }
+u64 max_f64(u64 old, u64 d, u64) { return f64_of(d) > f64_of(old) ? d : old; }
+u64 cmpst_f64(u64 old, u64 cmp, u64 src) { return f64_of(old) == f64_of(cmp) ? src : old; }
+template <class T> T mskor(T old, T mask, T bits) { return (old & ~mask) | bits; }
+u32 wrap(u32 old, u32 d, u32 d2) { return old >= d ? old - d : old + d2; }
+
+// DS_WRXCHG2(ST64)_RTN_B32/B64: exchange at two addresses (offset0/offset1 in
+// elements, times 64 for st64) with DATA and DATA2, returning both old values.
+template <class T, bool St64>
+void ds_wrxchg2(Wave& w, const ExecInst& e) {
+    const u64 exec = w.exec();
+    DsFormat f;
+    f.bytes = sizeof(T);
+    f.two_addresses = true;
+    f.st64 = St64;
+    LdsLaneAddresses a;
+    lane_addresses(w, e, f, a);
+    check_bounds(w, a, exec, sizeof(T));
+    constexpr unsigned dwords = sizeof(T) / 4;
+    u32 old[2 * dwords][64] = {};
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        for (unsigned el = 0; el < 2; ++el) {
+            std::uint8_t* host = lds_at(w, a.byte[el][l], sizeof(T));
+            const Src& data = el == 0 ? e.src[1] : e.src[2];
+            for (unsigned d = 0; d < dwords; ++d) {
+                u32 before;
+                std::memcpy(&before, host + 4 * d, 4);
+                std::memcpy(host + 4 * d, &vreg(w, data, d)[l], 4);
+                old[el * dwords + d][l] = before;
+            }
+        }
+    }
+    PendingLoad& p = issue_read(w, e, 2 * dwords, 0, exec);
+    std::memcpy(w.pending.data(p), old, sizeof old);
+    account(w, e, f, exec, false, a);
+}
+
 // ds_append / ds_consume on LDS (gds=0): one counter at M0[15:0] + offset
 // (Vega ISA "LDS/GDS": M0 gives the base, the instruction's offset adds to
 // it) goes up (append) or down (consume) by the number of active lanes,
@@ -426,7 +514,8 @@ void register_lds(Table& t) {
         const std::string_view name = op_info(op).mnemonic;
         if (op_info(op).family != Family::DS || t[i].fn) continue;
         auto has = [&](std::string_view s) { return name.find(s) != std::string_view::npos; };
-        const bool b32 = has("_u32") || has("_i32") || has("_b32") || name == "ds_add_f32" || name == "ds_add_rtn_f32";
+        const bool b32 = has("_u32") || has("_i32") || has("_b32") || name == "ds_add_f32" || name == "ds_add_rtn_f32" ||
+                         name == "ds_pk_add_f16" || name == "ds_pk_add_rtn_f16";
         const bool b64 = has("_u64") || has("_i64") || has("_b64") || name == "ds_add_f64" || name == "ds_add_rtn_f64";
         if (!(b32 || b64) || has("src2") || has("wrxchg2") || has("mskor") || has("wrap") || has("permute") || has("swizzle") ||
             has("condxchg"))
@@ -439,6 +528,28 @@ void register_lds(Table& t) {
         if (b64) set(t, op, returns ? ds_atomic64<true> : ds_atomic64<false>, cls);
         else set(t, op, returns ? ds_atomic<true> : ds_atomic<false>, cls);
     }
+    const InstClass R = InstClass::lds_read, W = InstClass::lds_write;
+    set(t, Op::ds_min_f32, ds_rmw<u32, min_f32, false>, W);
+    set(t, Op::ds_max_f32, ds_rmw<u32, max_f32, false>, W);
+    set(t, Op::ds_cmpst_f32, ds_rmw<u32, cmpst_f32, false>, W);
+    set(t, Op::ds_min_rtn_f32, ds_rmw<u32, min_f32, true>, R);
+    set(t, Op::ds_max_rtn_f32, ds_rmw<u32, max_f32, true>, R);
+    set(t, Op::ds_cmpst_rtn_f32, ds_rmw<u32, cmpst_f32, true>, R);
+    set(t, Op::ds_min_f64, ds_rmw<u64, min_f64, false>, W);
+    set(t, Op::ds_max_f64, ds_rmw<u64, max_f64, false>, W);
+    set(t, Op::ds_cmpst_f64, ds_rmw<u64, cmpst_f64, false>, W);
+    set(t, Op::ds_min_rtn_f64, ds_rmw<u64, min_f64, true>, R);
+    set(t, Op::ds_max_rtn_f64, ds_rmw<u64, max_f64, true>, R);
+    set(t, Op::ds_cmpst_rtn_f64, ds_rmw<u64, cmpst_f64, true>, R);
+    set(t, Op::ds_mskor_b32, ds_rmw<u32, mskor<u32>, false>, W);
+    set(t, Op::ds_mskor_rtn_b32, ds_rmw<u32, mskor<u32>, true>, R);
+    set(t, Op::ds_mskor_b64, ds_rmw<u64, mskor<u64>, false>, W);
+    set(t, Op::ds_mskor_rtn_b64, ds_rmw<u64, mskor<u64>, true>, R);
+    set(t, Op::ds_wrap_rtn_b32, ds_rmw<u32, wrap, true>, R);
+    set(t, Op::ds_wrxchg2_rtn_b32, ds_wrxchg2<u32, false>, R);
+    set(t, Op::ds_wrxchg2st64_rtn_b32, ds_wrxchg2<u32, true>, R);
+    set(t, Op::ds_wrxchg2_rtn_b64, ds_wrxchg2<u64, false>, R);
+    set(t, Op::ds_wrxchg2st64_rtn_b64, ds_wrxchg2<u64, true>, R);
     set(t, Op::ds_append, ds_append_consume<true>, InstClass::lds_read);
     set(t, Op::ds_consume, ds_append_consume<false>, InstClass::lds_read);
     set(t, Op::ds_bpermute_b32, ds_bpermute, InstClass::lds_read);

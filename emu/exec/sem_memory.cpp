@@ -5,6 +5,7 @@
 // (see core.cpp); stores write at issue.
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string_view>
@@ -369,7 +370,8 @@ void vmem_store(Wave& w, const ExecInst& e) {
 // (src < tmp) ? src : tmp", and > for max), so a NaN never replaces memory.
 
 enum class AtomicOp : std::uint8_t {
-    swap, cmpswap, add, sub, rsub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32, add_f64, min_f64, max_f64
+    swap, cmpswap, add, sub, rsub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32, add_f64, min_f64, max_f64,
+    pk_add_f16
 };
 
 std::array<AtomicOp, op_count>& atomic_ops() {
@@ -392,6 +394,36 @@ std::uint64_t as_bits(T value) {
     std::uint64_t bits = 0;
     std::memcpy(&bits, &value, sizeof value);
     return bits;
+}
+
+// f16 a + b, rounded once to nearest even (the sum of two f16 is exact in a
+// double); NaN operands come back quieted, inf - inf is the default NaN.
+u32 add_half(u32 a, u32 b) {
+    auto is_nan = [](u32 h) { return (h & 0x7fffu) > 0x7c00u; };
+    auto value = [](u32 h) {
+        const int exponent = int((h >> 10) & 0x1f), mantissa = int(h & 0x3ff);
+        const double magnitude = exponent ? std::ldexp(double(mantissa | 0x400), exponent - 25) : std::ldexp(double(mantissa), -24);
+        return (h & 0x8000u) ? -magnitude : magnitude;
+    };
+    if (is_nan(a)) return a | 0x200u;
+    if (is_nan(b)) return b | 0x200u;
+    const bool a_inf = (a & 0x7fffu) == 0x7c00u, b_inf = (b & 0x7fffu) == 0x7c00u;
+    if (a_inf && b_inf && ((a ^ b) & 0x8000u)) return 0x7e00u;
+    if (a_inf || b_inf) return a_inf ? a : b;
+    const double sum = value(a) + value(b);
+    if (sum == 0) return (a & b & 0x8000u);  // -0 only for -0 + -0
+    const u32 sign = sum < 0 ? 0x8000u : 0u;
+    int e;
+    std::frexp(std::fabs(sum), &e);  // |sum| in [2^(e-1), 2^e)
+    const int ulp_exponent = std::max(e - 11, -24);
+    const double units = std::nearbyint(std::ldexp(std::fabs(sum), -ulp_exponent));  // the significand in ulps
+    const double rounded = std::ldexp(units, ulp_exponent);
+    if (rounded >= 65536.0 || (rounded > 65504.0)) return sign | 0x7c00u;
+    if (rounded < 0x1p-14) return sign | u32(units);  // denormal: the ulp is 2^-24
+    int re;
+    std::frexp(rounded, &re);
+    const u32 mantissa = u32(std::ldexp(rounded, 11 - re)) - 0x400u;
+    return sign | u32(re - 1 + 15) << 10 | mantissa;
 }
 
 // Applies op to *host atomically and returns the old value (U: u32 or u64).
@@ -421,6 +453,9 @@ U atomic_apply(std::uint8_t* host, AtomicOp op, U data, U compare) {
         case AtomicOp::add_f64: value = U(as_bits(as_value<double>(old) + as_value<double>(data))); break;
         case AtomicOp::min_f64: value = as_value<double>(data) < as_value<double>(old) ? data : old; break;
         case AtomicOp::max_f64: value = as_value<double>(data) > as_value<double>(old) ? data : old; break;
+        case AtomicOp::pk_add_f16:
+            value = U(add_half(u32(old) & 0xffff, u32(data) & 0xffff) | add_half(u32(old) >> 16, u32(data) >> 16) << 16);
+            break;
         }
         if (__atomic_compare_exchange_n(p, &old, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
     }
@@ -490,7 +525,8 @@ bool parse_atomic(std::string_view name, Op op);
 bool parse_atomic(std::string_view name, Op op) {
     static constexpr std::pair<std::string_view, AtomicOp> names[] = {
         {"cmpswap", AtomicOp::cmpswap}, {"cmpst", AtomicOp::cmpswap}, {"swap", AtomicOp::swap},
-        {"wrxchg", AtomicOp::swap},     {"add_f32", AtomicOp::add_f32}, {"add_f64", AtomicOp::add_f64},
+        {"wrxchg", AtomicOp::swap},     {"pk_add_f16", AtomicOp::pk_add_f16},
+        {"add_f32", AtomicOp::add_f32}, {"add_f64", AtomicOp::add_f64},
         {"min_f64", AtomicOp::min_f64}, {"max_f64", AtomicOp::max_f64}, {"add", AtomicOp::add},
         {"rsub", AtomicOp::rsub},       {"sub", AtomicOp::sub},         {"smin", AtomicOp::smin},       {"umin", AtomicOp::umin},
         {"smax", AtomicOp::smax},       {"umax", AtomicOp::umax},       {"min_i32", AtomicOp::smin},
@@ -521,8 +557,8 @@ void register_memory(Table& t) {
         const std::string_view name = info.mnemonic;
         if (name.find("format") != std::string_view::npos || name.find("_lds_") != std::string_view::npos) continue;
         if (info.has(OF_ATOMIC)) {
-            // 32-bit and 64-bit (_x2, f64) atomics; not the packed f16/bf16 adds.
-            if (name.find("pk_") != std::string_view::npos) continue;
+            // 32-bit and 64-bit (_x2, f64) atomics and the packed f16 add; not the bf16 one.
+            if (name.find("bf16") != std::string_view::npos) continue;
             atomic_dwords()[i] = (ends_with(name, "_x2") || name.find("f64") != std::string_view::npos) ? 2 : 1;
             if (parse_atomic(name, op)) set(t, op, vmem_atomic, InstClass::vmem_load);
             continue;

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -204,6 +205,7 @@ namespace {
 struct Atomic64 {
     const char* op;  // the mnemonic part after global_atomic_ / flat_atomic_ / buffer_atomic_
     u64 (*apply)(u64 old, u64 data, u64 compare);
+    bool two_data = false;  // takes the compare pair too (cmpswap; DS: DATA = compare, DATA2 = data)
 };
 double as_double(u64 b) {
     double d;
@@ -300,7 +302,7 @@ std::string atomic64_body(Path path, const std::string& mnemonic, bool cmpswap, 
 }
 
 void check_atomic64(Path path, const std::string& mnemonic, const Atomic64& a, bool floats, const char* mcpu, bool returns) {
-    const bool cmpswap = std::string(a.op).find("cmp") != std::string::npos;
+    const bool cmpswap = a.two_data || std::string(a.op).find("cmp") != std::string::npos;
     KernelOptions options;
     options.mcpu = mcpu;
     options.lds_bytes = path == Path::lds ? 512 : 0;
@@ -548,4 +550,203 @@ TEST_CASE("s_memtime and s_memrealtime count up, landing at lgkmcnt", "[alu][clo
     CHECK(t0 <= t1);
     CHECK(w0 != 0);
     CHECK(w0 <= w1);
+}
+
+TEST_CASE("LDS f64 min/max/cmpst and 64-bit mskor", "[lds][atomic][isaops]") {
+    // DS_CMPST_F64: "MEM = (MEM == DATA) ? DATA2 : MEM" compared as doubles; DS_MSKOR_B64: "MEM = (MEM & ~DATA) | DATA2".
+    const Atomic64 cmpst{"cmpst_f64", [](u64 o, u64 d, u64 c) { return as_double(o) == as_double(c) ? d : o; }, true};
+    const Atomic64 mskor{"mskor_b64", [](u64 o, u64 d, u64 c) { return (o & ~c) | d; }, true};
+    for (const bool returns : {true, false}) {
+        const std::string rtn = returns ? "_rtn" : "";
+        check_atomic64(Path::lds, "ds_min" + rtn + "_f64", float_atomics64[1], true, "gfx906", returns);
+        check_atomic64(Path::lds, "ds_max" + rtn + "_f64", float_atomics64[2], true, "gfx906", returns);
+        check_atomic64(Path::lds, "ds_cmpst" + rtn + "_f64", cmpst, true, "gfx906", returns);
+        check_atomic64(Path::lds, "ds_mskor" + rtn + "_b64", mskor, false, "gfx906", returns);
+    }
+}
+
+TEST_CASE("LDS 32-bit float min/max/cmpst, mskor and wrap", "[lds][atomic][isaops]") {
+    struct Op32 {
+        const char* name;
+        u32 (*apply)(u32 old, u32 data, u32 data2);
+        bool two_data;
+        bool returns;
+    };
+    static float (*const as_f)(u32) = from_bits;
+    const Op32 ops[] = {
+        {"ds_min_f32", [](u32 o, u32 d, u32) { return as_f(d) < as_f(o) ? d : o; }, false, false},
+        {"ds_min_rtn_f32", [](u32 o, u32 d, u32) { return as_f(d) < as_f(o) ? d : o; }, false, true},
+        {"ds_max_f32", [](u32 o, u32 d, u32) { return as_f(d) > as_f(o) ? d : o; }, false, false},
+        {"ds_max_rtn_f32", [](u32 o, u32 d, u32) { return as_f(d) > as_f(o) ? d : o; }, false, true},
+        {"ds_cmpst_f32", [](u32 o, u32 d, u32 d2) { return as_f(o) == as_f(d) ? d2 : o; }, true, false},
+        {"ds_cmpst_rtn_f32", [](u32 o, u32 d, u32 d2) { return as_f(o) == as_f(d) ? d2 : o; }, true, true},
+        {"ds_mskor_b32", [](u32 o, u32 d, u32 d2) { return (o & ~d) | d2; }, true, false},
+        {"ds_mskor_rtn_b32", [](u32 o, u32 d, u32 d2) { return (o & ~d) | d2; }, true, true},
+        {"ds_wrap_rtn_b32", [](u32 o, u32 d, u32 d2) { return o >= d ? o - d : o + d2; }, true, true},
+    };
+    const u32 specials[] = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0x7fc00000, 0x00000001, 0x40490fdb};
+    std::vector<u32> memory(64), data(64), data2(64);
+    for (u32 l = 0; l < 64; ++l) {
+        memory[l] = l < 32 ? specials[l % 8] : l * 0x9e3779b9u;
+        data[l] = l < 32 ? specials[(l / 8 + l) % 8] : (l % 3 == 0 ? memory[l] : l * 0x85ebca6bu);
+        data2[l] = l * 0x01000193u;
+    }
+    for (const Op32& op : ops) {
+        const std::string operands = op.two_data ? " v1, v4, v5" : " v1, v4";
+        const std::string body = std::string("  global_load_dword v4, v1, s[6:7]\n  global_load_dword v5, v1, s[8:9]\n") +
+                                 "  global_load_dword v8, v1, s[4:5]\n  v_mov_b32 v10, 0x5eed\n"
+                                 "  s_waitcnt vmcnt(0)\n  ds_write_b32 v1, v8\n  s_waitcnt lgkmcnt(0)\n  " + op.name +
+                                 (op.returns ? " v10," : "") + operands + "\n  s_waitcnt lgkmcnt(0)\n  ds_read_b32 v8, v1\n"
+                                 "  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v8, s[4:5]\n  global_store_dword v1, v10, s[10:11]\n";
+        KernelOptions options;
+        options.lds_bytes = 256;
+        const CodeObject co = assemble_kernel(body, options);
+        TestRun run(64);
+        run.fill(0, memory);
+        run.fill(1, data);
+        run.fill(2, data2);
+        const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
+        INFO((r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        const auto after = run.read(0, 64), returned = run.read(3, 64);
+        for (unsigned l = 0; l < 64; ++l) {
+            INFO(op.name << " lane " << l << " memory " << std::hex << memory[l] << " data " << data[l] << " data2 " << data2[l]);
+            CHECK(after[l] == op.apply(memory[l], data[l], data2[l]));
+            CHECK(returned[l] == (op.returns ? memory[l] : 0x5eedu));
+        }
+    }
+}
+
+TEST_CASE("ds_wrxchg2(st64)_rtn_b32/b64 swap at two addresses and return both", "[lds][isaops]") {
+    // Lane l: element addresses 8l + offset0/offset1 elements (times 64 for st64).
+    for (const bool wide : {false, true})
+        for (const bool st64 : {false, true}) {
+            const std::string name = std::string("ds_wrxchg2") + (st64 ? "st64" : "") + "_rtn_" + (wide ? "b64" : "b32");
+            const unsigned element = wide ? 8 : 4, scale = element * (st64 ? 64 : 1);
+            const unsigned offset0 = 1, offset1 = 3;
+            std::string body = "  v_lshlrev_b32 v2, 3, v0\n";
+            // Fill the LDS with a pattern: dword i = i * 3 + 1.
+            body += "  v_mov_b32 v3, 0\n";
+            body += "  s_mov_b32 s20, 0\n.Lfill:\n  v_lshlrev_b32 v6, 2, v0\n  v_add_u32 v6, s20, v6\n"
+                    "  v_lshrrev_b32 v7, 2, v6\n  v_mad_u32_u24 v7, v7, 3, 1\n  ds_write_b32 v6, v7\n"
+                    "  s_add_u32 s20, s20, 256\n  s_cmp_lt_u32 s20, 0x8000\n  s_cbranch_scc1 .Lfill\n  s_waitcnt lgkmcnt(0)\n";
+            body += "  v_add_u32 v4, 0x100, v0\n  v_add_u32 v5, 0x200, v0\n  v_add_u32 v8, 0x300, v0\n  v_add_u32 v9, 0x400, v0\n";
+            if (wide) body += "  " + name + " v[10:13], v2, v[4:5], v[8:9] offset0:1 offset1:3\n";
+            else body += "  " + name + " v[10:11], v2, v4, v8 offset0:1 offset1:3\n";
+            body += "  s_waitcnt lgkmcnt(0)\n";
+            const unsigned dwords = wide ? 4 : 2;
+            body += "  v_lshlrev_b32 v14, " + std::to_string(wide ? 4 : 3) + ", v0\n";
+            body += std::string("  global_store_dword") + (wide ? "x4 v14, v[10:13]" : "x2 v14, v[10:11]") + ", s[4:5]\n";
+            // Read back the two written elements.
+            body += "  v_add_u32 v15, " + std::to_string(offset0 * scale) + ", v2\n  v_add_u32 v16, " + std::to_string(offset1 * scale) + ", v2\n";
+            body += std::string("  ds_read_") + (wide ? "b64 v[20:21], v15\n  ds_read_b64 v[22:23], v16\n" : "b32 v20, v15\n  ds_read_b32 v22, v16\n");
+            body += "  s_waitcnt lgkmcnt(0)\n  v_lshlrev_b32 v17, 4, v0\n";
+            body += wide ? "  global_store_dwordx4 v17, v[20:23], s[6:7]\n" : "  v_mov_b32 v21, v22\n  global_store_dwordx2 v17, v[20:21], s[6:7]\n";
+            KernelOptions options;
+            options.lds_bytes = 0x8000;
+            const CodeObject co = assemble_kernel(body, options);
+            TestRun run(64 * 4);
+            const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
+            INFO(name << (r.fault ? r.fault->message : std::string()));
+            REQUIRE(r.ok());
+            const auto returned = run.read(0, 64 * dwords), written = run.read(1, 64 * 4);
+            // Lanes run in order, so a later lane's exchange may read an earlier lane's
+            // write (8-byte lane stride, element stride 4 or 8): model it on a host copy.
+            std::vector<u32> lds(0x8000 / 4);
+            for (u32 i = 0; i < lds.size(); ++i) lds[i] = i * 3 + 1;
+            std::vector<u32> want_returned(64 * dwords);
+            for (unsigned l = 0; l < 64; ++l)
+                for (unsigned el = 0; el < 2; ++el) {
+                    const unsigned address = 8 * l + (el ? offset1 : offset0) * scale;
+                    const u32 data[2] = {(el ? 0x300u : 0x100u) + l, (el ? 0x400u : 0x200u) + l};
+                    for (unsigned d = 0; d < element / 4; ++d) {
+                        want_returned[l * dwords + el * (element / 4) + d] = lds[address / 4 + d];
+                        lds[address / 4 + d] = data[d];
+                    }
+                }
+            for (unsigned l = 0; l < 64; ++l) {
+                INFO(name << " lane " << l);
+                for (unsigned d = 0; d < dwords; ++d) CHECK(returned[l * dwords + d] == want_returned[l * dwords + d]);
+                for (unsigned el = 0; el < 2; ++el)
+                    for (unsigned d = 0; d < element / 4; ++d) {
+                        const unsigned address = 8 * l + (el ? offset1 : offset0) * scale;
+                        CHECK(written[l * 4 + el * (wide ? 2 : 1) + d] == lds[address / 4 + d]);
+                    }
+            }
+        }
+}
+
+TEST_CASE("global/flat/buffer_atomic_pk_add_f16 (gfx908+) and ds_pk_add_f16 (gfx940): each half rounded once",
+          "[memory][atomic][isaops]") {
+    // Halves: 1 + 2^-11 (ties to even -> 1), 65504 + 32 (-> inf), -0 + -0, inf + -inf (NaN), denormals, 0.1 + 0.2.
+    const std::vector<std::pair<u32, u32>> pairs = {
+        {0x3c00, 0x1000}, {0x7bff, 0x5000}, {0x8000, 0x8000}, {0x7c00, 0xfc00},
+        {0x0001, 0x0001}, {0x2e66, 0x3266}, {0x3c01, 0x1000}, {0xc000, 0x3c00},
+    };
+    // Reference: the exact sum in double, rounded to the nearest f16 (ties to even) by hand.
+    auto value = [](u32 h) {
+        const int e = int((h >> 10) & 0x1f), m = int(h & 0x3ff);
+        const double v = e ? std::ldexp(1024.0 + m, e - 25) : std::ldexp(double(m), -24);
+        return (h & 0x8000) ? -v : v;
+    };
+    auto add = [&](u32 a, u32 b) -> u32 {
+        const bool a_inf = (a & 0x7fff) == 0x7c00, b_inf = (b & 0x7fff) == 0x7c00;
+        if (a_inf && b_inf && ((a ^ b) & 0x8000)) return 0x7e00;
+        if (a_inf || b_inf) return a_inf ? a : b;
+        const double sum = value(a) + value(b);
+        if (sum == 0) return a & b & 0x8000;
+        // Candidates: every f16 of the sum's sign; pick the nearest, ties to the even encoding.
+        const u32 sign = sum < 0 ? 0x8000 : 0;
+        u32 best = 0x7c00;
+        double best_distance = INFINITY;
+        for (u32 h = 0; h < 0x7c00; ++h) {
+            const double distance = std::fabs(std::fabs(sum) - value(h));
+            if (distance < best_distance || (distance == best_distance && !(h & 1))) best = h, best_distance = distance;
+        }
+        if (std::fabs(sum) >= 65520.0) best = 0x7c00;  // beyond max + half an ulp: overflow
+        return sign | best;
+    };
+    struct Form {
+        const char* mcpu;
+        std::string text;
+    };
+    const Form forms[] = {
+        {"gfx908", "  global_atomic_pk_add_f16 v1, v4, s[4:5]\n"},
+        {"gfx90a", "  global_atomic_pk_add_f16 v10, v1, v4, s[4:5] glc\n"},
+        {"gfx940", "  v_mov_b32 v13, s5\n  v_add_co_u32 v12, vcc, s4, v1\n  v_addc_co_u32 v13, vcc, 0, v13, vcc\n"
+                   "  flat_atomic_pk_add_f16 v10, v[12:13], v4 sc0\n"},
+        {"gfx908", "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, 0x100\n  s_mov_b32 s23, 0x27000\n"
+                   "  buffer_atomic_pk_add_f16 v4, v1, s[20:23], 0 offen\n"},
+        {"gfx940", "  ds_write_b32 v1, v8\n  s_waitcnt lgkmcnt(0)\n  ds_pk_add_rtn_f16 v10, v1, v4\n  s_waitcnt lgkmcnt(0)\n"
+                   "  ds_read_b32 v8, v1\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v8, s[4:5]\n"},
+    };
+    std::vector<u32> memory(64), data(64);
+    for (u32 l = 0; l < 64; ++l) {
+        const auto& lo = pairs[l % pairs.size()];
+        const auto& hi = pairs[(l / 8 + 3) % pairs.size()];
+        memory[l] = lo.first | hi.second << 16;
+        data[l] = lo.second | hi.first << 16;
+    }
+    for (const Form& form : forms) {
+        const bool returns = form.text.find("v10") != std::string::npos;
+        const std::string body = "  global_load_dword v4, v1, s[6:7]\n  global_load_dword v8, v1, s[4:5]\n  v_mov_b32 v10, 0x5eed\n"
+                                 "  s_waitcnt vmcnt(0)\n" + form.text + "  s_waitcnt vmcnt(0)\n  global_store_dword v1, v10, s[10:11]\n";
+        KernelOptions options;
+        options.mcpu = form.mcpu;
+        options.lds_bytes = 256;
+        const CodeObject co = assemble_kernel(body, options);
+        TestRun run(64);
+        run.fill(0, memory);
+        run.fill(1, data);
+        const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
+        INFO(form.text << (r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        const auto after = run.read(0, 64), returned = run.read(3, 64);
+        for (unsigned l = 0; l < 64; ++l) {
+            INFO("lane " << l << std::hex << " memory " << memory[l] << " data " << data[l]);
+            const u32 want = add(memory[l] & 0xffff, data[l] & 0xffff) | add(memory[l] >> 16, data[l] >> 16) << 16;
+            CHECK(after[l] == want);
+            CHECK(returned[l] == (returns ? memory[l] : 0x5eedu));
+        }
+    }
 }
