@@ -92,6 +92,45 @@ void fmac_f64(Wave& w, const ExecInst& e) {
     result64(w, e, out);
 }
 
+// V_TRIG_PREOP_F64 (CDNA3 ISA pseudocode): a 53-bit segment of 2/pi for the
+// range reduction of S0: shift = S1[4:0] * 53, plus exponent(S0) - 1077 when
+// exponent(S0) > 1077; the segment is fraction bits shift+1 .. shift+53 of
+// 2/pi (of its first 1201), returned as ldexp(segment, -53 - shift), with
+// 128 added to the scale when exponent(S0) >= 1968. Bits past 1201 read 0.
+//
+// The first 1216 fraction bits of 2/pi, most significant first (computed with
+// Machin's formula; they begin as the fdlibm/ocml tables: a2f983 6e4e44 ...).
+constexpr u64 two_over_pi_bits[19] = {
+    0xa2f9836e4e441529ull, 0xfc2757d1f534ddc0ull, 0xdb6295993c439041ull, 0xfe5163abdebbc561ull,
+    0xb7246e3a424dd2e0ull, 0x06492eea09d1921cull, 0xfe1deb1cb129a73eull, 0xe88235f52ebb4484ull,
+    0xe99c7026b45f7e41ull, 0x3991d639835339f4ull, 0x9c845f8bbdf9283bull, 0x1ff897ffde05980full,
+    0xef2f118b5a0a6d1full, 0x6d367ecf27cb09b7ull, 0x4f463f669e5fea2dull, 0x7527bac7ebe5f17bull,
+    0x3d0739f78a5292eaull, 0x6bfb5fb11f8d5d08ull, 0x56033046fc7b6babull,
+};
+constexpr unsigned two_over_pi_table_bits = 1201;
+
+u64 trig_preop(u64 x, u64 segment_select, u64) {
+    const int exponent = int((x >> 52) & 0x7ff);
+    unsigned shift = unsigned(segment_select & 31) * 53;
+    if (exponent > 1077) shift += unsigned(exponent - 1077);
+    u64 segment = 0;
+    for (unsigned p = shift + 1; p <= shift + 53; ++p) {  // fraction bit p of 2/pi (1 = the first after the point)
+        const u64 bit = p <= two_over_pi_table_bits ? (two_over_pi_bits[(p - 1) / 64] >> (63 - (p - 1) % 64)) & 1 : 0;
+        segment = segment << 1 | bit;
+    }
+    int scale = -53 - int(shift);
+    if (exponent >= 1968) scale += 128;
+    return double_bits(std::ldexp(double(segment), scale));
+}
+void trig_preop_f64(Wave& w, const ExecInst& e) {
+    alignas(64) u64 a[64], out[64];
+    alignas(64) Lanes tmp;
+    source64(w, e, 0, a);
+    const u32* select = fetch(w, e, 1, tmp);
+    for (unsigned l = 0; l < 64; ++l) out[l] = trig_preop(a[l], select[l], 0);
+    result64(w, e, out);
+}
+
 // ---- dot products ---------------------------------------------------------------
 //
 // V_DOT2_F32_F16: D.f = S0.f16[0] * S1.f16[0] + S0.f16[1] * S1.f16[1] + S2.f
@@ -295,6 +334,7 @@ void register_isaops(Table& t) {
     v(Op::v_rndne_f64, round_f64<nearest_even>);
     v(Op::v_fract_f64, round_f64<fract>);
     accumulating(Op::v_fmac_f64, fmac_f64);
+    v(Op::v_trig_preop_f64, trig_preop_f64);
 
     v(Op::v_dot2_f32_f16, dot<Dot::f32_f16>);
     v(Op::v_dot2_i32_i16, dot<Dot::i32_i16>);

@@ -1098,6 +1098,27 @@ std::vector<OpCase> valu_cases() {
         return sat(a) | sat(a >> 16) << 8;
     });
     add("v_clrexcp", "v_clrexcp", lanewise([](const LaneInput&) { return Effect{}; }));
+    // V_TRIG_PREOP_F64 (CDNA3 ISA pseudocode): fraction bits shift+1..shift+53 of 2/pi (of its first 1201),
+    // shift = S1[4:0] * 53 (+ exponent(S0) - 1077 above 1077), scaled by 2^(-53 - shift) (+128 from exponent 1968).
+    // 2/pi in 24-bit chunks, as fdlibm's __kernel_rem_pio2 tabulates it.
+    static const u32 two_over_pi_24[] = {
+        0xa2f983, 0x6e4e44, 0x1529fc, 0x2757d1, 0xf534dd, 0xc0db62, 0x95993c, 0x439041,
+        0xfe5163, 0xabdebb, 0xc561b7, 0x246e3a, 0x424dd2, 0xe00649, 0x2eea09, 0xd1921c,
+        0xfe1deb, 0x1cb129, 0xa73ee8, 0x8235f5, 0x2ebb44, 0x84e99c, 0x7026b4, 0x5f7e41,
+        0x3991d6, 0x398353, 0x39f49c, 0x845f8b, 0xbdf928, 0x3b1ff8, 0x97ffde, 0x05980f,
+        0xef2f11, 0x8b5a0a, 0x6d1f6d, 0x367ecf, 0x27cb09, 0xb74f46, 0x3f669e, 0x5fea2d,
+        0x7527ba, 0xc7ebe5, 0xf17b3d, 0x0739f7, 0x8a5292, 0xea6bfb, 0x5fb11f, 0x8d5d08,
+        0x560330, 0x46fc7b, 0x6babf0
+    };
+    add("v_trig_preop_f64", "v_trig_preop_f64 $D2, $A2, $B", u64_result([](const LaneInput& in) {
+            const int exponent = int((in.a2 >> 52) & 0x7ff);
+            unsigned shift = (in.b & 31) * 53;
+            if (exponent > 1077) shift += unsigned(exponent - 1077);
+            u64 segment = 0;
+            for (unsigned bit = shift; bit < shift + 53; ++bit)  // bit 0: the first after the point
+                segment = segment << 1 | (bit < 1201 ? (two_over_pi_24[bit / 24] >> (23 - bit % 24)) & 1 : 0);
+            return bits64(std::ldexp(double(segment), -53 - int(shift) + (exponent >= 1968 ? 128 : 0)));
+        }));
 
     // V_DIV_FIXUP_F16 (Vega ISA pseudocode; S0 quotient, S1 denominator, S2 numerator).
     auto div_fixup16 = [](const LaneInput& in) -> u32 {
