@@ -39,7 +39,15 @@ bool is_fp32_multiply_add(std::string_view mnemonic) {
     return false;
 }
 
-Src resolve(const Operand& op, bool f64_operand) {
+// Inline float constants of 64-bit operands are doubles for f64 and 64-bit
+// integer ops alike (LLVM's isInlinableLiteral64: s_mov_b64 s[0:1], 0.5 is
+// 0x3fe0000000000000, which -O0 hipcc code uses to build f64 constants); a
+// 32-bit literal is the high half only for f64 ops.
+bool int64_operands(std::string_view mnemonic) {
+    return ends_with(mnemonic, "b64") || ends_with(mnemonic, "u64") || ends_with(mnemonic, "i64");
+}
+
+Src resolve(const Operand& op, bool f64_operand, bool int64_operand = false) {
     Src s;
     s.dwords = op.dwords ? op.dwords : 1;
     s.index = op.index;
@@ -56,7 +64,7 @@ Src resolve(const Operand& op, bool f64_operand) {
     case OperandKind::inline_float:
         s.kind = Src::Kind::imm;
         s.value = op.value;
-        if (s.dwords == 2 && f64_operand) {
+        if (s.dwords == 2 && (f64_operand || int64_operand)) {
             const double d = fp::as_float(op.value);
             std::memcpy(&s.value, &d, 8);
         }
@@ -194,9 +202,10 @@ void build_code(Program& p) {
         e.multiply_add = is_fp32_multiply_add(info.mnemonic);
         e.dst = resolve(inst.dst, f64);
         e.sdst = resolve(inst.sdst, f64);
-        e.src[0] = resolve(inst.src0, f64);
-        e.src[1] = resolve(inst.src1, f64);
-        e.src[2] = resolve(inst.src2, f64);
+        const bool int64 = int64_operands(info.mnemonic);
+        e.src[0] = resolve(inst.src0, f64, int64);
+        e.src[1] = resolve(inst.src1, f64, int64);
+        e.src[2] = resolve(inst.src2, f64, int64);
         e.soffset = resolve(inst.soffset, f64);
         if (s.src2_is_dst) e.src[2] = e.dst;
         for (const Src* src : {&e.dst, &e.src[0], &e.src[1], &e.src[2]}) track_registers(p, *src);

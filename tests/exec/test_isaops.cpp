@@ -169,6 +169,36 @@ TEST_CASE("hipcc programs (gfx906, gfx90a; -O2, -O0 -g) against host results", "
         }
     }
 
+    SECTION("sin/cos of double, large arguments included (v_trig_preop_f64)") {
+        for (const Build& b : builds) {
+            INFO(b.arch << " " << b.options);
+            const Program p = hip_program(b, "sines");
+            const std::vector<double> x = {0.5, -2.0, 100.0, 1e5, -3.7e9, 1e22, 6.0e100, -1.2e200, 1e300, 0x1.fffffffffffffp1023};
+            const int n = int(x.size());
+            DeviceMemory memory;
+            const u64 d_x = memory.allocate(8 * n), d_out = memory.allocate(16 * n);
+            memory.write(d_x, x.data(), 8 * n);
+            run_1d(memory, p, n, 64, 1, d_x, d_out, n);
+            std::vector<double> out(2 * n);
+            memory.read(d_out, out.data(), 16 * n);
+            // The device library's sin/cos are within 1 ulp (ROCm's ocml); host libm is within 1 ulp of the exact value.
+            auto ulps = [](double a, double b) {
+                i64 ia, ib;
+                std::memcpy(&ia, &a, 8);
+                std::memcpy(&ib, &b, 8);
+                if (ia < 0) ia = INT64_MIN - ia;
+                if (ib < 0) ib = INT64_MIN - ib;
+                return ia > ib ? u64(ia - ib) : u64(ib - ia);
+            };
+            for (int i = 0; i < n; ++i) {
+                INFO("x = " << x[i] << ": sin " << out[2 * i] << " vs " << std::sin(x[i]) << ", cos " << out[2 * i + 1] << " vs "
+                            << std::cos(x[i]));
+                CHECK(ulps(out[2 * i], std::sin(x[i])) <= 2);
+                CHECK(ulps(out[2 * i + 1], std::cos(x[i])) <= 2);
+            }
+        }
+    }
+
     SECTION("local arrays and a non-inlined call use the stack (-O0 reads SH_MEM_BASES)") {
         for (const Build& b : builds) {
             INFO(b.arch << " " << b.options);
@@ -831,4 +861,24 @@ TEST_CASE("scalar atomics (s_atomic_*, s_buffer_atomic_*; 32 and 64 bit), s_buff
     run.fill(0, {1, 2, 3, 4, 5, 6, 7, 8});
     REQUIRE(run.run(build_program(co, co.kernels.at(0))).ok());
     CHECK(run.read(0, 8) == std::vector<u32>{1, 0x11111111, 0x22222222, 4, 5, 6, 7, 8});
+}
+
+TEST_CASE("inline float constants of 64-bit integer operands are doubles", "[alu][isaops]") {
+    // LLVM (AMDGPUUsage, "inline constants": the 64-bit operand forms) and hipcc -O0 code: s_mov_b64 s[6:7], 0.5 is f64 0.5.
+    const CodeObject co = assemble_kernel(R"(
+  s_mov_b64 s[20:21], 0.5
+  s_mov_b64 s[22:23], -4.0
+  v_lshrrev_b64 v[4:5], 0, 1.0
+  v_mov_b32 v2, s20
+  v_mov_b32 v3, s21
+  v_mov_b32 v6, s22
+  v_mov_b32 v7, s23
+  v_lshlrev_b32 v14, 5, v0
+  global_store_dwordx4 v14, v[2:5], s[4:5]
+  global_store_dwordx2 v14, v[6:7], s[4:5] offset:16
+)");
+    TestRun run(64 * 8);
+    REQUIRE(run.run(build_program(co, co.kernels.at(0))).ok());
+    const auto out = run.read(0, 6);
+    CHECK(out == std::vector<u32>{0, 0x3fe00000, 0, 0x3ff00000, 0, 0xc0100000});
 }
