@@ -321,6 +321,54 @@ u32 sat_pk_u8_i16(u32 a, u32, u32) {
 }
 void no_effect(Wave&, const ExecInst&) {}
 
+// V_MSAD_U8 (RDNA3 ISA pseudocode, the same opcode as gfx9's): as V_SAD_U8, but
+// a byte pair adds nothing where S1's byte is 0.
+u32 msad_u8(u32 a, u32 b, u32 c) {
+    u32 sum = c;
+    for (unsigned k = 0; k < 4; ++k)
+        if (byte_of(b, k)) sum += u32(std::abs(int(byte_of(a, k)) - int(byte_of(b, k))));
+    return sum;
+}
+
+// V_ADD_I16 / V_SUB_I16 (gfx9 VOP3): "D.i16 = S0.i16 +- S1.i16", wrapping
+// (clamp, the saturating form, stops the run as integer clamp does everywhere:
+// program.cpp); op_sel picks the source halves and the destination half (the
+// other half kept, as v_mad_u16).
+template <bool Subtract>
+void add_sub_i16(Wave& w, const ExecInst& e) {
+    const Inst& inst = *e.inst;
+    alignas(64) Lanes t0, t1, out;
+    const u32* a = fetch(w, e, 0, t0, 0, raw_bits);
+    const u32* b = fetch(w, e, 1, t1, 0, raw_bits);
+    const unsigned sa = 16 * (inst.mods.op_sel & 1), sb = 16 * ((inst.mods.op_sel >> 1) & 1);
+    const bool high = (inst.mods.op_sel >> 3) & 1;
+    const u32* old = vreg(w, e.dst);
+    for (unsigned l = 0; l < 64; ++l) {
+        const i32 x = std::int16_t(a[l] >> sa), y = std::int16_t(b[l] >> sb);
+        const i32 r = Subtract ? x - y : x + y;
+        const u32 h = u32(r) & 0xffff;
+        out[l] = high ? (old[l] & 0xffffu) | h << 16 : (old[l] & 0xffff0000u) | h;
+    }
+    commit(vreg(w, e.dst), out, write_lanes(w, e));
+}
+
+// V_CVT_NORM_I16_F16 / V_CVT_NORM_U16_F16: "D.i16 = flt16_to_snorm16(S0.f16)"
+// (unorm16 for U16), the f16 from the op_sel half with abs/neg; high half 0.
+template <bool Signed>
+void cvt_norm_16_f16(Wave& w, const ExecInst& e) {
+    const Inst& inst = *e.inst;
+    alignas(64) Lanes t0, out;
+    const u32* a = fetch(w, e, 0, t0, 0, raw_bits);
+    for (unsigned l = 0; l < 64; ++l) {
+        u32 h = (a[l] >> (16 * (inst.mods.op_sel & 1))) & 0xffff;
+        if (inst.mods.abs & 1) h &= 0x7fff;
+        if (inst.mods.neg & 1) h ^= 0x8000;
+        out[l] = Signed ? u32(to_snorm16(half_value(h))) & 0xffff : to_unorm16(half_value(h));
+    }
+    if (e.sdwa_dst) sdwa_place(vreg(w, e.dst), out, inst);
+    commit(vreg(w, e.dst), out, write_lanes(w, e));
+}
+
 }  // namespace
 
 void register_isaops(Table& t) {
@@ -364,6 +412,11 @@ void register_isaops(Table& t) {
     v(Op::v_cvt_off_f32_i4, lanes3<cvt_off_f32_i4>);
     v(Op::v_sat_pk_u8_i16, lanes3<sat_pk_u8_i16>);
     v(Op::v_clrexcp, no_effect);  // clears exception bits no instruction here sets
+    v(Op::v_msad_u8, lanes3<msad_u8>);
+    v(Op::v_add_i16, add_sub_i16<false>);
+    v(Op::v_sub_i16, add_sub_i16<true>);
+    v(Op::v_cvt_norm_i16_f16, cvt_norm_16_f16<true>);
+    v(Op::v_cvt_norm_u16_f16, cvt_norm_16_f16<false>);
 }
 
 }  // namespace dppgemm::emu::sem

@@ -1098,6 +1098,24 @@ std::vector<OpCase> valu_cases() {
         return sat(a) | sat(a >> 16) << 8;
     });
     add("v_clrexcp", "v_clrexcp", lanewise([](const LaneInput&) { return Effect{}; }));
+    // V_MSAD_U8: V_SAD_U8 skipping the bytes where S1's byte is 0.
+    vop_u32("v_msad_u8", "$A, $B, $C", [](u32 a, u32 b, u32 c) {
+        for (int k = 0; k < 4; ++k)
+            if ((b >> (8 * k)) & 0xff) c += u32(std::abs(int((a >> (8 * k)) & 0xff) - int((b >> (8 * k)) & 0xff)));
+        return c;
+    });
+    // V_ADD_I16/V_SUB_I16 without clamp: the 16-bit wrapped sum.
+    add("v_add_i16", "v_add_i16 $D, $A, $B", u32_result([](const LaneInput& in) { return (in.a + in.b) & 0xffff; }), Compare::low16);
+    add("v_sub_i16", "v_sub_i16 $D, $A, $B", u32_result([](const LaneInput& in) { return (in.a - in.b) & 0xffff; }), Compare::low16);
+    // V_CVT_NORM_I16/U16_F16: flt16_to_snorm16 / unorm16 (clamp, scale, nearest even; NaN 0).
+    add("v_cvt_norm_i16_f16", "v_cvt_norm_i16_f16 $D, $A", u32_result([](const LaneInput& in) {
+            const double x = half_value(in.a);
+            return std::isnan(x) ? 0u : u32(i32(std::nearbyint(std::clamp(x, -1.0, 1.0) * 32767))) & 0xffff;
+        }), Compare::low16);
+    add("v_cvt_norm_u16_f16", "v_cvt_norm_u16_f16 $D, $A", u32_result([](const LaneInput& in) {
+            const double x = half_value(in.a);
+            return std::isnan(x) ? 0u : u32(std::nearbyint(std::clamp(x, 0.0, 1.0) * 65535));
+        }), Compare::low16);
     // V_TRIG_PREOP_F64 (CDNA3 ISA pseudocode): fraction bits shift+1..shift+53 of 2/pi (of its first 1201),
     // shift = S1[4:0] * 53 (+ exponent(S0) - 1077 above 1077), scaled by 2^(-53 - shift) (+128 from exponent 1968).
     // 2/pi in 24-bit chunks, as fdlibm's __kernel_rem_pio2 tabulates it.
