@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <xmmintrin.h>
@@ -405,6 +406,55 @@ void ds_wrxchg2(Wave& w, const ExecInst& e) {
     account(w, e, f, exec, false, a);
 }
 
+// DS_*_SRC2_* (gfx900-gfx908): both operands in LDS (Vega ISA: "A =
+// ADDR_BASE; B = A + 4 * (offset1[7] ? {A[31], A[31:17]} : {offset1[6],
+// offset1[6:0], offset0}); MEM[A] = MEM[A] op MEM[B]", 8 * for the 64-bit
+// forms; write_src2: MEM[A] = MEM[B]). No data VGPRs, no return.
+template <class T, T (*F)(T, T, T)>
+void ds_src2(Wave& w, const ExecInst& e) {
+    const u64 exec = w.exec();
+    const u32 offset16 = u32(e.inst->offset) & 0xffff;
+    const u32* base = w.v[e.src[0].index];
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        const u32 a = base[l];
+        const u32 from_address = (a >> 31) << 15 | a >> 17;  // {A[31], A[31:17]}
+        const std::int32_t elements = (offset16 & 0x8000) ? std::int32_t(std::int16_t(from_address))
+                                                           : std::int32_t(offset16 << 17) >> 17;  // 15-bit signed
+        const u32 b = a + u32(elements) * u32(sizeof(T));
+        std::uint8_t* host_a = lds_at(w, a, sizeof(T));
+        const std::uint8_t* host_b = lds_at(w, b, sizeof(T));
+        T x, y;
+        std::memcpy(&x, host_a, sizeof(T));
+        std::memcpy(&y, host_b, sizeof(T));
+        const T result = F(x, y, 0);
+        std::memcpy(host_a, &result, sizeof(T));
+    }
+    PendingLoad entry;
+    entry.counter = WaitCounter::lgkm_lds;
+    issue(w, e, entry);
+    Counters& c = w.group->counters;
+    c.lds_read_requests += 2 * popcount(exec);
+    c.lds_read_bytes += 2ull * sizeof(T) * popcount(exec);
+    c.lds_write_requests += popcount(exec);
+    c.lds_write_bytes += sizeof(T) * popcount(exec);
+}
+// The integer rules of the src2 forms, as the atomics define them.
+template <class T> T src2_add(T a, T b, T) { return a + b; }
+template <class T> T src2_sub(T a, T b, T) { return a - b; }
+template <class T> T src2_rsub(T a, T b, T) { return b - a; }
+template <class T> T src2_inc(T a, T b, T) { return a >= b ? 0 : a + 1; }
+template <class T> T src2_dec(T a, T b, T) { return (a == 0 || a > b) ? b : a - 1; }
+template <class T> T src2_min_i(T a, T b, T) { return std::make_signed_t<T>(b) < std::make_signed_t<T>(a) ? b : a; }
+template <class T> T src2_max_i(T a, T b, T) { return std::make_signed_t<T>(b) > std::make_signed_t<T>(a) ? b : a; }
+template <class T> T src2_min_u(T a, T b, T) { return b < a ? b : a; }
+template <class T> T src2_max_u(T a, T b, T) { return b > a ? b : a; }
+template <class T> T src2_and(T a, T b, T) { return a & b; }
+template <class T> T src2_or(T a, T b, T) { return a | b; }
+template <class T> T src2_xor(T a, T b, T) { return a ^ b; }
+template <class T> T src2_write(T, T b, T) { return b; }
+u32 src2_add_f32(u32 a, u32 b, u32) { return fp::as_bits(fp::as_float(a) + fp::as_float(b)); }
+
 // ds_append / ds_consume on LDS (gds=0): one counter at M0[15:0] + offset
 // (Vega ISA "LDS/GDS": M0 gives the base, the instruction's offset adds to
 // it) goes up (append) or down (consume) by the number of active lanes,
@@ -550,6 +600,37 @@ void register_lds(Table& t) {
     set(t, Op::ds_wrxchg2st64_rtn_b32, ds_wrxchg2<u32, true>, R);
     set(t, Op::ds_wrxchg2_rtn_b64, ds_wrxchg2<u64, false>, R);
     set(t, Op::ds_wrxchg2st64_rtn_b64, ds_wrxchg2<u64, true>, R);
+    set(t, Op::ds_add_src2_u32, ds_src2<u32, src2_add<u32>>, W);
+    set(t, Op::ds_sub_src2_u32, ds_src2<u32, src2_sub<u32>>, W);
+    set(t, Op::ds_rsub_src2_u32, ds_src2<u32, src2_rsub<u32>>, W);
+    set(t, Op::ds_inc_src2_u32, ds_src2<u32, src2_inc<u32>>, W);
+    set(t, Op::ds_dec_src2_u32, ds_src2<u32, src2_dec<u32>>, W);
+    set(t, Op::ds_min_src2_i32, ds_src2<u32, src2_min_i<u32>>, W);
+    set(t, Op::ds_max_src2_i32, ds_src2<u32, src2_max_i<u32>>, W);
+    set(t, Op::ds_min_src2_u32, ds_src2<u32, src2_min_u<u32>>, W);
+    set(t, Op::ds_max_src2_u32, ds_src2<u32, src2_max_u<u32>>, W);
+    set(t, Op::ds_and_src2_b32, ds_src2<u32, src2_and<u32>>, W);
+    set(t, Op::ds_or_src2_b32, ds_src2<u32, src2_or<u32>>, W);
+    set(t, Op::ds_xor_src2_b32, ds_src2<u32, src2_xor<u32>>, W);
+    set(t, Op::ds_write_src2_b32, ds_src2<u32, src2_write<u32>>, W);
+    set(t, Op::ds_min_src2_f32, ds_src2<u32, min_f32>, W);
+    set(t, Op::ds_max_src2_f32, ds_src2<u32, max_f32>, W);
+    set(t, Op::ds_add_src2_f32, ds_src2<u32, src2_add_f32>, W);
+    set(t, Op::ds_add_src2_u64, ds_src2<u64, src2_add<u64>>, W);
+    set(t, Op::ds_sub_src2_u64, ds_src2<u64, src2_sub<u64>>, W);
+    set(t, Op::ds_rsub_src2_u64, ds_src2<u64, src2_rsub<u64>>, W);
+    set(t, Op::ds_inc_src2_u64, ds_src2<u64, src2_inc<u64>>, W);
+    set(t, Op::ds_dec_src2_u64, ds_src2<u64, src2_dec<u64>>, W);
+    set(t, Op::ds_min_src2_i64, ds_src2<u64, src2_min_i<u64>>, W);
+    set(t, Op::ds_max_src2_i64, ds_src2<u64, src2_max_i<u64>>, W);
+    set(t, Op::ds_min_src2_u64, ds_src2<u64, src2_min_u<u64>>, W);
+    set(t, Op::ds_max_src2_u64, ds_src2<u64, src2_max_u<u64>>, W);
+    set(t, Op::ds_and_src2_b64, ds_src2<u64, src2_and<u64>>, W);
+    set(t, Op::ds_or_src2_b64, ds_src2<u64, src2_or<u64>>, W);
+    set(t, Op::ds_xor_src2_b64, ds_src2<u64, src2_xor<u64>>, W);
+    set(t, Op::ds_write_src2_b64, ds_src2<u64, src2_write<u64>>, W);
+    set(t, Op::ds_min_src2_f64, ds_src2<u64, min_f64>, W);
+    set(t, Op::ds_max_src2_f64, ds_src2<u64, max_f64>, W);
     set(t, Op::ds_append, ds_append_consume<true>, InstClass::lds_read);
     set(t, Op::ds_consume, ds_append_consume<false>, InstClass::lds_read);
     set(t, Op::ds_bpermute_b32, ds_bpermute, InstClass::lds_read);
