@@ -130,12 +130,20 @@ void memtime(Wave& w, const ExecInst& e) {
     data[1] = u32(ticks >> 32);
 }
 
+void no_effect(Wave&, const ExecInst&) {}
+
 }  // namespace
 
 void register_hwreg(Table& t) {
     set(t, Op::s_getreg_b32, getreg, InstClass::salu);
     set(t, Op::s_memtime, memtime<1000000000ull>, InstClass::smem);
     set(t, Op::s_memrealtime, memtime<100000000ull>, InstClass::smem);
+    // Branches on STATUS.COND_DBG_SYS/COND_DBG_USER, which no debugger sets here (STATUS reads them 0):
+    // never taken.
+    for (Op op : {Op::s_cbranch_cdbgsys, Op::s_cbranch_cdbguser, Op::s_cbranch_cdbgsys_or_user, Op::s_cbranch_cdbgsys_and_user})
+        set(t, op, no_effect, InstClass::branch);
+    // s_wakeup wakes the workgroup's other waves from s_sleep; waves run in turn and s_sleep does not wait.
+    set(t, Op::s_wakeup, no_effect, InstClass::other);
 }
 
 }  // namespace dppgemm::emu::sem

@@ -944,3 +944,20 @@ TEST_CASE("ds_*_src2_* (gfx900-gfx908): MEM[A] = MEM[A] op MEM[A + offset elemen
                 CHECK(lds == want);
             }
 }
+
+TEST_CASE("s_cbranch_cdbg* are not taken (no debugger sets COND_DBG_*), s_wakeup does nothing", "[flow][isaops]") {
+    const CodeObject co = assemble_kernel(R"(
+  v_mov_b32 v2, 1
+  s_cbranch_cdbgsys .Lskip
+  s_cbranch_cdbguser .Lskip
+  s_cbranch_cdbgsys_or_user .Lskip
+  s_cbranch_cdbgsys_and_user .Lskip
+  s_wakeup
+  v_mov_b32 v2, 2
+.Lskip:
+  global_store_dword v1, v2, s[4:5]
+)");
+    TestRun run(64);
+    REQUIRE(run.run(build_program(co, co.kernels.at(0))).ok());
+    CHECK(run.read(0, 64) == std::vector<u32>(64, 2));
+}
