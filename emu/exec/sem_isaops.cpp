@@ -330,6 +330,54 @@ u32 msad_u8(u32 a, u32 b, u32 c) {
     return sum;
 }
 
+// V_QSAD_PK_U16_U8 / V_MQSAD_PK_U16_U8 / V_MQSAD_U32_U8 (RDNA3 ISA pseudocode,
+// the same opcodes as gfx9's): four (masked) byte SADs of S1 against the
+// windows S0[31:0], S0[39:8], S0[47:16], S0[55:24], each accumulated onto a
+// 16-bit (truncated) or 32-bit slice of S2; D is 64 or 128 bits.
+template <bool Masked, unsigned SliceBits>
+void quad_sad(Wave& w, const ExecInst& e) {
+    constexpr unsigned out_dwords = SliceBits / 8;  // 16-bit slices: 2 dwords, 32-bit: 4
+    alignas(64) u64 s0[64];
+    alignas(64) Lanes t1, t2[4], out[4];
+    source64(w, e, 0, s0);
+    const u32* s1 = fetch(w, e, 1, t1);
+    const u32* s2[4];
+    for (unsigned d = 0; d < out_dwords; ++d) s2[d] = fetch(w, e, 2, t2[d], d);
+    for (unsigned l = 0; l < 64; ++l) {
+        u32 result[4] = {};
+        for (unsigned k = 0; k < 4; ++k) {
+            const u32 window = u32(s0[l] >> (8 * k));
+            const u32 accumulator = SliceBits == 16 ? (s2[k / 2][l] >> (16 * (k % 2))) & 0xffff : s2[k][l];
+            const u32 sad = Masked ? msad_u8(window, s1[l], accumulator) : sad_u8(window, s1[l], accumulator);
+            if (SliceBits == 16) result[k / 2] |= (sad & 0xffff) << (16 * (k % 2));
+            else result[k] = sad;
+        }
+        for (unsigned d = 0; d < out_dwords; ++d) out[d][l] = result[d];
+    }
+    const u64 mask = write_lanes(w, e);
+    for (unsigned d = 0; d < out_dwords; ++d) commit(vreg(w, e.dst, d), out[d], mask);
+}
+
+// V_CUBEID/CUBESC/CUBETC/CUBEMA_F32 (Vega ISA pseudocode): the cube map face
+// of the direction (S0, S1, S2) = (x, y, z), the face coordinates and twice
+// the major axis. z is major when |z| >= |x| and |z| >= |y|, else y when
+// |y| >= |x|, else x (a NaN compares false: x).
+enum class Cube : std::uint8_t { id, sc, tc, ma };
+template <Cube C>
+u32 cube(u32 xb, u32 yb, u32 zb) {
+    const float x = fp::as_float(xb), y = fp::as_float(yb), z = fp::as_float(zb);
+    const bool z_major = std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y);
+    const bool y_major = !z_major && std::fabs(y) >= std::fabs(x);
+    float r;
+    switch (C) {
+    case Cube::id: r = z_major ? (z < 0 ? 5.0f : 4.0f) : y_major ? (y < 0 ? 3.0f : 2.0f) : (x < 0 ? 1.0f : 0.0f); break;
+    case Cube::sc: r = z_major ? (z < 0 ? -x : x) : y_major ? x : (x < 0 ? z : -z); break;
+    case Cube::tc: r = z_major ? -y : y_major ? (y < 0 ? -z : z) : -y; break;
+    case Cube::ma: r = 2.0f * (z_major ? z : y_major ? y : x); break;
+    }
+    return fp::as_bits(r);
+}
+
 // V_ADD_I16 / V_SUB_I16 (gfx9 VOP3): "D.i16 = S0.i16 +- S1.i16", wrapping
 // (clamp, the saturating form, stops the run as integer clamp does everywhere:
 // program.cpp); op_sel picks the source halves and the destination half (the
@@ -413,6 +461,13 @@ void register_isaops(Table& t) {
     v(Op::v_sat_pk_u8_i16, lanes3<sat_pk_u8_i16>);
     v(Op::v_clrexcp, no_effect);  // clears exception bits no instruction here sets
     v(Op::v_msad_u8, lanes3<msad_u8>);
+    set(t, Op::v_cubeid_f32, lanes3<cube<Cube::id>>, V, FloatPolicy::mode);
+    set(t, Op::v_cubesc_f32, lanes3<cube<Cube::sc>>, V, FloatPolicy::mode);
+    set(t, Op::v_cubetc_f32, lanes3<cube<Cube::tc>>, V, FloatPolicy::mode);
+    set(t, Op::v_cubema_f32, lanes3<cube<Cube::ma>>, V, FloatPolicy::mode);
+    v(Op::v_qsad_pk_u16_u8, quad_sad<false, 16>);
+    v(Op::v_mqsad_pk_u16_u8, quad_sad<true, 16>);
+    v(Op::v_mqsad_u32_u8, quad_sad<true, 32>);
     v(Op::v_add_i16, add_sub_i16<false>);
     v(Op::v_sub_i16, add_sub_i16<true>);
     v(Op::v_cvt_norm_i16_f16, cvt_norm_16_f16<true>);

@@ -1104,6 +1104,58 @@ std::vector<OpCase> valu_cases() {
             if ((b >> (8 * k)) & 0xff) c += u32(std::abs(int((a >> (8 * k)) & 0xff) - int((b >> (8 * k)) & 0xff)));
         return c;
     });
+    // V_QSAD_PK_U16_U8 / V_MQSAD_PK_U16_U8 / V_MQSAD_U32_U8: four (masked) byte SADs of S1 against the
+    // byte windows of S0 at 0, 8, 16, 24 bits, onto 16-bit (truncated) or 32-bit slices of S2.
+    auto byte_sad = [](u32 a, u32 b, u32 c, bool masked) {
+        for (int k = 0; k < 4; ++k) {
+            const u32 x = (a >> (8 * k)) & 0xff, y = (b >> (8 * k)) & 0xff;
+            if (!masked || y) c += x > y ? x - y : y - x;
+        }
+        return c;
+    };
+    for (const bool masked : {false, true})
+        add(masked ? "v_mqsad_pk_u16_u8" : "v_qsad_pk_u16_u8",
+            std::string(masked ? "v_mqsad_pk_u16_u8" : "v_qsad_pk_u16_u8") + " $D2, $A2, $B, $C2",
+            u64_result([masked, byte_sad](const LaneInput& in) {
+                u64 r = 0;
+                for (int k = 0; k < 4; ++k)
+                    r |= u64(byte_sad(u32(in.a2 >> (8 * k)), in.b, u32(in.c2 >> (16 * k)) & 0xffff, masked) & 0xffff) << (16 * k);
+                return r;
+            }));
+    // 128-bit S2 = {c, a, b, lo(c2)} built in v[28:31]; the result's dwords 0-1, then 2-3.
+    for (const int half : {0, 1}) {
+        const std::string text = "v_mov_b32 v28, $C\n  v_mov_b32 v29, $A\n  v_mov_b32 v30, $B\n  v_mov_b32 v31, v12\n"
+                                 "  v_mqsad_u32_u8 v[40:43], $A2, $B, v[28:31]\n  v_mov_b32 $D, v" + std::to_string(40 + 2 * half) +
+                                 "\n  v_mov_b32 $DH, v" + std::to_string(41 + 2 * half);
+        add("v_mqsad_u32_u8", text, u64_result([half, byte_sad](const LaneInput& in) {
+                const u32 s2[4] = {in.c, in.a, in.b, lo(in.c2)};
+                u32 r[4];
+                for (int k = 0; k < 4; ++k) r[k] = byte_sad(u32(in.a2 >> (8 * k)), in.b, s2[k], true);
+                return u64(r[2 * half]) | u64(r[2 * half + 1]) << 32;
+            }));
+    }
+    // V_CUBE*_F32 (Vega ISA): face id, s and t coordinates, twice the major axis of (x, y, z) = (A, B, C);
+    // z major when |z| >= |x|, |y|, else y when |y| >= |x|, else x.
+    static int (*const major_axis)(float, float, float) = [](float x, float y, float z) {
+        if (std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y)) return 2;
+        return std::fabs(y) >= std::fabs(x) ? 1 : 0;
+    };
+    vop3_f32("v_cubeid_f32", [](float x, float y, float z) {
+        const int m = major_axis(x, y, z);
+        return float(2 * m + ((m == 2 ? z : m == 1 ? y : x) < 0 ? 1 : 0));
+    });
+    vop3_f32("v_cubesc_f32", [](float x, float y, float z) {
+        const int m = major_axis(x, y, z);
+        return m == 2 ? (z < 0 ? -x : x) : m == 1 ? x : (x < 0 ? z : -z);
+    });
+    vop3_f32("v_cubetc_f32", [](float x, float y, float z) {
+        const int m = major_axis(x, y, z);
+        return m == 1 ? (y < 0 ? -z : z) : -y;
+    });
+    vop3_f32("v_cubema_f32", [](float x, float y, float z) {
+        const int m = major_axis(x, y, z);
+        return 2.0f * (m == 2 ? z : m == 1 ? y : x);
+    });
     // V_ADD_I16/V_SUB_I16 without clamp: the 16-bit wrapped sum.
     add("v_add_i16", "v_add_i16 $D, $A, $B", u32_result([](const LaneInput& in) { return (in.a + in.b) & 0xffff; }), Compare::low16);
     add("v_sub_i16", "v_sub_i16 $D, $A, $B", u32_result([](const LaneInput& in) { return (in.a - in.b) & 0xffff; }), Compare::low16);

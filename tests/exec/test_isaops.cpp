@@ -40,7 +40,7 @@ i32 sext(u32 x, unsigned bits) { return i32(x << (32 - bits)) >> (32 - bits); }
 }  // namespace
 
 // One test case, so that one process compiles the four builds once (sections share the cache).
-TEST_CASE("hipcc programs (gfx906, gfx90a; -O2, -O0 -g) against host results", "[hip][isaops]") {
+TEST_CASE("hipcc programs for gfx906 and gfx90a at -O2 and -O0 -g against host results", "[hip][isaops]") {
     SECTION("64-bit and double atomicAdd/Min/Max/CAS on global memory") {
         for (const Build& b : builds) {
             INFO(b.arch << " " << b.options);
@@ -367,7 +367,7 @@ void check_atomic64(Path path, const std::string& mnemonic, const Atomic64& a, b
 
 }  // namespace
 
-TEST_CASE("global/flat/buffer 64-bit integer atomics, with and without return", "[memory][atomic][isaops]") {
+TEST_CASE("global/flat/buffer 64-bit integer atomics with and without return", "[memory][atomic][isaops]") {
     for (const Atomic64& a : integer_atomics64)
         for (const bool returns : {true, false}) {
             check_atomic64(Path::global, std::string("global_atomic_") + a.op, a, false, "gfx906", returns);
@@ -385,7 +385,7 @@ TEST_CASE("gfx90a global/flat/buffer f64 atomics add/min/max", "[memory][atomic]
         }
 }
 
-TEST_CASE("64-bit LDS atomics, with and without return", "[lds][atomic][isaops]") {
+TEST_CASE("64-bit LDS atomics with and without return", "[lds][atomic][isaops]") {
     // DS names: the _x2 op names of memory, spelled as the DS table spells them.
     const std::pair<const char*, const char*> names[] = {
         {"ds_wrxchg_rtn_b64", "swap_x2"}, {"ds_cmpst_b64", "cmpswap_x2"}, {"ds_add_u64", "add_x2"},
@@ -412,7 +412,7 @@ TEST_CASE("64-bit LDS atomics, with and without return", "[lds][atomic][isaops]"
     check_atomic64(Path::lds, "ds_add_f64", float_atomics64[0], true, "gfx90a", false);
 }
 
-TEST_CASE("ds_min/max_rtn_{i32,u32} return the old value", "[lds][atomic][isaops]") {
+TEST_CASE("ds_min/max_rtn_i32/u32 return the old value", "[lds][atomic][isaops]") {
     struct Op32 {
         const char* name;
         u32 (*apply)(u32 old, u32 data);
@@ -451,7 +451,7 @@ TEST_CASE("ds_min/max_rtn_{i32,u32} return the old value", "[lds][atomic][isaops
     }
 }
 
-TEST_CASE("ds_append/ds_consume: one LDS counter at M0 + offset, every active lane gets the old value",
+TEST_CASE("ds_append/ds_consume: one LDS counter at M0 + offset and every active lane gets the old value",
           "[lds][isaops]") {
     // Counter at byte 16 (M0 = 8, offset 8), starting at 5: append with 64
     // lanes -> 69, consume with 8 lanes -> 61.
@@ -550,7 +550,7 @@ TEST_CASE("s_getreg_b32 reads every hardware register the emulator models", "[al
     }
 }
 
-TEST_CASE("s_memtime and s_memrealtime count up, landing at lgkmcnt", "[alu][clock][isaops]") {
+TEST_CASE("s_memtime and s_memrealtime count up and land at lgkmcnt", "[alu][clock][isaops]") {
     const CodeObject co = assemble_kernel(R"(
   s_memtime s[16:17]
   s_memrealtime s[18:19]
@@ -595,7 +595,7 @@ TEST_CASE("LDS f64 min/max/cmpst and 64-bit mskor", "[lds][atomic][isaops]") {
     }
 }
 
-TEST_CASE("LDS 32-bit float min/max/cmpst, mskor and wrap", "[lds][atomic][isaops]") {
+TEST_CASE("LDS 32-bit float min/max/cmpst and mskor and wrap", "[lds][atomic][isaops]") {
     struct Op32 {
         const char* name;
         u32 (*apply)(u32 old, u32 data, u32 data2);
@@ -706,7 +706,7 @@ TEST_CASE("ds_wrxchg2(st64)_rtn_b32/b64 swap at two addresses and return both", 
         }
 }
 
-TEST_CASE("global/flat/buffer_atomic_pk_add_f16 (gfx908+) and ds_pk_add_f16 (gfx940): each half rounded once",
+TEST_CASE("packed f16 atomic adds on global/buffer (gfx908+) and flat/LDS (gfx940) round each half once",
           "[memory][atomic][isaops]") {
     // Halves: 1 + 2^-11 (ties to even -> 1), 65504 + 32 (-> inf), -0 + -0, inf + -inf (NaN), denormals, 0.1 + 0.2.
     const std::vector<std::pair<u32, u32>> pairs = {
@@ -781,7 +781,7 @@ TEST_CASE("global/flat/buffer_atomic_pk_add_f16 (gfx908+) and ds_pk_add_f16 (gfx
     }
 }
 
-TEST_CASE("scalar atomics (s_atomic_*, s_buffer_atomic_*; 32 and 64 bit), s_buffer_store, s_dcache_wb",
+TEST_CASE("scalar atomics on addresses and buffers in 32 and 64 bits and s_buffer_store and s_dcache_wb",
           "[memory][atomic][smem][isaops]") {
     // One workgroup per (memory, data, compare) triple: slot 8 * workgroup of p0,
     // data and compare from p1/p2, the returned value (glc) to p3.
@@ -883,7 +883,7 @@ TEST_CASE("inline float constants of 64-bit integer operands are doubles", "[alu
     CHECK(out == std::vector<u32>{0, 0x3fe00000, 0, 0x3ff00000, 0, 0xc0100000});
 }
 
-TEST_CASE("ds_*_src2_* (gfx900-gfx908): MEM[A] = MEM[A] op MEM[A + offset elements]", "[lds][isaops]") {
+TEST_CASE("ds src2 forms (gfx900-gfx908): MEM(A) = MEM(A) op MEM(A + offset elements)", "[lds][isaops]") {
     struct Src2Op {
         const char* stem;  // ds_<stem>_src2_<type>
         u64 (*apply)(u64 a, u64 b, bool wide);
@@ -945,7 +945,7 @@ TEST_CASE("ds_*_src2_* (gfx900-gfx908): MEM[A] = MEM[A] op MEM[A + offset elemen
             }
 }
 
-TEST_CASE("s_cbranch_cdbg* are not taken (no debugger sets COND_DBG_*), s_wakeup does nothing", "[flow][isaops]") {
+TEST_CASE("s_cbranch_cdbgsys/user branches are not taken and s_wakeup does nothing", "[flow][isaops]") {
     const CodeObject co = assemble_kernel(R"(
   v_mov_b32 v2, 1
   s_cbranch_cdbgsys .Lskip
