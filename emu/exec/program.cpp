@@ -21,6 +21,9 @@ const sem::Table& semantics() {
         sem::register_lds(t);
         sem::register_half(t);
         sem::register_divide(t);
+        sem::register_hwreg(t);
+        sem::register_isaops(t);
+        sem::register_smem(t);
         return t;
     }();
     return table;
@@ -33,7 +36,16 @@ bool is_fp32_multiply_add(std::string_view mnemonic) {
     return false;
 }
 
-Src resolve(const Operand& op, bool f64_operand) {
+// Inline float constants of 64-bit operands are doubles for f64 and 64-bit
+// integer ops alike (LLVM's isInlinableLiteral64: s_mov_b64 s[0:1], 0.5 is
+// 0x3fe0000000000000, which -O0 hipcc code uses to build f64 constants); a
+// 32-bit literal is the high half only for f64 operands. Scalar ops have no
+// operand-type row: their 64-bit operands are all integers or masks.
+bool int64_operand(const OperandTypes& types, OperandType type) {
+    return !types.declared() || type == OperandType::b64;
+}
+
+Src resolve(const Operand& op, bool f64_operand, bool int64_operand = false) {
     Src s;
     s.dwords = op.dwords ? op.dwords : 1;
     s.index = op.index;
@@ -50,7 +62,7 @@ Src resolve(const Operand& op, bool f64_operand) {
     case OperandKind::inline_float:
         s.kind = Src::Kind::imm;
         s.value = op.value;
-        if (s.dwords == 2 && f64_operand) {
+        if (s.dwords == 2 && (f64_operand || int64_operand)) {
             const double d = fp::as_float(op.value);
             std::memcpy(&s.value, &d, 8);
         }
@@ -210,9 +222,10 @@ void build_code(Program& p) {
         e.multiply_add = is_fp32_multiply_add(info.mnemonic);
         e.dst = resolve(inst.dst, false);
         e.sdst = resolve(inst.sdst, false);
-        e.src[0] = resolve(inst.src0, is_f64(types.src[0]));
-        e.src[1] = resolve(inst.src1, is_f64(types.src[1]));
-        e.src[2] = resolve(inst.src2, is_f64(types.src[2]));
+        for (int i = 0; i < 3; ++i) {
+            const Operand& src = i == 0 ? inst.src0 : i == 1 ? inst.src1 : inst.src2;
+            e.src[i] = resolve(src, is_f64(types.src[i]), int64_operand(types, types.src[i]));
+        }
         e.soffset = resolve(inst.soffset, false);
         if (s.src2_is_dst) e.src[2] = e.dst;
         for (const Src* src : {&e.dst, &e.src[0], &e.src[1], &e.src[2]}) track_registers(p, *src);

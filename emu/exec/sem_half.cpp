@@ -226,6 +226,22 @@ u32 mad_f16(const HalfMode& m, u32 a, u32 b, u32 c) {
     const u32 p = mul_f16(flushing, flush16(a), flush16(b), 0);
     return add_f16(flushing, p, flush16(c), 0);
 }
+// V_DIV_FIXUP_F16 (Vega ISA): S0 the quotient, S1 the denominator, S2 the
+// numerator: "if (S2 == NAN) D = Quiet(S2); else if (S1 == NAN) D = Quiet(S1);
+// else if (S1 == S2 == 0) D = NAN; else if (abs(S1) == abs(S2) == +-INF) D = NAN;
+// else if (S1 == 0 || abs(S2) == +-INF) D = sign_out ? -INF : +INF; else if
+// (abs(S1) == +-INF || S2 == 0) D = sign_out ? -0 : 0; else D = sign_out ?
+// -abs(S0) : abs(S0)", sign_out = sign(S1) ^ sign(S2).
+u32 div_fixup_f16(const HalfMode&, u32 q, u32 d, u32 n) {
+    const u32 sign = (d ^ n) & half_sign;
+    const bool d_zero = !(d & 0x7fffu), n_zero = !(n & 0x7fffu);
+    if (is_nan16(n)) return quiet16(n);
+    if (is_nan16(d)) return quiet16(d);
+    if ((d_zero && n_zero) || (is_inf16(d) && is_inf16(n))) return half_quiet_nan;
+    if (d_zero || is_inf16(n)) return sign | half_inf;
+    if (is_inf16(d) || n_zero) return sign;
+    return sign | (q & 0x7fffu);
+}
 // min/max pick one operand (IEEE minNum/maxNum, -0 < +0, as the f32 forms).
 // The picked operand is a result like any other: flushed when the mode flushes results (as the f32 forms).
 template <float (*Pick)(float, float)>
@@ -312,6 +328,26 @@ u32 lshrrev_b16(const HalfMode&, u32 a, u32 b, u32) { return (b & 0xffff) >> (a 
 u32 ashrrev_i16(const HalfMode&, u32 a, u32 b, u32) { return u32(i16(b) >> (a & 15)); }
 template <class T> u32 min16(const HalfMode&, u32 a, u32 b, u32) { return u32(std::min(T(a), T(b))); }
 template <class T> u32 max16(const HalfMode&, u32 a, u32 b, u32) { return u32(std::max(T(a), T(b))); }
+// v_min3/max3/med3_{i16,u16} (Vega ISA VOP3: the min/max/median of the three).
+template <class T> u32 min3_16(const HalfMode&, u32 a, u32 b, u32 c) { return u32(std::min({T(a), T(b), T(c)})); }
+template <class T> u32 max3_16(const HalfMode&, u32 a, u32 b, u32 c) { return u32(std::max({T(a), T(b), T(c)})); }
+template <class T> u32 med3_16(const HalfMode&, u32 a, u32 b, u32 c) {
+    return u32(std::max(std::min(T(a), T(b)), std::min(std::max(T(a), T(b)), T(c))));
+}
+// v_min3/max3/med3_f16: pairwise IEEE min/max as the f16 min/max; med3 with a
+// NaN operand is min3 (Vega ISA V_MED3_F16: "if (isNan(S0) || isNan(S1) ||
+// isNan(S2)) D = min3(S0, S1, S2)").
+u32 min3_f16(const HalfMode& m, u32 a, u32 b, u32 c) {
+    return pick_f16<fp::min_num>(m, pick_f16<fp::min_num>(m, a, b, 0), c, 0);
+}
+u32 max3_f16(const HalfMode& m, u32 a, u32 b, u32 c) {
+    return pick_f16<fp::max_num>(m, pick_f16<fp::max_num>(m, a, b, 0), c, 0);
+}
+u32 med3_f16(const HalfMode& m, u32 a, u32 b, u32 c) {
+    if (is_nan16(a) || is_nan16(b) || is_nan16(c)) return min3_f16(m, a, b, c);
+    const u32 low = pick_f16<fp::min_num>(m, a, b, 0), high = pick_f16<fp::max_num>(m, a, b, 0);
+    return pick_f16<fp::max_num>(m, low, pick_f16<fp::min_num>(m, high, c, 0), 0);
+}
 u32 mad_u16(const HalfMode&, u32 a, u32 b, u32 c) { return a * b + c; }
 // 16 x 16 -> 32-bit products plus a 32-bit addend.
 u32 mad_u32_u16(const HalfMode&, u32 a, u32 b, u32 c) { return (a & 0xffff) * (b & 0xffff) + c; }
@@ -572,6 +608,67 @@ void fma_mix(Wave& w, const ExecInst& e) {
     commit(vreg(w, e.dst), out, write_lanes(w, e));
 }
 
+// V_PK_FMAC_F16 (VOP2, gfx908+): "D.f16[0] = S0.f16[0] * S1.f16[0] + D.f16[0];
+// D.f16[1] = S0.f16[1] * S1.f16[1] + D.f16[1]", each half fused (as v_pk_fma_f16).
+void pk_fmac_f16(Wave& w, const ExecInst& e) {
+    const HalfMode m = mode_of(w);
+    alignas(64) Lanes t0, t1, t2, out;
+    const u32* a = fetch_source(w, e, 0, In::i16, m, t0);
+    const u32* b = fetch_source(w, e, 1, In::i16, m, t1);
+    const u32* c = fetch_source(w, e, 2, In::i16, m, t2);  // the destination (Semantic::src2_is_dst)
+    for (unsigned half = 0; half < 2; ++half) {
+        const HalfSelect s = half_select(In::f16, half == 1, false, false, m);
+        for (unsigned l = 0; l < 64; ++l) {
+            const u32 h = fma_f16(m, s(a[l]), s(b[l]), s(c[l])) & 0xffff;
+            out[l] = half ? (out[l] | h << 16) : h;
+        }
+    }
+    commit(vreg(w, e.dst), out, write_lanes(w, e));
+}
+
+// v_mad_mix_f32/mixlo_f16/mixhi_f16 (gfx900): the sources as v_fma_mix
+// takes them, then LLVM's fmad (which it selects these for, with denormals
+// flushed): the product rounded to f32, the sum rounded to f32, denormal
+// inputs, product and sum flushed as v_mad_f32 does; mixlo/mixhi round that
+// f32 to f16 into one half, keeping the other.
+template <MixResult R>
+void mad_mix(Wave& w, const ExecInst& e) {
+    const Inst& inst = *e.inst;
+    const HalfMode m = mode_of(w);
+    alignas(64) Lanes t0, t1, t2, out;
+    u32* tmp[3] = {t0, t1, t2};
+    const u32* src[3];
+    for (unsigned i = 0; i < 3; ++i) {
+        const bool half = (inst.mods.op_sel_hi >> i) & 1;
+        src[i] = fetch_source(w, e, i, half ? In::i16 : In::b32, m, tmp[i]);
+    }
+    const auto operand_value = [&](unsigned i, unsigned l) {
+        u32 bits;
+        if ((inst.mods.op_sel_hi >> i) & 1) bits = half_to_float((src[i][l] >> (16 * ((inst.mods.op_sel >> i) & 1))) & 0xffff);
+        else bits = src[i][l];
+        if ((inst.mods.abs >> i) & 1) bits &= 0x7fffffffu;
+        if ((inst.mods.neg >> i) & 1) bits ^= 0x80000000u;
+        return fp::as_float(fp::flush(bits));
+    };
+    const u32* old = vreg(w, e.dst);
+    for (unsigned l = 0; l < 64; ++l) {
+        const float product = fp::as_float(fp::flush(fp::as_bits(operand_value(0, l) * operand_value(1, l))));
+        const float sum = product + operand_value(2, l);
+        u32 r = fp::flush(fp::as_bits(sum));
+        if (R == MixResult::f32) {
+            if (inst.clamp) r = fp::as_bits(std::isnan(sum) ? 0.0f : std::clamp(fp::as_float(r), 0.0f, 1.0f));
+            out[l] = r;
+            continue;
+        }
+        HalfMode flushing = m;
+        flushing.flush_out = true;
+        u32 h = float_to_half(r, flushing);
+        if (inst.clamp) h = half_output_modifiers(inst, m, h);
+        out[l] = R == MixResult::f16_low ? (old[l] & 0xffff0000u) | h : (old[l] & 0xffffu) | (h << 16);
+    }
+    commit(vreg(w, e.dst), out, write_lanes(w, e));
+}
+
 // ---- shapes -----------------------------------------------------------------------
 
 constexpr Shape f16_unary{{In::f16, In::none, In::none}, Out::zero_high, true};
@@ -691,6 +788,16 @@ void register_half(Table& t) {
     v(Op::v_min_i16, op16<i16_binary, min16<i16>>, N);
     v(Op::v_max_i16, op16<i16_binary, max16<i16>>, N);
     v(Op::v_mad_u16, op16<i16_ternary_keep, mad_u16>, N);
+    // min3/max3/med3: VOP3 only, op_sel picks the destination half (the other kept, as v_mad_u16).
+    v(Op::v_min3_f16, op16<f16_ternary_keep, min3_f16>, H);
+    v(Op::v_max3_f16, op16<f16_ternary_keep, max3_f16>, H);
+    v(Op::v_med3_f16, op16<f16_ternary_keep, med3_f16>, H);
+    v(Op::v_min3_i16, op16<i16_ternary_keep, min3_16<i16>>, N);
+    v(Op::v_max3_i16, op16<i16_ternary_keep, max3_16<i16>>, N);
+    v(Op::v_med3_i16, op16<i16_ternary_keep, med3_16<i16>>, N);
+    v(Op::v_min3_u16, op16<i16_ternary_keep, min3_16<u16>>, N);
+    v(Op::v_max3_u16, op16<i16_ternary_keep, max3_16<u16>>, N);
+    v(Op::v_med3_u16, op16<i16_ternary_keep, med3_16<u16>>, N);
     v(Op::v_mad_i16, op16<i16_ternary_keep, mad_u16>, N);  // the low 16 bits do not depend on signedness
     v(Op::v_mad_legacy_u16, op16<i16_ternary_zero, mad_u16>, N);
     v(Op::v_mad_legacy_i16, op16<i16_ternary_zero, mad_u16>, N);
@@ -719,6 +826,12 @@ void register_half(Table& t) {
     v(Op::v_pk_mad_i16, packed16<3, false, mad_u16>, N);
 
     v(Op::v_fma_mix_f32, fma_mix<MixResult::f32>, H);
+    v(Op::v_mad_mix_f32, mad_mix<MixResult::f32>, H);
+    v(Op::v_mad_mixlo_f16, mad_mix<MixResult::f16_low>, H);
+    v(Op::v_mad_mixhi_f16, mad_mix<MixResult::f16_high>, H);
+    t[static_cast<std::size_t>(Op::v_pk_fmac_f16)] = Semantic{pk_fmac_f16, InstClass::valu, H, true};
+    v(Op::v_div_fixup_f16, op16<f16_ternary_zero, div_fixup_f16>, H);
+    v(Op::v_div_fixup_legacy_f16, op16<f16_ternary_zero, div_fixup_f16>, H);
     v(Op::v_fma_mixlo_f16, fma_mix<MixResult::f16_low>, H);
     v(Op::v_fma_mixhi_f16, fma_mix<MixResult::f16_high>, H);
 

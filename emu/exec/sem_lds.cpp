@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <xmmintrin.h>
@@ -18,6 +20,7 @@
 namespace dppgemm::emu::sem {
 
 std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare);
+std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare);
 bool parse_atomic(std::string_view name, Op op);
 
 namespace {
@@ -282,6 +285,203 @@ void ds_atomic(Wave& w, const ExecInst& e) {
     account(w, e, f, exec, !Returns, a);
 }
 
+// 64-bit LDS atomics (data in VGPR pairs; ds_cmpst_b64: data0 the compare
+// value, data1 the new one, as for 32 bits). 8-byte aligned addresses.
+template <bool Returns>
+void ds_atomic64(Wave& w, const ExecInst& e) {
+    const u64 exec = w.exec();
+    const bool cmpst = mnemonic(e.inst->op).find("cmpst") != std::string_view::npos;
+    DsFormat f;
+    f.bytes = 8;
+    LdsLaneAddresses a;
+    lane_addresses(w, e, f, a);
+    u32 old[2][64] = {};
+    auto pair = [&](const Src& s, unsigned l) { return u64(vreg(w, s, 0)[l]) | u64(vreg(w, s, 1)[l]) << 32; };
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        if (a.byte[0][l] & 7) fault_at("misaligned 64-bit LDS atomic", a.byte[0][l]);
+        std::uint8_t* host = lds_at(w, a.byte[0][l], 8);
+        const u64 data0 = pair(e.src[1], l);
+        const u64 result = cmpst ? lds_atomic_apply64(host, e.inst->op, pair(e.src[2], l), data0)
+                                 : lds_atomic_apply64(host, e.inst->op, data0, 0);
+        old[0][l] = u32(result);
+        old[1][l] = u32(result >> 32);
+    }
+    if (Returns) {
+        PendingLoad& p = issue_read(w, e, 2, 0, exec);
+        std::memcpy(w.pending.data(p), old, sizeof old);
+    } else {
+        PendingLoad entry;
+        entry.counter = WaitCounter::lgkm_lds;
+        issue(w, e, entry);
+    }
+    account(w, e, f, exec, !Returns, a);
+}
+
+// Read-modify-writes of one T per lane with their own rule F(old, DATA,
+// DATA2) (Vega ISA "DS" opcode pseudocode). A workgroup's waves run in turn,
+// so the LDS needs no host atomics.
+template <class T, T (*F)(T, T, T), bool Returns>
+void ds_rmw(Wave& w, const ExecInst& e) {
+    const u64 exec = w.exec();
+    DsFormat f;
+    f.bytes = sizeof(T);
+    LdsLaneAddresses a;
+    lane_addresses(w, e, f, a);
+    constexpr unsigned dwords = sizeof(T) / 4;
+    u32 old[dwords][64] = {};
+    auto value = [&](const Src& s, unsigned l) {
+        if (s.kind == Src::Kind::none) return T(0);
+        u64 v = vreg(w, s, 0)[l];
+        if (dwords == 2) v |= u64(vreg(w, s, 1)[l]) << 32;
+        return T(v);
+    };
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        if (a.byte[0][l] % sizeof(T)) fault_at("misaligned LDS atomic", a.byte[0][l]);
+        std::uint8_t* host = lds_at(w, a.byte[0][l], sizeof(T));
+        T before;
+        std::memcpy(&before, host, sizeof(T));
+        const T after = F(before, value(e.src[1], l), value(e.src[2], l));
+        std::memcpy(host, &after, sizeof(T));
+        for (unsigned d = 0; d < dwords; ++d) old[d][l] = u32(u64(before) >> (32 * d));
+    }
+    if (Returns) {
+        PendingLoad& p = issue_read(w, e, dwords, 0, exec);
+        std::memcpy(w.pending.data(p), old, sizeof old);
+    } else {
+        PendingLoad entry;
+        entry.counter = WaitCounter::lgkm_lds;
+        issue(w, e, entry);
+    }
+    account(w, e, f, exec, !Returns, a);
+}
+float f32_of(u32 b) { return fp::as_float(b); }
+double f64_of(u64 b) {
+    double d;
+    std::memcpy(&d, &b, 8);
+    return d;
+}
+// DS_MIN/MAX_F32/F64: "MEM = (DATA < MEM) ? DATA : MEM" (> for max); DS_CMPST_F32/F64:
+// "MEM = (MEM == DATA) ? DATA2 : MEM" as floats (-0 == +0, NaN never equal);
+// DS_MSKOR: "MEM = (MEM & ~DATA) | DATA2"; DS_WRAP_RTN_B32: "MEM = (MEM >= DATA) ? MEM - DATA : MEM + DATA2".
+u32 min_f32(u32 old, u32 d, u32) { return f32_of(d) < f32_of(old) ? d : old; }
+u32 max_f32(u32 old, u32 d, u32) { return f32_of(d) > f32_of(old) ? d : old; }
+u32 cmpst_f32(u32 old, u32 cmp, u32 src) { return f32_of(old) == f32_of(cmp) ? src : old; }
+u64 min_f64(u64 old, u64 d, u64) { return f64_of(d) < f64_of(old) ? d : old; }
+u64 max_f64(u64 old, u64 d, u64) { return f64_of(d) > f64_of(old) ? d : old; }
+u64 cmpst_f64(u64 old, u64 cmp, u64 src) { return f64_of(old) == f64_of(cmp) ? src : old; }
+template <class T> T mskor(T old, T mask, T bits) { return (old & ~mask) | bits; }
+u32 wrap(u32 old, u32 d, u32 d2) { return old >= d ? old - d : old + d2; }
+
+// DS_WRXCHG2(ST64)_RTN_B32/B64: exchange at two addresses (offset0/offset1 in
+// elements, times 64 for st64) with DATA and DATA2, returning both old values.
+template <class T, bool St64>
+void ds_wrxchg2(Wave& w, const ExecInst& e) {
+    const u64 exec = w.exec();
+    DsFormat f;
+    f.bytes = sizeof(T);
+    f.two_addresses = true;
+    f.st64 = St64;
+    LdsLaneAddresses a;
+    lane_addresses(w, e, f, a);
+    check_bounds(w, a, exec, sizeof(T));
+    constexpr unsigned dwords = sizeof(T) / 4;
+    u32 old[2 * dwords][64] = {};
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        for (unsigned el = 0; el < 2; ++el) {
+            std::uint8_t* host = lds_at(w, a.byte[el][l], sizeof(T));
+            const Src& data = el == 0 ? e.src[1] : e.src[2];
+            for (unsigned d = 0; d < dwords; ++d) {
+                u32 before;
+                std::memcpy(&before, host + 4 * d, 4);
+                std::memcpy(host + 4 * d, &vreg(w, data, d)[l], 4);
+                old[el * dwords + d][l] = before;
+            }
+        }
+    }
+    PendingLoad& p = issue_read(w, e, 2 * dwords, 0, exec);
+    std::memcpy(w.pending.data(p), old, sizeof old);
+    account(w, e, f, exec, false, a);
+}
+
+// DS_*_SRC2_* (gfx900-gfx908): both operands in LDS (Vega ISA: "A =
+// ADDR_BASE; B = A + 4 * (offset1[7] ? {A[31], A[31:17]} : {offset1[6],
+// offset1[6:0], offset0}); MEM[A] = MEM[A] op MEM[B]", 8 * for the 64-bit
+// forms; write_src2: MEM[A] = MEM[B]). No data VGPRs, no return.
+template <class T, T (*F)(T, T, T)>
+void ds_src2(Wave& w, const ExecInst& e) {
+    const u64 exec = w.exec();
+    const u32 offset16 = u32(e.inst->offset) & 0xffff;
+    const u32* base = w.v[e.src[0].index];
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        const u32 a = base[l];
+        const u32 from_address = (a >> 31) << 15 | a >> 17;  // {A[31], A[31:17]}
+        const std::int32_t elements = (offset16 & 0x8000) ? std::int32_t(std::int16_t(from_address))
+                                                           : std::int32_t(offset16 << 17) >> 17;  // 15-bit signed
+        const u32 b = a + u32(elements) * u32(sizeof(T));
+        std::uint8_t* host_a = lds_at(w, a, sizeof(T));
+        const std::uint8_t* host_b = lds_at(w, b, sizeof(T));
+        T x, y;
+        std::memcpy(&x, host_a, sizeof(T));
+        std::memcpy(&y, host_b, sizeof(T));
+        const T result = F(x, y, 0);
+        std::memcpy(host_a, &result, sizeof(T));
+    }
+    PendingLoad entry;
+    entry.counter = WaitCounter::lgkm_lds;
+    issue(w, e, entry);
+    Counters& c = w.group->counters;
+    c.lds_read_requests += 2 * popcount(exec);
+    c.lds_read_bytes += 2ull * sizeof(T) * popcount(exec);
+    c.lds_write_requests += popcount(exec);
+    c.lds_write_bytes += sizeof(T) * popcount(exec);
+}
+// The integer rules of the src2 forms, as the atomics define them.
+template <class T> T src2_add(T a, T b, T) { return a + b; }
+template <class T> T src2_sub(T a, T b, T) { return a - b; }
+template <class T> T src2_rsub(T a, T b, T) { return b - a; }
+template <class T> T src2_inc(T a, T b, T) { return a >= b ? 0 : a + 1; }
+template <class T> T src2_dec(T a, T b, T) { return (a == 0 || a > b) ? b : a - 1; }
+template <class T> T src2_min_i(T a, T b, T) { return std::make_signed_t<T>(b) < std::make_signed_t<T>(a) ? b : a; }
+template <class T> T src2_max_i(T a, T b, T) { return std::make_signed_t<T>(b) > std::make_signed_t<T>(a) ? b : a; }
+template <class T> T src2_min_u(T a, T b, T) { return b < a ? b : a; }
+template <class T> T src2_max_u(T a, T b, T) { return b > a ? b : a; }
+template <class T> T src2_and(T a, T b, T) { return a & b; }
+template <class T> T src2_or(T a, T b, T) { return a | b; }
+template <class T> T src2_xor(T a, T b, T) { return a ^ b; }
+template <class T> T src2_write(T, T b, T) { return b; }
+u32 src2_add_f32(u32 a, u32 b, u32) { return fp::as_bits(fp::as_float(a) + fp::as_float(b)); }
+
+// ds_append / ds_consume on LDS (gds=0): one counter at M0[15:0] + offset
+// (Vega ISA "LDS/GDS": M0 gives the base, the instruction's offset adds to
+// it) goes up (append) or down (consume) by the number of active lanes,
+// once for the wave; every active lane gets the value before the change.
+template <bool Append>
+void ds_append_consume(Wave& w, const ExecInst& e) {
+    if (e.inst->gds) fail("ds_append/ds_consume on GDS (gds:1) is not modelled: the emulator has no GDS");
+    const u64 exec = w.exec();
+    const u32 address = (w.sreg[sreg_m0] & 0xffff) + u32(e.inst->offset & 0xffff);
+    u32 before = 0;
+    if (exec) {
+        std::uint8_t* host = lds_at(w, address, 4);
+        std::memcpy(&before, host, 4);
+        const u32 count = popcount(exec), after = Append ? before + count : before - count;
+        std::memcpy(host, &after, 4);
+    }
+    u32 out[64];
+    for (unsigned l = 0; l < 64; ++l) out[l] = before;
+    PendingLoad& p = issue_read(w, e, 1, 0, exec);
+    std::memcpy(w.pending.data(p), out, sizeof out);
+    Counters& c = w.group->counters;
+    c.lds_read_requests += exec ? 1 : 0;
+    c.lds_read_bytes += exec ? 4 : 0;
+    c.lds_write_requests += exec ? 1 : 0;
+    c.lds_write_bytes += exec ? 4 : 0;
+}
+
 // Lane exchanges through the LDS crossbar (no LDS memory). A lane whose
 // source lane is inactive reads 0.
 void finish_exchange(Wave& w, const ExecInst& e, const u32* value, u64 exec) {
@@ -379,21 +579,81 @@ void register_lds(Table& t) {
             set(t, op, ds_write, InstClass::lds_write);
         }
     }
-    // 32-bit atomics.
+    // 32-bit and 64-bit atomics; "_rtn" only says the old value returns.
     for (std::size_t i = 1; i < op_count; ++i) {
         const Op op = static_cast<Op>(i);
         const std::string_view name = op_info(op).mnemonic;
         if (op_info(op).family != Family::DS || t[i].fn) continue;
-        const bool b32 = name.find("_u32") != std::string_view::npos || name.find("_i32") != std::string_view::npos ||
-                         name.find("_b32") != std::string_view::npos || name == "ds_add_f32" || name == "ds_add_rtn_f32";
-        if (!b32 || name.find("wrxchg2") != std::string_view::npos || name.find("mskor") != std::string_view::npos ||
-            name.find("wrap") != std::string_view::npos || name.find("permute") != std::string_view::npos ||
-            name.find("swizzle") != std::string_view::npos || name.find("condxchg") != std::string_view::npos)
+        auto has = [&](std::string_view s) { return name.find(s) != std::string_view::npos; };
+        const bool b32 = has("_u32") || has("_i32") || has("_b32") || name == "ds_add_f32" || name == "ds_add_rtn_f32" ||
+                         name == "ds_pk_add_f16" || name == "ds_pk_add_rtn_f16";
+        const bool b64 = has("_u64") || has("_i64") || has("_b64") || name == "ds_add_f64" || name == "ds_add_rtn_f64";
+        if (!(b32 || b64) || has("src2") || has("wrxchg2") || has("mskor") || has("wrap") || has("permute") || has("swizzle") ||
+            has("condxchg"))
             continue;
-        if (!parse_atomic(name, op)) continue;
-        const bool returns = name.find("_rtn") != std::string_view::npos;
-        set(t, op, returns ? ds_atomic<true> : ds_atomic<false>, returns ? InstClass::lds_read : InstClass::lds_write);
+        std::string base(name);
+        if (const std::size_t rtn = base.find("_rtn"); rtn != std::string::npos) base.erase(rtn, 4);
+        if (!parse_atomic(base, op)) continue;
+        const bool returns = has("_rtn");
+        const InstClass cls = returns ? InstClass::lds_read : InstClass::lds_write;
+        if (b64) set(t, op, returns ? ds_atomic64<true> : ds_atomic64<false>, cls);
+        else set(t, op, returns ? ds_atomic<true> : ds_atomic<false>, cls);
     }
+    const InstClass R = InstClass::lds_read, W = InstClass::lds_write;
+    set(t, Op::ds_min_f32, ds_rmw<u32, min_f32, false>, W);
+    set(t, Op::ds_max_f32, ds_rmw<u32, max_f32, false>, W);
+    set(t, Op::ds_cmpst_f32, ds_rmw<u32, cmpst_f32, false>, W);
+    set(t, Op::ds_min_rtn_f32, ds_rmw<u32, min_f32, true>, R);
+    set(t, Op::ds_max_rtn_f32, ds_rmw<u32, max_f32, true>, R);
+    set(t, Op::ds_cmpst_rtn_f32, ds_rmw<u32, cmpst_f32, true>, R);
+    set(t, Op::ds_min_f64, ds_rmw<u64, min_f64, false>, W);
+    set(t, Op::ds_max_f64, ds_rmw<u64, max_f64, false>, W);
+    set(t, Op::ds_cmpst_f64, ds_rmw<u64, cmpst_f64, false>, W);
+    set(t, Op::ds_min_rtn_f64, ds_rmw<u64, min_f64, true>, R);
+    set(t, Op::ds_max_rtn_f64, ds_rmw<u64, max_f64, true>, R);
+    set(t, Op::ds_cmpst_rtn_f64, ds_rmw<u64, cmpst_f64, true>, R);
+    set(t, Op::ds_mskor_b32, ds_rmw<u32, mskor<u32>, false>, W);
+    set(t, Op::ds_mskor_rtn_b32, ds_rmw<u32, mskor<u32>, true>, R);
+    set(t, Op::ds_mskor_b64, ds_rmw<u64, mskor<u64>, false>, W);
+    set(t, Op::ds_mskor_rtn_b64, ds_rmw<u64, mskor<u64>, true>, R);
+    set(t, Op::ds_wrap_rtn_b32, ds_rmw<u32, wrap, true>, R);
+    set(t, Op::ds_wrxchg2_rtn_b32, ds_wrxchg2<u32, false>, R);
+    set(t, Op::ds_wrxchg2st64_rtn_b32, ds_wrxchg2<u32, true>, R);
+    set(t, Op::ds_wrxchg2_rtn_b64, ds_wrxchg2<u64, false>, R);
+    set(t, Op::ds_wrxchg2st64_rtn_b64, ds_wrxchg2<u64, true>, R);
+    set(t, Op::ds_add_src2_u32, ds_src2<u32, src2_add<u32>>, W);
+    set(t, Op::ds_sub_src2_u32, ds_src2<u32, src2_sub<u32>>, W);
+    set(t, Op::ds_rsub_src2_u32, ds_src2<u32, src2_rsub<u32>>, W);
+    set(t, Op::ds_inc_src2_u32, ds_src2<u32, src2_inc<u32>>, W);
+    set(t, Op::ds_dec_src2_u32, ds_src2<u32, src2_dec<u32>>, W);
+    set(t, Op::ds_min_src2_i32, ds_src2<u32, src2_min_i<u32>>, W);
+    set(t, Op::ds_max_src2_i32, ds_src2<u32, src2_max_i<u32>>, W);
+    set(t, Op::ds_min_src2_u32, ds_src2<u32, src2_min_u<u32>>, W);
+    set(t, Op::ds_max_src2_u32, ds_src2<u32, src2_max_u<u32>>, W);
+    set(t, Op::ds_and_src2_b32, ds_src2<u32, src2_and<u32>>, W);
+    set(t, Op::ds_or_src2_b32, ds_src2<u32, src2_or<u32>>, W);
+    set(t, Op::ds_xor_src2_b32, ds_src2<u32, src2_xor<u32>>, W);
+    set(t, Op::ds_write_src2_b32, ds_src2<u32, src2_write<u32>>, W);
+    set(t, Op::ds_min_src2_f32, ds_src2<u32, min_f32>, W);
+    set(t, Op::ds_max_src2_f32, ds_src2<u32, max_f32>, W);
+    set(t, Op::ds_add_src2_f32, ds_src2<u32, src2_add_f32>, W);
+    set(t, Op::ds_add_src2_u64, ds_src2<u64, src2_add<u64>>, W);
+    set(t, Op::ds_sub_src2_u64, ds_src2<u64, src2_sub<u64>>, W);
+    set(t, Op::ds_rsub_src2_u64, ds_src2<u64, src2_rsub<u64>>, W);
+    set(t, Op::ds_inc_src2_u64, ds_src2<u64, src2_inc<u64>>, W);
+    set(t, Op::ds_dec_src2_u64, ds_src2<u64, src2_dec<u64>>, W);
+    set(t, Op::ds_min_src2_i64, ds_src2<u64, src2_min_i<u64>>, W);
+    set(t, Op::ds_max_src2_i64, ds_src2<u64, src2_max_i<u64>>, W);
+    set(t, Op::ds_min_src2_u64, ds_src2<u64, src2_min_u<u64>>, W);
+    set(t, Op::ds_max_src2_u64, ds_src2<u64, src2_max_u<u64>>, W);
+    set(t, Op::ds_and_src2_b64, ds_src2<u64, src2_and<u64>>, W);
+    set(t, Op::ds_or_src2_b64, ds_src2<u64, src2_or<u64>>, W);
+    set(t, Op::ds_xor_src2_b64, ds_src2<u64, src2_xor<u64>>, W);
+    set(t, Op::ds_write_src2_b64, ds_src2<u64, src2_write<u64>>, W);
+    set(t, Op::ds_min_src2_f64, ds_src2<u64, min_f64>, W);
+    set(t, Op::ds_max_src2_f64, ds_src2<u64, max_f64>, W);
+    set(t, Op::ds_append, ds_append_consume<true>, InstClass::lds_read);
+    set(t, Op::ds_consume, ds_append_consume<false>, InstClass::lds_read);
     set(t, Op::ds_bpermute_b32, ds_bpermute, InstClass::lds_read);
     set(t, Op::ds_permute_b32, ds_permute, InstClass::lds_read);
     set(t, Op::ds_swizzle_b32, ds_swizzle, InstClass::lds_read);

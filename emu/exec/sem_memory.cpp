@@ -5,9 +5,11 @@
 // (see core.cpp); stores write at issue.
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string_view>
+#include <type_traits>
 
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/semantics.hpp"
@@ -360,44 +362,110 @@ void vmem_store(Wave& w, const ExecInst& e) {
     if (access) w.group->observer->memory_access(w, e, *access);
 }
 
-// ---- atomics (32-bit) --------------------------------------------------------
+// ---- atomics -------------------------------------------------------------
+//
+// 32-bit and 64-bit (_x2, f64) read-modify-writes. The 64-bit forms take
+// their data in a VGPR pair and cmpswap_x2 its compare value in the next
+// pair (Vega ISA "FLAT_ATOMIC_CMPSWAP_X2": src = DATA[0:1], cmp =
+// DATA[2:3]); the f64 min/max follow the CDNA2 pseudocode ("MEM[ADDR] =
+// (src < tmp) ? src : tmp", and > for max), so a NaN never replaces memory.
 
-enum class AtomicOp : std::uint8_t { swap, cmpswap, add, sub, rsub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32 };
+enum class AtomicOp : std::uint8_t {
+    swap, cmpswap, add, sub, rsub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32, add_f64, min_f64, max_f64,
+    pk_add_f16
+};
 
 std::array<AtomicOp, op_count>& atomic_ops() {
     static std::array<AtomicOp, op_count> table{};
     return table;
 }
+std::array<std::uint8_t, op_count>& atomic_dwords() {
+    static std::array<std::uint8_t, op_count> table{};
+    return table;
+}
 
-// Applies op to *host atomically and returns the old value.
-u32 atomic_apply(std::uint8_t* host, AtomicOp op, u32 data, u32 compare) {
-    u32* p = reinterpret_cast<u32*>(host);
-    u32 old = __atomic_load_n(p, __ATOMIC_RELAXED);
+template <class T>
+T as_value(std::uint64_t bits) {
+    T v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+}
+template <class T>
+std::uint64_t as_bits(T value) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof value);
+    return bits;
+}
+
+// f16 a + b, rounded once to nearest even (the sum of two f16 is exact in a
+// double); NaN operands come back quieted, inf - inf is the default NaN.
+u32 add_half(u32 a, u32 b) {
+    auto is_nan = [](u32 h) { return (h & 0x7fffu) > 0x7c00u; };
+    auto value = [](u32 h) {
+        const int exponent = int((h >> 10) & 0x1f), mantissa = int(h & 0x3ff);
+        const double magnitude = exponent ? std::ldexp(double(mantissa | 0x400), exponent - 25) : std::ldexp(double(mantissa), -24);
+        return (h & 0x8000u) ? -magnitude : magnitude;
+    };
+    if (is_nan(a)) return a | 0x200u;
+    if (is_nan(b)) return b | 0x200u;
+    const bool a_inf = (a & 0x7fffu) == 0x7c00u, b_inf = (b & 0x7fffu) == 0x7c00u;
+    if (a_inf && b_inf && ((a ^ b) & 0x8000u)) return 0x7e00u;
+    if (a_inf || b_inf) return a_inf ? a : b;
+    const double sum = value(a) + value(b);
+    if (sum == 0) return (a & b & 0x8000u);  // -0 only for -0 + -0
+    const u32 sign = sum < 0 ? 0x8000u : 0u;
+    int e;
+    std::frexp(std::fabs(sum), &e);  // |sum| in [2^(e-1), 2^e)
+    const int ulp_exponent = std::max(e - 11, -24);
+    const double units = std::nearbyint(std::ldexp(std::fabs(sum), -ulp_exponent));  // the significand in ulps
+    const double rounded = std::ldexp(units, ulp_exponent);
+    if (rounded >= 65536.0 || (rounded > 65504.0)) return sign | 0x7c00u;
+    if (rounded < 0x1p-14) return sign | u32(units);  // denormal: the ulp is 2^-24
+    int re;
+    std::frexp(rounded, &re);
+    const u32 mantissa = u32(std::ldexp(rounded, 11 - re)) - 0x400u;
+    return sign | u32(re - 1 + 15) << 10 | mantissa;
+}
+
+// Applies op to *host atomically and returns the old value (U: u32 or u64).
+template <class U>
+U atomic_apply(std::uint8_t* host, AtomicOp op, U data, U compare) {
+    using S = std::make_signed_t<U>;
+    U* p = reinterpret_cast<U*>(host);
+    U old = __atomic_load_n(p, __ATOMIC_RELAXED);
     while (true) {
-        u32 value = old;
+        U value = old;
         switch (op) {
         case AtomicOp::swap: value = data; break;
         case AtomicOp::cmpswap: value = old == compare ? data : old; break;
         case AtomicOp::add: value = old + data; break;
         case AtomicOp::sub: value = old - data; break;
         case AtomicOp::rsub: value = data - old; break;
-        case AtomicOp::smin: value = std::int32_t(old) < std::int32_t(data) ? old : data; break;
+        case AtomicOp::smin: value = S(old) < S(data) ? old : data; break;
         case AtomicOp::umin: value = old < data ? old : data; break;
-        case AtomicOp::smax: value = std::int32_t(old) > std::int32_t(data) ? old : data; break;
+        case AtomicOp::smax: value = S(old) > S(data) ? old : data; break;
         case AtomicOp::umax: value = old > data ? old : data; break;
         case AtomicOp::and_: value = old & data; break;
         case AtomicOp::or_: value = old | data; break;
         case AtomicOp::xor_: value = old ^ data; break;
         case AtomicOp::inc: value = old >= data ? 0 : old + 1; break;
         case AtomicOp::dec: value = (old == 0 || old > data) ? data : old - 1; break;
-        case AtomicOp::add_f32: value = fp::as_bits(fp::as_float(old) + fp::as_float(data)); break;
+        case AtomicOp::add_f32: value = U(fp::as_bits(fp::as_float(u32(old)) + fp::as_float(u32(data)))); break;
+        case AtomicOp::add_f64: value = U(as_bits(as_value<double>(old) + as_value<double>(data))); break;
+        case AtomicOp::min_f64: value = as_value<double>(data) < as_value<double>(old) ? data : old; break;
+        case AtomicOp::max_f64: value = as_value<double>(data) > as_value<double>(old) ? data : old; break;
+        case AtomicOp::pk_add_f16:
+            value = U(add_half(u32(old) & 0xffff, u32(data) & 0xffff) | add_half(u32(old) >> 16, u32(data) >> 16) << 16);
+            break;
         }
         if (__atomic_compare_exchange_n(p, &old, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
     }
 }
 
 void vmem_atomic(Wave& w, const ExecInst& e) {
-    const AtomicOp op = atomic_ops()[static_cast<std::size_t>(e.inst->op)];
+    const std::size_t index = static_cast<std::size_t>(e.inst->op);
+    const AtomicOp op = atomic_ops()[index];
+    const unsigned dwords = atomic_dwords()[index];
     const u64 exec = w.exec();
     LaneAddresser addr(w, e);
     const bool buffer = e.inst->info().family == Family::MUBUF;
@@ -407,7 +475,7 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
     entry.counter = WaitCounter::vm;
     if (returns) {
         entry.dest = PendingLoad::Dest::vgpr;
-        entry.dwords = 1;
+        entry.dwords = std::uint8_t(dwords);
         entry.reg = e.dst.index;  // MUBUF: vdata itself; FLAT/GLOBAL: vdst
         entry.lanes = exec;
     }
@@ -416,14 +484,24 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
         u64 address;
-        std::uint8_t* host = addr.at(l, 0, 4, &address);
-        if (!host) { out[l] = 0; continue; }
-        if (address & 3) fault_at("misaligned atomic", address);
-        const u32 value = vreg(w, data, 0)[l];
-        const u32 compare = op == AtomicOp::cmpswap ? vreg(w, data, 1)[l] : 0;
-        out[l] = atomic_apply(host, op, value, compare);
-        w.group->counters.global_read_bytes += 4;
-        w.group->counters.global_write_bytes += 4;
+        std::uint8_t* host = addr.at(l, 0, 4 * dwords, &address);
+        if (!host) {
+            for (unsigned d = 0; d < dwords; ++d) out[64 * d + l] = 0;
+            continue;
+        }
+        if (address & (4 * dwords - 1)) fault_at("misaligned atomic", address);
+        if (dwords == 1) {
+            const u32 value = vreg(w, data, 0)[l];
+            const u32 compare = op == AtomicOp::cmpswap ? vreg(w, data, 1)[l] : 0;
+            out[l] = atomic_apply<u32>(host, op, value, compare);
+        } else {
+            auto pair = [&](unsigned first) { return u64(vreg(w, data, first)[l]) | u64(vreg(w, data, first + 1)[l]) << 32; };
+            const u64 old = atomic_apply<u64>(host, op, pair(0), op == AtomicOp::cmpswap ? pair(2) : 0);
+            out[l] = u32(old);
+            out[64 + l] = u32(old >> 32);
+        }
+        w.group->counters.global_read_bytes += 4 * dwords;
+        w.group->counters.global_write_bytes += 4 * dwords;
     }
 }
 
@@ -438,16 +516,24 @@ void no_effect(Wave&, const ExecInst&) {}
 // Exposed for the LDS file: the same atomic table and arithmetic.
 std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare);
 std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare) {
-    return atomic_apply(host, atomic_ops()[static_cast<std::size_t>(op)], data, compare);
+    return atomic_apply<u32>(host, atomic_ops()[static_cast<std::size_t>(op)], data, compare);
+}
+std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare);
+std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare) {
+    return atomic_apply<u64>(host, atomic_ops()[static_cast<std::size_t>(op)], data, compare);
 }
 bool parse_atomic(std::string_view name, Op op);
 bool parse_atomic(std::string_view name, Op op) {
     static constexpr std::pair<std::string_view, AtomicOp> names[] = {
         {"cmpswap", AtomicOp::cmpswap}, {"cmpst", AtomicOp::cmpswap}, {"swap", AtomicOp::swap},
-        {"wrxchg", AtomicOp::swap},     {"add_f32", AtomicOp::add_f32}, {"add", AtomicOp::add},
+        {"wrxchg", AtomicOp::swap},     {"pk_add_f16", AtomicOp::pk_add_f16},
+        {"add_f32", AtomicOp::add_f32}, {"add_f64", AtomicOp::add_f64},
+        {"min_f64", AtomicOp::min_f64}, {"max_f64", AtomicOp::max_f64}, {"add", AtomicOp::add},
         {"rsub", AtomicOp::rsub},       {"sub", AtomicOp::sub},         {"smin", AtomicOp::smin},       {"umin", AtomicOp::umin},
         {"smax", AtomicOp::smax},       {"umax", AtomicOp::umax},       {"min_i32", AtomicOp::smin},
         {"min_u32", AtomicOp::umin},    {"max_i32", AtomicOp::smax},    {"max_u32", AtomicOp::umax},
+        {"min_i64", AtomicOp::smin},    {"min_u64", AtomicOp::umin},    {"max_i64", AtomicOp::smax},
+        {"max_u64", AtomicOp::umax},
         {"and", AtomicOp::and_},        {"xor", AtomicOp::xor_},        {"or", AtomicOp::or_},
         {"inc", AtomicOp::inc},         {"dec", AtomicOp::dec},
     };
@@ -472,10 +558,9 @@ void register_memory(Table& t) {
         const std::string_view name = info.mnemonic;
         if (name.find("format") != std::string_view::npos || name.find("_lds_") != std::string_view::npos) continue;
         if (info.has(OF_ATOMIC)) {
-            // 32-bit atomics only (no _x2, no packed f16/bf16, no f64).
-            if (ends_with(name, "_x2") || name.find("pk_") != std::string_view::npos ||
-                name.find("f64") != std::string_view::npos)
-                continue;
+            // 32-bit and 64-bit (_x2, f64) atomics and the packed f16 add; not the bf16 one.
+            if (name.find("bf16") != std::string_view::npos) continue;
+            atomic_dwords()[i] = (ends_with(name, "_x2") || name.find("f64") != std::string_view::npos) ? 2 : 1;
             if (parse_atomic(name, op)) set(t, op, vmem_atomic, InstClass::vmem_load);
             continue;
         }

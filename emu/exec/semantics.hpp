@@ -44,6 +44,9 @@ void register_memory(Table& t);
 void register_lds(Table& t);
 void register_half(Table& t);  // after register_vector: replaces its f16 conversions
 void register_divide(Table& t);  // sem_divide.cpp: division/sqrt expansions, f64 compares
+void register_hwreg(Table& t);   // sem_hwreg.cpp: s_getreg (replaces sem_scalar's), s_memtime/s_memrealtime
+void register_smem(Table& t);    // sem_smem.cpp: s_buffer_store, scalar atomics, cache maintenance
+void register_isaops(Table& t);  // sem_isaops.cpp: f64 rounding, dot products, 16-bit min3/max3/med3, packing conversions
 
 // ---- scalar operands ------------------------------------------------------
 

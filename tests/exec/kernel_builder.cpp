@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <memory>
+#include <map>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -147,15 +150,17 @@ DispatchResult TestRun::run(const Program& program) {
 }
 
 CodeObject compile_hip(const std::string& source, const std::string& flags) {
+    static std::atomic<unsigned> compiled{0};
     const std::string dir = std::string(EXEC_TEST_WORK_DIR) + "/hip";
     std::filesystem::create_directories(dir);
-    // One file per process and source: CTest runs test cases of this executable in
+    // One file per process and compilation: CTest runs test cases of this executable in
     // parallel, and each would otherwise read the others' half-written output.
-    const std::string stem = dir + "/" + std::filesystem::path(source).stem().string() + "." + std::to_string(::getpid());
+    const std::string stem = dir + "/" + std::filesystem::path(source).stem().string() + "." +
+                             std::to_string(compiled++) + "." + std::to_string(::getpid());
     const std::string out = stem + ".co";
-    const std::string command = std::string(EXEC_TEST_HIPCC) + " " + flags +
-                                " --cuda-device-only --no-gpu-bundle-output -O2 -c " + source + " -o " + out + " > " +
-                                stem + ".log 2>&1";
+    // -O2 first, so that an -O0 in `flags` wins.
+    const std::string command = std::string(EXEC_TEST_HIPCC) + " --cuda-device-only --no-gpu-bundle-output -O2 " +
+                                flags + " -c " + source + " -o " + out + " > " + stem + ".log 2>&1";
     if (std::system(command.c_str()) != 0) throw std::runtime_error("hipcc failed: " + command);
     CodeObject loaded = load_code_object(out);
     std::filesystem::remove(out);
@@ -163,10 +168,19 @@ CodeObject compile_hip(const std::string& source, const std::string& flags) {
     return loaded;
 }
 
-const CodeObject& hip_kernels() {
-    static const CodeObject co = compile_hip(EXEC_TEST_HIP_SOURCE, "--offload-arch=gfx906");
-    return co;
+const CodeObject& hip_code_object(const std::string& file, const std::string& arch, const std::string& options) {
+    static std::mutex lock;
+    static std::map<std::string, std::unique_ptr<CodeObject>> built;
+    const std::lock_guard<std::mutex> guard(lock);
+    std::unique_ptr<CodeObject>& slot = built[file + " " + arch + " " + options];
+    if (!slot) {
+        const std::string source = std::filesystem::path(EXEC_TEST_HIP_SOURCE).parent_path().string() + "/" + file;
+        slot = std::make_unique<CodeObject>(compile_hip(source, "--offload-arch=" + arch + " " + options));
+    }
+    return *slot;
 }
+
+const CodeObject& hip_kernels() { return hip_code_object("kernels.hip", "gfx906", "-O2"); }
 
 std::uint32_t bits(float f) {
     std::uint32_t u;

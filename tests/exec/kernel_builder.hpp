@@ -66,6 +66,8 @@ struct TestRun {
 const CodeObject& hip_kernels();
 // hipcc `flags` --cuda-device-only -O2 of one HIP source file.
 CodeObject compile_hip(const std::string& source, const std::string& flags);
+// hip/<file> compiled by hipcc for `arch` with `options` (e.g. "-O0 -g"), once per process and combination.
+const CodeObject& hip_code_object(const std::string& file, const std::string& arch, const std::string& options);
 
 // Runs `program` on `items` work-items in 1-D workgroups of `block`, its
 // explicit arguments given in order (each of the argument's exact size).

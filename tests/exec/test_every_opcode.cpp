@@ -986,6 +986,273 @@ std::vector<OpCase> valu_cases() {
         u32_result([](const LaneInput& in) { return in.b; }));
     add("v_accvgpr_mov_b32", "v_accvgpr_write_b32 a2, $C\n  v_accvgpr_mov_b32 a3, a2\n  v_accvgpr_read_b32 $D, a3",
         u32_result([](const LaneInput& in) { return in.c; }));
+
+    // f64 rounding (Vega ISA VOP1: V_FLOOR_F64 "D.d = trunc(S0.d); if (S0.d < 0.0 && S0.d != D.d) D.d += -1.0",
+    // V_CEIL_F64 likewise upward, V_RNDNE_F64 to nearest even, V_FRACT_F64 "S0.d + -floor(S0.d)").
+    auto vop1_f64 = [&](const char* name, double (*fn)(double)) {
+        add(name, std::string(name) + " $D2, $A2", f64_result([fn](const LaneInput& in) { return fn(d(in.a2)); }),
+            Compare::f64);
+    };
+    vop1_f64("v_floor_f64", [](double x) { return std::floor(x); });
+    vop1_f64("v_ceil_f64", [](double x) { return std::ceil(x); });
+    vop1_f64("v_trunc_f64", [](double x) { return std::trunc(x); });
+    vop1_f64("v_rndne_f64", [](double x) { return std::nearbyint(x); });
+    vop1_f64("v_fract_f64", [](double x) {
+        if (std::isinf(x)) return std::numeric_limits<double>::quiet_NaN();
+        return std::min(x - std::floor(x), 0x1.fffffffffffffp-1);
+    });
+    // V_FMAC_F64 (CDNA2): D.d = S0.d * S1.d + D.d, fused.
+    add("v_fmac_f64", "v_mov_b32 $D, v12\n  v_mov_b32 $DH, v13\n  v_fmac_f64 $D2, $A2, $B2",
+        f64_result([](const LaneInput& in) { return std::fma(d(in.a2), d(in.b2), d(in.c2)); }), Compare::f64);
+
+    // Dot products (Vega ISA VOP3P V_DOT*: "D = S0[0] * S1[0] + ... + S2"; the
+    // MI100 ISA's VOP2 V_DOT*C accumulate into D). Integer sums wrap.
+    auto int_dot = [](u32 a, u32 b, u32 c, unsigned bits, bool is_signed) {
+        i64 sum = is_signed ? i64(i32(c)) : i64(c);
+        for (unsigned k = 0; k < 32 / bits; ++k) {
+            const u32 x = (a >> (bits * k)) & mask_bits(bits), y = (b >> (bits * k)) & mask_bits(bits);
+            sum += is_signed ? i64(sext(x, bits)) * sext(y, bits) : i64(x) * i64(y);
+        }
+        return u32(sum);
+    };
+    struct IntDot {
+        const char* name;
+        const char* accumulating;  // the VOP2 *c form (gfx908+), or nullptr
+        unsigned bits;
+        bool is_signed;
+    };
+    const IntDot int_dots[] = {
+        {"v_dot2_i32_i16", "v_dot2c_i32_i16", 16, true}, {"v_dot2_u32_u16", nullptr, 16, false},
+        {"v_dot4_i32_i8", "v_dot4c_i32_i8", 8, true},    {"v_dot4_u32_u8", nullptr, 8, false},
+        {"v_dot8_i32_i4", "v_dot8c_i32_i4", 4, true},    {"v_dot8_u32_u4", nullptr, 4, false},
+    };
+    for (const IntDot& op : int_dots) {
+        const auto ref = u32_result([op, int_dot](const LaneInput& in) { return int_dot(in.a, in.b, in.c, op.bits, op.is_signed); });
+        add(op.name, std::string(op.name) + " $D, $A, $B, $C", ref);
+        if (op.accumulating) add(op.accumulating, std::string("v_mov_b32 $D, $C\n  ") + op.accumulating + " $D, $A, $B", ref);
+    }
+    // f16 dot: products exact, the sum rounded once to f32 (113-bit intermediate: exact for these inputs).
+    auto half_dot = [](const LaneInput& in) {
+        const double p0 = half_value(in.a & 0xffff) * half_value(in.b & 0xffff);
+        const double p1 = half_value(in.a >> 16) * half_value(in.b >> 16);
+        return float((__float128(p0) + __float128(p1)) + __float128(f(in.c)));
+    };
+    add("v_dot2_f32_f16", "v_dot2_f32_f16 $D, $A, $B, $C", f32_result(half_dot), Compare::f32);
+    add("v_dot2c_f32_f16", "v_mov_b32 $D, $C\n  v_dot2c_f32_f16 $D, $A, $B", f32_result(half_dot), Compare::f32);
+
+    // 16-bit min3/max3/med3 (Vega ISA VOP3; med3 with a NaN is min3), the low half.
+    add("v_min3_f16", "v_min3_f16 $D, $A, $B, $C", u32_result([](const LaneInput& in) {
+            return half_min_max(half_min_max(in.a & 0xffff, in.b & 0xffff, false), in.c & 0xffff, false);
+        }), Compare::f16);
+    add("v_max3_f16", "v_max3_f16 $D, $A, $B, $C", u32_result([](const LaneInput& in) {
+            return half_min_max(half_min_max(in.a & 0xffff, in.b & 0xffff, true), in.c & 0xffff, true);
+        }), Compare::f16);
+    add("v_med3_f16", "v_med3_f16 $D, $A, $B, $C", u32_result([](const LaneInput& in) {
+            const u32 a = in.a & 0xffff, b = in.b & 0xffff, c = in.c & 0xffff;
+            if (is_nan16(a) || is_nan16(b) || is_nan16(c)) return half_min_max(half_min_max(a, b, false), c, false);
+            return half_min_max(half_min_max(a, b, false), half_min_max(half_min_max(a, b, true), c, false), true);
+        }), Compare::f16);
+    auto three16 = [&](const char* name, bool is_signed, int which /* 0 min, 1 med, 2 max */) {
+        add(name, std::string(name) + " $D, $A, $B, $C", u32_result([is_signed, which](const LaneInput& in) {
+                i32 v[3];
+                const u32 raw[3] = {in.a & 0xffff, in.b & 0xffff, in.c & 0xffff};
+                for (int i = 0; i < 3; ++i) v[i] = is_signed ? sext(raw[i], 16) : i32(raw[i]);
+                std::sort(v, v + 3);
+                return u32(v[which]) & 0xffff;
+            }), Compare::low16);
+    };
+    three16("v_min3_i16", true, 0);
+    three16("v_med3_i16", true, 1);
+    three16("v_max3_i16", true, 2);
+    three16("v_min3_u16", false, 0);
+    three16("v_med3_u16", false, 1);
+    three16("v_max3_u16", false, 2);
+
+    // Packing conversions (Vega ISA VOP3): V_CVT_PKNORM_I16_F32 "D = {flt32_to_snorm16(S1.f),
+    // flt32_to_snorm16(S0.f)}" (clamp to [-1, 1], times 32767, nearest even; NaN 0), U16: [0, 1] x 65535.
+    auto snorm = [](double x) { return std::isnan(x) ? 0u : u32(i32(std::nearbyint(std::clamp(x, -1.0, 1.0) * 32767))) & 0xffff; };
+    auto unorm = [](double x) { return std::isnan(x) ? 0u : u32(std::nearbyint(std::clamp(x, 0.0, 1.0) * 65535)); };
+    add("v_cvt_pknorm_i16_f32", "v_cvt_pknorm_i16_f32 $D, $A, $B",
+        u32_result([snorm](const LaneInput& in) { return snorm(f(in.a)) | snorm(f(in.b)) << 16; }));
+    add("v_cvt_pknorm_u16_f32", "v_cvt_pknorm_u16_f32 $D, $A, $B",
+        u32_result([unorm](const LaneInput& in) { return unorm(f(in.a)) | unorm(f(in.b)) << 16; }));
+    add("v_cvt_pknorm_i16_f16", "v_cvt_pknorm_i16_f16 $D, $A, $B",
+        u32_result([snorm](const LaneInput& in) { return snorm(half_value(in.a)) | snorm(half_value(in.b)) << 16; }));
+    add("v_cvt_pknorm_u16_f16", "v_cvt_pknorm_u16_f16 $D, $A, $B",
+        u32_result([unorm](const LaneInput& in) { return unorm(half_value(in.a)) | unorm(half_value(in.b)) << 16; }));
+    // V_CVT_PK_U16_U32 / V_CVT_PK_I16_I32: each source saturated to 16 bits.
+    add("v_cvt_pk_u16_u32", "v_cvt_pk_u16_u32 $D, $A, $B",
+        u32_result([](const LaneInput& in) { return std::min(in.a, 0xffffu) | std::min(in.b, 0xffffu) << 16; }));
+    add("v_cvt_pk_i16_i32", "v_cvt_pk_i16_i32 $D, $A, $B", u32_result([](const LaneInput& in) {
+            auto sat = [](u32 x) { return u32(std::clamp(i32(x), -32768, 32767)) & 0xffff; };
+            return sat(in.a) | sat(in.b) << 16;
+        }));
+    // V_CVT_PK_U8_F32: byte S1[1:0] of S2 replaced by flt32_to_uint8(S0) ([0, 255], nearest even, NaN 0);
+    // V_CVT_PKACCUM_U8_F32: the same into D.
+    auto pk_u8 = [](u32 a, u32 b, u32 c) {
+        const double x = f(a);
+        const u32 byte = std::isnan(x) ? 0u : u32(std::nearbyint(std::clamp(x, 0.0, 255.0)));
+        const unsigned shift = 8 * (b & 3);
+        return (byte << shift) | (c & ~(0xffu << shift));
+    };
+    add("v_cvt_pk_u8_f32", "v_cvt_pk_u8_f32 $D, $A, $B, $C",
+        u32_result([pk_u8](const LaneInput& in) { return pk_u8(in.a, in.b, in.c); }));
+    add("v_cvt_pkaccum_u8_f32", "v_mov_b32 $D, $C\n  v_cvt_pkaccum_u8_f32 $D, $A, $B",
+        u32_result([pk_u8](const LaneInput& in) { return pk_u8(in.a, in.b, in.c); }));
+    // Byte/nibble integer ops (Vega ISA VOP3/VOP1 pseudocode).
+    vop_u32("v_sad_u8", "$A, $B, $C", [](u32 a, u32 b, u32 c) {
+        for (int k = 0; k < 4; ++k) c += u32(std::abs(int((a >> (8 * k)) & 0xff) - int((b >> (8 * k)) & 0xff)));
+        return c;
+    });
+    vop_u32("v_sad_hi_u8", "$A, $B, $C", [](u32 a, u32 b, u32 c) {
+        u32 sad = 0;
+        for (int k = 0; k < 4; ++k) sad += u32(std::abs(int((a >> (8 * k)) & 0xff) - int((b >> (8 * k)) & 0xff)));
+        return (sad << 16) + c;
+    });
+    vop_u32("v_sad_u16", "$A, $B, $C", [](u32 a, u32 b, u32 c) {
+        return c + u32(std::abs(int(a >> 16) - int(b >> 16))) + u32(std::abs(int(a & 0xffff) - int(b & 0xffff)));
+    });
+    vop_u32("v_lerp_u8", "$A, $B, $C", [](u32 a, u32 b, u32 c) {
+        u32 r = 0;
+        for (int k = 0; k < 4; ++k)
+            r |= ((((a >> (8 * k)) & 0xff) + ((b >> (8 * k)) & 0xff) + ((c >> (8 * k)) & 1)) >> 1) << (8 * k);
+        return r;
+    });
+    vop1_f32("v_cvt_off_f32_i4", [](float x) { return float(sext(bits(x) & 0xf, 4)) / 16; });
+    vop_u32("v_sat_pk_u8_i16", "$A", [](u32 a, u32, u32) {
+        auto sat = [](u32 h) { return u32(std::clamp(sext(h & 0xffff, 16), 0, 255)); };
+        return sat(a) | sat(a >> 16) << 8;
+    });
+    add("v_clrexcp", "v_clrexcp", lanewise([](const LaneInput&) { return Effect{}; }));
+    // V_MSAD_U8: V_SAD_U8 skipping the bytes where S1's byte is 0.
+    vop_u32("v_msad_u8", "$A, $B, $C", [](u32 a, u32 b, u32 c) {
+        for (int k = 0; k < 4; ++k)
+            if ((b >> (8 * k)) & 0xff) c += u32(std::abs(int((a >> (8 * k)) & 0xff) - int((b >> (8 * k)) & 0xff)));
+        return c;
+    });
+    // V_QSAD_PK_U16_U8 / V_MQSAD_PK_U16_U8 / V_MQSAD_U32_U8: four (masked) byte SADs of S1 against the
+    // byte windows of S0 at 0, 8, 16, 24 bits, onto 16-bit (truncated) or 32-bit slices of S2.
+    auto byte_sad = [](u32 a, u32 b, u32 c, bool masked) {
+        for (int k = 0; k < 4; ++k) {
+            const u32 x = (a >> (8 * k)) & 0xff, y = (b >> (8 * k)) & 0xff;
+            if (!masked || y) c += x > y ? x - y : y - x;
+        }
+        return c;
+    };
+    for (const bool masked : {false, true})
+        add(masked ? "v_mqsad_pk_u16_u8" : "v_qsad_pk_u16_u8",
+            std::string(masked ? "v_mqsad_pk_u16_u8" : "v_qsad_pk_u16_u8") + " $D2, $A2, $B, $C2",
+            u64_result([masked, byte_sad](const LaneInput& in) {
+                u64 r = 0;
+                for (int k = 0; k < 4; ++k)
+                    r |= u64(byte_sad(u32(in.a2 >> (8 * k)), in.b, u32(in.c2 >> (16 * k)) & 0xffff, masked) & 0xffff) << (16 * k);
+                return r;
+            }));
+    // 128-bit S2 = {c, a, b, lo(c2)} built in v[28:31]; the result's dwords 0-1, then 2-3.
+    for (const int half : {0, 1}) {
+        const std::string text = "v_mov_b32 v28, $C\n  v_mov_b32 v29, $A\n  v_mov_b32 v30, $B\n  v_mov_b32 v31, v12\n"
+                                 "  v_mqsad_u32_u8 v[40:43], $A2, $B, v[28:31]\n  v_mov_b32 $D, v" + std::to_string(40 + 2 * half) +
+                                 "\n  v_mov_b32 $DH, v" + std::to_string(41 + 2 * half);
+        add("v_mqsad_u32_u8", text, u64_result([half, byte_sad](const LaneInput& in) {
+                const u32 s2[4] = {in.c, in.a, in.b, lo(in.c2)};
+                u32 r[4];
+                for (int k = 0; k < 4; ++k) r[k] = byte_sad(u32(in.a2 >> (8 * k)), in.b, s2[k], true);
+                return u64(r[2 * half]) | u64(r[2 * half + 1]) << 32;
+            }));
+    }
+    // V_CUBE*_F32 (Vega ISA): face id, s and t coordinates, twice the major axis of (x, y, z) = (A, B, C);
+    // z major when |z| >= |x|, |y|, else y when |y| >= |x|, else x.
+    static int (*const major_axis)(float, float, float) = [](float x, float y, float z) {
+        if (std::fabs(z) >= std::fabs(x) && std::fabs(z) >= std::fabs(y)) return 2;
+        return std::fabs(y) >= std::fabs(x) ? 1 : 0;
+    };
+    vop3_f32("v_cubeid_f32", [](float x, float y, float z) {
+        const int m = major_axis(x, y, z);
+        return float(2 * m + ((m == 2 ? z : m == 1 ? y : x) < 0 ? 1 : 0));
+    });
+    vop3_f32("v_cubesc_f32", [](float x, float y, float z) {
+        const int m = major_axis(x, y, z);
+        return m == 2 ? (z < 0 ? -x : x) : m == 1 ? x : (x < 0 ? z : -z);
+    });
+    vop3_f32("v_cubetc_f32", [](float x, float y, float z) {
+        const int m = major_axis(x, y, z);
+        return m == 1 ? (y < 0 ? -z : z) : -y;
+    });
+    vop3_f32("v_cubema_f32", [](float x, float y, float z) {
+        const int m = major_axis(x, y, z);
+        return 2.0f * (m == 2 ? z : m == 1 ? y : x);
+    });
+    // V_ADD_I16/V_SUB_I16 without clamp: the 16-bit wrapped sum.
+    add("v_add_i16", "v_add_i16 $D, $A, $B", u32_result([](const LaneInput& in) { return (in.a + in.b) & 0xffff; }), Compare::low16);
+    add("v_sub_i16", "v_sub_i16 $D, $A, $B", u32_result([](const LaneInput& in) { return (in.a - in.b) & 0xffff; }), Compare::low16);
+    // V_CVT_NORM_I16/U16_F16: flt16_to_snorm16 / unorm16 (clamp, scale, nearest even; NaN 0).
+    add("v_cvt_norm_i16_f16", "v_cvt_norm_i16_f16 $D, $A", u32_result([](const LaneInput& in) {
+            const double x = half_value(in.a);
+            return std::isnan(x) ? 0u : u32(i32(std::nearbyint(std::clamp(x, -1.0, 1.0) * 32767))) & 0xffff;
+        }), Compare::low16);
+    add("v_cvt_norm_u16_f16", "v_cvt_norm_u16_f16 $D, $A", u32_result([](const LaneInput& in) {
+            const double x = half_value(in.a);
+            return std::isnan(x) ? 0u : u32(std::nearbyint(std::clamp(x, 0.0, 1.0) * 65535));
+        }), Compare::low16);
+    // V_TRIG_PREOP_F64 (CDNA3 ISA pseudocode): fraction bits shift+1..shift+53 of 2/pi (of its first 1201),
+    // shift = S1[4:0] * 53 (+ exponent(S0) - 1077 above 1077), scaled by 2^(-53 - shift) (+128 from exponent 1968).
+    // 2/pi in 24-bit chunks, as fdlibm's __kernel_rem_pio2 tabulates it.
+    static const u32 two_over_pi_24[] = {
+        0xa2f983, 0x6e4e44, 0x1529fc, 0x2757d1, 0xf534dd, 0xc0db62, 0x95993c, 0x439041,
+        0xfe5163, 0xabdebb, 0xc561b7, 0x246e3a, 0x424dd2, 0xe00649, 0x2eea09, 0xd1921c,
+        0xfe1deb, 0x1cb129, 0xa73ee8, 0x8235f5, 0x2ebb44, 0x84e99c, 0x7026b4, 0x5f7e41,
+        0x3991d6, 0x398353, 0x39f49c, 0x845f8b, 0xbdf928, 0x3b1ff8, 0x97ffde, 0x05980f,
+        0xef2f11, 0x8b5a0a, 0x6d1f6d, 0x367ecf, 0x27cb09, 0xb74f46, 0x3f669e, 0x5fea2d,
+        0x7527ba, 0xc7ebe5, 0xf17b3d, 0x0739f7, 0x8a5292, 0xea6bfb, 0x5fb11f, 0x8d5d08,
+        0x560330, 0x46fc7b, 0x6babf0
+    };
+    add("v_trig_preop_f64", "v_trig_preop_f64 $D2, $A2, $B", u64_result([](const LaneInput& in) {
+            const int exponent = int((in.a2 >> 52) & 0x7ff);
+            unsigned shift = (in.b & 31) * 53;
+            if (exponent > 1077) shift += unsigned(exponent - 1077);
+            u64 segment = 0;
+            for (unsigned bit = shift; bit < shift + 53; ++bit)  // bit 0: the first after the point
+                segment = segment << 1 | (bit < 1201 ? (two_over_pi_24[bit / 24] >> (23 - bit % 24)) & 1 : 0);
+            return bits64(std::ldexp(double(segment), -53 - int(shift) + (exponent >= 1968 ? 128 : 0)));
+        }));
+
+    // V_DIV_FIXUP_F16 (Vega ISA pseudocode; S0 quotient, S1 denominator, S2 numerator).
+    auto div_fixup16 = [](const LaneInput& in) -> u32 {
+        const u32 q = in.a & 0xffff, den = in.b & 0xffff, num = in.c & 0xffff;
+        const u32 sign = (den ^ num) & 0x8000;
+        const bool den_inf = (den & 0x7fff) == 0x7c00, num_inf = (num & 0x7fff) == 0x7c00;
+        const bool den_zero = (den & 0x7fff) == 0, num_zero = (num & 0x7fff) == 0;
+        if (is_nan16(num)) return num | 0x200;
+        if (is_nan16(den)) return den | 0x200;
+        if ((den_zero && num_zero) || (den_inf && num_inf)) return 0x7e00;
+        if (den_zero || num_inf) return sign | 0x7c00;
+        if (den_inf || num_zero) return sign;
+        return sign | (q & 0x7fff);
+    };
+    add("v_div_fixup_f16", "v_div_fixup_f16 $D, $A, $B, $C", u32_result(div_fixup16), Compare::f16);
+    add("v_div_fixup_legacy_f16", "v_div_fixup_legacy_f16 $D, $A, $B, $C", u32_result(div_fixup16), Compare::f16);
+    // V_PK_FMAC_F16 (MI100 ISA): each half fused into D's half.
+    add("v_pk_fmac_f16", "v_mov_b32 $D, $C\n  v_pk_fmac_f16 $D, $A, $B", u32_result([](const LaneInput& in) {
+            auto half = [&](int h) {
+                return round_to_half(std::fma(half_value(in.a >> 16 * h), half_value(in.b >> 16 * h), half_value(in.c >> 16 * h)));
+            };
+            return half(0) | half(1) << 16;
+        }), Compare::f16x2);
+    // v_mad_mix* (gfx900): A, B fp16 (op_sel_hi), C fp32; the product and the sum each rounded to
+    // fp32 with denormals flushed (LLVM's fmad), then to fp16 for mixlo/mixhi.
+    auto mad_mix = [&](const char* name, std::optional<int> half_index) {
+        add(name, std::string(name) + " $D, $A, $B, $C op_sel_hi:[1,1,0]", u32_result([half_index](const LaneInput& in) {
+                const float product = f(flush32(bits(float(half_value(in.a)) * float(half_value(in.b)))));
+                const u32 sum = flush32(bits(product + f(flush32(in.c))));
+                if (!half_index) return sum;
+                const u32 h = flush16(to_half(sum, false));
+                return *half_index == 0 ? (in.old_lo & 0xffff0000) | h : (in.old_lo & 0xffff) | h << 16;
+            }),
+            half_index ? Compare::f16x2 : Compare::f32);
+    };
+    mad_mix("v_mad_mix_f32", std::nullopt);
+    mad_mix("v_mad_mixlo_f16", 0);
+    mad_mix("v_mad_mixhi_f16", 1);
     declare_float_operands(cases);
     return cases;
 }
@@ -1439,8 +1706,8 @@ const std::multimap<std::string, Op>& alu_ops() {
     return ops;
 }
 
-// The first test target that has the op: gfx906 for most, then the newer ones.
-constexpr Target test_targets[] = {Target::gfx906, Target::gfx908, Target::gfx90a, Target::gfx940};
+// The first test target that has the op: gfx906 for most, then the newer ones, gfx900 for its own.
+constexpr Target test_targets[] = {Target::gfx906, Target::gfx908, Target::gfx90a, Target::gfx940, Target::gfx900};
 Target target_of(const std::string& name) {
     const auto [first, last] = alu_ops().equal_range(name);
     for (const Target t : test_targets)

@@ -1,0 +1,128 @@
+// Scalar memory beyond loads: s_buffer_store, the scalar atomics (s_atomic_*
+// on an address, s_buffer_atomic_* on a V#), and the cache maintenance and
+// probe instructions (no caches are modelled: they only occupy lgkmcnt like
+// the hardware's write-backs, or do nothing).
+//
+// Vega ISA "Scalar Memory Operations": the address is SGPR[sbase] (or the
+// V#'s base) + the instruction offset + SGPR[soffset], dword aligned (low two
+// bits ignored). s_buffer_* dwords at or past num_records are dropped (stores)
+// as s_buffer_load reads them as 0. Atomics return the pre-op value in the
+// data SGPRs when glc is set (cmpswap: only the first half, the data; the
+// compare value is the second half, as in the vector atomics); they complete
+// at lgkmcnt.
+
+#include <cstring>
+#include <string_view>
+
+#include "emu/exec/semantics.hpp"
+
+namespace dppgemm::emu::sem {
+
+std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare);
+std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare);
+bool parse_atomic(std::string_view name, Op op);
+
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using i64 = std::int64_t;
+
+u64 offset_of(const Wave& w, const ExecInst& e) {
+    u64 offset = u64(i64(e.inst->offset));
+    if (e.soffset.kind != Src::Kind::none) offset += read32(w, e.soffset);
+    return offset;
+}
+
+BufferResource resource_of(const Wave& w, const ExecInst& e) {
+    u32 words[4];
+    for (unsigned i = 0; i < 4; ++i) words[i] = w.sreg[e.src[0].index + i];
+    return BufferResource::from_sgprs(words);
+}
+
+void s_buffer_store(Wave& w, const ExecInst& e) {
+    const BufferResource r = resource_of(w, e);
+    const u64 offset = u32(offset_of(w, e)) & ~3u;
+    for (unsigned d = 0; d < e.dst.dwords; ++d) {
+        const u64 at = offset + 4 * d;
+        if (at + 4 > r.num_records) continue;
+        std::uint8_t* host = w.group->translator.translate(r.base + at, 4);
+        if (!host) fault_at("s_buffer_store outside any allocation", r.base + at);
+        std::memcpy(host, &w.sreg[e.dst.index + d], 4);
+    }
+    PendingLoad entry;
+    entry.counter = WaitCounter::lgkm_smem;
+    issue(w, e, entry);
+}
+
+// Atomics of `Dwords` (1 or 2) on a global address (Buffer = false) or a V#.
+template <bool Buffer, unsigned Dwords>
+void s_atomic(Wave& w, const ExecInst& e) {
+    const bool cmpswap = mnemonic(e.inst->op).find("cmpswap") != std::string_view::npos;
+    u64 address;
+    if (Buffer) {
+        const BufferResource r = resource_of(w, e);
+        const u64 offset = u32(offset_of(w, e)) & ~3u;
+        if (offset + 4 * Dwords > r.num_records) {  // out of range: no effect, returns 0
+            address = 0;
+        } else {
+            address = r.base + offset;
+        }
+    } else {
+        address = (read64(w, e.src[0]) + offset_of(w, e)) & ~u64(3);
+    }
+    u64 old = 0;
+    if (address) {
+        if (address & (4 * Dwords - 1)) fault_at("misaligned scalar atomic", address);
+        std::uint8_t* host = w.group->translator.translate(address, 4 * Dwords);
+        if (!host) fault_at("scalar atomic outside any allocation", address);
+        auto pair = [&](unsigned first) {
+            return Dwords == 1 ? u64(w.sreg[e.dst.index + first]) : w.read64(e.dst.index + first);
+        };
+        const u64 data = pair(0), compare = cmpswap ? pair(Dwords) : 0;
+        old = Dwords == 1 ? lds_atomic_apply(host, e.inst->op, u32(data), u32(compare))
+                          : lds_atomic_apply64(host, e.inst->op, data, compare);
+    }
+    PendingLoad entry;
+    entry.counter = WaitCounter::lgkm_smem;
+    if (e.inst->glc) {
+        entry.dest = PendingLoad::Dest::sgpr;
+        entry.dwords = Dwords;
+        entry.reg = e.dst.index;
+    }
+    PendingLoad& p = issue(w, e, entry);
+    if (e.inst->glc) {
+        u32* data = w.pending.data(p);
+        data[0] = u32(old);
+        if (Dwords == 2) data[1] = u32(old >> 32);
+    }
+}
+
+// Write-backs complete at lgkmcnt; invalidates and probes have nothing to do.
+void counted(Wave& w, const ExecInst& e) {
+    PendingLoad entry;
+    entry.counter = WaitCounter::lgkm_smem;
+    issue(w, e, entry);
+}
+void no_effect(Wave&, const ExecInst&) {}
+
+}  // namespace
+
+void register_smem(Table& t) {
+    const InstClass M = InstClass::smem;
+    for (Op op : {Op::s_buffer_store_dword, Op::s_buffer_store_dwordx2, Op::s_buffer_store_dwordx4}) set(t, op, s_buffer_store, M);
+    for (std::size_t i = 1; i < op_count; ++i) {
+        const Op op = static_cast<Op>(i);
+        const OpInfo& info = op_info(op);
+        if (info.family != Family::SMEM || !info.has(OF_ATOMIC)) continue;
+        const std::string_view name = info.mnemonic;
+        if (!parse_atomic(name, op)) continue;
+        const bool buffer = name.substr(0, 9) == "s_buffer_", wide = name.size() > 3 && name.substr(name.size() - 3) == "_x2";
+        const ExecFn fn = buffer ? (wide ? s_atomic<true, 2> : s_atomic<true, 1>) : (wide ? s_atomic<false, 2> : s_atomic<false, 1>);
+        set(t, op, fn, M);
+    }
+    for (Op op : {Op::s_dcache_wb, Op::s_dcache_wb_vol, Op::s_dcache_inv, Op::s_dcache_inv_vol}) set(t, op, counted, M);
+    for (Op op : {Op::s_atc_probe, Op::s_atc_probe_buffer}) set(t, op, no_effect, M);
+}
+
+}  // namespace dppgemm::emu::sem
