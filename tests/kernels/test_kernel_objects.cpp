@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <regex>
@@ -66,7 +67,8 @@ std::vector<Instruction> disassemble(const std::string& target, const std::strin
 }
 
 struct LoopCounts {
-  int macs = 0, dpp_macs = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
+  int macs = 0, dpp_macs = 0, other_valu = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
+  std::map<std::string, int> dpp_controls;  // "quad_perm", "row_ror", ... -> DPP macs and movs using it
 };
 
 bool is_mac(const std::string& mnemonic) {
@@ -88,7 +90,12 @@ LoopCounts count_main_loop(const std::vector<Instruction>& code) {
       if (is_mac(inst.mnemonic)) {
         ++counts.macs;
         if (inst.mnemonic.find("_dpp") != std::string::npos) ++counts.dpp_macs;
+      } else if (inst.mnemonic.rfind("v_", 0) == 0) {
+        ++counts.other_valu;
       }
+      static const std::regex control(R"( (quad_perm|row_ror|row_newbcast|row_shl|row_shr):)");
+      std::smatch m;
+      if (std::regex_search(inst.text, m, control)) ++counts.dpp_controls[m[1]];
       if (inst.mnemonic == "ds_read_b128") ++counts.lds_reads_b128;
       if (inst.mnemonic == "s_barrier") ++counts.barriers;
     }
@@ -130,9 +137,19 @@ Metadata read_metadata(const std::string& target, const std::string& path) {
   return meta;
 }
 
-const std::vector<std::string> kVariants = {"dpp0", "dpp1", "dpp2"};
+const std::vector<std::string> kVariants = {"dpp0", "dpp1", "dpp2", "dpp3", "bcast"};
 const std::vector<std::string> kLayouts = {"NN", "NT", "TN", "TT"};
-const std::map<std::string, int> kLdsReadsPerStep = {{"dpp0", 32}, {"dpp1", 24}, {"dpp2", 20}};
+// ds_read_b128 per wave and step (docs/kernels.md): requests per step / 256.
+const std::map<std::string, int> kLdsReadsPerStep = {
+    {"dpp0", 32}, {"dpp1", 24}, {"dpp2", 20}, {"dpp3", 12}, {"bcast", 17}};
+// The DPP control every mac (and dpp3's 32 A movs) of a variant uses.
+const std::map<std::string, std::map<std::string, int>> kDppControlsPerStep = {
+    {"dpp0", {}},
+    {"dpp1", {{"quad_perm", 512}}},
+    {"dpp2", {{"quad_perm", 512}}},
+    {"dpp3", {{"quad_perm", 512}, {"row_ror", 32}}},
+    {"bcast", {{"row_newbcast", 512}}}};
+bool has_row_newbcast(const std::string& target) { return target == "gfx90a" || target.rfind("gfx94", 0) == 0; }
 // Two stages of an A tile (8 rows of 128 + 4 floats) and a B tile (8 rows of
 // 132, 144 or 136 floats: docs/kernels.md, "LDS layout").
 const std::map<std::string, unsigned> kLdsBytes = {
@@ -146,6 +163,10 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
     for (const std::string& variant : kVariants)
       for (const std::string& layout : kLayouts) {
         CAPTURE(target, variant, layout);
+        if (variant == "bcast" && !has_row_newbcast(target)) {
+          CHECK_FALSE(std::filesystem::exists(code_object_path(target, variant, layout)));
+          continue;
+        }
         const auto code = disassemble(target, code_object_path(target, variant, layout));
         const LoopCounts loop = count_main_loop(code);
         CHECK(loop.branches_back == 1);
@@ -153,6 +174,11 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
         CHECK(loop.macs == 512);
         CHECK(loop.lds_reads_b128 == kLdsReadsPerStep.at(variant));
         CHECK(loop.dpp_macs == (variant == "dpp0" ? 0 : 512));
+        CHECK(loop.dpp_controls == kDppControlsPerStep.at(variant));
+        // besides the macs: dpp3's 4 A movs per k, 4 LDS address swaps, and
+        // per operand contiguous in k (A of T*, B of *N) 1 v_cmp + 4 v_cndmask
+        const int k_contiguous = (layout[0] == 'T') + (layout[1] == 'N');
+        CHECK(loop.other_valu == (variant == "dpp3" ? 32 : 0) + 4 + 5 * k_contiguous);
         CHECK(loop.barriers == 1);
 
         int mac = 0, fmac = 0;
@@ -188,6 +214,7 @@ TEST_CASE("metadata matches the kernarg struct and the launch contract") {
     for (const std::string& variant : kVariants)
       for (const std::string& layout : kLayouts) {
         CAPTURE(target, variant, layout);
+        if (variant == "bcast" && !has_row_newbcast(target)) continue;
         const Metadata meta = read_metadata(target, code_object_path(target, variant, layout));
         CHECK(meta.kernel.at(".name") == "dppgemm_sgemm_" + variant + "_" + layout);
         CHECK(meta.kernel.at(".symbol") == "dppgemm_sgemm_" + variant + "_" + layout + ".kd");
