@@ -49,8 +49,12 @@ function(dppgemm_target_params target out_var)
   if("architected_flat_scratch" IN_LIST features)
     set(arch_flat_scratch 1)
   endif()
+  set(row_newbcast 0)
+  if("row_newbcast" IN_LIST features)
+    set(row_newbcast 1)
+  endif()
   set(${out_var} FMAC=${fmac} ACCUM_OFFSET_REQUIRED=${accum} ARCHITECTED_FLAT_SCRATCH=${arch_flat_scratch}
-      PARENT_SCOPE)
+      ROW_NEWBCAST=${row_newbcast} PARENT_SCOPE)
 endfunction()
 
 # The features of `features` that `target` lacks (empty: the target has them all).
