@@ -81,7 +81,7 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
       {{"--transposeB", "conj"}, {"--transposeB", "conj"}},
       {{"-i", "0"}, {"-i", "0"}},
       {{"-j", "-1"}, {"-j", "-1"}},
-      {{"--variant", "dpp3"}, {"--variant", "dpp3"}},
+      {{"--variant", "dpp9"}, {"--variant", "dpp9"}},
       {{"--variant", "best"}, {"--variant", "best"}},
       {{"--arch", "gfx1100"}, {"--arch", "gfx1100"}},
       {{"--backend", "cuda"}, {"--backend", "cuda"}},

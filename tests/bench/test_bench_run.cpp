@@ -116,7 +116,8 @@ TEST_CASE("dpp0, dpp1 and dpp2 on 256x256x64: JSON, CSV and chart") {
     CHECK(!row.contains("measured"));  // no GPU: nothing may look measured
     // 64 accumulators per workitem, one multiply-add each per k, 16 waves
     CHECK(row["counters"]["valu_fma"] == 64 * 64 * 16);
-    CHECK(row["mac_share_of_valu"].get<double>() > 0.9);
+    // over 90% macs, less the share of the row's extra VALU (dpp3's A movs)
+    CHECK(row["mac_share_of_valu"].get<double>() > 0.9 * 2048.0 / (2048.0 + info.extra_valu_per_step));
   }
   CHECK(rows[0]["counters"]["valu_dpp"] == 0);
   CHECK(rows[1]["counters"]["valu_dpp"] == 64 * 64 * 16);  // every mac of dpp1 and dpp2 takes b through DPP

@@ -21,14 +21,15 @@ std::string code_object_path(const std::string& target, const std::string& varia
     return std::string(EXEC_TEST_KERNEL_DIR) + "/" + target + "/dppgemm_sgemm_" + variant + "_NN.co";
 }
 
-// One 128x128 workgroup, K = 512: 64 steps, so setup code (a few VALU per
-// wave) moves the per-step VALU count by well under one instruction.
-constexpr int kSteps = 64;
+// One 128x128 workgroup, K = 8 * steps. Per-step figures come from the
+// difference of two runs (kSteps more steps), which cancels the setup and the
+// epilogue exactly (dpp3 and bcast spend some 10-60 more VALU there per wave).
+constexpr int kSteps = 32;
 
-Counters run_one_workgroup(const std::string& path) {
+Counters run_one_workgroup(const std::string& path, std::uint32_t steps) {
     const CodeObject co = load_code_object(path);
     const Program program = build_program(co, co.kernels.at(0));
-    constexpr std::uint32_t m = 128, n = 128, k = 8 * kSteps;
+    const std::uint32_t m = 128, n = 128, k = 8 * steps;
     DeviceMemory memory;
     std::vector<float> a(m * k, 0.5f), b(k * n, 0.25f);
     const std::uint64_t da = memory.allocate(4 * a.size(), "A"), db = memory.allocate(4 * b.size(), "B"),
@@ -56,8 +57,17 @@ TEST_CASE("every variant row: counted LDS read requests and extra VALU per step 
     unsigned rows_checked = 0;
     for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"}) {
         if (!std::filesystem::exists(code_object_path(target, "dpp0"))) continue;
-        const Counters dpp0 = run_one_workgroup(code_object_path(target, "dpp0"));
-        const std::uint64_t dpp0_valu = dpp0[InstClass::valu] + dpp0[InstClass::valu_dpp];
+        // VALU and counters of kSteps steps: the run of 2 kSteps less the run of kSteps
+        const auto steady = [](const std::string& path, Counters& c) {
+            const Counters one = run_one_workgroup(path, kSteps), two = run_one_workgroup(path, 2 * kSteps);
+            c = two;
+            c.lds_read_requests = two.lds_read_requests - one.lds_read_requests;
+            c.valu_multiply_add = two.valu_multiply_add - one.valu_multiply_add;
+            return std::int64_t(two[InstClass::valu] + two[InstClass::valu_dpp]) -
+                   std::int64_t(one[InstClass::valu] + one[InstClass::valu_dpp]);
+        };
+        Counters dpp0;
+        const std::int64_t dpp0_valu = steady(code_object_path(target, "dpp0"), dpp0);
         for (const dppgemm::VariantInfo& row : dppgemm::variant_table()) {
             const std::string path = code_object_path(target, row.name);
             INFO(target << " " << row.name);
@@ -67,11 +77,10 @@ TEST_CASE("every variant row: counted LDS read requests and extra VALU per step 
             CHECK(built == (std::find(available.begin(), available.end(), row.variant) != available.end()));
             if (!*row.features) CHECK(built);
             if (!built) continue;
-            const Counters c = run_one_workgroup(path);
+            Counters c;
+            const std::int64_t valu = steady(path, c);
             CHECK(c.lds_read_requests == row.lds_read_requests_per_step * kSteps);
-            const std::int64_t valu = std::int64_t(c[InstClass::valu] + c[InstClass::valu_dpp]);
-            const double extra_per_step = double(valu - std::int64_t(dpp0_valu)) / kSteps;
-            CHECK(std::llround(extra_per_step) == row.extra_valu_per_step);
+            CHECK(valu - dpp0_valu == row.extra_valu_per_step * kSteps);  // exact
             CHECK(c.valu_multiply_add == dpp0.valu_multiply_add);  // same useful work
             ++rows_checked;
         }
