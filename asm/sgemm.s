@@ -130,6 +130,9 @@
   .set B_SKEW_ROWS, 2
 .endif
 .set B_TILE_BYTES, UNR * B_ROW_BYTES
+.if B_SKEW_ROWS != 2 && B_SKEW_ROWS != 4
+  .error "B_SKEW_ROWS must be 2 or 4 (setup_operand_lanes shifts k by it; store_operand_to_lds relies on it being even)"
+.endif
 .if (UNR - 1) * B_ROW_BYTES + B_SKEW_BYTES * ((UNR - 1) / B_SKEW_ROWS) + MAC_TILE * 4 > B_TILE_BYTES
   .error "the skewed B rows do not fit in the B tile"
 .endif
