@@ -4,31 +4,54 @@
 //
 // Template parameters (MIOpenGEMM names where the meaning is the same; set with
 // `.set` before `.include`, see cmake/DppgemmKernels.cmake):
-//   DPP      0: every lane reads its own B from LDS (ds_read_b128 + v_mac)
-//            1: the 4 lanes of a quad share B; even lanes read B columns 0..3 of
-//               their group, odd lanes 64..67; macs pick them with quad_perm
-//            2: as 1, and lanes 2,3 of the quad read the next k row, so one
-//               B read serves two k values
+//   DPP      how operands reach the lanes (variant names in brackets):
+//            0 [dpp0]  every lane reads its own A and B from LDS
+//            1 [dpp1]  the 4 lanes of a quad share B: even lanes read the
+//                      lane's B columns 0..3, odd lanes 4..7; quad_perm picks them
+//            2 [dpp2]  as 1, and quad lanes 2, 3 read the next k row, so one
+//                      B read serves two k
+//            3 [dpp3]  16-lane rows of 4 x 4 lanes: B as 2 within each quad, and
+//                      each lane reads one of its two A float4s; the other comes
+//                      from the lane one quad back with v_mov_b32_dpp row_ror:4
+//            4 [bcast] each 16-lane row shares y; its 16 lanes read the step's 8 k x
+//                      8 B values once, macs take them with row_newbcast:n
+//                      (gfx90a/gfx940/gfx942 only)
 //   TRANS_A  0: op(A) = A (M x K, lda >= M), 1: op(A) = A^T (A is K x M, lda >= K)
 //   TRANS_B  0: op(B) = B (K x N, ldb >= K), 1: op(B) = B^T (B is N x K, ldb >= N)
 //   FMAC     0: v_mac_f32 (multiply, round, add, round), 1: v_fmac_f32 (fused)
-//   PAD      LDS padding in floats appended to each 128-float LDS row (multiple of 4)
+//   PAD      LDS padding in floats appended to each 128-float A row (and B row
+//            for DPP 0, 1) (multiple of 4); DPP 2..4 fix their B rows (below)
+//   ROW_NEWBCAST              1 where DPP row_newbcast exists (gfx90a, gfx94x)
 //   ACCUM_OFFSET_REQUIRED     1 on gfx90a/gfx94x (unified VGPR/AGPR file)
 //   ARCHITECTED_FLAT_SCRATCH  1 on gfx94x (no flat scratch SGPRs to reserve)
 // Fixed by the algorithm (checked below): macro tile MAC_TILE=128 in M and N,
 // micro tile MIC=8x8 per workitem, unroll UNR=8, 256 workitems (MIOpenGEMM MAC).
 //
-// Workitem layout: tid in 0..255, x = tid % 16 (M direction), y = tid / 16 (N
-// direction). Wave w holds y = 4w..4w+3, so the 4 lanes of a quad share y.
-// Workitem (x, y) owns C rows {4x..4x+3, 64+4x..64+4x+3} and columns
-// {4y..4y+3, 64+4y..64+4y+3} of the macro tile: two float4 groups, 64 apart.
+// Workitem layout (tid 0..255; wave w = tid / 64; a DPP row is 16 lanes):
+//   DPP 0,1,2,4: x = tid % 16 (M direction), y = tid / 16 (N direction): a row
+//     has one y and 16 x, a quad one y and 4 x.
+//   DPP 3: x = 4 ((tid / 16) % 4) + tid % 4, y = 4 w + (tid / 4) % 4: a row
+//     has 4 x and 4 y (quad Q = (tid / 4) % 4 has y = 4 w + Q, lane q = tid % 4
+//     has x = 4 ((tid / 16) % 4) + q).
+// Rows of C a workitem owns (the macro tile's 128 x 128):
+//   DPP 0,1,2,4: {4x..4x+3} (set 0) and {64+4x..64+4x+3} (set 1)
+//   DPP 3: {8x+4h..8x+4h+3} (set 0, the A it reads) and {8x+4(1-h)..} (set 1,
+//     the A it is given), h = Q % 2
+// Columns: DPP 0: {4y..4y+3, 64+4y..64+4y+3}; DPP 1..4: {8y..8y+7}.
 //
-// LDS layout (bytes), double buffered, ROW = (128 + PAD) * 4:
-//   stage s at s * STAGE_BYTES, STAGE_BYTES = 2 * TILE_BYTES, TILE_BYTES = 8 * ROW
-//   A tile: stage + k * ROW + m * 4          (k-major, 128 m per row + PAD)
-//   B tile: stage + TILE_BYTES + k * ROW + n * 4
-// The padding keeps k-contiguous global loads (A^T, B) free of LDS write
-// conflicts and every row 16-byte aligned for ds_read_b128.
+// LDS layout (bytes), double buffered; a tile row holds one k:
+//   stage s at s * STAGE_BYTES, STAGE_BYTES = A_TILE_BYTES + B_TILE_BYTES
+//   A tile: stage + k * A_ROW_BYTES + m * 4, A_ROW_BYTES = (128 + PAD) * 4
+//   B tile: stage + A_TILE_BYTES + k * B_ROW_BYTES + B_SKEW_BYTES * (k / B_SKEW_ROWS) + n * 4
+//     DPP 0,1: B_ROW_BYTES = (128 + PAD) * 4, no skew
+//     DPP 2,3: rows of 144 floats, row k starts 16 * (k / 2) bytes later
+//     DPP 4:   rows of 136 floats, row k starts 16 * (k / 4) bytes later
+// The row strides and skews are what keeps every ds_read_b128 and ds_write_b32
+// free of bank conflicts, with 8-consecutive-lane b128 passes and with gfx942's
+// measured pairs of lane quarters ({0-3, 20-23}, {4-7, 16-19}, ...); docs/kernels.md
+// has the analysis. With 32 banks of 4 bytes a 16-byte read covers bank group
+// (dword / 4) % 8; the groups a pass touches must be distinct unless the
+// addresses are equal (broadcast).
 //
 // Global loads go through buffer descriptors whose base is the tile's first
 // element and whose num_records is the number of bytes left in the matrix, so
@@ -40,12 +63,17 @@
 // leading dimensions of k-contiguous operands and of C must be below 2^22.
 //
 // LDS read requests per 128x128x8 step (lanes x ds_read_b128):
-//   DPP=0: 256 * (2 A + 2 B) * 8 = 8192, DPP=1: 256 * 3 * 8 = 6144,
-//   DPP=2: 256 * (2 + 1/2) * 8 = 5120.
-// DPP applies to src0, so the shared B value is always the first source:
+//   DPP=0: 256 * (2 A + 2 B) * 8 = 8192      DPP=1: 256 * (2 + 1) * 8 = 6144
+//   DPP=2: 256 * (2 + 1/2) * 8 = 5120        DPP=3: 256 * (1 + 1/2) * 8 = 3072
+//   DPP=4: 256 * (2 * 8 + 1) = 4352
+// Extra VALU per wave and step: DPP=3 4 v_mov_b32_dpp per k = 32 (+6.25% on
+// the 512 macs); all others 0.
+// DPP applies to src0, so the shared value is always the first source:
 //   v_mac_f32 c, b, a quad_perm:[0,0,2,2]
-// B registers are only ever written by ds_read (never by VALU), so no s_nop is
-// needed before the DPP macs (the VALU-write -> DPP-read hazard cannot occur).
+// The registers DPP reads (B everywhere, DPP=3's own A) are only ever written
+// by ds_read (never by VALU), so no s_nop is needed before them (the
+// VALU-write -> DPP-read hazard cannot occur); DPP=3's moved A is read as a
+// plain source.
 
 .ifndef DPP
   .error "template parameter DPP is not set"
@@ -62,6 +90,9 @@
 .ifndef PAD
   .set PAD, 4
 .endif
+.ifndef ROW_NEWBCAST
+  .set ROW_NEWBCAST, 0
+.endif
 .ifndef ACCUM_OFFSET_REQUIRED
   .set ACCUM_OFFSET_REQUIRED, 0
 .endif
@@ -72,22 +103,50 @@
 .set MIC, 8
 .set UNR, 8
 .set MAC, 256
-.if DPP < 0 || DPP > 2
-  .error "DPP must be 0, 1 or 2"
+.if DPP < 0 || DPP > 4
+  .error "DPP must be 0 (dpp0), 1 (dpp1), 2 (dpp2), 3 (dpp3) or 4 (bcast)"
+.endif
+.if DPP == 4 && ROW_NEWBCAST == 0
+  .error "DPP=4 (variant bcast) needs DPP row_newbcast, which only gfx90a, gfx940 and gfx942 have; not available on this target"
 .endif
 .if (PAD % 4) != 0
   .error "PAD must be a multiple of 4 floats (ds_read_b128 alignment)"
 .endif
 
 // ---- LDS geometry -------------------------------------------------------
-.set ROW_BYTES, (MAC_TILE + PAD) * 4
-.set TILE_BYTES, UNR * ROW_BYTES
-.set STAGE_BYTES, 2 * TILE_BYTES
+.set A_ROW_BYTES, (MAC_TILE + PAD) * 4
+.set A_TILE_BYTES, UNR * A_ROW_BYTES
+.if DPP == 2 || DPP == 3
+  .set B_ROW_BYTES, 144 * 4
+  .set B_SKEW_BYTES, 16
+  .set B_SKEW_ROWS, 2
+.elseif DPP == 4
+  .set B_ROW_BYTES, 136 * 4
+  .set B_SKEW_BYTES, 16
+  .set B_SKEW_ROWS, 4
+.else
+  .set B_ROW_BYTES, (MAC_TILE + PAD) * 4
+  .set B_SKEW_BYTES, 0
+  .set B_SKEW_ROWS, 2
+.endif
+.set B_TILE_BYTES, UNR * B_ROW_BYTES
+.if B_SKEW_ROWS != 2 && B_SKEW_ROWS != 4
+  .error "B_SKEW_ROWS must be 2 or 4 (setup_operand_lanes shifts k by it; store_operand_to_lds relies on it being even)"
+.endif
+.if (UNR - 1) * B_ROW_BYTES + B_SKEW_BYTES * ((UNR - 1) / B_SKEW_ROWS) + MAC_TILE * 4 > B_TILE_BYTES
+  .error "the skewed B rows do not fit in the B tile"
+.endif
+.set STAGE_BYTES, A_TILE_BYTES + B_TILE_BYTES
 .set LDS_BYTES, 2 * STAGE_BYTES
-.set GROUP_BYTES, (MAC_TILE / 2) * 4      // second float4 group: 64 floats on
+.set GROUP_BYTES, (MAC_TILE / 2) * 4      // DPP 0..2, 4: second float4 group of A (and of B for DPP 0)
 .if LDS_BYTES > 65536
   .error "LDS tiles exceed 64 KiB"
 .endif
+
+// Byte offset of B row k from the B tile's start.
+.macro b_row_offset_is k
+  .set _b_row, (\k) * B_ROW_BYTES + B_SKEW_BYTES * ((\k) / B_SKEW_ROWS)
+.endm
 
 // Offsets >= this read 0 / drop writes: num_records is clamped to it.
 .set OUT_OF_RANGE, 0x80000000
@@ -138,9 +197,9 @@
 .set SGPR_COUNT, 50
 
 // ---- VGPR map -------------------------------------------------------------
-.set v_c, 0                // v[0:63]   accumulators, c(i, j) at v_c + 8 j + i
-.set v_a, 64               // v[64:79]  A values, two sets of 8 (k even / k odd)
-.set v_b, 80               // v[80:95]  B values, two sets of B_REGS
+.set v_c, 0                // v[0:63]   accumulators, c(i, j) at v_c + 8 j + i (i: row of the set i / 4, j: column)
+.set v_a, 64               // v[64:79]  A values, two sets of 8 (k even / k odd); DPP=3: 4 read + 4 moved
+.set v_b, 80               // v[80:95]  B values: two sets of B_REGS (k parity; DPP=2,3: k/2 parity); DPP=4: one set of 4 per step
 .if DPP == 0
   .set B_REGS, 8
 .else
@@ -161,9 +220,10 @@
 .set v_out_of_range, 127   // OUT_OF_RANGE: v_cndmask may read only one of VCC/literal/SGPR
 .set VGPR_COUNT, 128
 // epilogue: the load registers are dead by then
-.set v_col_off, v_load_a   // v[96:103] byte offset of C column j of this lane
-.set v_row_x4, v_goff_a    // 4 x
-.set v_col_y4, v_goff_a + 1 // 4 y
+.set v_col_off, v_load_a   // v[96:103] byte offset of C column j, row set's first row, of this lane
+.set v_row_first, v_goff_a // first C row of row set 0 of this lane
+.set v_col_first, v_goff_a + 1 // first C column of this lane
+.set v_row_first_1, v_goff_a + 2 // DPP=3: first C row of row set 1
 .set s_ldc_bytes, s_step_a
 
 // ---- helpers --------------------------------------------------------------
@@ -241,8 +301,10 @@
 // Per-lane global offsets and LDS write address of one operand: each lane
 // moves 4 of the 128 x 8 tile's elements. k_contiguous 0: lane t takes
 // mn = t % 128, k = t / 128 + 2 i; 1: mn = t / 8 + 32 i, k = t % 8.
-// Consecutive lanes always touch consecutive addresses in memory.
-.macro setup_operand_lanes goff, lds_write, k_in_tile, ld, lds_tile, k_contiguous
+// Consecutive lanes always touch consecutive addresses in memory. The tile
+// starts tile_offset bytes into the stage; row k at k * row_bytes +
+// skew_bytes * (k / skew_rows) (skew_rows a power of two).
+.macro setup_operand_lanes goff, lds_write, k_in_tile, ld, tile_offset, row_bytes, skew_bytes, skew_rows, k_contiguous
 .if \k_contiguous
   v_lshrrev_b32 v[v_tmp], 3, v[v_tid]              // mn
   v_and_b32 v[\k_in_tile], 7, v[v_tid]             // k
@@ -253,7 +315,11 @@
   v_add_u32 v[\goff + 1], s[s_tmp], v[\goff]
   v_add_u32 v[\goff + 2], s[s_tmp], v[\goff + 1]
   v_add_u32 v[\goff + 3], s[s_tmp], v[\goff + 2]
-  v_mul_u32_u24 v[v_tmp + 1], ROW_BYTES, v[\k_in_tile]
+  v_mul_u32_u24 v[v_tmp + 1], \row_bytes, v[\k_in_tile]
+  .if \skew_bytes
+  v_lshrrev_b32 v[v_tmp + 2], (\skew_rows / 4) + 1, v[\k_in_tile]  // k / skew_rows (2 or 4)
+  v_mad_u32_u24 v[v_tmp + 1], \skew_bytes, v[v_tmp + 2], v[v_tmp + 1]
+  .endif
   v_lshl_add_u32 v[\lds_write], v[v_tmp], 2, v[v_tmp + 1]
 .else
   v_and_b32 v[v_tmp], 127, v[v_tid]                // mn
@@ -265,11 +331,11 @@
   v_add_u32 v[\goff + 1], s[s_tmp], v[\goff]
   v_add_u32 v[\goff + 2], s[s_tmp], v[\goff + 1]
   v_add_u32 v[\goff + 3], s[s_tmp], v[\goff + 2]
-  v_mul_u32_u24 v[v_tmp + 1], ROW_BYTES, v[v_tmp + 1]
+  v_mul_u32_u24 v[v_tmp + 1], \row_bytes, v[v_tmp + 1]   // k < 2: no skew yet
   v_lshl_add_u32 v[\lds_write], v[v_tmp], 2, v[v_tmp + 1]
 .endif
-.if \lds_tile
-  v_add_u32 v[\lds_write], TILE_BYTES, v[\lds_write]
+.if \tile_offset
+  v_add_u32 v[\lds_write], \tile_offset, v[\lds_write]
 .endif
 .endm
 
@@ -299,12 +365,14 @@
   s_sub_u32 s[s_k_left], s[s_k_left], UNR
 .endm
 
-.macro store_operand_to_lds load, lds_write, k_contiguous
+// k_contiguous 1: element i is 32 mn further in the same row; 0: 2 i k
+// further, k = k0 + 2 i with k0 < 2, so its skew is that of row 2 i.
+.macro store_operand_to_lds load, lds_write, row_bytes, skew_bytes, skew_rows, k_contiguous
   .irp i, 0, 1, 2, 3
   .if \k_contiguous
   ds_write_b32 v[\lds_write], v[\load + \i] offset:\i * 128
   .else
-  ds_write_b32 v[\lds_write], v[\load + \i] offset:\i * 2 * ROW_BYTES
+  ds_write_b32 v[\lds_write], v[\load + \i] offset:\i * 2 * \row_bytes + \skew_bytes * ((2 * \i) / \skew_rows)
   .endif
   .endr
 .endm
@@ -312,97 +380,112 @@
 // Wait for the tile's global loads, put it in LDS and publish it to all waves.
 .macro store_tile_to_lds
   s_waitcnt vmcnt(0)
-  store_operand_to_lds v_load_a, v_lds_write_a, TRANS_A
-  store_operand_to_lds v_load_b, v_lds_write_b, (1-TRANS_B)
+  store_operand_to_lds v_load_a, v_lds_write_a, A_ROW_BYTES, 0, 2, TRANS_A
+  store_operand_to_lds v_load_b, v_lds_write_b, B_ROW_BYTES, B_SKEW_BYTES, B_SKEW_ROWS, (1-TRANS_B)
   s_waitcnt lgkmcnt(0)
   s_barrier
 .endm
 
 // ---- the 8x8 micro kernel -------------------------------------------------
 
-// LDS reads for k (0..UNR-1) into register set k % 2.
-.macro read_k k
-  .set _set_a, v_a + (\k % 2) * 8
-  ds_read_b128 v[_set_a:_set_a + 3], v[v_lds_read_a] offset:\k * ROW_BYTES
-  ds_read_b128 v[_set_a + 4:_set_a + 7], v[v_lds_read_a] offset:\k * ROW_BYTES + GROUP_BYTES
+// A reads of one k into register set k % 2: DPP=3 reads the float4 of its own
+// row set (the lane address selects it), the others both groups.
+.macro read_a k
+  .set _set_a, v_a + ((\k) % 2) * 8
+  ds_read_b128 v[_set_a:_set_a + 3], v[v_lds_read_a] offset:(\k) * A_ROW_BYTES
+.if DPP != 3
+  ds_read_b128 v[_set_a + 4:_set_a + 7], v[v_lds_read_a] offset:(\k) * A_ROW_BYTES + GROUP_BYTES
+.endif
+.endm
+
+// B reads of one k: DPP=0 both groups, DPP=1 one group per lane, DPP=2,3 one
+// group of row k or k+1 per lane for even k, DPP=4 the whole step at k = 0
+// (the lane address holds its row and group).
+.macro read_b k
+  b_row_offset_is \k
 .if DPP == 0
-  .set _set_b, v_b + (\k % 2) * B_REGS
-  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:TILE_BYTES + \k * ROW_BYTES
-  ds_read_b128 v[_set_b + 4:_set_b + 7], v[v_lds_read_b] offset:TILE_BYTES + \k * ROW_BYTES + GROUP_BYTES
+  .set _set_b, v_b + ((\k) % 2) * B_REGS
+  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row
+  ds_read_b128 v[_set_b + 4:_set_b + 7], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row + GROUP_BYTES
 .elseif DPP == 1
-  .set _set_b, v_b + (\k % 2) * B_REGS
-  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:TILE_BYTES + \k * ROW_BYTES
+  .set _set_b, v_b + ((\k) % 2) * B_REGS
+  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row
+.elseif DPP == 4
+  .if (\k) == 0
+  ds_read_b128 v[v_b:v_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES
+  .endif
 .else
-  .if (\k % 2) == 0
-  .set _set_b, v_b + ((\k / 2) % 2) * B_REGS
-  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:TILE_BYTES + \k * ROW_BYTES
+  .if ((\k) % 2) == 0
+  .set _set_b, v_b + (((\k) / 2) % 2) * B_REGS
+  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row
   .endif
 .endif
 .endm
 
-// How many ds_read instructions read_k issues (for s_waitcnt lgkmcnt).
+// How many ds_read instructions read_a + read_b issue for k (for s_waitcnt lgkmcnt).
 .macro reads_of_k_is k
 .if DPP == 0
   .set _reads, 4
 .elseif DPP == 1
   .set _reads, 3
+.elseif DPP == 2
+  .set _reads, 2 + (((\k) + 1) % 2)
+.elseif DPP == 3
+  .set _reads, 1 + (((\k) + 1) % 2)
 .else
-  .set _reads, 2 + ((\k + 1) % 2)
+  .set _reads, 2 + ((\k) == 0)
 .endif
 .endm
 
-// One column j of the micro tile: c(0..7, j) += a(0..7) * b(j).
+// DPP=3: the A float4 of the other row set comes from the lane one quad back
+// in the row (same x, the other h), 4 v_mov_b32_dpp per k.
+.macro move_a k
+  .set _set_a, v_a + ((\k) % 2) * 8
+  .irp i, 0, 1, 2, 3
+  v_mov_b32_dpp v[_set_a + 4 + \i], v[_set_a + \i] row_ror:4 row_mask:0xf bank_mask:0xf
+  .endr
+.endm
+
+// The 8 macs of column j: c(0..7, j) += a(0..7) * b, b = src0 under DPP control ctl.
+.macro mac_rows j, set_a, src_b, ctl=""
+  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+  mac v[v_c + 8 * \j + \i], v[\src_b], v[\set_a + \i], "\ctl"
+  .endr
+.endm
+
+// One column j of the micro tile for k: where its B value lives and how the
+// lane gets it.
 .macro mac_column k, j
-  .set _set_a, v_a + (\k % 2) * 8
+  .set _set_a, v_a + ((\k) % 2) * 8
 .if DPP == 0
-  .set _src_b, v_b + (\k % 2) * B_REGS + \j
-  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
-  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i]
-  .endr
+  mac_rows \j, _set_a, (v_b + ((\k) % 2) * B_REGS + \j)
 .elseif DPP == 1
-  // even lanes hold columns 0..3 of the group, odd lanes 64..67
-  .set _src_b, v_b + (\k % 2) * B_REGS + (\j % 4)
-  .if \j < 4
-  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
-  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[0,0,2,2] row_mask:0xf bank_mask:0xf"
-  .endr
-  .else
-  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
-  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[1,1,3,3] row_mask:0xf bank_mask:0xf"
-  .endr
-  .endif
+  // even quad lanes hold columns 0..3 of the lane, odd lanes 4..7
+  .set _lane, \j / 4
+  mac_rows \j, _set_a, (v_b + ((\k) % 2) * B_REGS + (\j % 4)), "quad_perm:[_lane,_lane,_lane+2,_lane+2] row_mask:0xf bank_mask:0xf"
+.elseif DPP == 4
+  // row lane 8 (k / 4) + 4 (j / 4) + k % 4 read B(k, column group j / 4)
+  .set _lane, 8 * ((\k) / 4) + 4 * (\j / 4) + ((\k) % 4)
+  mac_rows \j, _set_a, (v_b + (\j % 4)), "row_newbcast:_lane row_mask:0xf bank_mask:0xf"
 .else
-  // quad lane 2 (k % 2) + (j >= 4) holds B(k, column group of j)
-  .set _src_b, v_b + ((\k / 2) % 2) * B_REGS + (\j % 4)
-  .set _lane, 2 * (\k % 2) + (\j / 4)
-  .if _lane == 0
-  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
-  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[0,0,0,0] row_mask:0xf bank_mask:0xf"
-  .endr
-  .elseif _lane == 1
-  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
-  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[1,1,1,1] row_mask:0xf bank_mask:0xf"
-  .endr
-  .elseif _lane == 2
-  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
-  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[2,2,2,2] row_mask:0xf bank_mask:0xf"
-  .endr
-  .else
-  .irp i, 0, 1, 2, 3, 4, 5, 6, 7
-  mac v[v_c + 8 * \j + \i], v[_src_b], v[_set_a + \i], "quad_perm:[3,3,3,3] row_mask:0xf bank_mask:0xf"
-  .endr
-  .endif
+  // quad lane 2 (k % 2) + (j / 4) holds B(k, column group j / 4)
+  .set _lane, 2 * ((\k) % 2) + (\j / 4)
+  mac_rows \j, _set_a, (v_b + (((\k) / 2) % 2) * B_REGS + (\j % 4)), "quad_perm:[_lane,_lane,_lane,_lane] row_mask:0xf bank_mask:0xf"
 .endif
 .endm
 
 // One k of the micro kernel; reads for k + 1 go out before the macs of k.
 .macro multiply_k k
 .if \k + 1 < UNR
-  read_k (\k+1)
+  read_a (\k+1)
+  read_b (\k+1)
   reads_of_k_is (\k+1)
   s_waitcnt lgkmcnt(_reads)
 .else
   s_waitcnt lgkmcnt(0)
+.endif
+.if DPP == 3
+  move_a \k
 .endif
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
   mac_column \k, \j
@@ -411,7 +494,8 @@
 
 // All UNR k of the LDS stage the read addresses point at.
 .macro multiply_tile
-  read_k 0
+  read_a 0
+  read_b 0
   .irp k, 0, 1, 2, 3, 4, 5, 6, 7
   multiply_k \k
   .endr
@@ -419,19 +503,45 @@
 
 // ---- epilogue -------------------------------------------------------------
 
-// C(r, j) for the 8 rows r of this lane: EXEC selects lanes whose row is inside
-// M; v_col_off + j holds the offset of column j (out of range past N).
-.macro for_each_valid_row op
-  .irp group, 0, 1
+// v_col_off + j = byte offset of C(row_first, column j) from the tile's
+// corner, or OUT_OF_RANGE past N (then the store is dropped).
+.macro column_offsets row_first
+  .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+  .if DPP == 0
+  v_add_u32 v[v_col_off + \j], (\j / 4) * 64 + (\j % 4), v[v_col_first]
+  .else
+  v_add_u32 v[v_col_off + \j], \j, v[v_col_first]
+  .endif
+  v_cmp_gt_i32 vcc, s[s_n_left], v[v_col_off + \j]
+  v_mul_lo_u32 v[v_col_off + \j], v[v_col_off + \j], s[s_ldc_bytes]
+  v_lshl_add_u32 v[v_col_off + \j], v[\row_first], 2, v[v_col_off + \j]
+  v_cndmask_b32 v[v_col_off + \j], v[v_out_of_range], v[v_col_off + \j], vcc
+  .endr
+.endm
+
+// C(r, j) for the 4 rows r of row set `set`, rows row_first + rows + 0..3:
+// EXEC selects lanes whose row is inside M; the column offsets hold row_first.
+.macro store_row_set op, set, row_first, rows
   .irp r, 0, 1, 2, 3
-  s_sub_i32 s[s_tmp], s[s_m_left], \group * 64 + \r
+  s_sub_i32 s[s_tmp], s[s_m_left], \rows + \r
   s_mov_b64 exec, -1
-  v_cmp_gt_i32 vcc, s[s_tmp], v[v_row_x4]
+  v_cmp_gt_i32 vcc, s[s_tmp], v[\row_first]
   s_mov_b64 exec, vcc                              // SALU, not v_cmpx: a VALU write of EXEC needs 5 wait states before VMEM
-  \op (\group*4+\r), (\group*GROUP_BYTES+\r*4)
-  .endr
+  \op (\set*4+\r), ((\rows+\r)*4)
   .endr
   s_mov_b64 exec, -1
+.endm
+
+// Both row sets: 64 rows apart (DPP 0..2, 4), or each from its own first row (DPP=3).
+.macro store_c op
+  column_offsets v_row_first
+  store_row_set \op, 0, v_row_first, 0
+.if DPP == 3
+  column_offsets v_row_first_1
+  store_row_set \op, 1, v_row_first_1, 0
+.else
+  store_row_set \op, 1, v_row_first, 64
+.endif
 .endm
 
 .macro scale_and_store_row i, offset
@@ -475,6 +585,79 @@
 .end_amdhsa_kernel
 .endm
 
+// ---- lane coordinates ------------------------------------------------------
+
+// v_tmp = x, v_tmp + 1 = y of this lane (header: workitem layout).
+.macro lane_xy
+.if DPP == 3
+  v_bfe_u32 v[v_tmp], v[v_tid], 4, 2
+  v_and_b32 v[v_tmp + 2], 3, v[v_tid]
+  v_lshl_add_u32 v[v_tmp], v[v_tmp], 2, v[v_tmp + 2]     // x = 4 ((tid / 16) % 4) + tid % 4
+  v_lshrrev_b32 v[v_tmp + 1], 6, v[v_tid]
+  v_bfe_u32 v[v_tmp + 2], v[v_tid], 2, 2
+  v_lshl_add_u32 v[v_tmp + 1], v[v_tmp + 1], 2, v[v_tmp + 2]  // y = 4 w + (tid / 4) % 4
+.else
+  v_and_b32 v[v_tmp], 15, v[v_tid]                  // x
+  v_lshrrev_b32 v[v_tmp + 1], 4, v[v_tid]           // y
+.endif
+.endm
+
+// LDS read addresses (stage 0) of this lane, relative to the A tile / B tile.
+.macro lane_read_addresses
+  lane_xy
+.if DPP == 3
+  // A: the float4 of row set 0 = rows 8x + 4h, h = Q % 2
+  v_bfe_u32 v[v_tmp + 2], v[v_tid], 2, 1
+  v_lshlrev_b32 v[v_tmp + 2], 4, v[v_tmp + 2]
+  v_lshl_add_u32 v[v_lds_read_a], v[v_tmp], 5, v[v_tmp + 2]
+.else
+  v_lshlrev_b32 v[v_lds_read_a], 4, v[v_tmp]        // 4x floats
+.endif
+.if DPP == 0
+  v_lshlrev_b32 v[v_lds_read_b], 4, v[v_tmp + 1]    // 4y floats
+.elseif DPP == 4
+  // row lane i = tid % 16 reads B(k_i, group g_i): k_i = 4 (i / 8) + i % 4,
+  // g_i = (i / 4) % 2 (header: LDS layout; B_SKEW_ROWS = 4)
+  v_and_b32 v[v_tmp + 2], 3, v[v_tid]
+  v_mul_u32_u24 v[v_tmp + 2], B_ROW_BYTES, v[v_tmp + 2]
+  v_bfe_u32 v[v_tmp + 3], v[v_tid], 3, 1
+  v_mul_u32_u24 v[v_tmp + 3], 4 * B_ROW_BYTES + B_SKEW_BYTES, v[v_tmp + 3]
+  v_add_u32 v[v_tmp + 2], v[v_tmp + 3], v[v_tmp + 2]
+  v_bfe_u32 v[v_tmp + 3], v[v_tid], 2, 1
+  v_lshl_add_u32 v[v_tmp + 2], v[v_tmp + 3], 4, v[v_tmp + 2]
+  v_lshl_add_u32 v[v_lds_read_b], v[v_tmp + 1], 5, v[v_tmp + 2]   // + 8y floats
+.else
+  // quad lane q reads column group q % 2 (columns 8y + 4 (q % 2))
+  v_and_b32 v[v_tmp + 2], 1, v[v_tid]
+  v_lshlrev_b32 v[v_tmp + 2], 4, v[v_tmp + 2]
+  v_lshl_add_u32 v[v_lds_read_b], v[v_tmp + 1], 5, v[v_tmp + 2]
+  .if DPP >= 2
+  // ... of row k + q / 2 (k even: the skew of rows k and k + 1 is the same)
+  v_bfe_u32 v[v_tmp + 2], v[v_tid], 1, 1
+  v_mul_u32_u24 v[v_tmp + 2], B_ROW_BYTES, v[v_tmp + 2]
+  v_add_u32 v[v_lds_read_b], v[v_tmp + 2], v[v_lds_read_b]
+  .endif
+.endif
+.endm
+
+// First C row (row set 0) and first column of this lane, for the epilogue.
+.macro lane_c_corner
+  lane_xy
+.if DPP == 3
+  v_bfe_u32 v[v_tmp + 2], v[v_tid], 2, 1            // h
+  v_lshlrev_b32 v[v_tmp], 3, v[v_tmp]               // 8x
+  v_lshl_add_u32 v[v_row_first], v[v_tmp + 2], 2, v[v_tmp]
+  v_xor_b32 v[v_row_first_1], 4, v[v_row_first]     // 8x + 4 (1 - h)
+.else
+  v_lshlrev_b32 v[v_row_first], 2, v[v_tmp]         // 4x
+.endif
+.if DPP == 0
+  v_lshlrev_b32 v[v_col_first], 2, v[v_tmp + 1]     // 4y
+.else
+  v_lshlrev_b32 v[v_col_first], 3, v[v_tmp + 1]     // 8y
+.endif
+.endm
+
 // ---- the kernel -------------------------------------------------------------
 
 .macro sgemm_kernel name
@@ -495,22 +678,7 @@
   v_mov_b32 v[v_c + 32 + \i], 0
   .endr
 
-  // LDS read addresses (stage 0): A at 16 x, B per variant.
-  v_and_b32 v[v_tmp], 15, v[v_tid]                  // x
-  v_lshlrev_b32 v[v_lds_read_a], 4, v[v_tmp]
-  v_lshrrev_b32 v[v_tmp + 1], 4, v[v_tid]           // y
-  v_lshlrev_b32 v[v_lds_read_b], 4, v[v_tmp + 1]
-.if DPP >= 1
-  v_and_b32 v[v_tmp + 2], 1, v[v_tid]               // odd lanes: second column group
-  v_mul_u32_u24 v[v_tmp + 2], GROUP_BYTES, v[v_tmp + 2]
-  v_add_u32 v[v_lds_read_b], v[v_tmp + 2], v[v_lds_read_b]
-.endif
-.if DPP == 2
-  v_bfe_u32 v[v_tmp + 2], v[v_tid], 1, 1            // quad lanes 2, 3: next k row
-  v_mul_u32_u24 v[v_tmp + 2], ROW_BYTES, v[v_tmp + 2]
-  v_add_u32 v[v_lds_read_b], v[v_tmp + 2], v[v_lds_read_b]
-.endif
-
+  lane_read_addresses
   s_lshl_b32 s[s_wg_m], s[s_wg_m], 7                // m0 = 128 * workgroup id x
   s_lshl_b32 s[s_wg_n], s[s_wg_n], 7                // n0
   s_movk_i32 s[s_stage_delta], STAGE_BYTES
@@ -530,8 +698,8 @@
 
   setup_operand s_desc_a, s_left_a, s_step_a, s_ptr_a, s[s_wg_m], s_m, s_lda, TRANS_A
   setup_operand s_desc_b, s_left_b, s_step_b, s_ptr_b, s[s_wg_n], s_n, s_ldb, (1-TRANS_B)
-  setup_operand_lanes v_goff_a, v_lds_write_a, v_k_in_tile_a, s_lda, 0, TRANS_A
-  setup_operand_lanes v_goff_b, v_lds_write_b, v_k_in_tile_b, s_ldb, 1, (1-TRANS_B)
+  setup_operand_lanes v_goff_a, v_lds_write_a, v_k_in_tile_a, s_lda, 0, A_ROW_BYTES, 0, 2, TRANS_A
+  setup_operand_lanes v_goff_b, v_lds_write_b, v_k_in_tile_b, s_ldb, A_TILE_BYTES, B_ROW_BYTES, B_SKEW_BYTES, B_SKEW_ROWS, (1-TRANS_B)
 
   load_tile
   store_tile_to_lds
@@ -575,28 +743,17 @@
   clamp_num_records s_desc_c+2, s_left_a
   s_mov_b32 s[s_desc_c + 3], 0x00020000
 
-  // column offsets: v_col_off + j = n(j) * ldc * 4 + 16 x, out of range past N
-  v_and_b32 v[v_row_x4], 15, v[v_tid]
-  v_lshlrev_b32 v[v_row_x4], 2, v[v_row_x4]          // 4 x: first row of the lane
-  v_lshrrev_b32 v[v_col_y4], 4, v[v_tid]
-  v_lshlrev_b32 v[v_col_y4], 2, v[v_col_y4]          // 4 y: first column of the lane
+  lane_c_corner
   s_lshl_b32 s[s_ldc_bytes], s[s_ldc], 2
-  .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-  v_add_u32 v[v_col_off + \j], (\j / 4) * 64 + (\j % 4), v[v_col_y4]
-  v_cmp_gt_i32 vcc, s[s_n_left], v[v_col_off + \j]
-  v_mul_lo_u32 v[v_col_off + \j], v[v_col_off + \j], s[s_ldc_bytes]
-  v_lshl_add_u32 v[v_col_off + \j], v[v_row_x4], 2, v[v_col_off + \j]
-  v_cndmask_b32 v[v_col_off + \j], v[v_out_of_range], v[v_col_off + \j], vcc
-  .endr
 
   // beta == 0: C is not read (NaN in C stays out)
   s_and_b32 s[s_tmp], s[s_beta], 0x7fffffff
   s_cmp_eq_u32 s[s_tmp], 0
   s_cbranch_scc0 .Lblend
-  for_each_valid_row scale_and_store_row
+  store_c scale_and_store_row
   s_endpgm
 .Lblend:
-  for_each_valid_row blend_and_store_row
+  store_c blend_and_store_row
   s_endpgm
 .Lend_of_code:
 .size \name, .Lend_of_code - \name

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
+#include "dppgemm/dppgemm.hpp"
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -60,7 +61,8 @@ bool contains(const std::string& text, const std::string& word) { return text.fi
 const std::vector<std::string> kRowFields = {
     "variant", "backend", "target", "kernel", "status", "runs_ms", "counters", "lds_read_requests_per_step",
     "lds_bytes", "mac_share_of_valu", "emulation_wall_ms", "wave_instructions_per_second",
-    "emulation_over_openblas", "modeled", "verification"};
+    "emulation_over_openblas", "modeled", "verification", "valu_per_step", "lds_cycles_per_step",
+    "lds_share_of_valu_cycles", "expected_lds_read_requests_per_step", "idea"};
 const std::vector<std::string> kCounterFields = {
     "salu", "valu", "valu_dpp", "valu_fma", "smem", "vmem_load", "vmem_store", "lds_read", "lds_write", "branch",
     "waitcnt", "barrier", "nop", "other", "wave_instructions", "lds_read_requests", "lds_read_bytes",
@@ -69,7 +71,7 @@ const std::vector<std::string> kModeledFields = {"is_modeled", "label", "gpu", "
 
 }  // namespace
 
-TEST_CASE("dpp0, dpp1 and dpp2 on 256x256x64: JSON, CSV and chart") {
+TEST_CASE("every variant gfx906 has on 256x256x64: JSON, CSV and chart") {
   const fs::path dir = scratch_dir();
   const fs::path json = dir / "r.json", csv = dir / "r.csv", svg = dir / "r.svg";
   const Outcome o = bench({"-m", "256", "-n", "256", "-k", "64", "--variant", "all", "--backend", "emu", "-i", "3",
@@ -92,17 +94,29 @@ TEST_CASE("dpp0, dpp1 and dpp2 on 256x256x64: JSON, CSV and chart") {
   CHECK(config["steps"] == 2 * 2 * 8);
   CHECK(config["openblas_ms"].get<double>() > 0);
   const nlohmann::json& rows = config["variants"];
-  REQUIRE(rows.size() == 3);
-  const std::uint64_t per_step[] = {8192, 6144, 5120};
-  for (int v = 0; v < 3; ++v) {
+  // --variant all: every row gfx906 has, in table order.
+  const std::vector<dppgemm::Variant> available = dppgemm::available_variants("gfx906");
+  REQUIRE(rows.size() == available.size());
+  for (std::size_t v = 0; v < rows.size(); ++v) {
     const nlohmann::json& row = rows[v];
+    const dppgemm::VariantInfo& info = *dppgemm::variant_info(available[v]);
+    const std::uint64_t per_step[] = {info.lds_read_requests_per_step};
     CAPTURE(row.dump(1));
-    CHECK(row["variant"] == "dpp" + std::to_string(v));
+    CHECK(row["variant"] == info.name);
     for (const std::string& key : kRowFields) CHECK(row.contains(key));
     for (const std::string& key : kCounterFields) CHECK(row["counters"].contains(key));
     for (const std::string& key : kModeledFields) CHECK(row["modeled"].contains(key));
-    CHECK(row["lds_read_requests_per_step"] == per_step[v]);
-    CHECK(row["counters"]["lds_read_requests"] == per_step[v] * 32);
+    CHECK(row["lds_read_requests_per_step"] == per_step[0]);
+    CHECK(row["expected_lds_read_requests_per_step"] == per_step[0]);
+    CHECK(row["idea"] == info.idea);
+    CHECK(row["counters"]["lds_read_requests"] == per_step[0] * 32);
+    // LDS busy cycles per step: bytes through the 128 B/clk port plus conflict cycles.
+    const nlohmann::json& c = row["counters"];
+    const double lds_cycles = (c["lds_read_bytes"].get<double>() + c["lds_write_bytes"].get<double>()) / 128 / 32 +
+                              c["lds_bank_conflict_cycles"].get<double>() / 32;
+    CHECK(row["lds_cycles_per_step"].get<double>() == Approx(lds_cycles));
+    CHECK(row["valu_per_step"].get<double>() == Approx(c["valu"].get<double>() / 32));
+    CHECK(row["lds_share_of_valu_cycles"].get<double>() == Approx(lds_cycles / (c["valu"].get<double>() / 32)));
     CHECK(row["verification"]["passed"] == true);
     CHECK(row["verification"]["bitwise_same_order"] == true);
     CHECK(row["runs_ms"].size() == 3);  // -i 3; the 2 warm-ups are not timed
@@ -112,8 +126,15 @@ TEST_CASE("dpp0, dpp1 and dpp2 on 256x256x64: JSON, CSV and chart") {
     CHECK(!row.contains("measured"));  // no GPU: nothing may look measured
     // 64 accumulators per workitem, one multiply-add each per k, 16 waves
     CHECK(row["counters"]["valu_fma"] == 64 * 64 * 16);
-    CHECK(row["mac_share_of_valu"].get<double>() > 0.9);
+    // over 90% macs, less the share of the row's extra VALU (dpp3's A movs)
+    CHECK(row["mac_share_of_valu"].get<double>() > 0.9 * 2048.0 / (2048.0 + info.extra_valu_per_step));
   }
+  // dpp0: 2 A and 2 B float4 per lane and k read, A and B tiles written once: 1024 + 64 clocks, no conflicts.
+  CHECK(rows[0]["lds_cycles_per_step"] == 1088.0);
+  const std::size_t lds_line = o.out.find("LDS cycles / step (bytes/128+conflicts)");
+  REQUIRE(lds_line != std::string::npos);
+  CHECK(o.out.substr(lds_line, o.out.find('\n', lds_line) - lds_line).find(" 1088.0 ") != std::string::npos);
+  CHECK(contains(o.out, "LDS cycles / VALU cycles"));
   CHECK(rows[0]["counters"]["valu_dpp"] == 0);
   CHECK(rows[1]["counters"]["valu_dpp"] == 64 * 64 * 16);  // every mac of dpp1 and dpp2 takes b through DPP
   CHECK(rows[2]["counters"]["valu_dpp"] == 64 * 64 * 16);
@@ -125,7 +146,7 @@ TEST_CASE("dpp0, dpp1 and dpp2 on 256x256x64: JSON, CSV and chart") {
   CHECK(contains(header, "modeled_gpu_ms"));
   std::vector<std::string> body;
   while (std::getline(lines, line)) body.push_back(line);
-  REQUIRE(body.size() == 3);
+  REQUIRE(body.size() == rows.size());
   CHECK(body[1].rfind("N,N,256,256,64,1,256,64,0,256,gfx906,dpp1,emu,success,6144,", 0) == 0);
   CHECK(contains(body[2], ",passed"));
 
@@ -133,6 +154,11 @@ TEST_CASE("dpp0, dpp1 and dpp2 on 256x256x64: JSON, CSV and chart") {
   CHECK(contains(chart, "<svg"));
   CHECK(contains(chart, "GFLOPS (modeled, not measured)"));
   CHECK(contains(chart, "gfx906 dpp2"));
+  // The Pareto panels: one labelled point per variant (and the targets it stands for).
+  CHECK(contains(chart, "LDS read requests per step"));
+  CHECK(contains(chart, "LDS busy cycles per step"));
+  CHECK(contains(chart, "VALU instructions per step"));
+  CHECK(contains(chart, "dpp0 (gfx906)"));
   fs::remove_all(dir);
 }
 

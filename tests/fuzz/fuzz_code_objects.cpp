@@ -1,7 +1,7 @@
 // A mutation fuzzer over everything a code object reaches (issue 17):
 // dppgemm-emu's info, disasm and run commands (run_cli, the code of the
 // executable minus its one-line main) and libdppgemm-hipemu's module loader
-// (hipModuleLoad, hipModuleGetFunction). Seeds: the project's 60 kernels
+// (hipModuleLoad, hipModuleGetFunction). Seeds: the project's kernel code objects
 // (the embedded table) and hipcc output (files given with --seed-file).
 //
 // Every input must end in exit code 0, 1 or 2 for each command and in a

@@ -12,7 +12,8 @@
 
 TEST_CASE("the embedded table holds every code object, identical to the built file") {
   const size_t count = dppgemm_code_object_count();
-  CHECK(count == 3 * 4 * 5);
+  // dpp0..dpp3 on 5 targets, bcast on gfx90a and gfx942 (row_newbcast); 4 layouts each
+  CHECK(count == (4 * 5 + 2) * 4);
   std::set<std::string> keys;
   for (size_t i = 0; i < count; ++i) {
     const dppgemm_code_object* co = dppgemm_code_object_at(i);
@@ -34,7 +35,8 @@ TEST_CASE("the embedded table holds every code object, identical to the built fi
   CHECK(keys.size() == count);
   CHECK(dppgemm_code_object_at(count) == nullptr);
   CHECK(dppgemm_find_code_object("gfx1100", "dpp1", "NN") == nullptr);
-  CHECK(dppgemm_find_code_object("gfx906", "dpp3", "NN") == nullptr);
+  CHECK(dppgemm_find_code_object("gfx906", "bcast", "NN") == nullptr);
+  CHECK(dppgemm_find_code_object("gfx906", "dpp4", "NN") == nullptr);
   CHECK(dppgemm_find_code_object(nullptr, "dpp1", "NN") == nullptr);
   CHECK(dppgemm_find_code_object_for_arch("gfx90a:sramecc+:xnack-", "dpp2", "TN") ==
         dppgemm_find_code_object("gfx90a", "dpp2", "TN"));

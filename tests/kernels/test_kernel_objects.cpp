@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <regex>
@@ -66,7 +67,8 @@ std::vector<Instruction> disassemble(const std::string& target, const std::strin
 }
 
 struct LoopCounts {
-  int macs = 0, dpp_macs = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
+  int macs = 0, dpp_macs = 0, other_valu = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
+  std::map<std::string, int> dpp_controls;  // "quad_perm", "row_ror", ... -> DPP macs and movs using it
 };
 
 bool is_mac(const std::string& mnemonic) {
@@ -88,7 +90,12 @@ LoopCounts count_main_loop(const std::vector<Instruction>& code) {
       if (is_mac(inst.mnemonic)) {
         ++counts.macs;
         if (inst.mnemonic.find("_dpp") != std::string::npos) ++counts.dpp_macs;
+      } else if (inst.mnemonic.rfind("v_", 0) == 0) {
+        ++counts.other_valu;
       }
+      static const std::regex control(R"( (quad_perm|row_ror|row_newbcast|row_shl|row_shr):)");
+      std::smatch m;
+      if (std::regex_search(inst.text, m, control)) ++counts.dpp_controls[m[1]];
       if (inst.mnemonic == "ds_read_b128") ++counts.lds_reads_b128;
       if (inst.mnemonic == "s_barrier") ++counts.barriers;
     }
@@ -130,9 +137,36 @@ Metadata read_metadata(const std::string& target, const std::string& path) {
   return meta;
 }
 
-const std::vector<std::string> kVariants = {"dpp0", "dpp1", "dpp2"};
+// The rows of include/dppgemm/variants.def; a wave issues a 256th of the
+// workgroup's lane requests per step, each ds_read_b128 serving its 64 lanes.
+const std::vector<std::string> kVariants = {
+#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) #name,
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+};
 const std::vector<std::string> kLayouts = {"NN", "NT", "TN", "TT"};
-const std::map<std::string, int> kLdsReadsPerStep = {{"dpp0", 32}, {"dpp1", 24}, {"dpp2", 20}};
+const std::map<std::string, int> kLdsReadsPerStep = {
+#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) {#name, (requests) / 256},
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+};
+
+// Rows that need target features are not built for every target.
+bool built(const std::string& target, const std::string& variant) {
+  return std::filesystem::exists(code_object_path(target, variant, "NN"));
+}
+// The DPP control every mac (and dpp3's 32 A movs) of a variant uses.
+const std::map<std::string, std::map<std::string, int>> kDppControlsPerStep = {
+    {"dpp0", {}},
+    {"dpp1", {{"quad_perm", 512}}},
+    {"dpp2", {{"quad_perm", 512}}},
+    {"dpp3", {{"quad_perm", 512}, {"row_ror", 32}}},
+    {"bcast", {{"row_newbcast", 512}}}};
+// Two stages of an A tile (8 rows of 128 + 4 floats) and a B tile (8 rows of
+// 132, 144 or 136 floats: docs/kernels.md, "LDS layout").
+const std::map<std::string, unsigned> kLdsBytes = {
+    {"dpp0", 2 * 8 * (132 + 132) * 4}, {"dpp1", 2 * 8 * (132 + 132) * 4}, {"dpp2", 2 * 8 * (132 + 144) * 4},
+    {"dpp3", 2 * 8 * (132 + 144) * 4}, {"bcast", 2 * 8 * (132 + 136) * 4}};
 
 }  // namespace
 
@@ -140,6 +174,7 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
   for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
     for (const std::string& variant : kVariants)
       for (const std::string& layout : kLayouts) {
+        if (!built(target, variant)) continue;
         CAPTURE(target, variant, layout);
         const auto code = disassemble(target, code_object_path(target, variant, layout));
         const LoopCounts loop = count_main_loop(code);
@@ -148,6 +183,11 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
         CHECK(loop.macs == 512);
         CHECK(loop.lds_reads_b128 == kLdsReadsPerStep.at(variant));
         CHECK(loop.dpp_macs == (variant == "dpp0" ? 0 : 512));
+        CHECK(loop.dpp_controls == kDppControlsPerStep.at(variant));
+        // besides the macs: dpp3's 4 A movs per k, 4 LDS address swaps, and
+        // per operand contiguous in k (A of T*, B of *N) 1 v_cmp + 4 v_cndmask
+        const int k_contiguous = (layout[0] == 'T') + (layout[1] == 'N');
+        CHECK(loop.other_valu == (variant == "dpp3" ? 32 : 0) + 4 + 5 * k_contiguous);
         CHECK(loop.barriers == 1);
 
         int mac = 0, fmac = 0;
@@ -182,6 +222,7 @@ TEST_CASE("metadata matches the kernarg struct and the launch contract") {
   for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
     for (const std::string& variant : kVariants)
       for (const std::string& layout : kLayouts) {
+        if (!built(target, variant)) continue;
         CAPTURE(target, variant, layout);
         const Metadata meta = read_metadata(target, code_object_path(target, variant, layout));
         CHECK(meta.kernel.at(".name") == "dppgemm_sgemm_" + variant + "_" + layout);
@@ -190,7 +231,7 @@ TEST_CASE("metadata matches the kernarg struct and the launch contract") {
         CHECK(meta.kernel.at(".max_flat_workgroup_size") == "256");
         CHECK(meta.kernel.at(".wavefront_size") == "64");
         const unsigned lds = std::stoul(meta.kernel.at(".group_segment_fixed_size"));
-        CHECK(lds == 32 * (128 + 4) * 4);
+        CHECK(lds == kLdsBytes.at(variant));
         CHECK(lds <= 65536);
         CHECK(std::stoul(meta.kernel.at(".vgpr_count")) <= 128);  // 2 waves per SIMD
         REQUIRE(meta.args.size() == expected.size());
