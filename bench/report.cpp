@@ -360,23 +360,31 @@ std::vector<ParetoPoint> pareto_points(const std::vector<ConfigReport>& reports)
   return points;
 }
 
-// Points at the same place (to the nearest whole instruction and cycle: setup
-// code spreads a fraction of an instruction over the steps) share one label:
-// "dpp0, dpp1 (gfx906, gfx942); dpp2 (gfx942)".
-std::vector<std::tuple<long long, long long, std::string>> labelled(const std::vector<ParetoPoint>& points,
-                                                                    double PerStep::*y) {
-  // (x, y) -> variant -> targets, in the order they ran
-  std::map<std::pair<long long, long long>, std::vector<std::pair<std::string, std::vector<std::string>>>> at;
+// Points at the same place share one label: "dpp0, dpp1 (gfx906, gfx942);
+// dpp2 (gfx942)". The same place: less than one instruction and one cycle
+// apart (setup code spreads a fraction of an instruction over the steps).
+std::vector<std::tuple<double, double, std::string>> labelled(const std::vector<ParetoPoint>& points,
+                                                              double PerStep::*y) {
+  struct Place {
+    double x, y;
+    std::vector<std::pair<std::string, std::vector<std::string>>> variants;  // variant -> targets, in run order
+  };
+  std::vector<Place> places;
   for (const ParetoPoint& p : points) {
-    auto& variants = at[{std::llround(p.figures.valu), std::llround(p.figures.*y)}];
-    auto v = std::find_if(variants.begin(), variants.end(), [&](const auto& e) { return e.first == p.variant; });
-    if (v == variants.end()) v = variants.insert(variants.end(), {p.variant, {}});
+    const double px = p.figures.valu, py = p.figures.*y;
+    auto place = std::find_if(places.begin(), places.end(), [&](const Place& q) {
+      return std::abs(q.x - px) < 1 && std::abs(q.y - py) < 1;
+    });
+    if (place == places.end()) place = places.insert(places.end(), Place{px, py, {}});
+    auto v = std::find_if(place->variants.begin(), place->variants.end(),
+                          [&](const auto& e) { return e.first == p.variant; });
+    if (v == place->variants.end()) v = place->variants.insert(place->variants.end(), {p.variant, {}});
     v->second.push_back(p.target);
   }
-  std::vector<std::tuple<long long, long long, std::string>> out;
-  for (const auto& [where, variants] : at) {
+  std::vector<std::tuple<double, double, std::string>> out;
+  for (const Place& place : places) {
     std::vector<std::pair<std::string, std::string>> groups;  // (variants, targets)
-    for (const auto& [variant, targets] : variants) {
+    for (const auto& [variant, targets] : place.variants) {
       std::string target_list;
       for (const std::string& t : targets) target_list += (target_list.empty() ? "" : ", ") + t;
       auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& e) { return e.second == target_list; });
@@ -386,7 +394,7 @@ std::vector<std::tuple<long long, long long, std::string>> labelled(const std::v
     std::string label;
     for (const auto& [variant_list, target_list] : groups)
       label += (label.empty() ? "" : "; ") + variant_list + " (" + target_list + ")";
-    out.emplace_back(where.first, where.second, label);
+    out.emplace_back(place.x, place.y, label);
   }
   return out;
 }
