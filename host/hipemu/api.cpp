@@ -50,7 +50,7 @@ hipError_t copy_on_stream(void* dst, const void* src, size_t bytes, hipMemcpyKin
   return runtime().copy(dst, src, bytes, kind);
 }
 
-// hipHostMalloc'd blocks: plain host memory (the emulated device cannot map it).
+// hipHostMalloc'd blocks: host memory kernels reach at the same address (mapped).
 std::mutex host_blocks_mutex;
 std::map<void*, size_t> host_blocks;
 
@@ -135,7 +135,10 @@ hipError_t hipDeviceSynchronize(void) { return record(synchronize()); }
 hipError_t hipDeviceReset(void) { return record(runtime().reset()); }
 
 hipError_t hipMalloc(void** ptr, size_t size) { return record(runtime().allocate(ptr, size)); }
-hipError_t hipFree(void* ptr) { return record(runtime().release(ptr)); }
+hipError_t hipFree(void* ptr) {
+  if (dppgemm::hipemu::free_managed(ptr)) return hipSuccess;
+  return record(runtime().release(ptr));
+}
 
 hipError_t hipMemGetInfo(size_t* free, size_t* total) {
   if (!free || !total) return record(hipErrorInvalidValue);
@@ -147,12 +150,16 @@ hipError_t hipMemGetInfo(size_t* free, size_t* total) {
 
 hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
   if (!ptr) return record(hipErrorInvalidValue);
-  (void)flags;  // pinning, mapping and coherence mean nothing to the emulator
+  (void)flags;  // pinning and coherence mean nothing to the emulator; every block is mapped
   *ptr = nullptr;
   if (size == 0) return hipSuccess;
   constexpr size_t page = 4096;
   void* block = std::aligned_alloc(page, (size + page - 1) / page * page);
   if (!block) return record(hipErrorOutOfMemory);
+  if (runtime().map_host(block, size, "hipHostMalloc") != hipSuccess) {
+    std::free(block);
+    return record(hipErrorOutOfMemory);
+  }
   std::lock_guard<std::mutex> lock(host_blocks_mutex);
   host_blocks[block] = size;
   *ptr = block;
@@ -163,6 +170,7 @@ hipError_t hipHostFree(void* ptr) {
   if (!ptr) return hipSuccess;
   std::lock_guard<std::mutex> lock(host_blocks_mutex);
   if (host_blocks.erase(ptr) != 1) return record(hipErrorInvalidValue);
+  (void)runtime().unmap_host(ptr);
   std::free(ptr);
   return hipSuccess;
 }
