@@ -245,7 +245,10 @@ private:
         Fault f;
         f.what = error.what();
         f.kernel = p.kernel_name;
-        f.pc = index < p.insts.size() ? p.insts[index].pc : (p.insts.empty() ? 0 : p.insts.back().pc + p.insts.back().size);
+        // The address llvm-objdump prints for the instruction (its code object address).
+        f.pc = static_cast<std::uint32_t>(
+            p.code_address +
+            (index < p.insts.size() ? p.insts[index].pc : (p.insts.empty() ? 0 : p.insts.back().pc + p.insts.back().size)));
         f.instruction = p.disassemble(index);
         f.workgroup = group_.id;
         f.wave = w.id;

@@ -65,7 +65,7 @@ struct LaunchConfig {
 struct Fault {
     std::string what;         // the rule broken ("memory access outside any allocation", ...)
     std::string kernel;
-    std::uint32_t pc = 0;     // byte offset of the instruction in the kernel's code
+    std::uint32_t pc = 0;     // the instruction's address in the code object, as llvm-objdump prints it
     std::string instruction;  // disassembled
     std::array<std::uint32_t, 3> workgroup{};
     std::uint32_t wave = 0;
