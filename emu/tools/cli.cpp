@@ -75,6 +75,18 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     bool no_check = false;
     run_command_line->add_flag("--no-check", no_check, "Run without the checkers");
 
+    ExecOptions exec;
+    CLI::App* exec_command_line = app.add_subcommand(
+        "exec", "Run a HIP program on libdppgemm-hipemu with the checkers, then count what they reported");
+    exec_command_line->footer(
+        "dppgemm-emu exec [--no-check] -- PROGRAM ARGS...\n"
+        "Preloads libdppgemm-hipemu (found beside dppgemm-emu, or $DPPGEMM_HIPEMU_LIBRARY), runs PROGRAM, and\n"
+        "ends with 'dppgemm-emu exec: N findings; PROGRAM exited with C'. Exit status: the program's when not 0,\n"
+        "else 1 when hipemu reported kernel faults or checker findings, else 0.");
+    exec_command_line->add_option("PROGRAM", exec.command, "The program and its arguments (after --)")->required();
+    bool exec_no_check = false;
+    exec_command_line->add_flag("--no-check", exec_no_check, "Run without the checkers (faults are still reported)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -84,6 +96,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
     try {
         if (info_command_line->parsed()) return info_command(info, out, err);
+        if (exec_command_line->parsed()) {
+            exec.check = !exec_no_check;
+            return exec_command(exec, out, err);
+        }
         if (disasm_command_line->parsed()) {
             if (*disasm_kernel_option) disasm.kernel = disasm_kernel;
             return disasm_command(disasm, out, err);

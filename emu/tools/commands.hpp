@@ -48,8 +48,14 @@ struct RunOptions {
     bool check = true;                            // --no-check: run without the checkers (emu/check/)
 };
 
+struct ExecOptions {
+    std::vector<std::string> command;  // the program and its arguments
+    bool check = true;                 // --no-check: DPPGEMM_HIPEMU_CHECK=0
+};
+
 int info_command(const InfoOptions& options, std::ostream& out, std::ostream& err);
 int disasm_command(const DisasmOptions& options, std::ostream& out, std::ostream& err);
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
+int exec_command(const ExecOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace dppgemm::emu::tools
