@@ -15,11 +15,13 @@ constexpr const char* exit_codes_help =
     "malformed code object, unknown kernel, arguments that do not match the kernel's metadata).";
 
 constexpr const char* disasm_help =
-    "Output: for each kernel a line 'NAME:', then one line per instruction: llvm-objdump -d's\n"
+    "Output: for each function (kernels and the functions they call), by address, a line 'NAME:',\n"
+    "then one line per instruction: llvm-objdump -d's\n"
     "line without the raw words, i.e. a tab, the instruction text padded to 59 columns, '// ' and\n"
     "the instruction's address in the code object as 12 upper-case hex digits:\n"
     "  s_load_dwordx2 s[0:1], s[4:5], 0x0                         // 000000001500\n"
-    "Kernels are separated by an empty line.";
+    "Functions are separated by an empty line. CODE_OBJECT may also be a clang offload bundle\n"
+    "(hipcc --genco) or a HIP executable (its .hip_fatbin section); --arch picks the target.";
 
 constexpr const char* run_help =
     "--grid counts workgroups (like hipModuleLaunchKernel's gridDim), --block work-items per\n"
@@ -37,19 +39,26 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
     InfoOptions info;
     CLI::App* info_command_line = app.add_subcommand("info", "Targets, kernels, descriptors and metadata");
-    info_command_line->add_option("CODE_OBJECT", info.code_object, "AMDGPU code object (.co)")
+    info_command_line->add_option("CODE_OBJECT", info.code_object, "AMDGPU code object, offload bundle or HIP executable")
         ->required()
         ->check(CLI::ExistingFile);
+
+    std::string info_arch;
+    CLI::Option* info_arch_option =
+        info_command_line->add_option("--arch", info_arch, "Target in a bundle or HIP executable (e.g. gfx90a)");
 
     DisasmOptions disasm;
     std::string disasm_kernel;
     CLI::App* disasm_command_line = app.add_subcommand("disasm", "Disassemble kernels like llvm-objdump -d");
     disasm_command_line->footer(disasm_help);
-    disasm_command_line->add_option("CODE_OBJECT", disasm.code_object, "AMDGPU code object (.co)")
+    disasm_command_line->add_option("CODE_OBJECT", disasm.code_object, "AMDGPU code object, offload bundle or HIP executable")
         ->required()
         ->check(CLI::ExistingFile);
     CLI::Option* disasm_kernel_option =
-        disasm_command_line->add_option("--kernel", disasm_kernel, "Only this kernel (default: all)");
+        disasm_command_line->add_option("--kernel", disasm_kernel, "Only this kernel (default: every function)");
+    std::string disasm_arch;
+    CLI::Option* disasm_arch_option =
+        disasm_command_line->add_option("--arch", disasm_arch, "Target in a bundle or HIP executable (e.g. gfx90a)");
 
     RunOptions run;
     std::string grid_text, block_text;
@@ -57,10 +66,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     std::string json_file;
     CLI::App* run_command_line = app.add_subcommand("run", "Run one kernel on the emulator");
     run_command_line->footer(run_help);
-    run_command_line->add_option("CODE_OBJECT", run.code_object, "AMDGPU code object (.co)")
+    run_command_line->add_option("CODE_OBJECT", run.code_object, "AMDGPU code object, offload bundle or HIP executable")
         ->required()
         ->check(CLI::ExistingFile);
     run_command_line->add_option("--kernel", run.kernel, "Kernel name (metadata .name)")->required();
+    std::string run_arch;
+    CLI::Option* run_arch_option =
+        run_command_line->add_option("--arch", run_arch, "Target in a bundle or HIP executable (e.g. gfx90a)");
     run_command_line->add_option("--grid", grid_text, "Workgroups: X[,Y[,Z]]")->required();
     run_command_line->add_option("--block", block_text, "Work-items per workgroup: X[,Y[,Z]]")->required();
     run_command_line->add_option("--arg", arg_texts, "NAME=VALUE for a by-value argument (repeatable)");
@@ -95,15 +107,20 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     }
 
     try {
-        if (info_command_line->parsed()) return info_command(info, out, err);
+        if (info_command_line->parsed()) {
+            if (*info_arch_option) info.arch = info_arch;
+            return info_command(info, out, err);
+        }
         if (exec_command_line->parsed()) {
             exec.check = !exec_no_check;
             return exec_command(exec, out, err);
         }
         if (disasm_command_line->parsed()) {
             if (*disasm_kernel_option) disasm.kernel = disasm_kernel;
+            if (*disasm_arch_option) disasm.arch = disasm_arch;
             return disasm_command(disasm, out, err);
         }
+        if (*run_arch_option) run.arch = run_arch;
         run.grid = parse_dims(grid_text, "--grid");
         run.block = parse_dims(block_text, "--block");
         for (const std::string& text : arg_texts) run.args.push_back(parse_assignment(text, "--arg"));

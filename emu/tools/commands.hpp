@@ -21,10 +21,12 @@ inline constexpr int exit_usage = 2;
 
 struct InfoOptions {
     std::string code_object;
+    std::optional<std::string> arch;  // which code object of a bundle or HIP executable
 };
 
 struct DisasmOptions {
     std::string code_object;
+    std::optional<std::string> arch;
     std::optional<std::string> kernel;  // all kernels when absent
 };
 
@@ -36,6 +38,7 @@ struct Assignment {
 
 struct RunOptions {
     std::string code_object;
+    std::optional<std::string> arch;
     std::string kernel;
     std::array<std::uint32_t, 3> grid{1, 1, 1};   // workgroups per dimension
     std::array<std::uint32_t, 3> block{1, 1, 1};  // work-items per workgroup
