@@ -246,7 +246,9 @@ void HostcallService::serve_lane(std::uint32_t service, std::uint64_t* slot) {
   message->second.insert(message->second.end(), slot + 1, slot + 1 + std::min<std::uint64_t>(words, 7));
   slot[1] = 0;
   if (!(descriptor & kDescriptorEnd)) {
-    slot[0] = (descriptor & ((std::uint64_t{1} << kDescriptorIdShift) - 1)) | (id << kDescriptorIdShift);
+    // The device sends its next packet with this descriptor, only the end
+    // flag and length changed: the begin flag must not come back.
+    slot[0] = id << kDescriptorIdShift;
     return;
   }
   const std::vector<std::uint64_t> text_words = std::move(message->second);
