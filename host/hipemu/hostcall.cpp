@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 
 namespace dppgemm::hipemu {
 
@@ -184,9 +185,15 @@ std::uint64_t HostcallService::buffer(emu::DeviceMemory& memory) {
 HostcallService::Session::Session(HostcallService& service) : service_(service) {
   if (!service_.host_) return;
   thread_ = std::thread([this] {
-    while (!stop_.load(std::memory_order_acquire))
-      if (!service_.serve_ready_packets()) std::this_thread::sleep_for(std::chrono::microseconds(20));
-    while (service_.serve_ready_packets()) {
+    // Nothing may escape a thread (std::terminate): a failure ends the
+    // service, and the waves waiting for it run into the watchdog.
+    try {
+      while (!stop_.load(std::memory_order_acquire))
+        if (!service_.serve_ready_packets()) std::this_thread::sleep_for(std::chrono::microseconds(20));
+      while (service_.serve_ready_packets()) {
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "hipemu: the device hostcall service stopped: %s\n", e.what());
     }
   });
 }

@@ -111,7 +111,7 @@ hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height
   if (!runtime().device()) return record(hipErrorNoDevice);
   const size_t alignment = runtime().device()->properties.texturePitchAlignment;
   *pitch = (width + alignment - 1) / alignment * alignment;
-  if (width != 0 && *pitch / width == 0) return record(hipErrorInvalidValue);
+  if (*pitch < width) return record(hipErrorOutOfMemory);  // the rounding overflowed
   if (height != 0 && *pitch > SIZE_MAX / height) return record(hipErrorOutOfMemory);
   return record(runtime().allocate(ptr, *pitch * height));
 }
