@@ -28,9 +28,10 @@ RegRange destination(const PendingLoad& p) {
 // Natural alignment of an LDS element (b96 as b128).
 std::uint32_t lds_alignment(std::uint32_t bytes) { return bytes >= 12 ? 16 : bytes; }
 
+// The instruction's address in the code object, as llvm-objdump prints it.
 std::uint32_t pc_of(const Program& p, std::uint32_t index) {
-    if (index < p.insts.size()) return p.insts[index].pc;
-    return p.insts.empty() ? 0 : p.insts.back().pc + p.insts.back().size;
+    if (index < p.insts.size()) return static_cast<std::uint32_t>(p.code_address + p.insts[index].pc);
+    return static_cast<std::uint32_t>(p.code_address + (p.insts.empty() ? 0 : p.insts.back().pc + p.insts.back().size));
 }
 
 // Scratch the dispatch allocates (fixed size, or a dynamic stack).

@@ -51,7 +51,7 @@ struct Finding {
     std::array<std::uint32_t, 3> workgroup{};
     std::uint32_t wave = 0;
     std::uint64_t lanes = 0;        // lanes involved (0: the whole wave / not lane specific)
-    std::uint32_t pc = 0;           // byte offset of the instruction in the kernel's code
+    std::uint32_t pc = 0;           // the instruction's address in the code object (llvm-objdump's)
     std::string instruction;        // disassembled
     bool has_earlier = false;
     std::uint32_t earlier_pc = 0;   // the other instruction involved

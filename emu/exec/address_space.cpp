@@ -31,8 +31,25 @@ std::uint64_t DeviceMemory::allocate(std::uint64_t size, std::string name) {
     const std::uint64_t end = a->address + size + guard_gap;
     next_address_ = (end + alignment - 1) / alignment * alignment;
     const std::uint64_t address = a->address;
-    allocations_.push_back(std::move(a));  // addresses only grow: stays sorted
+    allocations_.push_back(std::move(a));  // addresses only grow, host mappings lie below: stays sorted
     return address;
+}
+
+void DeviceMemory::map_host(void* host, std::uint64_t size, std::string name) {
+    const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(host));
+    if (size == 0 || address == 0 || address >= first_address || size > first_address - address)
+        throw MemoryFault(address, size, "host range cannot be mapped");
+    auto at = std::upper_bound(allocations_.begin(), allocations_.end(), address,
+                               [](std::uint64_t addr, const auto& a) { return addr < a->address; });
+    const bool overlaps_previous = at != allocations_.begin() && address - (*std::prev(at))->address < (*std::prev(at))->size;
+    const bool overlaps_next = at != allocations_.end() && (*at)->address - address < size;
+    if (overlaps_previous || overlaps_next) throw MemoryFault(address, size, "host range is already mapped");
+    auto a = std::make_unique<Allocation>();
+    a->address = address;
+    a->size = size;
+    a->name = std::move(name);
+    a->bytes = std::unique_ptr<std::uint8_t, Allocation::Free>(static_cast<std::uint8_t*>(host), Allocation::Free{false});
+    allocations_.insert(at, std::move(a));
 }
 
 void DeviceMemory::release(std::uint64_t address) {

@@ -37,16 +37,23 @@ private:
     std::uint64_t address_, size_;
 };
 
+// Frees an allocation's bytes unless they belong to someone else (map_host).
+struct AllocationBytesFree {
+    bool owned = true;
+    void operator()(std::uint8_t* p) const {
+        if (owned) std::free(p);
+    }
+};
+
 struct Allocation {
     std::uint64_t address = 0;
     std::uint64_t size = 0;
     std::string name;
     // calloc'd: a large allocation costs no host memory until touched, and
     // one the host cannot hold fails cleanly instead of being zeroed page by
-    // page into the out-of-memory killer.
-    struct Free {
-        void operator()(std::uint8_t* p) const { std::free(p); }
-    };
+    // page into the out-of-memory killer. Host memory mapped with map_host()
+    // belongs to its owner and is not freed.
+    using Free = AllocationBytesFree;
     std::unique_ptr<std::uint8_t, Free> bytes;
 
     bool contains(std::uint64_t addr, std::uint64_t bytes_needed) const {
@@ -69,6 +76,12 @@ public:
     // A zeroed allocation of `size` bytes (size 0 allowed: it gets an address
     // that no access can hit). Addresses are never reused.
     std::uint64_t allocate(std::uint64_t size, std::string name = {});
+    // Makes host memory [host, host + size) visible to kernels at its own
+    // address (below first_address, so never mistaken for an allocate()d
+    // range), as host-mapped and managed memory are on a GPU. The bytes stay
+    // the caller's; release() unmaps. Throws MemoryFault when the range is
+    // empty, reaches first_address or overlaps a mapping.
+    void map_host(void* host, std::uint64_t size, std::string name = {});
     // Throws MemoryFault when `address` is not the start of an allocation.
     void release(std::uint64_t address);
 

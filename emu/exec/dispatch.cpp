@@ -69,8 +69,9 @@ void fill_hidden_arguments(std::vector<std::uint8_t>& kernarg, const Program& pr
         case ValueKind::hidden_private_base: value = private_aperture_base >> 32; break;
         case ValueKind::hidden_shared_base: value = shared_aperture_base >> 32; break;
         case ValueKind::hidden_queue_ptr: value = queue; break;
+        case ValueKind::hidden_hostcall_buffer: value = c.hostcall_buffer; break;
         // Remainders are 0 (the grid is a whole number of workgroups), global
-        // offsets 0; printf/hostcall/heap/default queue/completion: none.
+        // offsets 0; printf buffer/heap/default queue/completion: none.
         default:
             if (!is_hidden(arg.value_kind)) continue;
             value = 0;
@@ -244,7 +245,10 @@ private:
         Fault f;
         f.what = error.what();
         f.kernel = p.kernel_name;
-        f.pc = index < p.insts.size() ? p.insts[index].pc : (p.insts.empty() ? 0 : p.insts.back().pc + p.insts.back().size);
+        // The address llvm-objdump prints for the instruction (its code object address).
+        f.pc = static_cast<std::uint32_t>(
+            p.code_address +
+            (index < p.insts.size() ? p.insts[index].pc : (p.insts.empty() ? 0 : p.insts.back().pc + p.insts.back().size)));
         f.instruction = p.disassemble(index);
         f.workgroup = group_.id;
         f.wave = w.id;
@@ -400,7 +404,9 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     shared.packet = objects.make(64, "dispatch_packet");
     const std::vector<std::uint8_t> packet = dispatch_packet(program, config, static_cast<std::uint32_t>(lds), shared.kernarg);
     memory.write(shared.packet, packet.data(), packet.size());
-    if (!program.image.empty()) {
+    if (config.image_address) {
+        shared.env.code_base = config.image_address + program.code_address;
+    } else if (!program.image.empty()) {
         const std::uint64_t image = objects.make(program.image.size(), "code_object");
         memory.write(image, program.image.data(), program.image.size());
         shared.env.code_base = image + program.code_address;

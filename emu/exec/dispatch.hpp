@@ -53,6 +53,14 @@ struct LaunchConfig {
     // Scratch bytes per work-item for a kernel with a dynamic stack (calls
     // the compiler cannot bound), as HIP's hipLimitStackSize.
     std::uint32_t stack_size = 1024;
+    // Where the code object's image (Program::image with relocations
+    // applied, emu/loader loaded_image) already lies in `memory`, as a HIP
+    // runtime maps a module once: its `__device__` variables then persist
+    // from launch to launch. 0: the image is copied for this launch only.
+    std::uint64_t image_address = 0;
+    // The hidden_hostcall_buffer argument (device printf and other host
+    // calls of ROCm's device library); 0: none.
+    std::uint64_t hostcall_buffer = 0;
     // Called on the launching thread, about every 100 ms and once at the end,
     // with (workgroups finished, workgroups in the grid). Empty: not called.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
@@ -62,7 +70,7 @@ struct LaunchConfig {
 struct Fault {
     std::string what;         // the rule broken ("memory access outside any allocation", ...)
     std::string kernel;
-    std::uint32_t pc = 0;     // byte offset of the instruction in the kernel's code
+    std::uint32_t pc = 0;     // the instruction's address in the code object, as llvm-objdump prints it
     std::string instruction;  // disassembled
     std::array<std::uint32_t, 3> workgroup{};
     std::uint32_t wave = 0;

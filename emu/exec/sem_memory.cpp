@@ -167,6 +167,40 @@ MemoryAccess* observed_global_access(Wave& w, bool write, u64 lanes, u32 bytes_p
     return &access;
 }
 
+// FLAT lanes whose address lies in the shared aperture reach LDS (this is how
+// -O0 code accesses __shared__ variables): an observer sees them as an LDS
+// access of those lanes at their LDS offsets, as it sees ds_* accesses.
+class FlatLdsLanes {
+public:
+    FlatLdsLanes(const Wave& w, const ExecInst& e)
+        : enabled_(w.group->observer && e.inst->info().family == Family::FLAT) {}
+    void note(unsigned l, u64 address) {
+        if (!enabled_ || address - shared_aperture_base >= aperture_size) return;
+        lanes_ |= u64{1} << l;
+        offset_[l] = address - shared_aperture_base;
+    }
+    void report(Wave& w, const ExecInst& e, bool write, u32 bytes_per_lane) const {
+        if (!lanes_) return;
+        MemoryAccess& a = w.group->observed_access;
+        a.space = MemoryAccess::Space::lds;
+        a.write = write;
+        a.read = !write;
+        a.lanes = lanes_;
+        a.bytes_per_lane = bytes_per_lane;
+        a.addresses_per_lane = 1;
+        for (unsigned l = 0; l < 64; ++l) {
+            a.address[l][0] = ((lanes_ >> l) & 1) ? offset_[l] : 0;
+            a.address[l][1] = 0;
+        }
+        w.group->observer->memory_access(w, e, a);
+    }
+
+private:
+    bool enabled_;
+    u64 lanes_ = 0;
+    u64 offset_[64];
+};
+
 // ---- the fast path: dword accesses of raw buffers and global memory -------
 //
 // The forms compiled GEMM and HIP code use, resolved for 64 lanes at once:
@@ -307,6 +341,7 @@ void vmem_load(Wave& w, const ExecInst& e) {
         return;
     }
     MemoryAccess* access = observed_global_access(w, false, exec, u32(f.bytes) * f.dwords);
+    FlatLdsLanes flat_lds(w, e);
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
@@ -314,6 +349,7 @@ void vmem_load(Wave& w, const ExecInst& e) {
             u64 address;
             const std::uint8_t* host = addr.at(l, 4 * d, f.bytes, &address);
             if (d == 0 && access) access->address[l][0] = address;
+            if (d == 0) flat_lds.note(l, address);
             u32 value = load_value(host, f);
             if (f.d16 && f.hi) value <<= 16;
             data[64 * d + l] = value;
@@ -322,6 +358,7 @@ void vmem_load(Wave& w, const ExecInst& e) {
     }
     w.group->counters.global_read_bytes += bytes;
     if (access) w.group->observer->memory_access(w, e, *access);
+    flat_lds.report(w, e, false, u32(f.bytes) * f.dwords);
 }
 
 void vmem_store(Wave& w, const ExecInst& e) {
@@ -341,6 +378,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
         return;
     }
     MemoryAccess* access = observed_global_access(w, true, exec, u32(f.bytes) * f.dwords);
+    FlatLdsLanes flat_lds(w, e);
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
@@ -348,6 +386,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
             u64 address;
             std::uint8_t* host = addr.at(l, 4 * d, f.bytes, &address);
             if (d == 0 && access) access->address[l][0] = address;
+            if (d == 0) flat_lds.note(l, address);
             if (!host) continue;  // buffer range check: dropped
             u32 value = vreg(w, data, d)[l];
             if (f.hi) value >>= 16;
@@ -360,6 +399,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
     entry.counter = WaitCounter::vm;
     issue(w, e, entry);
     if (access) w.group->observer->memory_access(w, e, *access);
+    flat_lds.report(w, e, true, u32(f.bytes) * f.dwords);
 }
 
 // ---- atomics -------------------------------------------------------------

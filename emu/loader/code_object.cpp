@@ -212,6 +212,45 @@ public:
         return *found;
     }
 
+    // Entries of the SHT_RELA sections that apply to the loaded image
+    // (.rela.dyn), with the values of the symbols they name.
+    std::vector<Relocation> dynamic_relocations() const {
+        std::vector<Relocation> relocations;
+        for (const Section& section : sections_) {
+            if (section.header.sh_type != SHT_RELA) continue;
+            if (section.header.sh_info != 0) continue;  // relocations of one section (a relocatable object), not the image
+            if (section.header.sh_entsize != sizeof(Elf64_Rela))
+                reject("relocation section '" + section.name + "' entry size is " +
+                       std::to_string(section.header.sh_entsize) + ", expected 24");
+            Elf_Data* data = elf_getdata(section.scn, nullptr);
+            if (!data) reject_libelf("cannot read relocation section '" + section.name + "'");
+            Elf_Scn* symbols_scn = elf_getscn(elf_.get(), section.header.sh_link);
+            Elf_Data* symbols = symbols_scn ? elf_getdata(symbols_scn, nullptr) : nullptr;
+            const std::size_t count = data->d_size / sizeof(Elf64_Rela);
+            for (std::size_t i = 0; i < count; ++i) {
+                GElf_Rela rela;
+                if (!gelf_getrela(data, static_cast<int>(i), &rela))
+                    reject_libelf("cannot read relocation " + std::to_string(i) + " of '" + section.name + "'");
+                Relocation r;
+                r.offset = rela.r_offset;
+                r.type = static_cast<std::uint32_t>(GELF_R_TYPE(rela.r_info));
+                r.addend = rela.r_addend;
+                if (const std::size_t symbol = GELF_R_SYM(rela.r_info); symbol != 0) {
+                    GElf_Sym sym;
+                    if (!symbols || !gelf_getsym(symbols, static_cast<int>(symbol), &sym))
+                        reject("relocation " + std::to_string(i) + " of '" + section.name + "' names symbol " +
+                               std::to_string(symbol) + ", which cannot be read");
+                    if (sym.st_shndx == SHN_UNDEF)
+                        reject("relocation " + std::to_string(i) + " of '" + section.name +
+                               "' names an undefined symbol: the code object needs another to be linked");
+                    r.symbol_value = sym.st_value;
+                }
+                relocations.push_back(r);
+            }
+        }
+        return relocations;
+    }
+
     std::vector<Segment> load_segments(std::size_t image_size, const std::vector<char>& image) const {
         std::size_t count = 0;
         if (elf_getphdrnum(elf_.get(), &count) != 0) reject_libelf("cannot read program headers");
@@ -338,6 +377,22 @@ void check_agreement(const Kernel& kernel, std::vector<std::string>& warnings) {
                            "; code taken to the end of its section (" + std::to_string(kernel.code.size()) + " bytes)");
 }
 
+// AMDGPU ELF relocation types a loader applies to the image.
+constexpr std::uint32_t r_amdgpu_abs32_lo = 1, r_amdgpu_abs32_hi = 2, r_amdgpu_abs64 = 3, r_amdgpu_abs32 = 6,
+                        r_amdgpu_relative64 = 13;
+
+// Bytes a relocation writes; 0 for types the loader does not apply.
+std::uint64_t relocation_width(std::uint32_t type) {
+    switch (type) {
+    case r_amdgpu_abs32_lo:
+    case r_amdgpu_abs32_hi:
+    case r_amdgpu_abs32: return 4;
+    case r_amdgpu_abs64:
+    case r_amdgpu_relative64: return 8;
+    default: return 0;
+    }
+}
+
 CodeObject load_image(std::vector<char>& image, std::string source) {
     CodeObject co;
     co.source = std::move(source);
@@ -396,6 +451,20 @@ CodeObject load_image(std::vector<char>& image, std::string source) {
     }
     co.functions = load_functions(elf, symbols);
     co.segments = elf.load_segments(image.size(), image);
+    for (const auto& [name, symbol] : symbols) {
+        const bool descriptor = name.size() > 3 && name.compare(name.size() - 3, 3, ".kd") == 0;
+        if (symbol.type == STT_OBJECT && symbol.size > 0 && !descriptor && name[0] != '.')
+            co.variables.push_back(Variable{name, symbol.value, symbol.size});
+    }
+    co.relocations = elf.dynamic_relocations();
+    const std::uint64_t end = co.image_size();
+    for (const Relocation& r : co.relocations) {
+        if (!relocation_width(r.type))
+            reject("dynamic relocation of type " + std::to_string(r.type) + " at " + hex(r.offset) +
+                   " is not one the AMDGPU loader applies (R_AMDGPU_ABS32_LO/HI, ABS64, ABS32, RELATIVE64)");
+        if (r.offset > end || relocation_width(r.type) > end - r.offset)
+            reject("dynamic relocation at " + hex(r.offset) + " lies outside the loaded segments (" + hex(end) + " bytes)");
+    }
     return co;
 }
 
@@ -424,6 +493,34 @@ const Kernel& CodeObject::kernel(std::string_view name) const {
     for (const Kernel& kernel : kernels) known += (known.empty() ? "" : ", ") + kernel.name;
     throw CodeObjectError(source, "no kernel named '" + std::string(name) + "' (kernels: " +
                                       (known.empty() ? "none" : known) + ")");
+}
+
+const Variable* CodeObject::find_variable(std::string_view name) const {
+    for (const Variable& variable : variables)
+        if (variable.name == name) return &variable;
+    return nullptr;
+}
+
+std::uint64_t CodeObject::image_size() const {
+    std::uint64_t end = 0;
+    for (const Segment& s : segments) end = std::max(end, s.vaddr + s.memory_size);
+    return end;
+}
+
+std::vector<std::uint8_t> loaded_image(const CodeObject& code_object, std::uint64_t base) {
+    std::vector<std::uint8_t> image(code_object.image_size(), 0);
+    for (const Segment& s : code_object.segments)
+        std::copy(s.file_bytes.begin(), s.file_bytes.end(), image.begin() + static_cast<std::ptrdiff_t>(s.vaddr));
+    // Values as the AMDGPU ELF ABI defines them: B the base, S the symbol's
+    // address in the image, A the addend (checked in range by load_image).
+    for (const Relocation& r : code_object.relocations) {
+        const std::uint64_t absolute = base + r.symbol_value + static_cast<std::uint64_t>(r.addend);
+        std::uint64_t value = absolute;
+        if (r.type == r_amdgpu_relative64) value = base + static_cast<std::uint64_t>(r.addend);
+        if (r.type == r_amdgpu_abs32_hi) value = absolute >> 32;
+        std::memcpy(image.data() + r.offset, &value, relocation_width(r.type));
+    }
+    return image;
 }
 
 CodeObject load_code_object(const void* bytes, std::size_t size, std::string source_name) {

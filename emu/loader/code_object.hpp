@@ -54,6 +54,23 @@ struct Function {
     std::vector<std::uint8_t> code;
 };
 
+// A sized data symbol (STT_OBJECT) other than a kernel descriptor: a
+// `__device__` or `__constant__` variable, at its address in the image.
+struct Variable {
+    std::string name;
+    std::uint64_t address = 0;
+    std::uint64_t size = 0;
+};
+
+// A dynamic relocation (.rela.dyn) the loader applies when it places the
+// image at a base address (AMDGPU ELF ABI, "Relocation Records").
+struct Relocation {
+    std::uint64_t offset = 0;        // image address patched
+    std::uint32_t type = 0;          // R_AMDGPU_*
+    std::uint64_t symbol_value = 0;  // S; 0 without a symbol
+    std::int64_t addend = 0;         // A
+};
+
 struct CodeObject {
     std::string source;  // file path or "<memory>"
     TargetId target;
@@ -62,6 +79,8 @@ struct CodeObject {
     std::vector<Kernel> kernels;  // in metadata order
     std::vector<Segment> segments;
     std::vector<Function> functions;  // by address
+    std::vector<Variable> variables;  // by name
+    std::vector<Relocation> relocations;
     // Things that are legal but suspicious, e.g. the descriptor and the
     // metadata disagreeing on the LDS size (one line each).
     std::vector<std::string> warnings;
@@ -70,7 +89,16 @@ struct CodeObject {
     const Kernel* find_kernel(std::string_view name) const;
     // Throws CodeObjectError listing the kernels when absent.
     const Kernel& kernel(std::string_view name) const;
+    // nullptr when absent.
+    const Variable* find_variable(std::string_view name) const;
+    // Bytes from address 0 to the end of the last PT_LOAD segment.
+    std::uint64_t image_size() const;
 };
+
+// The memory image as a loader places it at device address `base`: every
+// PT_LOAD segment at base + vaddr (zero-filled to its memory size) with the
+// dynamic relocations applied. The result covers [base, base + image_size()).
+std::vector<std::uint8_t> loaded_image(const CodeObject& code_object, std::uint64_t base);
 
 // The emulator's code object image: every PT_LOAD segment lies below this
 // address, and a file is at most this big (pipes and devices are read up to

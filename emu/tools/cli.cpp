@@ -17,11 +17,13 @@ constexpr const char* exit_codes_help =
     "Files: at most 256 MiB; pipes and devices are read up to that, a FIFO without a writer is empty.";
 
 constexpr const char* disasm_help =
-    "Output: for each kernel a line 'NAME:', then one line per instruction: llvm-objdump -d's\n"
+    "Output: for each function (kernels and the functions they call), by address, a line 'NAME:',\n"
+    "then one line per instruction: llvm-objdump -d's\n"
     "line without the raw words, i.e. a tab, the instruction text padded to 59 columns, '// ' and\n"
     "the instruction's address in the code object as 12 upper-case hex digits:\n"
     "  s_load_dwordx2 s[0:1], s[4:5], 0x0                         // 000000001500\n"
-    "Kernels are separated by an empty line.";
+    "Functions are separated by an empty line. CODE_OBJECT may also be a clang offload bundle\n"
+    "(hipcc --genco) or a HIP executable (its .hip_fatbin section); --arch picks the target.";
 
 constexpr const char* run_help =
     "--grid counts workgroups (like hipModuleLaunchKernel's gridDim), --block work-items per\n"
@@ -39,19 +41,26 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
     InfoOptions info;
     CLI::App* info_command_line = app.add_subcommand("info", "Targets, kernels, descriptors and metadata");
-    info_command_line->add_option("CODE_OBJECT", info.code_object, "AMDGPU code object (.co)")
+    info_command_line->add_option("CODE_OBJECT", info.code_object, "AMDGPU code object, offload bundle or HIP executable")
         ->required()
         ->check(CLI::ExistingFile);
+
+    std::string info_arch;
+    CLI::Option* info_arch_option =
+        info_command_line->add_option("--arch", info_arch, "Target in a bundle or HIP executable (e.g. gfx90a)");
 
     DisasmOptions disasm;
     std::string disasm_kernel;
     CLI::App* disasm_command_line = app.add_subcommand("disasm", "Disassemble kernels like llvm-objdump -d");
     disasm_command_line->footer(disasm_help);
-    disasm_command_line->add_option("CODE_OBJECT", disasm.code_object, "AMDGPU code object (.co)")
+    disasm_command_line->add_option("CODE_OBJECT", disasm.code_object, "AMDGPU code object, offload bundle or HIP executable")
         ->required()
         ->check(CLI::ExistingFile);
     CLI::Option* disasm_kernel_option =
-        disasm_command_line->add_option("--kernel", disasm_kernel, "Only this kernel (default: all)");
+        disasm_command_line->add_option("--kernel", disasm_kernel, "Only this kernel (default: every function)");
+    std::string disasm_arch;
+    CLI::Option* disasm_arch_option =
+        disasm_command_line->add_option("--arch", disasm_arch, "Target in a bundle or HIP executable (e.g. gfx90a)");
 
     RunOptions run;
     std::string grid_text, block_text;
@@ -59,10 +68,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     std::string json_file;
     CLI::App* run_command_line = app.add_subcommand("run", "Run one kernel on the emulator");
     run_command_line->footer(run_help);
-    run_command_line->add_option("CODE_OBJECT", run.code_object, "AMDGPU code object (.co)")
+    run_command_line->add_option("CODE_OBJECT", run.code_object, "AMDGPU code object, offload bundle or HIP executable")
         ->required()
         ->check(CLI::ExistingFile);
     run_command_line->add_option("--kernel", run.kernel, "Kernel name (metadata .name)")->required();
+    std::string run_arch;
+    CLI::Option* run_arch_option =
+        run_command_line->add_option("--arch", run_arch, "Target in a bundle or HIP executable (e.g. gfx90a)");
     run_command_line->add_option("--grid", grid_text, "Workgroups: X[,Y[,Z]]")->required();
     run_command_line->add_option("--block", block_text, "Work-items per workgroup: X[,Y[,Z]]")->required();
     run_command_line->add_option("--arg", arg_texts, "NAME=VALUE for a by-value argument (repeatable)");
@@ -78,6 +90,18 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     bool no_check = false;
     run_command_line->add_flag("--no-check", no_check, "Run without the checkers");
 
+    ExecOptions exec;
+    CLI::App* exec_command_line = app.add_subcommand(
+        "exec", "Run a HIP program on libdppgemm-hipemu with the checkers, then count what they reported");
+    exec_command_line->footer(
+        "dppgemm-emu exec [--no-check] -- PROGRAM ARGS...\n"
+        "Preloads libdppgemm-hipemu (found beside dppgemm-emu, or $DPPGEMM_HIPEMU_LIBRARY), runs PROGRAM, and\n"
+        "ends with 'dppgemm-emu exec: N findings; PROGRAM exited with C'. Exit status: the program's when not 0,\n"
+        "else 1 when hipemu reported kernel faults or checker findings, else 0.");
+    exec_command_line->add_option("PROGRAM", exec.command, "The program and its arguments (after --)")->required();
+    bool exec_no_check = false;
+    exec_command_line->add_flag("--no-check", exec_no_check, "Run without the checkers (faults are still reported)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -86,11 +110,20 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     }
 
     try {
-        if (info_command_line->parsed()) return info_command(info, out, err);
+        if (info_command_line->parsed()) {
+            if (*info_arch_option) info.arch = info_arch;
+            return info_command(info, out, err);
+        }
+        if (exec_command_line->parsed()) {
+            exec.check = !exec_no_check;
+            return exec_command(exec, out, err);
+        }
         if (disasm_command_line->parsed()) {
             if (*disasm_kernel_option) disasm.kernel = disasm_kernel;
+            if (*disasm_arch_option) disasm.arch = disasm_arch;
             return disasm_command(disasm, out, err);
         }
+        if (*run_arch_option) run.arch = run_arch;
         run.watchdog = parse_watchdog(watchdog_text);
         run.grid = parse_dims(grid_text, "--grid");
         run.block = parse_dims(block_text, "--block");

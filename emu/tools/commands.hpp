@@ -25,10 +25,12 @@ inline constexpr std::uint64_t max_watchdog = std::uint64_t{1} << 48;
 
 struct InfoOptions {
     std::string code_object;
+    std::optional<std::string> arch;  // which code object of a bundle or HIP executable
 };
 
 struct DisasmOptions {
     std::string code_object;
+    std::optional<std::string> arch;
     std::optional<std::string> kernel;  // all kernels when absent
 };
 
@@ -40,6 +42,7 @@ struct Assignment {
 
 struct RunOptions {
     std::string code_object;
+    std::optional<std::string> arch;
     std::string kernel;
     std::array<std::uint32_t, 3> grid{1, 1, 1};   // workgroups per dimension
     std::array<std::uint32_t, 3> block{1, 1, 1};  // work-items per workgroup
@@ -53,8 +56,14 @@ struct RunOptions {
     bool check = true;                            // --no-check: run without the checkers (emu/check/)
 };
 
+struct ExecOptions {
+    std::vector<std::string> command;  // the program and its arguments
+    bool check = true;                 // --no-check: DPPGEMM_HIPEMU_CHECK=0
+};
+
 int info_command(const InfoOptions& options, std::ostream& out, std::ostream& err);
 int disasm_command(const DisasmOptions& options, std::ostream& out, std::ostream& err);
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
+int exec_command(const ExecOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace dppgemm::emu::tools

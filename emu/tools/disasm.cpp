@@ -1,12 +1,17 @@
-// `dppgemm-emu disasm CODE_OBJECT [--kernel NAME]`: each kernel's machine
-// code as llvm-objdump -d prints it, without the raw words.
+// `dppgemm-emu disasm CODE_OBJECT [--kernel NAME] [--arch GFX]`: the machine
+// code as llvm-objdump -d prints it, without the raw words: every function
+// (kernels, and the functions they call such as __ockl_*) at its address in
+// the code object, so that a fault's pc can be looked up.
 
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 
 #include "emu/decode/inst.hpp"
 #include "emu/loader/code_object.hpp"
 #include "emu/tools/commands.hpp"
+#include "emu/tools/launch.hpp"
+#include "emu/tools/open.hpp"
 
 namespace dppgemm::emu::tools {
 namespace {
@@ -23,33 +28,57 @@ void print_instruction(const std::string& text, std::uint64_t address, std::ostr
     out << comment << '\n';
 }
 
-void print_kernel(const Kernel& kernel, Target target, std::ostream& out) {
-    out << kernel.name << ":\n";
-    for (const Inst& inst : decode_all(target, kernel.code.data(), kernel.code.size()))
-        print_instruction(disassemble(inst, target), kernel.code_address + inst.pc, out);
+struct Listing {
+    std::string name;
+    std::uint64_t address;
+    const std::vector<std::uint8_t>* code;
+};
+
+void print_listing(const Listing& l, Target target, std::ostream& out) {
+    out << l.name << ":\n";
+    for (const Inst& inst : decode_all(target, l.code->data(), l.code->size()))
+        print_instruction(disassemble(inst, target), l.address + inst.pc, out);
+}
+
+// Every kernel and every other sized function, by address; a kernel is listed
+// under its own name and extent (hand-written code objects may have no
+// function symbol for it).
+std::vector<Listing> listings(const CodeObject& co) {
+    std::vector<Listing> all;
+    for (const Kernel& k : co.kernels) all.push_back({k.name, k.code_address, &k.code});
+    for (const Function& f : co.functions) {
+        const bool is_kernel = std::any_of(co.kernels.begin(), co.kernels.end(),
+                                           [&](const Kernel& k) { return k.code_address == f.address; });
+        if (!is_kernel) all.push_back({f.name, f.address, &f.code});
+    }
+    std::stable_sort(all.begin(), all.end(), [](const Listing& a, const Listing& b) { return a.address < b.address; });
+    return all;
 }
 
 }  // namespace
 
 int disasm_command(const DisasmOptions& options, std::ostream& out, std::ostream& err) {
     try {
-        const CodeObject co = load_code_object(options.code_object);
+        const CodeObject co = open_code_object(options.code_object, options.arch);
         if (options.kernel) {
-            print_kernel(co.kernel(*options.kernel), co.target.processor, out);
+            const Kernel& k = co.kernel(*options.kernel);
+            print_listing({k.name, k.code_address, &k.code}, co.target.processor, out);
             return exit_ok;
         }
-        for (std::size_t i = 0; i < co.kernels.size(); ++i) {
+        const std::vector<Listing> all = listings(co);
+        for (std::size_t i = 0; i < all.size(); ++i) {
             if (i > 0) out << '\n';
-            print_kernel(co.kernels[i], co.target.processor, out);
+            print_listing(all[i], co.target.processor, out);
         }
         return exit_ok;
     } catch (const CodeObjectError& error) {
         err << "dppgemm-emu disasm: " << error.what() << "\n";
-        return exit_usage;
+    } catch (const UsageError& error) {
+        err << "dppgemm-emu disasm: " << error.what() << "\n";
     } catch (const std::exception& error) {  // never an abort on a malformed code object
         err << "dppgemm-emu disasm: " << options.code_object << ": " << error.what() << "\n";
-        return exit_usage;
     }
+    return exit_usage;
 }
 
 }  // namespace dppgemm::emu::tools

@@ -6,6 +6,8 @@
 
 #include "emu/loader/code_object.hpp"
 #include "emu/tools/commands.hpp"
+#include "emu/tools/launch.hpp"
+#include "emu/tools/open.hpp"
 
 namespace dppgemm::emu::tools {
 namespace {
@@ -91,8 +93,11 @@ void print_kernel(const Kernel& kernel, std::ostream& out) {
 int info_command(const InfoOptions& options, std::ostream& out, std::ostream& err) {
     CodeObject co;
     try {
-        co = load_code_object(options.code_object);
+        co = open_code_object(options.code_object, options.arch);
     } catch (const CodeObjectError& error) {
+        err << "dppgemm-emu info: " << error.what() << "\n";
+        return exit_usage;
+    } catch (const UsageError& error) {
         err << "dppgemm-emu info: " << error.what() << "\n";
         return exit_usage;
     } catch (const std::exception& error) {  // never an abort on a malformed code object
@@ -105,6 +110,11 @@ int info_command(const InfoOptions& options, std::ostream& out, std::ostream& er
     out << "code object version: " << co.abi_version << " (metadata " << co.metadata_version_major << "."
         << co.metadata_version_minor << ")\n";
     out << "kernels: " << co.kernels.size() << "\n";
+    if (!co.variables.empty()) {
+        out << "variables:";
+        for (const Variable& v : co.variables) out << " " << v.name << " (" << hex(v.address) << ", " << v.size << " bytes)";
+        out << "\n";
+    }
     for (const Kernel& kernel : co.kernels) {
         out << "\n";
         print_kernel(kernel, out);

@@ -18,6 +18,7 @@
 #include "emu/exec/dispatch.hpp"
 #include "emu/tools/commands.hpp"
 #include "emu/tools/launch.hpp"
+#include "emu/tools/open.hpp"
 
 namespace dppgemm::emu::tools {
 namespace {
@@ -142,6 +143,12 @@ int run_plan(const RunOptions& options, const CodeObject& code_object, const Lau
     config.block = plan.block;
     config.kernarg = plan.kernarg;
     const std::vector<DeviceBuffer> buffers = upload_buffers(plan, memory, config.kernarg);
+    // The image as a HIP runtime maps it: relocations applied (variables initialised with addresses).
+    if (const std::uint64_t bytes = code_object.image_size()) {
+        config.image_address = memory.allocate(bytes, "code object image");
+        const std::vector<std::uint8_t> image = loaded_image(code_object, config.image_address);
+        memory.write(config.image_address, image.data(), image.size());
+    }
     config.threads = plan.threads;
     config.watchdog = options.watchdog;
     std::optional<check::Checker> checker;  // --no-check: the executor's fast path
@@ -167,7 +174,7 @@ int run_plan(const RunOptions& options, const CodeObject& code_object, const Lau
 
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
     try {
-        const CodeObject co = load_code_object(options.code_object);
+        const CodeObject co = open_code_object(options.code_object, options.arch);
         const LaunchPlan plan = resolve_launch(options, co);
         for (const std::string& warning : co.warnings) err << "dppgemm-emu run: warning: " << warning << "\n";
         return run_plan(options, co, plan, out, err);

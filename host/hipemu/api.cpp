@@ -51,7 +51,7 @@ hipError_t copy_on_stream(void* dst, const void* src, size_t bytes, hipMemcpyKin
   return runtime().copy(dst, src, bytes, kind);
 }
 
-// hipHostMalloc'd blocks: plain host memory (the emulated device cannot map it).
+// hipHostMalloc'd blocks: host memory kernels reach at the same address (mapped).
 std::mutex host_blocks_mutex;
 std::map<void*, size_t> host_blocks;
 
@@ -180,6 +180,7 @@ hipError_t hipMalloc(void** ptr, size_t size) {
 }
 hipError_t hipFree(void* ptr) {
   return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (dppgemm::hipemu::free_managed(ptr)) return hipSuccess;
     return record(runtime().release(ptr));
   });
 }
@@ -197,12 +198,16 @@ hipError_t hipMemGetInfo(size_t* free, size_t* total) {
 hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
   return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
     if (!ptr) return record(hipErrorInvalidValue);
-    (void)flags;  // pinning, mapping and coherence mean nothing to the emulator
+    (void)flags;  // pinning and coherence mean nothing to the emulator; every block is mapped
     *ptr = nullptr;
     if (size == 0) return hipSuccess;
     constexpr size_t page = 4096;
     void* block = std::aligned_alloc(page, (size + page - 1) / page * page);
     if (!block) return record(hipErrorOutOfMemory);
+    if (runtime().map_host(block, size, "hipHostMalloc") != hipSuccess) {
+      std::free(block);
+      return record(hipErrorOutOfMemory);
+    }
     std::lock_guard<std::mutex> lock(host_blocks_mutex);
     host_blocks[block] = size;
     *ptr = block;
@@ -215,6 +220,7 @@ hipError_t hipHostFree(void* ptr) {
     if (!ptr) return hipSuccess;
     std::lock_guard<std::mutex> lock(host_blocks_mutex);
     if (host_blocks.erase(ptr) != 1) return record(hipErrorInvalidValue);
+    (void)runtime().unmap_host(ptr);
     std::free(ptr);
     return hipSuccess;
   });

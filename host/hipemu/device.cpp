@@ -67,7 +67,8 @@ hipDeviceProp_t properties_of(const Board& board, const std::string& target_id) 
   p.clockInstructionRate = 1000000;
   p.concurrentKernels = 1;
   p.maxSharedMemoryPerMultiProcessor = 64 * 1024;
-  p.canMapHostMemory = 0;  // kernels cannot reach host memory in the emulator
+  p.canMapHostMemory = 1;  // hipHostMalloc'd and registered memory is mapped (memory_more.cpp)
+  p.managedMemory = 1;     // hipMallocManaged: host memory kernels reach at the same address
   p.gcnArch = board.gcn_arch;
   p.memPitch = board.memory_bytes;
   p.textureAlignment = 256;

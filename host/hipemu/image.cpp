@@ -5,15 +5,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "emu/loader/offload_bundle.hpp"
+
 namespace dppgemm::hipemu {
 
 namespace {
 
-constexpr char kBundleMagic[] = "__CLANG_OFFLOAD_BUNDLE__";
-constexpr std::size_t kBundleMagicSize = sizeof kBundleMagic - 1;
-
 bool is_elf(const void* image) { return std::memcmp(image, ELFMAG, SELFMAG) == 0; }
-bool is_bundle(const void* image) { return std::memcmp(image, kBundleMagic, kBundleMagicSize) == 0; }
 
 template <class T>
 T read(const std::uint8_t* bytes, std::size_t offset) {
@@ -39,55 +37,17 @@ std::optional<std::size_t> elf_size(const std::uint8_t* bytes) {
   return end;
 }
 
-// One entry of the bundle's table: after the magic, a 64-bit count, then per
-// entry 64-bit offset, size and triple length, and the triple.
-struct BundleEntry {
-  std::uint64_t offset, size;
-  std::string triple;
-};
-
-// Calls visit(entry) for each entry; false when the table runs past `size`.
-template <class Visit>
-bool for_each_entry(const std::uint8_t* bytes, std::size_t size, Visit visit) {
-  std::size_t at = kBundleMagicSize;
-  if (at + 8 > size) return false;
-  const auto count = read<std::uint64_t>(bytes, at);
-  at += 8;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    if (at + 24 > size) return false;
-    BundleEntry entry{read<std::uint64_t>(bytes, at), read<std::uint64_t>(bytes, at + 8), {}};
-    const auto triple_size = read<std::uint64_t>(bytes, at + 16);
-    at += 24;
-    if (triple_size > size - at) return false;
-    entry.triple.assign(reinterpret_cast<const char*>(bytes + at), triple_size);
-    at += triple_size;
-    visit(entry);
-  }
-  return true;
-}
-
-// "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+" -> "gfx90a"; "" for other triples.
-std::string processor_of(const std::string& triple) {
-  const std::string amdhsa = "amdgcn-amd-amdhsa-";
-  const std::size_t at = triple.find(amdhsa);
-  if (at == std::string::npos) return "";
-  std::string rest = triple.substr(at + amdhsa.size());
-  rest.erase(0, rest.find_first_not_of('-'));
-  return rest.substr(0, rest.find(':'));
-}
-
 }  // namespace
 
 std::optional<std::size_t> image_size(const void* image) {
   const auto* bytes = static_cast<const std::uint8_t*>(image);
   if (is_elf(image)) return elf_size(bytes);
-  if (!is_bundle(image)) return std::nullopt;
-  std::size_t end = kBundleMagicSize + 8;
   // The table's own extent is unknown until it is read: bound it generously.
-  const bool complete = for_each_entry(bytes, std::size_t(1) << 40, [&](const BundleEntry& entry) {
-    end = std::max<std::size_t>(end, entry.offset + entry.size);
-  });
-  return complete ? std::optional<std::size_t>(end) : std::nullopt;
+  const auto entries = emu::offload_bundle_entries(image, std::size_t(1) << 40);
+  if (!entries) return std::nullopt;
+  std::size_t end = 0;
+  for (const emu::BundleEntry& entry : *entries) end = std::max<std::size_t>(end, entry.offset + entry.size);
+  return end;
 }
 
 ExtractedCodeObject extract_code_object(const void* image, std::size_t size, const std::string& processor) {
@@ -99,19 +59,20 @@ ExtractedCodeObject extract_code_object(const void* image, std::size_t size, con
     return out;
   }
   out.error = hipErrorInvalidImage;
-  if (size < kBundleMagicSize || !is_bundle(image)) {
+  if (!emu::is_offload_bundle(image, size)) {
     out.why = "neither an ELF code object nor a clang offload bundle";
     return out;
   }
   std::string triples;
-  const bool complete = for_each_entry(bytes, size, [&](const BundleEntry& entry) {
+  const auto entries = emu::offload_bundle_entries(image, size);
+  for (const emu::BundleEntry& entry : entries ? *entries : std::vector<emu::BundleEntry>{}) {
     triples += (triples.empty() ? "" : ", ") + entry.triple;
-    if (out.data || processor_of(entry.triple) != processor) return;
-    if (entry.offset > size || entry.size > size - entry.offset) return;
+    if (out.data || entry.processor() != processor) continue;
+    if (entry.offset > size || entry.size > size - entry.offset) continue;
     out.data = bytes + entry.offset;
     out.size = entry.size;
-  });
-  if (!complete) {
+  }
+  if (!entries) {
     out.data = nullptr;
     out.why = "offload bundle table runs past the end of the image";
   } else if (!out.data) {

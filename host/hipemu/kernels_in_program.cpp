@@ -32,6 +32,7 @@ struct RegisteredKernel {
   const FatBinaryWrapper* fat_binary;
   std::string name;
 };
+using RegisteredVariable = RegisteredKernel;
 
 class ProgramKernels {
  public:
@@ -40,22 +41,51 @@ class ProgramKernels {
     kernels_[stub] = {fat_binary, name};
   }
 
+  void add_variable(const void* shadow, const FatBinaryWrapper* fat_binary, const char* name) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    variables_[shadow] = {fat_binary, name};
+  }
+
   hipError_t function(const void* stub, hipFunction_t* out) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto kernel = kernels_.find(stub);
     if (kernel == kernels_.end()) return hipErrorInvalidDeviceFunction;
-    hipModule_t& module = modules_[kernel->second.fat_binary];
-    if (!module)
-      if (hipError_t e = Runtime::instance().load_module_image(&module, kernel->second.fat_binary->bundle);
-          e != hipSuccess)
-        return e;
+    hipModule_t module = nullptr;
+    if (hipError_t e = module_of(kernel->second.fat_binary, &module); e != hipSuccess) return e;
     return Runtime::instance().get_function(out, module, kernel->second.name.c_str());
+  }
+
+  hipError_t variable(const void* shadow, void** address, std::size_t* bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto variable = variables_.find(shadow);
+    if (variable == variables_.end()) return hipErrorInvalidSymbol;
+    hipModule_t module = nullptr;
+    if (hipError_t e = module_of(variable->second.fat_binary, &module); e != hipSuccess) return e;
+    hipDeviceptr_t device = nullptr;
+    const hipError_t e = Runtime::instance().get_global(&device, bytes, module, variable->second.name.c_str());
+    if (address) *address = device;
+    return e == hipErrorNotFound ? hipErrorInvalidSymbol : e;
   }
 
  private:
   std::mutex mutex_;
   std::map<const void*, RegisteredKernel> kernels_;
-  std::map<const FatBinaryWrapper*, hipModule_t> modules_;  // loaded on first launch
+  std::map<const void*, RegisteredVariable> variables_;
+  std::map<const FatBinaryWrapper*, hipModule_t> modules_;  // loaded on first use
+
+  // The fat binary's module, loaded on first use (its variables' memory
+  // lives as long as the module: the process, or until hipDeviceReset).
+  hipError_t module_of(const FatBinaryWrapper* fat_binary, hipModule_t* out) {
+    hipModule_t& module = modules_[fat_binary];
+    if (module && !Runtime::instance().has_module(module)) module = nullptr;  // hipDeviceReset unloaded it
+    if (!module)
+      if (hipError_t e = Runtime::instance().load_module_image(&module, fat_binary->bundle); e != hipSuccess) {
+        module = nullptr;
+        return e;
+      }
+    *out = module;
+    return hipSuccess;
+  }
 };
 
 ProgramKernels& program_kernels() {
@@ -71,6 +101,11 @@ struct CallConfiguration {
 thread_local std::vector<CallConfiguration> call_configurations;
 
 }  // namespace
+
+hipError_t function_of_stub(const void* stub, hipFunction_t* out) { return program_kernels().function(stub, out); }
+hipError_t variable_of_shadow(const void* shadow, void** address, std::size_t* bytes) {
+  return program_kernels().variable(shadow, address, bytes);
+}
 
 }  // namespace dppgemm::hipemu
 
@@ -94,6 +129,13 @@ void __hipRegisterFunction(void** handle, const void* stub, char* device_functio
     (void)device_function, (void)thread_limit, (void)tid, (void)bid, (void)block, (void)grid, (void)warp_size;
     program_kernels().add(stub, reinterpret_cast<const dppgemm::hipemu::FatBinaryWrapper*>(handle), device_name);
   });
+}
+
+void __hipRegisterVar(void** handle, void* shadow, char* host_name, char* device_name, int external, size_t size,
+                      int constant, int global) {
+  (void)host_name, (void)external, (void)size, (void)constant, (void)global;  // the code object knows them
+  program_kernels().add_variable(shadow, reinterpret_cast<const dppgemm::hipemu::FatBinaryWrapper*>(handle),
+                                 device_name);
 }
 
 void __hipUnregisterFatBinary(void** handle) { (void)handle; }  // modules live as long as the process

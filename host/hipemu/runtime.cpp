@@ -1,7 +1,10 @@
 #include "runtime.hpp"
 
+#include "checks.hpp"
+#include "hostcall.hpp"
 #include "image.hpp"
 #include "emu/loader/read_file.hpp"
+#include "emu/check/checker.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -37,6 +40,18 @@ unsigned threads_from_environment() {
     return unsigned(std::stoul(value));
   say(std::string("ignoring ") + kThreadsVariable + "='" + value + "' (expected 0..1024; 0: every core)");
   return 0;
+}
+
+bool uses_hostcall(const emu::Program& program) {
+  for (const emu::KernelArgument& arg : program.metadata.args)
+    if (arg.value_kind == emu::ValueKind::hidden_hostcall_buffer) return true;
+  return false;
+}
+
+// Device printf and the other host calls; one buffer for the process.
+HostcallService& hostcalls() {
+  static HostcallService* service = new HostcallService;
+  return *service;
 }
 
 std::vector<const emu::KernelArgument*> explicit_arguments(const emu::Program& program) {
@@ -109,6 +124,32 @@ hipError_t Runtime::release(void* pointer) {
   bytes_allocated_ -= it->second;
   allocation_sizes_.erase(it);
   return hipSuccess;
+}
+
+hipError_t Runtime::map_host(void* host, std::size_t size, const char* what) {
+  if (!host || size == 0) return hipErrorInvalidValue;
+  std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    memory_.map_host(host, size, what);
+  } catch (const emu::MemoryFault&) {
+    return hipErrorHostMemoryAlreadyRegistered;
+  }
+  host_mappings_[address_of(host)] = size;
+  return hipSuccess;
+}
+
+hipError_t Runtime::unmap_host(void* host) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = host_mappings_.find(address_of(host));
+  if (it == host_mappings_.end()) return hipErrorHostMemoryNotRegistered;
+  memory_.release(it->first);
+  host_mappings_.erase(it);
+  return hipSuccess;
+}
+
+bool Runtime::is_mapped(const void* pointer, std::size_t bytes) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return memory_.find(address_of(pointer), bytes) != nullptr;
 }
 
 hipError_t Runtime::copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind) {
@@ -207,6 +248,8 @@ hipError_t Runtime::reset() {
   for (const auto& [address, size] : allocation_sizes_) memory_.release(address);
   allocation_sizes_.clear();
   bytes_allocated_ = 0;
+  for (const auto& [handle, module] : modules_.all())
+    if (module->image_address) memory_.release(module->image_address);
   modules_.clear();
   streams_.clear();
   events_.clear();
@@ -240,6 +283,15 @@ hipError_t Runtime::load_module(hipModule_t* out, const void* image, std::size_t
     return hipErrorNoBinaryForGpu;
   }
   std::lock_guard<std::mutex> lock(mutex_);
+  if (const std::uint64_t bytes = module->object.image_size()) {
+    try {
+      module->image_address = memory_.allocate(bytes, "code object image: " + source);
+      const std::vector<std::uint8_t> image = emu::loaded_image(module->object, module->image_address);
+      memory_.write(module->image_address, image.data(), image.size());
+    } catch (const emu::MemoryFault&) {
+      return hipErrorOutOfMemory;
+    }
+  }
   *out = modules_.add(std::move(module));
   return hipSuccess;
 }
@@ -272,7 +324,34 @@ hipError_t Runtime::load_module_image(hipModule_t* out, const void* image) {
   return load_module(out, image, *size, "hipModuleLoadData image");
 }
 
-hipError_t Runtime::unload_module(hipModule_t module) { return destroy(modules_, module); }
+hipError_t Runtime::unload_module(hipModule_t module) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ihipModule_t* live = module ? modules_.find(module) : nullptr;
+  if (!live) return hipErrorInvalidHandle;
+  if (live->image_address) memory_.release(live->image_address);
+  modules_.remove(module);
+  return hipSuccess;
+}
+
+hipError_t Runtime::get_global(hipDeviceptr_t* address, std::size_t* bytes, hipModule_t module, const char* name) {
+  if (!name || (!address && !bytes)) return hipErrorInvalidValue;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const ihipModule_t* live = module ? modules_.find(module) : nullptr;
+  if (!live) return hipErrorInvalidHandle;
+  const emu::Variable* variable = live->object.find_variable(name);
+  if (!variable) return hipErrorNotFound;
+  if (address) *address = reinterpret_cast<hipDeviceptr_t>(live->image_address + variable->address);
+  if (bytes) *bytes = variable->size;
+  return hipSuccess;
+}
+
+const ihipModule_t* Runtime::module_of(hipFunction_t f) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [handle, module] : modules_.all())
+    for (const auto& [name, function] : module->functions)
+      if (function.get() == f) return module.get();
+  return nullptr;
+}
 
 hipError_t Runtime::get_function(hipFunction_t* out, hipModule_t module, const char* name) {
   if (!out || !name) return hipErrorInvalidValue;
@@ -287,7 +366,7 @@ hipError_t Runtime::get_function(hipFunction_t* out, hipModule_t module, const c
       return hipErrorNotFound;
     }
     try {
-      slot = std::make_unique<ihipModuleSymbol_t>(ihipModuleSymbol_t{name, emu::build_program(live->object, *kernel)});
+      slot = std::make_unique<ihipModuleSymbol_t>(ihipModuleSymbol_t{name, emu::build_program(live->object, *kernel), live});
     } catch (const std::invalid_argument& e) {  // code the emulator cannot prepare (emu/exec/program.cpp)
       live->functions.erase(name);
       say(std::string("hipModuleGetFunction '") + name + "': " + e.what());
@@ -358,16 +437,33 @@ hipError_t Runtime::launch(const LaunchRequest& request) {
   config.dynamic_lds = request.shared_bytes;
   config.threads = emulator_threads_;
   const emu::Program& program = request.function->program;
+  config.image_address = request.function->module ? request.function->module->image_address : 0;
+  std::optional<emu::check::Checker> checker;
+  if (checks_enabled()) {
+    checker.emplace(program);
+    config.observer = &*checker;
+  }
   emu::DispatchResult result;
   try {
-    result = emu::launch(memory_, program, config);
+    if (uses_hostcall(program)) {
+      config.hostcall_buffer = hostcalls().buffer(memory_);
+      HostcallService::Session serving(hostcalls());
+      result = emu::launch(memory_, program, config);
+    } else {
+      result = emu::launch(memory_, program, config);
+    }
   } catch (const emu::LaunchError& e) {
     say("hipModuleLaunchKernel '" + program.kernel_name + "': " + e.what());
-    const bool scratch = program.descriptor.private_segment_fixed_size || program.descriptor.uses_dynamic_stack;
-    return scratch ? hipErrorNotSupported : hipErrorInvalidValue;
+    return hipErrorInvalidValue;
+  } catch (const emu::MemoryFault& e) {  // the host could not provide the dispatch's memory
+    say("hipModuleLaunchKernel '" + program.kernel_name + "': " + e.what());
+    return hipErrorOutOfMemory;
   }
+  // The checkers' own findings; the fault (which the checker also turns
+  // into a finding) is said as such.
+  if (checker) report_findings(checker->findings(emu::DispatchResult{}));
   if (result.fault) {
-    say("kernel fault: " + result.fault->message);
+    report_fault(result.fault->message);
     pending_fault_ = result.fault->has_address ? hipErrorIllegalAddress : hipErrorLaunchFailure;
   }
   return hipSuccess;

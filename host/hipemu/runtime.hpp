@@ -24,12 +24,17 @@
 #include "emu/loader/code_object.hpp"
 
 // The opaque handle types hip_runtime_api.h declares.
+struct ihipModule_t;
 struct ihipModuleSymbol_t {
   std::string name;
   dppgemm::emu::Program program;
+  ihipModule_t* module = nullptr;
 };
 struct ihipModule_t {
   dppgemm::emu::CodeObject object;
+  // The image with relocations applied, mapped once at load for the module's
+  // lifetime: its __device__ variables keep their values between launches.
+  std::uint64_t image_address = 0;
   std::map<std::string, std::unique_ptr<ihipModuleSymbol_t>> functions;  // built on first request
 };
 struct ihipStream_t {
@@ -120,14 +125,34 @@ class Runtime {
 
   // The fault of an earlier launch, once; hipSuccess when there is none.
   hipError_t take_pending_fault();
+  // The same without taking it (a stream callback's status).
+  hipError_t peek_pending_fault() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return pending_fault_;
+  }
 
   hipError_t load_module(hipModule_t* out, const void* image, std::size_t size, const std::string& source);
   // An image in memory without its size (hipModuleLoadData): an ELF code object or an offload bundle.
   hipError_t load_module_image(hipModule_t* out, const void* image);
   hipError_t load_module_file(hipModule_t* out, const char* path);
   hipError_t unload_module(hipModule_t module);
+  bool has_module(hipModule_t module) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return modules_.find(module) != nullptr;
+  }
   hipError_t get_function(hipFunction_t* out, hipModule_t module, const char* name);
+  // hipModuleGetGlobal: a variable's device address and size in the module's image.
+  hipError_t get_global(hipDeviceptr_t* address, std::size_t* bytes, hipModule_t module, const char* name);
   hipError_t launch(const LaunchRequest& request);
+  // The module a function belongs to; nullptr for an unknown handle.
+  const ihipModule_t* module_of(hipFunction_t f) const;
+
+  // Host memory kernels may access at its own address (hipHostMalloc,
+  // hipHostRegister, hipMallocManaged): mapped into the device address space.
+  hipError_t map_host(void* host, std::size_t size, const char* what);
+  hipError_t unmap_host(void* host);
+  // Whether [pointer, pointer + bytes) is device or mapped host memory.
+  bool is_mapped(const void* pointer, std::size_t bytes = 1) const;
 
  private:
   Runtime();
@@ -146,11 +171,21 @@ class Runtime {
   unsigned emulator_threads_ = 0;
   emu::DeviceMemory memory_;
   std::map<std::uint64_t, std::size_t> allocation_sizes_;  // hipMalloc'd addresses
+  std::map<std::uint64_t, std::size_t> host_mappings_;     // map_host'd addresses
   std::size_t bytes_allocated_ = 0;
   Handles<ihipModule_t> modules_;
   Handles<ihipStream_t> streams_;
   Handles<ihipEvent_t> events_;
   hipError_t pending_fault_ = hipSuccess;
 };
+
+// The kernel behind a host-side stub registered by __hipRegisterFunction
+// (kernels_in_program.cpp): its module is loaded on first use.
+hipError_t function_of_stub(const void* stub, hipFunction_t* out);
+// A `__device__` variable registered by __hipRegisterVar, by the address of
+// its host-side shadow: device address and size (hipErrorInvalidSymbol when unknown).
+// hipFree of hipMallocManaged memory (memory_more.cpp): true when it was.
+bool free_managed(void* pointer);
+hipError_t variable_of_shadow(const void* shadow, void** address, std::size_t* bytes);
 
 }  // namespace dppgemm::hipemu

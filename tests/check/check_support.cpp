@@ -62,7 +62,7 @@ std::uint32_t find_inst(const Program& program, const std::string& prefix, unsig
 }
 
 std::uint32_t pc_of(const Program& program, const std::string& prefix, unsigned n) {
-    return program.insts[find_inst(program, prefix, n)].pc;
+    return static_cast<std::uint32_t>(program.code_address + program.insts[find_inst(program, prefix, n)].pc);
 }
 
 Kernel with_nop_at(const Kernel& kernel, std::uint32_t pc) {

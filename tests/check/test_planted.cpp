@@ -172,7 +172,7 @@ TEST_CASE("each planted bug is reported once, at its instruction, and its fix ru
         const Finding& f = bug.checked.findings.front();
         CHECK(f.rule == c.rule);
         const std::uint32_t expected_pc = std::string(c.at) == "<end of code>"
-                                              ? static_cast<std::uint32_t>(bug.program.insts.back().pc + 4)
+                                              ? static_cast<std::uint32_t>(bug.program.code_address + bug.program.insts.back().pc + 4)
                                               : bug.pc(c.at, c.at_occurrence);
         CHECK(f.pc == expected_pc);
         CHECK(f.kernel == "k");

@@ -142,7 +142,7 @@ TEST_CASE("an unimplemented instruction stops the run naming it and its PC", "[f
     REQUIRE(r.fault.has_value());
     CHECK(r.fault->instruction == "v_exp_legacy_f32_e32 v2, v3");
     CHECK(r.fault->what == "instruction not implemented");
-    CHECK(r.fault->pc == program.insts[4].pc);
+    CHECK(r.fault->pc == program.code_address + program.insts[4].pc);
     CHECK(r.fault->message.find("pc 0x" ) != std::string::npos);
 }
 

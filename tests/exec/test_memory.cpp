@@ -92,7 +92,7 @@ TEST_CASE("an access outside every allocation faults with its address and PC", "
     CHECK(r.fault->has_address);
     CHECK(r.fault->address == run.buffer[0] + 256);
     CHECK(r.fault->instruction == "global_load_dword v6, v2, s[4:5]");
-    CHECK(r.fault->pc == program.insts[5].pc);  // after the 4-instruction prologue and v_add_u32
+    CHECK(r.fault->pc == program.code_address + program.insts[5].pc);  // after the 4-instruction prologue and v_add_u32
     CHECK(r.fault->message.find("outside any allocation") != std::string::npos);
     CHECK(r.fault->message.find("wave 0") != std::string::npos);
 }

@@ -456,3 +456,42 @@ TEST_CASE("hipemu: hipcc --genco offload bundles load by file and from memory") 
   CHECK(count_of(captured.text(), "offload bundle has no code object for gfx906 (it has: host-x86_64-unknown-linux, "
                                   "hipv4-amdgcn-amd-amdhsa--gfx999, hipv4-amdgcn-amd-amdhsa--gfx90a") == 1);
 }
+
+TEST_CASE("hipemu: a module's __device__ variable persists between launches, hipModuleGetGlobal reaches it") {
+  hipModule_t module = nullptr;
+  REQUIRE(hipModuleLoad(&module, HIPEMU_TEST_COUNTER_BUNDLE) == hipSuccess);
+  hipFunction_t count = nullptr;
+  REQUIRE(hipModuleGetFunction(&count, module, "count") == hipSuccess);
+  hipDeviceptr_t launches = nullptr;
+  size_t bytes = 0;
+  REQUIRE(hipModuleGetGlobal(&launches, &bytes, module, "launches") == hipSuccess);
+  CHECK(bytes == 4);
+  unsigned value = 0;
+  CHECK(hipMemcpyDtoH(&value, launches, 4) == hipSuccess);
+  CHECK(value == 10);  // the initial value in the code object
+  unsigned* out = nullptr;
+  REQUIRE(hipMalloc(reinterpret_cast<void**>(&out), 4) == hipSuccess);
+  void* params[] = {&out};
+  for (unsigned expected : {11u, 12u}) {
+    CHECK(hipModuleLaunchKernel(count, 1, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr) == hipSuccess);
+    CHECK(hipMemcpyDtoH(&value, out, 4) == hipSuccess);
+    CHECK(value == expected);
+  }
+  value = 100;
+  CHECK(hipMemcpyHtoD(launches, &value, 4) == hipSuccess);
+  CHECK(hipModuleLaunchKernel(count, 1, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr) == hipSuccess);
+  CHECK(hipMemcpyDtoH(&value, launches, 4) == hipSuccess);
+  CHECK(value == 101);
+  CHECK(hipModuleGetGlobal(&launches, &bytes, module, "count.kd") == hipErrorNotFound);
+  CHECK(hipModuleGetGlobal(&launches, &bytes, module, "nothing") == hipErrorNotFound);
+  CHECK(hipModuleGetGlobal(&launches, &bytes, nullptr, "launches") == hipErrorInvalidHandle);
+  // A module loaded again starts from the code object's values.
+  CHECK(hipModuleUnload(module) == hipSuccess);
+  REQUIRE(hipModuleLoad(&module, HIPEMU_TEST_COUNTER_BUNDLE) == hipSuccess);
+  REQUIRE(hipModuleGetGlobal(&launches, nullptr, module, "launches") == hipSuccess);
+  CHECK(hipMemcpyDtoH(&value, launches, 4) == hipSuccess);
+  CHECK(value == 10);
+  CHECK(hipModuleUnload(module) == hipSuccess);
+  CHECK(hipFree(out) == hipSuccess);
+  (void)hipGetLastError();
+}

@@ -203,15 +203,17 @@ TEST_CASE("run: a faulting kernel exits 1 naming workgroup, wave, pc and instruc
                           "out=64", "--json", json_path, "--threads", "2"});
     CHECK(r.code == 1);
     // The buffer is the first allocation (2^47); the store is 1 MiB past it.
+    // pc: the store's address in the code object, as llvm-objdump -d prints it
+    // (the kernel's code starts at 0x1600, the store is its 8th instruction).
     const std::string message =
-        "kernel 'oob': workgroup (1,0,0) wave 0 pc 0x1c: global_store_dword v1, v0, s[4:5]: memory access outside "
+        "kernel 'oob': workgroup (1,0,0) wave 0 pc 0x161c: global_store_dword v1, v0, s[4:5]: memory access outside "
         "any allocation at 0x800000100000";
     CHECK(r.err == "dppgemm-emu run: " + message + "\n");
     CHECK(contains(r.out, "workgroups: "));
     CHECK(contains(r.out, "\nresult: fault: " + message + "\n"));
 
     const nlohmann::json fault = read_json(json_path)["fault"];
-    CHECK(fault["pc"] == 0x1c);
+    CHECK(fault["pc"] == 0x161c);
     CHECK(fault["instruction"] == "global_store_dword v1, v0, s[4:5]");
     CHECK(fault["workgroup"] == nlohmann::json::array({1, 0, 0}));
     CHECK(fault["wave"] == 0);
@@ -223,7 +225,7 @@ TEST_CASE("run: the watchdog stops an endless loop", "[run][fault]") {
     const Result r = cli({"run", faulting_kernels(), "--kernel", "spin", "--grid", "1", "--block", "64", "--buffer",
                           "out=4", "--watchdog", "1000"});
     CHECK(r.code == 1);
-    CHECK(r.err == "dppgemm-emu run: kernel 'spin': workgroup (0,0,0) wave 0 pc 0x0: s_branch 65535: watchdog: more "
+    CHECK(r.err == "dppgemm-emu run: kernel 'spin': workgroup (0,0,0) wave 0 pc 0x1700: s_branch 65535: watchdog: more "
                    "than 1000 instructions in one wave (endless loop?)\n");
 }
 
