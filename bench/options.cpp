@@ -62,6 +62,13 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// "dpp0,dpp1,dpp2": the rows of the variant table.
+std::string variant_names() {
+  std::string names;
+  for (const VariantInfo& row : variant_table()) names += std::string(names.empty() ? "" : ",") + row.name;
+  return names;
+}
+
 }  // namespace
 
 // A typo such as 1:100000:+1 should fail at once, not after hours.
@@ -117,7 +124,8 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
   app.add_option("--transposeB", trans_b, "N or T")->type_name("N|T");
   app.add_option("-i,--iters", iterations, "timed runs, median reported (default 1)")->type_name("INT");
   app.add_option("-j,--cold_iters", warmup, "warm-up runs, not timed (default 0)")->type_name("INT");
-  app.add_option("--variant", variant, "dpp0,dpp1,dpp2 or all")->type_name("LIST");
+  app.add_option("--variant", variant, variant_names() + " or all (default: every variant the target has)")
+      ->type_name("LIST");
   app.add_option("--arch", arch, "emu target(s): gfx900,gfx906,gfx908,gfx90a,gfx942 or all")->type_name("LIST");
   app.add_option("--backend", backend, "auto, hip or emu")->type_name("NAME");
   app.add_option("--sizes", sizes, "square sweep M=N=K instead of -m/-n/-k: 128:1024:x2, 256:768:+256, 128,512")
@@ -162,11 +170,12 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
   o.verify = v == 1;
 
   if (variant == "all") {
-    o.variants = {Variant::dpp0, Variant::dpp1, Variant::dpp2};
+    for (const VariantInfo& row : variant_table()) o.variants.push_back(row.variant);
+    o.every_variant = true;
   } else {
     for (const std::string& name : split_list(variant)) {
       auto parsed = parse_variant(name);
-      if (!parsed || *parsed == Variant::best) bad("--variant", name, "must be dpp0, dpp1, dpp2 or all");
+      if (!parsed || *parsed == Variant::best) bad("--variant", name, "must be " + variant_names() + " or all");
       o.variants.push_back(*parsed);
     }
     if (o.variants.empty()) bad("--variant", variant, "no variant");

@@ -23,6 +23,7 @@ struct BenchOptions {
   int iterations = 1;               // -i: timed runs (median reported)
   int warmup = 0;                   // -j: untimed runs first
   std::vector<Variant> variants;    // --variant
+  bool every_variant = false;       // --variant all: per target, the rows it has (others are skipped)
   std::vector<std::string> archs;   // --arch (emu targets)
   Backend backend = Backend::automatic;
   std::uint64_t seed = 1;

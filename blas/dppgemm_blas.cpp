@@ -66,11 +66,11 @@ std::optional<bool> parse_flag(std::string_view text) {
 // The value of an environment variable, or the fallback when it is unset or
 // not understood (said on stderr, since a typo would otherwise go unnoticed).
 template <typename T, typename Parse>
-T environment_setting(const char* variable, T fallback, Parse parse, const char* expected) {
+T environment_setting(const char* variable, T fallback, Parse parse, const std::string& expected) {
   const char* text = std::getenv(variable);
   if (!text) return fallback;
   if (const auto parsed = parse(text)) return *parsed;
-  std::fprintf(stderr, "dppgemm-blas: ignoring %s=%s (expected %s)\n", variable, text, expected);
+  std::fprintf(stderr, "dppgemm-blas: ignoring %s=%s (expected %s)\n", variable, text, expected.c_str());
   return fallback;
 }
 
@@ -92,12 +92,19 @@ NextBlas find_next_blas() {
   return next;
 }
 
+// "dpp0, dpp1, dpp2 or best": the rows of the variant table.
+std::string variant_choices() {
+  std::string choices;
+  for (const dppgemm::VariantInfo& row : dppgemm::variant_table()) choices += std::string(row.name) + ", ";
+  return choices.substr(0, choices.size() - 2) + " or best";
+}
+
 Settings read_settings() {
   Settings s;
   s.options.backend = environment_setting("DPPGEMM_BLAS_BACKEND", s.options.backend, dppgemm::parse_backend,
                                           "auto, hip or emu");
   s.options.variant = environment_setting("DPPGEMM_BLAS_VARIANT", s.options.variant, dppgemm::parse_variant,
-                                          "dpp0, dpp1, dpp2 or best");
+                                          variant_choices());
   s.threshold = environment_setting("DPPGEMM_BLAS_THRESHOLD", s.threshold, parse_count, "a count M*N*K");
   s.log = environment_setting("DPPGEMM_BLAS_LOG", s.log, parse_flag, "0 or 1");
   s.next = find_next_blas();

@@ -58,13 +58,9 @@ const char* to_string(Status status) {
 }
 
 const char* to_string(Variant variant) {
-  switch (variant) {
-    case Variant::dpp0: return "dpp0";
-    case Variant::dpp1: return "dpp1";
-    case Variant::dpp2: return "dpp2";
-    case Variant::best: return "best";
-  }
-  return "?";
+  if (variant == Variant::best) return "best";
+  const VariantInfo* row = variant_info(variant);
+  return row ? row->name : "?";
 }
 
 const char* to_string(Backend backend) {
@@ -77,8 +73,9 @@ const char* to_string(Backend backend) {
 }
 
 std::optional<Variant> parse_variant(std::string_view name) {
-  for (Variant v : {Variant::dpp0, Variant::dpp1, Variant::dpp2, Variant::best})
-    if (name == to_string(v)) return v;
+  if (name == "best") return Variant::best;
+  for (const VariantInfo& row : variant_table())
+    if (name == row.name) return row.variant;
   return std::nullopt;
 }
 

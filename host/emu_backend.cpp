@@ -68,9 +68,13 @@ Result run_emu(const Problem& p, const Options& options) {
     return r;
   };
   const dppgemm_code_object* co = choose_code_object(r.target, options.variant, p);
-  if (!co)
-    return fail(Status::unsupported, "emu: no dppgemm kernel for target '" + options.emu_target + "' (variant " +
-                                         to_string(options.variant) + ", layout " + p.layout() + ")");
+  if (!co) {
+    const std::string why = variant_unavailable_reason(options.variant, r.target);
+    return fail(Status::unsupported, "emu: " + (why.empty() ? "no dppgemm kernel for target '" + options.emu_target +
+                                                                  "' (variant " + to_string(options.variant) +
+                                                                  ", layout " + p.layout() + ")"
+                                                            : why));
+  }
   r.kernel = co->kernel_name;
 
   const auto start = std::chrono::steady_clock::now();

@@ -80,9 +80,12 @@ Result run_hip(const Problem& p, const Options& options) {
     return fail(Status::no_device, hip_error("hipGetDeviceProperties", e));
   r.target = base_arch(props.gcnArchName);
   const dppgemm_code_object* co = choose_code_object(r.target, options.variant, p);
-  if (!co)
-    return fail(Status::unsupported, "hip: no dppgemm kernel for device '" +
-                                         std::string(props.gcnArchName) + "'");
+  if (!co) {
+    const std::string why = variant_unavailable_reason(options.variant, r.target);
+    return fail(Status::unsupported, "hip: " + (why.empty() ? "no dppgemm kernel for device '" +
+                                                                  std::string(props.gcnArchName) + "'"
+                                                            : why));
+  }
   r.kernel = co->kernel_name;
 
   hipFunction_t function;

@@ -31,10 +31,9 @@ std::string base_arch(const std::string& gcn_arch_name) {
 
 const dppgemm_code_object* choose_code_object(const std::string& target, Variant variant,
                                               const Problem& p) {
-  // dpp2 issues the fewest LDS requests and no more VALU work than dpp0
-  // (docs/kernels.md); without a measurement saying otherwise it is the default.
-  const Variant chosen = variant == Variant::best ? Variant::dpp2 : variant;
-  return dppgemm_find_code_object(target.c_str(), to_string(chosen), p.layout().c_str());
+  const std::optional<Variant> chosen = variant == Variant::best ? best_variant(target) : variant;
+  if (!chosen) return nullptr;
+  return dppgemm_find_code_object(target.c_str(), to_string(*chosen), p.layout().c_str());
 }
 
 }  // namespace detail

@@ -121,7 +121,12 @@ int main(int argc, char** argv) {
     CLI::App app{"Checker overhead: SGEMM on the emulator without and with the checkers, and OpenBLAS"};
     app.add_option("--size", o.size, "M = N = K")->check(CLI::Range(1, 16384));
     app.add_option("--threads", o.threads, "Emulator host threads (0: all cores)");
-    app.add_option("--variant", o.variant, "dpp0, dpp1 or dpp2");
+    std::string variants;
+#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) \
+    variants += std::string(variants.empty() ? "" : ", ") + #name;
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+    app.add_option("--variant", o.variant, "a row of include/dppgemm/variants.def: " + variants);
     app.add_option("--target", o.target, "gfx900, gfx906, gfx908, gfx90a or gfx942");
     CLI11_PARSE(app, argc, argv);
     try {

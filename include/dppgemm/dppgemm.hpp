@@ -13,10 +13,30 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dppgemm {
 
-enum class Variant : std::uint8_t { dpp0, dpp1, dpp2, best };
+// The kernel variants: one per row of dppgemm/variants.def, in its order, then
+// `best` (the available row with the least VALU work, then the fewest LDS
+// read requests; see best_variant).
+enum class Variant : std::uint8_t {
+#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) name,
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+  best
+};
+
+// One row of dppgemm/variants.def.
+struct VariantInfo {
+  Variant variant;
+  const char* name;                           // "dpp1"
+  const char* defines;                        // template parameters, "NAME=VALUE ..." ("DPP=1")
+  const char* features;                       // target features it needs, "" = none ("row_newbcast")
+  std::uint64_t lds_read_requests_per_step;   // lane LDS read requests per 128x128x8 workgroup step
+  std::int64_t extra_valu_per_step;           // VALU instructions per step beyond dpp0's
+  const char* idea;                           // one line
+};
 enum class Backend : std::uint8_t { automatic, hip, emu };
 enum class Status : std::uint8_t {
   success,
@@ -73,10 +93,27 @@ Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const
 Result check_sgemm_arguments(char trans_a, char trans_b, int m, int n, int k, float alpha, int lda,
                              int ldb, float beta, int ldc);
 
+// Every row of the variant table, in table order (not `best`).
+const std::vector<VariantInfo>& variant_table();
+// The row of a variant; nullptr for Variant::best.
+const VariantInfo* variant_info(Variant variant);
+// The rows built into this library for a target ("gfx906"; target-id
+// suffixes such as ":xnack-" are ignored), in table order; empty for a target
+// without kernels.
+std::vector<Variant> available_variants(std::string_view target);
+// What `best` runs on a target: the available row with the least extra VALU
+// work, then the fewest LDS read requests (the kernels are VALU-bound in the
+// model, docs/performance-model.md). nullopt when the target has no kernels.
+std::optional<Variant> best_variant(std::string_view target);
+// Why `variant` cannot run on `target`, e.g. "bcast is not available on gfx906
+// (needs row_newbcast; built for gfx90a, gfx942)"; empty when it can, and
+// for Variant::best.
+std::string variant_unavailable_reason(Variant variant, std::string_view target);
+
 const char* to_string(Status status);
 const char* to_string(Variant variant);
 const char* to_string(Backend backend);
-std::optional<Variant> parse_variant(std::string_view name);  // "dpp0", "dpp1", "dpp2", "best"
+std::optional<Variant> parse_variant(std::string_view name);  // a row's name or "best"
 std::optional<Backend> parse_backend(std::string_view name);  // "auto", "hip", "emu"
 
 }  // namespace dppgemm

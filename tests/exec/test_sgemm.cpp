@@ -1,14 +1,15 @@
 // The dppgemm kernels on the emulator: C bitwise equal to the same-order
-// host reference, and the LDS read requests per 128x128x8 step the design
-// promises (8192 / 6144 / 5120).
+// host reference for every row of the variant table.
 
 #include <catch2/catch.hpp>
 
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <random>
 
+#include "dppgemm/dppgemm.hpp"
 #include "dppgemm/kernargs.h"
 #include "dppgemm/reference.hpp"
 #include "kernel_builder.hpp"
@@ -62,11 +63,11 @@ std::vector<float> random_matrix(std::size_t count, std::mt19937& rng) {
     return v;
 }
 
-// The multiply-add the kernel performs: packed (v_pk_fma_f32, blend with
-// v_fmac_f32) and every gfx94x kernel are fused, the others use v_mac_f32.
+// The multiply-add the kernel performs (the library's answer, from the variant table).
 dppgemm::MacKind mac_of(const std::string& target, const std::string& variant) {
-    return variant == "packed" || target == "gfx940" || target == "gfx942" ? dppgemm::MacKind::fmac_f32
-                                                                           : dppgemm::MacKind::mac_f32;
+    const std::optional<dppgemm::Variant> v = dppgemm::parse_variant(variant);
+    REQUIRE(v);
+    return dppgemm::kernel_mac_kind(*v, target);
 }
 
 struct Operands {
@@ -144,8 +145,9 @@ TEST_CASE("every target, variant and layout is bitwise equal to the reference", 
     std::mt19937 rng(7);
     unsigned checked = 0;
     for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx942"})
-        for (const char* variant : {"dpp0", "dpp1", "dpp2"})
+        for (const dppgemm::VariantInfo& row : dppgemm::variant_table())
             for (const char* layout : {"NN", "NT", "TN", "TT"}) {
+                const char* variant = row.name;
                 if (!std::filesystem::exists(code_object_path(target, variant, layout))) continue;
                 Gemm g;
                 g.ta = layout[0], g.tb = layout[1];
@@ -221,26 +223,7 @@ TEST_CASE("packed: alpha and beta special cases (beta = 0 never reads C, alpha =
         }
 }
 
-TEST_CASE("LDS read requests per 128x128x8 step: 8192, 6144, 5120", "[sgemm][counters]") {
-    std::mt19937 rng(5);
-    const std::pair<const char*, std::uint64_t> expected[] = {{"dpp0", 8192}, {"dpp1", 6144}, {"dpp2", 5120}};
-    for (const auto& [variant, per_step] : expected) {
-        const CodeObject co = load_code_object(code_object_path("gfx906", variant, "NN"));
-        const Program program = build_program(co, co.kernels.at(0));
-        Gemm g;
-        g.m = 256, g.n = 128, g.k = 64, g.lda = 256, g.ldb = 64, g.ldc = 256;
-        const std::vector<float> a = random_matrix(256 * 64, rng), b = random_matrix(64 * 128, rng),
-                                 c(256 * 128, 0.0f);
-        const GemmResult r = run_gemm(program, g, a, b, c, 2);
-        REQUIRE(r.dispatch.ok());
-        const std::uint64_t steps = 2 /* workgroups */ * (64 / 8);
-        INFO(variant);
-        CHECK(r.dispatch.counters.lds_read_requests == per_step * steps);
-        CHECK(r.dispatch.counters.lds_read_requests % steps == 0);
-        CHECK(r.dispatch.counters.workgroups == 2);
-        CHECK(r.dispatch.counters.waves == 8);
-    }
-}
+// LDS read requests and extra VALU per step of every variant: test_variant_table.cpp.
 
 TEST_CASE("results and counters do not depend on the thread count", "[sgemm][threads]") {
     std::mt19937 rng(11);

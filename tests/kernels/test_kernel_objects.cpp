@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <regex>
@@ -66,7 +67,7 @@ std::vector<Instruction> disassemble(const std::string& target, const std::strin
 }
 
 struct LoopCounts {
-  int macs = 0, dpp_macs = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
+  int macs = 0, dpp_macs = 0, packed_fmas = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
 };
 
 bool is_mac(const std::string& mnemonic) {
@@ -89,6 +90,7 @@ LoopCounts count_main_loop(const std::vector<Instruction>& code) {
         ++counts.macs;
         if (inst.mnemonic.find("_dpp") != std::string::npos) ++counts.dpp_macs;
       }
+      if (inst.mnemonic == "v_pk_fma_f32") ++counts.packed_fmas;
       if (inst.mnemonic == "ds_read_b128") ++counts.lds_reads_b128;
       if (inst.mnemonic == "s_barrier") ++counts.barriers;
     }
@@ -130,9 +132,34 @@ Metadata read_metadata(const std::string& target, const std::string& path) {
   return meta;
 }
 
-const std::vector<std::string> kVariants = {"dpp0", "dpp1", "dpp2"};
+// The rows of include/dppgemm/variants.def; a wave issues a 256th of the
+// workgroup's lane requests per step, each ds_read_b128 serving its 64 lanes.
+const std::vector<std::string> kVariants = {
+#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) #name,
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+};
 const std::vector<std::string> kLayouts = {"NN", "NT", "TN", "TT"};
-const std::map<std::string, int> kLdsReadsPerStep = {{"dpp0", 32}, {"dpp1", 24}, {"dpp2", 20}};
+const std::map<std::string, int> kLdsReadsPerStep = {
+#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) {#name, (requests) / 256},
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+};
+
+// Each row's template parameters, and whether it sets one ("PACKED=1").
+const std::map<std::string, std::string> kDefines = {
+#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) {#name, defines},
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+};
+bool sets(const std::string& variant, const std::string& assignment) {
+  return (" " + kDefines.at(variant) + " ").find(" " + assignment + " ") != std::string::npos;
+}
+
+// Rows that need target features are not built for every target.
+bool built(const std::string& target, const std::string& variant) {
+  return std::filesystem::exists(code_object_path(target, variant, "NN"));
+}
 
 }  // namespace
 
@@ -140,14 +167,18 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
   for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
     for (const std::string& variant : kVariants)
       for (const std::string& layout : kLayouts) {
+        if (!built(target, variant)) continue;
         CAPTURE(target, variant, layout);
         const auto code = disassemble(target, code_object_path(target, variant, layout));
         const LoopCounts loop = count_main_loop(code);
         CHECK(loop.branches_back == 1);
-        // 8 k x 64 macs: one wave's share of a 128x128x8 step
-        CHECK(loop.macs == 512);
+        // 8 k x 64 multiply-adds: one wave's share of a 128x128x8 step; with
+        // PACKED=1 all of them as 256 v_pk_fma_f32 (two each), without DPP.
+        const bool packed = sets(variant, "PACKED=1");
+        CHECK(loop.macs + 2 * loop.packed_fmas == 512);
+        CHECK(loop.packed_fmas == (packed ? 256 : 0));
         CHECK(loop.lds_reads_b128 == kLdsReadsPerStep.at(variant));
-        CHECK(loop.dpp_macs == (variant == "dpp0" ? 0 : 512));
+        CHECK(loop.dpp_macs == (sets(variant, "DPP=0") ? 0 : 512));
         CHECK(loop.barriers == 1);
 
         int mac = 0, fmac = 0;
@@ -155,9 +186,11 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
           mac += inst.mnemonic.rfind("v_mac_f32", 0) == 0;
           fmac += inst.mnemonic.rfind("v_fmac_f32", 0) == 0;
         }
-        if (target == "gfx942") {
+        // Fused on gfx942 (no v_mac_f32) and wherever the row sets FMAC=1 (packed:
+        // the epilogue's blend is v_fmac_f32, fused like v_pk_fma_f32).
+        if (target == "gfx942" || sets(variant, "FMAC=1")) {
           CHECK(mac == 0);
-          CHECK(fmac > 512);
+          CHECK(fmac >= 64);
         } else {
           CHECK(fmac == 0);
           CHECK(mac > 512);
@@ -182,6 +215,7 @@ TEST_CASE("metadata matches the kernarg struct and the launch contract") {
   for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
     for (const std::string& variant : kVariants)
       for (const std::string& layout : kLayouts) {
+        if (!built(target, variant)) continue;
         CAPTURE(target, variant, layout);
         const Metadata meta = read_metadata(target, code_object_path(target, variant, layout));
         CHECK(meta.kernel.at(".name") == "dppgemm_sgemm_" + variant + "_" + layout);

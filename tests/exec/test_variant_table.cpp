@@ -1,0 +1,83 @@
+// Every row of the variant table (include/dppgemm/variants.def) against what
+// the emulator counts when its kernels run: LDS read requests and extra VALU
+// instructions per 128x128x8 workgroup step, on every target it is built for.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include "dppgemm/dppgemm.hpp"
+#include "dppgemm/kernargs.h"
+#include "kernel_builder.hpp"
+
+using namespace exec_test;
+
+namespace {
+
+std::string code_object_path(const std::string& target, const std::string& variant) {
+    return std::string(EXEC_TEST_KERNEL_DIR) + "/" + target + "/dppgemm_sgemm_" + variant + "_NN.co";
+}
+
+// One 128x128 workgroup, K = 512: 64 steps, so setup code (a few VALU per
+// wave) moves the per-step VALU count by well under one instruction.
+constexpr int kSteps = 64;
+
+Counters run_one_workgroup(const std::string& path) {
+    const CodeObject co = load_code_object(path);
+    const Program program = build_program(co, co.kernels.at(0));
+    constexpr std::uint32_t m = 128, n = 128, k = 8 * kSteps;
+    DeviceMemory memory;
+    std::vector<float> a(m * k, 0.5f), b(k * n, 0.25f);
+    const std::uint64_t da = memory.allocate(4 * a.size(), "A"), db = memory.allocate(4 * b.size(), "B"),
+                        dc = memory.allocate(4 * m * n, "C");
+    memory.write(da, a.data(), 4 * a.size());
+    memory.write(db, b.data(), 4 * b.size());
+    dppgemm_sgemm_kernargs args{da, db, dc, m, n, k, m, k, m, 1.0f, 0.0f};
+    LaunchConfig config;
+    config.grid = {1, 1, 1};
+    config.block = {256, 1, 1};
+    config.kernarg.resize(sizeof args);
+    std::memcpy(config.kernarg.data(), &args, sizeof args);
+    config.threads = 1;
+    const DispatchResult r = launch(memory, program, config);
+    REQUIRE(r.ok());
+    std::vector<float> c(m * n);
+    memory.read(dc, c.data(), 4 * c.size());
+    CHECK(c[0] == 0.125f * float(k));  // exact: k products of 1/8, a power of two
+    return r.counters;
+}
+
+}  // namespace
+
+TEST_CASE("every variant row: counted LDS read requests and extra VALU per step match the table", "[sgemm][counters]") {
+    unsigned rows_checked = 0;
+    for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"}) {
+        if (!std::filesystem::exists(code_object_path(target, "dpp0"))) continue;
+        const Counters dpp0 = run_one_workgroup(code_object_path(target, "dpp0"));
+        const std::uint64_t dpp0_valu = dpp0[InstClass::valu] + dpp0[InstClass::valu_dpp];
+        for (const dppgemm::VariantInfo& row : dppgemm::variant_table()) {
+            const std::string path = code_object_path(target, row.name);
+            INFO(target << " " << row.name);
+            // A row is built exactly for the targets with its features.
+            const std::vector<dppgemm::Variant> available = dppgemm::available_variants(target);
+            const bool built = std::filesystem::exists(path);
+            CHECK(built == (std::find(available.begin(), available.end(), row.variant) != available.end()));
+            if (!*row.features) CHECK(built);
+            if (!built) continue;
+            const Counters c = run_one_workgroup(path);
+            CHECK(c.lds_read_requests == row.lds_read_requests_per_step * kSteps);
+            const std::int64_t valu = std::int64_t(c[InstClass::valu] + c[InstClass::valu_dpp]);
+            const double extra_per_step = double(valu - std::int64_t(dpp0_valu)) / kSteps;
+            CHECK(std::llround(extra_per_step) == row.extra_valu_per_step);
+            // Same useful work: the emulator counts multiply-add instructions, and
+            // with the template parameter PACKED=1 every one is a v_pk_fma_f32 (two).
+            const bool packed = (" " + std::string(row.defines) + " ").find(" PACKED=1 ") != std::string::npos;
+            CHECK(c.valu_multiply_add * (packed ? 2 : 1) == dpp0.valu_multiply_add);
+            ++rows_checked;
+        }
+    }
+    CHECK(rows_checked >= 3 * 4);  // today's three rows on gfx900..gfx90a at least
+}
