@@ -259,3 +259,24 @@ TEST_CASE("v_pk_mov_b32: op_sel picks the dword of each source", "[alu][packed_f
         CHECK(got[0] == want);
     }
 }
+
+TEST_CASE("v_pk_fma_f32 reads every source before writing: a destination overlapping a source", "[alu][packed_f32]") {
+    // The high half selects the low dword of v[2:3], which the low half writes:
+    // it must see the old value (ISA: sources are read, then the result written).
+    const std::vector<Lane> lanes = operand_lanes(21);
+    for (unsigned mode : {0u, 3u}) {
+        const auto got = run_lanes("  v_pk_fma_f32 v[2:3], v[2:3], v[4:5], v[6:7] op_sel_hi:[0,1,1]\n"
+                                   "  v_mov_b32 v8, v2\n  v_mov_b32 v9, v3",
+                                   lanes, mode);
+        unsigned bad = 0;
+        for (std::size_t i = 0; i < lanes.size(); ++i) {
+            const u64 want = oracle(Fp::fma, lanes[i], Modifiers{0, 6, 0, 0}, mode == 0);
+            for (unsigned h = 0; h < 2; ++h) {
+                const u32 g = half(got[i], h), w = half(want, h);
+                if (!(is_nan(w) ? is_nan(g) : g == w) && bad++ < 5)
+                    FAIL_CHECK("lane " << i << " half " << h << std::hex << ": got " << g << " want " << w);
+            }
+        }
+        CHECK(bad == 0);
+    }
+}
