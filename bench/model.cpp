@@ -30,6 +30,10 @@ std::uint64_t wave_instructions(const Counters& c) {
          c.waitcnt + c.barrier + c.nop + c.other;
 }
 
+double lds_busy_cycles(const GpuSpec& gpu, const Counters& c) {
+  return double(c.lds_read_bytes + c.lds_write_bytes) / gpu.lds_bytes_per_clock + double(c.lds_bank_conflict_cycles);
+}
+
 Modeled model_launch(const GpuSpec& gpu, const Counters& c, double flops) {
   Modeled m;
   if (c.workgroups == 0 || c.waves == 0) return m;
@@ -40,8 +44,7 @@ Modeled model_launch(const GpuSpec& gpu, const Counters& c, double flops) {
   // A wave64 VALU instruction keeps a SIMD16 busy 4 clocks; 4 SIMDs per CU.
   m.valu_cycles = busy * double(c.valu) / workgroups;
   // LDS: bytes through a 128 B/clk port, plus the clocks bank conflicts add.
-  m.lds_cycles = busy * (double(c.lds_read_bytes + c.lds_write_bytes) / gpu.lds_bytes_per_clock +
-                         double(c.lds_bank_conflict_cycles)) / workgroups;
+  m.lds_cycles = busy * lds_busy_cycles(gpu, c) / workgroups;
   // DRAM: every global byte once, whole GPU (no cache model).
   m.memory_cycles = double(c.global_bytes_read + c.global_bytes_written) /
                     (gpu.memory_gb_per_s * 1e9) * gpu.clock_mhz * 1e6;

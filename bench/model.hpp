@@ -36,6 +36,10 @@ struct Modeled {
 // All wave instructions of a launch, every class.
 std::uint64_t wave_instructions(const Counters& counters);
 
+// LDS busy clocks of a launch, summed over its workgroups: the bytes read and
+// written through the CU's LDS port plus the bank-conflict cycles.
+double lds_busy_cycles(const GpuSpec& gpu, const Counters& counters);
+
 // flops = 2 M N K.
 Modeled model_launch(const GpuSpec& gpu, const Counters& counters, double flops);
 

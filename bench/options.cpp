@@ -135,7 +135,8 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
       ->type_name("0|1");
   app.add_option("--csv", o.csv, "write one row per (configuration, variant) to this file")->type_name("FILE");
   app.add_option("--json", o.json, "write everything to this JSON file")->type_name("FILE");
-  app.add_option("--plot", o.plot, "chart of LDS requests and GFLOPS per variant (.svg or .png, gnuplot)")
+  app.add_option("--plot", o.plot,
+                 "Pareto chart: LDS requests and LDS cycles per step vs VALU per step, and GFLOPS (.svg or .png, gnuplot)")
       ->type_name("FILE");
   app.add_option("--threads", threads, "host threads of the emulator and OpenBLAS (0: all cores)")->type_name("INT");
   try {

@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -29,6 +30,22 @@ std::string verdict(const Row& row) {
   return row.check.passed() ? "passed" : "FAILED";
 }
 
+// Per 128x128x8 workgroup step: what the variants trade (docs/kernels.md, "Pareto front").
+struct PerStep {
+  double lds_read_requests = 0;
+  double valu = 0;        // wave VALU instructions = VALU clocks of the CU (4 SIMDs x 4 clocks each)
+  double lds_cycles = 0;  // LDS busy clocks: bytes / 128 + bank-conflict cycles
+  double lds_share_of_valu() const { return valu > 0 ? lds_cycles / valu : 0; }
+};
+
+std::optional<PerStep> per_step(const Problem& p, const Row& row) {
+  const auto& c = row.result.counters;
+  const auto gpu = gpu_spec(row.target);
+  if (!row.result || !c || !p.steps() || !gpu) return std::nullopt;
+  const double steps = double(p.steps());
+  return PerStep{double(c->lds_read_requests) / steps, double(c->valu) / steps, lds_busy_cycles(*gpu, *c) / steps};
+}
+
 // A figure of the table: its label and how to print it for one row ("" when it does not apply).
 struct Figure {
   std::string label;
@@ -53,6 +70,21 @@ const std::vector<Figure>& figures() {
       counted("LDS read requests (lanes), total", [](const C& c) { return c.lds_read_requests; }),
       counted("LDS bytes read + written", [](const C& c) { return c.lds_read_bytes + c.lds_write_bytes; }),
       counted("LDS bank-conflict cycles", [](const C& c) { return c.lds_bank_conflict_cycles; }),
+      {"LDS cycles / step (bytes/128+conflicts)",
+       [](const Problem& p, const ConfigReport&, const Row& row) {
+         const auto s = per_step(p, row);
+         return s ? fixed(s->lds_cycles, 1) : std::string();
+       }},
+      {"VALU cycles / step (VALU instructions)",
+       [](const Problem& p, const ConfigReport&, const Row& row) {
+         const auto s = per_step(p, row);
+         return s ? fixed(s->valu, 1) : std::string();
+       }},
+      {"  LDS cycles / VALU cycles",
+       [](const Problem& p, const ConfigReport&, const Row& row) {
+         const auto s = per_step(p, row);
+         return s ? fixed(100.0 * s->lds_share_of_valu(), 1) + " %" : std::string();
+       }},
       counted("wave instructions, all classes", [](const C& c) { return wave_instructions(c); }),
       counted("  VALU", [](const C& c) { return c.valu; }),
       counted("    of which DPP", [](const C& c) { return c.valu_dpp; }),
@@ -204,6 +236,16 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
     j["lds_bytes"] = c->lds_read_bytes + c->lds_write_bytes;
     j["mac_share_of_valu"] = c->valu ? double(c->valu_fma) / c->valu : 0.0;
   }
+  if (const auto s = per_step(p, row)) {
+    j["valu_per_step"] = s->valu;
+    j["lds_cycles_per_step"] = s->lds_cycles;
+    j["lds_share_of_valu_cycles"] = s->lds_share_of_valu();
+  }
+  if (const auto variant = parse_variant(row.variant))
+    if (const VariantInfo* info = variant_info(*variant)) {
+      j["expected_lds_read_requests_per_step"] = info->lds_read_requests_per_step;
+      j["idea"] = info->idea;
+    }
   if (row.on_gpu()) {
     j["measured"] = {{"gpu_ms", median(row.ms)}, {"gflops", measured_gflops(p, row)},
                      {"how", "HIP events, median of the timed runs, warm-up excluded"}};
@@ -262,7 +304,8 @@ void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
          "lds_read_requests_per_step,lds_read_requests,lds_bytes,lds_bank_conflict_cycles,wave_instructions,"
          "salu,valu,valu_dpp,valu_fma,smem,vmem_load,vmem_store,lds_read,lds_write,branch,waitcnt,barrier,nop,other,"
          "mac_share_of_valu,emulation_wall_ms,wave_instructions_per_second,openblas_ms,emulation_over_openblas,"
-         "measured_gpu_ms,measured_gflops,modeled_gpu_ms,modeled_gflops,modeled_bound,verification\n";
+         "measured_gpu_ms,measured_gflops,modeled_gpu_ms,modeled_gflops,modeled_bound,verification,"
+         "valu_per_step,lds_cycles_per_step,lds_share_of_valu_cycles\n";
   for (const ConfigReport& r : reports)
     for (const Row& row : r.rows) {
       const nlohmann::json j = row_json(r, row);
@@ -284,13 +327,84 @@ void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
           << field("wave_instructions_per_second") << ',' << r.openblas_ms << ','
           << field("emulation_over_openblas") << ',' << sub("measured", "gpu_ms") << ','
           << sub("measured", "gflops") << ',' << sub("modeled", "gpu_ms") << ',' << sub("modeled", "gflops") << ','
-          << (row.modeled ? row.modeled->bound : "") << ',' << verdict(row) << '\n';
+          << (row.modeled ? row.modeled->bound : "") << ',' << verdict(row) << ',' << field("valu_per_step") << ','
+          << field("lds_cycles_per_step") << ',' << field("lds_share_of_valu_cycles") << '\n';
     }
 }
 
+namespace {
+
+// One point of the Pareto chart: a variant on a target, per step, from the
+// configuration with the most steps (edges matter least there).
+struct ParetoPoint {
+  std::string target, variant;
+  std::uint64_t steps = 0;
+  PerStep figures;
+};
+
+std::vector<ParetoPoint> pareto_points(const std::vector<ConfigReport>& reports) {
+  std::vector<ParetoPoint> points;
+  for (const ConfigReport& r : reports)
+    for (const Row& row : r.rows) {
+      const auto s = per_step(r.problem, row);
+      if (!s) continue;
+      auto same = std::find_if(points.begin(), points.end(), [&](const ParetoPoint& q) {
+        return q.target == row.target && q.variant == row.variant;
+      });
+      if (same == points.end()) same = points.insert(points.end(), ParetoPoint{row.target, row.variant});
+      if (r.problem.steps() > same->steps) {
+        same->steps = r.problem.steps();
+        same->figures = *s;
+      }
+    }
+  return points;
+}
+
+// Points at the same place share one label: "dpp0, dpp1 (gfx906, gfx942);
+// dpp2 (gfx942)". The same place: less than one instruction and one cycle
+// apart (setup code spreads a fraction of an instruction over the steps).
+std::vector<std::tuple<double, double, std::string>> labelled(const std::vector<ParetoPoint>& points,
+                                                              double PerStep::*y) {
+  struct Place {
+    double x, y;
+    std::vector<std::pair<std::string, std::vector<std::string>>> variants;  // variant -> targets, in run order
+  };
+  std::vector<Place> places;
+  for (const ParetoPoint& p : points) {
+    const double px = p.figures.valu, py = p.figures.*y;
+    auto place = std::find_if(places.begin(), places.end(), [&](const Place& q) {
+      return std::abs(q.x - px) < 1 && std::abs(q.y - py) < 1;
+    });
+    if (place == places.end()) place = places.insert(places.end(), Place{px, py, {}});
+    auto v = std::find_if(place->variants.begin(), place->variants.end(),
+                          [&](const auto& e) { return e.first == p.variant; });
+    if (v == place->variants.end()) v = place->variants.insert(place->variants.end(), {p.variant, {}});
+    v->second.push_back(p.target);
+  }
+  std::vector<std::tuple<double, double, std::string>> out;
+  for (const Place& place : places) {
+    std::vector<std::pair<std::string, std::string>> groups;  // (variants, targets)
+    for (const auto& [variant, targets] : place.variants) {
+      std::string target_list;
+      for (const std::string& t : targets) target_list += (target_list.empty() ? "" : ", ") + t;
+      auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& e) { return e.second == target_list; });
+      if (g == groups.end()) groups.emplace_back(variant, target_list);
+      else g->first += ", " + variant;
+    }
+    std::string label;
+    for (const auto& [variant_list, target_list] : groups)
+      label += (label.empty() ? "" : "; ") + variant_list + " (" + target_list + ")";
+    out.emplace_back(place.x, place.y, label);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string plot_script(const std::string& path, const std::vector<ConfigReport>& reports) {
-  // label -> (size, LDS requests per step, GFLOPS)
-  std::map<std::string, std::vector<std::tuple<int, double, double>>> series;
+  const std::vector<ParetoPoint> points = pareto_points(reports);
+  // label -> (size, GFLOPS): the third panel, across a --sizes sweep
+  std::map<std::string, std::vector<std::pair<int, double>>> series;
   bool modeled = false, measured = false;
   for (const ConfigReport& r : reports)
     for (const Row& row : r.rows) {
@@ -298,38 +412,53 @@ std::string plot_script(const std::string& path, const std::vector<ConfigReport>
       const double gflops = row.on_gpu() ? measured_gflops(r.problem, row) : row.modeled ? row.modeled->gflops : 0;
       modeled |= !row.on_gpu();
       measured |= row.on_gpu();
-      const double requests = double(row.result.counters->lds_read_requests) / r.problem.steps();
-      series[row.target + " " + row.variant].emplace_back(r.problem.m, requests, gflops);
+      series[row.target + " " + row.variant].emplace_back(r.problem.m, gflops);
     }
   const bool png = path.size() > 4 && path.compare(path.size() - 4, 4, ".png") == 0;
   std::ostringstream s;
-  s << "set terminal " << (png ? "pngcairo size 1200,480 font ',11'" : "svg size 1200,480 dynamic font ',11'") << "\n"
+  s << "set terminal " << (png ? "pngcairo size 1800,560 font ',10'" : "svg size 1800,560 dynamic font ',10'")
+    << "\n"
     << "set output '" << path << "'\n"
-    << "set multiplot layout 1,2 title 'dppgemm-bench: SGEMM " << (reports.empty() ? ' ' : reports[0].problem.ta)
-    << (reports.empty() ? ' ' : reports[0].problem.tb) << "'\n"
-    << "set logscale x 2\nset key outside bottom center horizontal maxrows 3\nset grid\n"
-    << "set xlabel 'M (= N = K in a --sizes sweep)'\nset yrange [0:*]\n";
+    << "set multiplot layout 1,3 title 'dppgemm-bench: SGEMM " << (reports.empty() ? ' ' : reports[0].problem.ta)
+    << (reports.empty() ? ' ' : reports[0].problem.tb)
+    << ", per 128x128x8 workgroup step (counted on the emulator)'\n"
+    << "set grid\nset key off\nset yrange [0:*]\n"
+    << "set xlabel 'VALU instructions per step (= VALU clocks of the CU)'\n";
+  if (!points.empty()) {  // from 0.9x the least VALU, with room for the labels on the right
+    double least = points.front().figures.valu, most = least;
+    for (const ParetoPoint& p : points) least = std::min(least, p.figures.valu), most = std::max(most, p.figures.valu);
+    s << "set xrange [" << std::floor(0.9 * least) << ":" << std::ceil(1.1 * most + 0.3 * (most - least)) << "]\n";
+  }
+  const auto pareto = [&](const std::string& ylabel, double PerStep::*y) {
+    s << "set ylabel '" << ylabel << "'\n"
+      << "plot '-' using 1:2 with points pt 7 ps 1.5, '-' using 1:2:3 with labels left offset char 1,0.5\n";
+    const auto data = labelled(points, y);
+    for (const auto& [x, value, label] : data) s << x << ' ' << value << "\n";
+    s << "e\n";
+    for (const auto& [x, value, label] : data) s << x << ' ' << value << " \"" << label << "\"\n";
+    s << "e\n";
+  };
+  pareto("LDS read requests per step (lanes)", &PerStep::lds_read_requests);
+  pareto("LDS busy cycles per step (bytes/128 + conflicts)", &PerStep::lds_cycles);
+  s << "set autoscale x\nset logscale x 2\nset key outside bottom center horizontal maxrows 3\n"
+    << "set xlabel 'M (= N = K in a --sizes sweep)'\n";
   if (reports.size() == 1)  // one size: give the lone points some room instead of an empty range
     s << "set xrange [" << std::max(1, reports[0].problem.m / 2) << ":" << 2 * std::max(1, reports[0].problem.m)
       << "]\n";
-  const auto plot = [&](const std::string& ylabel, bool requests) {
-    s << "set ylabel '" << ylabel << "'\nplot ";
-    const char* separator = "";
-    for (const auto& entry : series) {
-      s << separator << "'-' using 1:2 with linespoints lw 2 title '" << entry.first << "'";
-      separator = ", ";
-    }
-    s << "\n";
-    for (const auto& entry : series) {
-      for (const auto& [size, lds, gflops] : entry.second) s << size << ' ' << (requests ? lds : gflops) << "\n";
-      s << "e\n";
-    }
-  };
-  plot("LDS read requests per 128x128x8 step (counted)", true);
   const std::string gflops_label = modeled && measured ? "GFLOPS (emu: modeled, hip: measured)"
                                    : modeled            ? "GFLOPS (modeled, not measured)"
                                                         : "GFLOPS (measured)";
-  plot(gflops_label, false);
+  s << "set ylabel '" << gflops_label << "'\nplot ";
+  const char* separator = "";
+  for (const auto& entry : series) {
+    s << separator << "'-' using 1:2 with linespoints lw 2 title '" << entry.first << "'";
+    separator = ", ";
+  }
+  s << "\n";
+  for (const auto& entry : series) {
+    for (const auto& [size, gflops] : entry.second) s << size << ' ' << gflops << "\n";
+    s << "e\n";
+  }
   s << "unset multiplot\n";
   return s.str();
 }

@@ -39,8 +39,10 @@ nlohmann::json report_json(const BenchOptions& options, const std::vector<Config
 // rocblas-bench habit: a header row, then one row per configuration x variant.
 void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports);
 
-// A gnuplot script drawing LDS read requests per step and GFLOPS per variant
-// across sizes into `path` (.svg or .png).
+// A gnuplot script drawing into `path` (.svg or .png) the Pareto chart of the
+// variants (LDS read requests and LDS busy cycles per step against VALU
+// instructions per step, one labelled point per variant and target) and
+// GFLOPS per variant across sizes.
 std::string plot_script(const std::string& path, const std::vector<ConfigReport>& reports);
 
 }  // namespace dppgemm::bench

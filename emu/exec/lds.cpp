@@ -6,13 +6,15 @@ namespace dppgemm::emu {
 namespace {
 
 // The general model: distinct dword addresses per bank, pass by pass.
-std::uint64_t general_conflicts(const LdsLaneDwords& access, std::uint64_t active_lanes, unsigned lanes_per_pass) {
+std::uint64_t general_conflicts(const LdsLaneDwords& access, std::uint64_t active_lanes, const LdsLaneGrouping& passes) {
+    const unsigned lanes_per_pass = passes.lanes_per_pass;
     std::uint64_t conflicts = 0;
     for (unsigned first = 0; first < 64; first += lanes_per_pass) {
         std::uint32_t in_bank[32][32];
         unsigned count[32] = {};
         unsigned worst = 0;
-        for (unsigned lane = first; lane < first + lanes_per_pass; ++lane) {
+        for (unsigned slot = first; slot < first + lanes_per_pass; ++slot) {
+            const unsigned lane = passes.lane_order[slot];
             if (!((active_lanes >> lane) & 1)) continue;
             for (unsigned d = 0; d < access.per_lane; ++d) {
                 const std::uint32_t dword = access.dwords[lane][d];
@@ -32,7 +34,8 @@ std::uint64_t general_conflicts(const LdsLaneDwords& access, std::uint64_t activ
 // a multiple of `width` (b32, aligned b64/b128): a lane then covers exactly
 // the bank group (first dword / width) % (32 / width), so it is enough to
 // count distinct lane addresses per group.
-bool aligned_conflicts(const LdsLaneDwords& access, std::uint64_t active_lanes, unsigned width, std::uint64_t& out) {
+bool aligned_conflicts(const LdsLaneDwords& access, std::uint64_t active_lanes, unsigned width,
+                       const LdsLaneGrouping& passes, std::uint64_t& out) {
     // width is 1, 2 or 4: shifts and masks, no divisions (this runs per ds instruction).
     const unsigned shift = width == 4 ? 2 : width == 2 ? 1 : 0;
     for (unsigned lane = 0; lane < 64; ++lane) {
@@ -42,13 +45,15 @@ bool aligned_conflicts(const LdsLaneDwords& access, std::uint64_t active_lanes, 
         for (unsigned i = 1; i < width; ++i)
             if (d[i] != d[0] + i) return false;
     }
-    const unsigned lanes_per_pass = 32u >> shift, group_mask = (32u >> shift) - 1;
+    const unsigned lanes_per_pass = passes.lanes_per_pass, group_mask = (32u >> shift) - 1;
+    if (lanes_per_pass != 32u >> shift) return false;
     std::uint64_t conflicts = 0;
     for (unsigned first = 0; first < 64; first += lanes_per_pass) {
         // Distinct lane addresses of the pass (same address: broadcast) ...
         std::uint32_t units[32];
         unsigned n = 0;
-        for (unsigned lane = first; lane < first + lanes_per_pass; ++lane) {
+        for (unsigned slot = first; slot < first + lanes_per_pass; ++slot) {
+            const unsigned lane = passes.lane_order[slot];
             if (!((active_lanes >> lane) & 1)) continue;
             const std::uint32_t unit = access.dwords[lane][0] >> shift;
             unsigned i = 0;
@@ -68,11 +73,17 @@ bool aligned_conflicts(const LdsLaneDwords& access, std::uint64_t active_lanes, 
 
 }  // namespace
 
-std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes) {
+std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes,
+                                       const LdsLaneGrouping& passes) {
     const unsigned per_lane = access.per_lane == 3 ? 4 : access.per_lane;  // b96 passes like b128
     std::uint64_t conflicts = 0;
-    if (access.per_lane != 3 && aligned_conflicts(access, active_lanes, per_lane, conflicts)) return conflicts;
-    return general_conflicts(access, active_lanes, 32 / per_lane);
+    if (access.per_lane != 3 && aligned_conflicts(access, active_lanes, per_lane, passes, conflicts)) return conflicts;
+    return general_conflicts(access, active_lanes, passes);
+}
+
+std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes) {
+    // gfx900's groupings: consecutive lanes for every width and direction.
+    return lds_bank_conflict_cycles(access, active_lanes, lds_bank_model(Target::gfx900).passes(false, access.per_lane));
 }
 
 LdsLaneDwords LdsLaneAddresses::dwords() const {
@@ -107,10 +118,11 @@ bool relative_pattern(const LdsLaneAddresses& access, std::uint64_t active_lanes
 }  // namespace
 
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint64_t active_lanes,
-                                       LdsConflictMemo& memo) {
+                                       const LdsLaneGrouping& passes, LdsConflictMemo& memo) {
     if (!active_lanes) return 0;
     const std::uint32_t origin = access.byte[0][__builtin_ctzll(active_lanes)];
-    const bool same_shape = memo.valid && memo.active_lanes == active_lanes && memo.elements == access.elements &&
+    const bool same_shape = memo.valid && memo.passes == &passes && memo.active_lanes == active_lanes &&
+                            memo.elements == access.elements &&
                             memo.dwords_per_element == access.dwords_per_element &&
                             memo.origin_byte_in_dword == origin % 4;
     std::uint32_t relative[2][64];
@@ -119,12 +131,13 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
                                   : relative_pattern<false>(access, active_lanes, origin, memo.relative, relative);
     if (same_pattern && same_shape) return memo.cycles;
     memo.valid = true;
+    memo.passes = &passes;
     memo.active_lanes = active_lanes;
     memo.elements = access.elements;
     memo.dwords_per_element = access.dwords_per_element;
     memo.origin_byte_in_dword = origin % 4;
     std::copy(&relative[0][0], &relative[0][0] + 64 * access.elements, &memo.relative[0][0]);
-    memo.cycles = lds_bank_conflict_cycles(access.dwords(), active_lanes);
+    memo.cycles = lds_bank_conflict_cycles(access.dwords(), active_lanes, passes);
     return memo.cycles;
 }
 

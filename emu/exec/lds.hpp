@@ -3,17 +3,22 @@
 //
 // Bank model (gfx9, 32 banks of 4 bytes; bank = (byte address / 4) % 32):
 // the LDS serves 32 dwords per cycle. A ds instruction is split into passes
-// of 32 dwords: 32 lanes per pass for b32 (two passes: lanes 0-31, 32-63),
-// 16 lanes for b64 and the two-address b32 forms (read2/write2), 8 lanes for
-// b96/b128 and the two-address b64 forms. Within a pass each bank serves one
-// distinct dword address per cycle; lanes reading the same dword address
-// share it (broadcast, no conflict). A pass therefore takes as many cycles
-// as the largest number of distinct dword addresses that map to one bank,
-// and its conflict cycles are that number minus one. Passes whose lanes are
-// all inactive cost nothing. The counter sums conflict cycles over passes.
+// of 32 dwords: 32 lanes per pass for b32, 16 lanes for b64 and the
+// two-address b32 forms (read2/write2), 8 lanes for b96/b128 and the
+// two-address b64 forms. Which lanes share a pass is a property of the target
+// and of the direction (LdsLaneGrouping in emu/loader/target.hpp: consecutive
+// lanes, except gfx940/gfx942 ds_read_b128, measured on MI300X). Within a pass
+// each bank serves one distinct dword address per cycle; lanes reading the
+// same dword address share it (broadcast, no conflict). A pass therefore
+// takes as many cycles as the largest number of distinct dword addresses that
+// map to one bank, and its conflict cycles are that number minus one. Passes
+// whose lanes are all inactive cost nothing. The counter sums conflict cycles
+// over passes.
 
 #include <cstdint>
 #include <vector>
+
+#include "emu/loader/target.hpp"
 
 namespace dppgemm::emu {
 
@@ -24,7 +29,11 @@ struct LdsLaneDwords {
     unsigned per_lane = 1;  // 1, 2, 3 or 4
 };
 
-// Conflict cycles of one instruction under the model above.
+// Conflict cycles of one instruction under the model above, with the given
+// lane grouping (lanes_per_pass x dwords per lane = 32; b96 passes like
+// b128), or with gfx900's (consecutive lanes per pass) when none is given.
+std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes,
+                                       const LdsLaneGrouping& passes);
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes);
 
 // Per-lane byte addresses of one ds instruction as the semantics compute
@@ -47,6 +56,7 @@ struct LdsLaneAddresses {
 // recomputes only when the pattern changes. Exact, not a hash.
 struct LdsConflictMemo {
     bool valid = false;
+    const LdsLaneGrouping* passes = nullptr;
     std::uint64_t active_lanes = 0;
     unsigned elements = 0, dwords_per_element = 0;
     std::uint32_t origin_byte_in_dword = 0;
@@ -54,7 +64,7 @@ struct LdsConflictMemo {
     std::uint64_t cycles = 0;
 };
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint64_t active_lanes,
-                                       LdsConflictMemo& memo);
+                                       const LdsLaneGrouping& passes, LdsConflictMemo& memo);
 
 class Lds {
 public:

@@ -187,7 +187,9 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
         c.lds_read_requests += active;
         c.lds_read_bytes += bytes;
     }
-    c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, w.group->memo(e.index));
+    const LdsLaneGrouping& passes =
+        lds_bank_model(w.group->env->program->target).passes(write, a.elements * a.dwords_per_element);
+    c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, passes, w.group->memo(e.index));
     if (WorkgroupObserver* o = w.group->observer) {
         MemoryAccess& access = w.group->observed_access;
         access.space = MemoryAccess::Space::lds;

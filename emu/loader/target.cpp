@@ -3,16 +3,54 @@
 namespace dppgemm::emu {
 namespace {
 
+// LDS lane groupings (32 banks of 4 bytes on every gfx9 target; 32 dwords per
+// pass). Sources:
+//  - b32 and b64 passes of 32 / 16 consecutive lanes, and b128 reads in the
+//    swizzled groups below: measured on MI300X (gfx942), nod-ai/amd-shark-ai
+//    docs/empirical-lds/cdna3info.md (rocprof bank-conflict counts per lane
+//    pair); the same b128 phases are in triton-lang/triton PR #11365 ("For
+//    MI300: Phase 0: T0-T3, T20-T23 ...").
+//  - b128 writes in passes of 8 consecutive lanes (lanes 0-7, 8-15, ...):
+//    ROCm Composable Kernel docs, "Understanding AMD GPU LDS and Bank
+//    Conflicts" (ds_write_b128; no target named, used for every gfx9 target).
+//  - Everything else is assumed, since no measurement is published: passes of
+//    32 dwords over consecutive lanes (32 lanes for b32, 16 for b64, 8 for
+//    b96/b128) on gfx900..gfx90a, the older GCN rule that conflicts are
+//    checked per half wave (AMD OpenCL optimization guide); on gfx942 the
+//    b128 read grouping also for b96 reads and ds_read2_b64 (same 16-byte
+//    lane path), consecutive lanes for every write; gfx940 (the same CDNA3
+//    compute unit) as gfx942.
+constexpr std::array<std::uint8_t, 64> consecutive_lanes() {
+    std::array<std::uint8_t, 64> order{};
+    for (unsigned l = 0; l < 64; ++l) order[l] = std::uint8_t(l);
+    return order;
+}
+
+constexpr LdsLaneGrouping passes_of_32_lanes{32, consecutive_lanes()};
+constexpr LdsLaneGrouping passes_of_16_lanes{16, consecutive_lanes()};
+constexpr LdsLaneGrouping passes_of_8_lanes{8, consecutive_lanes()};
+// MI300X ds_read_b128: pass p = lanes {a..a+3, b..b+3}.
+constexpr LdsLaneGrouping cdna3_read_b128{8, {0,  1,  2,  3,  20, 21, 22, 23, 32, 33, 34, 35, 52, 53, 54, 55,
+                                              4,  5,  6,  7,  16, 17, 18, 19, 36, 37, 38, 39, 48, 49, 50, 51,
+                                              8,  9,  10, 11, 28, 29, 30, 31, 40, 41, 42, 43, 60, 61, 62, 63,
+                                              12, 13, 14, 15, 24, 25, 26, 27, 44, 45, 46, 47, 56, 57, 58, 59}};
+
+constexpr LdsBankModel consecutive_lds{{&passes_of_32_lanes, &passes_of_16_lanes, &passes_of_8_lanes},
+                                       {&passes_of_32_lanes, &passes_of_16_lanes, &passes_of_8_lanes}};
+constexpr LdsBankModel cdna3_lds{{&passes_of_32_lanes, &passes_of_16_lanes, &cdna3_read_b128},
+                                 {&passes_of_32_lanes, &passes_of_16_lanes, &passes_of_8_lanes}};
+
 struct TargetInfo {
     Target target;
     const char* name;
     std::uint32_t mach;  // EF_AMDGPU_MACH_AMDGCN_* (LLVM's BinaryFormat/ELF.h)
+    const LdsBankModel* lds;
 };
 
 constexpr TargetInfo target_table[] = {
-    {Target::gfx900, "gfx900", 0x02c}, {Target::gfx906, "gfx906", 0x02f},
-    {Target::gfx908, "gfx908", 0x030}, {Target::gfx90a, "gfx90a", 0x03f},
-    {Target::gfx940, "gfx940", 0x040}, {Target::gfx942, "gfx942", 0x04c},
+    {Target::gfx900, "gfx900", 0x02c, &consecutive_lds}, {Target::gfx906, "gfx906", 0x02f, &consecutive_lds},
+    {Target::gfx908, "gfx908", 0x030, &consecutive_lds}, {Target::gfx90a, "gfx90a", 0x03f, &consecutive_lds},
+    {Target::gfx940, "gfx940", 0x040, &cdna3_lds},       {Target::gfx942, "gfx942", 0x04c, &cdna3_lds},
 };
 
 const TargetInfo& info(Target target) {
@@ -38,6 +76,8 @@ std::optional<Target> target_from_mach(std::uint32_t mach) {
 }
 
 std::uint32_t mach_of(Target target) { return info(target).mach; }
+
+const LdsBankModel& lds_bank_model(Target target) { return *info(target).lds; }
 
 bool has_unified_vgpr_file(Target target) {
     return target == Target::gfx90a || target == Target::gfx940 || target == Target::gfx942;

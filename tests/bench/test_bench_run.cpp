@@ -61,7 +61,8 @@ bool contains(const std::string& text, const std::string& word) { return text.fi
 const std::vector<std::string> kRowFields = {
     "variant", "backend", "target", "kernel", "status", "runs_ms", "counters", "lds_read_requests_per_step",
     "lds_bytes", "mac_share_of_valu", "emulation_wall_ms", "wave_instructions_per_second",
-    "emulation_over_openblas", "modeled", "verification"};
+    "emulation_over_openblas", "modeled", "verification", "valu_per_step", "lds_cycles_per_step",
+    "lds_share_of_valu_cycles", "expected_lds_read_requests_per_step", "idea"};
 const std::vector<std::string> kCounterFields = {
     "salu", "valu", "valu_dpp", "valu_fma", "smem", "vmem_load", "vmem_store", "lds_read", "lds_write", "branch",
     "waitcnt", "barrier", "nop", "other", "wave_instructions", "lds_read_requests", "lds_read_bytes",
@@ -70,7 +71,7 @@ const std::vector<std::string> kModeledFields = {"is_modeled", "label", "gpu", "
 
 }  // namespace
 
-TEST_CASE("dpp0, dpp1 and dpp2 on 256x256x64: JSON, CSV and chart") {
+TEST_CASE("every variant gfx906 has on 256x256x64: JSON, CSV and chart") {
   const fs::path dir = scratch_dir();
   const fs::path json = dir / "r.json", csv = dir / "r.csv", svg = dir / "r.svg";
   const Outcome o = bench({"-m", "256", "-n", "256", "-k", "64", "--variant", "all", "--backend", "emu", "-i", "3",
@@ -106,7 +107,16 @@ TEST_CASE("dpp0, dpp1 and dpp2 on 256x256x64: JSON, CSV and chart") {
     for (const std::string& key : kCounterFields) CHECK(row["counters"].contains(key));
     for (const std::string& key : kModeledFields) CHECK(row["modeled"].contains(key));
     CHECK(row["lds_read_requests_per_step"] == per_step[0]);
+    CHECK(row["expected_lds_read_requests_per_step"] == per_step[0]);
+    CHECK(row["idea"] == info.idea);
     CHECK(row["counters"]["lds_read_requests"] == per_step[0] * 32);
+    // LDS busy cycles per step: bytes through the 128 B/clk port plus conflict cycles.
+    const nlohmann::json& c = row["counters"];
+    const double lds_cycles = (c["lds_read_bytes"].get<double>() + c["lds_write_bytes"].get<double>()) / 128 / 32 +
+                              c["lds_bank_conflict_cycles"].get<double>() / 32;
+    CHECK(row["lds_cycles_per_step"].get<double>() == Approx(lds_cycles));
+    CHECK(row["valu_per_step"].get<double>() == Approx(c["valu"].get<double>() / 32));
+    CHECK(row["lds_share_of_valu_cycles"].get<double>() == Approx(lds_cycles / (c["valu"].get<double>() / 32)));
     CHECK(row["verification"]["passed"] == true);
     CHECK(row["verification"]["bitwise_same_order"] == true);
     CHECK(row["runs_ms"].size() == 3);  // -i 3; the 2 warm-ups are not timed
@@ -118,6 +128,12 @@ TEST_CASE("dpp0, dpp1 and dpp2 on 256x256x64: JSON, CSV and chart") {
     CHECK(row["counters"]["valu_fma"] == 64 * 64 * 16);
     CHECK(row["mac_share_of_valu"].get<double>() > 0.9);
   }
+  // dpp0: 2 A and 2 B float4 per lane and k read, A and B tiles written once: 1024 + 64 clocks, no conflicts.
+  CHECK(rows[0]["lds_cycles_per_step"] == 1088.0);
+  const std::size_t lds_line = o.out.find("LDS cycles / step (bytes/128+conflicts)");
+  REQUIRE(lds_line != std::string::npos);
+  CHECK(o.out.substr(lds_line, o.out.find('\n', lds_line) - lds_line).find(" 1088.0 ") != std::string::npos);
+  CHECK(contains(o.out, "LDS cycles / VALU cycles"));
   CHECK(rows[0]["counters"]["valu_dpp"] == 0);
   CHECK(rows[1]["counters"]["valu_dpp"] == 64 * 64 * 16);  // every mac of dpp1 and dpp2 takes b through DPP
   CHECK(rows[2]["counters"]["valu_dpp"] == 64 * 64 * 16);
@@ -137,6 +153,11 @@ TEST_CASE("dpp0, dpp1 and dpp2 on 256x256x64: JSON, CSV and chart") {
   CHECK(contains(chart, "<svg"));
   CHECK(contains(chart, "GFLOPS (modeled, not measured)"));
   CHECK(contains(chart, "gfx906 dpp2"));
+  // The Pareto panels: one labelled point per variant (and the targets it stands for).
+  CHECK(contains(chart, "LDS read requests per step"));
+  CHECK(contains(chart, "LDS busy cycles per step"));
+  CHECK(contains(chart, "VALU instructions per step"));
+  CHECK(contains(chart, "dpp0 (gfx906)"));
   fs::remove_all(dir);
 }
 

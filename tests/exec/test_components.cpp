@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <vector>
 
 #include "emu/exec/address_space.hpp"
 #include "emu/exec/counters.hpp"
@@ -157,6 +158,82 @@ TEST_CASE("the LDS conflict memo gives the plain model's counts", "[lds]") {
         if (round % 11 == 0) a.byte[0][5] = next() % 8192;  // an odd lane out
         const std::uint64_t active = (round % 4 == 0) ? (std::uint64_t(next()) << 32 | next()) : ~0ull;
         INFO("round " << round);
-        CHECK(lds_bank_conflict_cycles(a, active, memo) == lds_bank_conflict_cycles(a.dwords(), active));
+        // Both groupings, switching now and then: the memo must not reuse a
+        // count made under the other one.
+        const Target target = (round / 2) % 2 ? Target::gfx942 : Target::gfx906;
+        const LdsLaneGrouping& passes = lds_bank_model(target).passes(false, a.elements * a.dwords_per_element);
+        CHECK(lds_bank_conflict_cycles(a, active, passes, memo) == lds_bank_conflict_cycles(a.dwords(), active, passes));
     }
+}
+
+namespace {
+// 16-byte vectors: lanes 4g..4g+3 read 64 contiguous bytes (16 banks) of
+// their own 1 KiB block, in the lower (banks 0-15) or upper half (16-31).
+LdsLaneDwords quads_in_halves(bool (*upper_half)(unsigned quad)) {
+    LdsLaneDwords a;
+    a.per_lane = 4;
+    for (unsigned l = 0; l < 64; ++l)
+        for (unsigned d = 0; d < 4; ++d)
+            a.dwords[l][d] = (1024 * (l / 4) + 64 * upper_half(l / 4) + 16 * (l % 4)) / 4 + d;
+    return a;
+}
+}  // namespace
+
+TEST_CASE("LDS lane groupings per target: gfx942 ds_read_b128 passes as measured on MI300X", "[lds]") {
+    const std::uint64_t all = ~0ull;
+    const LdsBankModel& gfx906 = lds_bank_model(Target::gfx906);
+    const LdsBankModel& gfx942 = lds_bank_model(Target::gfx942);
+    for (Target t : {Target::gfx900, Target::gfx908, Target::gfx90a}) CHECK(&lds_bank_model(t) == &gfx906);
+    CHECK(&lds_bank_model(Target::gfx940) == &gfx942);
+    // Every grouping is a permutation of the 64 lanes, 32 dwords per pass.
+    for (const LdsBankModel* model : {&gfx906, &gfx942})
+        for (unsigned dwords : {1u, 2u, 4u})
+            for (bool write : {false, true}) {
+                const LdsLaneGrouping& g = model->passes(write, dwords);
+                CHECK(g.lanes_per_pass * dwords == 32);
+                std::uint64_t seen = 0;
+                for (std::uint8_t lane : g.lane_order) seen |= 1ull << lane;
+                CHECK(seen == all);
+            }
+    // gfx942 b128 reads, published phases: {0-3,20-23}, {32-35,52-55}, {4-7,16-19}, ...
+    const LdsLaneGrouping& read_b128 = gfx942.passes(false, 4);
+    CHECK(std::vector<int>(read_b128.lane_order.begin(), read_b128.lane_order.begin() + 16) ==
+          std::vector<int>{0, 1, 2, 3, 20, 21, 22, 23, 32, 33, 34, 35, 52, 53, 54, 55});
+
+    // Quad pairs (2k, 2k+1) in the same half, (0,5), (1,4), (2,7), (3,6) in
+    // different halves: one conflict per pass with consecutive lanes, none on gfx942.
+    const LdsLaneDwords consecutive_pairs_clash = quads_in_halves([](unsigned q) { return (q % 8) >= 4; });
+    CHECK(lds_bank_conflict_cycles(consecutive_pairs_clash, all, gfx906.passes(false, 4)) == 8);
+    CHECK(lds_bank_conflict_cycles(consecutive_pairs_clash, all, gfx942.passes(false, 4)) == 0);
+    // Writes keep passes of 8 consecutive lanes on gfx942 (ds_write_b128).
+    CHECK(lds_bank_conflict_cycles(consecutive_pairs_clash, all, gfx942.passes(true, 4)) == 8);
+    // The opposite: quads q and q^1 in different halves, gfx942's pairs in the same.
+    const LdsLaneDwords measured_pairs_clash =
+        quads_in_halves([](unsigned q) { return bool(((q >> 0) ^ (q >> 2)) & 1); });
+    CHECK(lds_bank_conflict_cycles(measured_pairs_clash, all, gfx906.passes(false, 4)) == 0);
+    CHECK(lds_bank_conflict_cycles(measured_pairs_clash, all, gfx942.passes(false, 4)) == 8);
+    CHECK(lds_bank_conflict_cycles(measured_pairs_clash, all, gfx942.passes(true, 4)) == 0);
+    // Two active lanes on the same banks, different addresses: lanes 0 and 20
+    // share a gfx942 read pass, lanes 0 and 4 share a consecutive one.
+    const LdsLaneDwords stride_128 = lanes_wide(4, [](unsigned l) { return 128 * l; });
+    CHECK(lds_bank_conflict_cycles(stride_128, (1ull << 0) | (1ull << 20), gfx942.passes(false, 4)) == 1);
+    CHECK(lds_bank_conflict_cycles(stride_128, (1ull << 0) | (1ull << 20), gfx906.passes(false, 4)) == 0);
+    CHECK(lds_bank_conflict_cycles(stride_128, (1ull << 0) | (1ull << 4), gfx942.passes(false, 4)) == 0);
+    CHECK(lds_bank_conflict_cycles(stride_128, (1ull << 0) | (1ull << 4), gfx906.passes(false, 4)) == 1);
+    // Fully conflicted strides: the saturated counts measured on MI300X
+    // (62 per ds_read_b32, 60 per b64, 56 per b128), on both groupings.
+    for (const LdsBankModel* model : {&gfx906, &gfx942}) {
+        CHECK(lds_bank_conflict_cycles(lanes_b32([](unsigned l) { return 128 * l; }), all, model->passes(false, 1)) == 62);
+        CHECK(lds_bank_conflict_cycles(lanes_wide(2, [](unsigned l) { return 128 * l; }), all, model->passes(false, 2)) == 60);
+        CHECK(lds_bank_conflict_cycles(stride_128, all, model->passes(false, 4)) == 56);
+        // ... and b128 at strides of 32 and 64 bytes: 2 or 4 distinct vectors per
+        // bank group and pass (measured: 512 and 1536 per 64 reads).
+        CHECK(lds_bank_conflict_cycles(lanes_wide(4, [](unsigned l) { return 32 * l; }), all, model->passes(false, 4)) == 8);
+        CHECK(lds_bank_conflict_cycles(lanes_wide(4, [](unsigned l) { return 64 * l; }), all, model->passes(false, 4)) == 24);
+    }
+    // b96 reads pass like b128 (the general path): on gfx942 with the b128 grouping.
+    LdsLaneDwords b96 = consecutive_pairs_clash;
+    b96.per_lane = 3;
+    CHECK(lds_bank_conflict_cycles(b96, all, gfx906.passes(false, 3)) == 8);
+    CHECK(lds_bank_conflict_cycles(b96, all, gfx942.passes(false, 3)) == 0);
 }

@@ -225,6 +225,44 @@ TEST_CASE("LDS bank conflicts and requests counted from a kernel", "[lds][counte
     CHECK(r.counters.lds_read_bytes == 96 * 16);
 }
 
+TEST_CASE("LDS bank conflicts use the target's lane grouping", "[lds][counters]") {
+    // Lane l reads and writes the 16 bytes at 1024 * (l / 4) + 16 * (l % 4),
+    // plus 64 (the upper 16 banks) when bit 4 of l is set: quads 2k and 2k+1
+    // share banks (one conflict per pass of 8 consecutive lanes), the quads
+    // gfx940/gfx942 read together ({0-3,20-23}, {4-7,16-19}, ...) do not.
+    const std::string body = R"(
+  v_and_b32 v2, 3, v0
+  v_lshlrev_b32 v2, 4, v2
+  v_and_b32 v3, 16, v0
+  v_lshlrev_b32 v3, 2, v3
+  v_add_u32 v2, v2, v3
+  v_and_b32 v3, 60, v0
+  v_lshlrev_b32 v3, 8, v3
+  v_add_u32 v2, v2, v3
+  ds_read_b128 v[4:7], v2
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  ds_write_b128 v2, v[4:7]
+  s_waitcnt lgkmcnt(0)
+)";
+    struct Expected {
+        const char* mcpu;
+        std::uint64_t conflicts;  // read + write
+    };
+    for (const Expected e : {Expected{"gfx906", 8 + 8}, Expected{"gfx90a", 8 + 8}, Expected{"gfx940", 0 + 8}}) {
+        KernelOptions options;
+        options.mcpu = e.mcpu;
+        options.lds_bytes = 16384;
+        const Program program = build(body, options);
+        TestRun run(64);
+        const DispatchResult r = run.run(program);
+        INFO(e.mcpu);
+        REQUIRE(r.ok());
+        CHECK(r.counters.lds_bank_conflict_cycles == e.conflicts);
+        CHECK(r.counters.lds_read_requests == 64);
+    }
+}
+
 TEST_CASE("LDS access past the allocation faults", "[lds][fault]") {
     KernelOptions options;
     options.lds_bytes = 128;
