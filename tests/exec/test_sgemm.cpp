@@ -190,6 +190,24 @@ TEST_CASE("packed is fused: v_mac_f32's reference differs, the fused one does no
     CHECK(mismatches_against("gfx90a", "packed", "NN", g, o, dppgemm::MacKind::mac_f32) > 0);
 }
 
+TEST_CASE("packed: LDS conflict-free under both lane groupings (gfx90a consecutive, gfx942 measured phases)",
+          "[sgemm][packed][counters]") {
+    std::mt19937 rng(17);
+    for (const char* target : {"gfx90a", "gfx942"}) {
+        const CodeObject co = load_code_object(code_object_path(target, "packed", "NN"));
+        const Program program = build_program(co, co.kernels.at(0));
+        Gemm g;
+        g.m = 128, g.n = 128, g.k = 64, g.lda = 128, g.ldb = 64, g.ldc = 128;
+        const std::vector<float> a = random_matrix(128 * 64, rng), b = random_matrix(64 * 128, rng),
+                                 c(128 * 128, 0.0f);
+        const GemmResult r = run_gemm(program, g, a, b, c, 1);
+        REQUIRE(r.dispatch.ok());
+        INFO(target);
+        CHECK(r.dispatch.counters.lds_bank_conflict_cycles == 0);
+        CHECK(r.dispatch.counters.lds_read_requests == 8192 * 8);  // 8 steps of 8192
+    }
+}
+
 TEST_CASE("packed: alpha and beta special cases (beta = 0 never reads C, alpha = 0 never reads A, B)",
           "[sgemm][packed]") {
     std::mt19937 rng(16);
