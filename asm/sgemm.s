@@ -75,6 +75,65 @@
 // VALU-write -> DPP-read hazard cannot occur); DPP=3's moved A is read as a
 // plain source.
 
+// ---- packed fp32 (PACKED=1, gfx90a and gfx942 only) ----------------------
+//   PACKED   0: one fp32 multiply-add per instruction (v_mac_f32 / v_fmac_f32)
+//            1: v_pk_fma_f32, two fused multiply-adds per lane and instruction
+//               (needs DPP=0 and FMAC=1: every DPP form of v_pk_fma_f32 is
+//               rejected by the assembler, and the epilogue's blend must be
+//               fused like the macs so that one reference describes the kernel)
+// Same lane layout, LDS layout, loads, edges and epilogue as DPP=0; only the
+// macs of a k change. The accumulators c(i, j) at v_c + 8 j + i pair rows i, i+1
+// (i even) in one even-aligned 64-bit register pair; A rows i, i+1 are the pair
+// v_a + set + i; B(k, j) sits in the pair v_b + set + 2 (j / 2). One
+// instruction does
+//   c(i, j) = fma(a(i), b(j), c(i, j)),  c(i+1, j) = fma(a(i+1), b(j), c(i+1, j))
+// broadcasting the one B value with op_sel (low result) / op_sel_hi (high
+// result), per source [a, b, c]:
+//   j even: op_sel:[0,0,0] op_sel_hi:[1,0,1]   (b.lo feeds both halves)
+//   j odd:  op_sel:[0,1,0] op_sel_hi:[1,1,1]   (b.hi feeds both halves)
+// (AMD "AMD Instinct MI200" ISA, VOP3P: OPSEL selects the source half of the
+// low result, OPSEL_HI that of the high result; for the 32-bit packed ops a
+// half is one dword of the 64-bit source pair.)
+// Each C element still sees one fused FMA per k in increasing k order, so the
+// fused reference (MacKind::fmac_f32) matches bit for bit. The micro tile stays
+// 8x8 (32 packed FMAs per k and wave, 128 VGPRs): see docs/kernels.md for why
+// 16x8 / 8x12 tiles model slower at the benchmark sizes.
+.ifndef PACKED
+  .set PACKED, 0
+.endif
+// The assembler's own target numbers decide, so that a build for a target
+// without packed fp32 stops here with this message instead of 256 "instruction
+// not supported on this GPU" lines.
+.macro packed_target_error major, minor, stepping
+  .error "PACKED=1: v_pk_fma_f32 exists on gfx90a, gfx940 and gfx942 only, not on this target (gfx generation \major\().\minor\().\stepping)"
+  .endif                                            // close the two .if around the call,
+  .endif                                            // then stop: nothing more to say
+  .end
+.endm
+.if PACKED
+  .set _gen_major, .amdgcn.gfx_generation_number
+  .set _gen_minor, .amdgcn.gfx_generation_minor
+  .set _gen_stepping, .amdgcn.gfx_generation_stepping
+  .if !(_gen_major == 9 && (_gen_minor == 4 || (_gen_minor == 0 && _gen_stepping == 10)))
+    .altmacro
+    packed_target_error %_gen_major, %_gen_minor, %_gen_stepping
+    .noaltmacro
+  .endif
+  .ifndef DPP
+    .set DPP, 0
+  .endif
+  .if DPP != 0
+    .error "PACKED=1 needs DPP=0: v_pk_fma_f32 has no DPP form"
+  .endif
+  .ifdef FMAC
+    .if FMAC != 1
+      .error "PACKED=1 needs FMAC=1 (fused epilogue; the targets with v_pk_fma_f32 have v_fmac_f32)"
+    .endif
+  .else
+    .set FMAC, 1
+  .endif
+.endif
+
 .ifndef DPP
   .error "template parameter DPP is not set"
 .endif
@@ -474,6 +533,20 @@
 .endif
 .endm
 
+// ---- packed fp32 micro kernel (PACKED=1) ---------------------------------
+// Column j of the micro tile with 4 packed FMAs: c(i..i+1, j) += a(i..i+1) * b(j).
+.macro packed_fma_column k, j
+  .set _set_a, v_a + (\k % 2) * 8
+  .set _pair_b, v_b + (\k % 2) * B_REGS + 2 * (\j / 2)
+  .irp i, 0, 2, 4, 6
+  .if (\j % 2) == 0
+  v_pk_fma_f32 v[v_c + 8 * \j + \i:v_c + 8 * \j + \i + 1], v[_set_a + \i:_set_a + \i + 1], v[_pair_b:_pair_b + 1], v[v_c + 8 * \j + \i:v_c + 8 * \j + \i + 1] op_sel_hi:[1,0,1]
+  .else
+  v_pk_fma_f32 v[v_c + 8 * \j + \i:v_c + 8 * \j + \i + 1], v[_set_a + \i:_set_a + \i + 1], v[_pair_b:_pair_b + 1], v[v_c + 8 * \j + \i:v_c + 8 * \j + \i + 1] op_sel:[0,1,0] op_sel_hi:[1,1,1]
+  .endif
+  .endr
+.endm
+
 // One k of the micro kernel; reads for k + 1 go out before the macs of k.
 .macro multiply_k k
 .if \k + 1 < UNR
@@ -488,7 +561,11 @@
   move_a \k
 .endif
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+.if PACKED
+  packed_fma_column \k, \j
+.else
   mac_column \k, \j
+.endif
   .endr
 .endm
 

@@ -111,17 +111,13 @@ Row run_variant(const BenchOptions& o, const Problem& p, Variant variant, const 
   return row;
 }
 
-MacKind mac_of(const std::string& target) {
-  return target.rfind("gfx94", 0) == 0 ? MacKind::fmac_f32 : MacKind::mac_f32;
-}
-
 // What the variants are checked against, computed once per configuration (and MAC flavour).
 class References {
  public:
   References(const Problem& p, std::vector<float> c_openblas) : p_(p), c_openblas_(std::move(c_openblas)) {}
-  Verification check(const std::vector<float>& c, const std::string& target) {
+  Verification check(const std::vector<float>& c, MacKind mac) {
     if (scales_.empty()) scales_ = error_scales(p_);
-    auto [entry, fresh] = same_order_.try_emplace(mac_of(target), p_.c0);
+    auto [entry, fresh] = same_order_.try_emplace(mac, p_.c0);
     if (fresh)
       reference_sgemm(entry->first, p_.ta, p_.tb, p_.m, p_.n, p_.k, p_.alpha, p_.a.data(), p_.lda, p_.b.data(),
                       p_.ldb, p_.beta, entry->second.data(), p_.ldc);
@@ -149,7 +145,7 @@ ConfigReport run_config(const BenchOptions& o, const Shape& shape, std::uint64_t
       if (o.every_variant && row.result.status == Status::unsupported &&
           !variant_unavailable_reason(variant, row.target).empty())
         continue;
-      if (row.result && o.verify) row.check = references.check(c, row.target);
+      if (row.result && o.verify) row.check = references.check(c, kernel_mac_kind(variant, row.target));
       report.rows.push_back(std::move(row));
     }
     if (report.rows.back().on_gpu()) break;  // --arch picks emulated targets; a real GPU is one target

@@ -1,6 +1,7 @@
 // The variant table (dppgemm/variants.def) as the host API sees it, and which
 // rows the embedded code objects provide per target.
 #include "backend.hpp"
+#include "dppgemm/reference.hpp"
 
 #include <cstring>
 #include <set>
@@ -10,7 +11,7 @@ namespace dppgemm {
 const std::vector<VariantInfo>& variant_table() {
   static const std::vector<VariantInfo> table = {
 #define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) \
-  {Variant::name, #name, features, requests, extra_valu, idea},
+  {Variant::name, #name, defines, features, requests, extra_valu, idea},
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
   };
@@ -52,6 +53,32 @@ std::optional<Variant> best_variant(std::string_view target) {
   }
   if (!best) return std::nullopt;
   return best->variant;
+}
+
+namespace {
+
+// `assignment` ("FMAC=1") is one of the row's space-separated template parameters.
+bool sets_parameter(const char* defines, std::string_view assignment) {
+  std::string_view rest(defines);
+  while (!rest.empty()) {
+    const std::size_t space = rest.find(' ');
+    if (rest.substr(0, space) == assignment) return true;
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+  }
+  return false;
+}
+
+}  // namespace
+
+MacKind kernel_mac_kind(Variant variant, std::string_view target) {
+  const std::string base = detail::base_arch(std::string(target));
+  if (variant == Variant::best)
+    if (const auto chosen = best_variant(base)) variant = *chosen;
+  // The template's FMAC: the row's own, else the target's (cmake/DppgemmKernels.cmake:
+  // v_mac_f32 exists on gfx900..gfx90a, not on gfx940+).
+  const VariantInfo* row = variant_info(variant);
+  if (row && sets_parameter(row->defines, "FMAC=1")) return MacKind::fmac_f32;
+  return base.rfind("gfx94", 0) == 0 ? MacKind::fmac_f32 : MacKind::mac_f32;
 }
 
 std::string variant_unavailable_reason(Variant variant, std::string_view target) {

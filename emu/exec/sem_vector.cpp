@@ -640,18 +640,35 @@ const u32* packed_half(Wave& w, const ExecInst& e, unsigned i, unsigned half, La
     return fetch(w, e, i, tmp, 0);
 }
 
+float pk_fma(float a, float b, float c) { return std::fma(a, b, c); }
+
+// Both halves are computed before either is written: the hardware reads every
+// source first, so a destination that overlaps a source the other half
+// selects (v_pk_fma_f32 v[0:1], v[0:1], ... op_sel_hi:[0,..]) still gives that
+// half the old value.
 template <float (*F)(float, float, float), unsigned Sources>
 void pk_f32(Wave& w, const ExecInst& e) {
     const Inst& inst = *e.inst;
     const bool flush_in = e.flush_in, flush_out = e.flush_out;  // the wave's fp32 denorm mode
+    alignas(64) Lanes out[2];
     for (unsigned half = 0; half < 2; ++half) {
-        alignas(64) Lanes t[3], out;
+        alignas(64) Lanes t[3];
         const u32* src[3] = {nullptr, nullptr, nullptr};
         u32 neg[3] = {0, 0, 0};
         for (unsigned i = 0; i < Sources; ++i) {
             const unsigned sel = half == 0 ? (inst.mods.op_sel >> i) & 1 : (inst.mods.op_sel_hi >> i) & 1;
             src[i] = packed_half(w, e, i, sel, t[i]);
             neg[i] = (((half == 0 ? inst.mods.neg : inst.mods.neg_hi) >> i) & 1) << 31;
+        }
+        if constexpr (F == pk_fma) {
+            // The GEMM case (no negation): the multiply-add lane loops of
+            // v_fmac_f32 (vectorized, AVX2+FMA where the CPU has it), which
+            // flush inputs and result exactly as here.
+            if (!(neg[0] | neg[1] | neg[2])) {
+                const MultiplyAddLoops& loops = multiply_add_loops<true>();
+                (flush_in ? loops.flushing : loops.plain)(src[0], src[1], src[2], out[half], flush_out);
+                continue;
+            }
         }
         for (unsigned l = 0; l < 64; ++l) {
             float x[3] = {0, 0, 0};
@@ -664,12 +681,12 @@ void pk_f32(Wave& w, const ExecInst& e) {
                 const float f = as_float(r);
                 r = as_bits(std::isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f);
             }
-            out[l] = flush_out ? fp::flush(r) : r;
+            out[half][l] = flush_out ? fp::flush(r) : r;
         }
-        commit(vreg(w, e.dst, half), out, w.exec());
     }
+    commit(vreg(w, e.dst, 0), out[0], w.exec());
+    commit(vreg(w, e.dst, 1), out[1], w.exec());
 }
-float pk_fma(float a, float b, float c) { return std::fma(a, b, c); }
 float pk_mul(float a, float b, float) { return a * b; }
 float pk_add(float a, float b, float) { return a + b; }
 

@@ -12,10 +12,19 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
+
+#include "dppgemm/dppgemm.hpp"
 
 namespace dppgemm {
 
 enum class MacKind : std::uint8_t { mac_f32, fmac_f32 };
+
+// The multiply-add the kernel of `variant` performs on `target` ("gfx90a";
+// target-id suffixes ignored; `best` is resolved for the target): fused when
+// the variant's row sets FMAC=1 (packed: v_pk_fma_f32 is fused, so its blend
+// is too) or the target has no v_mac_f32 (gfx940+), else v_mac_f32.
+MacKind kernel_mac_kind(Variant variant, std::string_view target);
 
 // Column-major, BLAS argument meaning; trans_a/trans_b are 'N' or 'T'.
 void reference_sgemm(MacKind mac, char trans_a, char trans_b, int m, int n, int k, float alpha,

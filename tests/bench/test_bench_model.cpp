@@ -79,3 +79,21 @@ TEST_CASE("no workgroups, no modeled time") {
   CHECK(m.cycles == 0);
   CHECK(m.gflops == 0);
 }
+
+TEST_CASE("a packed FMA is one VALU instruction and two FMAs: same flops, half the VALU clocks") {
+  // The same 128x128x8 step of 8x8 micro tiles per workitem: 512 v_fmac_f32 or
+  // 256 v_pk_fma_f32 per wave. The flops come from the problem (2 M N K), never
+  // from instruction counts, so the packed launch models twice the GFLOPS.
+  const GpuSpec mi250x = *gpu_spec("gfx90a");
+  const double flops = 2.0 * 128 * 128 * 8 * 110;
+  Counters scalar = launch(110);  // one workgroup per CU
+  scalar.valu = scalar.waves * 512;
+  scalar.valu_fma = scalar.valu;
+  Counters packed = scalar;
+  packed.valu = packed.waves * 256;
+  packed.valu_fma = packed.valu;
+  const Modeled s = model_launch(mi250x, scalar, flops), p = model_launch(mi250x, packed, flops);
+  CHECK(s.valu_cycles == Approx(4 * 512));
+  CHECK(p.valu_cycles == Approx(4 * 256));
+  CHECK(p.gflops == Approx(2 * s.gflops));
+}

@@ -5,6 +5,8 @@
 
 #include <cstring>
 #include <filesystem>
+#include <limits>
+#include <optional>
 #include <random>
 
 #include "dppgemm/dppgemm.hpp"
@@ -61,31 +63,51 @@ std::vector<float> random_matrix(std::size_t count, std::mt19937& rng) {
     return v;
 }
 
-void check_bitwise(const std::string& target, const std::string& variant, const std::string& layout, const Gemm& g,
-                   std::mt19937& rng, unsigned threads = 2) {
+// The multiply-add the kernel performs (the library's answer, from the variant table).
+dppgemm::MacKind mac_of(const std::string& target, const std::string& variant) {
+    const std::optional<dppgemm::Variant> v = dppgemm::parse_variant(variant);
+    REQUIRE(v);
+    return dppgemm::kernel_mac_kind(*v, target);
+}
+
+struct Operands {
+    std::vector<float> a, b, c0;
+};
+
+Operands random_operands(const Gemm& g, std::mt19937& rng) {
+    const int cols_a = g.ta == 'N' ? g.k : g.m, cols_b = g.tb == 'N' ? g.n : g.k;
+    Operands o;
+    o.a = random_matrix(std::size_t(g.lda) * std::max(cols_a, 1), rng);
+    o.b = random_matrix(std::size_t(g.ldb) * std::max(cols_b, 1), rng);
+    o.c0 = random_matrix(std::size_t(g.ldc) * g.n, rng);
+    return o;
+}
+
+// Runs the kernel on `o`; returns C bitwise compared with the reference of `mac`
+// (the number of elements that differ).
+std::size_t mismatches_against(const std::string& target, const std::string& variant, const std::string& layout,
+                               const Gemm& g, const Operands& o, dppgemm::MacKind mac, unsigned threads = 2) {
     const std::string path = code_object_path(target, variant, layout);
     REQUIRE(std::filesystem::exists(path));
     const CodeObject co = load_code_object(path);
     const Program program = build_program(co, co.kernels.at(0));
-    const int rows_a = g.ta == 'N' ? g.m : g.k, rows_b = g.tb == 'N' ? g.k : g.n;
-    const int cols_a = g.ta == 'N' ? g.k : g.m, cols_b = g.tb == 'N' ? g.n : g.k;
-    (void)rows_a;
-    (void)rows_b;
-    const std::vector<float> a = random_matrix(std::size_t(g.lda) * std::max(cols_a, 1), rng);
-    const std::vector<float> b = random_matrix(std::size_t(g.ldb) * std::max(cols_b, 1), rng);
-    const std::vector<float> c0 = random_matrix(std::size_t(g.ldc) * g.n, rng);
-    GemmResult r = run_gemm(program, g, a, b, c0, threads);
+    GemmResult r = run_gemm(program, g, o.a, o.b, o.c0, threads);
     INFO(path << " m=" << g.m << " n=" << g.n << " k=" << g.k << " alpha=" << g.alpha << " beta=" << g.beta);
     REQUIRE_FALSE(r.dispatch.fault.has_value());
-    std::vector<float> expected = c0;
-    const dppgemm::MacKind mac = target == "gfx940" || target == "gfx942" ? dppgemm::MacKind::fmac_f32
-                                                                          : dppgemm::MacKind::mac_f32;
-    dppgemm::reference_sgemm(mac, g.ta, g.tb, g.m, g.n, g.k, g.alpha, a.data(), g.lda, b.data(), g.ldb, g.beta,
+    std::vector<float> expected = o.c0;
+    dppgemm::reference_sgemm(mac, g.ta, g.tb, g.m, g.n, g.k, g.alpha, o.a.data(), g.lda, o.b.data(), g.ldb, g.beta,
                              expected.data(), g.ldc);
     std::size_t mismatches = 0;
     for (std::size_t i = 0; i < expected.size(); ++i)
         if (std::memcmp(&expected[i], &r.c[i], 4) != 0) ++mismatches;
-    CHECK(mismatches == 0);
+    return mismatches;
+}
+
+void check_bitwise(const std::string& target, const std::string& variant, const std::string& layout, const Gemm& g,
+                   std::mt19937& rng, unsigned threads = 2) {
+    const Operands o = random_operands(g, rng);
+    INFO(target << " " << variant << " " << layout);
+    CHECK(mismatches_against(target, variant, layout, g, o, mac_of(target, variant), threads) == 0);
 }
 
 }  // namespace
@@ -139,6 +161,84 @@ TEST_CASE("every target, variant and layout is bitwise equal to the reference", 
                 ++checked;
             }
     CHECK(checked >= 48);  // gfx900/906/908/90a at least; gfx940/942 when built
+}
+
+TEST_CASE("packed (v_pk_fma_f32) on gfx90a and gfx942: every layout at the edges, bitwise vs the fused reference",
+          "[sgemm][packed]") {
+    std::mt19937 rng(14);
+    // M, N around the 128 macro tile and K around the 8-deep step, including 1 and K = 0.
+    const int shapes[][3] = {{1, 1, 1}, {128, 128, 8}, {129, 130, 9}, {127, 257, 17}, {64, 1, 33}, {200, 70, 0}};
+    for (const char* target : {"gfx90a", "gfx942"})
+        for (const char* layout : {"NN", "NT", "TN", "TT"})
+            for (const auto& [m, n, k] : shapes) {
+                Gemm g;
+                g.ta = layout[0], g.tb = layout[1];
+                g.m = m, g.n = n, g.k = k, g.alpha = 1.25f, g.beta = -0.75f;
+                g.lda = (g.ta == 'N' ? g.m : std::max(g.k, 1)) + 3;
+                g.ldb = (g.tb == 'N' ? std::max(g.k, 1) : g.n) + 1;
+                g.ldc = g.m + 2;
+                check_bitwise(target, "packed", layout, g, rng);
+            }
+}
+
+TEST_CASE("packed is fused: v_mac_f32's reference differs, the fused one does not", "[sgemm][packed]") {
+    std::mt19937 rng(15);
+    Gemm g;
+    g.m = 130, g.n = 129, g.k = 40, g.lda = 130, g.ldb = 40, g.ldc = 130, g.alpha = 1.0f, g.beta = 0.5f;
+    const Operands o = random_operands(g, rng);
+    CHECK(mismatches_against("gfx90a", "packed", "NN", g, o, dppgemm::MacKind::fmac_f32) == 0);
+    CHECK(mismatches_against("gfx90a", "packed", "NN", g, o, dppgemm::MacKind::mac_f32) > 0);
+}
+
+TEST_CASE("packed: LDS conflict-free under both lane groupings (gfx90a consecutive, gfx942 measured phases)",
+          "[sgemm][packed][counters]") {
+    std::mt19937 rng(17);
+    for (const char* target : {"gfx90a", "gfx942"}) {
+        const CodeObject co = load_code_object(code_object_path(target, "packed", "NN"));
+        const Program program = build_program(co, co.kernels.at(0));
+        Gemm g;
+        g.m = 128, g.n = 128, g.k = 64, g.lda = 128, g.ldb = 64, g.ldc = 128;
+        const std::vector<float> a = random_matrix(128 * 64, rng), b = random_matrix(64 * 128, rng),
+                                 c(128 * 128, 0.0f);
+        const GemmResult r = run_gemm(program, g, a, b, c, 1);
+        REQUIRE(r.dispatch.ok());
+        INFO(target);
+        CHECK(r.dispatch.counters.lds_bank_conflict_cycles == 0);
+        CHECK(r.dispatch.counters.lds_read_requests == 8192 * 8);  // 8 steps of 8192
+    }
+}
+
+TEST_CASE("packed: alpha and beta special cases (beta = 0 never reads C, alpha = 0 never reads A, B)",
+          "[sgemm][packed]") {
+    std::mt19937 rng(16);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (const char* target : {"gfx90a", "gfx942"})
+        for (const char* layout : {"NN", "TT"}) {
+            Gemm g;
+            g.ta = layout[0], g.tb = layout[1];
+            g.m = 131, g.n = 67, g.k = 13;
+            g.lda = g.ta == 'N' ? g.m : g.k, g.ldb = g.tb == 'N' ? g.k : g.n, g.ldc = g.m;
+            INFO(target << " " << layout);
+            // beta = 0: C holds NaN, which must not reach the result.
+            Operands o = random_operands(g, rng);
+            std::fill(o.c0.begin(), o.c0.end(), nan);
+            g.alpha = 2.0f, g.beta = 0.0f;
+            CHECK(mismatches_against(target, "packed", layout, g, o, dppgemm::MacKind::fmac_f32) == 0);
+            g.beta = -0.0f;
+            CHECK(mismatches_against(target, "packed", layout, g, o, dppgemm::MacKind::fmac_f32) == 0);
+            // alpha = 0: A and B hold NaN and are not referenced; C = beta * C.
+            o = random_operands(g, rng);
+            std::fill(o.a.begin(), o.a.end(), nan);
+            std::fill(o.b.begin(), o.b.end(), nan);
+            g.alpha = 0.0f, g.beta = 3.0f;
+            CHECK(mismatches_against(target, "packed", layout, g, o, dppgemm::MacKind::fmac_f32) == 0);
+            // alpha = 1, beta = 1 and alpha = -1, beta = 0.5 (no shortcut may change the rounding).
+            o = random_operands(g, rng);
+            g.alpha = 1.0f, g.beta = 1.0f;
+            CHECK(mismatches_against(target, "packed", layout, g, o, dppgemm::MacKind::fmac_f32) == 0);
+            g.alpha = -1.0f, g.beta = 0.5f;
+            CHECK(mismatches_against(target, "packed", layout, g, o, dppgemm::MacKind::fmac_f32) == 0);
+        }
 }
 
 // LDS read requests and extra VALU per step of every variant: test_variant_table.cpp.

@@ -81,6 +81,10 @@ TEST_CASE("every variant row: counted LDS read requests and extra VALU per step 
             const std::int64_t valu = steady(path, c);
             CHECK(c.lds_read_requests == row.lds_read_requests_per_step * kSteps);
             CHECK(valu - dpp0_valu == row.extra_valu_per_step * kSteps);  // exact
+            // Same useful work: the emulator counts multiply-add instructions, and
+            // with the template parameter PACKED=1 every one is a v_pk_fma_f32 (two).
+            const bool packed = (" " + std::string(row.defines) + " ").find(" PACKED=1 ") != std::string::npos;
+            CHECK(c.valu_multiply_add * (packed ? 2 : 1) == dpp0.valu_multiply_add);
             ++rows_checked;
         }
     }

@@ -29,7 +29,7 @@ std::string emulate(const char* arch) {
 
 void hip_equals_emu(const std::string& target) {
   for (const char* layout : {"NN", "NT", "TN", "TT"})
-    for (dppgemm::Variant variant : {dppgemm::Variant::dpp0, dppgemm::Variant::dpp1, dppgemm::Variant::dpp2}) {
+    for (dppgemm::Variant variant : dppgemm::available_variants(target)) {  // packed too on gfx942
       const Problem p = Problem::random(layout[0], layout[1], 131, 129, 19, 2, unsigned(layout[1] * 3 + layout[0]));
       dppgemm::Options options;
       options.variant = variant;

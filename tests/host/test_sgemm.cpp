@@ -128,9 +128,10 @@ TEST_CASE("sgemm: quick returns succeed without reading A and B or touching C") 
 TEST_CASE("sgemm: the emu backend is bitwise the reference and the emulator run directly") {
   struct Target {
     const char* name;
-    dppgemm::MacKind mac;
+    dppgemm::MacKind mac;  // of the non-packed kernels
   };
-  for (const Target target : {Target{"gfx906", dppgemm::MacKind::mac_f32}, Target{"gfx942", dppgemm::MacKind::fmac_f32}})
+  for (const Target target : {Target{"gfx906", dppgemm::MacKind::mac_f32}, Target{"gfx90a", dppgemm::MacKind::mac_f32},
+                              Target{"gfx942", dppgemm::MacKind::fmac_f32}})
     for (const char* layout : {"NN", "NT", "TN", "TT"})
       for (dppgemm::Variant variant : dppgemm::available_variants(target.name)) {
         const Problem p = Problem::random(layout[0], layout[1], 130, 67, 21, 3, unsigned(layout[0] * 7 + layout[1]));
@@ -145,7 +146,10 @@ TEST_CASE("sgemm: the emu backend is bitwise the reference and the emulator run 
         CHECK(r.counters->workgroups == 2);
         const dppgemm_code_object* co = dppgemm_find_code_object(target.name, dppgemm::to_string(variant), layout);
         REQUIRE(co);
-        CHECK(bitwise_equal(c, reference(target.mac, p)));
+        // packed (v_pk_fma_f32 and a v_fmac_f32 blend) is fused on every target
+        const dppgemm::MacKind mac = variant == dppgemm::Variant::packed ? dppgemm::MacKind::fmac_f32 : target.mac;
+        CHECK(dppgemm::kernel_mac_kind(variant, target.name) == mac);
+        CHECK(bitwise_equal(c, reference(mac, p)));
         CHECK(bitwise_equal(c, run_on_emulator(*co, p)));
       }
 }
@@ -173,6 +177,25 @@ TEST_CASE("sgemm: a variant a target does not have is refused, named") {
   CHECK(dppgemm::variant_unavailable_reason(dppgemm::Variant::dpp1, "gfx906:xnack-").empty());
 }
 
+TEST_CASE("sgemm: packed on gfx906 is refused with a clear message, and runs on gfx90a and gfx942") {
+  const Problem p = Problem::random('N', 'N', 8, 8, 8, 0, 1);
+  std::vector<float> c;
+  for (const char* target : {"gfx900", "gfx906", "gfx908"}) {
+    const Result r = p.run(c, on(Backend::emu, target, dppgemm::Variant::packed));
+    CHECK(r.status == Status::unsupported);
+    CHECK(r.message == std::string("emu: packed is not available on ") + target +
+                           " (needs packed_fp32; built for gfx90a, gfx942)");
+    CHECK(r.kernel.empty());
+  }
+  for (const char* target : {"gfx90a", "gfx942"}) {
+    const Result r = p.run(c, on(Backend::emu, target, dppgemm::Variant::packed));
+    INFO(target << ": " << r.message);
+    CHECK(r);
+    CHECK(r.kernel == "dppgemm_sgemm_packed_NN");
+    CHECK(bitwise_equal(c, reference(dppgemm::MacKind::fmac_f32, p)));
+  }
+}
+
 TEST_CASE("sgemm: best is the available row with the least extra VALU, then the fewest LDS requests") {
   for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"}) {
     const std::optional<dppgemm::Variant> best = dppgemm::best_variant(target);
@@ -192,8 +215,10 @@ TEST_CASE("sgemm: best is the available row with the least extra VALU, then the 
     CHECK(r.kernel == std::string("dppgemm_sgemm_") + chosen->name + "_NT");
   }
   CHECK_FALSE(dppgemm::best_variant("gfx940"));
-  // With today's rows (dpp0, dpp1, dpp2 on every target): dpp2.
+  // With today's rows: dpp2 where there is no packed fp32, packed (half the VALU) where there is.
   CHECK(dppgemm::to_string(*dppgemm::best_variant("gfx906")) == std::string("dpp2"));
+  CHECK(dppgemm::to_string(*dppgemm::best_variant("gfx90a")) == std::string("packed"));
+  CHECK(dppgemm::to_string(*dppgemm::best_variant("gfx942:sramecc+:xnack-")) == std::string("packed"));
 }
 
 TEST_CASE("sgemm: beta = 0 never reads C, alpha = 0 never reads A and B") {

@@ -67,7 +67,7 @@ std::vector<Instruction> disassemble(const std::string& target, const std::strin
 }
 
 struct LoopCounts {
-  int macs = 0, dpp_macs = 0, other_valu = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
+  int macs = 0, dpp_macs = 0, packed_fmas = 0, other_valu = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
   std::map<std::string, int> dpp_controls;  // "quad_perm", "row_ror", ... -> DPP macs and movs using it
 };
 
@@ -90,6 +90,8 @@ LoopCounts count_main_loop(const std::vector<Instruction>& code) {
       if (is_mac(inst.mnemonic)) {
         ++counts.macs;
         if (inst.mnemonic.find("_dpp") != std::string::npos) ++counts.dpp_macs;
+      } else if (inst.mnemonic == "v_pk_fma_f32") {
+        ++counts.packed_fmas;
       } else if (inst.mnemonic.rfind("v_", 0) == 0) {
         ++counts.other_valu;
       }
@@ -151,6 +153,16 @@ const std::map<std::string, int> kLdsReadsPerStep = {
 #undef DPPGEMM_VARIANT
 };
 
+// Each row's template parameters, and whether it sets one ("PACKED=1").
+const std::map<std::string, std::string> kDefines = {
+#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) {#name, defines},
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+};
+bool sets(const std::string& variant, const std::string& assignment) {
+  return (" " + kDefines.at(variant) + " ").find(" " + assignment + " ") != std::string::npos;
+}
+
 // Rows that need target features are not built for every target.
 bool built(const std::string& target, const std::string& variant) {
   return std::filesystem::exists(code_object_path(target, variant, "NN"));
@@ -161,12 +173,14 @@ const std::map<std::string, std::map<std::string, int>> kDppControlsPerStep = {
     {"dpp1", {{"quad_perm", 512}}},
     {"dpp2", {{"quad_perm", 512}}},
     {"dpp3", {{"quad_perm", 512}, {"row_ror", 32}}},
-    {"bcast", {{"row_newbcast", 512}}}};
+    {"bcast", {{"row_newbcast", 512}}},
+    {"packed", {}}};
 // Two stages of an A tile (8 rows of 128 + 4 floats) and a B tile (8 rows of
 // 132, 144 or 136 floats: docs/kernels.md, "LDS layout").
 const std::map<std::string, unsigned> kLdsBytes = {
     {"dpp0", 2 * 8 * (132 + 132) * 4}, {"dpp1", 2 * 8 * (132 + 132) * 4}, {"dpp2", 2 * 8 * (132 + 144) * 4},
-    {"dpp3", 2 * 8 * (132 + 144) * 4}, {"bcast", 2 * 8 * (132 + 136) * 4}};
+    {"dpp3", 2 * 8 * (132 + 144) * 4}, {"bcast", 2 * 8 * (132 + 136) * 4},
+    {"packed", 2 * 8 * (132 + 132) * 4}};
 
 }  // namespace
 
@@ -179,12 +193,15 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
         const auto code = disassemble(target, code_object_path(target, variant, layout));
         const LoopCounts loop = count_main_loop(code);
         CHECK(loop.branches_back == 1);
-        // 8 k x 64 macs: one wave's share of a 128x128x8 step
-        CHECK(loop.macs == 512);
+        // 8 k x 64 multiply-adds: one wave's share of a 128x128x8 step; with
+        // PACKED=1 all of them as 256 v_pk_fma_f32 (two each), without DPP.
+        const bool packed = sets(variant, "PACKED=1");
+        CHECK(loop.macs + 2 * loop.packed_fmas == 512);
+        CHECK(loop.packed_fmas == (packed ? 256 : 0));
         CHECK(loop.lds_reads_b128 == kLdsReadsPerStep.at(variant));
-        CHECK(loop.dpp_macs == (variant == "dpp0" ? 0 : 512));
+        CHECK(loop.dpp_macs == (sets(variant, "DPP=0") ? 0 : 512));
         CHECK(loop.dpp_controls == kDppControlsPerStep.at(variant));
-        // besides the macs: dpp3's 4 A movs per k, 4 LDS address swaps, and
+        // besides the multiply-adds: dpp3's 4 A movs per k, 4 LDS address swaps, and
         // per operand contiguous in k (A of T*, B of *N) 1 v_cmp + 4 v_cndmask
         const int k_contiguous = (layout[0] == 'T') + (layout[1] == 'N');
         CHECK(loop.other_valu == (variant == "dpp3" ? 32 : 0) + 4 + 5 * k_contiguous);
@@ -195,9 +212,11 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
           mac += inst.mnemonic.rfind("v_mac_f32", 0) == 0;
           fmac += inst.mnemonic.rfind("v_fmac_f32", 0) == 0;
         }
-        if (target == "gfx942") {
+        // Fused on gfx942 (no v_mac_f32) and wherever the row sets FMAC=1 (packed:
+        // the epilogue's blend is v_fmac_f32, fused like v_pk_fma_f32).
+        if (target == "gfx942" || sets(variant, "FMAC=1")) {
           CHECK(mac == 0);
-          CHECK(fmac > 512);
+          CHECK(fmac >= 64);
         } else {
           CHECK(fmac == 0);
           CHECK(mac > 512);
