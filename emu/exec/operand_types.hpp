@@ -18,6 +18,7 @@ enum class OperandType : std::uint8_t {
     b16,         // 16-bit integer / bits (the low half, or the op_sel half)
     b32,         // 32-bit integer / bits
     b64,         // 64-bit integer / bits
+    b128,        // 128-bit integer / bits (v_mqsad_u32_u8)
     f16,
     f32,
     f64,

@@ -528,10 +528,9 @@ CodeObject load_code_object(const void* bytes, std::size_t size, std::string sou
     return load_named(image, source_name);
 }
 
-CodeObject load_code_object(const std::string& path) {
-    std::vector<char> image;
+std::vector<char> read_code_object_file(const std::string& path) {
     try {
-        image = read_whole_file(path, max_code_object_bytes);
+        return read_whole_file(path, max_code_object_bytes);
     } catch (const FileReadError& error) {
         switch (error.kind()) {
         case FileReadError::Kind::cannot_open: throw CodeObjectError(path, std::string("cannot open: ") + error.what());
@@ -539,6 +538,10 @@ CodeObject load_code_object(const std::string& path) {
         default: throw CodeObjectError(path, error.what());
         }
     }
+}
+
+CodeObject load_code_object(const std::string& path) {
+    std::vector<char> image = read_code_object_file(path);
     return load_named(image, path);
 }
 

@@ -109,6 +109,10 @@ inline constexpr std::uint64_t max_code_object_bytes = std::uint64_t(1) << 28;
 // max_code_object_bytes); a directory, a FIFO without a writer or anything
 // larger is a CodeObjectError.
 CodeObject load_code_object(const std::string& path);
+// The bytes load_code_object(path) reads, with the same limits and errors
+// (CodeObjectError naming the path): for callers that look inside the file
+// (an offload bundle, a HIP executable) before loading it, reading it once.
+std::vector<char> read_code_object_file(const std::string& path);
 // The same from bytes in memory; source_name is used in messages. The bytes
 // are copied: the caller's buffer is neither kept nor modified.
 CodeObject load_code_object(const void* bytes, std::size_t size, std::string source_name = "<memory>");

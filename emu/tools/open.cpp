@@ -4,8 +4,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <vector>
 
 #include "emu/loader/offload_bundle.hpp"
@@ -13,12 +11,6 @@
 
 namespace dppgemm::emu::tools {
 namespace {
-
-std::vector<char> read_file(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw UsageError("cannot open '" + path + "': " + std::strerror(errno));
-    return std::vector<char>((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-}
 
 bool is_amdgpu_elf(const std::vector<char>& bytes) {
     if (bytes.size() < sizeof(Elf64_Ehdr) || std::memcmp(bytes.data(), ELFMAG, SELFMAG) != 0) return false;
@@ -57,13 +49,14 @@ CodeObject from_bundle(const std::string& path, const char* bundle, std::size_t 
 }  // namespace
 
 CodeObject open_code_object(const std::string& path, const std::optional<std::string>& arch) {
-    const std::vector<char> bytes = read_file(path);
+    // Read once: a pipe or /dev/stdin cannot be read again.
+    const std::vector<char> bytes = read_code_object_file(path);
     if (is_offload_bundle(bytes.data(), bytes.size())) return from_bundle(path, bytes.data(), bytes.size(), arch);
     if (!is_amdgpu_elf(bytes))
         if (const auto section = hip_fatbin_section(bytes.data(), bytes.size()))
             return from_bundle(path, bytes.data() + section->first, section->second, arch);
     // A code object, or a file the loader explains what is wrong with.
-    CodeObject co = load_code_object(path);
+    CodeObject co = load_code_object(bytes.data(), bytes.size(), path);
     if (arch && target_name(co.target.processor) != *arch)
         throw UsageError("'" + path + "' is a code object for " + co.target.str() + ", not " + *arch);
     return co;

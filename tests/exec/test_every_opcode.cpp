@@ -1623,6 +1623,23 @@ std::map<std::string, Kinds> float_operand_table() {
     m["v_fma_mix_f32"] = narrow(F, H, H, F);
     m["v_fma_mixlo_f16"] = narrow(H, H, H, F);
     m["v_fma_mixhi_f16"] = narrow(K::f16_high, H, H, F);
+    m["v_mad_mix_f32"] = narrow(F, H, H, F);
+    m["v_mad_mixlo_f16"] = narrow(H, H, H, F);
+    m["v_mad_mixhi_f16"] = narrow(K::f16_high, H, H, F);
+    for (const char* name : {"v_floor_f64", "v_ceil_f64", "v_trunc_f64", "v_rndne_f64", "v_fract_f64"}) m[name] = wide(D, D);
+    m["v_fmac_f64"] = wide(D, D, D, D);
+    m["v_trig_preop_f64"] = wide(D, D, R);
+    for (const char* name : {"v_min3_f16", "v_max3_f16", "v_med3_f16", "v_div_fixup_f16", "v_div_fixup_legacy_f16"})
+        m[name] = narrow(H, H, H, H);
+    m["v_cvt_pknorm_i16_f16"] = m["v_cvt_pknorm_u16_f16"] = narrow(R, H, H);
+    m["v_cvt_pknorm_i16_f32"] = m["v_cvt_pknorm_u16_f32"] = narrow(R, F, F);
+    m["v_cvt_norm_i16_f16"] = m["v_cvt_norm_u16_f16"] = narrow(R, H);
+    m["v_cvt_off_f32_i4"] = narrow(F, R);
+    m["v_cvt_pk_u8_f32"] = narrow(R, F, R, R);
+    m["v_cvt_pkaccum_u8_f32"] = narrow(R, F, R);
+    for (const char* name : {"v_cubeid_f32", "v_cubema_f32", "v_cubesc_f32", "v_cubetc_f32"}) m[name] = narrow(F, F, F, F);
+    m["v_pk_fmac_f16"] = narrow(K::pk_f16, K::pk_f16, K::pk_f16, K::pk_f16);
+    m["v_dot2_f32_f16"] = m["v_dot2c_f32_f16"] = narrow(F, K::pk_f16, K::pk_f16, F);
     return m;
 }
 

@@ -140,7 +140,8 @@ TEST_CASE("every implemented VALU op declares the type of each operand", "[alu][
         if (!valu || !has_semantics(op)) continue;
         const OperandTypes& types = operand_types(op);
         INFO(info.mnemonic);
-        REQUIRE(types.declared());
+        CHECK(types.declared());
+        if (!types.declared()) continue;
         const OperandType fields[4] = {types.dst, types.src[0], types.src[1], types.src[2]};
         for (int f = 0; f < 4; ++f) {
             INFO("field " << f << " declared " << operand_type_name(fields[f]) << ", op table dwords "

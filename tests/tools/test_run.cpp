@@ -384,7 +384,10 @@ TEST_CASE("run: float arguments out of range are named as such", "[cli]") {
     CHECK_THROWS_WITH(encode_by_value("1e3x", 4, "--arg x"), "--arg x: '1e3x' is not a number");
 }
 
-TEST_CASE("run: a clang offload bundle is named as one, with the way to extract a code object", "[usage]") {
+// The tools open bundles themselves (the code object for --arch); one that holds
+// no device code object says so. hipModuleLoad's hint to unbundle is tested in
+// tests/host.
+TEST_CASE("run: an offload bundle without a device code object is named as one", "[usage]") {
     std::vector<std::uint8_t> bundle(128, 0);
     const std::string magic = "__CLANG_OFFLOAD_BUNDLE__";
     std::memcpy(bundle.data(), magic.data(), magic.size());
@@ -392,14 +395,11 @@ TEST_CASE("run: a clang offload bundle is named as one, with the way to extract 
     loader_test::write_bytes(path, bundle);
     const Result r = cli({"info", path});
     CHECK(r.code == 2);
-    CHECK(r.err == "dppgemm-emu info: " + path +
-                       ": not an ELF file: this is a clang offload bundle (hipcc --genco output); extract one "
-                       "target's code object with clang-offload-bundler --unbundle --type=o "
-                       "--targets=hipv4-amdgcn-amd-amdhsa--gfx906 --input=FILE --output=FILE.co\n");
+    CHECK(r.err == "dppgemm-emu info: '" + path + "' has no code object for any AMDGPU target (it has: none)\n");
 }
 
 TEST_CASE("run: the project's own kernels define sized STT_FUNC symbols (no warning about them)", "[usage]") {
-    REQUIRE(dppgemm_code_object_count() == 60);
+    REQUIRE(dppgemm_code_object_count() > 0);  // the count: tests/kernels/test_embedded_table.cpp
     for (std::size_t i = 0; i < dppgemm_code_object_count(); ++i) {
         const dppgemm_code_object* co = dppgemm_code_object_at(i);
         const dppgemm::emu::CodeObject object = dppgemm::emu::load_code_object(co->data, co->size, co->kernel_name);
