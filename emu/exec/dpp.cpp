@@ -43,8 +43,17 @@ DppPattern make_dpp_pattern(const Dpp& dpp, Target target) {
     p.bound_ctrl = dpp.bound_ctrl;
     p.quad_perm = dpp.kind == DppKind::quad_perm;
     for (int i = 0; i < 4; ++i) p.quad_lanes[i] = static_cast<std::uint8_t>((dpp.arg >> (2 * i)) & 3);
+    p.row_local = true;
+    for (int i = 0; i < 16; ++i) p.row_lanes[i] = static_cast<std::uint32_t>(i);
     for (int lane = 0; lane < 64; ++lane) {
         const int from = source_lane(dpp, lane);
+        if (from >= 0) {
+            // Row 0 sets the in-row source; other rows must agree with it.
+            const bool same_row = (from >> 4) == (lane >> 4);
+            const auto in_row = static_cast<std::uint32_t>(from & 15);
+            if (lane < 16) p.row_lanes[lane] = in_row;
+            if (!same_row || p.row_lanes[lane & 15] != in_row) p.row_local = false;
+        }
         p.source[lane] = static_cast<std::int8_t>(from);
         p.index[lane] = static_cast<std::uint8_t>(from >= 0 ? from : lane);
         p.keep[lane] = from >= 0 ? ~0u : 0u;

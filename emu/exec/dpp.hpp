@@ -32,6 +32,13 @@ struct DppPattern {
     bool bound_ctrl = false;      // invalid sources read 0 instead of disabling the lane
     bool quad_perm = false;       // quad_perm: quad_lanes[i] is the source of lane 4q+i in quad q
     std::uint8_t quad_lanes[4] = {0, 1, 2, 3};
+    // Every existing source lies in the lane's own row of 16, at the same
+    // position in every row: lane 16r+i reads lane 16r+row_lanes[i] (quad_perm,
+    // row_shl/shr/ror, row_mirror, row_half_mirror, row_newbcast; not
+    // row_bcast or wave_*). Then a row is one 16-lane SIMD permute
+    // (sem_vector.cpp's multiply-add rows); row_lanes[i] is i where lane i has no source.
+    bool row_local = false;
+    std::uint32_t row_lanes[16] = {};
 
     // Lanes whose source lane exists and is active.
     std::uint64_t valid_sources(std::uint64_t exec) const {

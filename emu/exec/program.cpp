@@ -225,12 +225,14 @@ void build_code(Program& p) {
             if (inst.sdwa_sel.src1_sel != 6 || (inst.mods.sext & 2)) e.transform[1] |= ST_SDWA;
             e.sdwa_dst = info.family != Family::VOPC && inst.sdwa_sel.dst_sel != 6;
         }
-        e.direct_vgprs = e.dst.kind == Src::Kind::vgpr && !e.dpp && !inst.sdwa && !e.output_modifiers &&
-                         std::all_of(std::begin(e.src), std::end(e.src), [&](const Src& src) {
-                             const std::size_t k = &src - e.src;
-                             return src.kind == Src::Kind::none ||
-                                    (src.kind == Src::Kind::vgpr && !(e.transform[k] & ~ST_FLUSH));
-                         });
+        const bool vgprs_as_they_are = e.dst.kind == Src::Kind::vgpr && !inst.sdwa && !e.output_modifiers &&
+                                       std::all_of(std::begin(e.src), std::end(e.src), [&](const Src& src) {
+                                           const std::size_t k = &src - e.src;
+                                           return src.kind == Src::Kind::none ||
+                                                  (src.kind == Src::Kind::vgpr && !(e.transform[k] & ~ST_FLUSH));
+                                       });
+        e.direct_vgprs = vgprs_as_they_are && !e.dpp;
+        e.row_dpp_vgprs = vgprs_as_they_are && e.dpp && e.dpp->row_local;
         // Integer clamp (saturation) and output modifiers on integer ops are not modelled: stop rather than guess.
         if (s.fn && s.fp == sem::FloatPolicy::none && (inst.clamp || inst.omod) && info.family != Family::VOP3P)
             e.fn = sem::not_implemented;
@@ -268,6 +270,18 @@ Program build_program(const Kernel& kernel, Target target) {
     p.insts = decode_all(target, kernel.code.data(), kernel.code.size());
     build_code(p);
     return p;
+}
+
+void use_general_paths(Program& program) {
+    auto general = [](std::vector<ExecInst>& code) {
+        for (ExecInst& e : code) {
+            e.direct_vgprs = false;
+            e.row_dpp_vgprs = false;
+            e.multiply_add_run = 1;
+        }
+    };
+    general(program.code);
+    for (std::vector<ExecInst>& code : program.code_by_fp32_denorm) general(code);
 }
 
 const ExecInst* Program::code_for(FloatDenormMode fp32_denorm) const {

@@ -62,6 +62,10 @@ struct ExecInst {
     // Destination and sources are VGPRs read and written as they are: no DPP,
     // SDWA, abs/neg or output modifier (a denormal flush may still apply).
     bool direct_vgprs = false;
+    // The same, except that src0 goes through a DPP pattern that stays within
+    // rows of 16 lanes (DppPattern::row_local): the multiply-add rows permute
+    // src0 in registers instead of gathering a copy.
+    bool row_dpp_vgprs = false;
     std::uint8_t multiply_add = 0;  // 1 for fp32 mac/fmac/mad/fma (Counters::valu_multiply_add)
     // Multiply-adds: how many instructions from this one on (at least 1) have
     // the same function and flush flags, so that one call can run them all.
@@ -119,6 +123,12 @@ struct Program {
 Program build_program(const Kernel& kernel, Target target);
 // The same with the code object's image (see Program::image).
 Program build_program(const CodeObject& code_object, const Kernel& kernel);
+
+// Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
+// row_dpp_vgprs, multiply_add_run), in every denorm mode's code, so that each
+// instruction takes the general path (fetch, gather, commit): tests run a
+// program both ways and compare the registers bit for bit.
+void use_general_paths(Program& program);
 
 // The semantics table: Op -> function and class. Exposed for tests (e.g. to
 // list what is implemented).
