@@ -90,6 +90,10 @@ void vop3(Wave& w, const ExecInst& e) {
 // dependence and the loop vectorizes without alias checks.
 template <bool In, bool Out, bool Fused>
 inline void multiply_add_lanes(const u32* a, const u32* b, const u32* c, u32* out) {
+    // Results go to `result` first: a NaN result takes its operand by
+    // fp::multiply_add_nan, which needs the inputs (out may be one of them).
+    alignas(64) u32 result[64];
+    u32 nan_lanes = 0;
 #if defined(__clang__)
 #pragma clang loop vectorize(assume_safety)
 #elif defined(__GNUC__)
@@ -99,10 +103,14 @@ inline void multiply_add_lanes(const u32* a, const u32* b, const u32* c, u32* ou
         const float x = as_float(In ? fp::flush(a[l]) : a[l]);
         const float y = as_float(In ? fp::flush(b[l]) : b[l]);
         const float z = as_float(In ? fp::flush(c[l]) : c[l]);
-        u32 r = Fused ? as_bits(std::fma(x, y, z)) : as_bits(fp::flush(x * y) + z);
-        r = fp::is_nan(r) ? fp::multiply_add_nan<Fused>(as_bits(x), as_bits(y), as_bits(z), r) : r;
-        out[l] = Out ? fp::flush(r) : r;
+        const u32 r = Fused ? as_bits(std::fma(x, y, z)) : as_bits(fp::flush(x * y) + z);
+        nan_lanes |= u32(i32(r & 0x7fffffffu) > 0x7f800000);
+        result[l] = r;
     }
+    if (nan_lanes)  // rare
+        for (unsigned l = 0; l < 64; ++l)
+            if (fp::is_nan(result[l])) result[l] = fp::multiply_add_nan<Fused>(a[l], b[l], c[l], result[l]);
+    for (unsigned l = 0; l < 64; ++l) out[l] = Out ? fp::flush(result[l]) : result[l];
 }
 
 using MultiplyAddLanes = void (*)(const u32*, const u32*, const u32*, u32*, bool flush_out);
