@@ -17,7 +17,9 @@
 //   row_bcast:31             rows 2 and 3 read lane 31
 //   row_newbcast:n (gfx90a+) every lane of a row reads lane n of the row
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 
 #include "emu/decode/inst.hpp"
 
@@ -39,6 +41,15 @@ struct DppPattern {
     // (sem_vector.cpp's multiply-add rows); row_lanes[i] is i where lane i has no source.
     bool row_local = false;
     std::uint32_t row_lanes[16] = {};
+
+    bool same_as(const DppPattern& o) const {
+        return std::equal(std::begin(source), std::end(source), std::begin(o.source)) &&
+               std::equal(std::begin(index), std::end(index), std::begin(o.index)) &&
+               std::equal(std::begin(keep), std::end(keep), std::begin(o.keep)) && in_range == o.in_range &&
+               writable == o.writable && bound_ctrl == o.bound_ctrl && quad_perm == o.quad_perm &&
+               std::equal(std::begin(quad_lanes), std::end(quad_lanes), std::begin(o.quad_lanes)) &&
+               row_local == o.row_local && std::equal(std::begin(row_lanes), std::end(row_lanes), std::begin(o.row_lanes));
+    }
 
     // Lanes whose source lane exists and is active.
     std::uint64_t valid_sources(std::uint64_t exec) const {

@@ -128,15 +128,36 @@ void build_fp32_denorm_variants(Program& p, const sem::Table& table) {
     }
 }
 
-// ExecInst::multiply_add_run, from the end backwards.
+// ExecInst::multiply_add_run(_dpp), from the end backwards, and the steps.
 void count_multiply_add_runs(Program& p) {
+    p.multiply_add_steps.assign(p.code.size(), MultiplyAddStep{});
     for (std::size_t i = p.insts.size(); i-- > 0;) {
         ExecInst& e = p.code[i];
         const ExecInst& next = p.code[i + 1];
         const bool continues = e.multiply_add && next.multiply_add && next.fn == e.fn && next.flush_in == e.flush_in &&
                                next.flush_out == e.flush_out && next.multiply_add_run < 0xffff;
+        const std::uint16_t dpp = e.cls == InstClass::valu_dpp ? 1 : 0;
         e.multiply_add_run = continues ? static_cast<std::uint16_t>(next.multiply_add_run + 1) : 1;
+        e.multiply_add_run_dpp = static_cast<std::uint16_t>(dpp + (continues ? next.multiply_add_run_dpp : 0));
+        MultiplyAddStep& step = p.multiply_add_steps[i];
+        step.kind = e.direct_vgprs ? MultiplyAddStep::Kind::direct
+                    : e.row_dpp_vgprs ? MultiplyAddStep::Kind::row_dpp
+                                      : MultiplyAddStep::Kind::general;
+        if (step.kind != MultiplyAddStep::Kind::general) {
+            step.dst = static_cast<std::uint8_t>(e.dst.index);
+            for (int k = 0; k < 3; ++k) step.src[k] = static_cast<std::uint8_t>(e.src[k].index);
+            step.dpp = e.dpp;
+        }
+        e.multiply_add_steps = &p.multiply_add_steps[i];
     }
+}
+
+// One DppPattern per distinct pattern: the run loops read fewer cache lines.
+const DppPattern* intern(Program& p, const DppPattern& pattern) {
+    for (const auto& known : p.dpp_patterns)
+        if (known->same_as(pattern)) return known.get();
+    p.dpp_patterns.push_back(std::make_unique<DppPattern>(pattern));
+    return p.dpp_patterns.back().get();
 }
 
 }  // namespace
@@ -213,8 +234,7 @@ void build_code(Program& p) {
         set_fp32_denorm(e, s.fp, denorm);
         if (inst.dpp) {
             try {
-                p.dpp_patterns.push_back(std::make_unique<DppPattern>(make_dpp_pattern(inst.dpp_ctrl, target)));
-                e.dpp = p.dpp_patterns.back().get();
+                e.dpp = intern(p, make_dpp_pattern(inst.dpp_ctrl, target));
             } catch (const std::invalid_argument&) {
                 e.fn = sem::not_implemented;
             }
@@ -278,8 +298,10 @@ void use_general_paths(Program& program) {
             e.direct_vgprs = false;
             e.row_dpp_vgprs = false;
             e.multiply_add_run = 1;
+            e.multiply_add_run_dpp = e.cls == InstClass::valu_dpp ? 1 : 0;
         }
     };
+    for (MultiplyAddStep& step : program.multiply_add_steps) step = MultiplyAddStep{};
     general(program.code);
     for (std::vector<ExecInst>& code : program.code_by_fp32_denorm) general(code);
 }

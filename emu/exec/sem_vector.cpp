@@ -193,12 +193,13 @@ void multiply_add_one(Wave& w, const ExecInst& e, MultiplyAddLanes loop) {
 
 // Counts the instructions a run executed after its first (the run loop
 // counted that one) and moves the wave past them.
+// Every instruction of a run is a multiply-add (counted as one), VALU or VALU-DPP.
 void finish_run(Wave& w, const ExecInst* run, unsigned length) {
     Counters& counters = w.group->counters;
-    for (unsigned i = 1; i < length; ++i) {
-        ++counters[run[i].cls];
-        counters.valu_multiply_add += run[i].multiply_add;
-    }
+    const unsigned dpp_after_first = run[0].multiply_add_run_dpp - (run[0].cls == InstClass::valu_dpp ? 1 : 0);
+    counters[InstClass::valu_dpp] += dpp_after_first;
+    counters[InstClass::valu] += length - 1 - dpp_after_first;
+    counters.valu_multiply_add += length - 1;
     w.executed += length - 1;
     w.pc = run[length - 1].next;
 }
@@ -291,20 +292,22 @@ __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_run_avx5
                                                                                   unsigned length) {
     static_assert(A == 0, "DPP permutes src0, which must be the first multiplicand");
     const u64 exec = w.exec();  // no multiply-add changes EXEC
+    const bool flush_out = run[0].flush_out;  // the same for the whole run
     WorkgroupObserver* observer = w.group->observer;  // the run loop announced run[0]
+    const MultiplyAddStep* steps = run[0].multiply_add_steps;
     for (unsigned i = 0; i < length; ++i) {
-        const ExecInst& x = run[i];
-        if (i && observer) observer->before_instruction(w, x);
-        const u32 *a = w.v[x.src[A].index], *b = w.v[x.src[B].index], *c = w.v[x.src[C].index];
-        u32* dst = w.v[x.dst.index];
-        if (x.direct_vgprs) {
-            multiply_add_rows<Fused, false>(a, b, c, dst, nullptr, 0, exec, x.flush_out);
-        } else if (x.row_dpp_vgprs) {
+        if (i && observer) observer->before_instruction(w, run[i]);
+        const MultiplyAddStep& x = steps[i];
+        const u32 *a = w.v[x.src[A]], *b = w.v[x.src[B]], *c = w.v[x.src[C]];
+        u32* dst = w.v[x.dst];
+        if (x.kind == MultiplyAddStep::Kind::direct) {
+            multiply_add_rows<Fused, false>(a, b, c, dst, nullptr, 0, exec, flush_out);
+        } else if (x.kind == MultiplyAddStep::Kind::row_dpp) {
             const u64 valid = x.dpp->valid_sources(exec);
             multiply_add_rows<Fused, true>(a, b, c, dst, x.dpp->row_lanes, valid, x.dpp->write_mask(exec, valid),
-                                           x.flush_out);
+                                           flush_out);
         } else {
-            multiply_add_one<A, B, C>(w, x, multiply_add_avx2<false, Fused>);
+            multiply_add_one<A, B, C>(w, run[i], multiply_add_avx2<false, Fused>);
         }
     }
 }
