@@ -3,6 +3,10 @@
 #include <stdexcept>
 #include <string>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace dppgemm::emu {
 namespace {
 
@@ -64,5 +68,31 @@ DppPattern make_dpp_pattern(const Dpp& dpp, Target target) {
     }
     return p;
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+namespace {
+__attribute__((target("avx512f"))) void gather_rows_avx512(const DppPattern& p, std::uint64_t valid,
+                                                           const std::uint32_t* src, std::uint32_t* out) {
+    const __m512i permute = _mm512_loadu_si512(p.row_lanes);
+    for (unsigned row = 0; row < 4; ++row) {
+        const __m512i lanes = _mm512_loadu_si512(src + 16 * row);
+        _mm512_storeu_si512(out + 16 * row, _mm512_maskz_permutexvar_epi32(__mmask16(valid >> (16 * row)), permute, lanes));
+    }
+}
+bool cpu_has_avx512() {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+}
+}  // namespace
+
+bool dpp_gather_rows(const DppPattern& p, std::uint64_t valid, const std::uint32_t* src, std::uint32_t* out) {
+    static const bool avx512 = cpu_has_avx512();
+    if (!avx512) return false;
+    gather_rows_avx512(p, valid, src, out);
+    return true;
+}
+#else
+bool dpp_gather_rows(const DppPattern&, std::uint64_t, const std::uint32_t*, std::uint32_t*) { return false; }
+#endif
 
 }  // namespace dppgemm::emu
