@@ -32,15 +32,10 @@ void HazardTracker::need_write(const Write& w, unsigned needed, Rule rule, const
     hits.push_back(HazardHit{rule, w.inst, what + " " + shortfall(clock_ - w.clock, needed)});
 }
 
-void HazardTracker::need(const RegRange& range, unsigned needed, Rule rule, const char* reader,
-                         std::vector<HazardHit>& hits) const {
-    for (unsigned s = range.slot; s < unsigned(range.slot) + range.count && s < slot_count; ++s) {
-        const Write& w = valu_[s];
-        if (w.clock == 0 || clock_ - w.clock >= needed) continue;
-        const std::string reg = range_name(RegRange{static_cast<std::uint16_t>(s), 1});
-        need_write(w, needed, rule, std::string(reader) + " reads " + reg + ", written by a VALU instruction", hits);
-        return;
-    }
+void HazardTracker::report_need(unsigned s, unsigned needed, Rule rule, const char* reader,
+                                std::vector<HazardHit>& hits) const {
+    const std::string reg = range_name(RegRange{static_cast<std::uint16_t>(s), 1});
+    need_write(valu_[s], needed, rule, std::string(reader) + " reads " + reg + ", written by a VALU instruction", hits);
 }
 
 void HazardTracker::check(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const {

@@ -3,6 +3,10 @@
 #include <stdexcept>
 #include <string>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace dppgemm::emu {
 namespace {
 
@@ -43,8 +47,17 @@ DppPattern make_dpp_pattern(const Dpp& dpp, Target target) {
     p.bound_ctrl = dpp.bound_ctrl;
     p.quad_perm = dpp.kind == DppKind::quad_perm;
     for (int i = 0; i < 4; ++i) p.quad_lanes[i] = static_cast<std::uint8_t>((dpp.arg >> (2 * i)) & 3);
+    p.row_local = true;
+    for (int i = 0; i < 16; ++i) p.row_lanes[i] = static_cast<std::uint32_t>(i);
     for (int lane = 0; lane < 64; ++lane) {
         const int from = source_lane(dpp, lane);
+        if (from >= 0) {
+            // Row 0 sets the in-row source; other rows must agree with it.
+            const bool same_row = (from >> 4) == (lane >> 4);
+            const auto in_row = static_cast<std::uint32_t>(from & 15);
+            if (lane < 16) p.row_lanes[lane] = in_row;
+            if (!same_row || p.row_lanes[lane & 15] != in_row) p.row_local = false;
+        }
         p.source[lane] = static_cast<std::int8_t>(from);
         p.index[lane] = static_cast<std::uint8_t>(from >= 0 ? from : lane);
         p.keep[lane] = from >= 0 ? ~0u : 0u;
@@ -55,5 +68,31 @@ DppPattern make_dpp_pattern(const Dpp& dpp, Target target) {
     }
     return p;
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+namespace {
+__attribute__((target("avx512f"))) void gather_rows_avx512(const DppPattern& p, std::uint64_t valid,
+                                                           const std::uint32_t* src, std::uint32_t* out) {
+    const __m512i permute = _mm512_loadu_si512(p.row_lanes);
+    for (unsigned row = 0; row < 4; ++row) {
+        const __m512i lanes = _mm512_loadu_si512(src + 16 * row);
+        _mm512_storeu_si512(out + 16 * row, _mm512_maskz_permutexvar_epi32(__mmask16(valid >> (16 * row)), permute, lanes));
+    }
+}
+bool cpu_has_avx512() {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+}
+}  // namespace
+
+bool dpp_gather_rows(const DppPattern& p, std::uint64_t valid, const std::uint32_t* src, std::uint32_t* out) {
+    static const bool avx512 = cpu_has_avx512();
+    if (!avx512) return false;
+    gather_rows_avx512(p, valid, src, out);
+    return true;
+}
+#else
+bool dpp_gather_rows(const DppPattern&, std::uint64_t, const std::uint32_t*, std::uint32_t*) { return false; }
+#endif
 
 }  // namespace dppgemm::emu

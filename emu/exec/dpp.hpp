@@ -17,7 +17,9 @@
 //   row_bcast:31             rows 2 and 3 read lane 31
 //   row_newbcast:n (gfx90a+) every lane of a row reads lane n of the row
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 
 #include "emu/decode/inst.hpp"
 
@@ -32,6 +34,22 @@ struct DppPattern {
     bool bound_ctrl = false;      // invalid sources read 0 instead of disabling the lane
     bool quad_perm = false;       // quad_perm: quad_lanes[i] is the source of lane 4q+i in quad q
     std::uint8_t quad_lanes[4] = {0, 1, 2, 3};
+    // Every existing source lies in the lane's own row of 16, at the same
+    // position in every row: lane 16r+i reads lane 16r+row_lanes[i] (quad_perm,
+    // row_shl/shr/ror, row_mirror, row_half_mirror, row_newbcast; not
+    // row_bcast or wave_*). Then a row is one 16-lane SIMD permute
+    // (sem_vector.cpp's multiply-add rows); row_lanes[i] is i where lane i has no source.
+    bool row_local = false;
+    std::uint32_t row_lanes[16] = {};
+
+    bool same_as(const DppPattern& o) const {
+        return std::equal(std::begin(source), std::end(source), std::begin(o.source)) &&
+               std::equal(std::begin(index), std::end(index), std::begin(o.index)) &&
+               std::equal(std::begin(keep), std::end(keep), std::begin(o.keep)) && in_range == o.in_range &&
+               writable == o.writable && bound_ctrl == o.bound_ctrl && quad_perm == o.quad_perm &&
+               std::equal(std::begin(quad_lanes), std::end(quad_lanes), std::begin(o.quad_lanes)) &&
+               row_local == o.row_local && std::equal(std::begin(row_lanes), std::end(row_lanes), std::begin(o.row_lanes));
+    }
 
     // Lanes whose source lane exists and is active.
     std::uint64_t valid_sources(std::uint64_t exec) const {
@@ -51,8 +69,8 @@ struct DppPattern {
 // (row_newbcast before gfx90a, invalid encodings).
 DppPattern make_dpp_pattern(const Dpp& dpp, Target target);
 
-// out[i] = src[source[i]] for valid lanes, 0 for the others.
-inline void dpp_gather(const DppPattern& p, std::uint64_t valid, const std::uint32_t* src, std::uint32_t* out) {
+// out[i] = src[source[i]] for valid lanes, 0 for the others, lane by lane.
+inline void dpp_gather_lanes(const DppPattern& p, std::uint64_t valid, const std::uint32_t* src, std::uint32_t* out) {
     if (p.quad_perm && valid == ~0ull) {  // the GEMM kernels' case: same pattern in every quad
         const unsigned s0 = p.quad_lanes[0], s1 = p.quad_lanes[1], s2 = p.quad_lanes[2], s3 = p.quad_lanes[3];
         for (unsigned quad = 0; quad < 64; quad += 4) {
@@ -72,6 +90,18 @@ inline void dpp_gather(const DppPattern& p, std::uint64_t valid, const std::uint
         const int from = p.source[lane] < 0 ? 0 : p.source[lane];
         out[lane] = ((valid >> lane) & 1) ? src[from] : 0u;
     }
+}
+
+// The same with one 16-lane permute per row (AVX-512), for row-local
+// patterns; false (nothing done) when the CPU has no AVX-512. Why: the lane
+// by lane gather was about 270 host instructions per DPP operand
+// (fetch_copy, callgrind, 256^3 dpp1 SGEMM before the multiply-add rows);
+// v_mov_b32_dpp and the other non-multiply-add DPP forms still gather.
+bool dpp_gather_rows(const DppPattern& p, std::uint64_t valid, const std::uint32_t* src, std::uint32_t* out);
+
+inline void dpp_gather(const DppPattern& p, std::uint64_t valid, const std::uint32_t* src, std::uint32_t* out) {
+    if (p.row_local && dpp_gather_rows(p, valid, src, out)) return;
+    dpp_gather_lanes(p, valid, src, out);
 }
 
 }  // namespace dppgemm::emu

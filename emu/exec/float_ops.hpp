@@ -48,6 +48,29 @@ inline float mad(float a, float b, float c) {
     return flush(product + flush(c));
 }
 
+// The NaN x86 arithmetic returns when no operand is NaN (infinity times zero, ...).
+inline constexpr std::uint32_t x86_default_nan = 0xffc00000u;
+
+// The NaN a multiply-add returns when its result is NaN: the first NaN
+// operand in source order (a, then b, then c), quieted; for the unfused form
+// an invalid product (infinity times zero, zero meaning a flushed input) is
+// the default NaN whatever c is; otherwise (infinity minus infinity) the
+// default NaN, `result`. Spelled out rather than left to the host's vector instruction,
+// whose operand order (which NaN x86 returns) the compiler chooses.
+template <bool Fused>
+inline std::uint32_t multiply_add_nan(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t result) {
+    constexpr std::uint32_t quiet_bit = 0x00400000u;
+    if (is_nan(a)) return a | quiet_bit;
+    if (is_nan(b)) return b | quiet_bit;
+    if (!Fused) {
+        const auto is_inf = [](std::uint32_t x) { return (x & 0x7fffffffu) == 0x7f800000u; };
+        const auto is_zero = [](std::uint32_t x) { return (x & 0x7f800000u) == 0; };
+        if ((is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b))) return x86_default_nan;
+    }
+    if (is_nan(c)) return c | quiet_bit;
+    return result;
+}
+
 inline bool is_signaling(float f) { return std::isnan(f) && !(as_bits(f) & 0x00400000u); }
 
 inline float min_num(float a, float b) {

@@ -157,15 +157,36 @@ void build_fp32_denorm_variants(Program& p, const sem::Table& table) {
     }
 }
 
-// ExecInst::multiply_add_run, from the end backwards.
+// ExecInst::multiply_add_run(_dpp), from the end backwards, and the steps.
 void count_multiply_add_runs(Program& p) {
+    p.multiply_add_steps.assign(p.code.size(), MultiplyAddStep{});
     for (std::size_t i = p.insts.size(); i-- > 0;) {
         ExecInst& e = p.code[i];
         const ExecInst& next = p.code[i + 1];
         const bool continues = e.multiply_add && next.multiply_add && next.fn == e.fn && next.flush_in == e.flush_in &&
                                next.flush_out == e.flush_out && next.multiply_add_run < 0xffff;
+        const std::uint16_t dpp = e.cls == InstClass::valu_dpp ? 1 : 0;
         e.multiply_add_run = continues ? static_cast<std::uint16_t>(next.multiply_add_run + 1) : 1;
+        e.multiply_add_run_dpp = static_cast<std::uint16_t>(dpp + (continues ? next.multiply_add_run_dpp : 0));
+        MultiplyAddStep& step = p.multiply_add_steps[i];
+        step.kind = e.direct_vgprs ? MultiplyAddStep::Kind::direct
+                    : e.row_dpp_vgprs ? MultiplyAddStep::Kind::row_dpp
+                                      : MultiplyAddStep::Kind::general;
+        if (step.kind != MultiplyAddStep::Kind::general) {
+            step.dst = static_cast<std::uint8_t>(e.dst.index);
+            for (int k = 0; k < 3; ++k) step.src[k] = static_cast<std::uint8_t>(e.src[k].index);
+            step.dpp = e.dpp;
+        }
+        e.multiply_add_steps = &p.multiply_add_steps[i];
     }
+}
+
+// One DppPattern per distinct pattern: the run loops read fewer cache lines.
+const DppPattern* intern(Program& p, const DppPattern& pattern) {
+    for (const auto& known : p.dpp_patterns)
+        if (known->same_as(pattern)) return known.get();
+    p.dpp_patterns.push_back(std::make_unique<DppPattern>(pattern));
+    return p.dpp_patterns.back().get();
 }
 
 }  // namespace
@@ -245,8 +266,7 @@ void build_code(Program& p) {
         set_denorm_flushes(e, s, denorm, p.descriptor.float_mode.denorm_16_64);
         if (inst.dpp) {
             try {
-                p.dpp_patterns.push_back(std::make_unique<DppPattern>(make_dpp_pattern(inst.dpp_ctrl, target)));
-                e.dpp = p.dpp_patterns.back().get();
+                e.dpp = intern(p, make_dpp_pattern(inst.dpp_ctrl, target));
             } catch (const std::invalid_argument&) {
                 e.fn = sem::not_implemented;
             }
@@ -257,12 +277,14 @@ void build_code(Program& p) {
             if (inst.sdwa_sel.src1_sel != 6 || (inst.mods.sext & 2)) e.transform[1] |= ST_SDWA;
             e.sdwa_dst = info.family != Family::VOPC && inst.sdwa_sel.dst_sel != 6;
         }
-        e.direct_vgprs = e.dst.kind == Src::Kind::vgpr && !e.dpp && !inst.sdwa && !e.output_modifiers &&
-                         std::all_of(std::begin(e.src), std::end(e.src), [&](const Src& src) {
-                             const std::size_t k = &src - e.src;
-                             return src.kind == Src::Kind::none ||
-                                    (src.kind == Src::Kind::vgpr && !(e.transform[k] & ~ST_FLUSH));
-                         });
+        const bool vgprs_as_they_are = e.dst.kind == Src::Kind::vgpr && !inst.sdwa && !e.output_modifiers &&
+                                       std::all_of(std::begin(e.src), std::end(e.src), [&](const Src& src) {
+                                           const std::size_t k = &src - e.src;
+                                           return src.kind == Src::Kind::none ||
+                                                  (src.kind == Src::Kind::vgpr && !(e.transform[k] & ~ST_FLUSH));
+                                       });
+        e.direct_vgprs = vgprs_as_they_are && !e.dpp;
+        e.row_dpp_vgprs = vgprs_as_they_are && e.dpp && e.dpp->row_local;
         // Integer clamp (saturation) and output modifiers of integer or mask results are not modelled: stop rather than guess.
         const OperandType result = operand_types(inst.op).dst;
         const bool float_result = (result == OperandType::f32 && s.fp != sem::FloatPolicy::none) ||
@@ -303,6 +325,20 @@ Program build_program(const Kernel& kernel, Target target) {
     p.insts = decode_all(target, kernel.code.data(), kernel.code.size());
     build_code(p);
     return p;
+}
+
+void use_general_paths(Program& program) {
+    auto general = [](std::vector<ExecInst>& code) {
+        for (ExecInst& e : code) {
+            e.direct_vgprs = false;
+            e.row_dpp_vgprs = false;
+            e.multiply_add_run = 1;
+            e.multiply_add_run_dpp = e.cls == InstClass::valu_dpp ? 1 : 0;
+        }
+    };
+    for (MultiplyAddStep& step : program.multiply_add_steps) step = MultiplyAddStep{};
+    general(program.code);
+    for (std::vector<ExecInst>& code : program.code_by_fp32_denorm) general(code);
 }
 
 const ExecInst* Program::code_for(FloatDenormMode fp32_denorm) const {

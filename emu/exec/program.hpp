@@ -52,6 +52,19 @@ enum SrcTransform : std::uint8_t {
     ST_FLUSH64 = 16,  // f64 source: denormal -> signed zero (the 64-bit fetches apply it)
 };
 
+// One instruction of a multiply-add run, as compactly as the run loop
+// needs it. Why: an ExecInst is 160 bytes and the SGEMM main loop's code
+// (about 600 instructions) does not fit the host's L1 cache, so reading 64
+// ExecInsts per run cost cache misses (finish_run's counting loop alone was
+// 5% of a 1024^3 dpp0 run under perf); a run's steps are 16 bytes each.
+struct MultiplyAddStep {
+    enum class Kind : std::uint8_t { general, direct, row_dpp };
+    Kind kind = Kind::general;       // ExecInst::direct_vgprs / row_dpp_vgprs / neither
+    std::uint8_t dst = 0;
+    std::uint8_t src[3] = {0, 0, 0};  // VGPR numbers of src0..src2 (direct, row_dpp)
+    const DppPattern* dpp = nullptr;  // row_dpp: the (interned) pattern
+};
+
 struct ExecInst {
     ExecFn fn = nullptr;
     const Inst* inst = nullptr;  // the decoded instruction (Program::insts)
@@ -63,10 +76,16 @@ struct ExecInst {
     // Destination and sources are VGPRs read and written as they are: no DPP,
     // SDWA, abs/neg or output modifier (a denormal flush may still apply).
     bool direct_vgprs = false;
+    // The same, except that src0 goes through a DPP pattern that stays within
+    // rows of 16 lanes (DppPattern::row_local): the multiply-add rows permute
+    // src0 in registers instead of gathering a copy.
+    bool row_dpp_vgprs = false;
     std::uint8_t multiply_add = 0;  // 1 for fp32 mac/fmac/mad/fma (Counters::valu_multiply_add)
     // Multiply-adds: how many instructions from this one on (at least 1) have
     // the same function and flush flags, so that one call can run them all.
     std::uint16_t multiply_add_run = 1;
+    std::uint16_t multiply_add_run_dpp = 0;  // of those, how many have DPP (InstClass::valu_dpp)
+    const MultiplyAddStep* multiply_add_steps = nullptr;  // Program::multiply_add_steps from this one on
     std::uint8_t transform[3] = {0, 0, 0};  // SrcTransform bits per source
     std::uint32_t index = 0;   // position in Program::code
     std::uint32_t next = 0;    // index of the following instruction
@@ -102,7 +121,8 @@ struct Program {
     // for each mode (FloatDenormMode order; empty for the descriptor's own);
     // a wave runs the array of its current mode (Wave::code).
     std::array<std::vector<ExecInst>, 4> code_by_fp32_denorm;
-    std::vector<std::unique_ptr<DppPattern>> dpp_patterns;
+    std::vector<std::unique_ptr<DppPattern>> dpp_patterns;  // distinct patterns (instructions share them)
+    std::vector<MultiplyAddStep> multiply_add_steps;        // by instruction index
     unsigned vgprs_used = 0;          // highest VGPR index touched + 1 (zeroed per wave)
     unsigned agprs_used = 0;
 
@@ -120,6 +140,12 @@ struct Program {
 Program build_program(const Kernel& kernel, Target target);
 // The same with the code object's image (see Program::image).
 Program build_program(const CodeObject& code_object, const Kernel& kernel);
+
+// Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
+// row_dpp_vgprs, multiply_add_run), in every denorm mode's code, so that each
+// instruction takes the general path (fetch, gather, commit): tests run a
+// program both ways and compare the registers bit for bit.
+void use_general_paths(Program& program);
 
 // The semantics table: Op -> function and class. Exposed for tests (e.g. to
 // list what is implemented).

@@ -93,6 +93,10 @@ void vop3(Wave& w, const ExecInst& e) {
 // dependence and the loop vectorizes without alias checks.
 template <bool In, bool Out, bool Fused>
 inline void multiply_add_lanes(const u32* a, const u32* b, const u32* c, u32* out) {
+    // Results go to `result` first: a NaN result takes its operand by
+    // fp::multiply_add_nan, which needs the inputs (out may be one of them).
+    alignas(64) u32 result[64];
+    u32 nan_lanes = 0;
 #if defined(__clang__)
 #pragma clang loop vectorize(assume_safety)
 #elif defined(__GNUC__)
@@ -103,8 +107,13 @@ inline void multiply_add_lanes(const u32* a, const u32* b, const u32* c, u32* ou
         const float y = as_float(In ? fp::flush(b[l]) : b[l]);
         const float z = as_float(In ? fp::flush(c[l]) : c[l]);
         const u32 r = Fused ? as_bits(std::fma(x, y, z)) : as_bits(fp::flush(x * y) + z);
-        out[l] = Out ? fp::flush(r) : r;
+        nan_lanes |= u32(i32(r & 0x7fffffffu) > 0x7f800000);
+        result[l] = r;
     }
+    if (nan_lanes)  // rare
+        for (unsigned l = 0; l < 64; ++l)
+            if (fp::is_nan(result[l])) result[l] = fp::multiply_add_nan<Fused>(a[l], b[l], c[l], result[l]);
+    for (unsigned l = 0; l < 64; ++l) out[l] = Out ? fp::flush(result[l]) : result[l];
 }
 
 using MultiplyAddLanes = void (*)(const u32*, const u32*, const u32*, u32*, bool flush_out);
@@ -122,6 +131,7 @@ void multiply_add_baseline(const u32* a, const u32* b, const u32* c, u32* out, b
 struct MultiplyAddLoops {
     MultiplyAddLanes flushing, plain;
     bool denormals_are_zero = false;
+    bool avx512 = false;  // runs use multiply_add_run_avx512
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -154,7 +164,7 @@ template <bool Fused>
 MultiplyAddLoops pick_multiply_add() {
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return {multiply_add_avx2<true, Fused>, multiply_add_avx2<false, Fused>, true};
+        return {multiply_add_avx2<true, Fused>, multiply_add_avx2<false, Fused>, true, __builtin_cpu_supports("avx512f") != 0};
     return {multiply_add_baseline<true, Fused>, multiply_add_baseline<false, Fused>, false};
 }
 #else
@@ -186,12 +196,13 @@ void multiply_add_one(Wave& w, const ExecInst& e, MultiplyAddLanes loop) {
 
 // Counts the instructions a run executed after its first (the run loop
 // counted that one) and moves the wave past them.
+// Every instruction of a run is a multiply-add (counted as one), VALU or VALU-DPP.
 void finish_run(Wave& w, const ExecInst* run, unsigned length) {
     Counters& counters = w.group->counters;
-    for (unsigned i = 1; i < length; ++i) {
-        ++counters[run[i].cls];
-        counters.valu_multiply_add += run[i].multiply_add;
-    }
+    const unsigned dpp_after_first = run[0].multiply_add_run_dpp - (run[0].cls == InstClass::valu_dpp ? 1 : 0);
+    counters[InstClass::valu_dpp] += dpp_after_first;
+    counters[InstClass::valu] += length - 1 - dpp_after_first;
+    counters.valu_multiply_add += length - 1;
     w.executed += length - 1;
     w.pc = run[length - 1].next;
 }
@@ -216,6 +227,93 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
         else multiply_add_lanes<false, false, Fused>(a, b, c, w.v[x.dst.index]);
     }
 }
+
+// ---- AVX-512: one DPP row per register ---------------------------------------
+//
+// Why: in the dpp1/dpp2 SGEMM kernels every multiply-add has a quad_perm src0.
+// Through the general path (fetch_copy: a lane-by-lane gather into a copy,
+// then the lane loop reading the copy) such an instruction cost twice a plain
+// one: fetch_copy alone was 43% of the instructions executed by a 256^3 dpp1
+// run (callgrind). An AVX-512 register holds 16 lanes, i.e. one DPP row, so a
+// row-local pattern (DppPattern::row_local: quad_perm, row shifts/rotates,
+// mirrors, row_newbcast) is one permute of the row in registers; its zeroing
+// mask gives invalid sources 0 (as bound_ctrl reads them; lanes that must not
+// be written are left alone by a masked store, which also serves EXEC). The
+// same loop without the permute runs the plain VGPR multiply-adds, 16 lanes
+// per instruction instead of the AVX2 loop's 8. Results equal the general
+// path's bit for bit (tests/exec/test_fast_paths.cpp); the input flush is the
+// caller's DenormalsAreZero, as for multiply_add_run_avx2.
+__attribute__((target("avx512f"))) inline __m512 flush16(__m512 x) {
+    const __m512i bits = _mm512_castps_si512(x);
+    const __mmask16 normal_or_special = _mm512_test_epi32_mask(bits, _mm512_set1_epi32(0x7f800000));
+    return _mm512_castsi512_ps(_mm512_mask_mov_epi32(_mm512_and_si512(bits, _mm512_set1_epi32(int(0x80000000u))),
+                                                     normal_or_special, bits));
+}
+
+// dst = a * b + c on the lanes of `write`; with Dpp, lane 16r+i of a is lane
+// 16r+row_lanes[i] of the register, or 0 where `valid` (the lanes with an
+// existing, active source) is clear.
+template <bool Fused, bool FlushOut, bool Dpp>
+__attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, const u32* b, const u32* c, u32* dst,
+                                                                  const u32* row_lanes, u64 valid, u64 write) {
+    const __m512i permute = Dpp ? _mm512_loadu_si512(row_lanes) : _mm512_setzero_si512();
+    for (unsigned row = 0; row < 4; ++row) {
+        __m512i x = _mm512_loadu_si512(a + 16 * row);
+        if (Dpp) x = _mm512_maskz_permutexvar_epi32(__mmask16(valid >> (16 * row)), permute, x);
+        const __m512 y = _mm512_castsi512_ps(_mm512_loadu_si512(b + 16 * row));
+        const __m512 z = _mm512_castsi512_ps(_mm512_loadu_si512(c + 16 * row));
+        const __m512 xf = _mm512_castsi512_ps(x);
+        __m512 r = Fused ? _mm512_fmadd_ps(xf, y, z) : _mm512_add_ps(flush16(_mm512_mul_ps(xf, y)), z);
+        if (const __mmask16 nan = _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q)) {  // rare: fp::multiply_add_nan's rule
+            alignas(64) u32 xs[16], ys[16], zs[16], rs[16];
+            _mm512_store_ps(xs, xf);
+            _mm512_store_ps(ys, y);
+            _mm512_store_ps(zs, z);
+            _mm512_store_ps(rs, r);
+            for (unsigned l = 0; l < 16; ++l)
+                if ((nan >> l) & 1) rs[l] = fp::multiply_add_nan<Fused>(xs[l], ys[l], zs[l], rs[l]);
+            r = _mm512_load_ps(rs);
+        }
+        if (FlushOut) r = flush16(r);
+        const auto lanes = __mmask16(write >> (16 * row));
+        if (lanes == 0xffff) _mm512_storeu_ps(dst + 16 * row, r);
+        else _mm512_mask_storeu_ps(dst + 16 * row, lanes, r);
+    }
+}
+
+template <bool Fused, bool Dpp>
+__attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, const u32* b, const u32* c, u32* dst,
+                                                                  const u32* row_lanes, u64 valid, u64 write,
+                                                                  bool flush_out) {
+    if (flush_out) multiply_add_rows<Fused, true, Dpp>(a, b, c, dst, row_lanes, valid, write);
+    else multiply_add_rows<Fused, false, Dpp>(a, b, c, dst, row_lanes, valid, write);
+}
+
+// multiply_add_run_avx2 with the rows above for VGPR operands, DPP or not.
+template <bool Fused, int A, int B, int C>
+__attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_run_avx512(Wave& w, const ExecInst* run,
+                                                                                  unsigned length) {
+    static_assert(A == 0, "DPP permutes src0, which must be the first multiplicand");
+    const u64 exec = w.exec();  // no multiply-add changes EXEC
+    const bool flush_out = run[0].flush_out;  // the same for the whole run
+    WorkgroupObserver* observer = w.group->observer;  // the run loop announced run[0]
+    const MultiplyAddStep* steps = run[0].multiply_add_steps;
+    for (unsigned i = 0; i < length; ++i) {
+        if (i && observer) observer->before_instruction(w, run[i]);
+        const MultiplyAddStep& x = steps[i];
+        const u32 *a = w.v[x.src[A]], *b = w.v[x.src[B]], *c = w.v[x.src[C]];
+        u32* dst = w.v[x.dst];
+        if (x.kind == MultiplyAddStep::Kind::direct) {
+            multiply_add_rows<Fused, false>(a, b, c, dst, nullptr, 0, exec, flush_out);
+        } else if (x.kind == MultiplyAddStep::Kind::row_dpp) {
+            const u64 valid = x.dpp->valid_sources(exec);
+            multiply_add_rows<Fused, true>(a, b, c, dst, x.dpp->row_lanes, valid, x.dpp->write_mask(exec, valid),
+                                           flush_out);
+        } else {
+            multiply_add_one<A, B, C>(w, run[i], multiply_add_avx2<false, Fused>);
+        }
+    }
+}
 #endif
 
 // v_mac_f32 and v_mad_f32 (Fused = false), v_fmac_f32 and v_fma_f32 (true).
@@ -230,7 +328,8 @@ void multiply_add_op(Wave& w, const ExecInst& e) {
     if (e.flush_in && loops.denormals_are_zero) {
         {
             const DenormalsAreZero inputs_flushed;
-            multiply_add_run_avx2<Fused, A, B, C>(w, &e, e.multiply_add_run);
+            if (loops.avx512) multiply_add_run_avx512<Fused, A, B, C>(w, &e, e.multiply_add_run);
+            else multiply_add_run_avx2<Fused, A, B, C>(w, &e, e.multiply_add_run);
         }
         finish_run(w, &e, e.multiply_add_run);
         return;
