@@ -3,8 +3,8 @@
 // memory), host callbacks that throw, files
 // that are no code object (a directory, /dev/null, /dev/zero, a FIFO without
 // a writer), code objects the emulator cannot hold, a bad thread count. Each
-// ends in the documented hipError_t and one stderr line (docs/host.md,
-// "Failure behaviour"), never in an exception, an abort or a hang.
+// ends in the documented hipError_t, with the stderr line docs/reliability.md
+// ("libdppgemm-hipemu") gives, never in an exception, an abort or a hang.
 #include <catch2/catch.hpp>
 
 #include <elf.h>
