@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "guard.hpp"
 #include "runtime.hpp"
 
 using dppgemm::hipemu::record;
@@ -105,134 +106,165 @@ extern "C" {
 
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* f, int blockSize,
                                                         size_t dynSharedMemPerBlk) {
-  hipFunction_t function = nullptr;
-  if (hipError_t e = function_of(f, &function); e != hipSuccess) return record(e);
-  return record(max_active_blocks(numBlocks, function, blockSize, dynSharedMemPerBlk));
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    hipFunction_t function = nullptr;
+    if (hipError_t e = function_of(f, &function); e != hipSuccess) return record(e);
+    return record(max_active_blocks(numBlocks, function, blockSize, dynSharedMemPerBlk));
+  });
 }
 
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* f, int blockSize,
                                                                  size_t dynSharedMemPerBlk, unsigned int flags) {
-  if (flags != hipOccupancyDefault) return record(hipErrorInvalidValue);
-  return hipOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, f, blockSize, dynSharedMemPerBlk);
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (flags != hipOccupancyDefault) return record(hipErrorInvalidValue);
+    return hipOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, f, blockSize, dynSharedMemPerBlk);
+  });
 }
 
 hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, hipFunction_t f, int blockSize,
                                                               size_t dynSharedMemPerBlk) {
-  return record(max_active_blocks(numBlocks, f, blockSize, dynSharedMemPerBlk));
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    return record(max_active_blocks(numBlocks, f, blockSize, dynSharedMemPerBlk));
+  });
 }
 
 hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, hipFunction_t f, int blockSize,
                                                                        size_t dynSharedMemPerBlk, unsigned int flags) {
-  if (flags != hipOccupancyDefault) return record(hipErrorInvalidValue);
-  return record(max_active_blocks(numBlocks, f, blockSize, dynSharedMemPerBlk));
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (flags != hipOccupancyDefault) return record(hipErrorInvalidValue);
+    return record(max_active_blocks(numBlocks, f, blockSize, dynSharedMemPerBlk));
+  });
 }
 
 hipError_t hipOccupancyMaxPotentialBlockSize(int* gridSize, int* blockSize, const void* f, size_t dynSharedMemPerBlk,
                                              int blockSizeLimit) {
-  hipFunction_t function = nullptr;
-  if (hipError_t e = function_of(f, &function); e != hipSuccess) return record(e);
-  return record(max_potential_block(gridSize, blockSize, function, dynSharedMemPerBlk, blockSizeLimit));
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    hipFunction_t function = nullptr;
+    if (hipError_t e = function_of(f, &function); e != hipSuccess) return record(e);
+    return record(max_potential_block(gridSize, blockSize, function, dynSharedMemPerBlk, blockSizeLimit));
+  });
 }
 
 hipError_t hipModuleOccupancyMaxPotentialBlockSize(int* gridSize, int* blockSize, hipFunction_t f,
                                                    size_t dynSharedMemPerBlk, int blockSizeLimit) {
-  return record(max_potential_block(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit));
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    return record(max_potential_block(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit));
+  });
 }
 
 hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int* gridSize, int* blockSize, hipFunction_t f,
                                                             size_t dynSharedMemPerBlk, int blockSizeLimit,
                                                             unsigned int flags) {
-  if (flags != hipOccupancyDefault) return record(hipErrorInvalidValue);
-  return record(max_potential_block(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit));
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (flags != hipOccupancyDefault) return record(hipErrorInvalidValue);
+    return record(max_potential_block(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit));
+  });
 }
 
 hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func) {
-  if (!attr) return record(hipErrorInvalidValue);
-  hipFunction_t f = nullptr;
-  if (hipError_t e = function_of(func, &f); e != hipSuccess) return record(e);
-  const dppgemm::emu::Program& p = f->program;
-  *attr = hipFuncAttributes{};
-  attr->binaryVersion = attr->ptxVersion = 90;  // the device's major * 10 + minor
-  attr->localSizeBytes = p.descriptor.private_segment_fixed_size;
-  attr->sharedSizeBytes = p.descriptor.group_segment_fixed_size;
-  attr->maxDynamicSharedSizeBytes = int(65536 - p.descriptor.group_segment_fixed_size);
-  attr->maxThreadsPerBlock = int(max_block(p));
-  attr->numRegs = int(p.descriptor.allocated_vgprs);
-  return hipSuccess;
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (!attr) return record(hipErrorInvalidValue);
+    hipFunction_t f = nullptr;
+    if (hipError_t e = function_of(func, &f); e != hipSuccess) return record(e);
+    const dppgemm::emu::Program& p = f->program;
+    *attr = hipFuncAttributes{};
+    attr->binaryVersion = attr->ptxVersion = 90;  // the device's major * 10 + minor
+    attr->localSizeBytes = p.descriptor.private_segment_fixed_size;
+    attr->sharedSizeBytes = p.descriptor.group_segment_fixed_size;
+    attr->maxDynamicSharedSizeBytes = int(65536 - p.descriptor.group_segment_fixed_size);
+    attr->maxThreadsPerBlock = int(max_block(p));
+    attr->numRegs = int(p.descriptor.allocated_vgprs);
+    return hipSuccess;
+  });
 }
 
 hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute attrib, hipFunction_t hfunc) {
-  if (!value) return record(hipErrorInvalidValue);
-  if (!hfunc || !Runtime::instance().module_of(hfunc)) return record(hipErrorInvalidHandle);
-  const dppgemm::emu::Program& p = hfunc->program;
-  switch (attrib) {
-    case HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = int(max_block(p)); break;
-    case HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = int(p.descriptor.group_segment_fixed_size); break;
-    case HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *value = 0; break;
-    case HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = int(p.descriptor.private_segment_fixed_size); break;
-    case HIP_FUNC_ATTRIBUTE_NUM_REGS: *value = int(p.descriptor.allocated_vgprs); break;
-    case HIP_FUNC_ATTRIBUTE_PTX_VERSION:
-    case HIP_FUNC_ATTRIBUTE_BINARY_VERSION: *value = 90; break;
-    case HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA: *value = 0; break;
-    case HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-      *value = int(65536 - p.descriptor.group_segment_fixed_size);
-      break;
-    case HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *value = 0; break;
-    default: return record(hipErrorInvalidValue);
-  }
-  return hipSuccess;
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (!value) return record(hipErrorInvalidValue);
+    if (!hfunc || !Runtime::instance().module_of(hfunc)) return record(hipErrorInvalidHandle);
+    const dppgemm::emu::Program& p = hfunc->program;
+    switch (attrib) {
+      case HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = int(max_block(p)); break;
+      case HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = int(p.descriptor.group_segment_fixed_size); break;
+      case HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *value = 0; break;
+      case HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = int(p.descriptor.private_segment_fixed_size); break;
+      case HIP_FUNC_ATTRIBUTE_NUM_REGS: *value = int(p.descriptor.allocated_vgprs); break;
+      case HIP_FUNC_ATTRIBUTE_PTX_VERSION:
+      case HIP_FUNC_ATTRIBUTE_BINARY_VERSION: *value = 90; break;
+      case HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA: *value = 0; break;
+      case HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+        *value = int(65536 - p.descriptor.group_segment_fixed_size);
+        break;
+      case HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *value = 0; break;
+      default: return record(hipErrorInvalidValue);
+    }
+    return hipSuccess;
+  });
 }
 
 // The cache configuration is a preference the emulator has no cache to apply
 // to: it is kept and reported back.
 hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
-  if (cacheConfig < hipFuncCachePreferNone || cacheConfig > hipFuncCachePreferEqual) return record(hipErrorInvalidValue);
-  if (!Runtime::instance().device()) return record(hipErrorNoDevice);
-  cache_config = cacheConfig;
-  return hipSuccess;
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (cacheConfig < hipFuncCachePreferNone || cacheConfig > hipFuncCachePreferEqual)
+      return record(hipErrorInvalidValue);
+    if (!Runtime::instance().device()) return record(hipErrorNoDevice);
+    cache_config = cacheConfig;
+    return hipSuccess;
+  });
 }
 
 hipError_t hipDeviceGetCacheConfig(hipFuncCache_t* cacheConfig) {
-  if (!cacheConfig) return record(hipErrorInvalidValue);
-  if (!Runtime::instance().device()) return record(hipErrorNoDevice);
-  *cacheConfig = static_cast<hipFuncCache_t>(cache_config.load());
-  return hipSuccess;
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (!cacheConfig) return record(hipErrorInvalidValue);
+    if (!Runtime::instance().device()) return record(hipErrorNoDevice);
+    *cacheConfig = static_cast<hipFuncCache_t>(cache_config.load());
+    return hipSuccess;
+  });
 }
 
 hipError_t hipFuncSetCacheConfig(const void* func, hipFuncCache_t config) {
-  if (config < hipFuncCachePreferNone || config > hipFuncCachePreferEqual) return record(hipErrorInvalidValue);
-  hipFunction_t f = nullptr;
-  return record(function_of(func, &f));
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (config < hipFuncCachePreferNone || config > hipFuncCachePreferEqual) return record(hipErrorInvalidValue);
+    hipFunction_t f = nullptr;
+    return record(function_of(func, &f));
+  });
 }
 
 // ROCm 5.2 knows hipLimitPrintfFifoSize and hipLimitMallocHeapSize and
 // reports only the heap. Device malloc is not provided here: its heap is 0.
 hipError_t hipDeviceGetLimit(size_t* pValue, enum hipLimit_t limit) {
-  if (!pValue) return record(hipErrorInvalidValue);
-  if (!Runtime::instance().device()) return record(hipErrorNoDevice);
-  if (limit != hipLimitMallocHeapSize) return record(hipErrorUnsupportedLimit);
-  *pValue = 0;
-  return hipSuccess;
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (!pValue) return record(hipErrorInvalidValue);
+    if (!Runtime::instance().device()) return record(hipErrorNoDevice);
+    if (limit != hipLimitMallocHeapSize) return record(hipErrorUnsupportedLimit);
+    *pValue = 0;
+    return hipSuccess;
+  });
 }
 
 // Scheduling flags say how the host waits for the device; here it never
 // waits (work runs when enqueued). They are checked and kept.
 hipError_t hipSetDeviceFlags(unsigned flags) {
-  const unsigned schedule = flags & hipDeviceScheduleMask;
-  const bool known_schedule = schedule == hipDeviceScheduleAuto || schedule == hipDeviceScheduleSpin ||
-                              schedule == hipDeviceScheduleYield || schedule == hipDeviceScheduleBlockingSync;
-  if (!known_schedule || (flags & ~(hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax)))
-    return record(hipErrorInvalidValue);
-  if (!Runtime::instance().device()) return record(hipErrorNoDevice);
-  device_flags = flags;
-  return hipSuccess;
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    const unsigned schedule = flags & hipDeviceScheduleMask;
+    const bool known_schedule = schedule == hipDeviceScheduleAuto || schedule == hipDeviceScheduleSpin ||
+                                schedule == hipDeviceScheduleYield || schedule == hipDeviceScheduleBlockingSync;
+    if (!known_schedule || (flags & ~(hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax)))
+      return record(hipErrorInvalidValue);
+    if (!Runtime::instance().device()) return record(hipErrorNoDevice);
+    device_flags = flags;
+    return hipSuccess;
+  });
 }
 
 hipError_t hipGetDeviceFlags(unsigned int* flags) {
-  if (!flags) return record(hipErrorInvalidValue);
-  if (!Runtime::instance().device()) return record(hipErrorNoDevice);
-  *flags = device_flags;
-  return hipSuccess;
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (!flags) return record(hipErrorInvalidValue);
+    if (!Runtime::instance().device()) return record(hipErrorNoDevice);
+    *flags = device_flags;
+    return hipSuccess;
+  });
 }
 
 }  // extern "C"

@@ -1,8 +1,11 @@
 // Host functions on streams. Work runs when it is enqueued (runtime.hpp), so
 // everything enqueued before a callback has finished when it is added: the
 // callback runs at once, on the calling thread, with the stream's status.
+// A callback that throws ends in the guard's error (guard.hpp) instead of
+// unwinding through the caller's C frames.
 #include <hip/hip_runtime_api.h>
 
+#include "guard.hpp"
 #include "runtime.hpp"
 
 using dppgemm::hipemu::record;
@@ -11,17 +14,21 @@ using dppgemm::hipemu::Runtime;
 extern "C" {
 
 hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void* userData, unsigned int flags) {
-  if (!callback || flags != 0) return record(hipErrorInvalidValue);
-  if (hipError_t e = Runtime::instance().check_stream(stream); e != hipSuccess) return record(e);
-  callback(stream, Runtime::instance().peek_pending_fault(), userData);
-  return hipSuccess;
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (!callback || flags != 0) return record(hipErrorInvalidValue);
+    if (hipError_t e = Runtime::instance().check_stream(stream); e != hipSuccess) return record(e);
+    callback(stream, Runtime::instance().peek_pending_fault(), userData);
+    return hipSuccess;
+  });
 }
 
 hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* userData) {
-  if (!fn) return record(hipErrorInvalidValue);
-  if (hipError_t e = Runtime::instance().check_stream(stream); e != hipSuccess) return record(e);
-  fn(userData);
-  return hipSuccess;
+  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+    if (!fn) return record(hipErrorInvalidValue);
+    if (hipError_t e = Runtime::instance().check_stream(stream); e != hipSuccess) return record(e);
+    fn(userData);
+    return hipSuccess;
+  });
 }
 
 }  // extern "C"

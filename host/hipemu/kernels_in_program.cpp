@@ -133,9 +133,11 @@ void __hipRegisterFunction(void** handle, const void* stub, char* device_functio
 
 void __hipRegisterVar(void** handle, void* shadow, char* host_name, char* device_name, int external, size_t size,
                       int constant, int global) {
-  (void)host_name, (void)external, (void)size, (void)constant, (void)global;  // the code object knows them
-  program_kernels().add_variable(shadow, reinterpret_cast<const dppgemm::hipemu::FatBinaryWrapper*>(handle),
-                                 device_name);
+  dppgemm::hipemu::guarded_void(__func__, [&] {
+    (void)host_name, (void)external, (void)size, (void)constant, (void)global;  // the code object knows them
+    program_kernels().add_variable(shadow, reinterpret_cast<const dppgemm::hipemu::FatBinaryWrapper*>(handle),
+                                   device_name);
+  });
 }
 
 void __hipUnregisterFatBinary(void** handle) { (void)handle; }  // modules live as long as the process

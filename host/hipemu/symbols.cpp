@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <set>
 #include <string>
 
@@ -12,14 +13,22 @@
 
 namespace dppgemm::hipemu {
 
-void say_not_provided(const char* name) {
+// The stubs are extern "C": nothing may throw out of them. Without the
+// memory to remember a name, it is said again on every call.
+void say_not_provided(const char* name) noexcept {
   static std::mutex mutex;
-  static std::set<std::string>* said = new std::set<std::string>;  // may be called from static destructors
-  std::lock_guard<std::mutex> lock(mutex);
-  if (said->insert(name).second) std::fprintf(stderr, "hipemu: %s is not provided\n", name);
+  // Never destroyed: stubs may be called from static destructors.
+  static std::set<std::string>* said = new (std::nothrow) std::set<std::string>;
+  bool first = true;
+  try {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (said) first = said->insert(name).second;
+  } catch (...) {
+  }
+  if (first) std::fprintf(stderr, "hipemu: %s is not provided\n", name);
 }
 
-int not_provided_error(const char* name) {
+int not_provided_error(const char* name) noexcept {
   say_not_provided(name);
   return record(hipErrorNotSupported);
 }

@@ -9,9 +9,9 @@
 namespace dppgemm::hipemu {
 
 // Says "hipemu: NAME is not provided" on stderr, once per name.
-void say_not_provided(const char* name);
+void say_not_provided(const char* name) noexcept;
 // The same, and records hipErrorNotSupported for hipGetLastError; returns it.
-int not_provided_error(const char* name);
+int not_provided_error(const char* name) noexcept;
 
 }  // namespace dppgemm::hipemu
 

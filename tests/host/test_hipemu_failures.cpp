@@ -1,8 +1,10 @@
-// libdppgemm-hipemu under bad input (issue 17): sizes that overflow, files
+// libdppgemm-hipemu under bad input (issue 17): sizes that overflow (fills,
+// pitched allocations and 2D copies, symbol copies, managed and registered
+// memory), host callbacks that throw, files
 // that are no code object (a directory, /dev/null, /dev/zero, a FIFO without
 // a writer), code objects the emulator cannot hold, a bad thread count. Each
-// ends in the documented hipError_t and one stderr line (docs/host.md,
-// "Failure behaviour"), never in an exception, an abort or a hang.
+// ends in the documented hipError_t, with the stderr line docs/reliability.md
+// ("libdppgemm-hipemu") gives, never in an exception, an abort or a hang.
 #include <catch2/catch.hpp>
 
 #include <elf.h>
@@ -10,11 +12,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -50,7 +56,28 @@ std::string temporary_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() / (name + "." + std::to_string(getpid()))).string();
 }
 
+std::vector<std::uint8_t> file_bytes(const char* path) {
+  std::ifstream file(path, std::ios::binary);
+  REQUIRE(file);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+// What clang emits for a translation unit's fat binary (kernels_in_program.cpp).
+struct FatBinaryWrapper {
+  std::int32_t magic = 0x48495046;  // "HIPF"
+  std::int32_t version = 1;
+  const void* bundle;
+  const void* unused = nullptr;
+};
+
+constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
+
 }  // namespace
+
+// The registration calls clang's generated code makes before main.
+extern "C" void** __hipRegisterFatBinary(const void* data);
+extern "C" void __hipRegisterVar(void** handle, void* shadow, char* host_name, char* device_name, int external,
+                                 size_t size, int constant, int global);
 
 TEST_CASE("hipemu failures: memset counts whose byte size wraps are refused, nothing is written") {
   void* block = nullptr;
@@ -130,6 +157,125 @@ TEST_CASE("hipemu failures: an offload bundle without the emulated target names 
   CapturedStderr captured;
   CHECK(hipModuleLoadData(&module, bundle.data()) == hipErrorNoBinaryForGpu);
   CHECK(count_of(captured.text(), "offload bundle has no code object for gfx906 (it has: " + triple + ")") == 1);
+}
+
+TEST_CASE("hipemu failures: hipMallocPitch sizes that overflow are refused, nothing is allocated or written") {
+  void* const untouched = reinterpret_cast<void*>(std::uintptr_t{0x5a5a});
+  void* block = untouched;
+  std::size_t pitch = 77;
+  // The row rounded up to the 256-byte pitch alignment wraps to 0.
+  CHECK(hipMallocPitch(&block, &pitch, kMax - 10, 1) == hipErrorInvalidValue);
+  // pitch 1024 times 2^54 rows is 2^64 bytes.
+  CHECK(hipMallocPitch(&block, &pitch, 1000, std::size_t(1) << 54) == hipErrorInvalidValue);
+  CHECK(block == untouched);
+  CHECK(pitch == 77);
+  CHECK(hipGetLastError() == hipErrorInvalidValue);
+  // The same call with a count that fits.
+  REQUIRE(hipMallocPitch(&block, &pitch, 1000, 3) == hipSuccess);
+  CHECK(pitch == 1024);
+  CHECK(hipFree(block) == hipSuccess);
+}
+
+TEST_CASE("hipemu failures: hipMemcpy2D regions that overflow or overrun are refused before any row is copied") {
+  void* block = nullptr;
+  REQUIRE(hipMalloc(&block, 256) == hipSuccess);
+  REQUIRE(hipMemset(block, 0x11, 256) == hipSuccess);
+  const std::vector<std::uint8_t> source(4096, 0xee);
+  for (const bool async : {false, true}) {
+    const auto copy_2d = [&](std::size_t dpitch, std::size_t spitch, std::size_t width, std::size_t height) {
+      return async ? hipMemcpy2DAsync(block, dpitch, source.data(), spitch, width, height, hipMemcpyHostToDevice,
+                                      nullptr)
+                   : hipMemcpy2D(block, dpitch, source.data(), spitch, width, height, hipMemcpyHostToDevice);
+    };
+    // (height - 1) * dpitch = 2 * 2^63 wraps to 0: row 0 fits, the rest would land anywhere.
+    CHECK(copy_2d(std::size_t(1) << 63, 16, 16, 3) == hipErrorInvalidValue);
+    // width * height = 16 * 2^60 wraps; so does every row's offset.
+    CHECK(copy_2d(16, 16, 16, std::size_t(1) << 60) == hipErrorInvalidValue);
+    // The last row's end, 2 * (2^63 - 8) + 16, is just past 2^64.
+    CHECK(copy_2d(16, (std::size_t(1) << 63) - 8, 16, 3) == hipErrorInvalidValue);
+    // No overflow, but rows 4..7 (7 * 64 + 16 = 464 bytes) are past the 256-byte block.
+    CHECK(copy_2d(64, 16, 16, 8) == hipErrorInvalidValue);
+  }
+  std::vector<std::uint8_t> bytes(256);
+  REQUIRE(hipMemcpy(bytes.data(), block, 256, hipMemcpyDeviceToHost) == hipSuccess);
+  CHECK(bytes == std::vector<std::uint8_t>(256, 0x11));
+  // The largest region that fits is copied.
+  CHECK(hipMemcpy2D(block, 64, source.data(), 16, 16, 4, hipMemcpyHostToDevice) == hipSuccess);
+  REQUIRE(hipMemcpy(bytes.data(), block, 256, hipMemcpyDeviceToHost) == hipSuccess);
+  std::vector<std::uint8_t> expected(256, 0x11);
+  for (std::size_t row = 0; row < 4; ++row) std::fill_n(expected.begin() + row * 64, 16, 0xee);
+  CHECK(bytes == expected);
+  CHECK(hipFree(block) == hipSuccess);
+}
+
+TEST_CASE("hipemu failures: symbol copies whose offset plus count wraps are refused, nothing is written") {
+  // counter.hip's `__device__ unsigned launches = 10`, registered as hipcc's code would.
+  static const std::vector<std::uint8_t> bundle = file_bytes(HIPEMU_TEST_COUNTER_BUNDLE);  // loaded on first use
+  static FatBinaryWrapper wrapper;
+  wrapper.bundle = bundle.data();
+  static unsigned shadow;  // the host-side variable the program names the symbol by
+  char name[] = "launches";
+  __hipRegisterVar(__hipRegisterFatBinary(&wrapper), &shadow, name, name, 0, sizeof shadow, 0, 0);
+  // As a const void*: the header's templates would take the address of a pointer to `shadow`.
+  const void* const symbol = &shadow;
+  std::size_t size = 0;
+  REQUIRE(hipGetSymbolSize(&size, symbol) == hipSuccess);
+  REQUIRE(size == 4);
+
+  const unsigned value = 0xdeadbeef;
+  // offset + count = 2^64 - 1 + 2 wraps to 1, inside the 4 bytes.
+  CHECK(hipMemcpyToSymbol(symbol, &value, 2, kMax, hipMemcpyHostToDevice) == hipErrorInvalidValue);
+  CHECK(hipMemcpyToSymbol(symbol, &value, kMax, 2, hipMemcpyHostToDevice) == hipErrorInvalidValue);
+  CHECK(hipMemcpyToSymbolAsync(symbol, &value, 2, kMax, hipMemcpyHostToDevice, nullptr) == hipErrorInvalidValue);
+  // One byte past the end, without any wrapping.
+  CHECK(hipMemcpyToSymbol(symbol, &value, 4, 1, hipMemcpyHostToDevice) == hipErrorInvalidValue);
+  unsigned read = 0x5a5a5a5a;
+  CHECK(hipMemcpyFromSymbol(&read, symbol, 2, kMax, hipMemcpyDeviceToHost) == hipErrorInvalidValue);
+  CHECK(hipMemcpyFromSymbolAsync(&read, symbol, kMax, 2, hipMemcpyDeviceToHost, nullptr) == hipErrorInvalidValue);
+  CHECK(read == 0x5a5a5a5a);
+  CHECK(hipMemcpyFromSymbol(&read, symbol, 4, 0, hipMemcpyDeviceToHost) == hipSuccess);
+  CHECK(read == 10);
+}
+
+TEST_CASE("hipemu failures: hipMallocManaged and hipHostRegister sizes that cannot be are refused") {
+  void* const untouched = reinterpret_cast<void*>(std::uintptr_t{0x5a5a});
+  void* block = untouched;
+  // Rounded up to whole 4 KiB pages, 2^64 - 1 bytes wrap to 0.
+  CHECK(hipMallocManaged(&block, kMax, hipMemAttachGlobal) == hipErrorInvalidValue);
+  // 2^60 bytes: no overflow, but more than the emulated device's memory.
+  CHECK(hipMallocManaged(&block, std::size_t(1) << 60, hipMemAttachGlobal) == hipErrorOutOfMemory);
+  CHECK(block == untouched);
+  REQUIRE(hipMallocManaged(&block, 100, hipMemAttachGlobal) == hipSuccess);
+  CHECK(hipFree(block) == hipSuccess);
+
+  std::vector<std::uint8_t> host(64);
+  // A range that wraps around the address space (the emulator would have called it registered already).
+  CHECK(hipHostRegister(host.data(), kMax, hipHostRegisterDefault) == hipErrorInvalidValue);
+  void* device = nullptr;
+  CHECK(hipHostGetDevicePointer(&device, host.data(), 0) == hipErrorInvalidValue);  // nothing was registered
+  CHECK(hipHostRegister(host.data(), host.size(), hipHostRegisterDefault) == hipSuccess);
+  CHECK(hipHostUnregister(host.data()) == hipSuccess);
+}
+
+TEST_CASE("hipemu failures: a host callback that throws ends in the guard's error and one line") {
+  {
+    CapturedStderr captured;
+    CHECK(hipLaunchHostFunc(nullptr, [](void*) { throw std::runtime_error("callback failed"); }, nullptr) ==
+          hipErrorUnknown);
+    CHECK(captured.text() == "hipemu: hipLaunchHostFunc: callback failed (hipErrorUnknown)\n");
+    CHECK(hipGetLastError() == hipErrorUnknown);
+  }
+  {
+    CapturedStderr captured;
+    CHECK(hipStreamAddCallback(nullptr, [](hipStream_t, hipError_t, void*) { throw std::bad_alloc(); }, nullptr,
+                               0) == hipErrorOutOfMemory);
+    CHECK(captured.text() == "hipemu: hipStreamAddCallback: out of host memory (hipErrorOutOfMemory)\n");
+    CHECK(hipGetLastError() == hipErrorOutOfMemory);
+  }
+  // The runtime goes on.
+  int calls = 0;
+  CHECK(hipLaunchHostFunc(nullptr, [](void* count) { ++*static_cast<int*>(count); }, &calls) == hipSuccess);
+  CHECK(calls == 1);
 }
 
 // Run alone with DPPGEMM_HIPEMU_THREADS=-1 (tests/host/CMakeLists.txt): the

@@ -21,6 +21,7 @@ hipError_t record(hipError_t error) {
 
 using dppgemm::hipemu::guarded;
 using dppgemm::hipemu::guarded_value;
+using dppgemm::hipemu::guarded_void;
 using dppgemm::hipemu::recorded;
 
 TEST_CASE("hipemu guard: a body that returns passes its error through") {
@@ -66,4 +67,17 @@ TEST_CASE("hipemu guard: entry points returning something else return the given 
   CHECK(guarded_value("__hipFoo", fallback, []() -> int* { throw std::bad_alloc(); }) == nullptr);
   CHECK(recorded == std::vector<hipError_t>{hipErrorOutOfMemory});
   CHECK(captured.text() == "hipemu: __hipFoo: out of host memory (hipErrorOutOfMemory)\n");
+}
+
+TEST_CASE("hipemu guard: entry points returning nothing only record and say") {
+  recorded.clear();
+  CapturedStderr captured;
+  bool ran = false;
+  guarded_void("__hipBar", [&] {
+    ran = true;
+    throw std::length_error("map too long");
+  });
+  CHECK(ran);
+  CHECK(recorded == std::vector<hipError_t>{hipErrorOutOfMemory});
+  CHECK(captured.text() == "hipemu: __hipBar: map too long (hipErrorOutOfMemory)\n");
 }
