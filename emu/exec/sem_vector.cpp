@@ -762,8 +762,8 @@ void pk_f32(Wave& w, const ExecInst& e) {
         if constexpr (F == pk_fma) {
             // The GEMM case (no negation): the multiply-add lane loops of
             // v_fmac_f32 (vectorized, AVX2+FMA where the CPU has it), which
-            // flush inputs and result exactly as here.
-            if (!(neg[0] | neg[1] | neg[2])) {
+            // flush inputs and result exactly as here; clamp takes the loop below.
+            if (!(neg[0] | neg[1] | neg[2]) && !inst.clamp) {
                 const MultiplyAddLoops& loops = multiply_add_loops<true>();
                 (flush_in ? loops.flushing : loops.plain)(src[0], src[1], src[2], out[half], flush_out);
                 continue;
