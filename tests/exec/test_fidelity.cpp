@@ -410,14 +410,17 @@ TEST_CASE("clamp and omod on f32 and f16 results", "[alu][float][clamp][fidelity
     }
     // Packed f32 (gfx90a): clamp per half.
     const CodeObject pk = assemble_kernel("  v_mov_b32 v3, 0x40400000\n  v_mov_b32 v4, 0.5\n  v_mov_b32 v5, 0.5\n"
-                                          "  v_pk_mul_f32 v[6:7], v[2:3], v[4:5] clamp\n  v_add_f32 v5, v6, v7\n"
+                                          "  v_pk_mul_f32 v[6:7], v[2:3], v[4:5] clamp\n"
+                                          "  v_pk_fma_f32 v[8:9], v[2:3], v[4:5], v[4:5] clamp\n"
+                                          "  v_add_f32 v5, v6, v7\n  v_add_f32 v5, v5, v8\n  v_add_f32 v5, v5, v9\n"
                                           "  global_store_dword v1, v5, s[4:5]",
                                           fp32_mode("gfx90a", 3));
     const Program pk_program = build_program(pk, pk.kernels.at(0));
     TestRun pk_run(64);
     REQUIRE(pk_run.run(pk_program).ok());
-    // lo: v2 (0: registers start zeroed) * 0.5 = 0; hi: 3 * 0.5 = 1.5, clamped to 1.
-    for (u32 x : pk_run.read(0, 64)) CHECK(x == bits(1.0f));
+    // mul lo: v2 (0: registers start zeroed) * 0.5 = 0; hi: 3 * 0.5 = 1.5, clamped to 1.
+    // fma lo: 0 * 0.5 + 0.5 = 0.5; hi: 3 * 0.5 + 0.5 = 2, clamped to 1. Sum 2.5.
+    for (u32 x : pk_run.read(0, 64)) CHECK(x == bits(2.5f));
     // An integer result: clamp is saturation there, not modelled; the run stops.
     const CodeObject co = assemble_kernel("  v_cvt_i32_f32_e64 v5, v2 clamp", o);
     const Program program = build_program(co, co.kernels.at(0));
