@@ -231,8 +231,9 @@ u32 mad_f16(const HalfMode& m, u32 a, u32 b, u32 c) {
 // else if (S1 == S2 == 0) D = NAN; else if (abs(S1) == abs(S2) == +-INF) D = NAN;
 // else if (S1 == 0 || abs(S2) == +-INF) D = sign_out ? -INF : +INF; else if
 // (abs(S1) == +-INF || S2 == 0) D = sign_out ? -0 : 0; else D = sign_out ?
-// -abs(S0) : abs(S0)", sign_out = sign(S1) ^ sign(S2).
-u32 div_fixup_f16(const HalfMode&, u32 q, u32 d, u32 n) {
+// -abs(S0) : abs(S0)", sign_out = sign(S1) ^ sign(S2). The quotient passed
+// through is a result like any other: flushed when the mode flushes results.
+u32 div_fixup_f16(const HalfMode& m, u32 q, u32 d, u32 n) {
     const u32 sign = (d ^ n) & half_sign;
     const bool d_zero = !(d & 0x7fffu), n_zero = !(n & 0x7fffu);
     if (is_nan16(n)) return quiet16(n);
@@ -240,7 +241,8 @@ u32 div_fixup_f16(const HalfMode&, u32 q, u32 d, u32 n) {
     if ((d_zero && n_zero) || (is_inf16(d) && is_inf16(n))) return half_quiet_nan;
     if (d_zero || is_inf16(n)) return sign | half_inf;
     if (is_inf16(d) || n_zero) return sign;
-    return sign | (q & 0x7fffu);
+    const u32 r = sign | (q & 0x7fffu);
+    return m.flush_out ? flush16(r) : r;
 }
 // min/max pick one operand (IEEE minNum/maxNum, -0 < +0, as the f32 forms).
 // The picked operand is a result like any other: flushed when the mode flushes results (as the f32 forms).

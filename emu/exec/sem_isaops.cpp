@@ -34,41 +34,22 @@ u64 double_bits(double d) {
     return b;
 }
 
-// 64-bit source i (abs/neg on bit 63), as sem_vector.cpp's VOP3 f64 forms read them.
-void source64(Wave& w, const ExecInst& e, unsigned i, u64* out) {
-    alignas(64) Lanes lo_tmp, hi_tmp;
-    const Src& s = e.src[i];
-    const u64 sign = u64(1) << 63;
-    const u64 clear = (e.transform[i] & ST_ABS) ? ~sign : ~u64(0), flip = (e.transform[i] & ST_NEG) ? sign : 0;
-    if (!s.is_vector()) {
-        const u64 v = read64(w, s);
-        for (unsigned l = 0; l < 64; ++l) out[l] = (v & clear) ^ flip;
-        return;
-    }
-    const u32* lo = fetch(w, e, i, lo_tmp, 0, raw_bits);
-    const u32* hi = fetch(w, e, i, hi_tmp, 1, raw_bits);
-    for (unsigned l = 0; l < 64; ++l) out[l] = ((lo[l] | (u64(hi[l]) << 32)) & clear) ^ flip;
-}
-void result64(Wave& w, const ExecInst& e, const u64* value) {
-    alignas(64) Lanes lo, hi;
-    for (unsigned l = 0; l < 64; ++l) lo[l] = u32(value[l]), hi[l] = u32(value[l] >> 32);
-    const u64 mask = write_lanes(w, e);
-    commit(vreg(w, e.dst, 0), lo, mask);
-    commit(vreg(w, e.dst, 1), hi, mask);
-}
+// An f16 denormal -> a zero of its sign.
+u32 flush16(u32 h) { return (h & 0x7c00u) == 0 ? h & 0x8000u : h; }
 
 // ---- f64 ----------------------------------------------------------------------
 
-// NaN inputs come back quieted (the f32 forms' rule).
+// NaN inputs come back quieted (the f32 forms' rule). The denorm modes act
+// through fetch_wide/commit_wide (ST_FLUSH64, flush_out: FloatPolicy::mode).
 template <double (*F)(double)>
 void round_f64(Wave& w, const ExecInst& e) {
     alignas(64) u64 a[64], out[64];
-    source64(w, e, 0, a);
+    fetch_wide(w, e, 0, a);
     for (unsigned l = 0; l < 64; ++l) {
         const double x = as_double(a[l]);
         out[l] = std::isnan(x) ? (a[l] | (u64(1) << 51)) : double_bits(F(x));
     }
-    result64(w, e, out);
+    commit_wide(w, e, out);
 }
 double floor_(double x) { return std::floor(x); }
 double ceil_(double x) { return std::ceil(x); }
@@ -85,11 +66,11 @@ double fract(double x) {
 // V_FMAC_F64 (CDNA2): "D.d = S0.d * S1.d + D.d", one rounding.
 void fmac_f64(Wave& w, const ExecInst& e) {
     alignas(64) u64 a[64], b[64], c[64], out[64];
-    source64(w, e, 0, a);
-    source64(w, e, 1, b);
-    source64(w, e, 2, c);  // the destination (Semantic::src2_is_dst)
+    fetch_wide(w, e, 0, a);
+    fetch_wide(w, e, 1, b);
+    fetch_wide(w, e, 2, c);  // the destination (Semantic::src2_is_dst)
     for (unsigned l = 0; l < 64; ++l) out[l] = double_bits(std::fma(as_double(a[l]), as_double(b[l]), as_double(c[l])));
-    result64(w, e, out);
+    commit_wide(w, e, out);
 }
 
 // V_TRIG_PREOP_F64 (CDNA3 ISA pseudocode): a 53-bit segment of 2/pi for the
@@ -125,10 +106,10 @@ u64 trig_preop(u64 x, u64 segment_select, u64) {
 void trig_preop_f64(Wave& w, const ExecInst& e) {
     alignas(64) u64 a[64], out[64];
     alignas(64) Lanes tmp;
-    source64(w, e, 0, a);
+    fetch_wide(w, e, 0, a);
     const u32* select = fetch(w, e, 1, tmp);
     for (unsigned l = 0; l < 64; ++l) out[l] = trig_preop(a[l], select[l], 0);
-    result64(w, e, out);
+    commit_wide(w, e, out);
 }
 
 // ---- dot products ---------------------------------------------------------------
@@ -169,6 +150,9 @@ void dot(Wave& w, const ExecInst& e) {
     const u32* s0 = fetch(w, e, 0, t0, 0, raw_bits);
     const u32* s1 = fetch(w, e, 1, t1, 0, raw_bits);
     const u32* s2 = fetch(w, e, 2, t2, 0, D == Dot::f32_f16 ? std::uint8_t(ST_FLUSH) : raw_bits);
+    // f32_f16: the f16 elements flush under the fp16/fp64 mode, S2 under the fp32 mode, as the wave's MODE
+    // says (a VOP3P op has no source transforms); the result per flush_out.
+    const bool flush_halves = flushes_inputs(denorm_16_64(w)), flush_s2 = flushes_inputs(denorm_32(w));
     // dot2 element k of source i: the half op_sel (k = 0) / op_sel_hi (k = 1) picks.
     auto half_shift = [&](unsigned i, unsigned k) -> unsigned {
         if (!vop3p) return 16 * k;
@@ -179,16 +163,19 @@ void dot(Wave& w, const ExecInst& e) {
     };
     for (unsigned l = 0; l < 64; ++l) {
         if constexpr (D == Dot::f32_f16) {
-            __float128 sum = fp::as_float(s2[l]);
-            bool nan = std::isnan(fp::as_float(s2[l]));
+            const float c = fp::as_float(flush_s2 ? fp::flush(s2[l]) : s2[l]);
+            __float128 sum = c;
+            bool nan = std::isnan(c);
             for (unsigned k = 0; k < 2; ++k) {
-                const u32 a = ((s0[l] >> half_shift(0, k)) & 0xffff) ^ (negated(0, k) ? 0x8000 : 0);
-                const u32 b = ((s1[l] >> half_shift(1, k)) & 0xffff) ^ (negated(1, k) ? 0x8000 : 0);
+                u32 a = ((s0[l] >> half_shift(0, k)) & 0xffff) ^ (negated(0, k) ? 0x8000 : 0);
+                u32 b = ((s1[l] >> half_shift(1, k)) & 0xffff) ^ (negated(1, k) ? 0x8000 : 0);
+                if (flush_halves) a = flush16(a), b = flush16(b);
                 const double p = half_value(a) * half_value(b);
                 nan = nan || std::isnan(p);
                 sum += p;
             }
-            out[l] = nan ? fp::quiet_nan : fp::as_bits(float(sum));
+            const u32 r = nan ? fp::quiet_nan : fp::as_bits(float(sum));
+            out[l] = e.flush_out ? fp::flush(r) : r;
         } else {
             constexpr unsigned bits = element_bits(D), count = 32 / bits;
             i64 sum = is_signed(D) ? i64(i32(s2[l])) : i64(s2[l]);
@@ -223,19 +210,21 @@ u32 to_unorm16(double x) { return std::isnan(x) ? 0 : u32(std::nearbyint(std::fm
 u32 to_uint8(double x) { return std::isnan(x) ? 0 : u32(std::nearbyint(std::fmin(std::fmax(x, 0.0), 255.0))); }
 
 // V_CVT_PKNORM_{I16,U16}_F32: "D = {flt32_to_xnorm16(S1.f), flt32_to_xnorm16(S0.f)}".
-// The _F16 forms (VOP3 with op_sel) read an f16 from the half op_sel picks.
+// The _F16 forms (VOP3 with op_sel) read an f16 from the half op_sel picks,
+// flushed under the fp16/fp64 mode (the _F32 forms' flush: ST_FLUSH).
 template <bool Signed, bool HalfSources>
 void cvt_pknorm(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, out;
     const u32* s0 = fetch(w, e, 0, t0, 0, HalfSources ? raw_bits : 0);
     const u32* s1 = fetch(w, e, 1, t1, 0, HalfSources ? raw_bits : 0);
     const Inst& inst = *e.inst;
+    const bool flush_halves = HalfSources && flushes_inputs(denorm_16_64(w));
     auto value = [&](const u32* s, unsigned i, unsigned l) -> double {
         if (!HalfSources) return fp::as_float(s[l]);
         u32 h = (s[l] >> (16 * ((inst.mods.op_sel >> i) & 1))) & 0xffff;
         if ((inst.mods.abs >> i) & 1) h &= 0x7fff;
         if ((inst.mods.neg >> i) & 1) h ^= 0x8000;
-        return half_value(h);
+        return half_value(flush_halves ? flush16(h) : h);
     };
     for (unsigned l = 0; l < 64; ++l) {
         const double a = value(s0, 0, l), b = value(s1, 1, l);
@@ -291,6 +280,8 @@ void lanes3(Wave& w, const ExecInst& e) {
         }
     }
     for (unsigned l = 0; l < 64; ++l) out[l] = F(src[0][l], src[1][l], src[2][l]);
+    // An f32 result (v_cube*, v_cvt_off_f32_i4) under a result-flushing fp32 mode: flush_out.
+    if (e.flush_out && !e.output_modifiers) apply_output_modifiers(e, out);
     commit_vdst(w, e, out);
 }
 u32 byte_of(u32 x, unsigned k) { return (x >> (8 * k)) & 0xff; }
@@ -339,7 +330,7 @@ void quad_sad(Wave& w, const ExecInst& e) {
     constexpr unsigned out_dwords = SliceBits / 8;  // 16-bit slices: 2 dwords, 32-bit: 4
     alignas(64) u64 s0[64];
     alignas(64) Lanes t1, t2[4], out[4];
-    source64(w, e, 0, s0);
+    fetch_wide(w, e, 0, s0);
     const u32* s1 = fetch(w, e, 1, t1);
     const u32* s2[4];
     for (unsigned d = 0; d < out_dwords; ++d) s2[d] = fetch(w, e, 2, t2[d], d);
@@ -401,16 +392,19 @@ void add_sub_i16(Wave& w, const ExecInst& e) {
 }
 
 // V_CVT_NORM_I16_F16 / V_CVT_NORM_U16_F16: "D.i16 = flt16_to_snorm16(S0.f16)"
-// (unorm16 for U16), the f16 from the op_sel half with abs/neg; high half 0.
+// (unorm16 for U16), the f16 from the op_sel half with abs/neg, flushed under
+// the fp16/fp64 mode; high half 0.
 template <bool Signed>
 void cvt_norm_16_f16(Wave& w, const ExecInst& e) {
     const Inst& inst = *e.inst;
     alignas(64) Lanes t0, out;
     const u32* a = fetch(w, e, 0, t0, 0, raw_bits);
+    const bool flush_half = flushes_inputs(denorm_16_64(w));
     for (unsigned l = 0; l < 64; ++l) {
         u32 h = (a[l] >> (16 * (inst.mods.op_sel & 1))) & 0xffff;
         if (inst.mods.abs & 1) h &= 0x7fff;
         if (inst.mods.neg & 1) h ^= 0x8000;
+        if (flush_half) h = flush16(h);
         out[l] = Signed ? u32(to_snorm16(half_value(h))) & 0xffff : to_unorm16(half_value(h));
     }
     if (e.sdwa_dst) sdwa_place(vreg(w, e.dst), out, inst);
@@ -422,42 +416,49 @@ void cvt_norm_16_f16(Wave& w, const ExecInst& e) {
 void register_isaops(Table& t) {
     const InstClass V = InstClass::valu;
     auto v = [&](Op op, ExecFn fn) { set(t, op, fn, V); };
-    auto accumulating = [&](Op op, ExecFn fn) { t[static_cast<std::size_t>(op)] = Semantic{fn, V, FloatPolicy::none, true}; };
+    auto accumulating = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) {
+        t[static_cast<std::size_t>(op)] = Semantic{fn, V, fp, true};
+    };
+    // The float ops flush their operands as the denorm modes say (operand_types.inc declares which):
+    // FloatPolicy::mode through the source transforms and flush_out, FloatPolicy::half where the op reads
+    // the fp16 mode itself.
+    const FloatPolicy F = FloatPolicy::mode, H = FloatPolicy::half;
+    auto f = [&](Op op, ExecFn fn, FloatPolicy fp) { set(t, op, fn, V, fp); };
 
-    v(Op::v_floor_f64, round_f64<floor_>);
-    v(Op::v_ceil_f64, round_f64<ceil_>);
-    v(Op::v_trunc_f64, round_f64<trunc_>);
-    v(Op::v_rndne_f64, round_f64<nearest_even>);
-    v(Op::v_fract_f64, round_f64<fract>);
-    accumulating(Op::v_fmac_f64, fmac_f64);
-    v(Op::v_trig_preop_f64, trig_preop_f64);
+    f(Op::v_floor_f64, round_f64<floor_>, F);
+    f(Op::v_ceil_f64, round_f64<ceil_>, F);
+    f(Op::v_trunc_f64, round_f64<trunc_>, F);
+    f(Op::v_rndne_f64, round_f64<nearest_even>, F);
+    f(Op::v_fract_f64, round_f64<fract>, F);
+    accumulating(Op::v_fmac_f64, fmac_f64, F);
+    f(Op::v_trig_preop_f64, trig_preop_f64, F);
 
-    v(Op::v_dot2_f32_f16, dot<Dot::f32_f16>);
+    f(Op::v_dot2_f32_f16, dot<Dot::f32_f16>, F);
     v(Op::v_dot2_i32_i16, dot<Dot::i32_i16>);
     v(Op::v_dot2_u32_u16, dot<Dot::u32_u16>);
     v(Op::v_dot4_i32_i8, dot<Dot::i32_i8>);
     v(Op::v_dot4_u32_u8, dot<Dot::u32_u8>);
     v(Op::v_dot8_i32_i4, dot<Dot::i32_i4>);
     v(Op::v_dot8_u32_u4, dot<Dot::u32_u4>);
-    accumulating(Op::v_dot2c_f32_f16, dot<Dot::f32_f16>);
+    accumulating(Op::v_dot2c_f32_f16, dot<Dot::f32_f16>, F);
     accumulating(Op::v_dot2c_i32_i16, dot<Dot::i32_i16>);
     accumulating(Op::v_dot4c_i32_i8, dot<Dot::i32_i8>);
     accumulating(Op::v_dot8c_i32_i4, dot<Dot::i32_i4>);
 
-    v(Op::v_cvt_pknorm_i16_f32, cvt_pknorm<true, false>);
-    v(Op::v_cvt_pknorm_u16_f32, cvt_pknorm<false, false>);
-    v(Op::v_cvt_pknorm_i16_f16, cvt_pknorm<true, true>);
-    v(Op::v_cvt_pknorm_u16_f16, cvt_pknorm<false, true>);
+    f(Op::v_cvt_pknorm_i16_f32, cvt_pknorm<true, false>, F);
+    f(Op::v_cvt_pknorm_u16_f32, cvt_pknorm<false, false>, F);
+    f(Op::v_cvt_pknorm_i16_f16, cvt_pknorm<true, true>, H);
+    f(Op::v_cvt_pknorm_u16_f16, cvt_pknorm<false, true>, H);
     v(Op::v_cvt_pk_u16_u32, cvt_pk_16_32<false>);
     v(Op::v_cvt_pk_i16_i32, cvt_pk_16_32<true>);
-    v(Op::v_cvt_pk_u8_f32, cvt_pk_u8_f32);
-    accumulating(Op::v_cvt_pkaccum_u8_f32, cvt_pk_u8_f32);
+    f(Op::v_cvt_pk_u8_f32, cvt_pk_u8_f32, F);
+    accumulating(Op::v_cvt_pkaccum_u8_f32, cvt_pk_u8_f32, F);
 
     v(Op::v_sad_u8, lanes3<sad_u8>);
     v(Op::v_sad_hi_u8, lanes3<sad_hi_u8>);
     v(Op::v_sad_u16, lanes3<sad_u16>);
     v(Op::v_lerp_u8, lanes3<lerp_u8>);
-    v(Op::v_cvt_off_f32_i4, lanes3<cvt_off_f32_i4>);
+    f(Op::v_cvt_off_f32_i4, lanes3<cvt_off_f32_i4>, F);
     v(Op::v_sat_pk_u8_i16, lanes3<sat_pk_u8_i16>);
     v(Op::v_clrexcp, no_effect);  // clears exception bits no instruction here sets
     v(Op::v_msad_u8, lanes3<msad_u8>);
@@ -470,8 +471,8 @@ void register_isaops(Table& t) {
     v(Op::v_mqsad_u32_u8, quad_sad<true, 32>);
     v(Op::v_add_i16, add_sub_i16<false>);
     v(Op::v_sub_i16, add_sub_i16<true>);
-    v(Op::v_cvt_norm_i16_f16, cvt_norm_16_f16<true>);
-    v(Op::v_cvt_norm_u16_f16, cvt_norm_16_f16<false>);
+    f(Op::v_cvt_norm_i16_f16, cvt_norm_16_f16<true>, H);
+    f(Op::v_cvt_norm_u16_f16, cvt_norm_16_f16<false>, H);
 }
 
 }  // namespace dppgemm::emu::sem

@@ -354,6 +354,8 @@ u64 mask_src(const Wave& w, const ExecInst& e) {
 // An f64 denormal -> a zero of its sign.
 inline u64 flush64(u64 bits) { return (bits & 0x7ff0000000000000ull) ? bits : bits & 0x8000000000000000ull; }
 
+}  // namespace
+
 // 64-bit lane values of source i (two dwords, or one zero-extended; f64
 // sources flushed per ST_FLUSH64, 32-bit f32 ones per ST_FLUSH).
 void fetch_wide(Wave& w, const ExecInst& e, unsigned i, u64* out) {
@@ -391,6 +393,8 @@ void commit_wide(Wave& w, const ExecInst& e, const u64* value) {
     commit(vreg(w, e.dst, 0), lo, mask);
     if (e.dst.dwords > 1) commit(vreg(w, e.dst, 1), hi, mask);
 }
+
+namespace {
 
 template <u64 (*F)(u64, u64, u64)>
 void vop_wide(Wave& w, const ExecInst& e) {

@@ -48,6 +48,14 @@ void register_hwreg(Table& t);   // sem_hwreg.cpp: s_getreg (replaces sem_scalar
 void register_smem(Table& t);    // sem_smem.cpp: s_buffer_store, scalar atomics, cache maintenance
 void register_isaops(Table& t);  // sem_isaops.cpp: f64 rounding, dot products, 16-bit min3/max3/med3, packing conversions
 
+// MODE.FP_DENORM as the wave holds it now (s_setreg may change it): fp32 in
+// [5:4], fp16/fp64 in [7:6]; for ops that read the mode themselves.
+inline FloatDenormMode denorm_32(const Wave& w) { return static_cast<FloatDenormMode>((w.mode >> mode_fp32_denorm_shift) & 3); }
+inline FloatDenormMode denorm_16_64(const Wave& w) {
+    return static_cast<FloatDenormMode>((w.mode >> (mode_fp32_denorm_shift + 2)) & 3);
+}
+inline bool flushes_inputs(FloatDenormMode d) { return d == FloatDenormMode::flush_src_dst || d == FloatDenormMode::flush_src; }
+
 // ---- scalar operands ------------------------------------------------------
 
 inline std::uint32_t read32(const Wave& w, const Src& s) {
@@ -116,6 +124,11 @@ inline void commit(std::uint32_t* __restrict dst, const std::uint32_t* __restric
         for (unsigned l = 0; l < 64; ++l) dst[l] = ((mask >> l) & 1) ? value[l] : dst[l];
     }
 }
+
+// 64-bit lane values of source i (f64 sources flushed per ST_FLUSH64) and the
+// 64-bit result (flushed per flush_out): sem_vector.cpp.
+void fetch_wide(Wave& w, const ExecInst& e, unsigned i, std::uint64_t* out);
+void commit_wide(Wave& w, const ExecInst& e, const std::uint64_t* value);
 
 // Output modifiers of fp32 results: omod, clamp, flush.
 void apply_output_modifiers(const ExecInst& e, std::uint32_t* value);
