@@ -402,6 +402,186 @@ void vmem_store(Wave& w, const ExecInst& e) {
     flat_lds.report(w, e, true, u32(f.bytes) * f.dwords);
 }
 
+// ---- typed buffer accesses: buffer_load/store_format_* --------------------
+//
+// The memory format comes from the buffer resource, not the opcode (Vega ISA
+// "Buffer Instructions": "The format of the data in memory is specified by
+// the buffer resource's DATA_FORMAT and NUM_FORMAT"; V# word3 NUM_FORMAT
+// bits 14:12, DATA_FORMAT bits 18:15). The opcode gives how many components
+// reach the registers (x, xy, xyz, xyzw) and d16 packs them two 16-bit
+// values per register, low half first ("D16 Instructions"). Components the
+// format lacks load as (0, 0, 0, 1) per x/y/z/w; a store writes only the
+// components both the opcode and the format have. Each component is range
+// checked at its own offset, as the dwords of buffer_load_dwordx4.
+// Implemented: the formats whose components all have one width (8, 16,
+// 8_8, 32, 16_16, 8_8_8_8, 32_32, 16_16_16_16, 32_32_32, 32_32_32_32) with
+// NUM_FORMAT UNORM, UINT, SINT or FLOAT (16 and 32 bits); anything else stops
+// the run naming the format. Conversions follow the D3D rules the guide
+// refers to for typed formats: UNORM n bits loads as u / (2^n - 1) and stores
+// as round_to_nearest_even(clamp(f, 0, 1) * (2^n - 1)) with NaN as 0; integer
+// formats load zero/sign-extended and store their low n bits; f16 <-> f32
+// round to nearest even. DST_SEL of the resource is not applied (compute
+// resources use the identity).
+
+struct TypedOp {
+    std::uint8_t count = 1;  // components in registers
+    bool d16 = false;
+    bool hi = false;         // d16_hi_x: the high half of the register
+};
+
+std::array<TypedOp, op_count>& typed_ops() {
+    static std::array<TypedOp, op_count> table{};
+    return table;
+}
+
+enum class NumFormat : std::uint8_t { unorm = 0, snorm = 1, uscaled = 2, sscaled = 3, uint = 4, sint = 5, float_ = 7 };
+
+struct TypedFormat {
+    unsigned components = 0;
+    unsigned bits = 0;
+    NumFormat num = NumFormat::uint;
+};
+
+TypedFormat typed_format(u32 word3) {
+    static constexpr const char* data_names[16] = {
+        "INVALID", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10",
+        "10_10_10_2", "2_10_10_10", "8_8_8_8", "32_32", "16_16_16_16", "32_32_32", "32_32_32_32", "RESERVED_15"};
+    static constexpr const char* num_names[8] = {"UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "RESERVED_6", "FLOAT"};
+    static constexpr std::uint8_t shape[16][2] = {
+        {0, 0}, {1, 8}, {1, 16}, {2, 8}, {1, 32}, {2, 16}, {0, 0}, {0, 0},
+        {0, 0}, {0, 0}, {4, 8}, {2, 32}, {4, 16}, {3, 32}, {4, 32}, {0, 0}};
+    const u32 data = (word3 >> 15) & 15u, num = (word3 >> 12) & 7u;
+    TypedFormat f{shape[data][0], shape[data][1], NumFormat(num)};
+    const bool num_ok = f.num == NumFormat::uint || f.num == NumFormat::sint ||
+                        (f.num == NumFormat::unorm && f.bits < 32) || (f.num == NumFormat::float_ && f.bits >= 16);
+    if (!f.components || !num_ok)
+        fail(std::string("buffer format access with DATA_FORMAT ") + std::to_string(data) + " (" + data_names[data] +
+             ") and NUM_FORMAT " + std::to_string(num) + " (" + num_names[num] + "): not implemented");
+    return f;
+}
+
+float half_to_float(u32 h) {
+    const std::uint16_t bits = std::uint16_t(h);
+    _Float16 value;
+    std::memcpy(&value, &bits, 2);
+    return float(value);
+}
+u32 float_to_half(float f) {
+    const _Float16 value = _Float16(f);  // round to nearest even
+    std::uint16_t bits;
+    std::memcpy(&bits, &value, 2);
+    return bits;
+}
+
+// Component `raw` (its `bits` low bits) as the 32-bit (or d16: 16-bit) register value.
+u32 typed_to_register(u32 raw, const TypedFormat& f, bool d16) {
+    switch (f.num) {
+    case NumFormat::uint: return d16 ? raw & 0xffffu : raw;
+    case NumFormat::sint: {
+        const u32 value = f.bits == 32 ? raw : u32(std::int32_t(raw << (32 - f.bits)) >> (32 - f.bits));
+        return d16 ? value & 0xffffu : value;
+    }
+    case NumFormat::unorm: {
+        const float value = float(double(raw) / double((1u << f.bits) - 1));
+        return d16 ? float_to_half(value) : fp::as_bits(value);
+    }
+    default:  // float: 16 or 32 bits
+        if (f.bits == 16) return d16 ? raw : fp::as_bits(half_to_float(raw));
+        return d16 ? float_to_half(fp::as_float(raw)) : raw;
+    }
+}
+
+u32 typed_default(unsigned component, const TypedFormat& f, bool d16) {
+    if (component != 3) return 0;
+    if (f.num == NumFormat::uint || f.num == NumFormat::sint) return 1;
+    return d16 ? 0x3c00u : 0x3f800000u;
+}
+
+// Register value `value` (d16: its low 16 bits) as the format's `bits` bits.
+u32 typed_from_register(u32 value, const TypedFormat& f, bool d16) {
+    const u32 mask = f.bits == 32 ? ~0u : (1u << f.bits) - 1;
+    switch (f.num) {
+    case NumFormat::uint:
+    case NumFormat::sint: return (d16 ? value & 0xffffu : value) & mask;
+    case NumFormat::unorm: {
+        const float x = d16 ? half_to_float(value & 0xffffu) : fp::as_float(value);
+        if (std::isnan(x)) return 0;
+        return u32(std::nearbyint(double(std::clamp(x, 0.0f, 1.0f)) * double(mask)));
+    }
+    default:
+        if (f.bits == 16) return d16 ? value & 0xffffu : float_to_half(fp::as_float(value));
+        return d16 ? fp::as_bits(half_to_float(value & 0xffffu)) : value;
+    }
+}
+
+TypedFormat resource_format(const Wave& w, const ExecInst& e) { return typed_format(w.sreg[e.src[2].index + 3]); }
+
+void typed_load(Wave& w, const ExecInst& e) {
+    const TypedOp& t = typed_ops()[static_cast<std::size_t>(e.inst->op)];
+    const TypedFormat f = resource_format(w, e);
+    const u64 exec = w.exec();
+    LaneAddresser addr(w, e);
+    const unsigned bytes = f.bits / 8;
+    PendingLoad entry;
+    entry.counter = WaitCounter::vm;
+    entry.dest = e.dst.kind == Src::Kind::agpr ? PendingLoad::Dest::agpr : PendingLoad::Dest::vgpr;
+    entry.dwords = std::uint8_t(t.d16 ? (t.count + 1) / 2 : t.count);
+    entry.reg = e.dst.index;
+    entry.lanes = exec;
+    entry.keep_mask = t.d16 && t.count == 1 ? (t.hi ? 0x0000ffffu : 0xffff0000u) : 0u;
+    PendingLoad& p = issue(w, e, entry);
+    u32* data = w.pending.data(p);
+    MemoryAccess* access = observed_global_access(w, false, exec, bytes * std::min<unsigned>(t.count, f.components));
+    u64 total = 0;
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        for (unsigned d = 0; d < entry.dwords; ++d) data[64 * d + l] = 0;
+        for (unsigned c = 0; c < t.count; ++c) {
+            u32 value = typed_default(c, f, t.d16);
+            if (c < f.components) {
+                u64 address;
+                const std::uint8_t* host = addr.at(l, c * bytes, bytes, &address);
+                if (c == 0 && access) access->address[l][0] = address;
+                u32 raw = 0;
+                if (host) std::memcpy(&raw, host, bytes), total += bytes;
+                value = host ? typed_to_register(raw, f, t.d16) : 0;
+            }
+            if (!t.d16) data[64 * c + l] = value;
+            else data[64 * (c / 2) + l] |= value << (((c & 1) || t.hi) ? 16 : 0);
+        }
+    }
+    w.group->counters.global_read_bytes += total;
+    if (access) w.group->observer->memory_access(w, e, *access);
+}
+
+void typed_store(Wave& w, const ExecInst& e) {
+    const TypedOp& t = typed_ops()[static_cast<std::size_t>(e.inst->op)];
+    const TypedFormat f = resource_format(w, e);
+    const u64 exec = w.exec();
+    LaneAddresser addr(w, e);
+    const unsigned bytes = f.bits / 8, components = std::min<unsigned>(t.count, f.components);
+    MemoryAccess* access = observed_global_access(w, true, exec, bytes * components);
+    u64 total = 0;
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        for (unsigned c = 0; c < components; ++c) {
+            u64 address;
+            std::uint8_t* host = addr.at(l, c * bytes, bytes, &address);
+            if (c == 0 && access) access->address[l][0] = address;
+            if (!host) continue;  // out of range: dropped
+            u32 value = t.d16 ? vreg(w, e.dst, c / 2)[l] >> (((c & 1) || t.hi) ? 16 : 0) : vreg(w, e.dst, c)[l];
+            const u32 raw = typed_from_register(value, f, t.d16);
+            std::memcpy(host, &raw, bytes);  // little-endian: the low bytes
+            total += bytes;
+        }
+    }
+    w.group->counters.global_write_bytes += total;
+    PendingLoad entry;
+    entry.counter = WaitCounter::vm;
+    issue(w, e, entry);
+    if (access) w.group->observer->memory_access(w, e, *access);
+}
+
 // ---- atomics -------------------------------------------------------------
 //
 // 32-bit and 64-bit (_x2, f64) read-modify-writes. The 64-bit forms take
@@ -596,7 +776,17 @@ void register_memory(Table& t) {
                           info.family == Family::FLAT || info.family == Family::SCRATCH;
         if (!vmem) continue;
         const std::string_view name = info.mnemonic;
-        if (name.find("format") != std::string_view::npos || name.find("_lds_") != std::string_view::npos) continue;
+        if (name.find("_lds_") != std::string_view::npos) continue;
+        if (name.find("format") != std::string_view::npos) {
+            if (info.family != Family::MUBUF) continue;
+            TypedOp& typed = typed_ops()[i];
+            typed.d16 = name.find("d16") != std::string_view::npos;
+            typed.hi = name.find("d16_hi") != std::string_view::npos;
+            typed.count = ends_with(name, "_xyzw") ? 4 : ends_with(name, "_xyz") ? 3 : ends_with(name, "_xy") ? 2 : 1;
+            if (info.has(OF_LOAD)) set(t, op, typed_load, InstClass::vmem_load);
+            else if (info.has(OF_STORE)) set(t, op, typed_store, InstClass::vmem_store);
+            continue;
+        }
         if (info.has(OF_ATOMIC)) {
             // 32-bit and 64-bit (_x2, f64) atomics and the packed f16 add; not the bf16 one.
             if (name.find("bf16") != std::string_view::npos) continue;
