@@ -375,6 +375,19 @@ u64 max_f64(u64 old, u64 d, u64) { return f64_of(d) > f64_of(old) ? d : old; }
 u64 cmpst_f64(u64 old, u64 cmp, u64 src) { return f64_of(old) == f64_of(cmp) ? src : old; }
 template <class T> T mskor(T old, T mask, T bits) { return (old & ~mask) | bits; }
 u32 wrap(u32 old, u32 d, u32 d2) { return old >= d ? old - d : old + d2; }
+// DS_CONDXCHG32_RTN_B64, "conditional write exchange" (Vega ISA); the RDNA
+// guides spell out its pseudocode: each dword of the 8-byte-aligned element
+// is written with the matching DATA dword, its bit 31 cleared, iff that bit is
+// set ("if DATA[31] then LDS[ADDR0] = {1'0, DATA[30:0]}", likewise DATA[63]
+// for ADDR0 + 4); both old dwords return.
+u64 condxchg32(u64 old, u64 d, u64) {
+    u64 result = old;
+    for (unsigned half = 0; half < 2; ++half) {
+        const u64 mask = 0xffffffffull << (32 * half), flag = 0x80000000ull << (32 * half);
+        if (d & flag) result = (result & ~mask) | (d & mask & ~flag);
+    }
+    return result;
+}
 
 // DS_WRXCHG2(ST64)_RTN_B32/B64: exchange at two addresses (offset0/offset1 in
 // elements, times 64 for st64) with DATA and DATA2, returning both old values.
@@ -619,6 +632,7 @@ void register_lds(Table& t) {
     set(t, Op::ds_mskor_b64, ds_rmw<u64, mskor<u64>, false>, W);
     set(t, Op::ds_mskor_rtn_b64, ds_rmw<u64, mskor<u64>, true>, R);
     set(t, Op::ds_wrap_rtn_b32, ds_rmw<u32, wrap, true>, R);
+    set(t, Op::ds_condxchg32_rtn_b64, ds_rmw<u64, condxchg32, true>, R);
     set(t, Op::ds_wrxchg2_rtn_b32, ds_wrxchg2<u32, false>, R);
     set(t, Op::ds_wrxchg2st64_rtn_b32, ds_wrxchg2<u32, true>, R);
     set(t, Op::ds_wrxchg2_rtn_b64, ds_wrxchg2<u64, false>, R);

@@ -411,6 +411,14 @@ TEST_CASE("64-bit LDS atomics with and without return", "[lds][atomic][isaops]")
     check_atomic64(Path::lds, "ds_rsub_u64", rsub, false, "gfx906", false);
     check_atomic64(Path::lds, "ds_add_rtn_f64", float_atomics64[0], true, "gfx90a", true);
     check_atomic64(Path::lds, "ds_add_f64", float_atomics64[0], true, "gfx90a", false);
+    // DS_CONDXCHG32_RTN_B64 (RDNA pseudocode): "if DATA[31] then LDS[ADDR0] = {1'0, DATA[30:0]}",
+    // the same for DATA[63] and ADDR0 + 4; the old element returns.
+    const Atomic64 condxchg{"condxchg32", [](u64 o, u64 d, u64) {
+        const u64 low = (d & 0x80000000ull) ? d & 0x7fffffffull : o & 0xffffffffull;
+        const u64 high = (d & 0x8000000000000000ull) ? d & 0x7fffffff00000000ull : o & 0xffffffff00000000ull;
+        return high | low;
+    }};
+    for (const char* mcpu : {"gfx900", "gfx90a"}) check_atomic64(Path::lds, "ds_condxchg32_rtn_b64", condxchg, false, mcpu, true);
 }
 
 TEST_CASE("ds_min/max_rtn_i32/u32 return the old value", "[lds][atomic][isaops]") {
