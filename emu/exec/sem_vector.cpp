@@ -844,6 +844,9 @@ void register_vector(Table& t) {
     v(Op::v_sqrt_f32, vop1<fbits1<sqrt_>>, F);
     v(Op::v_exp_f32, vop1<fbits1<exp2_>>, F);
     v(Op::v_log_f32, vop1<fbits1<log2_>>, F);
+    // V_EXP/LOG_LEGACY_F32 (Vega ISA): "D.f = pow(2.0, S0.f)", "D.f = log2(S0.f)"; see README.
+    v(Op::v_exp_legacy_f32, vop1<fbits1<exp2_>>, F);
+    v(Op::v_log_legacy_f32, vop1<fbits1<log2_>>, F);
     v(Op::v_sin_f32, vop1<fbits1<sin_rev>>, F);
     v(Op::v_cos_f32, vop1<fbits1<cos_rev>>, F);
     v(Op::v_fract_f32, vop1<fbits1<fract>>, F);

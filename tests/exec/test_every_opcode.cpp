@@ -526,6 +526,9 @@ std::vector<OpCase> valu_cases() {
     transcendental("v_sqrt_f32", [](double x) { return std::sqrt(x); });
     transcendental("v_exp_f32", [](double x) { return std::exp2(x); });
     transcendental("v_log_f32", [](double x) { return std::log2(x); });
+    // Vega ISA: V_EXP_LEGACY_F32 "D.f = pow(2.0, S0.f)", V_LOG_LEGACY_F32 "D.f = log2(S0.f)".
+    transcendental("v_exp_legacy_f32", [](double x) { return std::exp2(x); });
+    transcendental("v_log_legacy_f32", [](double x) { return std::log2(x); });
     // sin/cos take revolutions; the ISA defines them for |x| <= 256 only.
     auto trig = [&](const char* name, double (*fn)(double)) {
         add(name, std::string(name) + " $D, $A",
@@ -1567,7 +1570,8 @@ std::vector<OpCase> salu_cases() {
 std::map<std::string, Kinds> float_operand_table() {
     std::map<std::string, Kinds> m;
     const K R = K::raw, F = K::f32, D = K::f64, H = K::f16;
-    for (const char* name : {"v_rcp_f32", "v_rcp_iflag_f32", "v_rsq_f32", "v_sqrt_f32", "v_exp_f32", "v_log_f32", "v_sin_f32",
+    for (const char* name : {"v_rcp_f32", "v_rcp_iflag_f32", "v_rsq_f32", "v_sqrt_f32", "v_exp_f32", "v_log_f32",
+                             "v_exp_legacy_f32", "v_log_legacy_f32", "v_sin_f32",
                              "v_cos_f32", "v_fract_f32", "v_trunc_f32", "v_ceil_f32", "v_floor_f32", "v_rndne_f32",
                              "v_frexp_mant_f32"})
         m[name] = narrow(F, F);
