@@ -415,10 +415,12 @@ void vmem_store(Wave& w, const ExecInst& e) {
 // checked at its own offset, as the dwords of buffer_load_dwordx4.
 // Implemented: the formats whose components all have one width (8, 16,
 // 8_8, 32, 16_16, 8_8_8_8, 32_32, 16_16_16_16, 32_32_32, 32_32_32_32) with
-// NUM_FORMAT UNORM, UINT, SINT or FLOAT (16 and 32 bits); anything else stops
-// the run naming the format. Conversions follow the D3D rules the guide
+// NUM_FORMAT UNORM, SNORM, UINT, SINT or FLOAT (16 and 32 bits); anything else
+// stops the run naming the format. Conversions follow the D3D rules the guide
 // refers to for typed formats: UNORM n bits loads as u / (2^n - 1) and stores
-// as round_to_nearest_even(clamp(f, 0, 1) * (2^n - 1)) with NaN as 0; integer
+// as round_to_nearest_even(clamp(f, 0, 1) * (2^n - 1)) with NaN as 0; SNORM
+// loads as max(s / (2^(n-1) - 1), -1) and stores as
+// round_to_nearest_even(clamp(f, -1, 1) * (2^(n-1) - 1)), NaN as 0; integer
 // formats load zero/sign-extended and store their low n bits; f16 <-> f32
 // round to nearest even. DST_SEL of the resource is not applied (compute
 // resources use the identity).
@@ -453,7 +455,7 @@ TypedFormat typed_format(u32 word3) {
     const u32 data = (word3 >> 15) & 15u, num = (word3 >> 12) & 7u;
     TypedFormat f{shape[data][0], shape[data][1], NumFormat(num)};
     const bool num_ok = f.num == NumFormat::uint || f.num == NumFormat::sint ||
-                        (f.num == NumFormat::unorm && f.bits < 32) || (f.num == NumFormat::float_ && f.bits >= 16);
+                        ((f.num == NumFormat::unorm || f.num == NumFormat::snorm) && f.bits < 32) || (f.num == NumFormat::float_ && f.bits >= 16);
     if (!f.components || !num_ok)
         fail(std::string("buffer format access with DATA_FORMAT ") + std::to_string(data) + " (" + data_names[data] +
              ") and NUM_FORMAT " + std::to_string(num) + " (" + num_names[num] + "): not implemented");
@@ -485,6 +487,11 @@ u32 typed_to_register(u32 raw, const TypedFormat& f, bool d16) {
         const float value = float(double(raw) / double((1u << f.bits) - 1));
         return d16 ? float_to_half(value) : fp::as_bits(value);
     }
+    case NumFormat::snorm: {
+        const std::int32_t s = std::int32_t(raw << (32 - f.bits)) >> (32 - f.bits);
+        const float value = float(std::max(double(s) / double((1u << (f.bits - 1)) - 1), -1.0));
+        return d16 ? float_to_half(value) : fp::as_bits(value);
+    }
     default:  // float: 16 or 32 bits
         if (f.bits == 16) return d16 ? raw : fp::as_bits(half_to_float(raw));
         return d16 ? float_to_half(fp::as_float(raw)) : raw;
@@ -507,6 +514,12 @@ u32 typed_from_register(u32 value, const TypedFormat& f, bool d16) {
         const float x = d16 ? half_to_float(value & 0xffffu) : fp::as_float(value);
         if (std::isnan(x)) return 0;
         return u32(std::nearbyint(double(std::clamp(x, 0.0f, 1.0f)) * double(mask)));
+    }
+    case NumFormat::snorm: {
+        const float x = d16 ? half_to_float(value & 0xffffu) : fp::as_float(value);
+        if (std::isnan(x)) return 0;
+        const double scaled = std::nearbyint(double(std::clamp(x, -1.0f, 1.0f)) * double((1u << (f.bits - 1)) - 1));
+        return u32(std::int32_t(scaled)) & mask;
     }
     default:
         if (f.bits == 16) return d16 ? value & 0xffffu : float_to_half(fp::as_float(value));

@@ -991,7 +991,7 @@ struct TypedCase {
     unsigned data_format, num_format;
     unsigned components, bits;  // of the format
 };
-enum : unsigned { unorm = 0, uint_ = 4, sint_ = 5, float_ = 7 };
+enum : unsigned { unorm = 0, snorm = 1, uint_ = 4, sint_ = 5, float_ = 7 };
 
 float half_value(u32 h) {
     const int e = int((h >> 10) & 0x1f), m = int(h & 0x3ff);
@@ -1024,6 +1024,10 @@ u32 typed_load_reference(u32 raw, const TypedCase& c, bool d16) {
         const float v = float(raw) / float((1u << c.bits) - 1);
         return d16 ? half_bits(v) : float_bits(v);
     }
+    if (c.num_format == snorm) {
+        const float v = std::max(float(sext(raw, c.bits)) / float((1u << (c.bits - 1)) - 1), -1.0f);
+        return d16 ? half_bits(v) : float_bits(v);
+    }
     if (c.bits == 16 && !d16 && (raw & 0x7c00) == 0x7c00 && (raw & 0x3ff))  // NaN: payload kept, quieted
         return (raw & 0x8000) << 16 | 0x7fc00000u | (raw & 0x3ff) << 13;
     if (c.bits == 16) return d16 ? raw : float_bits(half_value(raw));
@@ -1041,6 +1045,14 @@ u32 typed_store_reference(u32 value, const TypedCase& c, bool d16) {
         if (std::isnan(f)) return 0;
         f = std::min(std::max(f, 0.0f), 1.0f);
         return u32(std::nearbyint(double(f) * mask));
+    }
+    if (c.num_format == snorm) {
+        float f;
+        if (d16) f = half_value(value & 0xffff);
+        else std::memcpy(&f, &value, 4);
+        if (std::isnan(f)) return 0;
+        f = std::min(std::max(f, -1.0f), 1.0f);
+        return u32(i32(std::nearbyint(double(f) * ((1u << (c.bits - 1)) - 1)))) & mask;
     }
     if (c.bits == 16) {
         if (d16) return value & 0xffff;
@@ -1066,6 +1078,12 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
     CHECK(typed_store_reference(0x3f801000u, f16, false) == 0x3c00u);  // 1 + 2^-11: tie to even
     CHECK(typed_store_reference(0x3f803000u, f16, false) == 0x3c02u);  // 1 + 3 * 2^-11: tie to even
     CHECK(typed_load_reference(0x3c00u, f16, false) == 0x3f800000u);
+    const TypedCase snorm8{"", 1, snorm, 1, 8};
+    CHECK(typed_load_reference(0x80, snorm8, false) == 0xbf800000u);  // -128 -> -1, as -127
+    CHECK(typed_load_reference(0x81, snorm8, false) == 0xbf800000u);
+    CHECK(typed_load_reference(0x7f, snorm8, false) == 0x3f800000u);
+    CHECK(typed_store_reference(0xbf800000u, snorm8, false) == 0x81u);  // -1 -> -127
+    CHECK(typed_store_reference(0x3f000000u, snorm8, false) == 64u);    // 63.5 -> even 64
 
     const TypedCase cases[] = {
         {"format_x", 4, float_, 1, 32},         {"format_xyzw", 14, uint_, 4, 32},
@@ -1077,6 +1095,8 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
         {"format_d16_x", 2, float_, 1, 16},     {"format_d16_xy", 3, unorm, 2, 8},
         {"format_d16_xyz", 12, uint_, 4, 16},   {"format_d16_xyzw", 10, sint_, 4, 8},
         {"format_d16_hi_x", 2, uint_, 1, 16},   {"format_d16_xyzw", 12, float_, 4, 16},
+        {"format_xyzw", 10, snorm, 4, 8},       {"format_xy", 5, snorm, 2, 16},
+        {"format_d16_xy", 3, snorm, 2, 8},
     };
     // Memory bytes and register values: mixed bits, with floats that matter to each conversion.
     std::vector<u32> memory(256), registers(256);
@@ -1171,7 +1191,8 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
 TEST_CASE("buffer format accesses with an unimplemented format stop naming it", "[memory][isaops]") {
     const std::pair<u32, const char*> formats[] = {
         {6u << 15 | 7u << 12, "DATA_FORMAT 6 (10_11_11) and NUM_FORMAT 7 (FLOAT)"},
-        {10u << 15 | 1u << 12, "DATA_FORMAT 10 (8_8_8_8) and NUM_FORMAT 1 (SNORM)"},
+        {10u << 15 | 2u << 12, "DATA_FORMAT 10 (8_8_8_8) and NUM_FORMAT 2 (USCALED)"},
+        {4u << 15 | 1u << 12, "DATA_FORMAT 4 (32) and NUM_FORMAT 1 (SNORM)"},
         {0u << 15 | 4u << 12, "DATA_FORMAT 0 (INVALID) and NUM_FORMAT 4 (UINT)"},
     };
     for (const auto& [word3, name] : formats) {
