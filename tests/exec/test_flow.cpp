@@ -136,11 +136,11 @@ amdhsa.kernels:
 }
 
 TEST_CASE("an unimplemented instruction stops the run naming it and its PC", "[flow][errors]") {
-    const Program program = build("  v_exp_legacy_f32_e32 v2, v3\n");
+    const Program program = build("  s_set_gpr_idx_off\n");
     TestRun run(64);
     const DispatchResult r = run.run(program);
     REQUIRE(r.fault.has_value());
-    CHECK(r.fault->instruction == "v_exp_legacy_f32_e32 v2, v3");
+    CHECK(r.fault->instruction == "s_set_gpr_idx_off");
     CHECK(r.fault->what == "instruction not implemented");
     CHECK(r.fault->pc == program.code_address + program.insts[4].pc);
     CHECK(r.fault->message.find("pc 0x" ) != std::string::npos);
