@@ -35,7 +35,12 @@ private:
     // Tags: epoch << 5 | (wave + 1); readers: `multiple` when two waves read.
     static constexpr std::uint32_t wave_bits = 5, wave_mask = (1u << wave_bits) - 1, multiple = wave_mask;
     std::uint32_t epoch_ = 0;
-    std::vector<std::uint32_t> write_tag_, read_tag_, write_inst_, read_inst_;
+    // One 16-byte cell per dword: an access reads and writes one cache line per
+    // dword instead of one in each of four arrays.
+    struct Cell {
+        std::uint32_t write_tag = 0, read_tag = 0, write_inst = 0, read_inst = 0;
+    };
+    std::vector<Cell> cells_;
     // Lanes that share an address (broadcast reads) share the outcome: a
     // direct-mapped memo of the current access's addresses skips the repeats.
     // An entry belongs to the current access when its generation matches.
@@ -52,6 +57,7 @@ private:
     bool record_read_conflict(std::uint32_t d, LdsConflict& c);
     bool conflicts_write(std::uint32_t d, std::uint32_t me, LdsConflict& c);
     // Checks and records one element (dwords from `address`); true on a conflict.
+    static bool disjoint_in_order(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords);
     bool element(std::uint64_t address, std::uint32_t dwords, bool write, std::uint32_t me, std::uint32_t inst, LdsConflict& c);
 };
 

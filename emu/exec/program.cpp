@@ -174,7 +174,13 @@ void count_multiply_add_runs(Program& p) {
                                       : MultiplyAddStep::Kind::general;
         if (step.kind != MultiplyAddStep::Kind::general) {
             step.dst = static_cast<std::uint8_t>(e.dst.index);
-            for (int k = 0; k < 3; ++k) step.src[k] = static_cast<std::uint8_t>(e.src[k].index);
+            const bool packed = e.inst->info().family == Family::VOP3P;  // direct_vgprs: op_sel within v0..v255
+            for (int k = 0; k < 3; ++k) {
+                const unsigned lo = packed ? (e.inst->mods.op_sel >> k) & 1 : 0;
+                const unsigned hi = packed ? (e.inst->mods.op_sel_hi >> k) & 1 : 0;
+                step.src[k] = static_cast<std::uint8_t>(e.src[k].index + lo);
+                step.src_hi[k] = static_cast<std::uint8_t>(e.src[k].index + hi);
+            }
             step.dpp = e.dpp;
         }
         e.multiply_add_steps = &p.multiply_add_steps[i];
@@ -284,6 +290,16 @@ void build_code(Program& p) {
                                                   (src.kind == Src::Kind::vgpr && !(e.transform[k] & ~ST_FLUSH));
                                        });
         e.direct_vgprs = vgprs_as_they_are && !e.dpp;
+        if (info.family == Family::VOP3P) {
+            // Packed ops keep neg_lo/neg_hi in the modifiers, not in transform; the
+            // packed multiply-add rows take the dwords op_sel/op_sel_hi name as
+            // they are, so no negation, and every dword named within v0..v255.
+            const bool in_range = unsigned(e.dst.index) + 1 < max_vgprs &&
+                                  std::all_of(std::begin(e.src), std::end(e.src), [](const Src& src) {
+                                      return src.kind == Src::Kind::none || unsigned(src.index) + 1 < max_vgprs;
+                                  });
+            e.direct_vgprs = e.direct_vgprs && !inst.mods.neg && !inst.mods.neg_hi && in_range;
+        }
         e.row_dpp_vgprs = vgprs_as_they_are && e.dpp && e.dpp->row_local;
         // Integer clamp (saturation) and output modifiers of integer or mask results are not modelled: stop rather than guess.
         const OperandType result = operand_types(inst.op).dst;

@@ -62,6 +62,10 @@ struct MultiplyAddStep {
     Kind kind = Kind::general;       // ExecInst::direct_vgprs / row_dpp_vgprs / neither
     std::uint8_t dst = 0;
     std::uint8_t src[3] = {0, 0, 0};  // VGPR numbers of src0..src2 (direct, row_dpp)
+    // Packed (VOP3P) direct steps: src holds the VGPR of each source's low-result
+    // dword (op_sel), src_hi that of its high-result dword (op_sel_hi); the
+    // destination is dst, dst + 1.
+    std::uint8_t src_hi[3] = {0, 0, 0};
     const DppPattern* dpp = nullptr;  // row_dpp: the (interned) pattern
 };
 

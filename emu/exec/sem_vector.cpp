@@ -250,6 +250,33 @@ __attribute__((target("avx512f"))) inline __m512 flush16(__m512 x) {
                                                      normal_or_special, bits));
 }
 
+// One row of 16 lanes: x * y + z, with fp::multiply_add_nan's NaN rule and
+// the result flush.
+template <bool Fused, bool FlushOut>
+__attribute__((target("avx512f"))) inline __m512 multiply_add_row(__m512 x, __m512 y, __m512 z) {
+    __m512 r = Fused ? _mm512_fmadd_ps(x, y, z) : _mm512_add_ps(flush16(_mm512_mul_ps(x, y)), z);
+    if (const __mmask16 nan = _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q)) {  // rare: fp::multiply_add_nan's rule
+        alignas(64) u32 xs[16], ys[16], zs[16], rs[16];
+        _mm512_store_ps(xs, x);
+        _mm512_store_ps(ys, y);
+        _mm512_store_ps(zs, z);
+        _mm512_store_ps(rs, r);
+        for (unsigned l = 0; l < 16; ++l)
+            if ((nan >> l) & 1) rs[l] = fp::multiply_add_nan<Fused>(xs[l], ys[l], zs[l], rs[l]);
+        r = _mm512_load_ps(rs);
+    }
+    return FlushOut ? flush16(r) : r;
+}
+
+__attribute__((target("avx512f"))) inline void store_row(u32* dst, __m512 r, __mmask16 lanes) {
+    if (lanes == 0xffff) _mm512_storeu_ps(dst, r);
+    else _mm512_mask_storeu_ps(dst, lanes, r);
+}
+
+__attribute__((target("avx512f"))) inline __m512 load_row(const u32* lanes) {
+    return _mm512_castsi512_ps(_mm512_loadu_si512(lanes));
+}
+
 // dst = a * b + c on the lanes of `write`; with Dpp, lane 16r+i of a is lane
 // 16r+row_lanes[i] of the register, or 0 where `valid` (the lanes with an
 // existing, active source) is clear.
@@ -260,24 +287,9 @@ __attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, c
     for (unsigned row = 0; row < 4; ++row) {
         __m512i x = _mm512_loadu_si512(a + 16 * row);
         if (Dpp) x = _mm512_maskz_permutexvar_epi32(__mmask16(valid >> (16 * row)), permute, x);
-        const __m512 y = _mm512_castsi512_ps(_mm512_loadu_si512(b + 16 * row));
-        const __m512 z = _mm512_castsi512_ps(_mm512_loadu_si512(c + 16 * row));
-        const __m512 xf = _mm512_castsi512_ps(x);
-        __m512 r = Fused ? _mm512_fmadd_ps(xf, y, z) : _mm512_add_ps(flush16(_mm512_mul_ps(xf, y)), z);
-        if (const __mmask16 nan = _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q)) {  // rare: fp::multiply_add_nan's rule
-            alignas(64) u32 xs[16], ys[16], zs[16], rs[16];
-            _mm512_store_ps(xs, xf);
-            _mm512_store_ps(ys, y);
-            _mm512_store_ps(zs, z);
-            _mm512_store_ps(rs, r);
-            for (unsigned l = 0; l < 16; ++l)
-                if ((nan >> l) & 1) rs[l] = fp::multiply_add_nan<Fused>(xs[l], ys[l], zs[l], rs[l]);
-            r = _mm512_load_ps(rs);
-        }
-        if (FlushOut) r = flush16(r);
-        const auto lanes = __mmask16(write >> (16 * row));
-        if (lanes == 0xffff) _mm512_storeu_ps(dst + 16 * row, r);
-        else _mm512_mask_storeu_ps(dst + 16 * row, lanes, r);
+        const __m512 r = multiply_add_row<Fused, FlushOut>(_mm512_castsi512_ps(x), load_row(b + 16 * row),
+                                                          load_row(c + 16 * row));
+        store_row(dst + 16 * row, r, __mmask16(write >> (16 * row)));
     }
 }
 
@@ -790,6 +802,67 @@ void pk_f32(Wave& w, const ExecInst& e) {
     commit(vreg(w, e.dst, 0), out[0], w.exec());
     commit(vreg(w, e.dst, 1), out[1], w.exec());
 }
+
+// ---- packed multiply-add runs ------------------------------------------------
+//
+// Why: the packed SGEMM kernel is made of v_pk_fma_f32 on VGPR pairs, and
+// through pk_f32 each one cost two lane loops that flush every input, two
+// copies into temporaries and two masked commits: 2.3x dpp0's time for
+// 1024^3 although it executes half the VALU instructions. A run of them
+// (ExecInst::multiply_add_run; direct steps: VGPR sources, no neg_lo/neg_hi,
+// no clamp) goes through the AVX-512 rows instead, both halves of a row
+// computed before either is stored (the destination may be a source dword
+// the other half reads), the input flush by DenormalsAreZero as for the
+// other runs. Other steps of the run take pk_f32. Bit for bit equal to pk_f32
+// (tests/exec/test_fast_paths.cpp).
+#if defined(__x86_64__) && defined(__GNUC__)
+template <bool FlushOut>
+__attribute__((target("avx512f,avx2,fma"), noinline)) void packed_multiply_add_run_avx512(Wave& w, const ExecInst* run,
+                                                                                         unsigned length) {
+    const u64 exec = w.exec();  // no multiply-add changes EXEC
+    WorkgroupObserver* observer = w.group->observer;  // the run loop announced run[0]
+    const MultiplyAddStep* steps = run[0].multiply_add_steps;
+    for (unsigned i = 0; i < length; ++i) {
+        if (i && observer) observer->before_instruction(w, run[i]);
+        const MultiplyAddStep& x = steps[i];
+        if (x.kind != MultiplyAddStep::Kind::direct) {
+            pk_f32<pk_fma, 3>(w, run[i]);
+            continue;
+        }
+        const u32 *a_lo = w.v[x.src[0]], *b_lo = w.v[x.src[1]], *c_lo = w.v[x.src[2]];
+        const u32 *a_hi = w.v[x.src_hi[0]], *b_hi = w.v[x.src_hi[1]], *c_hi = w.v[x.src_hi[2]];
+        u32 *dst_lo = w.v[x.dst], *dst_hi = w.v[x.dst + 1];
+        for (unsigned row = 0; row < 4; ++row) {
+            const unsigned l = 16 * row;
+            const __m512 lo = multiply_add_row<true, FlushOut>(load_row(a_lo + l), load_row(b_lo + l), load_row(c_lo + l));
+            const __m512 hi = multiply_add_row<true, FlushOut>(load_row(a_hi + l), load_row(b_hi + l), load_row(c_hi + l));
+            store_row(dst_lo + l, lo, __mmask16(exec >> l));
+            store_row(dst_hi + l, hi, __mmask16(exec >> l));
+        }
+    }
+}
+#endif
+
+void pk_fma_op(Wave& w, const ExecInst& e) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    const MultiplyAddLoops& loops = multiply_add_loops<true>();
+    if (loops.avx512 && (!e.flush_in || loops.denormals_are_zero)) {
+        const unsigned length = e.multiply_add_run;
+        if (e.flush_in) {
+            const DenormalsAreZero inputs_flushed;
+            if (e.flush_out) packed_multiply_add_run_avx512<true>(w, &e, length);
+            else packed_multiply_add_run_avx512<false>(w, &e, length);
+        } else {
+            if (e.flush_out) packed_multiply_add_run_avx512<true>(w, &e, length);
+            else packed_multiply_add_run_avx512<false>(w, &e, length);
+        }
+        finish_run(w, &e, length);
+        return;
+    }
+#endif
+    pk_f32<pk_fma, 3>(w, e);
+}
+
 float pk_mul(float a, float b, float) { return a * b; }
 float pk_add(float a, float b, float) { return a + b; }
 
@@ -959,7 +1032,7 @@ void register_vector(Table& t) {
     v(Op::v_max_f64, vop_wide<max_f64>, F);
 
     // VOP3P
-    v(Op::v_pk_fma_f32, pk_f32<pk_fma, 3>, F);
+    v(Op::v_pk_fma_f32, pk_fma_op, F);
     v(Op::v_pk_mul_f32, pk_f32<pk_mul, 2>, F);
     v(Op::v_pk_add_f32, pk_f32<pk_add, 2>, F);
     v(Op::v_pk_mov_b32, pk_mov_b32);

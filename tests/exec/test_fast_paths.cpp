@@ -131,3 +131,77 @@ TEST_CASE("multiply-add runs with DPP src0: fast path equals the general path bi
         }
     }
 }
+
+// Packed multiply-add runs (v_pk_fma_f32, gfx90a and gfx940/gfx942): the AVX-512
+// rows take the direct steps (VGPR pairs, op_sel/op_sel_hi any, no neg, no
+// clamp); steps with neg_lo/neg_hi, clamp or a scalar or constant source stay
+// on pk_f32 inside the run. Destinations overlap sources the other half reads;
+// every fp32 denorm mode; all or some lanes active.
+namespace {
+
+std::string packed_body(unsigned active_lanes) {
+    std::ostringstream s;
+    // v2..v7 from p1, p2, p3 (each twice, paired differently); accumulators v[10:11]..v[24:25] = v[4:5].
+    s << "  global_load_dword v2, v1, s[6:7]\n  global_load_dword v3, v1, s[8:9]\n"
+      << "  global_load_dword v4, v1, s[10:11]\n  global_load_dword v5, v1, s[6:7]\n"
+      << "  global_load_dword v6, v1, s[8:9]\n  global_load_dword v7, v1, s[10:11]\n  s_waitcnt vmcnt(0)\n"
+      << "  v_xor_b32 v5, 0x80000000, v5\n  v_add_u32 v6, 1, v6\n";
+    for (unsigned j = 0; j < 8; ++j) s << "  v_mov_b32 v" << 10 + 2 * j << ", v4\n  v_mov_b32 v" << 11 + 2 * j << ", v5\n";
+    if (active_lanes < 64) s << "  v_cmpx_gt_u32 vcc, " << active_lanes << ", v0\n";
+    s << "  s_mov_b32 s20, 0x00400001\n  s_mov_b32 s21, 0xbf800000\n  s_nop 1\n";
+    const char* modifiers[] = {"", " op_sel:[1,0,0]", " op_sel:[0,1,1] op_sel_hi:[1,0,0]", " op_sel_hi:[0,0,0]",
+                               " op_sel:[1,1,1] op_sel_hi:[0,1,0]", " neg_lo:[1,0,0]", " neg_hi:[0,1,1]", " clamp"};
+    for (unsigned pass = 0; pass < 3; ++pass) {
+        for (unsigned j = 0; j < 8; ++j) {
+            const unsigned d = 10 + 2 * j, prev = 10 + 2 * ((j + 7) % 8);
+            const std::string dst = "v[" + std::to_string(d) + ":" + std::to_string(d + 1) + "]";
+            const std::string prev_pair = "v[" + std::to_string(prev) + ":" + std::to_string(prev + 1) + "]";
+            const std::string a = pass == 0 ? "v[2:3]" : prev_pair;
+            const std::string b = (j + pass) % 5 == 3 ? "s[20:21]" : (j + pass) % 7 == 4 ? "1.0" : "v[6:7]";
+            s << "  v_pk_fma_f32 " << dst << ", " << a << ", " << b << ", " << dst << modifiers[(j + pass) % 8] << "\n";
+        }
+        // The destination is a source of the same instruction, in either half.
+        s << "  v_pk_fma_f32 v[2:3], v[2:3], v[10:11], v[2:3] op_sel:[1,0,1] op_sel_hi:[0,1,0]\n";
+    }
+    s << "  s_mov_b64 exec, -1\n";
+    for (unsigned r = 0; r < 18; ++r) {
+        const unsigned reg = r < 16 ? 10 + r : r - 14;  // v10..v25, v2, v3
+        s << "  global_store_dword v1, v" << reg << ", s[4:5]\n  s_add_u32 s4, s4, 256\n  s_addc_u32 s5, s5, 0\n";
+    }
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("packed multiply-add runs (v_pk_fma_f32): fast path equals the general path bit for bit",
+          "[exec][packed][fast_paths]") {
+    std::uint32_t seed = 100;
+    for (const char* mcpu : {"gfx90a", "gfx940"})  // gfx942 assembles with LLVM 15 as gfx940
+        for (unsigned denorm : {0u, 1u, 2u, 3u})
+            for (unsigned active : {64u, 29u}) {
+                INFO(mcpu << " denorm mode " << denorm << " active lanes " << active);
+                KernelOptions options;
+                options.mcpu = mcpu;
+                options.denorm_mode_32 = denorm;
+                options.vgprs = 64;
+                const CodeObject co = assemble_kernel(packed_body(active), options);
+                const Program fast = build_program(co, co.kernels.at(0));
+                Program general = build_program(co, co.kernels.at(0));
+                use_general_paths(general);
+                // The fast program has direct packed steps, in runs, and steps left to pk_f32.
+                std::size_t direct = 0, other = 0;
+                for (std::size_t i = 0; i < fast.insts.size(); ++i)
+                    if (fast.insts[i].op == Op::v_pk_fma_f32)
+                        ++(fast.multiply_add_steps[i].kind == MultiplyAddStep::Kind::direct ? direct : other);
+                CHECK(direct > 8);
+                CHECK(other > 4);
+                CHECK(std::any_of(fast.code.begin(), fast.code.end(), [](const ExecInst& e) { return e.multiply_add_run > 8; }));
+                ++seed;
+                const std::vector<std::uint32_t> expected = run_program(general, 18, seed);
+                const std::vector<std::uint32_t> got = run_program(fast, 18, seed);
+                for (std::size_t i = 0; i < expected.size(); ++i) {
+                    INFO("stored register " << i / 64 << " lane " << i % 64);
+                    REQUIRE(got[i] == expected[i]);
+                }
+            }
+}
