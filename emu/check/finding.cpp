@@ -27,6 +27,7 @@ const char* rule_name(Rule rule) {
         "lds-misaligned",
         "global-out-of-bounds",
         "scratch-without-allocation",
+        "scratch-out-of-segment",
         "past-end-of-code",
         "watchdog",
         "execution-fault",

@@ -244,6 +244,7 @@ private:
         const Program& p = s_.program;
         Fault f;
         f.what = error.what();
+        f.kind = error.kind;
         f.kernel = p.kernel_name;
         // The address llvm-objdump prints for the instruction (its code object address).
         f.pc = static_cast<std::uint32_t>(

@@ -103,7 +103,7 @@ u32 read_hwreg(const Wave& w, unsigned id) {
     }
     if (id >= hw_tba_lo && id <= hw_tma_hi) return 0;
     if (gfx940_family(target) && id >= hw_xcc_id && id <= hw_perf_snapshot_last) return 0;
-    fail("s_getreg_b32 of hardware register id " + std::to_string(id) + " (not a readable register on " +
+    fail(FaultKind::invalid_operand, "s_getreg_b32 of hardware register id " + std::to_string(id) + " (not a readable register on " +
          std::string(target_name(target)) + ")");
 }
 

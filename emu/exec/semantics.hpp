@@ -140,8 +140,8 @@ inline void commit_vdst(Wave& w, const ExecInst& e, std::uint32_t* value, unsign
 
 // ---- errors -----------------------------------------------------------------
 
-[[noreturn]] void fail(const std::string& what);
-[[noreturn]] void fault_at(const std::string& what, std::uint64_t address);
+[[noreturn]] void fail(FaultKind kind, const std::string& what);
+[[noreturn]] void fault_at(FaultKind kind, const std::string& what, std::uint64_t address);
 [[noreturn]] void not_implemented(Wave& w, const ExecInst& e);
 
 // ---- counter queue (memory results land at s_waitcnt) ---------------------
