@@ -54,12 +54,6 @@ std::string lane_list(std::uint64_t lanes) {
     return s.str();
 }
 
-std::string hex(std::uint64_t value) {
-    std::ostringstream s;
-    s << "0x" << std::hex << value;
-    return s.str();
-}
-
 std::string Finding::text() const {
     std::ostringstream s;
     s << "kernel '" << kernel << "': workgroup (" << workgroup[0] << "," << workgroup[1] << "," << workgroup[2]

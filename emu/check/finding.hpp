@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "emu/util.hpp"
+
 namespace dppgemm::emu::check {
 
 enum class Rule : std::uint8_t {
@@ -67,7 +69,5 @@ struct Finding {
 
 // "0-63", "0,2,4-7".
 std::string lane_list(std::uint64_t lanes);
-// "0x1c".
-std::string hex(std::uint64_t value);
 
 }  // namespace dppgemm::emu::check

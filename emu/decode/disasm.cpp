@@ -7,17 +7,12 @@
 
 #include "emu/decode/encoding_rules.hpp"
 #include "emu/decode/inst.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu {
 namespace {
 
 using detail::Form;
-
-std::string hex(std::uint64_t value) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));
-    return buf;
-}
 
 std::string dec(long long value) { return std::to_string(value); }
 

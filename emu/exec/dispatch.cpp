@@ -12,15 +12,10 @@
 
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/wave.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu {
 namespace {
-
-std::string hex(std::uint64_t value) {
-    std::ostringstream s;
-    s << "0x" << std::hex << value;
-    return s.str();
-}
 
 template <class T>
 void put(std::vector<std::uint8_t>& bytes, std::size_t offset, T value) {

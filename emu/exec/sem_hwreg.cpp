@@ -45,12 +45,11 @@
 
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
 
 enum Hwreg : unsigned {
     hw_mode = 1, hw_status = 2, hw_trapsts = 3, hw_hw_id = 4, hw_gpr_alloc = 5, hw_lds_alloc = 6, hw_ib_sts = 7,

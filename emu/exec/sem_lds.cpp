@@ -16,6 +16,7 @@
 #endif
 
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 
@@ -25,8 +26,6 @@ bool parse_atomic(std::string_view name, Op op);
 
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
 
 struct DsFormat {
     std::uint8_t bytes = 4;       // element width in bytes (1, 2, 4, 8, 12, 16)

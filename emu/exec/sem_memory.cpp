@@ -13,13 +13,11 @@
 
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i64 = std::int64_t;
 
 // How the bytes of one lane map to registers.
 struct Format {

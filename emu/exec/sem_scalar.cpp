@@ -6,14 +6,11 @@
 #include <limits>
 
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i32 = std::int32_t;
-using i64 = std::int64_t;
 
 template <class T>
 using SaluFn = T (*)(T, T, bool&);

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 
@@ -24,9 +25,6 @@ bool parse_atomic(std::string_view name, Op op);
 
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i64 = std::int64_t;
 
 u64 offset_of(const Wave& w, const ExecInst& e) {
     u64 offset = u64(i64(e.inst->offset));
