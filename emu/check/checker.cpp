@@ -225,7 +225,7 @@ private:
         f.message = message;
         seen_.emplace(key, findings_.size());
         findings_.push_back(std::move(f));
-        if (checker_.options().stop_at_first) throw ExecError(std::string("checker: ") + rule_name(rule) + ": " + message);
+        if (checker_.options().stop_at_first) throw ExecError(FaultKind::checker_stop, std::string("checker: ") + rule_name(rule) + ": " + message);
     }
 };
 
@@ -261,13 +261,22 @@ void Checker::clear() {
 }
 
 Rule rule_of_fault(const Fault& fault) {
-    const std::string& w = fault.what;
-    auto has = [&](const char* s) { return w.find(s) != std::string::npos; };
-    if (has("LDS")) return Rule::lds_out_of_range;
-    if (has("outside any allocation")) return Rule::global_out_of_bounds;
-    if (has("past the end of the code")) return Rule::past_end_of_code;
-    if (has("watchdog")) return Rule::watchdog;
-    if (has("scratch")) return Rule::scratch_without_allocation;
+    switch (fault.kind) {
+    case FaultKind::global_out_of_bounds: return Rule::global_out_of_bounds;
+    case FaultKind::lds_out_of_range: return Rule::lds_out_of_range;
+    case FaultKind::lds_misaligned: return Rule::lds_misaligned;
+    case FaultKind::scratch_without_allocation: return Rule::scratch_without_allocation;
+    case FaultKind::scratch_out_of_segment: return Rule::scratch_out_of_segment;
+    case FaultKind::past_end_of_code: return Rule::past_end_of_code;
+    case FaultKind::watchdog: return Rule::watchdog;
+    case FaultKind::misaligned:
+    case FaultKind::bad_branch_target:
+    case FaultKind::invalid_instruction:
+    case FaultKind::invalid_operand:
+    case FaultKind::not_implemented:
+    case FaultKind::trap:
+    case FaultKind::checker_stop: return Rule::execution_fault;
+    }
     return Rule::execution_fault;
 }
 
@@ -304,7 +313,7 @@ std::vector<Finding> Checker::findings(const DispatchResult& result) const {
                 }
             }
     }
-    if (!result.fault || result.fault->what.rfind("checker: ", 0) == 0) return merged;
+    if (!result.fault || result.fault->kind == FaultKind::checker_stop) return merged;
     const Fault& fault = *result.fault;
     for (const Finding& f : merged)
         if (f.workgroup == fault.workgroup && f.wave == fault.wave && f.pc == fault.pc) return merged;

@@ -11,8 +11,8 @@
 //     s_barrier reached while a ds_write is not covered by lgkmcnt;
 //   * the gfx9 software-managed hazards (wait states), docs/checkers.md;
 //   * bounds and validity: LDS outside the allocation or misaligned, global
-//     outside every allocation, scratch without an allocation, running past
-//     the end of the code, the watchdog (the last ones come from the
+//     outside every allocation, scratch without an allocation or past the
+//     private segment, running past the end of the code, the watchdog (the last ones come from the
 //     executor's fault, turned into a finding by findings()).
 //
 //   Checker checker(program);
@@ -72,8 +72,8 @@ private:
     std::vector<std::unique_ptr<WorkgroupObserver>> pool_;  // reused WorkgroupCheckers
 };
 
-// The rule an executor fault breaks (by its message), e.g. "memory access
-// outside any allocation" -> global_out_of_bounds.
+// The rule an executor fault breaks, by its kind (FaultKind::global_out_of_bounds
+// -> Rule::global_out_of_bounds; kinds with no rule of their own -> execution_fault).
 Rule rule_of_fault(const Fault& fault);
 
 }  // namespace dppgemm::emu::check

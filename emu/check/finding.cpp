@@ -27,6 +27,7 @@ const char* rule_name(Rule rule) {
         "lds-misaligned",
         "global-out-of-bounds",
         "scratch-without-allocation",
+        "scratch-out-of-segment",
         "past-end-of-code",
         "watchdog",
         "execution-fault",
@@ -50,12 +51,6 @@ std::string lane_list(std::uint64_t lanes) {
         first = false;
         l = end + 1;
     }
-    return s.str();
-}
-
-std::string hex(std::uint64_t value) {
-    std::ostringstream s;
-    s << "0x" << std::hex << value;
     return s.str();
 }
 

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "emu/util.hpp"
+
 namespace dppgemm::emu::check {
 
 enum class Rule : std::uint8_t {
@@ -34,7 +36,8 @@ enum class Rule : std::uint8_t {
     lds_out_of_range,       // LDS address outside the kernel's allocation
     lds_misaligned,         // ds_read/ds_write address not aligned to its element
     global_out_of_bounds,   // global/flat/buffer/scalar access outside every allocation
-    scratch_without_allocation,
+    scratch_without_allocation,  // scratch access in a kernel with no private segment
+    scratch_out_of_segment,      // scratch access past the work-item's private segment
     past_end_of_code,       // ran off the end of the code (no s_endpgm)
     watchdog,               // more instructions in one wave than the watchdog allows
     execution_fault,        // anything else the executor stopped at
@@ -66,7 +69,5 @@ struct Finding {
 
 // "0-63", "0,2,4-7".
 std::string lane_list(std::uint64_t lanes);
-// "0x1c".
-std::string hex(std::uint64_t value);
 
 }  // namespace dppgemm::emu::check

@@ -7,17 +7,12 @@
 
 #include "emu/decode/encoding_rules.hpp"
 #include "emu/decode/inst.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu {
 namespace {
 
 using detail::Form;
-
-std::string hex(std::uint64_t value) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));
-    return buf;
-}
 
 std::string dec(long long value) { return std::to_string(value); }
 
@@ -178,7 +173,6 @@ ImmType Printer::imm_type(const Operand& op, int src) const {
     if (op.dwords > 1) return ImmType::b64;
     if (e == Encoding::SOP1 || e == Encoding::SOP2 || e == Encoding::SOPC || e == Encoding::SOPK) return ImmType::b32;
     if (detail::int16_source(inst_.op, target_, src)) return ImmType::b16_int;
-    if (e == Encoding::VOP3P && op.dwords > 1) return ImmType::b32;  // packed 2 x 32-bit
     // LLVM 19 prints a packed-16-bit (v_pk_*) literal whole.
     if (llvm19() && op.kind == OperandKind::literal && info_.mnemonic.substr(0, 5) == "v_pk_") return ImmType::b32;
     if (detail::f16_sources(inst_.op, target_)) return ImmType::b16_float;

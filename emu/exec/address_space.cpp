@@ -4,16 +4,9 @@
 #include <cstring>
 #include <sstream>
 
+#include "emu/util.hpp"
+
 namespace dppgemm::emu {
-namespace {
-
-std::string hex(std::uint64_t value) {
-    std::ostringstream s;
-    s << "0x" << std::hex << value;
-    return s.str();
-}
-
-}  // namespace
 
 MemoryFault::MemoryFault(std::uint64_t address, std::uint64_t size, const std::string& what)
     : std::runtime_error(what + " at " + hex(address) + " (" + std::to_string(size) + " bytes)"),

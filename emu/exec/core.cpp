@@ -15,17 +15,17 @@
 
 namespace dppgemm::emu::sem {
 
-void fail(const std::string& what) { throw ExecError(what); }
-void fault_at(const std::string& what, std::uint64_t address) { throw ExecError(what, true, address); }
+void fail(FaultKind kind, const std::string& what) { throw ExecError(kind, what); }
+void fault_at(FaultKind kind, const std::string& what, std::uint64_t address) { throw ExecError(kind, what, true, address); }
 
 void not_implemented(Wave& w, const ExecInst& e) {
     (void)w;
-    if (!e.inst) fail("executed past the end of the code (no s_endpgm)");
-    if (!e.inst->valid()) fail("invalid instruction word");
+    if (!e.inst) fail(FaultKind::past_end_of_code, "executed past the end of the code (no s_endpgm)");
+    if (!e.inst->valid()) fail(FaultKind::invalid_instruction, "invalid instruction word");
     if (has_semantics(e.inst->op) && (e.inst->clamp || e.inst->omod))
-        fail("clamp/omod on this (integer) operation is not implemented");
-    if (e.inst->dpp && !e.dpp) fail("DPP control not available on this target");
-    fail("instruction not implemented");
+        fail(FaultKind::not_implemented, "clamp/omod on this (integer) operation is not implemented");
+    if (e.inst->dpp && !e.dpp) fail(FaultKind::invalid_instruction, "DPP control not available on this target");
+    fail(FaultKind::not_implemented, "instruction not implemented");
 }
 
 // fetch()'s general case: scalars broadcast, DPP gathered, SDWA selects and

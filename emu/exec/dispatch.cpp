@@ -12,15 +12,10 @@
 
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/wave.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu {
 namespace {
-
-std::string hex(std::uint64_t value) {
-    std::ostringstream s;
-    s << "0x" << std::hex << value;
-    return s.str();
-}
 
 template <class T>
 void put(std::vector<std::uint8_t>& bytes, std::size_t offset, T value) {
@@ -244,6 +239,7 @@ private:
         const Program& p = s_.program;
         Fault f;
         f.what = error.what();
+        f.kind = error.kind;
         f.kernel = p.kernel_name;
         // The address llvm-objdump prints for the instruction (its code object address).
         f.pc = static_cast<std::uint32_t>(

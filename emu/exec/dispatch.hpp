@@ -30,6 +30,7 @@
 
 #include "emu/exec/address_space.hpp"
 #include "emu/exec/counters.hpp"
+#include "emu/exec/fault_kind.hpp"
 #include "emu/exec/observer.hpp"
 #include "emu/exec/program.hpp"
 
@@ -69,6 +70,7 @@ struct LaunchConfig {
 // Why a dispatch stopped: the lowest-numbered faulting workgroup's first fault.
 struct Fault {
     std::string what;         // the rule broken ("memory access outside any allocation", ...)
+    FaultKind kind = FaultKind::not_implemented;
     std::string kernel;
     std::uint32_t pc = 0;     // the instruction's address in the code object, as llvm-objdump prints it
     std::string instruction;  // disassembled

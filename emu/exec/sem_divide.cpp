@@ -35,13 +35,11 @@
 #include <type_traits>
 
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i32 = std::int32_t;
 
 // ---- formats ----------------------------------------------------------------
 

@@ -32,16 +32,12 @@
 #include <utility>
 
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 namespace {
 
-using u16 = std::uint16_t;
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
 using u128 = unsigned __int128;
-using i16 = std::int16_t;
-using i32 = std::int32_t;
 
 // ---- exact values and the one rounding ---------------------------------------
 

@@ -45,12 +45,11 @@
 
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
 
 enum Hwreg : unsigned {
     hw_mode = 1, hw_status = 2, hw_trapsts = 3, hw_hw_id = 4, hw_gpr_alloc = 5, hw_lds_alloc = 6, hw_ib_sts = 7,
@@ -103,7 +102,7 @@ u32 read_hwreg(const Wave& w, unsigned id) {
     }
     if (id >= hw_tba_lo && id <= hw_tma_hi) return 0;
     if (gfx940_family(target) && id >= hw_xcc_id && id <= hw_perf_snapshot_last) return 0;
-    fail("s_getreg_b32 of hardware register id " + std::to_string(id) + " (not a readable register on " +
+    fail(FaultKind::invalid_operand, "s_getreg_b32 of hardware register id " + std::to_string(id) + " (not a readable register on " +
          std::string(target_name(target)) + ")");
 }
 

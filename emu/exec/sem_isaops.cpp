@@ -12,14 +12,11 @@
 #include <cstring>
 
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i32 = std::int32_t;
-using i64 = std::int64_t;
 
 constexpr std::uint8_t raw_bits = ST_ABS | ST_NEG | ST_FLUSH;
 
@@ -145,7 +142,7 @@ void dot(Wave& w, const ExecInst& e) {
     const Inst& inst = *e.inst;
     const bool vop3p = inst.info().family == Family::VOP3P;
     if (vop3p && element_bits(D) != 16 && (inst.mods.op_sel != 0 || (inst.mods.op_sel_hi & 3) != 3))
-        fail("op_sel on a v_dot4/v_dot8 source is not implemented");
+        fail(FaultKind::not_implemented, "op_sel on a v_dot4/v_dot8 source is not implemented");
     alignas(64) Lanes t0, t1, t2, out;
     const u32* s0 = fetch(w, e, 0, t0, 0, raw_bits);
     const u32* s1 = fetch(w, e, 1, t1, 0, raw_bits);

@@ -16,6 +16,7 @@
 #endif
 
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 
@@ -25,8 +26,6 @@ bool parse_atomic(std::string_view name, Op op);
 
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
 
 struct DsFormat {
     std::uint8_t bytes = 4;       // element width in bytes (1, 2, 4, 8, 12, 16)
@@ -90,7 +89,7 @@ void lane_addresses(const Wave& w, const ExecInst& e, const DsFormat& f, LdsLane
 std::uint8_t* lds_at(Wave& w, u32 address, u32 width) {
     std::uint8_t* host = w.group->lds.at(address, width);
     if (!host)
-        fault_at("LDS access outside the workgroup's " + std::to_string(w.group->lds.size()) + " bytes", address);
+        fault_at(FaultKind::lds_out_of_range, "LDS access outside the workgroup's " + std::to_string(w.group->lds.size()) + " bytes", address);
     return host;
 }
 
@@ -301,7 +300,7 @@ void ds_atomic64(Wave& w, const ExecInst& e) {
     auto pair = [&](const Src& s, unsigned l) { return u64(vreg(w, s, 0)[l]) | u64(vreg(w, s, 1)[l]) << 32; };
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
-        if (a.byte[0][l] & 7) fault_at("misaligned 64-bit LDS atomic", a.byte[0][l]);
+        if (a.byte[0][l] & 7) fault_at(FaultKind::lds_misaligned, "misaligned 64-bit LDS atomic", a.byte[0][l]);
         std::uint8_t* host = lds_at(w, a.byte[0][l], 8);
         const u64 data0 = pair(e.src[1], l);
         const u64 result = cmpst ? lds_atomic_apply64(host, e.inst->op, pair(e.src[2], l), data0)
@@ -340,7 +339,7 @@ void ds_rmw(Wave& w, const ExecInst& e) {
     };
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
-        if (a.byte[0][l] % sizeof(T)) fault_at("misaligned LDS atomic", a.byte[0][l]);
+        if (a.byte[0][l] % sizeof(T)) fault_at(FaultKind::lds_misaligned, "misaligned LDS atomic", a.byte[0][l]);
         std::uint8_t* host = lds_at(w, a.byte[0][l], sizeof(T));
         T before;
         std::memcpy(&before, host, sizeof(T));
@@ -476,7 +475,7 @@ u32 src2_add_f32(u32 a, u32 b, u32) { return fp::as_bits(fp::as_float(a) + fp::a
 // once for the wave; every active lane gets the value before the change.
 template <bool Append>
 void ds_append_consume(Wave& w, const ExecInst& e) {
-    if (e.inst->gds) fail("ds_append/ds_consume on GDS (gds:1) is not modelled: the emulator has no GDS");
+    if (e.inst->gds) fail(FaultKind::not_implemented, "ds_append/ds_consume on GDS (gds:1) is not modelled: the emulator has no GDS");
     const u64 exec = w.exec();
     const u32 address = (w.sreg[sreg_m0] & 0xffff) + u32(e.inst->offset & 0xffff);
     u32 before = 0;

@@ -13,13 +13,11 @@
 
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i64 = std::int64_t;
 
 // How the bytes of one lane map to registers.
 struct Format {
@@ -109,7 +107,7 @@ public:
             *address_out = address;
             if (flat_ && address - shared_aperture_base < aperture_size) {
                 std::uint8_t* lds = w_.group->lds.at(address - shared_aperture_base, width);
-                if (!lds) fault_at("flat access to LDS outside the workgroup's allocation", address);
+                if (!lds) fault_at(FaultKind::lds_out_of_range, "flat access to LDS outside the workgroup's allocation", address);
                 return lds;
             }
             if (flat_ && address - private_aperture_base < aperture_size) {
@@ -118,7 +116,7 @@ public:
             }
         }
         std::uint8_t* host = w_.group->translator.translate(address, width);
-        if (!host) fault_at("memory access outside any allocation", address);
+        if (!host) fault_at(FaultKind::global_out_of_bounds, "memory access outside any allocation", address);
         return host;
     }
 
@@ -130,11 +128,11 @@ private:
     // scratch and flat accesses to one private address meet.
     u64 private_address(unsigned l, u32 offset, u32 width) const {
         const u32 size = w_.group->env->private_segment_size;
-        if (size == 0) fail("scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
+        if (size == 0) fail(FaultKind::scratch_without_allocation, "scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
         const u64 address = w_.read64(sreg_flat_scratch) +
                             swizzled_offset(l, offset, 0, private_index_stride, BufferResource::element_size);
         if (u64(offset) + width > size)
-            fault_at("scratch access past the work-item's " + std::to_string(size) + "-byte private segment", address);
+            fault_at(FaultKind::scratch_out_of_segment, "scratch access past the work-item's " + std::to_string(size) + "-byte private segment", address);
         return address;
     }
 
@@ -722,7 +720,7 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
             for (unsigned d = 0; d < dwords; ++d) out[64 * d + l] = 0;
             continue;
         }
-        if (address & (4 * dwords - 1)) fault_at("misaligned atomic", address);
+        if (address & (4 * dwords - 1)) fault_at(FaultKind::misaligned, "misaligned atomic", address);
         if (dwords == 1) {
             const u32 value = vreg(w, data, 0)[l];
             const u32 compare = op == AtomicOp::cmpswap ? vreg(w, data, 1)[l] : 0;

@@ -6,14 +6,11 @@
 #include <limits>
 
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i32 = std::int32_t;
-using i64 = std::int64_t;
 
 template <class T>
 using SaluFn = T (*)(T, T, bool&);
@@ -207,9 +204,9 @@ void movrel(Wave& w, const ExecInst& e) {
     const u32 m0 = w.sreg[sreg_m0];
     Src dst = e.dst, src = e.src[0];
     Src& moved = Relative_dst ? dst : src;
-    if (moved.kind != Src::Kind::sreg) fail("s_movrel: the indexed operand is not an SGPR");
+    if (moved.kind != Src::Kind::sreg) fail(FaultKind::invalid_operand, "s_movrel: the indexed operand is not an SGPR");
     if (moved.index + u64(m0) + Dwords > 102)
-        fail("s_movrel index s" + std::to_string(moved.index) + " + m0 (" + std::to_string(m0) + ") outside the SGPRs");
+        fail(FaultKind::invalid_operand, "s_movrel index s" + std::to_string(moved.index) + " + m0 (" + std::to_string(m0) + ") outside the SGPRs");
     moved.index = static_cast<std::uint16_t>(moved.index + m0);
     write_sdst(w, dst, read64(w, src));
 }
@@ -266,12 +263,12 @@ void setreg(Wave& w, const ExecInst& e) {
     const u32 mode = (w.mode & ~f.mask) | ((value << f.offset) & f.mask);
     constexpr u32 fp32_denorm = 3u << mode_fp32_denorm_shift, modelled_elsewhere = 0x3cfu;  // round, fp16/64 denorm, clamp, IEEE
     if ((mode ^ w.mode) & modelled_elsewhere)
-        fail("s_setreg of HW_REG_MODE changing the round mode, fp16/64 denormals, DX10 clamp or IEEE mode is not implemented");
+        fail(FaultKind::not_implemented, "s_setreg of HW_REG_MODE changing the round mode, fp16/64 denormals, DX10 clamp or IEEE mode is not implemented");
     const bool switches = (mode ^ w.mode) & fp32_denorm;
     w.mode = mode;
     if (!switches) return;
     const ExecInst* code = w.group->env->program->code_for(static_cast<FloatDenormMode>((mode & fp32_denorm) >> mode_fp32_denorm_shift));
-    if (!code) fail("s_setreg of HW_REG_MODE: no code built for this fp32 denorm mode");
+    if (!code) fail(FaultKind::not_implemented, "s_setreg of HW_REG_MODE: no code built for this fp32 denorm mode");
     w.code = code;
     w.state = WaveState::code_switched;  // the run loop continues in `code`
 }
@@ -279,16 +276,16 @@ void setreg(Wave& w, const ExecInst& e) {
 // ---- program flow ---------------------------------------------------------
 
 void jump(Wave& w, const ExecInst& e) {
-    if (e.target == Program::no_target) fail("branch target is not an instruction of this kernel");
+    if (e.target == Program::no_target) fail(FaultKind::bad_branch_target, "branch target is not an instruction of this kernel");
     const u64 limit = w.group->env->watchdog;
     if (limit && w.executed > limit)
-        fail("watchdog: more than " + std::to_string(limit) + " instructions in one wave (endless loop?)");
+        fail(FaultKind::watchdog, "watchdog: more than " + std::to_string(limit) + " instructions in one wave (endless loop?)");
     w.pc = e.target;
 }
 void jump_to_address(Wave& w, u64 address) {
     const std::uint32_t index = w.group->env->program->index_of(static_cast<std::int64_t>(address - w.group->env->code_base));
     if (address < w.group->env->code_base || index == Program::no_target)
-        fault_at("jump to an address that is not an instruction of this kernel or of a function it may call", address);
+        fault_at(FaultKind::bad_branch_target, "jump to an address that is not an instruction of this kernel or of a function it may call", address);
     w.pc = index;
 }
 u64 next_pc_address(const Wave& w, const ExecInst& e) { return w.group->env->code_base + e.inst->pc + e.inst->size; }
@@ -315,7 +312,7 @@ void swappc(Wave& w, const ExecInst& e) {
 void call(Wave& w, const ExecInst& e) {
     write64(w, e.dst, next_pc_address(w, e));
     const std::uint32_t index = w.group->env->program->index_of(e.inst->pc + 4 + 4 * i64(std::int16_t(e.inst->simm16)));
-    if (index == Program::no_target) fail("s_call target is not an instruction of this kernel");
+    if (index == Program::no_target) fail(FaultKind::bad_branch_target, "s_call target is not an instruction of this kernel");
     w.pc = index;
 }
 
@@ -323,7 +320,7 @@ void endpgm(Wave& w, const ExecInst&) { w.state = WaveState::ended; }
 void barrier(Wave& w, const ExecInst&) { w.state = WaveState::at_barrier; }
 void waitcnt(Wave& w, const ExecInst& e) { wait(w, e.inst->waitcnt.vmcnt, e.inst->waitcnt.lgkmcnt); }
 void no_effect(Wave&, const ExecInst&) {}
-void trap(Wave&, const ExecInst&) { fail("s_trap"); }
+void trap(Wave&, const ExecInst&) { fail(FaultKind::trap, "s_trap"); }
 
 // ---- scalar memory ---------------------------------------------------------
 
@@ -352,13 +349,13 @@ void smem_load(Wave& w, const ExecInst& e) {
             data[d] = 0;
             if (off + 4 > r.num_records) continue;
             const std::uint8_t* host = w.group->translator.translate(r.base + off, 4);
-            if (!host) fault_at("s_buffer_load outside any allocation", r.base + off);
+            if (!host) fault_at(FaultKind::global_out_of_bounds, "s_buffer_load outside any allocation", r.base + off);
             std::memcpy(&data[d], host, 4);
         }
     } else {
         const u64 address = (read64(w, e.src[0]) + offset) & ~u64(3);
         const std::uint8_t* host = w.group->translator.translate(address, 4ull * dwords);
-        if (!host) fault_at("s_load outside any allocation", address);
+        if (!host) fault_at(FaultKind::global_out_of_bounds, "s_load outside any allocation", address);
         std::memcpy(data, host, 4ull * dwords);
     }
     w.group->counters.scalar_read_bytes += 4ull * dwords;
@@ -370,7 +367,7 @@ void smem_store(Wave& w, const ExecInst& e) {
     if (e.soffset.kind != Src::Kind::none) offset += read32(w, e.soffset);
     const u64 address = (read64(w, e.src[0]) + offset) & ~u64(3);
     std::uint8_t* host = w.group->translator.translate(address, 4ull * dwords);
-    if (!host) fault_at("s_store outside any allocation", address);
+    if (!host) fault_at(FaultKind::global_out_of_bounds, "s_store outside any allocation", address);
     std::memcpy(host, &w.sreg[e.dst.index], 4ull * dwords);
     PendingLoad entry;
     entry.counter = WaitCounter::lgkm_smem;

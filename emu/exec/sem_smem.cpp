@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 
@@ -24,9 +25,6 @@ bool parse_atomic(std::string_view name, Op op);
 
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i64 = std::int64_t;
 
 u64 offset_of(const Wave& w, const ExecInst& e) {
     u64 offset = u64(i64(e.inst->offset));
@@ -47,7 +45,7 @@ void s_buffer_store(Wave& w, const ExecInst& e) {
         const u64 at = offset + 4 * d;
         if (at + 4 > r.num_records) continue;
         std::uint8_t* host = w.group->translator.translate(r.base + at, 4);
-        if (!host) fault_at("s_buffer_store outside any allocation", r.base + at);
+        if (!host) fault_at(FaultKind::global_out_of_bounds, "s_buffer_store outside any allocation", r.base + at);
         std::memcpy(host, &w.sreg[e.dst.index + d], 4);
     }
     PendingLoad entry;
@@ -73,9 +71,9 @@ void s_atomic(Wave& w, const ExecInst& e) {
     }
     u64 old = 0;
     if (address) {
-        if (address & (4 * Dwords - 1)) fault_at("misaligned scalar atomic", address);
+        if (address & (4 * Dwords - 1)) fault_at(FaultKind::misaligned, "misaligned scalar atomic", address);
         std::uint8_t* host = w.group->translator.translate(address, 4 * Dwords);
-        if (!host) fault_at("scalar atomic outside any allocation", address);
+        if (!host) fault_at(FaultKind::global_out_of_bounds, "scalar atomic outside any allocation", address);
         auto pair = [&](unsigned first) {
             return Dwords == 1 ? u64(w.sreg[e.dst.index + first]) : w.read64(e.dst.index + first);
         };

@@ -12,14 +12,11 @@
 #endif
 
 #include "emu/exec/semantics.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i32 = std::int32_t;
-using i64 = std::int64_t;
 using fp::as_bits;
 using fp::as_float;
 

@@ -42,7 +42,7 @@ void register_scalar(Table& t);
 void register_vector(Table& t);
 void register_memory(Table& t);
 void register_lds(Table& t);
-void register_half(Table& t);  // after register_vector: replaces its f16 conversions
+void register_half(Table& t);    // sem_half.cpp: 16-bit VALU (f16 and i16/u16, packed forms, v_fma_mix*)
 void register_divide(Table& t);  // sem_divide.cpp: division/sqrt expansions, f64 compares
 void register_hwreg(Table& t);   // sem_hwreg.cpp: s_getreg (replaces sem_scalar's), s_memtime/s_memrealtime
 void register_smem(Table& t);    // sem_smem.cpp: s_buffer_store, scalar atomics, cache maintenance
@@ -140,8 +140,8 @@ inline void commit_vdst(Wave& w, const ExecInst& e, std::uint32_t* value, unsign
 
 // ---- errors -----------------------------------------------------------------
 
-[[noreturn]] void fail(const std::string& what);
-[[noreturn]] void fault_at(const std::string& what, std::uint64_t address);
+[[noreturn]] void fail(FaultKind kind, const std::string& what);
+[[noreturn]] void fault_at(FaultKind kind, const std::string& what, std::uint64_t address);
 [[noreturn]] void not_implemented(Wave& w, const ExecInst& e);
 
 // ---- counter queue (memory results land at s_waitcnt) ---------------------

@@ -17,6 +17,7 @@
 
 #include "emu/exec/address_space.hpp"
 #include "emu/exec/counters.hpp"
+#include "emu/exec/fault_kind.hpp"
 #include "emu/exec/lds.hpp"
 #include "emu/exec/observer.hpp"
 #include "emu/exec/program.hpp"
@@ -29,8 +30,9 @@ inline constexpr unsigned max_vgprs = 256;
 // Thrown by semantics; the run loop adds the PC, instruction, workgroup and wave.
 class ExecError : public std::runtime_error {
 public:
-    explicit ExecError(const std::string& what, bool has_address = false, std::uint64_t address = 0)
-        : std::runtime_error(what), has_address(has_address), address(address) {}
+    ExecError(FaultKind kind, const std::string& what, bool has_address = false, std::uint64_t address = 0)
+        : std::runtime_error(what), kind(kind), has_address(has_address), address(address) {}
+    FaultKind kind;
     bool has_address;
     std::uint64_t address;
 };

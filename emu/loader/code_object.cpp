@@ -14,6 +14,8 @@
 #include <optional>
 #include <sstream>
 
+#include "emu/util.hpp"
+
 namespace dppgemm::emu {
 namespace {
 
@@ -27,12 +29,6 @@ constexpr std::uint32_t nt_amdgpu_metadata = 32;
 constexpr char note_owner_amdgpu[] = "AMDGPU";
 
 constexpr std::uint64_t max_metadata_size = std::uint64_t(16) << 20;
-
-std::string hex(std::uint64_t value) {
-    std::ostringstream out;
-    out << "0x" << std::hex << value;
-    return out.str();
-}
 
 [[noreturn]] void reject(const std::string& what) { throw FormatError(what); }
 

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "emu/loader/error.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu {
 namespace {
@@ -27,12 +28,6 @@ T read_le(const std::uint8_t* bytes, std::size_t at) {
 
 constexpr unsigned field(std::uint32_t word, unsigned low_bit, unsigned width) {
     return (word >> low_bit) & ((1u << width) - 1);
-}
-
-std::string hex(std::uint64_t value) {
-    std::ostringstream out;
-    out << "0x" << std::hex << value;
-    return out.str();
 }
 
 [[noreturn]] void reject(const std::string& what) { throw FormatError("kernel descriptor: " + what); }

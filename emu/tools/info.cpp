@@ -8,15 +8,10 @@
 #include "emu/tools/commands.hpp"
 #include "emu/tools/launch.hpp"
 #include "emu/tools/open.hpp"
+#include "emu/util.hpp"
 
 namespace dppgemm::emu::tools {
 namespace {
-
-std::string hex(std::uint64_t value) {
-    std::ostringstream out;
-    out << "0x" << std::hex << value;
-    return out.str();
-}
 
 std::string joined(const std::vector<std::string>& words) {
     std::string text;

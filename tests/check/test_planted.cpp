@@ -148,6 +148,12 @@ std::vector<PlantedCase> cases() {
     c.push_back({"scratch access without a private segment", Rule::scratch_without_allocation,
                  "  scratch_load_dword v2, v1, off\n  s_waitcnt vmcnt(0)" + store_v2,
                  "  global_load_dword v2, v1, s[4:5]\n  s_waitcnt vmcnt(0)" + store_v2, "scratch_load_dword", ""});
+    PlantOptions private16;
+    private16.kernel.private_bytes = 16;
+    c.push_back({"scratch load of the 4 bytes past a 16-byte private segment", Rule::scratch_out_of_segment,
+                 "  v_mov_b32 v3, 16\n  scratch_load_dword v2, v3, off\n  s_waitcnt vmcnt(0)" + store_v2,
+                 "  v_mov_b32 v3, 12\n  scratch_load_dword v2, v3, off\n  s_waitcnt vmcnt(0)" + store_v2, "scratch_load_dword", "",
+                 private16});
     PlantOptions no_endpgm;
     no_endpgm.drop_final_endpgm = true;
     c.push_back({"no s_endpgm: runs past the end of the code", Rule::past_end_of_code, "  v_mov_b32 v2, 0",
