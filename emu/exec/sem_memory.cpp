@@ -455,7 +455,7 @@ TypedFormat typed_format(u32 word3) {
     const bool num_ok = f.num == NumFormat::uint || f.num == NumFormat::sint ||
                         ((f.num == NumFormat::unorm || f.num == NumFormat::snorm) && f.bits < 32) || (f.num == NumFormat::float_ && f.bits >= 16);
     if (!f.components || !num_ok)
-        fail(std::string("buffer format access with DATA_FORMAT ") + std::to_string(data) + " (" + data_names[data] +
+        fail(FaultKind::not_implemented, std::string("buffer format access with DATA_FORMAT ") + std::to_string(data) + " (" + data_names[data] +
              ") and NUM_FORMAT " + std::to_string(num) + " (" + num_names[num] + "): not implemented");
     return f;
 }
