@@ -180,6 +180,27 @@ const CodeObject& hip_code_object(const std::string& file, const std::string& ar
     return *slot;
 }
 
+const char* const load_three = R"(
+  global_load_dword v2, v1, s[6:7]
+  global_load_dword v3, v1, s[8:9]
+  global_load_dword v4, v1, s[10:11]
+  s_waitcnt vmcnt(0)
+)";
+
+std::vector<std::uint32_t> run_three(const std::string& op, const std::vector<std::uint32_t>& a,
+                                     const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
+                                     const KernelOptions& options) {
+    const CodeObject co = assemble_kernel(std::string(load_three) + op + "\n  global_store_dword v1, v5, s[4:5]\n", options);
+    const Program program = build_program(co, co.kernels.at(0));
+    TestRun run(64);
+    run.fill(1, a);
+    run.fill(2, b);
+    run.fill(3, c);
+    const DispatchResult r = run.run(program);
+    if (!r.ok()) throw std::runtime_error("run_three: " + (r.fault ? r.fault->message : std::string("not ok")));
+    return run.read(0, 64);
+}
+
 const CodeObject& hip_kernels() { return hip_code_object("kernels.hip", "gfx906", "-O2"); }
 
 std::uint32_t bits(float f) {

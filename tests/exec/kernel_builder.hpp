@@ -62,6 +62,14 @@ struct TestRun {
     std::size_t dwords;
 };
 
+// Loads p1[lane], p2[lane], p3[lane] into v2, v3, v4.
+extern const char* const load_three;
+// load_three, then `op`, then stores v5 to p0; p0 per lane after the run.
+// Throws std::runtime_error with the fault's message when the run faults.
+std::vector<std::uint32_t> run_three(const std::string& op, const std::vector<std::uint32_t>& a,
+                                     const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
+                                     const KernelOptions& options = {});
+
 // The hipcc-compiled kernels of hip/kernels.hip (gfx906), built once per process.
 const CodeObject& hip_kernels();
 // hipcc `flags` --cuda-device-only -O2 of one HIP source file.

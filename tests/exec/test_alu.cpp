@@ -15,28 +15,6 @@ using namespace exec_test;
 
 namespace {
 
-// Loads p1[lane], p2[lane], p3[lane] into v2, v3, v4, runs `op`, stores v5 to p0.
-const char* load_three = R"(
-  global_load_dword v2, v1, s[6:7]
-  global_load_dword v3, v1, s[8:9]
-  global_load_dword v4, v1, s[10:11]
-  s_waitcnt vmcnt(0)
-)";
-
-std::vector<std::uint32_t> run_three(const std::string& op, const std::vector<std::uint32_t>& a,
-                                     const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
-                                     KernelOptions options = {}) {
-    const CodeObject co = assemble_kernel(std::string(load_three) + op + "\n  global_store_dword v1, v5, s[4:5]\n", options);
-    const Program program = build_program(co, co.kernels.at(0));
-    TestRun run(64);
-    run.fill(1, a);
-    run.fill(2, b);
-    run.fill(3, c);
-    const DispatchResult r = run.run(program);
-    INFO((r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
-    return run.read(0, 64);
-}
 
 std::vector<std::uint32_t> random_floats(std::mt19937& rng, float lo = -4.0f, float hi = 4.0f) {
     std::uniform_real_distribution<float> dist(lo, hi);

@@ -25,26 +25,6 @@ namespace {
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
-// Loads p1[lane], p2[lane], p3[lane] into v2, v3, v4, runs `body`, stores v5 to p0.
-std::vector<u32> run_lanes(const std::string& body, const std::vector<u32>& a, const std::vector<u32>& b,
-                           const std::vector<u32>& c, const KernelOptions& options) {
-    const CodeObject co = assemble_kernel(R"(
-  global_load_dword v2, v1, s[6:7]
-  global_load_dword v3, v1, s[8:9]
-  global_load_dword v4, v1, s[10:11]
-  s_waitcnt vmcnt(0)
-)" + body + "\n  global_store_dword v1, v5, s[4:5]\n",
-                                          options);
-    const Program program = build_program(co, co.kernels.at(0));
-    TestRun run(64);
-    run.fill(1, a);
-    run.fill(2, b);
-    run.fill(3, c);
-    const DispatchResult r = run.run(program);
-    INFO((r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
-    return run.read(0, 64);
-}
 
 KernelOptions fp32_mode(const char* mcpu, unsigned mode) {
     KernelOptions o;
@@ -77,15 +57,15 @@ TEST_CASE("integer sources of fp32 ops are never flushed as denormals", "[alu][f
     const KernelOptions o = fp32_mode(mcpu, mode);
     const std::vector<u32> n = integer_looking(), zero(64, 0);
     std::vector<u32> one_and_a_half(64, bits(1.5f));
-    const auto cvt_u = run_lanes("  v_cvt_f32_u32 v5, v2", n, zero, zero, o);
-    const auto cvt_u_e64 = run_lanes("  v_cvt_f32_u32_e64 v5, v2", n, zero, zero, o);
-    const auto cvt_u_sdwa = run_lanes("  v_cvt_f32_u32_sdwa v5, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0", n,
+    const auto cvt_u = run_three("  v_cvt_f32_u32 v5, v2", n, zero, zero, o);
+    const auto cvt_u_e64 = run_three("  v_cvt_f32_u32_e64 v5, v2", n, zero, zero, o);
+    const auto cvt_u_sdwa = run_three("  v_cvt_f32_u32_sdwa v5, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0", n,
                                       zero, zero, o);
-    const auto cvt_i = run_lanes("  v_cvt_f32_i32 v5, v2", n, zero, zero, o);
-    const auto cvt_f64 = run_lanes("  v_cvt_f64_u32 v[6:7], v2\n  v_cvt_f32_f64 v5, v[6:7]", n, zero, zero, o);
-    const auto ldexp_inline = run_lanes("  v_ldexp_f32 v5, v3, 3", zero, one_and_a_half, zero, o);
-    const auto ldexp_sgpr = run_lanes("  s_mov_b32 s20, 5\n  v_ldexp_f32 v5, v3, s20", zero, one_and_a_half, zero, o);
-    const auto ldexp_vgpr = run_lanes("  v_ldexp_f32 v5, v3, v2", n, one_and_a_half, zero, o);
+    const auto cvt_i = run_three("  v_cvt_f32_i32 v5, v2", n, zero, zero, o);
+    const auto cvt_f64 = run_three("  v_cvt_f64_u32 v[6:7], v2\n  v_cvt_f32_f64 v5, v[6:7]", n, zero, zero, o);
+    const auto ldexp_inline = run_three("  v_ldexp_f32 v5, v3, 3", zero, one_and_a_half, zero, o);
+    const auto ldexp_sgpr = run_three("  s_mov_b32 s20, 5\n  v_ldexp_f32 v5, v3, s20", zero, one_and_a_half, zero, o);
+    const auto ldexp_vgpr = run_three("  v_ldexp_f32 v5, v3, v2", n, one_and_a_half, zero, o);
     for (unsigned l = 0; l < 64; ++l) {
         INFO("lane " << l << " value " << n[l]);
         CHECK(cvt_u[l] == bits(float(n[l])));
@@ -107,12 +87,12 @@ TEST_CASE("integer results of fp32 ops are never flushed as denormals", "[alu][f
     const KernelOptions o = fp32_mode(mcpu, mode);
     std::vector<u32> x(64), zero(64, 0);
     for (unsigned l = 0; l < 64; ++l) x[l] = bits(float(l) * 1000.25f);
-    const auto to_i = run_lanes("  v_cvt_i32_f32 v5, v2", x, zero, zero, o);
-    const auto to_u = run_lanes("  v_cvt_u32_f32_e64 v5, v2", x, zero, zero, o);
-    const auto rpi = run_lanes("  v_cvt_rpi_i32_f32 v5, v2", x, zero, zero, o);
-    const auto flr = run_lanes("  v_cvt_flr_i32_f32 v5, v2", x, zero, zero, o);
-    const auto frexp_exp = run_lanes("  v_frexp_exp_i32_f32 v5, v2", x, zero, zero, o);
-    const auto f64_to_i = run_lanes("  v_cvt_f64_f32 v[6:7], v2\n  v_cvt_i32_f64 v5, v[6:7]", x, zero, zero, o);
+    const auto to_i = run_three("  v_cvt_i32_f32 v5, v2", x, zero, zero, o);
+    const auto to_u = run_three("  v_cvt_u32_f32_e64 v5, v2", x, zero, zero, o);
+    const auto rpi = run_three("  v_cvt_rpi_i32_f32 v5, v2", x, zero, zero, o);
+    const auto flr = run_three("  v_cvt_flr_i32_f32 v5, v2", x, zero, zero, o);
+    const auto frexp_exp = run_three("  v_frexp_exp_i32_f32 v5, v2", x, zero, zero, o);
+    const auto f64_to_i = run_three("  v_cvt_f64_f32 v[6:7], v2\n  v_cvt_i32_f64 v5, v[6:7]", x, zero, zero, o);
     for (unsigned l = 0; l < 64; ++l) {
         const float v = from_bits(x[l]);
         INFO("lane " << l << " value " << v);
@@ -385,14 +365,14 @@ TEST_CASE("clamp and omod on f32 and f16 results", "[alu][float][clamp][fidelity
     std::vector<u32> a(64), b(64, bits(1.0f)), zero(64, 0);
     const float values[] = {-2.0f, -0.0f, 0.25f, 0.75f, 1.5f, 3.0f, INFINITY, -INFINITY, NAN};
     for (unsigned l = 0; l < 64; ++l) a[l] = bits(values[l % std::size(values)]);
-    const auto clamped = run_lanes("  v_mul_f32_e64 v5, v2, v3 clamp", a, b, zero, o);
-    const auto doubled = run_lanes("  v_mul_f32_e64 v5, v2, v3 mul:2", a, b, zero, o);
-    const auto quadrupled_clamped = run_lanes("  v_mul_f32_e64 v5, v2, v3 clamp mul:4", a, b, zero, o);
-    const auto halved = run_lanes("  v_mul_f32_e64 v5, v2, v3 div:2", a, b, zero, o);
+    const auto clamped = run_three("  v_mul_f32_e64 v5, v2, v3 clamp", a, b, zero, o);
+    const auto doubled = run_three("  v_mul_f32_e64 v5, v2, v3 mul:2", a, b, zero, o);
+    const auto quadrupled_clamped = run_three("  v_mul_f32_e64 v5, v2, v3 clamp mul:4", a, b, zero, o);
+    const auto halved = run_three("  v_mul_f32_e64 v5, v2, v3 div:2", a, b, zero, o);
     std::vector<u32> a16(64), b16(64, 0x3c00);
     for (unsigned l = 0; l < 64; ++l) a16[l] = l % 4 == 0 ? 0xc000 : l % 4 == 1 ? 0x3400 : l % 4 == 2 ? 0x3e00 : 0x7e00;  // -2, 0.25, 1.5, NaN
-    const auto clamped16 = run_lanes("  v_mul_f16_e64 v5, v2, v3 clamp", a16, b16, zero, o);
-    const auto doubled16 = run_lanes("  v_mul_f16_e64 v5, v2, v3 mul:2", a16, b16, zero, o);
+    const auto clamped16 = run_three("  v_mul_f16_e64 v5, v2, v3 clamp", a16, b16, zero, o);
+    const auto doubled16 = run_three("  v_mul_f16_e64 v5, v2, v3 mul:2", a16, b16, zero, o);
     const auto clamp01 = [](float x) { return std::isnan(x) ? 0.0f : x < 0 ? 0.0f : x > 1 ? 1.0f : x; };
     for (unsigned l = 0; l < 64; ++l) {
         const float x = from_bits(a[l]);
