@@ -213,5 +213,15 @@ float from_bits(std::uint32_t u) {
     std::memcpy(&f, &u, 4);
     return f;
 }
+std::uint64_t bits64(double d) {
+    std::uint64_t u;
+    std::memcpy(&u, &d, 8);
+    return u;
+}
+double from_bits64(std::uint64_t u) {
+    double d;
+    std::memcpy(&d, &u, 8);
+    return d;
+}
 
 }  // namespace exec_test

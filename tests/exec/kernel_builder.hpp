@@ -98,5 +98,7 @@ DispatchResult run_1d(DeviceMemory& memory, const Program& program, std::uint32_
 
 std::uint32_t bits(float f);
 float from_bits(std::uint32_t u);
+std::uint64_t bits64(double d);
+double from_bits64(std::uint64_t u);
 
 }  // namespace exec_test

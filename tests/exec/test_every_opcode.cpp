@@ -132,16 +132,7 @@ std::vector<LaneInput> make_inputs(std::size_t count, unsigned seed) {
 // Host helpers, written from the ISA's definitions.
 
 float f(u32 u) { return from_bits(u); }
-double d(u64 u) {
-    double x;
-    std::memcpy(&x, &u, 8);
-    return x;
-}
-u64 bits64(double x) {
-    u64 u;
-    std::memcpy(&u, &x, 8);
-    return u;
-}
+double d(u64 u) { return from_bits64(u); }
 u32 lo(u64 x) { return static_cast<u32>(x); }
 u32 hi(u64 x) { return static_cast<u32>(x >> 32); }
 bool is_nan32(u32 u) { return (u & 0x7fffffff) > 0x7f800000; }

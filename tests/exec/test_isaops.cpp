@@ -238,16 +238,6 @@ struct Atomic64 {
     u64 (*apply)(u64 old, u64 data, u64 compare);
     bool two_data = false;  // takes the compare pair too (cmpswap; DS: DATA = compare, DATA2 = data)
 };
-double as_double(u64 b) {
-    double d;
-    std::memcpy(&d, &b, 8);
-    return d;
-}
-u64 double_bits(double d) {
-    u64 b;
-    std::memcpy(&b, &d, 8);
-    return b;
-}
 const Atomic64 integer_atomics64[] = {
     {"swap_x2", [](u64, u64 d, u64) { return d; }},
     {"cmpswap_x2", [](u64 o, u64 d, u64 c) { return o == c ? d : o; }},
@@ -264,9 +254,9 @@ const Atomic64 integer_atomics64[] = {
     {"dec_x2", [](u64 o, u64 d, u64) { return (o == 0 || o > d) ? d : o - 1; }},
 };
 const Atomic64 float_atomics64[] = {
-    {"add_f64", [](u64 o, u64 d, u64) { return double_bits(as_double(o) + as_double(d)); }},
-    {"min_f64", [](u64 o, u64 d, u64) { return as_double(d) < as_double(o) ? d : o; }},
-    {"max_f64", [](u64 o, u64 d, u64) { return as_double(d) > as_double(o) ? d : o; }},
+    {"add_f64", [](u64 o, u64 d, u64) { return bits64(from_bits64(o) + from_bits64(d)); }},
+    {"min_f64", [](u64 o, u64 d, u64) { return from_bits64(d) < from_bits64(o) ? d : o; }},
+    {"max_f64", [](u64 o, u64 d, u64) { return from_bits64(d) > from_bits64(o) ? d : o; }},
 };
 
 // Per lane: old memory, data, compare; edge cases first (equal values for
@@ -283,8 +273,8 @@ Atomic64Inputs atomic64_inputs(bool floats) {
         state = state * 6364136223846793005ull + 1442695040888963407ull;
         u64 m, d;
         if (floats) {
-            m = double_bits(float_specials[l % 8]);
-            d = double_bits(l < 32 ? float_specials[(l / 8) % 8] : double(i64(state >> 40) - (1 << 23)) / 64.0);
+            m = bits64(float_specials[l % 8]);
+            d = bits64(l < 32 ? float_specials[(l / 8) % 8] : double(i64(state >> 40) - (1 << 23)) / 64.0);
         } else {
             m = l < 32 ? specials[l % 8] : state;
             d = l < 32 ? specials[(l / 8) % 8] : (state >> 17) ^ (l << 3);
@@ -593,7 +583,7 @@ TEST_CASE("s_memtime and s_memrealtime count up and land at lgkmcnt", "[alu][clo
 
 TEST_CASE("LDS f64 min/max/cmpst and 64-bit mskor", "[lds][atomic][isaops]") {
     // DS_CMPST_F64: "MEM = (MEM == DATA) ? DATA2 : MEM" compared as doubles; DS_MSKOR_B64: "MEM = (MEM & ~DATA) | DATA2".
-    const Atomic64 cmpst{"cmpst_f64", [](u64 o, u64 d, u64 c) { return as_double(o) == as_double(c) ? d : o; }, true};
+    const Atomic64 cmpst{"cmpst_f64", [](u64 o, u64 d, u64 c) { return from_bits64(o) == from_bits64(c) ? d : o; }, true};
     const Atomic64 mskor{"mskor_b64", [](u64 o, u64 d, u64 c) { return (o & ~c) | d; }, true};
     for (const bool returns : {true, false}) {
         const std::string rtn = returns ? "_rtn" : "";
