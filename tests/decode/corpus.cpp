@@ -1,14 +1,12 @@
 #include "corpus.hpp"
 
-#include <array>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <unistd.h>
 
 #include "emu/decode/encoding_rules.hpp"
+#include "test_toolchain.hpp"
 
 namespace dppgemm::emu::test {
 namespace {
@@ -364,8 +362,8 @@ std::vector<Sample> generate_corpus(Target target, int per_form, std::uint32_t s
 }
 
 Llvm llvm_for(Target target) {
-    if (target == Target::gfx942) return {DPPGEMM_LLVM_MC19, DPPGEMM_LLVM_OBJDUMP19, "gfx942"};
-    return {DPPGEMM_LLVM_MC15, DPPGEMM_LLVM_OBJDUMP15, target_label(target)};
+    const test_support::LlvmTools& tools = test_support::llvm_for(target_label(target));
+    return {tools.mc, tools.objdump, target_label(target)};
 }
 
 std::string target_label(Target target) {
@@ -379,24 +377,11 @@ std::optional<Target> target_from_label(const std::string& name) {
     return std::nullopt;
 }
 
-std::string temp_dir() {
-    char pattern[] = "/tmp/dppgemm-decode-XXXXXX";
-    const char* dir = mkdtemp(pattern);
-    return dir ? dir : "/tmp";
-}
+std::string temp_dir() { return test_support::fresh_dir("corpus"); }
 
 namespace {
 
-std::string run(const std::string& command) {
-    std::string output;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return output;
-    std::array<char, 65536> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) output.append(buf.data(), n);
-    pclose(pipe);
-    return output;
-}
+std::string run(const std::string& command) { return test_support::run_command(command).output; }
 
 }  // namespace
 

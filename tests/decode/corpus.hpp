@@ -44,6 +44,7 @@ std::vector<DisasmLine> objdump(const Llvm& llvm, const std::string& object);
 // The .text bytes of an object as llvm-objdump printed them.
 std::vector<std::uint8_t> text_bytes(const std::vector<DisasmLine>& lines);
 
+// A new directory in this process's work directory (test_toolchain.hpp).
 std::string temp_dir();
 std::string target_label(Target target);
 std::optional<Target> target_from_label(const std::string& name);

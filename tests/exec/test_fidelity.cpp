@@ -334,7 +334,7 @@ TEST_CASE("buffer range checks follow the ISA's raw and structured rules", "[mem
 // What hipcc -fgpu-flush-denormals-to-zero makes of integer division and
 // int -> float: the host's answers in every lane.
 TEST_CASE("hipcc -fgpu-flush-denormals-to-zero: integer division and int to float", "[hip][denorm][fidelity]") {
-    const CodeObject co = compile_hip(std::string(EXEC_TEST_HIP_DIR) + "/denormal_flush.hip",
+    const CodeObject co = compile_hip(hip_source("denormal_flush.hip"),
                                       "-fgpu-flush-denormals-to-zero --offload-arch=gfx906");
     const Program program = build_program(co, co.kernel("integer_math"));
     REQUIRE(program.descriptor.float_mode.denorm_32 == FloatDenormMode::flush_src_dst);

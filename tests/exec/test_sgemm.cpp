@@ -19,7 +19,7 @@ using namespace exec_test;
 namespace {
 
 std::string code_object_path(const std::string& target, const std::string& variant, const std::string& layout) {
-    return std::string(EXEC_TEST_KERNEL_DIR) + "/" + target + "/dppgemm_sgemm_" + variant + "_" + layout + ".co";
+    return code_object_dir() + "/" + target + "/dppgemm_sgemm_" + variant + "_" + layout + ".co";
 }
 
 struct Gemm {

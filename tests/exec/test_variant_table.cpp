@@ -18,7 +18,7 @@ using namespace exec_test;
 namespace {
 
 std::string code_object_path(const std::string& target, const std::string& variant) {
-    return std::string(EXEC_TEST_KERNEL_DIR) + "/" + target + "/dppgemm_sgemm_" + variant + "_NN.co";
+    return code_object_dir() + "/" + target + "/dppgemm_sgemm_" + variant + "_NN.co";
 }
 
 // One 128x128 workgroup, K = 8 * steps. Per-step figures come from the

@@ -4,12 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include "dppgemm/kernargs.h"
+#include "test_toolchain.hpp"
 
 #include <cstddef>
-#include <cstdio>
 #include <filesystem>
 #include <map>
-#include <memory>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -24,17 +23,6 @@ std::vector<std::string> split(const std::string& text, char sep) {
   for (std::string part; std::getline(stream, part, sep);) parts.push_back(part);
   return parts;
 }
-
-std::string run(const std::string& command) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  REQUIRE(pipe);
-  std::string output;
-  char buffer[4096];
-  for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe.get())) > 0;) output.append(buffer, n);
-  return output;
-}
-
-bool built_by_llvm19(const std::string& target) { return target == "gfx942"; }
 
 std::string code_object_path(const std::string& target, const std::string& variant,
                              const std::string& layout) {
@@ -51,8 +39,8 @@ struct Instruction {
 
 // llvm-objdump -d: "\tmnemonic operands   // 000000001A2C: BF82FEBF <kernel+0x468>"
 std::vector<Instruction> disassemble(const std::string& target, const std::string& path) {
-  const std::string tool = built_by_llvm19(target) ? DPPGEMM_OBJDUMP19 : DPPGEMM_OBJDUMP15;
-  const std::string text = run(tool + " -d --mcpu=" + target + " " + path);
+  const std::string tool = dppgemm::test_support::llvm_for(target).objdump;
+  const std::string text = dppgemm::test_support::run_command(tool + " -d --mcpu=" + target + " " + path).output;
   static const std::regex line(R"(^\s+(\S+)(.*?)\s*// ([0-9A-F]+):[^<]*(?:<[^+>]+\+0x([0-9a-f]+)>)?)");
   std::vector<Instruction> code;
   for (const std::string& l : split(text, '\n')) {
@@ -112,8 +100,8 @@ struct Metadata {
 };
 
 Metadata read_metadata(const std::string& target, const std::string& path) {
-  const std::string tool = built_by_llvm19(target) ? DPPGEMM_READELF19 : DPPGEMM_READELF15;
-  const std::string text = run(tool + " --notes " + path);
+  const std::string tool = dppgemm::test_support::llvm_for(target).readelf;
+  const std::string text = dppgemm::test_support::run_command(tool + " --notes " + path).output;
   static const std::regex entry(R"(^(\s*)(- )?(\.[a-z_]+):\s*(\S*)\s*$)");
   Metadata meta;
   bool in_args = false;

@@ -193,7 +193,7 @@ TEST_CASE("cli: disasm prints llvm-objdump's lines without the raw words", "[cli
             if (!expected.empty()) expected += "\n";
             expected += kernel.name + ":\n";
             std::ostringstream command;
-            command << LOADER_TEST_OBJDUMP15 << " -d --mcpu=" << mcpu << std::hex << " --start-address=0x"
+            command << dppgemm::test_support::llvm15().objdump << " -d --mcpu=" << mcpu << std::hex << " --start-address=0x"
                     << kernel.code_address << " --stop-address=0x" << kernel.code_address + kernel.code.size() << " "
                     << path;
             std::istringstream lines(loader_test::run(command.str()));

@@ -362,7 +362,7 @@ TEST_CASE("hipcc code object v5: the v5 hidden arguments", "[loader][hipcc]") {
 }
 
 TEST_CASE("the dppgemm kernel objects load and agree with LLVM", "[loader][kernels]") {
-    const std::filesystem::path dir = LOADER_TEST_KERNEL_DIR;
+    const std::filesystem::path dir = dppgemm::test_support::code_object_dir();
     std::size_t checked = 0;
     for (const std::string& processor : processors) {
         const std::filesystem::path folder = dir / processor;

@@ -2,12 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
-#include <memory>
 #include <regex>
 #include <sstream>
 
@@ -19,29 +14,6 @@ std::string replace_all(std::string text, const std::string& from, const std::st
         text.replace(at, from.size(), to);
     return text;
 }
-
-std::string write_source(const std::string& name, const std::string& source) {
-    const std::string path = work_dir() + "/" + name;
-    std::ofstream(path) << source;
-    return path;
-}
-
-std::string assembler_for(const std::string& mcpu) {
-    return mcpu.rfind("gfx942", 0) == 0 ? LOADER_TEST_CLANG19 : LOADER_TEST_CLANG15;
-}
-
-struct WorkDir {
-    std::string path;
-    WorkDir() {
-        path = std::string(LOADER_TEST_WORK_DIR) + "/" + std::to_string(::getpid());
-        std::filesystem::remove_all(path);
-        std::filesystem::create_directories(path);
-    }
-    ~WorkDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path, ignored);
-    }
-};
 
 }  // namespace
 
@@ -62,71 +34,6 @@ __global__ void reduce(const float* in, float* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
 }
 )";
-
-std::string run(const std::string& command) {
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen((command + " 2>&1").c_str(), "r"), pclose);
-    REQUIRE(pipe);
-    std::string output;
-    char buffer[4096];
-    for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe.get())) > 0;) output.append(buffer, n);
-    const int status = pclose(pipe.release());
-    INFO(command << "\n" << output);
-    REQUIRE(status == 0);
-    return output;
-}
-
-const std::string& work_dir() {
-    static WorkDir dir;
-    return dir.path;
-}
-
-std::vector<std::uint8_t> read_bytes(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    REQUIRE(file);
-    return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-}
-
-void write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-    std::ofstream file(path, std::ios::binary);
-    file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    REQUIRE(file);
-}
-
-std::string assemble_relocatable(const std::string& name, const std::string& source, const std::string& mcpu,
-                                 const std::string& extra) {
-    const std::string s = write_source(name + ".s", source);
-    const std::string o = work_dir() + "/" + name + ".o";
-    run(assembler_for(mcpu) + " -x assembler -target amdgcn-amd-amdhsa -mcpu=" + mcpu + " " + extra + " -c " + s +
-        " -o " + o);
-    return o;
-}
-
-std::string assemble(const std::string& name, const std::string& source, const std::string& mcpu, int version,
-                     const std::string& extra) {
-    const std::string o =
-        assemble_relocatable(name, source, mcpu, "-mcode-object-version=" + std::to_string(version) + " " + extra);
-    const std::string co = work_dir() + "/" + name + ".co";
-    run(std::string(LOADER_TEST_LLD15) + " -shared " + o + " -o " + co);
-    return co;
-}
-
-std::string hipcc(const std::string& name, const std::string& source, int version) {
-    const std::string hip = write_source(name + ".hip", source);
-    const std::string co = work_dir() + "/" + name + ".co";
-    const std::string common = std::string(LOADER_TEST_HIPCC) +
-                               " --offload-arch=gfx906 --cuda-device-only -O2 -Wno-unused-command-line-argument ";
-    if (version == 4) {
-        run(common + "--no-gpu-bundle-output -c " + hip + " -o " + co);
-        return co;
-    }
-    const std::string s = work_dir() + "/" + name + ".s";
-    run(common + "-mcode-object-version=" + std::to_string(version) + " -S " + hip + " -o " + s);
-    const std::string o = work_dir() + "/" + name + ".o";
-    run(std::string(LOADER_TEST_CLANG15) + " -x assembler -target amdgcn-amd-amdhsa -mcpu=gfx906 -mcode-object-version=" +
-        std::to_string(version) + " -c " + s + " -o " + o);
-    run(std::string(LOADER_TEST_LLD15) + " -shared " + o + " -o " + co);
-    return co;
-}
 
 std::string two_kernels_source(const std::string& processor, int version) {
     std::ifstream file(std::string(LOADER_TEST_INPUTS) + "/two_kernels.s.in");
@@ -156,7 +63,7 @@ std::string two_kernels_source(const std::string& processor, int version) {
 
 std::map<std::string, std::int64_t> objdump_descriptor(const std::string& path, const std::string& kd_symbol) {
     const std::string text =
-        run(std::string(LOADER_TEST_OBJDUMP19) + " -D --disassemble-symbols=" + kd_symbol + " " + path);
+        run(dppgemm::test_support::llvm19().objdump + " -D --disassemble-symbols=" + kd_symbol + " " + path);
     std::map<std::string, std::int64_t> directives;
     const std::regex line(R"(^\s*\.amdhsa_(\w+)\s+(-?\d+)\s*$)");
     std::istringstream lines(text);
@@ -169,7 +76,7 @@ std::map<std::string, std::int64_t> objdump_descriptor(const std::string& path, 
 }
 
 std::vector<std::map<std::string, std::string>> readelf_kernels(const std::string& path) {
-    const std::string text = run(std::string(LOADER_TEST_READELF15) + " --notes " + path);
+    const std::string text = run(dppgemm::test_support::llvm15().readelf + " --notes " + path);
     // Kernel-level keys are indented by 4 spaces ("  - .args:" opens a
     // kernel, "    .name: x"); argument keys are deeper.
     std::vector<std::map<std::string, std::string>> kernels;
@@ -189,7 +96,7 @@ std::vector<std::map<std::string, std::string>> readelf_kernels(const std::strin
 }
 
 std::vector<LoadSegment> readelf_load_segments(const std::string& path) {
-    const std::string text = run(std::string(LOADER_TEST_READELF15) + " -l --wide " + path);
+    const std::string text = run(dppgemm::test_support::llvm15().readelf + " -l --wide " + path);
     // "  LOAD  0x000800 0x0000000000001800 0x0000000000001800 0x000108 0x000108 R E 0x1000"
     const std::regex row(R"(^\s*LOAD\s+0x[0-9a-f]+ 0x([0-9a-f]+) 0x[0-9a-f]+ 0x([0-9a-f]+) 0x([0-9a-f]+) (.{3}) 0x)");
     std::vector<LoadSegment> segments;
@@ -206,7 +113,7 @@ std::vector<LoadSegment> readelf_load_segments(const std::string& path) {
 std::vector<std::uint8_t> objdump_code(const std::string& path, const std::string& symbol, const std::string& mcpu) {
     // The symbol's range from llvm-readelf: llvm-objdump alone disassembles
     // up to the next symbol, padding included.
-    const std::string symbols = run(std::string(LOADER_TEST_READELF15) + " -s --wide " + path);
+    const std::string symbols = run(dppgemm::test_support::llvm15().readelf + " -s --wide " + path);
     const std::regex entry("^\\s*\\d+: ([0-9a-f]+)\\s+(\\d+) FUNC .* " + symbol + "$");
     std::uint64_t start = 0, size = 0;
     std::istringstream symbol_lines(symbols);
@@ -219,7 +126,7 @@ std::vector<std::uint8_t> objdump_code(const std::string& path, const std::strin
     }
     REQUIRE(size > 0);
     std::ostringstream command;
-    command << (mcpu == "gfx942" ? LOADER_TEST_OBJDUMP19 : LOADER_TEST_OBJDUMP15) << " -d --mcpu=" << mcpu
+    command << dppgemm::test_support::llvm_for(mcpu).objdump << " -d --mcpu=" << mcpu
             << std::hex << " --start-address=0x" << start << " --stop-address=0x" << start + size << " " << path;
     // "	s_cbranch_scc1 2     // 000000001E60: BF850002 <_Z6reducePKfPf+0x60>"
     const std::regex line(R"(// [0-9A-Fa-f]+: ((?:[0-9A-F]{8}(?: |$))+))");

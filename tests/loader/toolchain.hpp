@@ -8,30 +8,21 @@
 #include <string>
 #include <vector>
 
+#include "test_toolchain.hpp"
+
 namespace loader_test {
 
-// Runs a shell command; fails the test (with its output) if it fails.
-std::string run(const std::string& command);
-
-// A fresh directory for this test process, removed when it exits.
-const std::string& work_dir();
-
-std::vector<std::uint8_t> read_bytes(const std::string& path);
-void write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes);
-
-// Assembles `source` for `mcpu` ("gfx906", "gfx90a:xnack+") as code object
-// `version` and links it with ld.lld -shared; returns the .co path. gfx942
-// uses clang-19 (LLVM 15 and 16 do not know it). extra: more clang flags.
-std::string assemble(const std::string& name, const std::string& source, const std::string& mcpu, int version,
-                     const std::string& extra = "");
-// Assembles only (an ET_REL object, not loadable).
-std::string assemble_relocatable(const std::string& name, const std::string& source, const std::string& mcpu,
-                                 const std::string& extra = "");
-
-// HIP C++ -> code object with hipcc for gfx906: v4 directly, v5 through
-// hipcc -S, clang-15 and ld.lld-15 (hipcc's own lld is LLVM 14, which
-// cannot link v5).
-std::string hipcc(const std::string& name, const std::string& source, int version);
+// The shared test toolchain (tests/support/test_toolchain.hpp) under the
+// names the loader and tools tests call it by.
+using dppgemm::test_support::assemble;
+using dppgemm::test_support::assemble_relocatable;
+using dppgemm::test_support::read_bytes;
+using dppgemm::test_support::run;
+using dppgemm::test_support::work_dir;
+using dppgemm::test_support::write_bytes;
+inline std::string hipcc(const std::string& name, const std::string& source, int version) {
+    return dppgemm::test_support::hipcc_gfx906(name, source, version);
+}
 
 // HIP C++ with two kernels: scaled_size reads its implicit arguments (so
 // hipcc keeps the hidden ones in the metadata), _Z6reducePKfPf uses LDS,

@@ -122,7 +122,7 @@ const std::string& faulting_kernels() {
 }  // namespace
 
 TEST_CASE("run: dppgemm SGEMM with buffers from files, C dumped bitwise equal to the reference", "[run][sgemm]") {
-    const std::string co = std::string(LOADER_TEST_KERNEL_DIR) + "/gfx906/dppgemm_sgemm_dpp0_NN.co";
+    const std::string co = dppgemm::test_support::code_object_dir() + "/gfx906/dppgemm_sgemm_dpp0_NN.co";
     // Edges in M and N, K not a multiple of the unroll 8, padded leading dimensions.
     const int m = 200, n = 130, k = 21, lda = 203, ldb = 22, ldc = 201;
     const float alpha = 1.5f, beta = -0.25f;
@@ -170,7 +170,7 @@ TEST_CASE("run: dppgemm SGEMM with buffers from files, C dumped bitwise equal to
 }
 
 TEST_CASE("run: a hipcc kernel takes its arguments by position", "[run][hip]") {
-    std::ifstream file(TOOLS_TEST_HIP_SOURCE);
+    std::ifstream file(dppgemm::test_support::hip_source("kernels.hip"));
     std::stringstream source;
     source << file.rdbuf();
     const std::string co = loader_test::hipcc("tools_hip", source.str(), 4);

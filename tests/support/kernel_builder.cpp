@@ -1,27 +1,18 @@
 #include "kernel_builder.hpp"
 
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
-#include <memory>
 #include <map>
-#include <fstream>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
-#include <unistd.h>
+
+#include "test_toolchain.hpp"
 
 namespace exec_test {
 namespace {
-
-std::string run_dir() {
-    static std::atomic<int> counter{0};
-    const std::string dir = std::string(EXEC_TEST_WORK_DIR) + "/" + std::to_string(::getpid()) + "_" +
-                            std::to_string(counter.fetch_add(1));
-    std::filesystem::create_directories(dir);
-    return dir;
-}
 
 const char* metadata = R"(
 .amdgpu_metadata
@@ -59,21 +50,17 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 }  // namespace
 
 CodeObject assemble_source(const std::string& source, const std::string& mcpu) {
-    const std::string dir = run_dir();
-    {
-        std::ofstream(dir + "/k.s") << source;
+    namespace support = dppgemm::test_support;
+    static std::atomic<unsigned> assembled{0};
+    const std::string name = "kernel." + std::to_string(assembled++);
+    std::string path;
+    try {
+        path = support::assemble(name, source, mcpu, 4);  // 4: clang-15's default
+    } catch (const std::runtime_error& failure) {
+        throw std::runtime_error("assembling failed:\n" + std::string(failure.what()) + "\nsource:\n" + source);
     }
-    const std::string assemble = std::string(EXEC_TEST_CLANG15) + " -x assembler -target amdgcn-amd-amdhsa -mcpu=" + mcpu +
-                                 " -c " + dir + "/k.s -o " + dir + "/k.o 2> " + dir + "/err.txt";
-    const std::string link = std::string(EXEC_TEST_LLD15) + " -shared " + dir + "/k.o -o " + dir + "/k.co 2>> " + dir + "/err.txt";
-    if (std::system(assemble.c_str()) != 0 || std::system(link.c_str()) != 0) {
-        std::ifstream err(dir + "/err.txt");
-        std::stringstream text;
-        text << err.rdbuf();
-        throw std::runtime_error("assembling failed:\n" + text.str() + "\nsource:\n" + source);
-    }
-    CodeObject co = load_code_object(dir + "/k.co");
-    std::filesystem::remove_all(dir);
+    CodeObject co = load_code_object(path);
+    for (const char* suffix : {".s", ".o", ".co"}) std::filesystem::remove(support::work_dir() + "/" + name + suffix);
     return co;
 }
 
@@ -150,21 +137,9 @@ DispatchResult TestRun::run(const Program& program) {
 }
 
 CodeObject compile_hip(const std::string& source, const std::string& flags) {
-    static std::atomic<unsigned> compiled{0};
-    const std::string dir = std::string(EXEC_TEST_WORK_DIR) + "/hip";
-    std::filesystem::create_directories(dir);
-    // One file per process and compilation: CTest runs test cases of this executable in
-    // parallel, and each would otherwise read the others' half-written output.
-    const std::string stem = dir + "/" + std::filesystem::path(source).stem().string() + "." +
-                             std::to_string(compiled++) + "." + std::to_string(::getpid());
-    const std::string out = stem + ".co";
-    // -O2 first, so that an -O0 in `flags` wins.
-    const std::string command = std::string(EXEC_TEST_HIPCC) + " --cuda-device-only --no-gpu-bundle-output -O2 " +
-                                flags + " -c " + source + " -o " + out + " > " + stem + ".log 2>&1";
-    if (std::system(command.c_str()) != 0) throw std::runtime_error("hipcc failed: " + command);
-    CodeObject loaded = load_code_object(out);
-    std::filesystem::remove(out);
-    std::filesystem::remove(stem + ".log");
+    const std::string path = dppgemm::test_support::compile_hip(source, flags);
+    CodeObject loaded = load_code_object(path);
+    std::filesystem::remove_all(std::filesystem::path(path).parent_path());
     return loaded;
 }
 
@@ -174,8 +149,8 @@ const CodeObject& hip_code_object(const std::string& file, const std::string& ar
     const std::lock_guard<std::mutex> guard(lock);
     std::unique_ptr<CodeObject>& slot = built[file + " " + arch + " " + options];
     if (!slot) {
-        const std::string source = std::filesystem::path(EXEC_TEST_HIP_SOURCE).parent_path().string() + "/" + file;
-        slot = std::make_unique<CodeObject>(compile_hip(source, "--offload-arch=" + arch + " " + options));
+        slot = std::make_unique<CodeObject>(
+            compile_hip(dppgemm::test_support::hip_source(file), "--offload-arch=" + arch + " " + options));
     }
     return *slot;
 }

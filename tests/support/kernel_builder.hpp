@@ -1,5 +1,5 @@
 #pragma once
-// Test support: assemble a small kernel with clang-15/ld.lld-15 and run it.
+// Test support: assemble a small kernel (clang-15/ld.lld-15, test_toolchain.hpp) and run it on the emulator.
 //
 // A test kernel has four buffer arguments p0..p3 (8 bytes each, offsets 0..24)
 // and four 32-bit values u0..u3 (offsets 32..44). Its prologue leaves
@@ -16,10 +16,13 @@
 
 #include "emu/exec/dispatch.hpp"
 #include "emu/loader/code_object.hpp"
+#include "test_toolchain.hpp"
 
 namespace exec_test {
 
 using namespace dppgemm::emu;
+using dppgemm::test_support::code_object_dir;
+using dppgemm::test_support::hip_source;
 
 struct KernelOptions {
     std::string mcpu = "gfx906";

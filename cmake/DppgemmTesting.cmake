@@ -1,0 +1,46 @@
+# The test toolchain: every tool a test runs at test time (to build code
+# objects, or as the oracle it compares with) is found here, once, and reaches
+# the tests' C++ through one library, dppgemm_test_support (tests/support/).
+#
+# dppgemm_test_toolchain(<target>)
+#   Gives test executable <target> its toolchain: links dppgemm_test_support
+#   (tests/support/toolchain.hpp: the tools' paths, running a command, this
+#   process's work directory, assembling, linking and hipcc; kernel_builder.hpp:
+#   small kernels assembled and run on the emulator) and makes it wait for the
+#   project's code objects when they are built.
+#
+# CMake-side users (add_test commands running scripts) read the variables:
+#   DPPGEMM_TEST_CLANG15/19, DPPGEMM_TEST_LLD15, DPPGEMM_TEST_LLVM_MC15/19,
+#   DPPGEMM_TEST_OBJDUMP15/19, DPPGEMM_TEST_READELF15/19,
+#   DPPGEMM_TEST_OBJCOPY15, DPPGEMM_TEST_OFFLOAD_BUNDLER, DPPGEMM_HIPCC.
+# LLVM 15 assembles and disassembles gfx900..gfx940 and is the disassembly
+# oracle; LLVM 19 does gfx942, which LLVM 15 does not know.
+include_guard(GLOBAL)
+include(DppgemmHipcc)  # DPPGEMM_HIPCC
+
+find_program(DPPGEMM_TEST_CLANG15 NAMES clang-15 REQUIRED)
+find_program(DPPGEMM_TEST_CLANG19 NAMES clang-19 REQUIRED)
+find_program(DPPGEMM_TEST_LLD15 NAMES ld.lld-15 REQUIRED)
+find_program(DPPGEMM_TEST_OBJDUMP15 NAMES llvm-objdump-15 REQUIRED)
+find_program(DPPGEMM_TEST_OBJDUMP19 NAMES llvm-objdump-19 REQUIRED)
+find_program(DPPGEMM_TEST_READELF15 NAMES llvm-readelf-15 REQUIRED)
+find_program(DPPGEMM_TEST_READELF19 NAMES llvm-readelf-19 REQUIRED)
+find_program(DPPGEMM_TEST_OBJCOPY15 NAMES llvm-objcopy-15 REQUIRED)
+find_program(DPPGEMM_TEST_OFFLOAD_BUNDLER NAMES clang-offload-bundler PATHS /usr/lib/llvm-15/bin REQUIRED)
+# llvm-mc is the decoder corpus test's assembler only: a missing one fails
+# that test (its path is then empty), it does not stop the build.
+find_program(DPPGEMM_TEST_LLVM_MC15 NAMES llvm-mc-15)
+find_program(DPPGEMM_TEST_LLVM_MC19 NAMES llvm-mc-19)
+foreach(tool DPPGEMM_TEST_LLVM_MC15 DPPGEMM_TEST_LLVM_MC19)
+  if(NOT ${tool})
+    message(WARNING "${tool} not found: the decoder corpus test will fail")
+    set(${tool} "")
+  endif()
+endforeach()
+
+function(dppgemm_test_toolchain target)
+  target_link_libraries(${target} PRIVATE dppgemm_test_support)
+  if(TARGET dppgemm_code_object_files)
+    add_dependencies(${target} dppgemm_code_object_files)
+  endif()
+endfunction()

@@ -1,0 +1,164 @@
+#include "test_toolchain.hpp"
+
+#include <errno.h>  // program_invocation_short_name
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <stdexcept>
+
+namespace dppgemm::test_support {
+namespace {
+
+struct WorkDir {
+    std::string path;
+    WorkDir() {
+        path = std::string(DPPGEMM_TEST_WORK_ROOT) + "/" + program_invocation_short_name + "." +
+               std::to_string(::getpid());
+        std::filesystem::remove_all(path);  // a previous process of the same pid
+        std::filesystem::create_directories(path);
+    }
+    ~WorkDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path, ignored);
+    }
+};
+
+std::string write_source(const std::string& name, const std::string& source) {
+    const std::string path = work_dir() + "/" + name;
+    write_text(path, source);
+    return path;
+}
+
+}  // namespace
+
+const LlvmTools& llvm15() {
+    static const LlvmTools tools{DPPGEMM_TEST_CLANG15, DPPGEMM_TEST_LLVM_MC15, DPPGEMM_TEST_OBJDUMP15,
+                                 DPPGEMM_TEST_READELF15};
+    return tools;
+}
+
+const LlvmTools& llvm19() {
+    static const LlvmTools tools{DPPGEMM_TEST_CLANG19, DPPGEMM_TEST_LLVM_MC19, DPPGEMM_TEST_OBJDUMP19,
+                                 DPPGEMM_TEST_READELF19};
+    return tools;
+}
+
+const LlvmTools& llvm_for(const std::string& processor) {
+    return processor.rfind("gfx942", 0) == 0 ? llvm19() : llvm15();
+}
+
+const std::string& lld() {
+    static const std::string path = DPPGEMM_TEST_LLD15;
+    return path;
+}
+
+const std::string& hipcc() {
+    static const std::string path = DPPGEMM_TEST_HIPCC;
+    return path;
+}
+
+const std::string& code_object_dir() {
+    static const std::string path = DPPGEMM_TEST_CODE_OBJECT_DIR;
+    return path;
+}
+
+std::string hip_source(const std::string& file) { return std::string(DPPGEMM_TEST_HIP_DIR) + "/" + file; }
+
+CommandResult run_command(const std::string& command) {
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+    if (!pipe) throw std::runtime_error("cannot start: " + command);
+    CommandResult result{0, {}};
+    char buffer[65536];
+    for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe.get())) > 0;) result.output.append(buffer, n);
+    result.status = pclose(pipe.release());
+    return result;
+}
+
+std::string run(const std::string& command) {
+    CommandResult result = run_command(command + " 2>&1");
+    if (result.status != 0)
+        throw std::runtime_error("command failed (status " + std::to_string(result.status) + "): " + command + "\n" +
+                                 result.output);
+    return std::move(result.output);
+}
+
+const std::string& work_dir() {
+    static const WorkDir dir;
+    return dir.path;
+}
+
+std::string fresh_dir(const std::string& stem) {
+    static std::atomic<unsigned> made{0};
+    const std::string path = work_dir() + "/" + stem + "." + std::to_string(made++);
+    std::filesystem::create_directories(path);
+    return path;
+}
+
+std::vector<std::uint8_t> read_bytes(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw std::runtime_error("cannot read " + path);
+    return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+    std::ofstream file(path, std::ios::binary);
+    file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!file) throw std::runtime_error("cannot write " + path);
+}
+
+void write_text(const std::string& path, const std::string& text) {
+    std::ofstream file(path);
+    file << text;
+    if (!file) throw std::runtime_error("cannot write " + path);
+}
+
+std::string assemble_relocatable(const std::string& name, const std::string& source, const std::string& processor,
+                                 const std::string& extra) {
+    const std::string s = write_source(name + ".s", source);
+    const std::string o = work_dir() + "/" + name + ".o";
+    run(llvm_for(processor).clang + " -x assembler -target amdgcn-amd-amdhsa -mcpu=" + processor + " " + extra +
+        " -c " + s + " -o " + o);
+    return o;
+}
+
+std::string assemble(const std::string& name, const std::string& source, const std::string& processor, int version,
+                     const std::string& extra) {
+    const std::string o =
+        assemble_relocatable(name, source, processor, "-mcode-object-version=" + std::to_string(version) + " " + extra);
+    const std::string co = work_dir() + "/" + name + ".co";
+    run(lld() + " -shared " + o + " -o " + co);
+    return co;
+}
+
+std::string compile_hip(const std::string& source_path, const std::string& flags) {
+    // A directory per compilation: one process may compile a source with several flag sets.
+    const std::string co = fresh_dir("hip") + "/" + std::filesystem::path(source_path).stem().string() + ".co";
+    // -O2 first, so that an -O0 in `flags` wins.
+    run(hipcc() + " --cuda-device-only --no-gpu-bundle-output -O2 " + flags + " -c " + source_path + " -o " + co);
+    return co;
+}
+
+std::string hipcc_gfx906(const std::string& name, const std::string& source, int version) {
+    const std::string hip = write_source(name + ".hip", source);
+    const std::string co = work_dir() + "/" + name + ".co";
+    const std::string common =
+        hipcc() + " --offload-arch=gfx906 --cuda-device-only -O2 -Wno-unused-command-line-argument ";
+    if (version == 4) {
+        run(common + "--no-gpu-bundle-output -c " + hip + " -o " + co);
+        return co;
+    }
+    const std::string s = work_dir() + "/" + name + ".s";
+    run(common + "-mcode-object-version=" + std::to_string(version) + " -S " + hip + " -o " + s);
+    const std::string o = work_dir() + "/" + name + ".o";
+    run(llvm15().clang + " -x assembler -target amdgcn-amd-amdhsa -mcpu=gfx906 -mcode-object-version=" +
+        std::to_string(version) + " -c " + s + " -o " + o);
+    run(lld() + " -shared " + o + " -o " + co);
+    return co;
+}
+
+}  // namespace dppgemm::test_support
