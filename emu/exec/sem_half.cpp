@@ -556,35 +556,59 @@ void packed16(Wave& w, const ExecInst& e) {
     commit(vreg(w, e.dst), out, write_lanes(w, e));
 }
 
+// Where a mix op's result goes: an f32, or an f16 into the low (mixlo) or
+// high (mixhi) half with the other half kept.
+enum class MixResult : std::uint8_t { f32, f16_low, f16_high };
+
+// The three sources of v_fma_mix and v_mad_mix: each f32, or f16 (op_sel_hi
+// bit set) from the op_sel half, widened; as f32 bits with abs (neg_hi) and
+// neg (neg_lo) applied. flush_half / flush_f32: denormal inputs flushed first.
+class MixOperands {
+public:
+    MixOperands(Wave& w, const ExecInst& e, const HalfMode& m, bool flush_half, bool flush_f32)
+        : inst_(*e.inst), flush_half_(flush_half), flush_f32_(flush_f32) {
+        for (unsigned i = 0; i < 3; ++i) {
+            const bool half = (inst_.mods.op_sel_hi >> i) & 1;
+            src_[i] = fetch_source(w, e, i, half ? In::i16 : In::b32, m, tmp_[i]);
+        }
+    }
+    // Source i of lane l.
+    u32 operator()(unsigned i, unsigned l) const {
+        u32 bits;
+        if ((inst_.mods.op_sel_hi >> i) & 1) {
+            const u32 h = (src_[i][l] >> (16 * ((inst_.mods.op_sel >> i) & 1))) & 0xffff;
+            bits = half_to_float(flush_half_ ? flush16(h) : h);
+        } else {
+            bits = flush_f32_ ? fp::flush(src_[i][l]) : src_[i][l];
+        }
+        if ((inst_.mods.abs >> i) & 1) bits &= 0x7fffffffu;
+        if ((inst_.mods.neg >> i) & 1) bits ^= 0x80000000u;
+        return bits;
+    }
+
+private:
+    const Inst& inst_;
+    bool flush_half_, flush_f32_;
+    alignas(64) Lanes tmp_[3];
+    const u32* src_[3];
+};
+
+// An f16 mix result into its half of the destination's old value.
+template <MixResult R>
+u32 with_mix_half(u32 old, u32 h) {
+    return R == MixResult::f16_low ? (old & 0xffff0000u) | h : (old & 0xffffu) | (h << 16);
+}
+
 // v_fma_mix_f32/mixlo_f16/mixhi_f16: fma of sources that are each f32, or
 // f16 (op_sel_hi bit set) from the op_sel half; neg_lo negates, neg_hi
 // (decoded as abs) takes the absolute value. One rounding: to f32, or to f16
 // into the low (mixlo) or high (mixhi) half with the other half kept.
-enum class MixResult : std::uint8_t { f32, f16_low, f16_high };
 template <MixResult R>
 void fma_mix(Wave& w, const ExecInst& e) {
     const Inst& inst = *e.inst;
     const HalfMode m = mode_of(w);
-    alignas(64) Lanes t0, t1, t2, out;
-    u32* tmp[3] = {t0, t1, t2};
-    const u32* src[3];
-    for (unsigned i = 0; i < 3; ++i) {
-        const bool half = (inst.mods.op_sel_hi >> i) & 1;
-        src[i] = fetch_source(w, e, i, half ? In::i16 : In::b32, m, tmp[i]);
-    }
-    // Source i of lane l as f32 bits.
-    const auto operand_value = [&](unsigned i, unsigned l) {
-        u32 bits;
-        if ((inst.mods.op_sel_hi >> i) & 1) {
-            const u32 h = (src[i][l] >> (16 * ((inst.mods.op_sel >> i) & 1))) & 0xffff;
-            bits = half_to_float(m.flush_in ? flush16(h) : h);
-        } else {
-            bits = m.flush_in_32 ? fp::flush(src[i][l]) : src[i][l];
-        }
-        if ((inst.mods.abs >> i) & 1) bits &= 0x7fffffffu;
-        if ((inst.mods.neg >> i) & 1) bits ^= 0x80000000u;
-        return bits;
-    };
+    alignas(64) Lanes out;
+    const MixOperands operand_value(w, e, m, m.flush_in, m.flush_in_32);
     const u32* old = vreg(w, e.dst);
     for (unsigned l = 0; l < 64; ++l) {
         const u32 a = operand_value(0, l), b = operand_value(1, l), c = operand_value(2, l);
@@ -601,7 +625,7 @@ void fma_mix(Wave& w, const ExecInst& e) {
         else h = fp::is_nan(a) || fp::is_nan(b) || fp::is_nan(c) ? float_to_half(fp::is_nan(a) ? a : fp::is_nan(b) ? b : c, m)
                                                                   : half_quiet_nan;  // inf * 0, inf - inf
         if (inst.clamp) h = half_output_modifiers(inst, m, h);
-        out[l] = R == MixResult::f16_low ? (old[l] & 0xffff0000u) | h : (old[l] & 0xffffu) | (h << 16);
+        out[l] = with_mix_half<R>(old[l], h);
     }
     commit(vreg(w, e.dst), out, write_lanes(w, e));
 }
@@ -633,21 +657,9 @@ template <MixResult R>
 void mad_mix(Wave& w, const ExecInst& e) {
     const Inst& inst = *e.inst;
     const HalfMode m = mode_of(w);
-    alignas(64) Lanes t0, t1, t2, out;
-    u32* tmp[3] = {t0, t1, t2};
-    const u32* src[3];
-    for (unsigned i = 0; i < 3; ++i) {
-        const bool half = (inst.mods.op_sel_hi >> i) & 1;
-        src[i] = fetch_source(w, e, i, half ? In::i16 : In::b32, m, tmp[i]);
-    }
-    const auto operand_value = [&](unsigned i, unsigned l) {
-        u32 bits;
-        if ((inst.mods.op_sel_hi >> i) & 1) bits = half_to_float((src[i][l] >> (16 * ((inst.mods.op_sel >> i) & 1))) & 0xffff);
-        else bits = src[i][l];
-        if ((inst.mods.abs >> i) & 1) bits &= 0x7fffffffu;
-        if ((inst.mods.neg >> i) & 1) bits ^= 0x80000000u;
-        return fp::as_float(fp::flush(bits));
-    };
+    alignas(64) Lanes out;
+    const MixOperands operands(w, e, m, false, false);
+    const auto operand_value = [&](unsigned i, unsigned l) { return fp::as_float(fp::flush(operands(i, l))); };
     const u32* old = vreg(w, e.dst);
     for (unsigned l = 0; l < 64; ++l) {
         const float product = fp::as_float(fp::flush(fp::as_bits(operand_value(0, l) * operand_value(1, l))));
@@ -662,7 +674,7 @@ void mad_mix(Wave& w, const ExecInst& e) {
         flushing.flush_out = true;
         u32 h = float_to_half(r, flushing);
         if (inst.clamp) h = half_output_modifiers(inst, m, h);
-        out[l] = R == MixResult::f16_low ? (old[l] & 0xffff0000u) | h : (old[l] & 0xffffu) | (h << 16);
+        out[l] = with_mix_half<R>(old[l], h);
     }
     commit(vreg(w, e.dst), out, write_lanes(w, e));
 }
