@@ -19,9 +19,6 @@ using namespace exec_test;
 
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-
 template <class T> using Bits = std::conditional_t<sizeof(T) == 4, u32, u64>;
 template <class T> Bits<T> to_bits(T x) {
     Bits<T> b;

@@ -33,11 +33,6 @@ using namespace exec_test;
 
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i32 = std::int32_t;
-using i64 = std::int64_t;
-
 constexpr u64 full_exec = ~u64{0};
 constexpr u64 partial_exec = 0x5555555555555555ull;
 

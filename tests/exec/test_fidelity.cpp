@@ -22,9 +22,6 @@ using namespace exec_test;
 
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-
 
 KernelOptions fp32_mode(const char* mcpu, unsigned mode) {
     KernelOptions o;
@@ -210,11 +207,6 @@ u64 run_f64(const std::string& body, u64 a, u64 b, u64 c, const KernelOptions& o
     const auto out = run.read(0, 2);
     return out[0] | (u64(out[1]) << 32);
 }
-u64 f64_bits(double x) {
-    u64 u;
-    std::memcpy(&u, &x, 8);
-    return u;
-}
 
 }  // namespace
 
@@ -228,38 +220,38 @@ TEST_CASE("the fp16/fp64 denorm mode flushes f64 inputs and results", "[alu][flo
     o.mcpu = mcpu;
     o.denorm_mode_16_64 = mode;
     const bool flush_in = mode == 0 || mode == 2, flush_out = mode == 0 || mode == 1;
-    const u64 min_denormal = 1, zero = 0, negative_zero = f64_bits(-0.0);
+    const u64 min_denormal = 1, zero = 0, negative_zero = bits64(-0.0);
     const double tiny = std::ldexp(1.0, -1074), small = std::ldexp(1.0, -1022);
     // A denormal input times 2^60 is normal: 0 only when the input is flushed.
-    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", min_denormal, f64_bits(0x1p60), 0, o) ==
-          (flush_in ? zero : f64_bits(std::ldexp(1.0, -1014))));
+    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", min_denormal, bits64(0x1p60), 0, o) ==
+          (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
     // Normal inputs, denormal product: 0 only when the result is flushed.
-    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", f64_bits(small), f64_bits(0x1p-10), 0, o) ==
-          (flush_out ? zero : f64_bits(std::ldexp(1.0, -1032))));
-    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", f64_bits(-small), f64_bits(0x1p-10), 0, o) ==
-          (flush_out ? negative_zero : f64_bits(-std::ldexp(1.0, -1032))));
+    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", bits64(small), bits64(0x1p-10), 0, o) ==
+          (flush_out ? zero : bits64(std::ldexp(1.0, -1032))));
+    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", bits64(-small), bits64(0x1p-10), 0, o) ==
+          (flush_out ? negative_zero : bits64(-std::ldexp(1.0, -1032))));
     // An SGPR pair source is flushed as a VGPR one.
-    CHECK(run_f64("  s_mov_b32 s20, 1\n  s_mov_b32 s21, 0\n  v_mul_f64 v[6:7], s[20:21], v[4:5]", 0, f64_bits(0x1p60), 0,
-                  o) == (flush_in ? zero : f64_bits(std::ldexp(1.0, -1014))));
-    CHECK(run_f64("  v_add_f64 v[6:7], v[2:3], v[4:5]", f64_bits(small * 1.5), f64_bits(-small), 0, o) ==
-          (flush_out ? zero : f64_bits(small * 0.5)));
-    CHECK(run_f64("  v_fma_f64 v[6:7], v[2:3], v[4:5], v[8:9]", f64_bits(tiny), f64_bits(0x1p60), f64_bits(1.0), o) ==
-          (flush_in ? f64_bits(1.0) : f64_bits(1.0 + std::ldexp(1.0, -1014))));
+    CHECK(run_f64("  s_mov_b32 s20, 1\n  s_mov_b32 s21, 0\n  v_mul_f64 v[6:7], s[20:21], v[4:5]", 0, bits64(0x1p60), 0,
+                  o) == (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
+    CHECK(run_f64("  v_add_f64 v[6:7], v[2:3], v[4:5]", bits64(small * 1.5), bits64(-small), 0, o) ==
+          (flush_out ? zero : bits64(small * 0.5)));
+    CHECK(run_f64("  v_fma_f64 v[6:7], v[2:3], v[4:5], v[8:9]", bits64(tiny), bits64(0x1p60), bits64(1.0), o) ==
+          (flush_in ? bits64(1.0) : bits64(1.0 + std::ldexp(1.0, -1014))));
     // v_ldexp_f64's exponent is an integer: never flushed; its f64 input is.
     CHECK(run_f64("  v_ldexp_f64 v[6:7], v[2:3], 60", min_denormal, 0, 0, o) ==
-          (flush_in ? zero : f64_bits(std::ldexp(1.0, -1014))));
-    CHECK(run_f64("  s_mov_b32 s20, -60\n  v_ldexp_f64 v[6:7], v[2:3], s20", f64_bits(small), 0, 0, o) ==
-          (flush_out ? zero : f64_bits(std::ldexp(1.0, -1082))));
+          (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
+    CHECK(run_f64("  s_mov_b32 s20, -60\n  v_ldexp_f64 v[6:7], v[2:3], s20", bits64(small), 0, 0, o) ==
+          (flush_out ? zero : bits64(std::ldexp(1.0, -1082))));
     // Compares read flushed inputs: a denormal equals zero when flushed.
     CHECK(run_f64("  v_cmp_eq_f64 vcc, v[2:3], v[4:5]\n  v_cndmask_b32 v6, 0, 1, vcc\n  v_mov_b32 v7, 0", min_denormal, zero,
                   0, o) == (flush_in ? 1u : 0u));
     // Conversions: each operand under its own precision's mode (the fp32 mode is 3: kept).
-    CHECK(run_f64("  v_cvt_f64_f32 v[6:7], v2", f64_bits(0) | bits(0x1p-140f), 0, 0, o) == f64_bits(0x1p-140));
-    CHECK(run_f64("  v_cvt_f32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", f64_bits(0x1p-140), 0, 0, o) == bits(0x1p-140f));
-    CHECK(run_f64("  v_cvt_i32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", f64_bits(12345.75), 0, 0, o) == 12345u);
+    CHECK(run_f64("  v_cvt_f64_f32 v[6:7], v2", bits64(0) | bits(0x1p-140f), 0, 0, o) == bits64(0x1p-140));
+    CHECK(run_f64("  v_cvt_f32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", bits64(0x1p-140), 0, 0, o) == bits(0x1p-140f));
+    CHECK(run_f64("  v_cvt_i32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", bits64(12345.75), 0, 0, o) == 12345u);
     // An inline float constant is an f64 where the operand is f64 (operand_types.inc), an integer elsewhere.
-    CHECK(run_f64("  v_add_f64 v[6:7], v[2:3], 0.5", f64_bits(2.0), 0, 0, o) == f64_bits(2.5));
-    CHECK(run_f64("  v_ldexp_f64 v[6:7], 0.5, v2", 3, 0, 0, o) == f64_bits(4.0));
+    CHECK(run_f64("  v_add_f64 v[6:7], v[2:3], 0.5", bits64(2.0), 0, 0, o) == bits64(2.5));
+    CHECK(run_f64("  v_ldexp_f64 v[6:7], 0.5, v2", 3, 0, 0, o) == bits64(4.0));
     CHECK(run_f64("  v_lshlrev_b64 v[6:7], 4, v[2:3]", 0x0123456789abcdefull, 0, 0, o) == 0x123456789abcdef0ull);
 }
 
@@ -269,8 +261,8 @@ TEST_CASE("f32 conversions to and from f64 follow the fp32 mode on their f32 sid
     KernelOptions o;
     o.denorm_mode_32 = mode;
     const bool flush_in = mode == 0 || mode == 2, flush_out = mode == 0 || mode == 1;
-    CHECK(run_f64("  v_cvt_f64_f32 v[6:7], v2", bits(0x1p-140f), 0, 0, o) == (flush_in ? 0 : f64_bits(0x1p-140)));
-    CHECK(run_f64("  v_cvt_f32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", f64_bits(0x1p-140), 0, 0, o) ==
+    CHECK(run_f64("  v_cvt_f64_f32 v[6:7], v2", bits(0x1p-140f), 0, 0, o) == (flush_in ? 0 : bits64(0x1p-140)));
+    CHECK(run_f64("  v_cvt_f32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", bits64(0x1p-140), 0, 0, o) ==
           (flush_out ? 0 : bits(0x1p-140f)));
 }
 

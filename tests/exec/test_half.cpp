@@ -20,7 +20,6 @@ using namespace exec_test;
 
 namespace {
 
-using u32 = std::uint32_t;
 using H = _Float16;
 
 H half_of(u32 bits) {
@@ -92,9 +91,8 @@ std::vector<u32> run_lanes(const std::string& op, std::vector<u32> a, std::vecto
     run.fill(1, a);
     run.fill(2, b);
     run.fill(3, c);
-    const DispatchResult r = run.run(program);
-    INFO(op << ": " << (r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
+    INFO(op);
+    run.run_to_end(program);
     return run.read(0, n);
 }
 

@@ -20,11 +20,6 @@ using namespace exec_test;
 
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-using i32 = std::int32_t;
-using i64 = std::int64_t;
-
 struct Build {
     const char* arch;
     const char* options;
@@ -341,9 +336,7 @@ void check_atomic64(Path path, const std::string& mnemonic, const Atomic64& a, b
     run.fill(0, as_dwords(in.memory));
     run.fill(1, as_dwords(in.data));
     run.fill(2, as_dwords(in.compare));
-    const DispatchResult r = run.run(p);
-    INFO((r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
+    run.run_to_end(p);
     const auto memory = run.read(0, 128), returned = run.read(3, 128);
     for (unsigned l = 0; l < 64; ++l) {
         const u64 want = a.apply(in.memory[l], in.data[l], in.compare[l]);
@@ -411,6 +404,30 @@ TEST_CASE("64-bit LDS atomics with and without return", "[lds][atomic][isaops]")
     for (const char* mcpu : {"gfx900", "gfx90a"}) check_atomic64(Path::lds, "ds_condxchg32_rtn_b64", condxchg, false, mcpu, true);
 }
 
+namespace {
+
+// A 32-bit memory op on one dword per lane: p0 = memory, p1 = data, p2 =
+// data2, 256 bytes of LDS; the body leaves memory after the op in p0 and
+// the returned values in p3.
+struct MemoryOpResult {
+    std::vector<u32> after, returned;
+};
+MemoryOpResult run_memory_op(const std::string& body, const char* mcpu, const std::vector<u32>& memory,
+                             const std::vector<u32>& data, const std::vector<u32>& data2 = {}) {
+    KernelOptions options;
+    options.mcpu = mcpu;
+    options.lds_bytes = 256;
+    const CodeObject co = assemble_kernel(body, options);
+    TestRun run(64);
+    run.fill(0, memory);
+    run.fill(1, data);
+    if (!data2.empty()) run.fill(2, data2);
+    run.run_to_end(build_program(co, co.kernels.at(0)));
+    return {run.read(0, 64), run.read(3, 64)};
+}
+
+}  // namespace
+
 TEST_CASE("ds_min/max_rtn_i32/u32 return the old value", "[lds][atomic][isaops]") {
     struct Op32 {
         const char* name;
@@ -432,16 +449,7 @@ TEST_CASE("ds_min/max_rtn_i32/u32 return the old value", "[lds][atomic][isaops]"
                                  "  s_waitcnt vmcnt(0)\n  ds_write_b32 v1, v8\n  s_waitcnt lgkmcnt(0)\n  " + op.name +
                                  " v10, v1, v4\n  s_waitcnt lgkmcnt(0)\n  ds_read_b32 v8, v1\n  s_waitcnt lgkmcnt(0)\n"
                                  "  global_store_dword v1, v8, s[4:5]\n  global_store_dword v1, v10, s[10:11]\n";
-        KernelOptions options;
-        options.lds_bytes = 256;
-        const CodeObject co = assemble_kernel(body, options);
-        TestRun run(64);
-        run.fill(0, memory);
-        run.fill(1, data);
-        const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
-        INFO((r.fault ? r.fault->message : std::string()));
-        REQUIRE(r.ok());
-        const auto after = run.read(0, 64), returned = run.read(3, 64);
+        const auto [after, returned] = run_memory_op(body, "gfx906", memory, data);
         for (unsigned l = 0; l < 64; ++l) {
             INFO(op.name << " lane " << l);
             CHECK(after[l] == op.apply(memory[l], data[l]));
@@ -473,9 +481,7 @@ TEST_CASE("ds_append/ds_consume: one LDS counter at M0 + offset and every active
   global_store_dword v1, v8, s[8:9]
 )", KernelOptions{"gfx906", 64});
     TestRun run(64);
-    const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
-    INFO((r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
+    run.run_to_end(build_program(co, co.kernels.at(0)));
     const auto appended = run.read(0, 64), consumed = run.read(1, 64), counter = run.read(2, 64);
     for (unsigned l = 0; l < 64; ++l) {
         INFO("lane " << l);
@@ -526,9 +532,7 @@ TEST_CASE("s_getreg_b32 reads every hardware register the emulator models", "[al
     const Program p = build_program(co, co.kernels.at(0));
     TestRun run(128 * 16);
     run.block = {128, 1, 1};
-    const DispatchResult r = run.run(p);
-    INFO((r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
+    run.run_to_end(p);
     const auto out = run.read(0, 128 * 16);
     const u32 bases = u32(private_aperture_base >> 48) | u32(shared_aperture_base >> 48) << 16;
     for (unsigned wave = 0; wave < 2; ++wave) {
@@ -627,17 +631,7 @@ TEST_CASE("LDS 32-bit float min/max/cmpst and mskor and wrap", "[lds][atomic][is
                                  "  s_waitcnt vmcnt(0)\n  ds_write_b32 v1, v8\n  s_waitcnt lgkmcnt(0)\n  " + op.name +
                                  (op.returns ? " v10," : "") + operands + "\n  s_waitcnt lgkmcnt(0)\n  ds_read_b32 v8, v1\n"
                                  "  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v8, s[4:5]\n  global_store_dword v1, v10, s[10:11]\n";
-        KernelOptions options;
-        options.lds_bytes = 256;
-        const CodeObject co = assemble_kernel(body, options);
-        TestRun run(64);
-        run.fill(0, memory);
-        run.fill(1, data);
-        run.fill(2, data2);
-        const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
-        INFO((r.fault ? r.fault->message : std::string()));
-        REQUIRE(r.ok());
-        const auto after = run.read(0, 64), returned = run.read(3, 64);
+        const auto [after, returned] = run_memory_op(body, "gfx906", memory, data, data2);
         for (unsigned l = 0; l < 64; ++l) {
             INFO(op.name << " lane " << l << " memory " << std::hex << memory[l] << " data " << data[l] << " data2 " << data2[l]);
             CHECK(after[l] == op.apply(memory[l], data[l], data2[l]));
@@ -675,9 +669,8 @@ TEST_CASE("ds_wrxchg2(st64)_rtn_b32/b64 swap at two addresses and return both", 
             options.lds_bytes = 0x8000;
             const CodeObject co = assemble_kernel(body, options);
             TestRun run(64 * 4);
-            const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
-            INFO(name << (r.fault ? r.fault->message : std::string()));
-            REQUIRE(r.ok());
+            INFO(name);
+            run.run_to_end(build_program(co, co.kernels.at(0)));
             const auto returned = run.read(0, 64 * dwords), written = run.read(1, 64 * 4);
             // Lanes run in order, so a later lane's exchange may read an earlier lane's
             // write (8-byte lane stride, element stride 4 or 8): model it on a host copy.
@@ -760,17 +753,8 @@ TEST_CASE("packed f16 atomic adds on global/buffer (gfx908+) and flat/LDS (gfx94
         const bool returns = form.text.find("v10") != std::string::npos;
         const std::string body = "  global_load_dword v4, v1, s[6:7]\n  global_load_dword v8, v1, s[4:5]\n  v_mov_b32 v10, 0x5eed\n"
                                  "  s_waitcnt vmcnt(0)\n" + form.text + "  s_waitcnt vmcnt(0)\n  global_store_dword v1, v10, s[10:11]\n";
-        KernelOptions options;
-        options.mcpu = form.mcpu;
-        options.lds_bytes = 256;
-        const CodeObject co = assemble_kernel(body, options);
-        TestRun run(64);
-        run.fill(0, memory);
-        run.fill(1, data);
-        const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
-        INFO(form.text << (r.fault ? r.fault->message : std::string()));
-        REQUIRE(r.ok());
-        const auto after = run.read(0, 64), returned = run.read(3, 64);
+        INFO(form.text);
+        const auto [after, returned] = run_memory_op(body, form.mcpu, memory, data);
         for (unsigned l = 0; l < 64; ++l) {
             INFO("lane " << l << std::hex << " memory " << memory[l] << " data " << data[l]);
             const u32 want = add(memory[l] & 0xffff, data[l] & 0xffff) | add(memory[l] >> 16, data[l] >> 16) << 16;
@@ -819,9 +803,8 @@ TEST_CASE("scalar atomics on addresses and buffers in 32 and 64 bits and s_buffe
                 run.fill(0, as_dwords(in.memory));
                 run.fill(1, as_dwords(in.data));
                 run.fill(2, as_dwords(in.compare));
-                const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
-                INFO(body << (r.fault ? r.fault->message : std::string()));
-                REQUIRE(r.ok());
+                INFO(body);
+                run.run_to_end(build_program(co, co.kernels.at(0)));
                 const auto memory = run.read(0, 2 * groups), returned = run.read(3, 2 * groups);
                 for (unsigned g = 0; g < groups; ++g) {
                     INFO(name << " workgroup " << g << std::hex << " memory " << in.memory[g] << " data " << in.data[g]
@@ -926,9 +909,8 @@ TEST_CASE("ds src2 forms (gfx900-gfx908): MEM(A) = MEM(A) op MEM(A + offset elem
                 options.lds_bytes = 0x1000;
                 const CodeObject co = assemble_kernel(body, options);
                 TestRun run(0x400);
-                const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
-                INFO(name << " offset " << offset << (r.fault ? r.fault->message : std::string()));
-                REQUIRE(r.ok());
+                INFO(name << " offset " << offset);
+                run.run_to_end(build_program(co, co.kernels.at(0)));
                 const auto lds = run.read(0, 0x400);
                 std::vector<u32> want(0x400);
                 for (u32 i = 0; i < 0x400; ++i) want[i] = (4 * i) * 0x9e3779b1u;
@@ -994,16 +976,6 @@ u32 half_bits(float f) {  // the host's IEEE conversion, round to nearest even
     std::memcpy(&bits, &h, 2);
     return bits;
 }
-float fp_value(u32 bits) {
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-u32 float_bits(float f) {
-    u32 b;
-    std::memcpy(&b, &f, 4);
-    return b;
-}
 
 // The register value of one format component (Vega ISA "Buffer Instructions",
 // D3D conversion rules): UNORM u / (2^n - 1), integers zero/sign-extended, f16 widened.
@@ -1012,15 +984,15 @@ u32 typed_load_reference(u32 raw, const TypedCase& c, bool d16) {
     if (c.num_format == sint_) return (c.bits == 32 ? raw : u32(sext(raw, c.bits))) & (d16 ? 0xffffu : ~0u);
     if (c.num_format == unorm) {
         const float v = float(raw) / float((1u << c.bits) - 1);
-        return d16 ? half_bits(v) : float_bits(v);
+        return d16 ? half_bits(v) : bits(v);
     }
     if (c.num_format == snorm) {
         const float v = std::max(float(sext(raw, c.bits)) / float((1u << (c.bits - 1)) - 1), -1.0f);
-        return d16 ? half_bits(v) : float_bits(v);
+        return d16 ? half_bits(v) : bits(v);
     }
     if (c.bits == 16 && !d16 && (raw & 0x7c00) == 0x7c00 && (raw & 0x3ff))  // NaN: payload kept, quieted
         return (raw & 0x8000) << 16 | 0x7fc00000u | (raw & 0x3ff) << 13;
-    if (c.bits == 16) return d16 ? raw : float_bits(half_value(raw));
+    if (c.bits == 16) return d16 ? raw : bits(half_value(raw));
     return raw;
 }
 
@@ -1098,7 +1070,7 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
         memory[i] = seed ^ (seed >> 13);
         const u32 f = floats[i % 12];
         // Halves: low from the float list (as f16 when it fits), high from the bits.
-        registers[i] = (i % 3 == 0) ? f : (i % 3 == 1) ? (half_bits(fp_value(f)) | (memory[i] & 0xffff0000u)) : memory[i] * 7u;
+        registers[i] = (i % 3 == 0) ? f : (i % 3 == 1) ? (half_bits(from_bits(f)) | (memory[i] & 0xffff0000u)) : memory[i] * 7u;
     }
     const u32 sentinel = 0x5eed5eedu, background = 0xa5a5a5a5u;
     for (const TypedCase& c : cases) {
@@ -1132,9 +1104,8 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
                 TestRun run(256);
                 run.fill(0, store ? std::vector<u32>(256, background) : memory);
                 run.fill(1, registers);
-                const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
-                INFO(mcpu << "\n" << body.str() << (r.fault ? r.fault->message : std::string()));
-                REQUIRE(r.ok());
+                INFO(mcpu << "\n" << body.str());
+                run.run_to_end(build_program(co, co.kernels.at(0)));
                 std::vector<std::uint8_t> bytes(1024);
                 const auto after = run.read(store ? 0 : 2, 256);
                 std::memcpy(bytes.data(), after.data(), 1024);

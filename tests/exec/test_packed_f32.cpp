@@ -23,9 +23,6 @@ using namespace exec_test;
 
 namespace {
 
-using u32 = std::uint32_t;
-using u64 = std::uint64_t;
-
 float f(u32 b) { return from_bits(b); }
 bool is_nan(u32 b) { return (b & 0x7fffffffu) > 0x7f800000u; }
 u32 flush(u32 b) { return (b & 0x7f800000u) ? b : (b & 0x80000000u); }
@@ -69,9 +66,8 @@ std::vector<u64> run_lanes(const std::string& op, std::vector<Lane> lanes, unsig
     run.fill(1, a);
     run.fill(2, b);
     run.fill(3, c);
-    const DispatchResult r = run.run(program);
-    INFO(op << ": " << (r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
+    INFO(op);
+    run.run_to_end(program);
     const std::vector<u32> out = run.read(0, 2 * n);
     std::vector<u64> result(n);
     for (std::size_t i = 0; i < n; ++i) result[i] = u64{out[2 * i]} | (u64{out[2 * i + 1]} << 32);

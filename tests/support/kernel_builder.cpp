@@ -136,6 +136,12 @@ DispatchResult TestRun::run(const Program& program) {
     return launch(memory, program, config);
 }
 
+DispatchResult TestRun::run_to_end(const Program& program) {
+    DispatchResult result = run(program);
+    if (result.fault) throw std::runtime_error("the kernel faulted: " + result.fault->message);
+    return result;
+}
+
 CodeObject compile_hip(const std::string& source, const std::string& flags) {
     const std::string path = dppgemm::test_support::compile_hip(source, flags);
     CodeObject loaded = load_code_object(path);
@@ -171,32 +177,25 @@ std::vector<std::uint32_t> run_three(const std::string& op, const std::vector<st
     run.fill(1, a);
     run.fill(2, b);
     run.fill(3, c);
-    const DispatchResult r = run.run(program);
-    if (!r.ok()) throw std::runtime_error("run_three: " + (r.fault ? r.fault->message : std::string("not ok")));
+    run.run_to_end(program);
     return run.read(0, 64);
 }
 
 const CodeObject& hip_kernels() { return hip_code_object("kernels.hip", "gfx906", "-O2"); }
 
-std::uint32_t bits(float f) {
-    std::uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
+namespace {
+template <class To, class From>
+To same_bits(From from) {
+    static_assert(sizeof(To) == sizeof(From));
+    To to;
+    std::memcpy(&to, &from, sizeof to);
+    return to;
 }
-float from_bits(std::uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-std::uint64_t bits64(double d) {
-    std::uint64_t u;
-    std::memcpy(&u, &d, 8);
-    return u;
-}
-double from_bits64(std::uint64_t u) {
-    double d;
-    std::memcpy(&d, &u, 8);
-    return d;
-}
+}  // namespace
+
+std::uint32_t bits(float f) { return same_bits<std::uint32_t>(f); }
+float from_bits(std::uint32_t u) { return same_bits<float>(u); }
+std::uint64_t bits64(double d) { return same_bits<std::uint64_t>(d); }
+double from_bits64(std::uint64_t u) { return same_bits<double>(u); }
 
 }  // namespace exec_test

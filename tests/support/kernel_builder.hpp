@@ -16,6 +16,7 @@
 
 #include "emu/exec/dispatch.hpp"
 #include "emu/loader/code_object.hpp"
+#include "emu/util.hpp"  // u32, u64, i32, i64 for the tests
 #include "test_toolchain.hpp"
 
 namespace exec_test {
@@ -61,6 +62,8 @@ struct TestRun {
     std::vector<std::uint32_t> read(int index, std::size_t dwords) const;
     std::vector<float> read_floats(int index, std::size_t count) const;
     DispatchResult run(const Program& program);
+    // run(), throwing std::runtime_error with the fault's message when the program faults.
+    DispatchResult run_to_end(const Program& program);
 
     std::size_t dwords;
 };
