@@ -349,24 +349,22 @@ void check_atomic64(Path path, const std::string& mnemonic, const Atomic64& a, b
     }
 }
 
+// The atomic through global_, flat_ and buffer_atomic_<op>, with and without return.
+void check_atomic64_on_memory(const Atomic64& a, bool floats, const char* mcpu) {
+    const std::pair<Path, const char*> paths[] = {
+        {Path::global, "global_atomic_"}, {Path::flat, "flat_atomic_"}, {Path::buffer, "buffer_atomic_"}};
+    for (const bool returns : {true, false})
+        for (const auto& [path, prefix] : paths) check_atomic64(path, prefix + std::string(a.op), a, floats, mcpu, returns);
+}
+
 }  // namespace
 
 TEST_CASE("global/flat/buffer 64-bit integer atomics with and without return", "[memory][atomic][isaops]") {
-    for (const Atomic64& a : integer_atomics64)
-        for (const bool returns : {true, false}) {
-            check_atomic64(Path::global, std::string("global_atomic_") + a.op, a, false, "gfx906", returns);
-            check_atomic64(Path::flat, std::string("flat_atomic_") + a.op, a, false, "gfx906", returns);
-            check_atomic64(Path::buffer, std::string("buffer_atomic_") + a.op, a, false, "gfx906", returns);
-        }
+    for (const Atomic64& a : integer_atomics64) check_atomic64_on_memory(a, false, "gfx906");
 }
 
 TEST_CASE("gfx90a global/flat/buffer f64 atomics add/min/max", "[memory][atomic][isaops]") {
-    for (const Atomic64& a : float_atomics64)
-        for (const bool returns : {true, false}) {
-            check_atomic64(Path::global, std::string("global_atomic_") + a.op, a, true, "gfx90a", returns);
-            check_atomic64(Path::flat, std::string("flat_atomic_") + a.op, a, true, "gfx90a", returns);
-            check_atomic64(Path::buffer, std::string("buffer_atomic_") + a.op, a, true, "gfx90a", returns);
-        }
+    for (const Atomic64& a : float_atomics64) check_atomic64_on_memory(a, true, "gfx90a");
 }
 
 TEST_CASE("64-bit LDS atomics with and without return", "[lds][atomic][isaops]") {
