@@ -4,9 +4,8 @@
 
 #include <nlohmann/json.hpp>
 #include "dppgemm/dppgemm.hpp"
-#include <sys/wait.h>
+#include "test_toolchain.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -23,11 +22,7 @@ struct Outcome {
   std::string out, err;
 };
 
-fs::path scratch_dir() {
-  const fs::path dir = fs::temp_directory_path() / ("dppgemm-bench-test-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path scratch_dir() { return dppgemm::test_support::work_dir(); }
 
 std::string read(const fs::path& path) {
   std::ifstream in(path);
@@ -47,9 +42,8 @@ Outcome bench(const std::vector<std::string>& args) {
   std::string command = DPPGEMM_BENCH;
   for (const std::string& arg : args) command += " " + quoted(arg);
   command += " >" + (dir / "stdout").string() + " 2>" + (dir / "stderr").string() + " </dev/null";
-  const int raw = std::system(command.c_str());
   Outcome o;
-  o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  o.status = dppgemm::test_support::exit_code(command);
   o.out = read(dir / "stdout");
   o.err = read(dir / "stderr");
   return o;

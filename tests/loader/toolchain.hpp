@@ -1,7 +1,8 @@
 #pragma once
-// Builds real code objects at test time with the Debian toolchain, and reads
-// what the LLVM tools say about them, so that the loader's results are
-// checked against an independent decoder.
+// The loader tests' inputs (HIP C++, the two-kernel assembly template) and
+// readers of what the LLVM tools say about a code object, so that the
+// loader's results are checked against an independent decoder. Building and
+// running the tools is the shared test toolchain's (tests/support/).
 
 #include <cstdint>
 #include <map>

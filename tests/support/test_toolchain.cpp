@@ -1,10 +1,12 @@
 #include "test_toolchain.hpp"
 
 #include <errno.h>  // program_invocation_short_name
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -77,6 +79,13 @@ CommandResult run_command(const std::string& command) {
     for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe.get())) > 0;) result.output.append(buffer, n);
     result.status = pclose(pipe.release());
     return result;
+}
+
+int exit_code(const std::string& command) {
+    const int status = std::system(command.c_str());
+    if (status == -1 || !WIFEXITED(status))
+        throw std::runtime_error("did not exit (status " + std::to_string(status) + "): " + command);
+    return WEXITSTATUS(status);
 }
 
 std::string run(const std::string& command) {

@@ -40,6 +40,9 @@ struct CommandResult {
 };
 // Runs `command` with /bin/sh.
 CommandResult run_command(const std::string& command);
+// Runs `command` with /bin/sh and returns its exit code; throws
+// std::runtime_error when it did not exit (a signal ended it).
+int exit_code(const std::string& command);
 // Runs `command` with stderr merged into the output it returns; throws
 // std::runtime_error with the command and that output when it fails.
 std::string run(const std::string& command);

@@ -5,7 +5,6 @@
 
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -231,11 +230,7 @@ TEST_CASE("run: the watchdog stops an endless loop", "[run][fault]") {
 
 TEST_CASE("run: the executable's exit codes", "[run]") {
     const std::string base = std::string(DPPGEMM_EMU_PATH) + " run " + faulting_kernels() + " --grid 1 --block 64 ";
-    auto exit_code = [](const std::string& command) {
-        const int status = std::system((command + " > /dev/null 2>&1").c_str());
-        REQUIRE(WIFEXITED(status));
-        return WEXITSTATUS(status);
-    };
+    auto exit_code = [](const std::string& command) { return dppgemm::test_support::exit_code(command + " > /dev/null 2>&1"); };
     CHECK(exit_code(base + "--kernel oob --buffer out=64 --no-check") == 0);
     CHECK(exit_code(base + "--kernel spin --buffer out=64 --watchdog 10") == 1);
     CHECK(exit_code(base + "--kernel oob") == 2);
@@ -284,11 +279,6 @@ std::string with_last_load_memsz(const std::string& source, std::uint64_t memsz,
     return path;
 }
 
-int exit_status_of(const std::string& command) {
-    const int status = std::system(command.c_str());
-    REQUIRE(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
 
 }  // namespace
 
@@ -354,7 +344,7 @@ TEST_CASE("run: FIFOs, pipes and devices are read with a cap, never waited on", 
                    "read until the limit)\n");
     // A pipe (here the shell's) as the code object: read whole, not sought.
     const std::string emu = DPPGEMM_EMU_PATH;
-    CHECK(exit_status_of("cat " + faulting_kernels() + " | " + emu + " info /dev/stdin > /dev/null") == 0);
+    CHECK(dppgemm::test_support::exit_code("cat " + faulting_kernels() + " | " + emu + " info /dev/stdin > /dev/null") == 0);
     std::remove(fifo.c_str());
 }
 
@@ -367,7 +357,7 @@ TEST_CASE("run: --buffer sizes are checked against the machine's memory, and cos
     CHECK(contains(r.err, "the buffers may take (the machine's available memory)\n"));
     // 512 MiB the kernel never touches: resident memory stays far below it.
     const std::string emu = DPPGEMM_EMU_PATH;
-    CHECK(exit_status_of(emu + " run " + faulting_kernels() +
+    CHECK(dppgemm::test_support::exit_code(emu + " run " + faulting_kernels() +
                          " --kernel oob --grid 1 --block 64 --no-check --buffer out=536870912 > /dev/null") == 0);
     struct rusage usage {};
     REQUIRE(getrusage(RUSAGE_CHILDREN, &usage) == 0);
