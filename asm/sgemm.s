@@ -181,7 +181,7 @@
   .error "DPP=4 (variant bcast) needs DPP row_newbcast, which only gfx90a, gfx940 and gfx942 have; not available on this target"
 .endif
 .if A_HALF_SHARED != 0 && (A_HALF_SHARED != 1 || DPP != 3)
-  .error "A_HALF_SHARED=1 (variant dpp3half) needs DPP=3: it changes how dpp3's A reaches the lanes"
+  .error "A_HALF_SHARED must be 0 or 1, and 1 (variant dpp3half) needs DPP=3: it changes how dpp3's A reaches the lanes"
 .endif
 .if (PAD % 4) != 0
   .error "PAD must be a multiple of 4 floats (ds_read_b128 alignment)"
