@@ -13,12 +13,18 @@
 //            3 [dpp3]  16-lane rows of 4 x 4 lanes: B as 2 within each quad, and
 //                      each lane reads one of its two A float4s; the other comes
 //                      from the lane one quad back with v_mov_b32_dpp row_ror:4
+//            3 with A_HALF_SHARED=1 [dpp3half]  as 3 on odd k only: for even k
+//                      each lane reads both of its A float4s (no movs)
 //            4 [bcast] each 16-lane row shares y; its 16 lanes read the step's 8 k x
 //                      8 B values once, macs take them with row_newbcast:n
 //                      (gfx90a/gfx940/gfx942 only)
 //   TRANS_A  0: op(A) = A (M x K, lda >= M), 1: op(A) = A^T (A is K x M, lda >= K)
 //   TRANS_B  0: op(B) = B (K x N, ldb >= K), 1: op(B) = B^T (B is N x K, ldb >= N)
 //   FMAC     0: v_mac_f32 (multiply, round, add, round), 1: v_fmac_f32 (fused)
+//   A_HALF_SHARED  DPP=3 only. 0 [dpp3]: A's other float4 arrives by row_ror:4
+//            on every k; 1 [dpp3half]: on odd k only, even k read it from LDS
+//            through a second address register (4096 requests, 17 extra VALU
+//            per wave and step instead of 3072 and 32)
 //   PAD      LDS padding in floats appended to each 128-float A row (and B row
 //            for DPP 0, 1) (multiple of 4); DPP 2..4 fix their B rows (below)
 //   ROW_NEWBCAST              1 where DPP row_newbcast exists (gfx90a, gfx94x)
@@ -66,8 +72,11 @@
 //   DPP=0: 256 * (2 A + 2 B) * 8 = 8192      DPP=1: 256 * (2 + 1) * 8 = 6144
 //   DPP=2: 256 * (2 + 1/2) * 8 = 5120        DPP=3: 256 * (1 + 1/2) * 8 = 3072
 //   DPP=4: 256 * (2 * 8 + 1) = 4352
+//   DPP=3 A_HALF_SHARED=1: 256 * ((2 + 1) / 2 + 1/2) * 8 = 4096 (A: 2 float4s
+//     for even k, 1 for odd k; 16 ds_read_b128 per wave and step)
 // Extra VALU per wave and step: DPP=3 4 v_mov_b32_dpp per k = 32 (+6.25% on
-// the 512 macs); all others 0.
+// the 512 macs); DPP=3 A_HALF_SHARED=1 4 per odd k = 16, plus 1 to swap the
+// stage of its second A address = 17 (+3.3%); all others 0.
 // DPP applies to src0, so the shared value is always the first source:
 //   v_mac_f32 c, b, a quad_perm:[0,0,2,2]
 // The registers DPP reads (B everywhere, DPP=3's own A) are only ever written
@@ -152,6 +161,9 @@
 .ifndef ROW_NEWBCAST
   .set ROW_NEWBCAST, 0
 .endif
+.ifndef A_HALF_SHARED
+  .set A_HALF_SHARED, 0
+.endif
 .ifndef ACCUM_OFFSET_REQUIRED
   .set ACCUM_OFFSET_REQUIRED, 0
 .endif
@@ -167,6 +179,9 @@
 .endif
 .if DPP == 4 && ROW_NEWBCAST == 0
   .error "DPP=4 (variant bcast) needs DPP row_newbcast, which only gfx90a, gfx940 and gfx942 have; not available on this target"
+.endif
+.if A_HALF_SHARED != 0 && (A_HALF_SHARED != 1 || DPP != 3)
+  .error "A_HALF_SHARED must be 0 or 1, and 1 (variant dpp3half) needs DPP=3: it changes how dpp3's A reaches the lanes"
 .endif
 .if (PAD % 4) != 0
   .error "PAD must be a multiple of 4 floats (ds_read_b128 alignment)"
@@ -258,12 +273,15 @@
 // ---- VGPR map -------------------------------------------------------------
 .set v_c, 0                // v[0:63]   accumulators, c(i, j) at v_c + 8 j + i (i: row of the set i / 4, j: column)
 .set v_a, 64               // v[64:79]  A values, two sets of 8 (k even / k odd); DPP=3: 4 read + 4 moved
+                           //           (A_HALF_SHARED=1: k even 8 read, k odd 4 read + 4 moved)
 .set v_b, 80               // v[80:95]  B values: two sets of B_REGS (k parity; DPP=2,3: k/2 parity); DPP=4: one set of 4 per step
 .if DPP == 0
   .set B_REGS, 8
 .else
   .set B_REGS, 4
 .endif
+.set v_lds_read_a_other, v_b + 2 * B_REGS  // v88, free when B_REGS = 4; A_HALF_SHARED=1:
+                           // LDS byte address of the lane's other A float4 (row set 1)
 .set v_load_a, 96          // v[96:99]  A elements in flight from global memory
 .set v_load_b, 100         // v[100:103]
 .set v_goff_a, 104         // v[104:107] byte offsets of those elements in the tile
@@ -447,13 +465,23 @@
 
 // ---- the 8x8 micro kernel -------------------------------------------------
 
+// _a_moved = 1 when the A float4 of row set 1 for k comes from the lane one quad
+// back (DPP=3: every k; with A_HALF_SHARED=1 odd k only), 0 when it is read.
+.macro a_moved_is k
+  .set _a_moved, (DPP == 3) && !(A_HALF_SHARED && ((\k) % 2) == 0)
+.endm
+
 // A reads of one k into register set k % 2: DPP=3 reads the float4 of its own
-// row set (the lane address selects it), the others both groups.
+// row set (the lane address selects it), and that of row set 1 from its second
+// address where it is not moved; the others both groups.
 .macro read_a k
   .set _set_a, v_a + ((\k) % 2) * 8
   ds_read_b128 v[_set_a:_set_a + 3], v[v_lds_read_a] offset:(\k) * A_ROW_BYTES
+  a_moved_is \k
 .if DPP != 3
   ds_read_b128 v[_set_a + 4:_set_a + 7], v[v_lds_read_a] offset:(\k) * A_ROW_BYTES + GROUP_BYTES
+.elseif !_a_moved
+  ds_read_b128 v[_set_a + 4:_set_a + 7], v[v_lds_read_a_other] offset:(\k) * A_ROW_BYTES
 .endif
 .endm
 
@@ -490,14 +518,15 @@
 .elseif DPP == 2
   .set _reads, 2 + (((\k) + 1) % 2)
 .elseif DPP == 3
-  .set _reads, 1 + (((\k) + 1) % 2)
+  a_moved_is \k
+  .set _reads, 2 - _a_moved + (((\k) + 1) % 2)
 .else
   .set _reads, 2 + ((\k) == 0)
 .endif
 .endm
 
 // DPP=3: the A float4 of the other row set comes from the lane one quad back
-// in the row (same x, the other h), 4 v_mov_b32_dpp per k.
+// in the row (same x, the other h), 4 v_mov_b32_dpp per k it is moved for.
 .macro move_a k
   .set _set_a, v_a + ((\k) % 2) * 8
   .irp i, 0, 1, 2, 3
@@ -557,7 +586,8 @@
 .else
   s_waitcnt lgkmcnt(0)
 .endif
-.if DPP == 3
+  a_moved_is \k
+.if _a_moved
   move_a \k
 .endif
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
@@ -687,6 +717,10 @@
   v_bfe_u32 v[v_tmp + 2], v[v_tid], 2, 1
   v_lshlrev_b32 v[v_tmp + 2], 4, v[v_tmp + 2]
   v_lshl_add_u32 v[v_lds_read_a], v[v_tmp], 5, v[v_tmp + 2]
+  .if A_HALF_SHARED
+  // ... and of row set 1, rows 8x + 4 (1 - h): 32x + 16 (1 - h), the other h
+  v_xor_b32 v[v_lds_read_a_other], 16, v[v_lds_read_a]
+  .endif
 .else
   v_lshlrev_b32 v[v_lds_read_a], 4, v[v_tmp]        // 4x floats
 .endif
@@ -796,6 +830,9 @@
   // swap stages: read what was just stored, store into what was just read
   v_add_u32 v[v_lds_read_a], s[s_stage_delta], v[v_lds_read_a]
   v_add_u32 v[v_lds_read_b], s[s_stage_delta], v[v_lds_read_b]
+.if A_HALF_SHARED
+  v_add_u32 v[v_lds_read_a_other], s[s_stage_delta], v[v_lds_read_a_other]
+.endif
   v_subrev_u32 v[v_lds_write_a], s[s_stage_delta], v[v_lds_write_a]
   v_subrev_u32 v[v_lds_write_b], s[s_stage_delta], v[v_lds_write_b]
   s_sub_i32 s[s_stage_delta], 0, s[s_stage_delta]

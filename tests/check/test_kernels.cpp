@@ -72,7 +72,7 @@ bool is_mutation_site(const Inst& inst) {
 
 TEST_CASE("the dppgemm kernels report nothing on every target, variant and layout", "[check][sgemm]") {
     const std::vector<SgemmKernel> kernels = sgemm_kernels();
-    CHECK(kernels.size() == (4 * 5 + 2 + 2) * 4);  // dpp0..dpp3 on 5 targets; bcast and packed on gfx90a and gfx942; 4 layouts
+    CHECK(kernels.size() == (5 * 5 + 2 + 2) * 4);  // dpp0..dpp3, dpp3half on 5 targets; bcast and packed on gfx90a and gfx942; 4 layouts
     for (const SgemmKernel& k : kernels) {
         const Program program = build_program(k.code, k.code.kernels.at(0));
         const Checked c = run_sgemm(program, k.object->layout);

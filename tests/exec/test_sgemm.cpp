@@ -163,6 +163,51 @@ TEST_CASE("every target, variant and layout is bitwise equal to the reference", 
     CHECK(checked >= 48);  // gfx900/906/908/90a at least; gfx940/942 when built
 }
 
+TEST_CASE("every variant row and layout at the edges, with padded leading dimensions and alpha/beta special cases",
+          "[sgemm]") {
+    std::mt19937 rng(19);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    // M, N around the 128 macro tile, K around the 8-deep step (odd tails, one
+    // and several steps, K = 0); gfx906 (v_mac_f32) and gfx942 (v_fmac_f32,
+    // measured b128 lane grouping, row_newbcast and packed rows).
+    const int shapes[][3] = {{1, 1, 1}, {129, 130, 9}, {127, 257, 17}, {64, 1, 33}, {200, 70, 0}};
+    unsigned checked = 0;
+    for (const char* target : {"gfx906", "gfx942"})
+        for (const dppgemm::VariantInfo& row : dppgemm::variant_table())
+            for (const char* layout : {"NN", "NT", "TN", "TT"}) {
+                if (!std::filesystem::exists(code_object_path(target, row.name, layout))) continue;
+                const dppgemm::MacKind mac = mac_of(target, row.name);
+                INFO(target << " " << row.name << " " << layout);
+                Gemm g;
+                g.ta = layout[0], g.tb = layout[1];
+                for (const auto& [m, n, k] : shapes) {
+                    g.m = m, g.n = n, g.k = k, g.alpha = 1.25f, g.beta = -0.75f;
+                    g.lda = (g.ta == 'N' ? g.m : std::max(g.k, 1)) + 3;
+                    g.ldb = (g.tb == 'N' ? std::max(g.k, 1) : g.n) + 1;
+                    g.ldc = g.m + 2;
+                    CHECK(mismatches_against(target, row.name, layout, g, random_operands(g, rng), mac) == 0);
+                }
+                g.m = 131, g.n = 67, g.k = 13;
+                g.lda = g.ta == 'N' ? g.m : g.k, g.ldb = g.tb == 'N' ? g.k : g.n, g.ldc = g.m;
+                // beta = 0: C holds NaN, which must not reach the result.
+                Operands o = random_operands(g, rng);
+                std::fill(o.c0.begin(), o.c0.end(), nan);
+                g.alpha = 2.0f, g.beta = 0.0f;
+                CHECK(mismatches_against(target, row.name, layout, g, o, mac) == 0);
+                // alpha = 0: A and B hold NaN and are not referenced; C = beta * C.
+                o = random_operands(g, rng);
+                std::fill(o.a.begin(), o.a.end(), nan);
+                std::fill(o.b.begin(), o.b.end(), nan);
+                g.alpha = 0.0f, g.beta = 3.0f;
+                CHECK(mismatches_against(target, row.name, layout, g, o, mac) == 0);
+                // alpha = 1, beta = 1: no shortcut may change the rounding.
+                g.alpha = 1.0f, g.beta = 1.0f;
+                CHECK(mismatches_against(target, row.name, layout, g, random_operands(g, rng), mac) == 0);
+                ++checked;
+            }
+    CHECK(checked >= 5 * 4 * 2);  // dpp0..dpp3, dpp3half on both targets at least
+}
+
 TEST_CASE("packed (v_pk_fma_f32) on gfx90a and gfx942: every layout at the edges, bitwise vs the fused reference",
           "[sgemm][packed]") {
     std::mt19937 rng(14);

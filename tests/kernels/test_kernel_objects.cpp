@@ -140,6 +140,12 @@ const std::map<std::string, int> kLdsReadsPerStep = {
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
 };
+// A wave's share of the row's extra VALU per step (the table counts 4 waves).
+const std::map<std::string, int> kExtraValuPerWaveStep = {
+#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) {#name, (extra_valu) / 4},
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+};
 
 // Each row's template parameters, and whether it sets one ("PACKED=1").
 const std::map<std::string, std::string> kDefines = {
@@ -155,19 +161,20 @@ bool sets(const std::string& variant, const std::string& assignment) {
 bool built(const std::string& target, const std::string& variant) {
   return std::filesystem::exists(code_object_path(target, variant, "NN"));
 }
-// The DPP control every mac (and dpp3's 32 A movs) of a variant uses.
+// The DPP control every mac (and the A movs: dpp3's 4 per k, dpp3half's 4 per odd k) of a variant uses.
 const std::map<std::string, std::map<std::string, int>> kDppControlsPerStep = {
     {"dpp0", {}},
     {"dpp1", {{"quad_perm", 512}}},
     {"dpp2", {{"quad_perm", 512}}},
     {"dpp3", {{"quad_perm", 512}, {"row_ror", 32}}},
+    {"dpp3half", {{"quad_perm", 512}, {"row_ror", 16}}},
     {"bcast", {{"row_newbcast", 512}}},
     {"packed", {}}};
 // Two stages of an A tile (8 rows of 128 + 4 floats) and a B tile (8 rows of
 // 132, 144 or 136 floats: docs/kernels.md, "LDS layout").
 const std::map<std::string, unsigned> kLdsBytes = {
     {"dpp0", 2 * 8 * (132 + 132) * 4}, {"dpp1", 2 * 8 * (132 + 132) * 4}, {"dpp2", 2 * 8 * (132 + 144) * 4},
-    {"dpp3", 2 * 8 * (132 + 144) * 4}, {"bcast", 2 * 8 * (132 + 136) * 4},
+    {"dpp3", 2 * 8 * (132 + 144) * 4}, {"dpp3half", 2 * 8 * (132 + 144) * 4}, {"bcast", 2 * 8 * (132 + 136) * 4},
     {"packed", 2 * 8 * (132 + 132) * 4}};
 
 }  // namespace
@@ -189,10 +196,13 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
         CHECK(loop.lds_reads_b128 == kLdsReadsPerStep.at(variant));
         CHECK(loop.dpp_macs == (sets(variant, "DPP=0") ? 0 : 512));
         CHECK(loop.dpp_controls == kDppControlsPerStep.at(variant));
-        // besides the multiply-adds: dpp3's 4 A movs per k, 4 LDS address swaps, and
-        // per operand contiguous in k (A of T*, B of *N) 1 v_cmp + 4 v_cndmask
+        // dpp0's loop besides its 512 macs: 4 LDS address swaps and, per operand
+        // contiguous in k (A of T*, B of *N), 1 v_cmp + 4 v_cndmask. A row has
+        // the table's extra VALU on top (dpp3: 32 A movs; dpp3half: 16 movs and a
+        // fifth address swap; packed: 256 fewer multiply-add instructions).
         const int k_contiguous = (layout[0] == 'T') + (layout[1] == 'N');
-        CHECK(loop.other_valu == (variant == "dpp3" ? 32 : 0) + 4 + 5 * k_contiguous);
+        CHECK(loop.macs + loop.packed_fmas + loop.other_valu ==
+              512 + 4 + 5 * k_contiguous + kExtraValuPerWaveStep.at(variant));
         CHECK(loop.barriers == 1);
 
         int mac = 0, fmac = 0;
