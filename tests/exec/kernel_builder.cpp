@@ -1,5 +1,6 @@
 #include "kernel_builder.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -199,6 +200,32 @@ std::vector<std::uint32_t> run_three(const std::string& op, const std::vector<st
     const DispatchResult r = run.run(program);
     if (!r.ok()) throw std::runtime_error("run_three: " + (r.fault ? r.fault->message : std::string("not ok")));
     return run.read(0, 64);
+}
+
+std::vector<std::vector<std::uint32_t>> run_three_each(const std::vector<std::string>& ops, const std::vector<std::uint32_t>& a,
+                                                      const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
+                                                      const KernelOptions& options) {
+    std::string body;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        body += std::string(load_three);
+        // What a fresh wave of run_three has in the registers an op may read back or half-write.
+        for (const char* reg : {"v5", "v6", "v7", "v8", "v9"}) body += std::string("  v_mov_b32 ") + reg + ", 0\n";
+        body += "  s_mov_b64 s[20:21], 0\n  s_mov_b64 vcc, 0\n";
+        body += ops[i] + "\n  s_add_u32 s34, s4, " + std::to_string(256 * i) + "\n  s_addc_u32 s35, s5, 0\n" +
+                "  global_store_dword v1, v5, s[34:35]\n";
+    }
+    const CodeObject co = assemble_kernel(body, options);
+    const Program program = build_program(co, co.kernels.at(0));
+    TestRun run(64 * std::max<std::size_t>(ops.size(), 1));
+    run.fill(1, a);
+    run.fill(2, b);
+    run.fill(3, c);
+    const DispatchResult r = run.run(program);
+    if (!r.ok()) throw std::runtime_error("run_three_each: " + (r.fault ? r.fault->message : std::string("not ok")));
+    const std::vector<std::uint32_t> all = run.read(0, 64 * ops.size());
+    std::vector<std::vector<std::uint32_t>> results;
+    for (std::size_t i = 0; i < ops.size(); ++i) results.emplace_back(all.begin() + 64 * i, all.begin() + 64 * (i + 1));
+    return results;
 }
 
 const CodeObject& hip_kernels() { return hip_code_object("kernels.hip", "gfx906", "-O2"); }

@@ -69,6 +69,13 @@ extern const char* const load_three;
 std::vector<std::uint32_t> run_three(const std::string& op, const std::vector<std::uint32_t>& a,
                                      const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
                                      const KernelOptions& options = {});
+// run_three of each op on the same inputs, in one kernel (one assembly): the
+// ops run one after another, each with fresh inputs and v5..v9, s[20:21] and
+// vcc zero as in run_three's fresh wave; result i is what run_three(ops[i])
+// would return. Uses s[34:35].
+std::vector<std::vector<std::uint32_t>> run_three_each(const std::vector<std::string>& ops, const std::vector<std::uint32_t>& a,
+                                                      const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
+                                                      const KernelOptions& options = {});
 
 // The hipcc-compiled kernels of hip/kernels.hip (gfx906), built once per process.
 const CodeObject& hip_kernels();

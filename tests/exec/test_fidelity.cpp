@@ -57,15 +57,15 @@ TEST_CASE("integer sources of fp32 ops are never flushed as denormals", "[alu][f
     const KernelOptions o = fp32_mode(mcpu, mode);
     const std::vector<u32> n = integer_looking(), zero(64, 0);
     std::vector<u32> one_and_a_half(64, bits(1.5f));
-    const auto cvt_u = run_three("  v_cvt_f32_u32 v5, v2", n, zero, zero, o);
-    const auto cvt_u_e64 = run_three("  v_cvt_f32_u32_e64 v5, v2", n, zero, zero, o);
-    const auto cvt_u_sdwa = run_three("  v_cvt_f32_u32_sdwa v5, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0", n,
-                                      zero, zero, o);
-    const auto cvt_i = run_three("  v_cvt_f32_i32 v5, v2", n, zero, zero, o);
-    const auto cvt_f64 = run_three("  v_cvt_f64_u32 v[6:7], v2\n  v_cvt_f32_f64 v5, v[6:7]", n, zero, zero, o);
-    const auto ldexp_inline = run_three("  v_ldexp_f32 v5, v3, 3", zero, one_and_a_half, zero, o);
-    const auto ldexp_sgpr = run_three("  s_mov_b32 s20, 5\n  v_ldexp_f32 v5, v3, s20", zero, one_and_a_half, zero, o);
-    const auto ldexp_vgpr = run_three("  v_ldexp_f32 v5, v3, v2", n, one_and_a_half, zero, o);
+    // One kernel: the ops on the integers in p1 (v2), 1.5 in p2 (v3).
+    const auto results = run_three_each({"  v_cvt_f32_u32 v5, v2", "  v_cvt_f32_u32_e64 v5, v2",
+                                         "  v_cvt_f32_u32_sdwa v5, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0",
+                                         "  v_cvt_f32_i32 v5, v2", "  v_cvt_f64_u32 v[6:7], v2\n  v_cvt_f32_f64 v5, v[6:7]",
+                                         "  v_ldexp_f32 v5, v3, 3", "  s_mov_b32 s20, 5\n  v_ldexp_f32 v5, v3, s20",
+                                         "  v_ldexp_f32 v5, v3, v2"},
+                                        n, one_and_a_half, zero, o);
+    const auto &cvt_u = results[0], &cvt_u_e64 = results[1], &cvt_u_sdwa = results[2], &cvt_i = results[3],
+               &cvt_f64 = results[4], &ldexp_inline = results[5], &ldexp_sgpr = results[6], &ldexp_vgpr = results[7];
     for (unsigned l = 0; l < 64; ++l) {
         INFO("lane " << l << " value " << n[l]);
         CHECK(cvt_u[l] == bits(float(n[l])));
@@ -87,12 +87,12 @@ TEST_CASE("integer results of fp32 ops are never flushed as denormals", "[alu][f
     const KernelOptions o = fp32_mode(mcpu, mode);
     std::vector<u32> x(64), zero(64, 0);
     for (unsigned l = 0; l < 64; ++l) x[l] = bits(float(l) * 1000.25f);
-    const auto to_i = run_three("  v_cvt_i32_f32 v5, v2", x, zero, zero, o);
-    const auto to_u = run_three("  v_cvt_u32_f32_e64 v5, v2", x, zero, zero, o);
-    const auto rpi = run_three("  v_cvt_rpi_i32_f32 v5, v2", x, zero, zero, o);
-    const auto flr = run_three("  v_cvt_flr_i32_f32 v5, v2", x, zero, zero, o);
-    const auto frexp_exp = run_three("  v_frexp_exp_i32_f32 v5, v2", x, zero, zero, o);
-    const auto f64_to_i = run_three("  v_cvt_f64_f32 v[6:7], v2\n  v_cvt_i32_f64 v5, v[6:7]", x, zero, zero, o);
+    const auto results = run_three_each({"  v_cvt_i32_f32 v5, v2", "  v_cvt_u32_f32_e64 v5, v2", "  v_cvt_rpi_i32_f32 v5, v2",
+                                         "  v_cvt_flr_i32_f32 v5, v2", "  v_frexp_exp_i32_f32 v5, v2",
+                                         "  v_cvt_f64_f32 v[6:7], v2\n  v_cvt_i32_f64 v5, v[6:7]"},
+                                        x, zero, zero, o);
+    const auto &to_i = results[0], &to_u = results[1], &rpi = results[2], &flr = results[3], &frexp_exp = results[4],
+               &f64_to_i = results[5];
     for (unsigned l = 0; l < 64; ++l) {
         const float v = from_bits(x[l]);
         INFO("lane " << l << " value " << v);
