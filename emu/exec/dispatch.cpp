@@ -150,7 +150,7 @@ public:
         }
         faults_.resize(shared.waves_per_group);
         if (shared.team_threads > 1) {
-            team_ = std::make_unique<WaveTeam>(shared.team_threads - 1);
+            team_ = acquire_wave_team(shared.team_threads - 1);
             for (unsigned i = 0; i < shared.waves_per_group; ++i) views_.push_back(std::make_unique<Workgroup>(shared.env));
         }
     }
@@ -175,7 +175,7 @@ private:
     // Team mode: the helper threads, and one view of group_ per wave (its own
     // counters, address translation cache and LDS conflict memos; group_'s
     // LDS): what a wave updates while it runs is then its own.
-    std::unique_ptr<WaveTeam> team_;
+    PooledWaveTeam team_;
     std::vector<std::unique_ptr<Workgroup>> views_;
     std::vector<unsigned> phase_waves_;  // the waves that run in this phase, in order
 

@@ -111,3 +111,39 @@ void WaveTeam::run(unsigned count, Task task, void* context) {
 }
 
 }  // namespace dppgemm::emu
+
+namespace dppgemm::emu {
+namespace {
+
+struct TeamPool {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<WaveTeam>> idle;
+};
+TeamPool& team_pool() {
+    static TeamPool pool;
+    return pool;
+}
+
+}  // namespace
+
+PooledWaveTeam acquire_wave_team(unsigned helpers) {
+    TeamPool& pool = team_pool();
+    {
+        std::lock_guard<std::mutex> lock(pool.mutex);
+        for (auto it = pool.idle.begin(); it != pool.idle.end(); ++it) {
+            if ((*it)->threads() != helpers + 1) continue;
+            PooledWaveTeam team((*it).release());
+            pool.idle.erase(it);
+            return team;
+        }
+    }
+    return PooledWaveTeam(new WaveTeam(helpers));
+}
+
+void WaveTeamRelease::operator()(WaveTeam* team) const {
+    TeamPool& pool = team_pool();
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    pool.idle.emplace_back(team);
+}
+
+}  // namespace dppgemm::emu

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -63,5 +64,16 @@ private:
     std::atomic<bool> caller_sleeping_{false};
     std::vector<std::thread> helpers_;
 };
+
+// Teams outlive launches: a program that launches many small kernels would
+// otherwise start and join threads for each (about as long as a small
+// kernel runs). A team from acquire_wave_team has `helpers` helpers and
+// goes back to a process-wide pool when the pointer is destroyed; its
+// helpers sleep while it is unused.
+struct WaveTeamRelease {
+    void operator()(WaveTeam* team) const;
+};
+using PooledWaveTeam = std::unique_ptr<WaveTeam, WaveTeamRelease>;
+PooledWaveTeam acquire_wave_team(unsigned helpers);
 
 }  // namespace dppgemm::emu
