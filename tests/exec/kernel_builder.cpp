@@ -24,13 +24,10 @@ std::string run_dir() {
     return dir;
 }
 
-const char* metadata = R"(
-.amdgpu_metadata
----
-amdhsa.version: [ 1, 1 ]
-amdhsa.kernels:
-  - .name: k
-    .symbol: k.kd
+// One kernel's entry of the code object metadata (amdhsa.kernels).
+const char* metadata_entry = R"(
+  - .name: NAME
+    .symbol: NAME.kd
     .kernarg_segment_size: 48
     .kernarg_segment_align: 8
     .group_segment_fixed_size: LDS_BYTES
@@ -48,8 +45,6 @@ amdhsa.kernels:
       - { .name: u1, .offset: 36, .size: 4, .value_kind: by_value }
       - { .name: u2, .offset: 40, .size: 4, .value_kind: by_value }
       - { .name: u3, .offset: 44, .size: 4, .value_kind: by_value }
-...
-.end_amdgpu_metadata
 )";
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
@@ -78,10 +73,12 @@ CodeObject assemble_source(const std::string& source, const std::string& mcpu) {
     return co;
 }
 
-CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
+namespace {
+
+// Kernel `name`'s code (the prologue, `body`, s_endpgm) and descriptor.
+std::string kernel_text(const std::string& name, const std::string& body, const KernelOptions& o) {
     std::ostringstream s;
-    s << ".amdgcn_target \"amdgcn-amd-amdhsa--" << o.mcpu << "\"\n"
-      << ".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n";
+    s << ".text\n.globl " << name << "\n.p2align 8\n.type " << name << ",@function\n" << name << ":\n";
     const bool architected = o.mcpu == "gfx940";
     if (o.private_bytes && !architected)
         // User SGPRs s[0:3] V#, s[4:5] kernarg, s[6:7] flat scratch init; s8 workgroup id, s9 wave offset:
@@ -93,8 +90,8 @@ CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
           << "  s_load_dwordx4 s[12:15], s[0:1], 0x20\n"
           << "  v_lshlrev_b32 v1, 2, v0\n"
           << "  s_waitcnt lgkmcnt(0)\n";
-    s << body << "\n  s_endpgm\n.Lk_end:\n.size k, .Lk_end-k\n"
-      << ".rodata\n.p2align 6\n.amdhsa_kernel k\n"
+    s << body << "\n  s_endpgm\n.L" << name << "_end:\n.size " << name << ", .L" << name << "_end-" << name << "\n"
+      << ".rodata\n.p2align 6\n.amdhsa_kernel " << name << "\n"
       << "  .amdhsa_group_segment_fixed_size " << o.lds_bytes << "\n"
       << "  .amdhsa_kernarg_size 48\n"
       << "  .amdhsa_private_segment_fixed_size " << o.private_bytes << "\n";
@@ -110,9 +107,39 @@ CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
       << "  .amdhsa_float_denorm_mode_16_64 " << o.denorm_mode_16_64 << "\n";
     if (o.mcpu == "gfx90a" || o.mcpu == "gfx940") s << "  .amdhsa_accum_offset " << o.vgprs << "\n";
     s << ".end_amdhsa_kernel\n";
-    s << replace_all(replace_all(replace_all(metadata, "LDS_BYTES", std::to_string(o.lds_bytes)), "VGPRS", std::to_string(o.vgprs)),
-                     "PRIVATE_BYTES", std::to_string(o.private_bytes));
-    return assemble_source(s.str(), o.mcpu);
+    return s.str();
+}
+
+std::string metadata_text(const std::string& name, const KernelOptions& o) {
+    return replace_all(replace_all(replace_all(replace_all(metadata_entry, "NAME", name), "LDS_BYTES", std::to_string(o.lds_bytes)),
+                                   "VGPRS", std::to_string(o.vgprs)),
+                       "PRIVATE_BYTES", std::to_string(o.private_bytes));
+}
+
+std::string source_of(const std::vector<std::pair<std::string, std::string>>& kernels, const KernelOptions& o) {
+    std::string source = ".amdgcn_target \"amdgcn-amd-amdhsa--" + o.mcpu + "\"\n";
+    std::string metadata = "\n.amdgpu_metadata\n---\namdhsa.version: [ 1, 1 ]\namdhsa.kernels:";
+    for (const auto& [name, body] : kernels) {
+        source += kernel_text(name, body, o);
+        metadata += metadata_text(name, o);
+    }
+    return source + metadata + "\n...\n.end_amdgpu_metadata\n";
+}
+
+}  // namespace
+
+CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
+    return assemble_source(source_of({{"k", body}}, o), o.mcpu);
+}
+
+CodeObject assemble_kernels(const std::vector<std::string>& bodies, const KernelOptions& o) {
+    std::vector<std::pair<std::string, std::string>> kernels;
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const std::string name = "k" + std::to_string(i);
+        // Each body's own .L labels.
+        kernels.emplace_back(name, replace_all(bodies[i], ".L", ".L" + name + "_"));
+    }
+    return assemble_source(source_of(kernels, o), o.mcpu);
 }
 
 TestRun::TestRun(std::size_t n) : dwords(n) {

@@ -37,6 +37,9 @@ struct KernelOptions {
 
 // Assembles `body` (followed by s_endpgm) as kernel "k".
 CodeObject assemble_kernel(const std::string& body, const KernelOptions& options = {});
+// Several kernels in one code object (one assembly): body i becomes kernel
+// "k<i>" (co.kernel("k0"), ...), with its .L labels renamed apart.
+CodeObject assemble_kernels(const std::vector<std::string>& bodies, const KernelOptions& options = {});
 // Assembles a whole source file.
 CodeObject assemble_source(const std::string& source, const std::string& mcpu);
 

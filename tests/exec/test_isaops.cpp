@@ -902,6 +902,14 @@ TEST_CASE("ds src2 forms (gfx900-gfx908): MEM(A) = MEM(A) op MEM(A + offset elem
         {"xor_b", [](u64 a, u64 b, bool) { return a ^ b; }},
         {"write_b", [](u64, u64 b, bool) { return b; }},
     };
+    struct Case {
+        std::string name;
+        const Src2Op* op;
+        bool wide;
+        u32 offset;
+    };
+    std::vector<Case> cases;
+    std::vector<std::string> bodies;
     for (const bool wide : {false, true})
         for (const Src2Op& op : ops)
             for (const u32 offset : {3u, 0x7ffdu, 0x8000u}) {  // +3 elements, -3 elements, from A[31:17] (0 here)
@@ -911,7 +919,6 @@ TEST_CASE("ds src2 forms (gfx900-gfx908): MEM(A) = MEM(A) op MEM(A + offset elem
                 const std::size_t underscore = stem.find('_');
                 if (underscore == std::string::npos) name = "ds_" + stem + "_src2_u" + type;
                 else name = "ds_" + stem.substr(0, underscore) + "_src2_" + stem.substr(underscore + 1) + type;
-                const unsigned size = wide ? 8 : 4;
                 // Lane l's A is 64 * l + 32: B = A + 3, A - 3 or A (elements) stays in the lane's 64 bytes.
                 const std::string body = "  v_lshlrev_b32 v2, 6, v0\n  v_add_u32 v2, 32, v2\n"
                                          "  s_mov_b32 s20, 0\n.Lfill:\n  v_lshlrev_b32 v6, 2, v0\n  v_add_u32 v6, s20, v6\n"
@@ -922,26 +929,35 @@ TEST_CASE("ds src2 forms (gfx900-gfx908): MEM(A) = MEM(A) op MEM(A + offset elem
                                          "  s_mov_b32 s20, 0\n.Lcopy:\n  v_lshlrev_b32 v6, 2, v0\n  v_add_u32 v6, s20, v6\n"
                                          "  ds_read_b32 v7, v6\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v6, v7, s[4:5]\n"
                                          "  s_add_u32 s20, s20, 256\n  s_cmp_lt_u32 s20, 0x1000\n  s_cbranch_scc1 .Lcopy\n";
-                KernelOptions options;
-                options.lds_bytes = 0x1000;
-                const CodeObject co = assemble_kernel(body, options);
-                TestRun run(0x400);
-                const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
-                INFO(name << " offset " << offset << (r.fault ? r.fault->message : std::string()));
-                REQUIRE(r.ok());
-                const auto lds = run.read(0, 0x400);
-                std::vector<u32> want(0x400);
-                for (u32 i = 0; i < 0x400; ++i) want[i] = (4 * i) * 0x9e3779b1u;
-                const i32 elements = offset == 3 ? 3 : offset == 0x7ffd ? -3 : 0;
-                for (u32 l = 0; l < 64; ++l) {
-                    const u32 a = 64 * l + 32, b = u32(i32(a) + elements * i32(size));
-                    auto get = [&](u32 at) { return wide ? (want[at / 4] | u64(want[at / 4 + 1]) << 32) : u64(want[at / 4]); };
-                    const u64 result = op.apply(get(a), get(b), wide);
-                    want[a / 4] = u32(result);
-                    if (wide) want[a / 4 + 1] = u32(result >> 32);
-                }
-                CHECK(lds == want);
+                cases.push_back({name, &op, wide, offset});
+                bodies.push_back(body);
             }
+    KernelOptions options;
+    options.lds_bytes = 0x1000;
+    const CodeObject co = assemble_kernels(bodies, options);  // one assembly for all
+    for (std::size_t c = 0; c < cases.size(); ++c) {
+        const std::string& name = cases[c].name;
+        const Src2Op& op = *cases[c].op;
+        const bool wide = cases[c].wide;
+        const u32 offset = cases[c].offset;
+        const unsigned size = wide ? 8 : 4;
+        TestRun run(0x400);
+        const DispatchResult r = run.run(build_program(co, co.kernel("k" + std::to_string(c))));
+        INFO(name << " offset " << offset << (r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        const auto lds = run.read(0, 0x400);
+        std::vector<u32> want(0x400);
+        for (u32 i = 0; i < 0x400; ++i) want[i] = (4 * i) * 0x9e3779b1u;
+        const i32 elements = offset == 3 ? 3 : offset == 0x7ffd ? -3 : 0;
+        for (u32 l = 0; l < 64; ++l) {
+            const u32 a = 64 * l + 32, b = u32(i32(a) + elements * i32(size));
+            auto get = [&](u32 at) { return wide ? (want[at / 4] | u64(want[at / 4 + 1]) << 32) : u64(want[at / 4]); };
+            const u64 result = op.apply(get(a), get(b), wide);
+            want[a / 4] = u32(result);
+            if (wide) want[a / 4 + 1] = u32(result >> 32);
+        }
+        CHECK(lds == want);
+    }
 }
 
 TEST_CASE("s_cbranch_cdbgsys/user branches are not taken and s_wakeup does nothing", "[flow][isaops]") {
