@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -322,61 +323,99 @@ std::string atomic64_body(Path path, const std::string& mnemonic, bool cmpswap, 
     return s;
 }
 
-void check_atomic64(Path path, const std::string& mnemonic, const Atomic64& a, bool floats, const char* mcpu, bool returns) {
-    const bool cmpswap = a.two_data || std::string(a.op).find("cmp") != std::string::npos;
-    KernelOptions options;
-    options.mcpu = mcpu;
-    options.lds_bytes = path == Path::lds ? 512 : 0;
-    const std::string body = atomic64_body(path, mnemonic, cmpswap, returns);
-    INFO(body);
-    const CodeObject co = assemble_kernel(body, options);
-    const Program p = build_program(co, co.kernels.at(0));
-    const Atomic64Inputs in = atomic64_inputs(floats);
-    TestRun run(128);
-    auto as_dwords = [](const std::vector<u64>& v) {
-        std::vector<u32> out(2 * v.size());
-        std::memcpy(out.data(), v.data(), 8 * v.size());
-        return out;
-    };
-    run.fill(0, as_dwords(in.memory));
-    run.fill(1, as_dwords(in.data));
-    run.fill(2, as_dwords(in.compare));
-    const DispatchResult r = run.run(p);
-    INFO((r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
-    const auto memory = run.read(0, 128), returned = run.read(3, 128);
-    for (unsigned l = 0; l < 64; ++l) {
-        const u64 want = a.apply(in.memory[l], in.data[l], in.compare[l]);
-        const u64 got = memory[2 * l] | u64(memory[2 * l + 1]) << 32;
-        const u64 old = returned[2 * l] | u64(returned[2 * l + 1]) << 32;
-        INFO(mnemonic << " lane " << l << " memory " << std::hex << in.memory[l] << " data " << in.data[l] << " compare "
-                      << in.compare[l]);
-        CHECK(got == want);
-        CHECK(old == (returns ? in.memory[l] : 0x00005eed00005eedull));
+// Checks of 64-bit atomics, each kernel run on fresh memory; the kernels of
+// one target (and LDS size) are assembled together (assemble_kernels), once.
+class Atomic64Checks {
+public:
+    void add(Path path, const std::string& mnemonic, const Atomic64& a, bool floats, const char* mcpu, bool returns) {
+        cases_.push_back({path, mnemonic, a, floats, mcpu, returns});
     }
-}
+    void run() const {
+        std::map<std::pair<std::string, unsigned>, std::vector<std::size_t>> groups;  // (mcpu, LDS bytes) -> cases
+        for (std::size_t i = 0; i < cases_.size(); ++i)
+            groups[{cases_[i].mcpu, cases_[i].path == Path::lds ? 512u : 0u}].push_back(i);
+        for (const auto& [key, members] : groups) {
+            KernelOptions options;
+            options.mcpu = key.first;
+            options.lds_bytes = key.second;
+            std::vector<std::string> bodies;
+            for (std::size_t i : members) bodies.push_back(body(cases_[i]));
+            const CodeObject co = assemble_kernels(bodies, options);
+            for (std::size_t k = 0; k < members.size(); ++k)
+                check(cases_[members[k]], bodies[k], build_program(co, co.kernel("k" + std::to_string(k))));
+        }
+    }
+
+private:
+    struct Case {
+        Path path;
+        std::string mnemonic;
+        Atomic64 a;
+        bool floats;
+        std::string mcpu;
+        bool returns;
+    };
+    static std::string body(const Case& c) {
+        const bool cmpswap = c.a.two_data || std::string(c.a.op).find("cmp") != std::string::npos;
+        return atomic64_body(c.path, c.mnemonic, cmpswap, c.returns);
+    }
+    static void check(const Case& c, const std::string& body, const Program& p) {
+        const Atomic64& a = c.a;
+        const bool returns = c.returns;
+        INFO(c.mcpu << "\n" << body);
+        const Atomic64Inputs in = atomic64_inputs(c.floats);
+        TestRun run(128);
+        auto as_dwords = [](const std::vector<u64>& v) {
+            std::vector<u32> out(2 * v.size());
+            std::memcpy(out.data(), v.data(), 8 * v.size());
+            return out;
+        };
+        run.fill(0, as_dwords(in.memory));
+        run.fill(1, as_dwords(in.data));
+        run.fill(2, as_dwords(in.compare));
+        const DispatchResult r = run.run(p);
+        INFO((r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        const auto memory = run.read(0, 128), returned = run.read(3, 128);
+        for (unsigned l = 0; l < 64; ++l) {
+            const u64 want = a.apply(in.memory[l], in.data[l], in.compare[l]);
+            const u64 got = memory[2 * l] | u64(memory[2 * l + 1]) << 32;
+            const u64 old = returned[2 * l] | u64(returned[2 * l + 1]) << 32;
+            INFO(c.mnemonic << " lane " << l << " memory " << std::hex << in.memory[l] << " data " << in.data[l] << " compare "
+                            << in.compare[l]);
+            CHECK(got == want);
+            CHECK(old == (returns ? in.memory[l] : 0x00005eed00005eedull));
+        }
+    }
+    std::vector<Case> cases_;
+};
 
 }  // namespace
 
 TEST_CASE("global/flat/buffer 64-bit integer atomics with and without return", "[memory][atomic][isaops]") {
+    Atomic64Checks checks;
     for (const Atomic64& a : integer_atomics64)
         for (const bool returns : {true, false}) {
-            check_atomic64(Path::global, std::string("global_atomic_") + a.op, a, false, "gfx906", returns);
-            check_atomic64(Path::flat, std::string("flat_atomic_") + a.op, a, false, "gfx906", returns);
-            check_atomic64(Path::buffer, std::string("buffer_atomic_") + a.op, a, false, "gfx906", returns);
+            checks.add(Path::global, std::string("global_atomic_") + a.op, a, false, "gfx906", returns);
+            checks.add(Path::flat, std::string("flat_atomic_") + a.op, a, false, "gfx906", returns);
+            checks.add(Path::buffer, std::string("buffer_atomic_") + a.op, a, false, "gfx906", returns);
         }
+    checks.run();
 }
 
 TEST_CASE("gfx90a global/flat/buffer f64 atomics add/min/max", "[memory][atomic][isaops]") {
+    Atomic64Checks checks;
     for (const Atomic64& a : float_atomics64)
         for (const bool returns : {true, false}) {
-            check_atomic64(Path::global, std::string("global_atomic_") + a.op, a, true, "gfx90a", returns);
-            check_atomic64(Path::flat, std::string("flat_atomic_") + a.op, a, true, "gfx90a", returns);
-            check_atomic64(Path::buffer, std::string("buffer_atomic_") + a.op, a, true, "gfx90a", returns);
+            checks.add(Path::global, std::string("global_atomic_") + a.op, a, true, "gfx90a", returns);
+            checks.add(Path::flat, std::string("flat_atomic_") + a.op, a, true, "gfx90a", returns);
+            checks.add(Path::buffer, std::string("buffer_atomic_") + a.op, a, true, "gfx90a", returns);
         }
+    checks.run();
 }
 
 TEST_CASE("64-bit LDS atomics with and without return", "[lds][atomic][isaops]") {
+    Atomic64Checks checks;
     // DS names: the _x2 op names of memory, spelled as the DS table spells them.
     const std::pair<const char*, const char*> names[] = {
         {"ds_wrxchg_rtn_b64", "swap_x2"}, {"ds_cmpst_b64", "cmpswap_x2"}, {"ds_add_u64", "add_x2"},
@@ -392,15 +431,15 @@ TEST_CASE("64-bit LDS atomics with and without return", "[lds][atomic][isaops]")
         const bool always_returns = base.find("_rtn") != std::string::npos;
         std::string with_rtn = base;
         if (!always_returns) with_rtn.insert(with_rtn.find('_', 3), "_rtn");
-        check_atomic64(Path::lds, with_rtn, a, false, "gfx906", true);
-        if (!always_returns) check_atomic64(Path::lds, base, a, false, "gfx906", false);
+        checks.add(Path::lds, with_rtn, a, false, "gfx906", true);
+        if (!always_returns) checks.add(Path::lds, base, a, false, "gfx906", false);
     }
     // DS_RSUB_U64: "MEM[ADDR] = DATA - MEM[ADDR]".
     const Atomic64 rsub{"rsub", [](u64 o, u64 d, u64) { return d - o; }};
-    check_atomic64(Path::lds, "ds_rsub_rtn_u64", rsub, false, "gfx906", true);
-    check_atomic64(Path::lds, "ds_rsub_u64", rsub, false, "gfx906", false);
-    check_atomic64(Path::lds, "ds_add_rtn_f64", float_atomics64[0], true, "gfx90a", true);
-    check_atomic64(Path::lds, "ds_add_f64", float_atomics64[0], true, "gfx90a", false);
+    checks.add(Path::lds, "ds_rsub_rtn_u64", rsub, false, "gfx906", true);
+    checks.add(Path::lds, "ds_rsub_u64", rsub, false, "gfx906", false);
+    checks.add(Path::lds, "ds_add_rtn_f64", float_atomics64[0], true, "gfx90a", true);
+    checks.add(Path::lds, "ds_add_f64", float_atomics64[0], true, "gfx90a", false);
     // DS_CONDXCHG32_RTN_B64 (RDNA pseudocode): "if DATA[31] then LDS[ADDR0] = {1'0, DATA[30:0]}",
     // the same for DATA[63] and ADDR0 + 4; the old element returns.
     const Atomic64 condxchg{"condxchg32", [](u64 o, u64 d, u64) {
@@ -408,7 +447,8 @@ TEST_CASE("64-bit LDS atomics with and without return", "[lds][atomic][isaops]")
         const u64 high = (d & 0x8000000000000000ull) ? d & 0x7fffffff00000000ull : o & 0xffffffff00000000ull;
         return high | low;
     }};
-    for (const char* mcpu : {"gfx900", "gfx90a"}) check_atomic64(Path::lds, "ds_condxchg32_rtn_b64", condxchg, false, mcpu, true);
+    for (const char* mcpu : {"gfx900", "gfx90a"}) checks.add(Path::lds, "ds_condxchg32_rtn_b64", condxchg, false, mcpu, true);
+    checks.run();
 }
 
 TEST_CASE("ds_min/max_rtn_i32/u32 return the old value", "[lds][atomic][isaops]") {
@@ -582,16 +622,18 @@ TEST_CASE("s_memtime and s_memrealtime count up and land at lgkmcnt", "[alu][clo
 }
 
 TEST_CASE("LDS f64 min/max/cmpst and 64-bit mskor", "[lds][atomic][isaops]") {
+    Atomic64Checks checks;
     // DS_CMPST_F64: "MEM = (MEM == DATA) ? DATA2 : MEM" compared as doubles; DS_MSKOR_B64: "MEM = (MEM & ~DATA) | DATA2".
     const Atomic64 cmpst{"cmpst_f64", [](u64 o, u64 d, u64 c) { return from_bits64(o) == from_bits64(c) ? d : o; }, true};
     const Atomic64 mskor{"mskor_b64", [](u64 o, u64 d, u64 c) { return (o & ~c) | d; }, true};
     for (const bool returns : {true, false}) {
         const std::string rtn = returns ? "_rtn" : "";
-        check_atomic64(Path::lds, "ds_min" + rtn + "_f64", float_atomics64[1], true, "gfx906", returns);
-        check_atomic64(Path::lds, "ds_max" + rtn + "_f64", float_atomics64[2], true, "gfx906", returns);
-        check_atomic64(Path::lds, "ds_cmpst" + rtn + "_f64", cmpst, true, "gfx906", returns);
-        check_atomic64(Path::lds, "ds_mskor" + rtn + "_b64", mskor, false, "gfx906", returns);
+        checks.add(Path::lds, "ds_min" + rtn + "_f64", float_atomics64[1], true, "gfx906", returns);
+        checks.add(Path::lds, "ds_max" + rtn + "_f64", float_atomics64[2], true, "gfx906", returns);
+        checks.add(Path::lds, "ds_cmpst" + rtn + "_f64", cmpst, true, "gfx906", returns);
+        checks.add(Path::lds, "ds_mskor" + rtn + "_b64", mskor, false, "gfx906", returns);
     }
+    checks.run();
 }
 
 TEST_CASE("LDS 32-bit float min/max/cmpst and mskor and wrap", "[lds][atomic][isaops]") {
