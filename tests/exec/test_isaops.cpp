@@ -1159,75 +1159,92 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
         registers[i] = (i % 3 == 0) ? f : (i % 3 == 1) ? (half_bits(fp_value(f)) | (memory[i] & 0xffff0000u)) : memory[i] * 7u;
     }
     const u32 sentinel = 0x5eed5eedu, background = 0xa5a5a5a5u;
-    for (const TypedCase& c : cases) {
-        const bool d16 = std::string(c.op).find("d16") != std::string::npos;
-        const bool hi = std::string(c.op).find("hi") != std::string::npos;
-        const std::string suffix = std::string(c.op).substr(std::string(c.op).rfind('_') + 1);
-        const unsigned count = unsigned(suffix.size()), element = c.components * c.bits / 8;
-        const unsigned regs = d16 ? (count + 1) / 2 : count;
-        const std::string vdata = regs == 1 ? "v4" : "v[4:" + std::to_string(3 + regs) + "]";
-        // The last lane's element straddles the end: only its first component is in range.
-        const u32 num_records = 63 * element + c.bits / 8;
-        const u32 word3 = c.data_format << 15 | c.num_format << 12;
-        std::ostringstream setup;
-        setup << "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, " << num_records << "\n  s_mov_b32 s23, 0x"
-              << std::hex << word3 << std::dec << "\n  v_mul_u32_u24 v2, " << element << ", v0\n  v_lshlrev_b32 v3, 4, v0\n";
-        for (const bool store : {false, true}) {
-            std::ostringstream body;
-            body << setup.str();
-            if (store) {
-                body << "  global_load_dwordx4 v[4:7], v3, s[6:7]\n  s_waitcnt vmcnt(0)\n  buffer_store_" << c.op << " "
-                     << vdata << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n";
-            } else {
-                for (unsigned r = 4; r < 8; ++r) body << "  v_mov_b32 v" << r << ", 0x" << std::hex << sentinel << std::dec << "\n";
-                body << "  buffer_load_" << c.op << " " << vdata << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n"
-                     << "  global_store_dwordx4 v3, v[4:7], s[8:9]\n";
-            }
-            for (const char* mcpu : {"gfx900", "gfx90a"}) {
+    // Two passes over the cases: the first only collects each target's
+    // kernels, assembled together (assemble_kernels) before the second runs
+    // and checks them in the same order.
+    std::map<std::string, std::vector<std::string>> bodies;  // by target
+    std::map<std::string, CodeObject> code;
+    std::map<std::string, unsigned> next_kernel;
+    for (const bool collecting : {true, false}) {
+        if (!collecting)
+            for (const auto& [mcpu, list] : bodies) {
                 KernelOptions options;
                 options.mcpu = mcpu;
-                const CodeObject co = assemble_kernel(body.str(), options);
-                TestRun run(256);
-                run.fill(0, store ? std::vector<u32>(256, background) : memory);
-                run.fill(1, registers);
-                const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
-                INFO(mcpu << "\n" << body.str() << (r.fault ? r.fault->message : std::string()));
-                REQUIRE(r.ok());
-                std::vector<std::uint8_t> bytes(1024);
-                const auto after = run.read(store ? 0 : 2, 256);
-                std::memcpy(bytes.data(), after.data(), 1024);
-                std::vector<std::uint8_t> source(1024);
-                std::memcpy(source.data(), memory.data(), 1024);
-                const unsigned bytes_per = c.bits / 8;
-                for (unsigned l = 0; l < 64; ++l) {
-                    INFO("lane " << l);
-                    if (!store) {
-                        u32 want[4] = {sentinel, sentinel, sentinel, sentinel};
-                        for (unsigned r2 = 0; r2 < regs; ++r2) want[r2] = d16 && count == 1 ? (hi ? sentinel & 0xffff : sentinel & 0xffff0000u) : 0;
-                        for (unsigned k = 0; k < count; ++k) {
-                            u32 value;
-                            if (k >= c.components) {
-                                const bool integer = c.num_format == uint_ || c.num_format == sint_;
-                                value = k != 3 ? 0 : integer ? 1 : d16 ? 0x3c00 : 0x3f800000u;
-                            } else {
-                                const unsigned offset = l * element + k * bytes_per;
-                                u32 raw = 0;
-                                std::memcpy(&raw, &source[offset], bytes_per);
-                                value = offset < num_records ? typed_load_reference(raw, c, d16) : 0;
+                code.emplace(mcpu, assemble_kernels(list, options));
+            }
+        for (const TypedCase& c : cases) {
+            const bool d16 = std::string(c.op).find("d16") != std::string::npos;
+            const bool hi = std::string(c.op).find("hi") != std::string::npos;
+            const std::string suffix = std::string(c.op).substr(std::string(c.op).rfind('_') + 1);
+            const unsigned count = unsigned(suffix.size()), element = c.components * c.bits / 8;
+            const unsigned regs = d16 ? (count + 1) / 2 : count;
+            const std::string vdata = regs == 1 ? "v4" : "v[4:" + std::to_string(3 + regs) + "]";
+            // The last lane's element straddles the end: only its first component is in range.
+            const u32 num_records = 63 * element + c.bits / 8;
+            const u32 word3 = c.data_format << 15 | c.num_format << 12;
+            std::ostringstream setup;
+            setup << "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, " << num_records << "\n  s_mov_b32 s23, 0x"
+                  << std::hex << word3 << std::dec << "\n  v_mul_u32_u24 v2, " << element << ", v0\n  v_lshlrev_b32 v3, 4, v0\n";
+            for (const bool store : {false, true}) {
+                std::ostringstream body;
+                body << setup.str();
+                if (store) {
+                    body << "  global_load_dwordx4 v[4:7], v3, s[6:7]\n  s_waitcnt vmcnt(0)\n  buffer_store_" << c.op << " "
+                         << vdata << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n";
+                } else {
+                    for (unsigned r = 4; r < 8; ++r) body << "  v_mov_b32 v" << r << ", 0x" << std::hex << sentinel << std::dec << "\n";
+                    body << "  buffer_load_" << c.op << " " << vdata << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n"
+                         << "  global_store_dwordx4 v3, v[4:7], s[8:9]\n";
+                }
+                for (const char* mcpu : {"gfx900", "gfx90a"}) {
+                    if (collecting) {
+                        bodies[mcpu].push_back(body.str());
+                        continue;
+                    }
+                    const CodeObject& co = code.at(mcpu);
+                    const std::string kernel = "k" + std::to_string(next_kernel[mcpu]++);
+                    TestRun run(256);
+                    run.fill(0, store ? std::vector<u32>(256, background) : memory);
+                    run.fill(1, registers);
+                    const DispatchResult r = run.run(build_program(co, co.kernel(kernel)));
+                    INFO(mcpu << "\n" << body.str() << (r.fault ? r.fault->message : std::string()));
+                    REQUIRE(r.ok());
+                    std::vector<std::uint8_t> bytes(1024);
+                    const auto after = run.read(store ? 0 : 2, 256);
+                    std::memcpy(bytes.data(), after.data(), 1024);
+                    std::vector<std::uint8_t> source(1024);
+                    std::memcpy(source.data(), memory.data(), 1024);
+                    const unsigned bytes_per = c.bits / 8;
+                    for (unsigned l = 0; l < 64; ++l) {
+                        INFO("lane " << l);
+                        if (!store) {
+                            u32 want[4] = {sentinel, sentinel, sentinel, sentinel};
+                            for (unsigned r2 = 0; r2 < regs; ++r2) want[r2] = d16 && count == 1 ? (hi ? sentinel & 0xffff : sentinel & 0xffff0000u) : 0;
+                            for (unsigned k = 0; k < count; ++k) {
+                                u32 value;
+                                if (k >= c.components) {
+                                    const bool integer = c.num_format == uint_ || c.num_format == sint_;
+                                    value = k != 3 ? 0 : integer ? 1 : d16 ? 0x3c00 : 0x3f800000u;
+                                } else {
+                                    const unsigned offset = l * element + k * bytes_per;
+                                    u32 raw = 0;
+                                    std::memcpy(&raw, &source[offset], bytes_per);
+                                    value = offset < num_records ? typed_load_reference(raw, c, d16) : 0;
+                                }
+                                if (d16) want[k / 2] |= value << ((k & 1) || hi ? 16 : 0);
+                                else want[k] = value;
                             }
-                            if (d16) want[k / 2] |= value << ((k & 1) || hi ? 16 : 0);
-                            else want[k] = value;
-                        }
-                        for (unsigned k = 0; k < 4; ++k) CHECK(after[4 * l + k] == want[k]);
-                    } else {
-                        for (unsigned b = 0; b < element; ++b) {
-                            const unsigned k = b / bytes_per, offset = l * element + b;
-                            std::uint8_t want = 0xa5;
-                            if (k < count && offset - (b % bytes_per) < num_records) {
-                                const u32 reg = d16 ? registers[4 * l + k / 2] >> ((k & 1) || hi ? 16 : 0) : registers[4 * l + k];
-                                want = std::uint8_t(typed_store_reference(reg, c, d16) >> (8 * (b % bytes_per)));
+                            for (unsigned k = 0; k < 4; ++k) CHECK(after[4 * l + k] == want[k]);
+                        } else {
+                            for (unsigned b = 0; b < element; ++b) {
+                                const unsigned k = b / bytes_per, offset = l * element + b;
+                                std::uint8_t want = 0xa5;
+                                if (k < count && offset - (b % bytes_per) < num_records) {
+                                    const u32 reg = d16 ? registers[4 * l + k / 2] >> ((k & 1) || hi ? 16 : 0) : registers[4 * l + k];
+                                    want = std::uint8_t(typed_store_reference(reg, c, d16) >> (8 * (b % bytes_per)));
+                                }
+                                CHECK(bytes[offset] == want);
                             }
-                            CHECK(bytes[offset] == want);
                         }
                     }
                 }
