@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/wave.hpp"
@@ -149,6 +151,7 @@ public:
             if (shared.program.agprs_used) waves_.back()->a.reset(new std::uint32_t[256][64]);
         }
         faults_.resize(shared.waves_per_group);
+        escaped_.resize(shared.waves_per_group);
         if (shared.team_threads > 1) {
             team_ = acquire_wave_team(shared.team_threads - 1);
             for (unsigned i = 0; i < shared.waves_per_group; ++i) views_.push_back(std::make_unique<Workgroup>(shared.env));
@@ -178,6 +181,7 @@ private:
     PooledWaveTeam team_;
     std::vector<std::unique_ptr<Workgroup>> views_;
     std::vector<unsigned> phase_waves_;  // the waves that run in this phase, in order
+    std::vector<std::exception_ptr> escaped_;  // by wave: what a team thread caught
 
     // The private segment buffer V# as the ROCm runtime builds it: the whole
     // scratch backing, stride 0, swizzled with ADD_TID, index stride 64
@@ -352,8 +356,17 @@ private:
         } else {
             team_->run(static_cast<unsigned>(phase_waves_.size()), [](void* context, unsigned i) {
                 Worker& self = *static_cast<Worker*>(context);
-                self.run_wave(*self.waves_[self.phase_waves_[i]]);
+                const unsigned id = self.phase_waves_[i];
+                // Anything but an ExecError (a host allocation failing) leaves
+                // launch() as it would on one thread, from the lowest such wave.
+                try {
+                    self.run_wave(*self.waves_[id]);
+                } catch (...) {
+                    self.escaped_[id] = std::current_exception();
+                }
             }, this);
+            for (unsigned id : phase_waves_)
+                if (escaped_[id]) std::rethrow_exception(std::exchange(escaped_[id], nullptr));
         }
         bool faulted = false;
         for (unsigned id : phase_waves_) {
