@@ -833,57 +833,69 @@ TEST_CASE("scalar atomics on addresses and buffers in 32 and 64 bits and s_buffe
         std::memcpy(out.data(), v.data(), 8 * v.size());
         return out;
     };
-    for (const Atomic64& a : integer_atomics64)
-        for (const bool wide : {false, true})
-            for (const bool buffer : {false, true}) {
-                std::string name = std::string(buffer ? "s_buffer_atomic_" : "s_atomic_") + a.op;
-                if (!wide) name = name.substr(0, name.size() - 3);
-                const bool cmpswap = std::string(a.op).find("cmp") != std::string::npos;
-                std::string body =
-                    "  s_lshl_b32 s28, s2, 3\n"
-                    "  s_load_dwordx2 s[20:21], s[6:7], s28\n"
-                    "  s_load_dwordx2 s[22:23], s[8:9], s28\n"
-                    "  s_waitcnt lgkmcnt(0)\n";
-                if (cmpswap && !wide) body += "  s_mov_b32 s21, s22\n";
-                const std::string data = wide ? (cmpswap ? "s[20:23]" : "s[20:21]") : (cmpswap ? "s[20:21]" : "s20");
-                if (buffer) {
-                    body += "  s_mov_b32 s24, s4\n  s_mov_b32 s25, s5\n  s_mov_b32 s26, 0x100\n  s_mov_b32 s27, 0x27000\n";
-                    body += "  " + name + " " + data + ", s[24:27], s28 glc\n";
-                } else {
-                    body += "  " + name + " " + data + ", s[4:5], s28 glc\n";
-                }
-                body += "  s_dcache_wb\n  s_waitcnt lgkmcnt(0)\n"
-                        "  v_mov_b32 v2, s20\n  v_mov_b32 v3, s21\n  v_mov_b32 v5, s28\n"
-                        "  global_store_dwordx2 v5, v[2:3], s[10:11]\n";
-                const CodeObject co = assemble_kernel(body);
-                TestRun run(128);
-                run.grid = {groups, 1, 1};
-                run.fill(0, as_dwords(in.memory));
-                run.fill(1, as_dwords(in.data));
-                run.fill(2, as_dwords(in.compare));
-                const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
-                INFO(body << (r.fault ? r.fault->message : std::string()));
-                REQUIRE(r.ok());
-                const auto memory = run.read(0, 2 * groups), returned = run.read(3, 2 * groups);
-                for (unsigned g = 0; g < groups; ++g) {
-                    INFO(name << " workgroup " << g << std::hex << " memory " << in.memory[g] << " data " << in.data[g]
-                              << " compare " << in.compare[g]);
-                    if (wide) {
-                        const u64 want = a.apply(in.memory[g], in.data[g], in.compare[g]);
-                        CHECK((memory[2 * g] | u64(memory[2 * g + 1]) << 32) == want);
-                        CHECK((returned[2 * g] | u64(returned[2 * g + 1]) << 32) == in.memory[g]);
+    // Two passes: the first collects the kernels, assembled together
+    // (assemble_kernels); the second runs and checks them in the same order.
+    std::vector<std::string> bodies;
+    CodeObject atomics;
+    std::size_t next = 0;
+    for (const bool collecting : {true, false}) {
+        if (!collecting) atomics = assemble_kernels(bodies);
+        for (const Atomic64& a : integer_atomics64)
+            for (const bool wide : {false, true})
+                for (const bool buffer : {false, true}) {
+                    std::string name = std::string(buffer ? "s_buffer_atomic_" : "s_atomic_") + a.op;
+                    if (!wide) name = name.substr(0, name.size() - 3);
+                    const bool cmpswap = std::string(a.op).find("cmp") != std::string::npos;
+                    std::string body =
+                        "  s_lshl_b32 s28, s2, 3\n"
+                        "  s_load_dwordx2 s[20:21], s[6:7], s28\n"
+                        "  s_load_dwordx2 s[22:23], s[8:9], s28\n"
+                        "  s_waitcnt lgkmcnt(0)\n";
+                    if (cmpswap && !wide) body += "  s_mov_b32 s21, s22\n";
+                    const std::string data = wide ? (cmpswap ? "s[20:23]" : "s[20:21]") : (cmpswap ? "s[20:21]" : "s20");
+                    if (buffer) {
+                        body += "  s_mov_b32 s24, s4\n  s_mov_b32 s25, s5\n  s_mov_b32 s26, 0x100\n  s_mov_b32 s27, 0x27000\n";
+                        body += "  " + name + " " + data + ", s[24:27], s28 glc\n";
                     } else {
-                        // 32 bits: the 64-bit rule on the low dwords (sign-extended for the signed
-                        // min/max, zero-extended otherwise), truncated; the high dword of memory is untouched.
-                        const bool is_signed = std::string(a.op).rfind("smin", 0) == 0 || std::string(a.op).rfind("smax", 0) == 0;
-                        auto widen = [is_signed](u64 x) { return is_signed ? u64(i64(i32(u32(x)))) : u64(u32(x)); };
-                        const u32 want = u32(a.apply(widen(in.memory[g]), widen(in.data[g]), widen(in.compare[g])));
-                        CHECK(memory[2 * g] == want);
-                        CHECK(memory[2 * g + 1] == u32(in.memory[g] >> 32));
-                        CHECK(returned[2 * g] == u32(in.memory[g]));
+                        body += "  " + name + " " + data + ", s[4:5], s28 glc\n";
+                    }
+                    body += "  s_dcache_wb\n  s_waitcnt lgkmcnt(0)\n"
+                            "  v_mov_b32 v2, s20\n  v_mov_b32 v3, s21\n  v_mov_b32 v5, s28\n"
+                            "  global_store_dwordx2 v5, v[2:3], s[10:11]\n";
+                    if (collecting) {
+                        bodies.push_back(body);
+                        continue;
+                    }
+                    const std::string kernel = "k" + std::to_string(next++);
+                    TestRun run(128);
+                    run.grid = {groups, 1, 1};
+                    run.fill(0, as_dwords(in.memory));
+                    run.fill(1, as_dwords(in.data));
+                    run.fill(2, as_dwords(in.compare));
+                    const DispatchResult r = run.run(build_program(atomics, atomics.kernel(kernel)));
+                    INFO(body << (r.fault ? r.fault->message : std::string()));
+                    REQUIRE(r.ok());
+                    const auto memory = run.read(0, 2 * groups), returned = run.read(3, 2 * groups);
+                    for (unsigned g = 0; g < groups; ++g) {
+                        INFO(name << " workgroup " << g << std::hex << " memory " << in.memory[g] << " data " << in.data[g]
+                                  << " compare " << in.compare[g]);
+                        if (wide) {
+                            const u64 want = a.apply(in.memory[g], in.data[g], in.compare[g]);
+                            CHECK((memory[2 * g] | u64(memory[2 * g + 1]) << 32) == want);
+                            CHECK((returned[2 * g] | u64(returned[2 * g + 1]) << 32) == in.memory[g]);
+                        } else {
+                            // 32 bits: the 64-bit rule on the low dwords (sign-extended for the signed
+                            // min/max, zero-extended otherwise), truncated; the high dword of memory is untouched.
+                            const bool is_signed = std::string(a.op).rfind("smin", 0) == 0 || std::string(a.op).rfind("smax", 0) == 0;
+                            auto widen = [is_signed](u64 x) { return is_signed ? u64(i64(i32(u32(x)))) : u64(u32(x)); };
+                            const u32 want = u32(a.apply(widen(in.memory[g]), widen(in.data[g]), widen(in.compare[g])));
+                            CHECK(memory[2 * g] == want);
+                            CHECK(memory[2 * g + 1] == u32(in.memory[g] >> 32));
+                            CHECK(returned[2 * g] == u32(in.memory[g]));
+                        }
                     }
                 }
-            }
+    }
     // s_buffer_store: two dwords stored, the third past num_records (12 bytes) dropped.
     const CodeObject co = assemble_kernel(R"(
   s_mov_b32 s24, s4
