@@ -3,15 +3,18 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/wave.hpp"
+#include "emu/exec/wave_team.hpp"
 #include "emu/util.hpp"
 
 namespace dppgemm::emu {
@@ -112,6 +115,9 @@ struct Shared {
     std::uint64_t kernarg = 0, packet = 0, queue = 0;
     std::uint64_t workgroup_count = 0;
     unsigned waves_per_group = 0;
+    // Threads per worker that run one workgroup's waves side by side
+    // (WaveTeam); 1: the waves take turns on the worker's thread.
+    unsigned team_threads = 1;
     std::uint32_t items_per_group = 0;
     // Scratch (see allocate_scratch): one backing allocation, a slot of
     // scratch_wave_bytes per wave, waves_per_group slots per worker.
@@ -129,6 +135,13 @@ struct Shared {
     Shared(const Program& p, const LaunchConfig& c) : program(p), config(c) {}
 };
 
+// A fault a wave ran into, kept until the phase is over (team mode: the
+// phase's lowest faulting wave is the one reported).
+struct WaveFault {
+    std::uint32_t index;  // the instruction
+    ExecError error;
+};
+
 class Worker {
 public:
     // `index`: which of the dispatch's workers this is (its scratch slots).
@@ -136,6 +149,12 @@ public:
         for (unsigned i = 0; i < shared.waves_per_group; ++i) {
             waves_.push_back(std::make_unique<Wave>());
             if (shared.program.agprs_used) waves_.back()->a.reset(new std::uint32_t[256][64]);
+        }
+        faults_.resize(shared.waves_per_group);
+        escaped_.resize(shared.waves_per_group);
+        if (shared.team_threads > 1) {
+            team_ = acquire_wave_team(shared.team_threads - 1);
+            for (unsigned i = 0; i < shared.waves_per_group; ++i) views_.push_back(std::make_unique<Workgroup>(shared.env));
         }
     }
 
@@ -155,6 +174,14 @@ private:
     Workgroup group_;
     unsigned index_;
     std::vector<std::unique_ptr<Wave>> waves_;
+    std::vector<std::optional<WaveFault>> faults_;  // by wave, of the current phase
+    // Team mode: the helper threads, and one view of group_ per wave (its own
+    // counters, address translation cache and LDS conflict memos; group_'s
+    // LDS): what a wave updates while it runs is then its own.
+    PooledWaveTeam team_;
+    std::vector<std::unique_ptr<Workgroup>> views_;
+    std::vector<unsigned> phase_waves_;  // the waves that run in this phase, in order
+    std::vector<std::exception_ptr> escaped_;  // by wave: what a team thread caught
 
     // The private segment buffer V# as the ROCm runtime builds it: the whole
     // scratch backing, stride 0, swizzled with ADD_TID, index stride 64
@@ -235,7 +262,9 @@ private:
         w.set_exec(exec);
     }
 
-    void record_fault(const Wave& w, std::uint32_t index, const ExecError& error) {
+    void record_fault(const Wave& w, const WaveFault& fault) {
+        const std::uint32_t index = fault.index;
+        const ExecError& error = fault.error;
         const Program& p = s_.program;
         Fault f;
         f.what = error.what();
@@ -262,11 +291,13 @@ private:
         }
     }
 
-    // Runs the wave until it reaches a barrier or its end. Returns false on a fault.
+    // Runs the wave until it reaches a barrier or its end. Returns false on
+    // a fault, which it leaves in faults_[w.id]. Counts into w.group: group_,
+    // or in team mode the wave's view.
     bool run_wave(Wave& w) {
-        std::uint64_t* classes = group_.counters.instructions.data();
-        std::uint64_t& multiply_adds = group_.counters.valu_multiply_add;
-        WorkgroupObserver* observer = group_.observer;
+        std::uint64_t* classes = w.group->counters.instructions.data();
+        std::uint64_t& multiply_adds = w.group->counters.valu_multiply_add;
+        WorkgroupObserver* observer = w.group->observer;
         std::uint32_t current = w.pc;
         try {
             // An s_setreg that changes the fp32 denorm mode switches w.code and
@@ -299,11 +330,56 @@ private:
                 w.state = WaveState::running;
             }
         } catch (const ExecError& error) {
-            record_fault(w, current, error);
+            faults_[w.id] = WaveFault{current, error};
             return false;
         }
         if (w.state == WaveState::ended && observer) observer->wave_ended(w);
         return true;
+    }
+
+    // One phase of team mode: every running wave to its next barrier or end,
+    // on the team's threads. Between two barriers the waves of a race-free
+    // program are independent (the sequential schedule assumes the same:
+    // its order is one of many the hardware may pick), so the outcome is the
+    // sequential one, including after a fault: the lowest faulting wave is
+    // the one the sequential schedule stops at, as waves before it ran the
+    // same code on the same state; it is reported, and only the counts of the
+    // waves up to it are kept (the later ones would not have run). What the
+    // later waves wrote to memory stays, as when workgroups after a faulting
+    // one have run. Returns false on a fault.
+    bool run_phase_in_team() {
+        phase_waves_.clear();
+        for (auto& w : waves_)
+            if (w->state == WaveState::running) phase_waves_.push_back(w->id);
+        if (phase_waves_.size() == 1) {
+            run_wave(*waves_[phase_waves_[0]]);
+        } else {
+            team_->run(static_cast<unsigned>(phase_waves_.size()), [](void* context, unsigned i) {
+                Worker& self = *static_cast<Worker*>(context);
+                const unsigned id = self.phase_waves_[i];
+                // Anything but an ExecError (a host allocation failing) leaves
+                // launch() as it would on one thread, from the lowest such wave.
+                try {
+                    self.run_wave(*self.waves_[id]);
+                } catch (...) {
+                    self.escaped_[id] = std::current_exception();
+                }
+            }, this);
+            for (unsigned id : phase_waves_)
+                if (escaped_[id]) std::rethrow_exception(std::exchange(escaped_[id], nullptr));
+        }
+        bool faulted = false;
+        for (unsigned id : phase_waves_) {
+            Counters& counts = views_[id]->counters;
+            if (!faulted) group_.counters += counts;
+            counts = Counters{};
+            if (faults_[id] && !faulted) {
+                record_fault(*waves_[id], *faults_[id]);
+                faulted = true;
+            }
+            faults_[id].reset();
+        }
+        return !faulted;
     }
 
     // Scratch starts zeroed for every workgroup, as LDS does: what a kernel
@@ -331,12 +407,28 @@ private:
         group_.counters.workgroups += 1;
         group_.counters.waves += waves_.size();
 
+        if (team_) {
+            for (unsigned i = 0; i < waves_.size(); ++i) {
+                Workgroup& view = *views_[i];
+                view.lds.share(group_.lds);
+                view.id = group_.id;
+                view.linear_id = group_.linear_id;
+                waves_[i]->group = &view;
+            }
+        }
+
         bool faulted = false;
         while (!faulted) {
-            for (auto& w : waves_) {
-                if (w->state == WaveState::running && !run_wave(*w)) {
-                    faulted = true;
-                    break;
+            if (team_) {
+                faulted = !run_phase_in_team();
+            } else {
+                for (auto& w : waves_) {
+                    if (w->state == WaveState::running && !run_wave(*w)) {
+                        record_fault(*w, *faults_[w->id]);
+                        faults_[w->id].reset();
+                        faulted = true;
+                        break;
+                    }
                 }
             }
             if (faulted) break;
@@ -420,7 +512,16 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     shared.workgroup_count = std::uint64_t(config.grid[0]) * config.grid[1] * config.grid[2];
 
     unsigned threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned all_threads = threads;
     threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, shared.workgroup_count));
+    // Threads the workgroups leave idle run waves side by side instead
+    // (dispatch.hpp). Not with an observer: the checkers see one wave's
+    // instructions after another and keep state per workgroup (their
+    // findings name the first wave in program order). Not when
+    // wave_order_matters (program.cpp): an atomic's result depends on the
+    // order of the waves.
+    if (!config.observer && !program.wave_order_matters)
+        shared.team_threads = std::min(all_threads / std::max(threads, 1u), shared.waves_per_group);
     allocate_scratch(shared, objects, std::max(threads, 1u));
     if (threads <= 1 && !config.progress) {
         Worker(shared, 0).run();

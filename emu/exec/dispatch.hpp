@@ -17,7 +17,22 @@
 //
 // Workgroups run in parallel on `threads` host threads; results and
 // counters do not depend on the thread count. Within a workgroup the waves
-// take turns, each running until it reaches s_barrier or s_endpgm.
+// take turns, each running until it reaches s_barrier or s_endpgm (one
+// phase), wave 0 first.
+//
+// Small grids: when the grid has fewer workgroups than threads, the idle
+// threads join the workgroups as teams (emu/exec/wave_team.hpp): a phase's
+// waves run side by side, and the next phase starts when all have reached
+// the barrier or their end. Between two barriers the waves of a race-free
+// program are independent, so memory and counters are the sequential
+// schedule's; the reported fault is too (the lowest faulting wave of the
+// phase, the one the sequential schedule stops at, with the counts of the
+// waves before it). The waves take turns as above instead when an observer
+// (the checkers) is attached, or when Program::wave_order_matters (atomics,
+// ds_append/ds_consume: their results show the order of the waves). A
+// program with an LDS or global race between waves of one phase (which the
+// checkers report) may give results that depend on the thread count.
+// docs/emulator-performance.md "Small grids" has the measurements.
 
 #include <array>
 #include <cstdint>
@@ -48,7 +63,7 @@ struct LaunchConfig {
     // filled in by launch(). May be shorter than the kernarg segment.
     std::vector<std::uint8_t> kernarg;
     std::uint32_t dynamic_lds = 0;  // bytes of LDS beyond the descriptor's fixed size
-    unsigned threads = 0;           // 0: all host cores
+    unsigned threads = 0;           // 0: all host cores (workgroups, then the waves of small grids)
     DispatchObserver* observer = nullptr;
     std::uint64_t watchdog = default_watchdog;  // instructions per wave before "endless loop"; 0: none
     // Scratch bytes per work-item for a kernel with a dynamic stack (calls

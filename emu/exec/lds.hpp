@@ -70,16 +70,27 @@ class Lds {
 public:
     void reset(std::uint32_t size) {
         bytes_.assign(size, 0);
+        data_ = bytes_.data();
+        size_ = size;
     }
-    std::uint32_t size() const { return static_cast<std::uint32_t>(bytes_.size()); }
+    // Makes this the same LDS as `owner` (until either is reset): the views
+    // of one workgroup that dispatch.cpp gives waves running on other threads.
+    void share(Lds& owner) {
+        bytes_.clear();
+        data_ = owner.data_;
+        size_ = owner.size_;
+    }
+    std::uint32_t size() const { return size_; }
     // nullptr when [address, address + width) is not inside the allocation.
     std::uint8_t* at(std::uint64_t address, std::uint32_t width) {
-        if (address > bytes_.size() || width > bytes_.size() - address) return nullptr;
-        return bytes_.data() + address;
+        if (address > size_ || width > size_ - address) return nullptr;
+        return data_ + address;
     }
 
 private:
     std::vector<std::uint8_t> bytes_;
+    std::uint8_t* data_ = nullptr;
+    std::uint32_t size_ = 0;
 };
 
 }  // namespace dppgemm::emu

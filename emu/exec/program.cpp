@@ -225,6 +225,18 @@ Program program_header(const Kernel& kernel, Target target) {
 }
 
 // Program::code from Program::insts, all of them decoded (branch targets are looked up among them).
+// Why launch() keeps a workgroup's waves in order (dispatch.hpp, "Small
+// grids"): between two barriers the waves of a race-free program touch
+// disjoint memory, except through read-modify-writes. An atomic (LDS,
+// global, flat, buffer or scalar) returns, and for floating-point adds
+// stores, values that depend on which wave came first; ds_append/ds_consume
+// (not flagged atomic in the op table, being counters at M0 rather than
+// memory operands) hand each wave its slot in arrival order. Any of them
+// anywhere in the program keeps the waves sequential.
+bool wave_order_matters(const Inst& inst) {
+    return inst.info().has(OF_ATOMIC) || inst.op == Op::ds_append || inst.op == Op::ds_consume;
+}
+
 void build_code(Program& p) {
     const Target target = p.target;
     const sem::Table& table = semantics();
@@ -317,6 +329,7 @@ void build_code(Program& p) {
     end.target = Program::no_target;
     count_multiply_add_runs(p);
     build_fp32_denorm_variants(p, table);
+    p.wave_order_matters = std::any_of(p.insts.begin(), p.insts.end(), wave_order_matters);
 }
 
 // The functions the kernel may call: every other sized function in the code

@@ -129,6 +129,10 @@ struct Program {
     std::vector<MultiplyAddStep> multiply_add_steps;        // by instruction index
     unsigned vgprs_used = 0;          // highest VGPR index touched + 1 (zeroed per wave)
     unsigned agprs_used = 0;
+    // Some instruction's effect depends on the order in which a workgroup's
+    // waves run between two barriers (see build_code): launch() then runs
+    // the waves one after another even where it could spread them over threads.
+    bool wave_order_matters = false;
 
     // Index of the instruction starting at byte offset `pc`, or no_target.
     std::uint32_t index_of(std::int64_t pc) const;

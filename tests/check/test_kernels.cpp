@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <random>
 
 #include "check_support.hpp"
@@ -33,19 +35,34 @@ std::vector<SgemmKernel> sgemm_kernels() {
 // M = N = 130 (2 x 2 workgroups, edge tiles), K = 17 (3 k steps: prologue,
 // loop with prefetch, last step), alpha and beta non-zero (the blend epilogue
 // with its loads of C runs).
-Checked run_sgemm(const Program& program, const std::string& layout) {
+Checked run_sgemm(const Program& program, const std::string& layout, CheckOptions options = {}) {
     const int m = 130, n = 130, k = 17;
     const bool ta = layout[0] == 'T', tb = layout[1] == 'T';
     const int lda = (ta ? k : m) + 1, ldb = (tb ? n : k) + 2, ldc = m + 3;
-    std::mt19937 rng(3);
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    auto matrix = [&](std::size_t count) {
-        std::vector<float> v(count);
-        for (float& x : v) x = dist(rng);
-        return v;
+    // The same operands for every run of a layout (the mutation test runs
+    // each layout hundreds of times): made once.
+    struct Operands {
+        std::vector<float> a, b, c;
     };
-    const std::vector<float> a = matrix(std::size_t(lda) * (ta ? m : k)), b = matrix(std::size_t(ldb) * (tb ? k : n)),
-                             c = matrix(std::size_t(ldc) * n);
+    static std::map<std::string, Operands> cache;
+    static std::mutex cache_mutex;
+    std::unique_lock<std::mutex> lock(cache_mutex);
+    auto [entry, made] = cache.try_emplace(layout);
+    if (made) {
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+        auto matrix = [&](std::size_t count) {
+            std::vector<float> v(count);
+            for (float& x : v) x = dist(rng);
+            return v;
+        };
+        entry->second.a = matrix(std::size_t(lda) * (ta ? m : k));
+        entry->second.b = matrix(std::size_t(ldb) * (tb ? k : n));
+        entry->second.c = matrix(std::size_t(ldc) * n);
+    }
+    const Operands& operands = entry->second;
+    lock.unlock();
+    const std::vector<float>&a = operands.a, &b = operands.b, &c = operands.c;
     DeviceMemory memory;
     const std::uint64_t da = memory.allocate(4 * a.size(), "A"), db = memory.allocate(4 * b.size(), "B"),
                         dc = memory.allocate(4 * c.size(), "C");
@@ -60,7 +77,7 @@ Checked run_sgemm(const Program& program, const std::string& layout) {
     config.kernarg.resize(sizeof args);
     std::memcpy(config.kernarg.data(), &args, sizeof args);
     config.threads = 2;
-    return launch_checked(memory, program, config);
+    return launch_checked(memory, program, config, options);
 }
 
 bool is_mutation_site(const Inst& inst) {
@@ -90,6 +107,11 @@ TEST_CASE("every s_waitcnt, s_barrier and s_nop removed from a dppgemm kernel is
     // wait guards a read of the registers it covers (or, before each
     // s_barrier, the ds_writes the barrier publishes), and every barrier
     // separates one stage's ds_writes from the other waves' ds_reads of it.
+    // One finding is all this asks for: the dispatch stops at the first
+    // (CheckOptions::stop_at_first), and a mutation that went unnoticed still
+    // runs to the end.
+    CheckOptions first_only;
+    first_only.stop_at_first = true;
     unsigned mutations = 0, nops = 0;
     for (const SgemmKernel& k : sgemm_kernels()) {
         const Kernel& kernel = k.code.kernels.at(0);
@@ -98,7 +120,7 @@ TEST_CASE("every s_waitcnt, s_barrier and s_nop removed from a dppgemm kernel is
         for (const Inst& inst : original.insts) {
             if (!is_mutation_site(inst)) continue;
             const Program mutated = build_program(with_nop_at(kernel, inst.pc), target);
-            const Checked c = run_sgemm(mutated, k.object->layout);
+            const Checked c = run_sgemm(mutated, k.object->layout, first_only);
             INFO(k.name() << ": removed pc " << inst.pc << " " << original.disassemble(original.index_of(inst.pc)) << "\n"
                           << c.text());
             CHECK_FALSE(c.findings.empty());

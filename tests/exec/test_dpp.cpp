@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <map>
 #include <sstream>
 
 #include "kernel_builder.hpp"
@@ -41,70 +42,97 @@ std::vector<Control> controls(bool gfx90a) {
     return c;
 }
 
-// v2 = 1000 + lane; v5 = 7 (old value); lanes >= active_lanes inactive;
-// v_mov_b32_dpp v5, v2 <control>; store v5 with all lanes on.
-std::vector<std::uint32_t> run_dpp(const std::string& mcpu, const std::string& control, unsigned active_lanes) {
-    std::ostringstream body;
-    body << "  v_add_u32 v2, 1000, v0\n  v_mov_b32 v5, 7\n";
-    if (active_lanes < 64) body << "  v_cmpx_gt_u32 vcc, " << active_lanes << ", v0\n";
-    body << "  s_nop 1\n  v_mov_b32_dpp v5, v2 " << control << "\n  s_mov_b64 exec, -1\n"
-         << "  global_store_dword v1, v5, s[4:5]\n";
-    KernelOptions options;
-    options.mcpu = mcpu;
-    const CodeObject co = assemble_kernel(body.str(), options);
-    const Program program = build_program(co, co.kernels.at(0));
-    TestRun run(64);
-    const DispatchResult r = run.run(program);
-    INFO((r.fault ? r.fault->message : std::string()));
-    REQUIRE(r.ok());
-    return run.read(0, 64);
-}
+// One check of a control with its masks.
+struct DppCase {
+    std::string mcpu;
+    Control control;
+    unsigned row_mask = 0xf, bank_mask = 0xf;
+    bool bound_ctrl = false;
+    unsigned active_lanes = 64;
 
-void check_control(const std::string& mcpu, const Control& c, unsigned row_mask, unsigned bank_mask, bool bound_ctrl,
-                   unsigned active_lanes) {
-    std::ostringstream text;
-    text << c.text << " row_mask:0x" << std::hex << row_mask << " bank_mask:0x" << bank_mask;
-    if (bound_ctrl) text << " bound_ctrl:0";
-    INFO(mcpu << " " << text.str() << " active lanes " << active_lanes);
-    const auto out = run_dpp(mcpu, text.str(), active_lanes);
-    for (int l = 0; l < 64; ++l) {
-        const int from = c.source(l);
-        const bool active = unsigned(l) < active_lanes;
-        const bool enabled = ((row_mask >> (l / 16)) & 1) && ((bank_mask >> ((l % 16) / 4)) & 1);
-        const bool valid = from >= 0 && unsigned(from) < active_lanes;
-        std::uint32_t expected = 7;
-        if (active && enabled) {
-            if (valid) expected = 1000 + from;
-            else if (bound_ctrl) expected = 0;
+    std::string text() const {
+        std::ostringstream t;
+        t << control.text << " row_mask:0x" << std::hex << row_mask << " bank_mask:0x" << bank_mask;
+        if (bound_ctrl) t << " bound_ctrl:0";
+        return t.str();
+    }
+    // v2 = 1000 + lane; v5 = 7 (old value); lanes >= active_lanes inactive;
+    // v_mov_b32_dpp v5, v2 <control>; store v5 with all lanes on.
+    std::string body() const {
+        std::ostringstream b;
+        b << "  v_add_u32 v2, 1000, v0\n  v_mov_b32 v5, 7\n";
+        if (active_lanes < 64) b << "  v_cmpx_gt_u32 vcc, " << active_lanes << ", v0\n";
+        b << "  s_nop 1\n  v_mov_b32_dpp v5, v2 " << text() << "\n  s_mov_b64 exec, -1\n"
+          << "  global_store_dword v1, v5, s[4:5]\n";
+        return b.str();
+    }
+};
+
+// Runs every case, each target's kernels assembled together (assemble_kernels), and checks each lane.
+void check_controls(const std::vector<DppCase>& cases) {
+    std::map<std::string, std::vector<std::size_t>> by_target;
+    for (std::size_t i = 0; i < cases.size(); ++i) by_target[cases[i].mcpu].push_back(i);
+    for (const auto& [mcpu, members] : by_target) {
+        std::vector<std::string> bodies;
+        for (std::size_t i : members) bodies.push_back(cases[i].body());
+        KernelOptions options;
+        options.mcpu = mcpu;
+        const CodeObject co = assemble_kernels(bodies, options);
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            const DppCase& d = cases[members[k]];
+            INFO(mcpu << " " << d.text() << " active lanes " << d.active_lanes);
+            const Program program = build_program(co, co.kernel("k" + std::to_string(k)));
+            TestRun run(64);
+            const DispatchResult r = run.run(program);
+            INFO((r.fault ? r.fault->message : std::string()));
+            REQUIRE(r.ok());
+            const auto out = run.read(0, 64);
+            for (int l = 0; l < 64; ++l) {
+                const int from = d.control.source(l);
+                const bool active = unsigned(l) < d.active_lanes;
+                const bool enabled = ((d.row_mask >> (l / 16)) & 1) && ((d.bank_mask >> ((l % 16) / 4)) & 1);
+                const bool valid = from >= 0 && unsigned(from) < d.active_lanes;
+                std::uint32_t expected = 7;
+                if (active && enabled) {
+                    if (valid) expected = 1000 + from;
+                    else if (d.bound_ctrl) expected = 0;
+                }
+                INFO("lane " << l);
+                CHECK(out[l] == expected);
+            }
         }
-        INFO("lane " << l);
-        CHECK(out[l] == expected);
     }
 }
 
 }  // namespace
 
 TEST_CASE("every gfx9 DPP control maps lanes as the ISA says", "[dpp]") {
-    for (const Control& c : controls(false)) check_control("gfx906", c, 0xf, 0xf, false, 64);
+    std::vector<DppCase> cases;
+    for (const Control& c : controls(false)) cases.push_back({"gfx906", c});
+    check_controls(cases);
 }
 
 TEST_CASE("row_newbcast on gfx90a", "[dpp]") {
+    std::vector<DppCase> cases;
     for (const Control& c : controls(true))
-        if (c.text.rfind("row_newbcast", 0) == 0) check_control("gfx90a", c, 0xf, 0xf, false, 64);
+        if (c.text.rfind("row_newbcast", 0) == 0) cases.push_back({"gfx90a", c});
+    check_controls(cases);
 }
 
 TEST_CASE("row_mask, bank_mask, bound_ctrl and inactive source lanes", "[dpp]") {
     const auto all = controls(false);
+    std::vector<DppCase> cases;
     for (const Control& c : all) {
         if (c.text != "row_shr:3" && c.text != "wave_shl:1" && c.text != "row_bcast:15" && c.text != "quad_perm:[3,2,1,0]")
             continue;
-        check_control("gfx906", c, 0xa, 0xf, false, 64);
-        check_control("gfx906", c, 0xf, 0x5, false, 64);
-        check_control("gfx906", c, 0xf, 0xf, true, 64);
-        check_control("gfx906", c, 0x7, 0xe, true, 64);
-        check_control("gfx906", c, 0xf, 0xf, false, 37);  // sources past lane 36 are inactive
-        check_control("gfx906", c, 0xf, 0xf, true, 37);
+        cases.push_back({"gfx906", c, 0xa, 0xf, false, 64});
+        cases.push_back({"gfx906", c, 0xf, 0x5, false, 64});
+        cases.push_back({"gfx906", c, 0xf, 0xf, true, 64});
+        cases.push_back({"gfx906", c, 0x7, 0xe, true, 64});
+        cases.push_back({"gfx906", c, 0xf, 0xf, false, 37});  // sources past lane 36 are inactive
+        cases.push_back({"gfx906", c, 0xf, 0xf, true, 37});
     }
+    check_controls(cases);
 }
 
 TEST_CASE("DPP permutes src0 of v_mac_f32", "[dpp]") {

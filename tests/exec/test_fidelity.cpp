@@ -54,15 +54,15 @@ TEST_CASE("integer sources of fp32 ops are never flushed as denormals", "[alu][f
     const KernelOptions o = fp32_mode(mcpu, mode);
     const std::vector<u32> n = integer_looking(), zero(64, 0);
     std::vector<u32> one_and_a_half(64, bits(1.5f));
-    const auto cvt_u = run_three("  v_cvt_f32_u32 v5, v2", n, zero, zero, o);
-    const auto cvt_u_e64 = run_three("  v_cvt_f32_u32_e64 v5, v2", n, zero, zero, o);
-    const auto cvt_u_sdwa = run_three("  v_cvt_f32_u32_sdwa v5, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0", n,
-                                      zero, zero, o);
-    const auto cvt_i = run_three("  v_cvt_f32_i32 v5, v2", n, zero, zero, o);
-    const auto cvt_f64 = run_three("  v_cvt_f64_u32 v[6:7], v2\n  v_cvt_f32_f64 v5, v[6:7]", n, zero, zero, o);
-    const auto ldexp_inline = run_three("  v_ldexp_f32 v5, v3, 3", zero, one_and_a_half, zero, o);
-    const auto ldexp_sgpr = run_three("  s_mov_b32 s20, 5\n  v_ldexp_f32 v5, v3, s20", zero, one_and_a_half, zero, o);
-    const auto ldexp_vgpr = run_three("  v_ldexp_f32 v5, v3, v2", n, one_and_a_half, zero, o);
+    // One kernel: the ops on the integers in p1 (v2), 1.5 in p2 (v3).
+    const auto results = run_three_each({"  v_cvt_f32_u32 v5, v2", "  v_cvt_f32_u32_e64 v5, v2",
+                                         "  v_cvt_f32_u32_sdwa v5, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0",
+                                         "  v_cvt_f32_i32 v5, v2", "  v_cvt_f64_u32 v[6:7], v2\n  v_cvt_f32_f64 v5, v[6:7]",
+                                         "  v_ldexp_f32 v5, v3, 3", "  s_mov_b32 s20, 5\n  v_ldexp_f32 v5, v3, s20",
+                                         "  v_ldexp_f32 v5, v3, v2"},
+                                        n, one_and_a_half, zero, o);
+    const auto &cvt_u = results[0], &cvt_u_e64 = results[1], &cvt_u_sdwa = results[2], &cvt_i = results[3],
+               &cvt_f64 = results[4], &ldexp_inline = results[5], &ldexp_sgpr = results[6], &ldexp_vgpr = results[7];
     for (unsigned l = 0; l < 64; ++l) {
         INFO("lane " << l << " value " << n[l]);
         CHECK(cvt_u[l] == bits(float(n[l])));
@@ -84,12 +84,12 @@ TEST_CASE("integer results of fp32 ops are never flushed as denormals", "[alu][f
     const KernelOptions o = fp32_mode(mcpu, mode);
     std::vector<u32> x(64), zero(64, 0);
     for (unsigned l = 0; l < 64; ++l) x[l] = bits(float(l) * 1000.25f);
-    const auto to_i = run_three("  v_cvt_i32_f32 v5, v2", x, zero, zero, o);
-    const auto to_u = run_three("  v_cvt_u32_f32_e64 v5, v2", x, zero, zero, o);
-    const auto rpi = run_three("  v_cvt_rpi_i32_f32 v5, v2", x, zero, zero, o);
-    const auto flr = run_three("  v_cvt_flr_i32_f32 v5, v2", x, zero, zero, o);
-    const auto frexp_exp = run_three("  v_frexp_exp_i32_f32 v5, v2", x, zero, zero, o);
-    const auto f64_to_i = run_three("  v_cvt_f64_f32 v[6:7], v2\n  v_cvt_i32_f64 v5, v[6:7]", x, zero, zero, o);
+    const auto results = run_three_each({"  v_cvt_i32_f32 v5, v2", "  v_cvt_u32_f32_e64 v5, v2", "  v_cvt_rpi_i32_f32 v5, v2",
+                                         "  v_cvt_flr_i32_f32 v5, v2", "  v_frexp_exp_i32_f32 v5, v2",
+                                         "  v_cvt_f64_f32 v[6:7], v2\n  v_cvt_i32_f64 v5, v[6:7]"},
+                                        x, zero, zero, o);
+    const auto &to_i = results[0], &to_u = results[1], &rpi = results[2], &flr = results[3], &frexp_exp = results[4],
+               &f64_to_i = results[5];
     for (unsigned l = 0; l < 64; ++l) {
         const float v = from_bits(x[l]);
         INFO("lane " << l << " value " << v);
@@ -207,6 +207,49 @@ u64 run_f64(const std::string& body, u64 a, u64 b, u64 c, const KernelOptions& o
     const auto out = run.read(0, 2);
     return out[0] | (u64(out[1]) << 32);
 }
+// Many run_f64 cases in one kernel, one assembly instead of one per case:
+// case i sets its own inputs, runs its body and stores lane 0's v[6:7] to
+// p0 + 8i; check() runs them all and CHECKs each result.
+class F64Cases {
+public:
+    explicit F64Cases(const KernelOptions& options) : options_(options) {}
+    void expect(const std::string& body, u64 a, u64 b, u64 c, u64 expected) {
+        cases_.push_back({body, a, b, c, expected});
+    }
+    void check() const {
+        const auto set = [](const char* reg, u32 value) {
+            return std::string("  v_mov_b32 ") + reg + ", " + std::to_string(value) + "\n";
+        };
+        std::string source = "  v_mov_b32 v10, 0\n";
+        for (std::size_t i = 0; i < cases_.size(); ++i) {
+            const Case& k = cases_[i];
+            source += set("v2", u32(k.a)) + set("v3", u32(k.a >> 32)) + set("v4", u32(k.b)) + set("v5", u32(k.b >> 32)) +
+                      set("v8", u32(k.c)) + set("v9", u32(k.c >> 32)) + k.body +
+                      "\n  global_store_dwordx2 v10, v[6:7], s[4:5] offset:" + std::to_string(8 * i) + "\n";
+        }
+        REQUIRE(8 * cases_.size() <= 4095);  // the store's offset field
+        const CodeObject co = assemble_kernel(source, options_);
+        const Program program = build_program(co, co.kernels.at(0));
+        TestRun run(2 * cases_.size());
+        const DispatchResult r = run.run(program);
+        INFO((r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        const auto out = run.read(0, 2 * cases_.size());
+        for (std::size_t i = 0; i < cases_.size(); ++i) {
+            INFO(cases_[i].body);
+            CHECK((out[2 * i] | (u64(out[2 * i + 1]) << 32)) == cases_[i].expected);
+        }
+    }
+
+private:
+    struct Case {
+        std::string body;
+        u64 a, b, c, expected;
+    };
+    KernelOptions options_;
+    std::vector<Case> cases_;
+};
+
 
 }  // namespace
 
@@ -222,37 +265,42 @@ TEST_CASE("the fp16/fp64 denorm mode flushes f64 inputs and results", "[alu][flo
     const bool flush_in = mode == 0 || mode == 2, flush_out = mode == 0 || mode == 1;
     const u64 min_denormal = 1, zero = 0, negative_zero = bits64(-0.0);
     const double tiny = std::ldexp(1.0, -1074), small = std::ldexp(1.0, -1022);
+    F64Cases cases(o);
+    const auto expect = [&](const std::string& body, u64 a, u64 b, u64 c, u64 expected) {
+        cases.expect(body, a, b, c, expected);
+    };
     // A denormal input times 2^60 is normal: 0 only when the input is flushed.
-    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", min_denormal, bits64(0x1p60), 0, o) ==
+    expect("  v_mul_f64 v[6:7], v[2:3], v[4:5]", min_denormal, bits64(0x1p60), 0,
           (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
     // Normal inputs, denormal product: 0 only when the result is flushed.
-    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", bits64(small), bits64(0x1p-10), 0, o) ==
+    expect("  v_mul_f64 v[6:7], v[2:3], v[4:5]", bits64(small), bits64(0x1p-10), 0,
           (flush_out ? zero : bits64(std::ldexp(1.0, -1032))));
-    CHECK(run_f64("  v_mul_f64 v[6:7], v[2:3], v[4:5]", bits64(-small), bits64(0x1p-10), 0, o) ==
+    expect("  v_mul_f64 v[6:7], v[2:3], v[4:5]", bits64(-small), bits64(0x1p-10), 0,
           (flush_out ? negative_zero : bits64(-std::ldexp(1.0, -1032))));
     // An SGPR pair source is flushed as a VGPR one.
-    CHECK(run_f64("  s_mov_b32 s20, 1\n  s_mov_b32 s21, 0\n  v_mul_f64 v[6:7], s[20:21], v[4:5]", 0, bits64(0x1p60), 0,
-                  o) == (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
-    CHECK(run_f64("  v_add_f64 v[6:7], v[2:3], v[4:5]", bits64(small * 1.5), bits64(-small), 0, o) ==
+    expect("  s_mov_b32 s20, 1\n  s_mov_b32 s21, 0\n  v_mul_f64 v[6:7], s[20:21], v[4:5]", 0, bits64(0x1p60), 0,
+                   (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
+    expect("  v_add_f64 v[6:7], v[2:3], v[4:5]", bits64(small * 1.5), bits64(-small), 0,
           (flush_out ? zero : bits64(small * 0.5)));
-    CHECK(run_f64("  v_fma_f64 v[6:7], v[2:3], v[4:5], v[8:9]", bits64(tiny), bits64(0x1p60), bits64(1.0), o) ==
+    expect("  v_fma_f64 v[6:7], v[2:3], v[4:5], v[8:9]", bits64(tiny), bits64(0x1p60), bits64(1.0),
           (flush_in ? bits64(1.0) : bits64(1.0 + std::ldexp(1.0, -1014))));
     // v_ldexp_f64's exponent is an integer: never flushed; its f64 input is.
-    CHECK(run_f64("  v_ldexp_f64 v[6:7], v[2:3], 60", min_denormal, 0, 0, o) ==
+    expect("  v_ldexp_f64 v[6:7], v[2:3], 60", min_denormal, 0, 0,
           (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
-    CHECK(run_f64("  s_mov_b32 s20, -60\n  v_ldexp_f64 v[6:7], v[2:3], s20", bits64(small), 0, 0, o) ==
+    expect("  s_mov_b32 s20, -60\n  v_ldexp_f64 v[6:7], v[2:3], s20", bits64(small), 0, 0,
           (flush_out ? zero : bits64(std::ldexp(1.0, -1082))));
     // Compares read flushed inputs: a denormal equals zero when flushed.
-    CHECK(run_f64("  v_cmp_eq_f64 vcc, v[2:3], v[4:5]\n  v_cndmask_b32 v6, 0, 1, vcc\n  v_mov_b32 v7, 0", min_denormal, zero,
-                  0, o) == (flush_in ? 1u : 0u));
+    expect("  v_cmp_eq_f64 vcc, v[2:3], v[4:5]\n  v_cndmask_b32 v6, 0, 1, vcc\n  v_mov_b32 v7, 0", min_denormal, zero,
+                  0, (flush_in ? 1u : 0u));
     // Conversions: each operand under its own precision's mode (the fp32 mode is 3: kept).
-    CHECK(run_f64("  v_cvt_f64_f32 v[6:7], v2", bits64(0) | bits(0x1p-140f), 0, 0, o) == bits64(0x1p-140));
-    CHECK(run_f64("  v_cvt_f32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", bits64(0x1p-140), 0, 0, o) == bits(0x1p-140f));
-    CHECK(run_f64("  v_cvt_i32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", bits64(12345.75), 0, 0, o) == 12345u);
+    expect("  v_cvt_f64_f32 v[6:7], v2", bits64(0) | bits(0x1p-140f), 0, 0, bits64(0x1p-140));
+    expect("  v_cvt_f32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", bits64(0x1p-140), 0, 0, bits(0x1p-140f));
+    expect("  v_cvt_i32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", bits64(12345.75), 0, 0, 12345u);
     // An inline float constant is an f64 where the operand is f64 (operand_types.inc), an integer elsewhere.
-    CHECK(run_f64("  v_add_f64 v[6:7], v[2:3], 0.5", bits64(2.0), 0, 0, o) == bits64(2.5));
-    CHECK(run_f64("  v_ldexp_f64 v[6:7], 0.5, v2", 3, 0, 0, o) == bits64(4.0));
-    CHECK(run_f64("  v_lshlrev_b64 v[6:7], 4, v[2:3]", 0x0123456789abcdefull, 0, 0, o) == 0x123456789abcdef0ull);
+    expect("  v_add_f64 v[6:7], v[2:3], 0.5", bits64(2.0), 0, 0, bits64(2.5));
+    expect("  v_ldexp_f64 v[6:7], 0.5, v2", 3, 0, 0, bits64(4.0));
+    expect("  v_lshlrev_b64 v[6:7], 4, v[2:3]", 0x0123456789abcdefull, 0, 0, 0x123456789abcdef0ull);
+    cases.check();
 }
 
 TEST_CASE("f32 conversions to and from f64 follow the fp32 mode on their f32 side", "[alu][float][denorm][f64][fidelity]") {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -317,57 +318,97 @@ std::string atomic64_body(Path path, const std::string& mnemonic, bool cmpswap, 
     return s;
 }
 
-void check_atomic64(Path path, const std::string& mnemonic, const Atomic64& a, bool floats, const char* mcpu, bool returns) {
-    const bool cmpswap = a.two_data || std::string(a.op).find("cmp") != std::string::npos;
-    KernelOptions options;
-    options.mcpu = mcpu;
-    options.lds_bytes = path == Path::lds ? 512 : 0;
-    const std::string body = atomic64_body(path, mnemonic, cmpswap, returns);
-    INFO(body);
-    const CodeObject co = assemble_kernel(body, options);
-    const Program p = build_program(co, co.kernels.at(0));
-    const Atomic64Inputs in = atomic64_inputs(floats);
-    TestRun run(128);
-    auto as_dwords = [](const std::vector<u64>& v) {
-        std::vector<u32> out(2 * v.size());
-        std::memcpy(out.data(), v.data(), 8 * v.size());
-        return out;
-    };
-    run.fill(0, as_dwords(in.memory));
-    run.fill(1, as_dwords(in.data));
-    run.fill(2, as_dwords(in.compare));
-    run.run_to_end(p);
-    const auto memory = run.read(0, 128), returned = run.read(3, 128);
-    for (unsigned l = 0; l < 64; ++l) {
-        const u64 want = a.apply(in.memory[l], in.data[l], in.compare[l]);
-        const u64 got = memory[2 * l] | u64(memory[2 * l + 1]) << 32;
-        const u64 old = returned[2 * l] | u64(returned[2 * l + 1]) << 32;
-        INFO(mnemonic << " lane " << l << " memory " << std::hex << in.memory[l] << " data " << in.data[l] << " compare "
-                      << in.compare[l]);
-        CHECK(got == want);
-        CHECK(old == (returns ? in.memory[l] : 0x00005eed00005eedull));
+// Checks of 64-bit atomics, each kernel run on fresh memory; the kernels of
+// one target (and LDS size) are assembled together (assemble_kernels), once.
+class Atomic64Checks {
+public:
+    void add(Path path, const std::string& mnemonic, const Atomic64& a, bool floats, const char* mcpu, bool returns) {
+        cases_.push_back({path, mnemonic, a, floats, mcpu, returns});
     }
-}
+    void run() const {
+        std::map<std::pair<std::string, unsigned>, std::vector<std::size_t>> groups;  // (mcpu, LDS bytes) -> cases
+        for (std::size_t i = 0; i < cases_.size(); ++i)
+            groups[{cases_[i].mcpu, cases_[i].path == Path::lds ? 512u : 0u}].push_back(i);
+        for (const auto& [key, members] : groups) {
+            KernelOptions options;
+            options.mcpu = key.first;
+            options.lds_bytes = key.second;
+            std::vector<std::string> bodies;
+            for (std::size_t i : members) bodies.push_back(body(cases_[i]));
+            const CodeObject co = assemble_kernels(bodies, options);
+            for (std::size_t k = 0; k < members.size(); ++k)
+                check(cases_[members[k]], bodies[k], build_program(co, co.kernel("k" + std::to_string(k))));
+        }
+    }
+
+private:
+    struct Case {
+        Path path;
+        std::string mnemonic;
+        Atomic64 a;
+        bool floats;
+        std::string mcpu;
+        bool returns;
+    };
+    static std::string body(const Case& c) {
+        const bool cmpswap = c.a.two_data || std::string(c.a.op).find("cmp") != std::string::npos;
+        return atomic64_body(c.path, c.mnemonic, cmpswap, c.returns);
+    }
+    static void check(const Case& c, const std::string& body, const Program& p) {
+        const Atomic64& a = c.a;
+        const bool returns = c.returns;
+        INFO(c.mcpu << "\n" << body);
+        const Atomic64Inputs in = atomic64_inputs(c.floats);
+        TestRun run(128);
+        auto as_dwords = [](const std::vector<u64>& v) {
+            std::vector<u32> out(2 * v.size());
+            std::memcpy(out.data(), v.data(), 8 * v.size());
+            return out;
+        };
+        run.fill(0, as_dwords(in.memory));
+        run.fill(1, as_dwords(in.data));
+        run.fill(2, as_dwords(in.compare));
+        const DispatchResult r = run.run(p);
+        INFO((r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        const auto memory = run.read(0, 128), returned = run.read(3, 128);
+        for (unsigned l = 0; l < 64; ++l) {
+            const u64 want = a.apply(in.memory[l], in.data[l], in.compare[l]);
+            const u64 got = memory[2 * l] | u64(memory[2 * l + 1]) << 32;
+            const u64 old = returned[2 * l] | u64(returned[2 * l + 1]) << 32;
+            INFO(c.mnemonic << " lane " << l << " memory " << std::hex << in.memory[l] << " data " << in.data[l] << " compare "
+                            << in.compare[l]);
+            CHECK(got == want);
+            CHECK(old == (returns ? in.memory[l] : 0x00005eed00005eedull));
+        }
+    }
+    std::vector<Case> cases_;
+};
 
 // The atomic through global_, flat_ and buffer_atomic_<op>, with and without return.
-void check_atomic64_on_memory(const Atomic64& a, bool floats, const char* mcpu) {
+void add_atomic64_on_memory(Atomic64Checks& checks, const Atomic64& a, bool floats, const char* mcpu) {
     const std::pair<Path, const char*> paths[] = {
         {Path::global, "global_atomic_"}, {Path::flat, "flat_atomic_"}, {Path::buffer, "buffer_atomic_"}};
     for (const bool returns : {true, false})
-        for (const auto& [path, prefix] : paths) check_atomic64(path, prefix + std::string(a.op), a, floats, mcpu, returns);
+        for (const auto& [path, prefix] : paths) checks.add(path, prefix + std::string(a.op), a, floats, mcpu, returns);
 }
 
 }  // namespace
 
 TEST_CASE("global/flat/buffer 64-bit integer atomics with and without return", "[memory][atomic][isaops]") {
-    for (const Atomic64& a : integer_atomics64) check_atomic64_on_memory(a, false, "gfx906");
+    Atomic64Checks checks;
+    for (const Atomic64& a : integer_atomics64) add_atomic64_on_memory(checks, a, false, "gfx906");
+    checks.run();
 }
 
 TEST_CASE("gfx90a global/flat/buffer f64 atomics add/min/max", "[memory][atomic][isaops]") {
-    for (const Atomic64& a : float_atomics64) check_atomic64_on_memory(a, true, "gfx90a");
+    Atomic64Checks checks;
+    for (const Atomic64& a : float_atomics64) add_atomic64_on_memory(checks, a, true, "gfx90a");
+    checks.run();
 }
 
 TEST_CASE("64-bit LDS atomics with and without return", "[lds][atomic][isaops]") {
+    Atomic64Checks checks;
     // DS names: the _x2 op names of memory, spelled as the DS table spells them.
     const std::pair<const char*, const char*> names[] = {
         {"ds_wrxchg_rtn_b64", "swap_x2"}, {"ds_cmpst_b64", "cmpswap_x2"}, {"ds_add_u64", "add_x2"},
@@ -383,15 +424,15 @@ TEST_CASE("64-bit LDS atomics with and without return", "[lds][atomic][isaops]")
         const bool always_returns = base.find("_rtn") != std::string::npos;
         std::string with_rtn = base;
         if (!always_returns) with_rtn.insert(with_rtn.find('_', 3), "_rtn");
-        check_atomic64(Path::lds, with_rtn, a, false, "gfx906", true);
-        if (!always_returns) check_atomic64(Path::lds, base, a, false, "gfx906", false);
+        checks.add(Path::lds, with_rtn, a, false, "gfx906", true);
+        if (!always_returns) checks.add(Path::lds, base, a, false, "gfx906", false);
     }
     // DS_RSUB_U64: "MEM[ADDR] = DATA - MEM[ADDR]".
     const Atomic64 rsub{"rsub", [](u64 o, u64 d, u64) { return d - o; }};
-    check_atomic64(Path::lds, "ds_rsub_rtn_u64", rsub, false, "gfx906", true);
-    check_atomic64(Path::lds, "ds_rsub_u64", rsub, false, "gfx906", false);
-    check_atomic64(Path::lds, "ds_add_rtn_f64", float_atomics64[0], true, "gfx90a", true);
-    check_atomic64(Path::lds, "ds_add_f64", float_atomics64[0], true, "gfx90a", false);
+    checks.add(Path::lds, "ds_rsub_rtn_u64", rsub, false, "gfx906", true);
+    checks.add(Path::lds, "ds_rsub_u64", rsub, false, "gfx906", false);
+    checks.add(Path::lds, "ds_add_rtn_f64", float_atomics64[0], true, "gfx90a", true);
+    checks.add(Path::lds, "ds_add_f64", float_atomics64[0], true, "gfx90a", false);
     // DS_CONDXCHG32_RTN_B64 (RDNA pseudocode): "if DATA[31] then LDS[ADDR0] = {1'0, DATA[30:0]}",
     // the same for DATA[63] and ADDR0 + 4; the old element returns.
     const Atomic64 condxchg{"condxchg32", [](u64 o, u64 d, u64) {
@@ -399,7 +440,8 @@ TEST_CASE("64-bit LDS atomics with and without return", "[lds][atomic][isaops]")
         const u64 high = (d & 0x8000000000000000ull) ? d & 0x7fffffff00000000ull : o & 0xffffffff00000000ull;
         return high | low;
     }};
-    for (const char* mcpu : {"gfx900", "gfx90a"}) check_atomic64(Path::lds, "ds_condxchg32_rtn_b64", condxchg, false, mcpu, true);
+    for (const char* mcpu : {"gfx900", "gfx90a"}) checks.add(Path::lds, "ds_condxchg32_rtn_b64", condxchg, false, mcpu, true);
+    checks.run();
 }
 
 namespace {
@@ -584,16 +626,18 @@ TEST_CASE("s_memtime and s_memrealtime count up and land at lgkmcnt", "[alu][clo
 }
 
 TEST_CASE("LDS f64 min/max/cmpst and 64-bit mskor", "[lds][atomic][isaops]") {
+    Atomic64Checks checks;
     // DS_CMPST_F64: "MEM = (MEM == DATA) ? DATA2 : MEM" compared as doubles; DS_MSKOR_B64: "MEM = (MEM & ~DATA) | DATA2".
     const Atomic64 cmpst{"cmpst_f64", [](u64 o, u64 d, u64 c) { return from_bits64(o) == from_bits64(c) ? d : o; }, true};
     const Atomic64 mskor{"mskor_b64", [](u64 o, u64 d, u64 c) { return (o & ~c) | d; }, true};
     for (const bool returns : {true, false}) {
         const std::string rtn = returns ? "_rtn" : "";
-        check_atomic64(Path::lds, "ds_min" + rtn + "_f64", float_atomics64[1], true, "gfx906", returns);
-        check_atomic64(Path::lds, "ds_max" + rtn + "_f64", float_atomics64[2], true, "gfx906", returns);
-        check_atomic64(Path::lds, "ds_cmpst" + rtn + "_f64", cmpst, true, "gfx906", returns);
-        check_atomic64(Path::lds, "ds_mskor" + rtn + "_b64", mskor, false, "gfx906", returns);
+        checks.add(Path::lds, "ds_min" + rtn + "_f64", float_atomics64[1], true, "gfx906", returns);
+        checks.add(Path::lds, "ds_max" + rtn + "_f64", float_atomics64[2], true, "gfx906", returns);
+        checks.add(Path::lds, "ds_cmpst" + rtn + "_f64", cmpst, true, "gfx906", returns);
+        checks.add(Path::lds, "ds_mskor" + rtn + "_b64", mskor, false, "gfx906", returns);
     }
+    checks.run();
 }
 
 TEST_CASE("LDS 32-bit float min/max/cmpst and mskor and wrap", "[lds][atomic][isaops]") {
@@ -773,56 +817,69 @@ TEST_CASE("scalar atomics on addresses and buffers in 32 and 64 bits and s_buffe
         std::memcpy(out.data(), v.data(), 8 * v.size());
         return out;
     };
-    for (const Atomic64& a : integer_atomics64)
-        for (const bool wide : {false, true})
-            for (const bool buffer : {false, true}) {
-                std::string name = std::string(buffer ? "s_buffer_atomic_" : "s_atomic_") + a.op;
-                if (!wide) name = name.substr(0, name.size() - 3);
-                const bool cmpswap = std::string(a.op).find("cmp") != std::string::npos;
-                std::string body =
-                    "  s_lshl_b32 s28, s2, 3\n"
-                    "  s_load_dwordx2 s[20:21], s[6:7], s28\n"
-                    "  s_load_dwordx2 s[22:23], s[8:9], s28\n"
-                    "  s_waitcnt lgkmcnt(0)\n";
-                if (cmpswap && !wide) body += "  s_mov_b32 s21, s22\n";
-                const std::string data = wide ? (cmpswap ? "s[20:23]" : "s[20:21]") : (cmpswap ? "s[20:21]" : "s20");
-                if (buffer) {
-                    body += "  s_mov_b32 s24, s4\n  s_mov_b32 s25, s5\n  s_mov_b32 s26, 0x100\n  s_mov_b32 s27, 0x27000\n";
-                    body += "  " + name + " " + data + ", s[24:27], s28 glc\n";
-                } else {
-                    body += "  " + name + " " + data + ", s[4:5], s28 glc\n";
-                }
-                body += "  s_dcache_wb\n  s_waitcnt lgkmcnt(0)\n"
-                        "  v_mov_b32 v2, s20\n  v_mov_b32 v3, s21\n  v_mov_b32 v5, s28\n"
-                        "  global_store_dwordx2 v5, v[2:3], s[10:11]\n";
-                const CodeObject co = assemble_kernel(body);
-                TestRun run(128);
-                run.grid = {groups, 1, 1};
-                run.fill(0, as_dwords(in.memory));
-                run.fill(1, as_dwords(in.data));
-                run.fill(2, as_dwords(in.compare));
-                INFO(body);
-                run.run_to_end(build_program(co, co.kernels.at(0)));
-                const auto memory = run.read(0, 2 * groups), returned = run.read(3, 2 * groups);
-                for (unsigned g = 0; g < groups; ++g) {
-                    INFO(name << " workgroup " << g << std::hex << " memory " << in.memory[g] << " data " << in.data[g]
-                              << " compare " << in.compare[g]);
-                    if (wide) {
-                        const u64 want = a.apply(in.memory[g], in.data[g], in.compare[g]);
-                        CHECK((memory[2 * g] | u64(memory[2 * g + 1]) << 32) == want);
-                        CHECK((returned[2 * g] | u64(returned[2 * g + 1]) << 32) == in.memory[g]);
+    // Two passes: the first collects the kernels, assembled together
+    // (assemble_kernels); the second runs and checks them in the same order.
+    std::vector<std::string> bodies;
+    CodeObject atomics;
+    std::size_t next = 0;
+    for (const bool collecting : {true, false}) {
+        if (!collecting) atomics = assemble_kernels(bodies);
+        for (const Atomic64& a : integer_atomics64)
+            for (const bool wide : {false, true})
+                for (const bool buffer : {false, true}) {
+                    std::string name = std::string(buffer ? "s_buffer_atomic_" : "s_atomic_") + a.op;
+                    if (!wide) name = name.substr(0, name.size() - 3);
+                    const bool cmpswap = std::string(a.op).find("cmp") != std::string::npos;
+                    std::string body =
+                        "  s_lshl_b32 s28, s2, 3\n"
+                        "  s_load_dwordx2 s[20:21], s[6:7], s28\n"
+                        "  s_load_dwordx2 s[22:23], s[8:9], s28\n"
+                        "  s_waitcnt lgkmcnt(0)\n";
+                    if (cmpswap && !wide) body += "  s_mov_b32 s21, s22\n";
+                    const std::string data = wide ? (cmpswap ? "s[20:23]" : "s[20:21]") : (cmpswap ? "s[20:21]" : "s20");
+                    if (buffer) {
+                        body += "  s_mov_b32 s24, s4\n  s_mov_b32 s25, s5\n  s_mov_b32 s26, 0x100\n  s_mov_b32 s27, 0x27000\n";
+                        body += "  " + name + " " + data + ", s[24:27], s28 glc\n";
                     } else {
-                        // 32 bits: the 64-bit rule on the low dwords (sign-extended for the signed
-                        // min/max, zero-extended otherwise), truncated; the high dword of memory is untouched.
-                        const bool is_signed = std::string(a.op).rfind("smin", 0) == 0 || std::string(a.op).rfind("smax", 0) == 0;
-                        auto widen = [is_signed](u64 x) { return is_signed ? u64(i64(i32(u32(x)))) : u64(u32(x)); };
-                        const u32 want = u32(a.apply(widen(in.memory[g]), widen(in.data[g]), widen(in.compare[g])));
-                        CHECK(memory[2 * g] == want);
-                        CHECK(memory[2 * g + 1] == u32(in.memory[g] >> 32));
-                        CHECK(returned[2 * g] == u32(in.memory[g]));
+                        body += "  " + name + " " + data + ", s[4:5], s28 glc\n";
+                    }
+                    body += "  s_dcache_wb\n  s_waitcnt lgkmcnt(0)\n"
+                            "  v_mov_b32 v2, s20\n  v_mov_b32 v3, s21\n  v_mov_b32 v5, s28\n"
+                            "  global_store_dwordx2 v5, v[2:3], s[10:11]\n";
+                    if (collecting) {
+                        bodies.push_back(body);
+                        continue;
+                    }
+                    const std::string kernel = "k" + std::to_string(next++);
+                    TestRun run(128);
+                    run.grid = {groups, 1, 1};
+                    run.fill(0, as_dwords(in.memory));
+                    run.fill(1, as_dwords(in.data));
+                    run.fill(2, as_dwords(in.compare));
+                    const DispatchResult r = run.run(build_program(atomics, atomics.kernel(kernel)));
+                    INFO(body << (r.fault ? r.fault->message : std::string()));
+                    REQUIRE(r.ok());
+                    const auto memory = run.read(0, 2 * groups), returned = run.read(3, 2 * groups);
+                    for (unsigned g = 0; g < groups; ++g) {
+                        INFO(name << " workgroup " << g << std::hex << " memory " << in.memory[g] << " data " << in.data[g]
+                                  << " compare " << in.compare[g]);
+                        if (wide) {
+                            const u64 want = a.apply(in.memory[g], in.data[g], in.compare[g]);
+                            CHECK((memory[2 * g] | u64(memory[2 * g + 1]) << 32) == want);
+                            CHECK((returned[2 * g] | u64(returned[2 * g + 1]) << 32) == in.memory[g]);
+                        } else {
+                            // 32 bits: the 64-bit rule on the low dwords (sign-extended for the signed
+                            // min/max, zero-extended otherwise), truncated; the high dword of memory is untouched.
+                            const bool is_signed = std::string(a.op).rfind("smin", 0) == 0 || std::string(a.op).rfind("smax", 0) == 0;
+                            auto widen = [is_signed](u64 x) { return is_signed ? u64(i64(i32(u32(x)))) : u64(u32(x)); };
+                            const u32 want = u32(a.apply(widen(in.memory[g]), widen(in.data[g]), widen(in.compare[g])));
+                            CHECK(memory[2 * g] == want);
+                            CHECK(memory[2 * g + 1] == u32(in.memory[g] >> 32));
+                            CHECK(returned[2 * g] == u32(in.memory[g]));
+                        }
                     }
                 }
-            }
+    }
     // s_buffer_store: two dwords stored, the third past num_records (12 bytes) dropped.
     const CodeObject co = assemble_kernel(R"(
   s_mov_b32 s24, s4
@@ -883,6 +940,14 @@ TEST_CASE("ds src2 forms (gfx900-gfx908): MEM(A) = MEM(A) op MEM(A + offset elem
         {"xor_b", [](u64 a, u64 b, bool) { return a ^ b; }},
         {"write_b", [](u64, u64 b, bool) { return b; }},
     };
+    struct Case {
+        std::string name;
+        const Src2Op* op;
+        bool wide;
+        u32 offset;
+    };
+    std::vector<Case> cases;
+    std::vector<std::string> bodies;
     for (const bool wide : {false, true})
         for (const Src2Op& op : ops)
             for (const u32 offset : {3u, 0x7ffdu, 0x8000u}) {  // +3 elements, -3 elements, from A[31:17] (0 here)
@@ -892,7 +957,6 @@ TEST_CASE("ds src2 forms (gfx900-gfx908): MEM(A) = MEM(A) op MEM(A + offset elem
                 const std::size_t underscore = stem.find('_');
                 if (underscore == std::string::npos) name = "ds_" + stem + "_src2_u" + type;
                 else name = "ds_" + stem.substr(0, underscore) + "_src2_" + stem.substr(underscore + 1) + type;
-                const unsigned size = wide ? 8 : 4;
                 // Lane l's A is 64 * l + 32: B = A + 3, A - 3 or A (elements) stays in the lane's 64 bytes.
                 const std::string body = "  v_lshlrev_b32 v2, 6, v0\n  v_add_u32 v2, 32, v2\n"
                                          "  s_mov_b32 s20, 0\n.Lfill:\n  v_lshlrev_b32 v6, 2, v0\n  v_add_u32 v6, s20, v6\n"
@@ -903,25 +967,35 @@ TEST_CASE("ds src2 forms (gfx900-gfx908): MEM(A) = MEM(A) op MEM(A + offset elem
                                          "  s_mov_b32 s20, 0\n.Lcopy:\n  v_lshlrev_b32 v6, 2, v0\n  v_add_u32 v6, s20, v6\n"
                                          "  ds_read_b32 v7, v6\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v6, v7, s[4:5]\n"
                                          "  s_add_u32 s20, s20, 256\n  s_cmp_lt_u32 s20, 0x1000\n  s_cbranch_scc1 .Lcopy\n";
-                KernelOptions options;
-                options.lds_bytes = 0x1000;
-                const CodeObject co = assemble_kernel(body, options);
-                TestRun run(0x400);
-                INFO(name << " offset " << offset);
-                run.run_to_end(build_program(co, co.kernels.at(0)));
-                const auto lds = run.read(0, 0x400);
-                std::vector<u32> want(0x400);
-                for (u32 i = 0; i < 0x400; ++i) want[i] = (4 * i) * 0x9e3779b1u;
-                const i32 elements = offset == 3 ? 3 : offset == 0x7ffd ? -3 : 0;
-                for (u32 l = 0; l < 64; ++l) {
-                    const u32 a = 64 * l + 32, b = u32(i32(a) + elements * i32(size));
-                    auto get = [&](u32 at) { return wide ? (want[at / 4] | u64(want[at / 4 + 1]) << 32) : u64(want[at / 4]); };
-                    const u64 result = op.apply(get(a), get(b), wide);
-                    want[a / 4] = u32(result);
-                    if (wide) want[a / 4 + 1] = u32(result >> 32);
-                }
-                CHECK(lds == want);
+                cases.push_back({name, &op, wide, offset});
+                bodies.push_back(body);
             }
+    KernelOptions options;
+    options.lds_bytes = 0x1000;
+    const CodeObject co = assemble_kernels(bodies, options);  // one assembly for all
+    for (std::size_t c = 0; c < cases.size(); ++c) {
+        const std::string& name = cases[c].name;
+        const Src2Op& op = *cases[c].op;
+        const bool wide = cases[c].wide;
+        const u32 offset = cases[c].offset;
+        const unsigned size = wide ? 8 : 4;
+        TestRun run(0x400);
+        const DispatchResult r = run.run(build_program(co, co.kernel("k" + std::to_string(c))));
+        INFO(name << " offset " << offset << (r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        const auto lds = run.read(0, 0x400);
+        std::vector<u32> want(0x400);
+        for (u32 i = 0; i < 0x400; ++i) want[i] = (4 * i) * 0x9e3779b1u;
+        const i32 elements = offset == 3 ? 3 : offset == 0x7ffd ? -3 : 0;
+        for (u32 l = 0; l < 64; ++l) {
+            const u32 a = 64 * l + 32, b = u32(i32(a) + elements * i32(size));
+            auto get = [&](u32 at) { return wide ? (want[at / 4] | u64(want[at / 4 + 1]) << 32) : u64(want[at / 4]); };
+            const u64 result = op.apply(get(a), get(b), wide);
+            want[a / 4] = u32(result);
+            if (wide) want[a / 4 + 1] = u32(result >> 32);
+        }
+        CHECK(lds == want);
+    }
 }
 
 TEST_CASE("s_cbranch_cdbgsys/user branches are not taken and s_wakeup does nothing", "[flow][isaops]") {
@@ -1071,74 +1145,92 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
         registers[i] = (i % 3 == 0) ? f : (i % 3 == 1) ? (half_bits(from_bits(f)) | (memory[i] & 0xffff0000u)) : memory[i] * 7u;
     }
     const u32 sentinel = 0x5eed5eedu, background = 0xa5a5a5a5u;
-    for (const TypedCase& c : cases) {
-        const bool d16 = std::string(c.op).find("d16") != std::string::npos;
-        const bool hi = std::string(c.op).find("hi") != std::string::npos;
-        const std::string suffix = std::string(c.op).substr(std::string(c.op).rfind('_') + 1);
-        const unsigned count = unsigned(suffix.size()), element = c.components * c.bits / 8;
-        const unsigned regs = d16 ? (count + 1) / 2 : count;
-        const std::string vdata = regs == 1 ? "v4" : "v[4:" + std::to_string(3 + regs) + "]";
-        // The last lane's element straddles the end: only its first component is in range.
-        const u32 num_records = 63 * element + c.bits / 8;
-        const u32 word3 = c.data_format << 15 | c.num_format << 12;
-        std::ostringstream setup;
-        setup << "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, " << num_records << "\n  s_mov_b32 s23, 0x"
-              << std::hex << word3 << std::dec << "\n  v_mul_u32_u24 v2, " << element << ", v0\n  v_lshlrev_b32 v3, 4, v0\n";
-        for (const bool store : {false, true}) {
-            std::ostringstream body;
-            body << setup.str();
-            if (store) {
-                body << "  global_load_dwordx4 v[4:7], v3, s[6:7]\n  s_waitcnt vmcnt(0)\n  buffer_store_" << c.op << " "
-                     << vdata << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n";
-            } else {
-                for (unsigned r = 4; r < 8; ++r) body << "  v_mov_b32 v" << r << ", 0x" << std::hex << sentinel << std::dec << "\n";
-                body << "  buffer_load_" << c.op << " " << vdata << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n"
-                     << "  global_store_dwordx4 v3, v[4:7], s[8:9]\n";
-            }
-            for (const char* mcpu : {"gfx900", "gfx90a"}) {
+    // Two passes over the cases: the first only collects each target's
+    // kernels, assembled together (assemble_kernels) before the second runs
+    // and checks them in the same order.
+    std::map<std::string, std::vector<std::string>> bodies;  // by target
+    std::map<std::string, CodeObject> code;
+    std::map<std::string, unsigned> next_kernel;
+    for (const bool collecting : {true, false}) {
+        if (!collecting)
+            for (const auto& [mcpu, list] : bodies) {
                 KernelOptions options;
                 options.mcpu = mcpu;
-                const CodeObject co = assemble_kernel(body.str(), options);
-                TestRun run(256);
-                run.fill(0, store ? std::vector<u32>(256, background) : memory);
-                run.fill(1, registers);
-                INFO(mcpu << "\n" << body.str());
-                run.run_to_end(build_program(co, co.kernels.at(0)));
-                std::vector<std::uint8_t> bytes(1024);
-                const auto after = run.read(store ? 0 : 2, 256);
-                std::memcpy(bytes.data(), after.data(), 1024);
-                std::vector<std::uint8_t> source(1024);
-                std::memcpy(source.data(), memory.data(), 1024);
-                const unsigned bytes_per = c.bits / 8;
-                for (unsigned l = 0; l < 64; ++l) {
-                    INFO("lane " << l);
-                    if (!store) {
-                        u32 want[4] = {sentinel, sentinel, sentinel, sentinel};
-                        for (unsigned r2 = 0; r2 < regs; ++r2) want[r2] = d16 && count == 1 ? (hi ? sentinel & 0xffff : sentinel & 0xffff0000u) : 0;
-                        for (unsigned k = 0; k < count; ++k) {
-                            u32 value;
-                            if (k >= c.components) {
-                                const bool integer = c.num_format == uint_ || c.num_format == sint_;
-                                value = k != 3 ? 0 : integer ? 1 : d16 ? 0x3c00 : 0x3f800000u;
-                            } else {
-                                const unsigned offset = l * element + k * bytes_per;
-                                u32 raw = 0;
-                                std::memcpy(&raw, &source[offset], bytes_per);
-                                value = offset < num_records ? typed_load_reference(raw, c, d16) : 0;
+                code.emplace(mcpu, assemble_kernels(list, options));
+            }
+        for (const TypedCase& c : cases) {
+            const bool d16 = std::string(c.op).find("d16") != std::string::npos;
+            const bool hi = std::string(c.op).find("hi") != std::string::npos;
+            const std::string suffix = std::string(c.op).substr(std::string(c.op).rfind('_') + 1);
+            const unsigned count = unsigned(suffix.size()), element = c.components * c.bits / 8;
+            const unsigned regs = d16 ? (count + 1) / 2 : count;
+            const std::string vdata = regs == 1 ? "v4" : "v[4:" + std::to_string(3 + regs) + "]";
+            // The last lane's element straddles the end: only its first component is in range.
+            const u32 num_records = 63 * element + c.bits / 8;
+            const u32 word3 = c.data_format << 15 | c.num_format << 12;
+            std::ostringstream setup;
+            setup << "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, " << num_records << "\n  s_mov_b32 s23, 0x"
+                  << std::hex << word3 << std::dec << "\n  v_mul_u32_u24 v2, " << element << ", v0\n  v_lshlrev_b32 v3, 4, v0\n";
+            for (const bool store : {false, true}) {
+                std::ostringstream body;
+                body << setup.str();
+                if (store) {
+                    body << "  global_load_dwordx4 v[4:7], v3, s[6:7]\n  s_waitcnt vmcnt(0)\n  buffer_store_" << c.op << " "
+                         << vdata << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n";
+                } else {
+                    for (unsigned r = 4; r < 8; ++r) body << "  v_mov_b32 v" << r << ", 0x" << std::hex << sentinel << std::dec << "\n";
+                    body << "  buffer_load_" << c.op << " " << vdata << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n"
+                         << "  global_store_dwordx4 v3, v[4:7], s[8:9]\n";
+                }
+                for (const char* mcpu : {"gfx900", "gfx90a"}) {
+                    if (collecting) {
+                        bodies[mcpu].push_back(body.str());
+                        continue;
+                    }
+                    const CodeObject& co = code.at(mcpu);
+                    const std::string kernel = "k" + std::to_string(next_kernel[mcpu]++);
+                    TestRun run(256);
+                    run.fill(0, store ? std::vector<u32>(256, background) : memory);
+                    run.fill(1, registers);
+                    const DispatchResult r = run.run(build_program(co, co.kernel(kernel)));
+                    INFO(mcpu << "\n" << body.str() << (r.fault ? r.fault->message : std::string()));
+                    REQUIRE(r.ok());
+                    std::vector<std::uint8_t> bytes(1024);
+                    const auto after = run.read(store ? 0 : 2, 256);
+                    std::memcpy(bytes.data(), after.data(), 1024);
+                    std::vector<std::uint8_t> source(1024);
+                    std::memcpy(source.data(), memory.data(), 1024);
+                    const unsigned bytes_per = c.bits / 8;
+                    for (unsigned l = 0; l < 64; ++l) {
+                        INFO("lane " << l);
+                        if (!store) {
+                            u32 want[4] = {sentinel, sentinel, sentinel, sentinel};
+                            for (unsigned r2 = 0; r2 < regs; ++r2) want[r2] = d16 && count == 1 ? (hi ? sentinel & 0xffff : sentinel & 0xffff0000u) : 0;
+                            for (unsigned k = 0; k < count; ++k) {
+                                u32 value;
+                                if (k >= c.components) {
+                                    const bool integer = c.num_format == uint_ || c.num_format == sint_;
+                                    value = k != 3 ? 0 : integer ? 1 : d16 ? 0x3c00 : 0x3f800000u;
+                                } else {
+                                    const unsigned offset = l * element + k * bytes_per;
+                                    u32 raw = 0;
+                                    std::memcpy(&raw, &source[offset], bytes_per);
+                                    value = offset < num_records ? typed_load_reference(raw, c, d16) : 0;
+                                }
+                                if (d16) want[k / 2] |= value << ((k & 1) || hi ? 16 : 0);
+                                else want[k] = value;
                             }
-                            if (d16) want[k / 2] |= value << ((k & 1) || hi ? 16 : 0);
-                            else want[k] = value;
-                        }
-                        for (unsigned k = 0; k < 4; ++k) CHECK(after[4 * l + k] == want[k]);
-                    } else {
-                        for (unsigned b = 0; b < element; ++b) {
-                            const unsigned k = b / bytes_per, offset = l * element + b;
-                            std::uint8_t want = 0xa5;
-                            if (k < count && offset - (b % bytes_per) < num_records) {
-                                const u32 reg = d16 ? registers[4 * l + k / 2] >> ((k & 1) || hi ? 16 : 0) : registers[4 * l + k];
-                                want = std::uint8_t(typed_store_reference(reg, c, d16) >> (8 * (b % bytes_per)));
+                            for (unsigned k = 0; k < 4; ++k) CHECK(after[4 * l + k] == want[k]);
+                        } else {
+                            for (unsigned b = 0; b < element; ++b) {
+                                const unsigned k = b / bytes_per, offset = l * element + b;
+                                std::uint8_t want = 0xa5;
+                                if (k < count && offset - (b % bytes_per) < num_records) {
+                                    const u32 reg = d16 ? registers[4 * l + k / 2] >> ((k & 1) || hi ? 16 : 0) : registers[4 * l + k];
+                                    want = std::uint8_t(typed_store_reference(reg, c, d16) >> (8 * (b % bytes_per)));
+                                }
+                                CHECK(bytes[offset] == want);
                             }
-                            CHECK(bytes[offset] == want);
                         }
                     }
                 }

@@ -44,15 +44,10 @@ std::string lane_kernel(const std::string& op) {
            op + "\n  global_store_dwordx2 v1, v[8:9], s[4:5]\n";
 }
 
-std::vector<u64> run_lanes(const std::string& op, std::vector<Lane> lanes, unsigned denorm_mode_32,
-                           const std::string& mcpu = "gfx90a") {
+// Runs a lane_kernel(op) program on the lanes.
+std::vector<u64> run_program_lanes(const Program& program, const std::string& op, std::vector<Lane> lanes) {
     const std::size_t n = (lanes.size() + 63) / 64 * 64;
     lanes.resize(n, Lane{0, 0, 0});
-    KernelOptions options;
-    options.mcpu = mcpu;
-    options.denorm_mode_32 = denorm_mode_32;
-    const CodeObject co = assemble_kernel(lane_kernel(op), options);
-    const Program program = build_program(co, co.kernels.at(0));
     TestRun run(2 * n);
     run.grid = {static_cast<u32>(n / 64), 1, 1};
     std::vector<u32> a, b, c;
@@ -72,6 +67,15 @@ std::vector<u64> run_lanes(const std::string& op, std::vector<Lane> lanes, unsig
     std::vector<u64> result(n);
     for (std::size_t i = 0; i < n; ++i) result[i] = u64{out[2 * i]} | (u64{out[2 * i + 1]} << 32);
     return result;
+}
+
+std::vector<u64> run_lanes(const std::string& op, std::vector<Lane> lanes, unsigned denorm_mode_32,
+                           const std::string& mcpu = "gfx90a") {
+    KernelOptions options;
+    options.mcpu = mcpu;
+    options.denorm_mode_32 = denorm_mode_32;
+    const CodeObject co = assemble_kernel(lane_kernel(op), options);
+    return run_program_lanes(build_program(co, co.kernels.at(0)), op, std::move(lanes));
 }
 
 // fp32 values worth meeting: zeros, denormals, the smallest normals, one and
@@ -144,13 +148,21 @@ u64 oracle(Fp op, const Lane& l, const Modifiers& m, bool flush_denormals) {
     return result;
 }
 
-void check(const std::string& op, Fp fp, const Modifiers& m, unsigned denorm_mode_32,
-           const std::string& mcpu = "gfx90a") {
+std::string op_text(const std::string& op, Fp fp, const Modifiers& m) {
     const unsigned sources = fp == Fp::fma ? 3 : 2;
-    const std::string text = "  " + op + (sources == 3 ? " v[8:9], v[2:3], v[4:5], v[6:7]" : " v[8:9], v[2:3], v[4:5]") +
-                             modifier_text(m, sources);
+    return "  " + op + (sources == 3 ? " v[8:9], v[2:3], v[4:5], v[6:7]" : " v[8:9], v[2:3], v[4:5]") +
+           modifier_text(m, sources);
+}
+
+// Checks op with modifiers m against the oracle on operand_lanes; runs
+// `program` (lane_kernel(op_text(op, fp, m)) assembled for the mode) when
+// given, else assembles it.
+void check(const std::string& op, Fp fp, const Modifiers& m, unsigned denorm_mode_32,
+           const std::string& mcpu = "gfx90a", const Program* program = nullptr) {
+    const std::string text = op_text(op, fp, m);
     const std::vector<Lane> lanes = operand_lanes(7 + m.op_sel + 8 * m.op_sel_hi);
-    const std::vector<u64> got = run_lanes(text, lanes, denorm_mode_32, mcpu);
+    const std::vector<u64> got =
+        program ? run_program_lanes(*program, text, lanes) : run_lanes(text, lanes, denorm_mode_32, mcpu);
     unsigned bad = 0;
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         const u64 want = oracle(fp, lanes[i], m, denorm_mode_32 == 0);
@@ -170,14 +182,26 @@ void check(const std::string& op, Fp fp, const Modifiers& m, unsigned denorm_mod
 
 TEST_CASE("v_pk_fma_f32: op_sel / op_sel_hi pick the dword of each source pair, one rounding per half",
           "[alu][packed_f32]") {
-    // Every op_sel x op_sel_hi combination (64), fp32 denormals flushed (the kernels' mode).
+    // Every op_sel x op_sel_hi combination (64), fp32 denormals flushed (the
+    // kernels' mode); the 64 kernels assembled at once.
+    std::vector<Modifiers> combinations;
+    std::vector<std::string> kernels;
     for (unsigned op_sel = 0; op_sel < 8; ++op_sel)
         for (unsigned op_sel_hi = 0; op_sel_hi < 8; ++op_sel_hi) {
             Modifiers m;
             m.op_sel = op_sel;
             m.op_sel_hi = op_sel_hi;
-            check("v_pk_fma_f32", Fp::fma, m, 0);
+            combinations.push_back(m);
+            kernels.push_back(lane_kernel(op_text("v_pk_fma_f32", Fp::fma, m)));
         }
+    KernelOptions options;
+    options.mcpu = "gfx90a";
+    options.denorm_mode_32 = 0;
+    const CodeObject co = assemble_kernels(kernels, options);
+    for (std::size_t i = 0; i < combinations.size(); ++i) {
+        const Program program = build_program(co, co.kernel("k" + std::to_string(i)));
+        check("v_pk_fma_f32", Fp::fma, combinations[i], 0, "gfx90a", &program);
+    }
 }
 
 TEST_CASE("v_pk_fma_f32: neg_lo / neg_hi, denormals kept or flushed, gfx942", "[alu][packed_f32]") {

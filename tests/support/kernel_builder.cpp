@@ -1,5 +1,6 @@
 #include "kernel_builder.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <filesystem>
@@ -14,13 +15,10 @@
 namespace exec_test {
 namespace {
 
-const char* metadata = R"(
-.amdgpu_metadata
----
-amdhsa.version: [ 1, 1 ]
-amdhsa.kernels:
-  - .name: k
-    .symbol: k.kd
+// One kernel's entry of the code object metadata (amdhsa.kernels).
+const char* metadata_entry = R"(
+  - .name: NAME
+    .symbol: NAME.kd
     .kernarg_segment_size: 48
     .kernarg_segment_align: 8
     .group_segment_fixed_size: LDS_BYTES
@@ -38,8 +36,6 @@ amdhsa.kernels:
       - { .name: u1, .offset: 36, .size: 4, .value_kind: by_value }
       - { .name: u2, .offset: 40, .size: 4, .value_kind: by_value }
       - { .name: u3, .offset: 44, .size: 4, .value_kind: by_value }
-...
-.end_amdgpu_metadata
 )";
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
@@ -64,10 +60,12 @@ CodeObject assemble_source(const std::string& source, const std::string& mcpu) {
     return co;
 }
 
-CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
+namespace {
+
+// Kernel `name`'s code (the prologue, `body`, s_endpgm) and descriptor.
+std::string kernel_text(const std::string& name, const std::string& body, const KernelOptions& o) {
     std::ostringstream s;
-    s << ".amdgcn_target \"amdgcn-amd-amdhsa--" << o.mcpu << "\"\n"
-      << ".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n";
+    s << ".text\n.globl " << name << "\n.p2align 8\n.type " << name << ",@function\n" << name << ":\n";
     const bool architected = o.mcpu == "gfx940";
     if (o.private_bytes && !architected)
         // User SGPRs s[0:3] V#, s[4:5] kernarg, s[6:7] flat scratch init; s8 workgroup id, s9 wave offset:
@@ -79,8 +77,8 @@ CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
           << "  s_load_dwordx4 s[12:15], s[0:1], 0x20\n"
           << "  v_lshlrev_b32 v1, 2, v0\n"
           << "  s_waitcnt lgkmcnt(0)\n";
-    s << body << "\n  s_endpgm\n.Lk_end:\n.size k, .Lk_end-k\n"
-      << ".rodata\n.p2align 6\n.amdhsa_kernel k\n"
+    s << body << "\n  s_endpgm\n.L" << name << "_end:\n.size " << name << ", .L" << name << "_end-" << name << "\n"
+      << ".rodata\n.p2align 6\n.amdhsa_kernel " << name << "\n"
       << "  .amdhsa_group_segment_fixed_size " << o.lds_bytes << "\n"
       << "  .amdhsa_kernarg_size 48\n"
       << "  .amdhsa_private_segment_fixed_size " << o.private_bytes << "\n";
@@ -96,9 +94,39 @@ CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
       << "  .amdhsa_float_denorm_mode_16_64 " << o.denorm_mode_16_64 << "\n";
     if (o.mcpu == "gfx90a" || o.mcpu == "gfx940") s << "  .amdhsa_accum_offset " << o.vgprs << "\n";
     s << ".end_amdhsa_kernel\n";
-    s << replace_all(replace_all(replace_all(metadata, "LDS_BYTES", std::to_string(o.lds_bytes)), "VGPRS", std::to_string(o.vgprs)),
-                     "PRIVATE_BYTES", std::to_string(o.private_bytes));
-    return assemble_source(s.str(), o.mcpu);
+    return s.str();
+}
+
+std::string metadata_text(const std::string& name, const KernelOptions& o) {
+    return replace_all(replace_all(replace_all(replace_all(metadata_entry, "NAME", name), "LDS_BYTES", std::to_string(o.lds_bytes)),
+                                   "VGPRS", std::to_string(o.vgprs)),
+                       "PRIVATE_BYTES", std::to_string(o.private_bytes));
+}
+
+std::string source_of(const std::vector<std::pair<std::string, std::string>>& kernels, const KernelOptions& o) {
+    std::string source = ".amdgcn_target \"amdgcn-amd-amdhsa--" + o.mcpu + "\"\n";
+    std::string metadata = "\n.amdgpu_metadata\n---\namdhsa.version: [ 1, 1 ]\namdhsa.kernels:";
+    for (const auto& [name, body] : kernels) {
+        source += kernel_text(name, body, o);
+        metadata += metadata_text(name, o);
+    }
+    return source + metadata + "\n...\n.end_amdgpu_metadata\n";
+}
+
+}  // namespace
+
+CodeObject assemble_kernel(const std::string& body, const KernelOptions& o) {
+    return assemble_source(source_of({{"k", body}}, o), o.mcpu);
+}
+
+CodeObject assemble_kernels(const std::vector<std::string>& bodies, const KernelOptions& o) {
+    std::vector<std::pair<std::string, std::string>> kernels;
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const std::string name = "k" + std::to_string(i);
+        // Each body's own .L labels.
+        kernels.emplace_back(name, replace_all(bodies[i], ".L", ".L" + name + "_"));
+    }
+    return assemble_source(source_of(kernels, o), o.mcpu);
 }
 
 TestRun::TestRun(std::size_t n) : dwords(n) {
@@ -179,6 +207,32 @@ std::vector<std::uint32_t> run_three(const std::string& op, const std::vector<st
     run.fill(3, c);
     run.run_to_end(program);
     return run.read(0, 64);
+}
+
+std::vector<std::vector<std::uint32_t>> run_three_each(const std::vector<std::string>& ops, const std::vector<std::uint32_t>& a,
+                                                      const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
+                                                      const KernelOptions& options) {
+    std::string body;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        body += std::string(load_three);
+        // What a fresh wave of run_three has in the registers an op may read back or half-write.
+        for (const char* reg : {"v5", "v6", "v7", "v8", "v9"}) body += std::string("  v_mov_b32 ") + reg + ", 0\n";
+        body += "  s_mov_b64 s[20:21], 0\n  s_mov_b64 vcc, 0\n";
+        body += ops[i] + "\n  s_add_u32 s34, s4, " + std::to_string(256 * i) + "\n  s_addc_u32 s35, s5, 0\n" +
+                "  global_store_dword v1, v5, s[34:35]\n";
+    }
+    const CodeObject co = assemble_kernel(body, options);
+    const Program program = build_program(co, co.kernels.at(0));
+    TestRun run(64 * std::max<std::size_t>(ops.size(), 1));
+    run.fill(1, a);
+    run.fill(2, b);
+    run.fill(3, c);
+    const DispatchResult r = run.run(program);
+    if (!r.ok()) throw std::runtime_error("run_three_each: " + (r.fault ? r.fault->message : std::string("not ok")));
+    const std::vector<std::uint32_t> all = run.read(0, 64 * ops.size());
+    std::vector<std::vector<std::uint32_t>> results;
+    for (std::size_t i = 0; i < ops.size(); ++i) results.emplace_back(all.begin() + 64 * i, all.begin() + 64 * (i + 1));
+    return results;
 }
 
 const CodeObject& hip_kernels() { return hip_code_object("kernels.hip", "gfx906", "-O2"); }

@@ -41,6 +41,9 @@ struct KernelOptions {
 
 // Assembles `body` (followed by s_endpgm) as kernel "k".
 CodeObject assemble_kernel(const std::string& body, const KernelOptions& options = {});
+// Several kernels in one code object (one assembly): body i becomes kernel
+// "k<i>" (co.kernel("k0"), ...), with its .L labels renamed apart.
+CodeObject assemble_kernels(const std::vector<std::string>& bodies, const KernelOptions& options = {});
 // Assembles a whole source file.
 CodeObject assemble_source(const std::string& source, const std::string& mcpu);
 
@@ -75,6 +78,13 @@ extern const char* const load_three;
 std::vector<std::uint32_t> run_three(const std::string& op, const std::vector<std::uint32_t>& a,
                                      const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
                                      const KernelOptions& options = {});
+// run_three of each op on the same inputs, in one kernel (one assembly): the
+// ops run one after another, each with fresh inputs and v5..v9, s[20:21] and
+// vcc zero as in run_three's fresh wave; result i is what run_three(ops[i])
+// would return. Uses s[34:35].
+std::vector<std::vector<std::uint32_t>> run_three_each(const std::vector<std::string>& ops, const std::vector<std::uint32_t>& a,
+                                                      const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
+                                                      const KernelOptions& options = {});
 
 // The hipcc-compiled kernels of hip/kernels.hip (gfx906), built once per process.
 const CodeObject& hip_kernels();
