@@ -12,6 +12,7 @@
 
 #include "dppgemm/kernargs.h"
 #include "kernel_builder.hpp"
+#include "test_toolchain.hpp"
 
 using namespace exec_test;
 
@@ -64,7 +65,7 @@ Outcome run_sgemm(const Program& program, unsigned threads, int k) {
 
 TEST_CASE("a one-workgroup dppgemm SGEMM gives the same C and counters on 1, 2 and 4 threads", "[waves]") {
     for (const char* variant : {"dpp0", "dpp1"}) {
-        const std::string path = std::string(EXEC_TEST_KERNEL_DIR) + "/gfx906/dppgemm_sgemm_" + variant + "_NN.co";
+        const std::string path = dppgemm::test_support::code_object_dir() + "/gfx906/dppgemm_sgemm_" + variant + "_NN.co";
         REQUIRE(std::filesystem::exists(path));
         const CodeObject co = load_code_object(path);
         const Program program = build_program(co, co.kernels.at(0));
