@@ -33,7 +33,7 @@ Counters public_counters(const emu::Counters& c) {
   out.workgroups = c.workgroups;
   out.waves = c.waves;
   out.salu = c[InstClass::salu];
-  out.valu = c[InstClass::valu] + c[InstClass::valu_dpp];
+  out.valu = c.valu();
   out.valu_dpp = c[InstClass::valu_dpp];
   out.valu_fma = c.valu_multiply_add;
   out.smem = c[InstClass::smem];

@@ -5,7 +5,7 @@
 namespace dppgemm::emu {
 
 const char* inst_class_name(InstClass c) {
-    static constexpr const char* names[] = {"salu",      "valu",       "valu_dpp", "smem",    "vmem_load",
+    static constexpr const char* names[] = {"salu",      "valu_without_dpp", "valu_dpp", "smem",    "vmem_load",
                                             "vmem_store", "lds_read",  "lds_write", "branch", "waitcnt",
                                             "barrier",    "nop",       "other"};
     static_assert(sizeof(names) / sizeof(names[0]) == inst_class_count);
@@ -45,8 +45,11 @@ bool Counters::operator==(const Counters& o) const {
 std::string Counters::to_json() const {
     std::ostringstream s;
     s << "{\n  \"instructions\": {";
-    for (std::size_t i = 0; i < inst_class_count; ++i)
-        s << (i ? ", " : "") << '"' << inst_class_name(static_cast<InstClass>(i)) << "\": " << instructions[i];
+    for (std::size_t i = 0; i < inst_class_count; ++i) {
+        const bool all_valu = static_cast<InstClass>(i) == InstClass::valu_without_dpp;
+        s << (i ? ", " : "") << '"' << (all_valu ? "valu" : inst_class_name(static_cast<InstClass>(i))) << "\": "
+          << (all_valu ? valu() : instructions[i]);
+    }
     s << "},\n  \"total_instructions\": " << total_instructions()                 //
       << ",\n  \"lds_read_requests\": " << lds_read_requests                       //
       << ",\n  \"lds_read_bytes\": " << lds_read_bytes                             //

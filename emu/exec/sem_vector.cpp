@@ -198,7 +198,7 @@ void finish_run(Wave& w, const ExecInst* run, unsigned length) {
     Counters& counters = w.group->counters;
     const unsigned dpp_after_first = run[0].multiply_add_run_dpp - (run[0].cls == InstClass::valu_dpp ? 1 : 0);
     counters[InstClass::valu_dpp] += dpp_after_first;
-    counters[InstClass::valu] += length - 1 - dpp_after_first;
+    counters[InstClass::valu_without_dpp] += length - 1 - dpp_after_first;
     counters.valu_multiply_add += length - 1;
     w.executed += length - 1;
     w.pc = run[length - 1].next;
@@ -876,13 +876,13 @@ void pk_mov_b32(Wave& w, const ExecInst& e) {
 }
 
 void set_acc(Table& t, Op op, ExecFn fn, FloatPolicy fp) {
-    t[static_cast<std::size_t>(op)] = Semantic{fn, InstClass::valu, fp, true};
+    t[static_cast<std::size_t>(op)] = Semantic{fn, InstClass::valu_without_dpp, fp, true};
 }
 
 }  // namespace
 
 void register_vector(Table& t) {
-    const InstClass V = InstClass::valu;
+    const InstClass V = InstClass::valu_without_dpp;
     const FloatPolicy F = FloatPolicy::mode;
     auto v = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) { set(t, op, fn, V, fp); };
 
