@@ -12,7 +12,7 @@ const char* inst_class_name(InstClass c) {
     return names[static_cast<std::size_t>(c)];
 }
 
-std::uint64_t Counters::total_instructions() const {
+std::uint64_t Counters::wave_instructions() const {
     std::uint64_t total = 0;
     for (std::uint64_t n : instructions) total += n;
     return total;
@@ -50,7 +50,7 @@ std::string Counters::to_json() const {
         s << (i ? ", " : "") << '"' << (all_valu ? "valu" : inst_class_name(static_cast<InstClass>(i))) << "\": "
           << (all_valu ? valu() : instructions[i]);
     }
-    s << "},\n  \"total_instructions\": " << total_instructions()                 //
+    s << "},\n  \"wave_instructions\": " << wave_instructions()                   //
       << ",\n  \"lds_read_requests\": " << lds_read_requests                       //
       << ",\n  \"lds_read_bytes\": " << lds_read_bytes                             //
       << ",\n  \"lds_write_requests\": " << lds_write_requests                     //

@@ -52,7 +52,8 @@ struct Counters {
     // Every VALU instruction, DPP or not: the "valu" of the JSON, the public
     // dppgemm::Counters and the bench (docs/host.md, "Counters").
     std::uint64_t valu() const { return (*this)[InstClass::valu_without_dpp] + (*this)[InstClass::valu_dpp]; }
-    std::uint64_t total_instructions() const;
+    // Every instruction a wave issued, once: the sum over the InstClass partition.
+    std::uint64_t wave_instructions() const;
     Counters& operator+=(const Counters& other);
     bool operator==(const Counters& other) const;
     bool operator!=(const Counters& other) const { return !(*this == other); }

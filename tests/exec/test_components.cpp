@@ -139,7 +139,7 @@ TEST_CASE("counters add up and compare", "[counters]") {
     a += b;
     CHECK(a[InstClass::valu_without_dpp] == 7);
     CHECK(a.valu() == 9);  // every VALU instruction: 7 without DPP + 2 with
-    CHECK(a.total_instructions() == 9);
+    CHECK(a.wave_instructions() == 9);
     CHECK(a.waves == 1);
     CHECK(a != b);
     // The JSON's "valu" includes DPP, "valu_dpp" is its subset; the partition member has no key.

@@ -276,7 +276,7 @@ TEST_CASE("checkers observe instructions, memory, counters and barriers per work
     REQUIRE(r.ok());
     REQUIRE(observer.finished.size() == 3);
     for (const auto& [id, o] : observer.finished) {
-        CHECK(o.instructions == r.counters.total_instructions() / 3);
+        CHECK(o.instructions == r.counters.wave_instructions() / 3);
         CHECK(o.lds_accesses == 2 * 2);     // 2 waves x (write + read)
         CHECK(o.global_accesses == 2 * 2);  // 2 waves x (load + store)
         CHECK(o.issues == 2 * 6);    // per wave: s_load x2, global load and store, ds write and read
