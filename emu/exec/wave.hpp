@@ -42,7 +42,7 @@ enum class WaitCounter : std::uint8_t { vm, lgkm_lds, lgkm_smem };
 // A counter entry: a memory instruction in flight. Loads carry the data
 // that lands in registers when an s_waitcnt retires the entry; stores carry
 // none but occupy the counter as on hardware.
-struct PendingLoad {
+struct InFlightMemoryOp {
     enum class Dest : std::uint8_t { none, vgpr, agpr, sgpr };
     WaitCounter counter = WaitCounter::vm;
     Dest dest = Dest::none;
@@ -65,14 +65,14 @@ public:
         free_.clear();
         for (std::uint32_t i = 0; i < pool_.size(); ++i) free_.push_back(i);
     }
-    std::uint32_t* data(const PendingLoad& p) { return pool_[p.slot].get(); }
-    const std::vector<PendingLoad>& entries() const { return entries_; }
+    std::uint32_t* data(const InFlightMemoryOp& p) { return pool_[p.slot].get(); }
+    const std::vector<InFlightMemoryOp>& entries() const { return entries_; }
     bool empty() const { return entries_.empty(); }
 
     // A new entry with a data block (zeroed only if asked).
-    PendingLoad& push(const PendingLoad& p) {
+    InFlightMemoryOp& push(const InFlightMemoryOp& p) {
         entries_.push_back(p);
-        PendingLoad& e = entries_.back();
+        InFlightMemoryOp& e = entries_.back();
         if (free_.empty()) {
             pool_.emplace_back(new std::uint32_t[block_dwords]);
             free_.push_back(static_cast<std::uint32_t>(pool_.size() - 1));
@@ -83,7 +83,7 @@ public:
     }
     unsigned count(WaitCounter c) const {
         unsigned n = 0;
-        for (const PendingLoad& e : entries_)
+        for (const InFlightMemoryOp& e : entries_)
             if (c == WaitCounter::vm ? e.counter == WaitCounter::vm : e.counter != WaitCounter::vm) ++n;
         return n;
     }
@@ -94,7 +94,7 @@ public:
     }
 
 private:
-    std::vector<PendingLoad> entries_;  // issue order
+    std::vector<InFlightMemoryOp> entries_;  // issue order
     std::vector<std::unique_ptr<std::uint32_t[]>> pool_;
     std::vector<std::uint32_t> free_;
 };

@@ -229,8 +229,8 @@ struct CountingObserver : WorkgroupObserver {
     void memory_access(const Wave&, const ExecInst&, const MemoryAccess& a) override {
         ++(a.space == MemoryAccess::Space::lds ? lds_accesses : global_accesses);
     }
-    void issued(const Wave&, const ExecInst&, const PendingLoad&) override { ++issues; }
-    void landed(const Wave&, const PendingLoad&) override { ++landings; }
+    void issued(const Wave&, const ExecInst&, const InFlightMemoryOp&) override { ++issues; }
+    void landed(const Wave&, const InFlightMemoryOp&) override { ++landings; }
     void barrier_released(std::uint32_t) override { ++barriers; }
     void wave_ended(const Wave&) override { ++ended; }
 };
