@@ -158,7 +158,7 @@ void retire(Wave& w, std::size_t i) {
 }
 
 void retire_vm(Wave& w, unsigned keep) {
-    unsigned outstanding = w.pending.count(WaitCounter::vm);
+    unsigned outstanding = w.pending.vmcnt();
     for (std::size_t i = 0; outstanding > keep && i < w.pending.entries().size();) {
         if (w.pending.entries()[i].counter == WaitCounter::vm) {
             retire(w, i);
@@ -170,7 +170,7 @@ void retire_vm(Wave& w, unsigned keep) {
 }
 
 void retire_lgkm(Wave& w, unsigned keep) {
-    unsigned outstanding = w.pending.count(WaitCounter::lgkm_lds);
+    unsigned outstanding = w.pending.lgkmcnt();
     for (WaitCounter pass : {WaitCounter::lgkm_lds, WaitCounter::lgkm_smem}) {
         for (std::size_t i = 0; outstanding > keep && i < w.pending.entries().size();) {
             const InFlightMemoryOp& p = w.pending.entries()[i];

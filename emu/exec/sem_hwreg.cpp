@@ -79,7 +79,7 @@ u32 lds_alloc(const Wave& w) {
 }
 
 u32 ib_sts(const Wave& w) {
-    const u32 vm = w.pending.count(WaitCounter::vm), lgkm = w.pending.count(WaitCounter::lgkm_lds);
+    const u32 vm = w.pending.vmcnt(), lgkm = w.pending.lgkmcnt();
     return (vm & 0xf) | ((vm >> 4) & 3) << 22 | (lgkm & 0xf) << 8;
 }
 

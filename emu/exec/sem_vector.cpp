@@ -875,7 +875,7 @@ void pk_mov_b32(Wave& w, const ExecInst& e) {
     commit(vreg(w, e.dst, 1), hi_copy, w.exec());
 }
 
-void set_acc(Table& t, Op op, ExecFn fn, FloatPolicy fp) {
+void set_src2_is_dst(Table& t, Op op, ExecFn fn, FloatPolicy fp) {
     t[static_cast<std::size_t>(op)] = Semantic{fn, InstClass::valu_without_dpp, fp, true};
 }
 
@@ -963,8 +963,8 @@ void register_vector(Table& t) {
     v(Op::v_sub_u32, vop2<sub_u32>);
     v(Op::v_subrev_u32, vop2<subrev_u32>);
     v(Op::v_ldexp_f32, vop2<fbits2<ldexp_f>>, F);
-    set_acc(t, Op::v_mac_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
-    set_acc(t, Op::v_fmac_f32, multiply_add_op<true>, F);
+    set_src2_is_dst(t, Op::v_mac_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
+    set_src2_is_dst(t, Op::v_fmac_f32, multiply_add_op<true>, F);
     v(Op::v_madmk_f32, multiply_add_op<false, 0, 2, 1>, FloatPolicy::no_denormals);
     v(Op::v_madak_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
     v(Op::v_fmamk_f32, multiply_add_op<true, 0, 2, 1>, F);

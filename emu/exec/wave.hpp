@@ -37,6 +37,8 @@ public:
     std::uint64_t address;
 };
 
+// The counter an entry occupies; lgkmcnt's entries split by kind (LDS retires
+// in order, SMEM in any order: core.cpp retire_lgkm).
 enum class WaitCounter : std::uint8_t { vm, lgkm_lds, lgkm_smem };
 
 // A counter entry: a memory instruction in flight. Loads carry the data
@@ -81,12 +83,13 @@ public:
         free_.pop_back();
         return e;
     }
-    unsigned count(WaitCounter c) const {
+    // The hardware counters' values: entries on vmcnt, and on lgkmcnt (LDS and SMEM alike).
+    unsigned vmcnt() const {
         unsigned n = 0;
-        for (const InFlightMemoryOp& e : entries_)
-            if (c == WaitCounter::vm ? e.counter == WaitCounter::vm : e.counter != WaitCounter::vm) ++n;
+        for (const InFlightMemoryOp& e : entries_) n += e.counter == WaitCounter::vm;
         return n;
     }
+    unsigned lgkmcnt() const { return static_cast<unsigned>(entries_.size()) - vmcnt(); }
     // Removes entry i (after its data was applied).
     void erase(std::size_t i) {
         free_.push_back(entries_[i].slot);
