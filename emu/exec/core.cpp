@@ -194,8 +194,8 @@ void wait(Wave& w, unsigned vm, unsigned lgkm) {
 
 InFlightMemoryOp& issue(Wave& w, const ExecInst& e, const InFlightMemoryOp& entry) {
     // At the counter's limit the hardware stalls the issue until one completes.
-    if (entry.counter == WaitCounter::vm) retire_vm(w, PendingQueue::max_vm - 1);
-    else retire_lgkm(w, PendingQueue::max_lgkm - 1);
+    if (entry.counter == WaitCounter::vm) retire_vm(w, InFlightQueue::max_vm - 1);
+    else retire_lgkm(w, InFlightQueue::max_lgkm - 1);
     InFlightMemoryOp& p = w.pending.push(entry);
     p.inst_index = e.index;
     if (WorkgroupObserver* o = w.group->observer) o->issued(w, e, p);

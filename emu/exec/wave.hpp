@@ -56,7 +56,7 @@ struct InFlightMemoryOp {
     std::uint32_t slot = 0;       // data block in the wave's pool
 };
 
-class PendingQueue {
+class InFlightQueue {
 public:
     static constexpr unsigned block_dwords = 16 * 64;  // 4 dwords x 64 lanes, or 16 SGPRs
     // Counter limits of gfx9 (issue stalls, i.e. the oldest retires, beyond them).
@@ -129,7 +129,7 @@ struct alignas(64) Wave {
     std::uint32_t id = 0;         // wave number in the workgroup
     std::uint64_t executed = 0;   // instructions issued (watchdog)
     Workgroup* group = nullptr;
-    PendingQueue pending;
+    InFlightQueue pending;
 
     std::uint64_t read64(unsigned code) const {
         std::uint64_t value;

@@ -49,6 +49,8 @@ enum class Status : std::uint8_t {
 
 // What the emu backend counted for one launch (wave-level instructions by class,
 // LDS traffic in lane requests and bytes, bank-conflict cycles, global bytes).
+// `valu` is every VALU instruction; `valu_dpp` and `valu_multiply_add` are parts
+// of it. The same names in every JSON and CSV: docs/host.md, "Counters".
 struct Counters {
   std::uint64_t workgroups = 0, waves = 0;
   std::uint64_t salu = 0, valu = 0, valu_dpp = 0, smem = 0, vmem_load = 0, vmem_store = 0;
