@@ -46,7 +46,7 @@ Modeled model_launch(const GpuSpec& gpu, const Counters& c, double flops) {
   // LDS: bytes through a 128 B/clk port, plus the clocks bank conflicts add.
   m.lds_cycles = busy * lds_busy_cycles(gpu, c) / workgroups;
   // DRAM: every global byte once, whole GPU (no cache model).
-  m.memory_cycles = double(c.global_bytes_read + c.global_bytes_written) /
+  m.memory_cycles = double(c.global_read_bytes + c.global_write_bytes) /
                     (gpu.memory_gb_per_s * 1e9) * gpu.clock_mhz * 1e6;
   // A wave issues at most one instruction every 4 clocks; waves of resident
   // workgroups overlap, later rounds of workgroups wait.

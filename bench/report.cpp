@@ -88,10 +88,10 @@ const std::vector<Figure>& figures() {
       counted("wave instructions, all classes", [](const C& c) { return wave_instructions(c); }),
       counted("  VALU", [](const C& c) { return c.valu; }),
       counted("    of which DPP", [](const C& c) { return c.valu_dpp; }),
-      {"    MAC/FMA share of VALU",
+      {"    multiply-add share of VALU",
        [](const Problem&, const ConfigReport&, const Row& row) {
          const auto& c = row.result.counters;
-         return c && c->valu ? fixed(100.0 * c->valu_fma / c->valu, 1) + " %" : std::string();
+         return c && c->valu ? fixed(100.0 * c->valu_multiply_add / c->valu, 1) + " %" : std::string();
        }},
       counted("  SALU", [](const C& c) { return c.salu; }),
       counted("  SMEM", [](const C& c) { return c.smem; }),
@@ -209,14 +209,15 @@ namespace {
 
 nlohmann::json counters_json(const Counters& c) {
   return {{"workgroups", c.workgroups}, {"waves", c.waves}, {"salu", c.salu}, {"valu", c.valu},
-          {"valu_dpp", c.valu_dpp}, {"valu_fma", c.valu_fma}, {"smem", c.smem}, {"vmem_load", c.vmem_load},
+          {"valu_dpp", c.valu_dpp}, {"valu_multiply_add", c.valu_multiply_add}, {"smem", c.smem},
+          {"vmem_load", c.vmem_load},
           {"vmem_store", c.vmem_store}, {"lds_read", c.lds_read}, {"lds_write", c.lds_write},
           {"branch", c.branch}, {"waitcnt", c.waitcnt}, {"barrier", c.barrier}, {"nop", c.nop},
           {"other", c.other}, {"wave_instructions", wave_instructions(c)},
           {"lds_read_requests", c.lds_read_requests}, {"lds_read_bytes", c.lds_read_bytes},
           {"lds_write_requests", c.lds_write_requests}, {"lds_write_bytes", c.lds_write_bytes},
           {"lds_bank_conflict_cycles", c.lds_bank_conflict_cycles},
-          {"global_bytes_read", c.global_bytes_read}, {"global_bytes_written", c.global_bytes_written}};
+          {"global_read_bytes", c.global_read_bytes}, {"global_write_bytes", c.global_write_bytes}};
 }
 
 nlohmann::json difference_json(const std::optional<Difference>& d) {
@@ -234,7 +235,7 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
     j["counters"] = counters_json(*c);
     j["lds_read_requests_per_step"] = p.steps() ? c->lds_read_requests / p.steps() : 0;
     j["lds_bytes"] = c->lds_read_bytes + c->lds_write_bytes;
-    j["mac_share_of_valu"] = c->valu ? double(c->valu_fma) / c->valu : 0.0;
+    j["multiply_add_share_of_valu"] = c->valu ? double(c->valu_multiply_add) / c->valu : 0.0;
   }
   if (const auto s = per_step(p, row)) {
     j["valu_per_step"] = s->valu;
@@ -302,8 +303,9 @@ nlohmann::json report_json(const BenchOptions& options, const std::vector<Config
 void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
   out << "transA,transB,M,N,K,alpha,lda,ldb,beta,ldc,target,variant,backend,status,"
          "lds_read_requests_per_step,lds_read_requests,lds_bytes,lds_bank_conflict_cycles,wave_instructions,"
-         "salu,valu,valu_dpp,valu_fma,smem,vmem_load,vmem_store,lds_read,lds_write,branch,waitcnt,barrier,nop,other,"
-         "mac_share_of_valu,emulation_wall_ms,wave_instructions_per_second,openblas_ms,emulation_over_openblas,"
+         "salu,valu,valu_dpp,valu_multiply_add,smem,vmem_load,vmem_store,lds_read,lds_write,branch,waitcnt,barrier,"
+         "nop,other,multiply_add_share_of_valu,emulation_wall_ms,wave_instructions_per_second,openblas_ms,"
+         "emulation_over_openblas,"
          "measured_gpu_ms,measured_gflops,modeled_gpu_ms,modeled_gflops,modeled_bound,verification,"
          "valu_per_step,lds_cycles_per_step,lds_share_of_valu_cycles\n";
   for (const ConfigReport& r : reports)
@@ -320,10 +322,11 @@ void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
           << to_string(row.result.backend) << ',' << to_string(row.result.status) << ','
           << field("lds_read_requests_per_step") << ',' << c.lds_read_requests << ','
           << c.lds_read_bytes + c.lds_write_bytes << ',' << c.lds_bank_conflict_cycles << ','
-          << wave_instructions(c) << ',' << c.salu << ',' << c.valu << ',' << c.valu_dpp << ',' << c.valu_fma << ','
+          << wave_instructions(c) << ',' << c.salu << ',' << c.valu << ',' << c.valu_dpp << ','
+          << c.valu_multiply_add << ','
           << c.smem << ',' << c.vmem_load << ',' << c.vmem_store << ',' << c.lds_read << ',' << c.lds_write << ','
           << c.branch << ',' << c.waitcnt << ',' << c.barrier << ',' << c.nop << ',' << c.other << ','
-          << field("mac_share_of_valu") << ',' << field("emulation_wall_ms") << ','
+          << field("multiply_add_share_of_valu") << ',' << field("emulation_wall_ms") << ','
           << field("wave_instructions_per_second") << ',' << r.openblas_ms << ','
           << field("emulation_over_openblas") << ',' << sub("measured", "gpu_ms") << ','
           << sub("measured", "gflops") << ',' << sub("modeled", "gpu_ms") << ',' << sub("modeled", "gflops") << ','

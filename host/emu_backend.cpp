@@ -33,9 +33,9 @@ Counters public_counters(const emu::Counters& c) {
   out.workgroups = c.workgroups;
   out.waves = c.waves;
   out.salu = c[InstClass::salu];
-  out.valu = c[InstClass::valu] + c[InstClass::valu_dpp];
+  out.valu = c.valu();
   out.valu_dpp = c[InstClass::valu_dpp];
-  out.valu_fma = c.valu_multiply_add;
+  out.valu_multiply_add = c.valu_multiply_add;
   out.smem = c[InstClass::smem];
   out.vmem_load = c[InstClass::vmem_load];
   out.vmem_store = c[InstClass::vmem_store];
@@ -51,8 +51,8 @@ Counters public_counters(const emu::Counters& c) {
   out.lds_write_requests = c.lds_write_requests;
   out.lds_write_bytes = c.lds_write_bytes;
   out.lds_bank_conflict_cycles = c.lds_bank_conflict_cycles;
-  out.global_bytes_read = c.global_read_bytes;
-  out.global_bytes_written = c.global_write_bytes;
+  out.global_read_bytes = c.global_read_bytes;
+  out.global_write_bytes = c.global_write_bytes;
   return out;
 }
 

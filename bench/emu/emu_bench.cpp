@@ -76,7 +76,7 @@ public:
         const Clock::time_point start = Clock::now();
         const double cpu_start = cpu_now();
         const DispatchResult r = launch(memory, program, config);
-        Timed t{since(start), cpu_now() - cpu_start, r.counters.total_instructions(), 0};
+        Timed t{since(start), cpu_now() - cpu_start, r.counters.wave_instructions(), 0};
         if (r.fault) throw std::runtime_error("emulated SGEMM faulted: " + r.fault->message);
         return t;
     }

@@ -11,16 +11,16 @@
 namespace dppgemm::emu::check {
 namespace {
 
-const char* counter_name(const InFlight& e) {
+const char* counter_name(const InFlightMemoryOp& e) {
     if (e.vm && e.lgkm) return "vmcnt and lgkmcnt(0)";
     return e.vm ? "vmcnt" : (e.lgkm_in_order ? "lgkmcnt" : "lgkmcnt(0)");
 }
 
-RegRange destination(const PendingLoad& p) {
+RegRange destination(const emu::InFlightMemoryOp& p) {
     switch (p.dest) {
-    case PendingLoad::Dest::vgpr: return RegRange{p.reg, p.dwords};
-    case PendingLoad::Dest::agpr: return RegRange{static_cast<std::uint16_t>(slot_agpr + p.reg), p.dwords};
-    case PendingLoad::Dest::sgpr: return RegRange{static_cast<std::uint16_t>(slot_sreg + p.reg), p.dwords};
+    case emu::InFlightMemoryOp::Dest::vgpr: return RegRange{p.reg, p.dwords};
+    case emu::InFlightMemoryOp::Dest::agpr: return RegRange{static_cast<std::uint16_t>(slot_agpr + p.reg), p.dwords};
+    case emu::InFlightMemoryOp::Dest::sgpr: return RegRange{static_cast<std::uint16_t>(slot_sreg + p.reg), p.dwords};
     default: return RegRange{};
     }
 }
@@ -73,19 +73,19 @@ public:
         m.hazards.issue(f, e.index);
     }
 
-    void issued(const Wave& w, const ExecInst& e, const PendingLoad& p) override {
+    void issued(const Wave& w, const ExecInst& e, const emu::InFlightMemoryOp& p) override {
         const InstFacts& f = checker_.facts()[e.index];
-        InFlight entry;
+        InFlightMemoryOp entry;
         entry.inst = e.index;
         entry.vm = p.counter == WaitCounter::vm;
         entry.lgkm = !entry.vm || f.flat;
         entry.lgkm_in_order = p.counter == WaitCounter::lgkm_lds && !f.flat;
         entry.dest = destination(p);
-        entry.lanes = p.dest == PendingLoad::Dest::sgpr ? 0 : p.lanes;
-        entry.lds_write = f.ds && p.dest == PendingLoad::Dest::none;
+        entry.lanes = p.dest == emu::InFlightMemoryOp::Dest::sgpr ? 0 : p.lanes;
+        entry.lds_write = f.ds && p.dest == emu::InFlightMemoryOp::Dest::none;
         WaveModel& m = model(w);
         if (entry.dest.count)
-            if (const InFlight* other = m.scoreboard.unordered_with(entry))
+            if (const InFlightMemoryOp* other = m.scoreboard.unordered_with(entry))
                 report(w, Rule::overwrite_before_wait, p.lanes, e.index, &other->inst, "",
                        "loads into " + range_name(entry.dest) + " while an earlier load into it, which may complete later, is in flight (" +
                            counter_name(*other) + ")");
@@ -144,7 +144,7 @@ private:
     }
 
     void check_published(const Wave& w, const ExecInst& e, const WaveModel& m) {
-        if (const InFlight* write = m.scoreboard.unfinished_lds_write())
+        if (const InFlightMemoryOp* write = m.scoreboard.unfinished_lds_write())
             report(w, Rule::lds_unpublished_write, 0, e.index, &write->inst, "",
                    "s_barrier while a ds_write is not covered by s_waitcnt lgkmcnt: other waves may read the LDS before it is written");
     }
@@ -152,14 +152,14 @@ private:
     void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, WaveModel& m) {
         if (!m.scoreboard.touches_pending(f)) return;
         for (unsigned i = 0; i < f.read_count; ++i)
-            if (const InFlight* p = m.scoreboard.pending_in(f.reads[i])) {
+            if (const InFlightMemoryOp* p = m.scoreboard.pending_in(f.reads[i])) {
                 report(w, Rule::read_before_wait, p->lanes & w.exec(), e.index, &p->inst, "",
                        "reads " + range_name(f.reads[i]) + " before the load into it is covered by s_waitcnt " + counter_name(*p));
                 m.scoreboard.mark_reported(*p);
                 break;
             }
         for (unsigned i = 0; i < f.write_count; ++i)
-            if (const InFlight* p = m.scoreboard.pending_in(f.writes[i])) {
+            if (const InFlightMemoryOp* p = m.scoreboard.pending_in(f.writes[i])) {
                 report(w, Rule::overwrite_before_wait, p->lanes & w.exec(), e.index, &p->inst, "",
                        "writes " + range_name(f.writes[i]) + " while a load into it is in flight (s_waitcnt " +
                            counter_name(*p) + " missing): the load may land afterwards");

@@ -14,7 +14,7 @@ void Scoreboard::reset() {
     bits_.fill(0);
 }
 
-void Scoreboard::mark(const InFlight& e, int delta) {
+void Scoreboard::mark(const InFlightMemoryOp& e, int delta) {
     for (unsigned s = e.dest.slot; s < unsigned(e.dest.slot) + e.dest.count && s < slot_count; ++s) {
         pending_[s] = static_cast<std::uint16_t>(pending_[s] + delta);
         const std::uint64_t bit = std::uint64_t{1} << (s % 64);
@@ -23,9 +23,9 @@ void Scoreboard::mark(const InFlight& e, int delta) {
 }
 
 void Scoreboard::drop_done() {
-    for (const InFlight& e : entries_)
+    for (const InFlightMemoryOp& e : entries_)
         if (e.done()) mark(e, -1);
-    entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [](const InFlight& e) { return e.done(); }),
+    entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [](const InFlightMemoryOp& e) { return e.done(); }),
                    entries_.end());
 }
 
@@ -43,21 +43,21 @@ void Scoreboard::wait(unsigned vm, unsigned lgkm) {
     drop_done();
 }
 
-const InFlight* Scoreboard::pending_in(const RegRange& range) const {
+const InFlightMemoryOp* Scoreboard::pending_in(const RegRange& range) const {
     if (!any_pending(range)) return nullptr;
-    for (const InFlight& e : entries_)
+    for (const InFlightMemoryOp& e : entries_)
         if (e.dest.count && !e.reported && e.dest.overlaps(range)) return &e;
     return nullptr;
 }
 
-void Scoreboard::mark_reported(const InFlight& entry) {
-    for (InFlight& e : entries_)
+void Scoreboard::mark_reported(const InFlightMemoryOp& entry) {
+    for (InFlightMemoryOp& e : entries_)
         if (&e == &entry) e.reported = true;
 }
 
-const InFlight* Scoreboard::unordered_with(const InFlight& incoming) const {
+const InFlightMemoryOp* Scoreboard::unordered_with(const InFlightMemoryOp& incoming) const {
     if (!pending_in(incoming.dest)) return nullptr;
-    for (const InFlight& e : entries_) {
+    for (const InFlightMemoryOp& e : entries_) {
         if (!e.dest.count || e.reported || !e.dest.overlaps(incoming.dest)) continue;
         const bool both_vm_only = e.vm && !e.lgkm && incoming.vm && !incoming.lgkm;
         const bool both_lds = e.lgkm_in_order && incoming.lgkm_in_order;
@@ -66,9 +66,9 @@ const InFlight* Scoreboard::unordered_with(const InFlight& incoming) const {
     return nullptr;
 }
 
-void Scoreboard::issue(const InFlight& entry) {
+void Scoreboard::issue(const InFlightMemoryOp& entry) {
     unsigned vm_count = 0, lgkm_count = 0;
-    for (const InFlight& e : entries_) {
+    for (const InFlightMemoryOp& e : entries_) {
         vm_count += e.vm;
         lgkm_count += e.lgkm;
     }
@@ -78,8 +78,8 @@ void Scoreboard::issue(const InFlight& entry) {
     mark(entry, +1);
 }
 
-const InFlight* Scoreboard::unfinished_lds_write() const {
-    for (const InFlight& e : entries_)
+const InFlightMemoryOp* Scoreboard::unfinished_lds_write() const {
+    for (const InFlightMemoryOp& e : entries_)
         if (e.lds_write) return &e;
     return nullptr;
 }

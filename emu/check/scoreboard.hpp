@@ -22,7 +22,9 @@
 
 namespace dppgemm::emu::check {
 
-struct InFlight {
+// The checker's record of an emu::InFlightMemoryOp (the executor's, which holds
+// the data): the counters it occupies and whether they certainly completed it.
+struct InFlightMemoryOp {
     std::uint32_t inst = 0;  // issuing instruction (index)
     bool vm = false, lgkm = false;        // counters it occupies
     bool lgkm_in_order = false;           // LDS (SMEM and FLAT are not)
@@ -53,21 +55,21 @@ public:
         return false;
     }
     // The oldest in-flight entry not yet reported whose result register overlaps `range`, or nullptr.
-    const InFlight* pending_in(const RegRange& range) const;
+    const InFlightMemoryOp* pending_in(const RegRange& range) const;
     // An in-flight entry that may land after (or race) a new load into `dest`
     // of this ordering, or nullptr.
-    const InFlight* unordered_with(const InFlight& incoming) const;
-    void issue(const InFlight& entry);
+    const InFlightMemoryOp* unordered_with(const InFlightMemoryOp& incoming) const;
+    void issue(const InFlightMemoryOp& entry);
     // Reports about `entry` stop here (one finding per missing wait, not one per later read).
-    void mark_reported(const InFlight& entry);
+    void mark_reported(const InFlightMemoryOp& entry);
     // The oldest LDS write not yet certainly done, or nullptr.
-    const InFlight* unfinished_lds_write() const;
+    const InFlightMemoryOp* unfinished_lds_write() const;
 
 private:
-    std::vector<InFlight> entries_;  // issue order
+    std::vector<InFlightMemoryOp> entries_;  // issue order
     std::array<std::uint16_t, slot_count> pending_{};  // in-flight results per register slot
     std::array<std::uint64_t, slot_count / 64> bits_{};  // slots with pending_ != 0
-    void mark(const InFlight& e, int delta);
+    void mark(const InFlightMemoryOp& e, int delta);
     void drop_done();
 };
 

@@ -122,17 +122,17 @@ void sdwa_place(const std::uint32_t* old, std::uint32_t* value, const Inst& inst
     }
 }
 
-void land(Wave& w, const PendingLoad& p) {
+void land(Wave& w, const InFlightMemoryOp& p) {
     const std::uint32_t* data = w.pending.data(p);
     switch (p.dest) {
-    case PendingLoad::Dest::none: break;
-    case PendingLoad::Dest::sgpr:
+    case InFlightMemoryOp::Dest::none: break;
+    case InFlightMemoryOp::Dest::sgpr:
         for (unsigned d = 0; d < p.dwords; ++d) w.sreg[p.reg + d] = data[d];
         break;
-    case PendingLoad::Dest::vgpr:
-    case PendingLoad::Dest::agpr:
+    case InFlightMemoryOp::Dest::vgpr:
+    case InFlightMemoryOp::Dest::agpr:
         for (unsigned d = 0; d < p.dwords; ++d) {
-            std::uint32_t* reg = p.dest == PendingLoad::Dest::vgpr ? w.v[p.reg + d] : w.a[p.reg + d];
+            std::uint32_t* reg = p.dest == InFlightMemoryOp::Dest::vgpr ? w.v[p.reg + d] : w.a[p.reg + d];
             const std::uint32_t* value = data + 64 * d;
             const std::uint32_t keep = p.keep_mask;
             if (keep == 0) {
@@ -149,7 +149,7 @@ void land(Wave& w, const PendingLoad& p) {
 
 namespace {
 
-bool is_lgkm(const PendingLoad& p) { return p.counter != WaitCounter::vm; }
+bool is_lgkm(const InFlightMemoryOp& p) { return p.counter != WaitCounter::vm; }
 
 // Retires the entry at position i.
 void retire(Wave& w, std::size_t i) {
@@ -158,7 +158,7 @@ void retire(Wave& w, std::size_t i) {
 }
 
 void retire_vm(Wave& w, unsigned keep) {
-    unsigned outstanding = w.pending.count(WaitCounter::vm);
+    unsigned outstanding = w.pending.vmcnt();
     for (std::size_t i = 0; outstanding > keep && i < w.pending.entries().size();) {
         if (w.pending.entries()[i].counter == WaitCounter::vm) {
             retire(w, i);
@@ -170,10 +170,10 @@ void retire_vm(Wave& w, unsigned keep) {
 }
 
 void retire_lgkm(Wave& w, unsigned keep) {
-    unsigned outstanding = w.pending.count(WaitCounter::lgkm_lds);
+    unsigned outstanding = w.pending.lgkmcnt();
     for (WaitCounter pass : {WaitCounter::lgkm_lds, WaitCounter::lgkm_smem}) {
         for (std::size_t i = 0; outstanding > keep && i < w.pending.entries().size();) {
-            const PendingLoad& p = w.pending.entries()[i];
+            const InFlightMemoryOp& p = w.pending.entries()[i];
             if (is_lgkm(p) && p.counter == pass) {
                 retire(w, i);
                 --outstanding;
@@ -192,11 +192,11 @@ void wait(Wave& w, unsigned vm, unsigned lgkm) {
     retire_lgkm(w, lgkm);
 }
 
-PendingLoad& issue(Wave& w, const ExecInst& e, const PendingLoad& entry) {
+InFlightMemoryOp& issue(Wave& w, const ExecInst& e, const InFlightMemoryOp& entry) {
     // At the counter's limit the hardware stalls the issue until one completes.
-    if (entry.counter == WaitCounter::vm) retire_vm(w, PendingQueue::max_vm - 1);
-    else retire_lgkm(w, PendingQueue::max_lgkm - 1);
-    PendingLoad& p = w.pending.push(entry);
+    if (entry.counter == WaitCounter::vm) retire_vm(w, InFlightQueue::max_vm - 1);
+    else retire_lgkm(w, InFlightQueue::max_lgkm - 1);
+    InFlightMemoryOp& p = w.pending.push(entry);
     p.inst_index = e.index;
     if (WorkgroupObserver* o = w.group->observer) o->issued(w, e, p);
     return p;

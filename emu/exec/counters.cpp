@@ -5,14 +5,14 @@
 namespace dppgemm::emu {
 
 const char* inst_class_name(InstClass c) {
-    static constexpr const char* names[] = {"salu",      "valu",       "valu_dpp", "smem",    "vmem_load",
+    static constexpr const char* names[] = {"salu",      "valu_without_dpp", "valu_dpp", "smem",    "vmem_load",
                                             "vmem_store", "lds_read",  "lds_write", "branch", "waitcnt",
                                             "barrier",    "nop",       "other"};
     static_assert(sizeof(names) / sizeof(names[0]) == inst_class_count);
     return names[static_cast<std::size_t>(c)];
 }
 
-std::uint64_t Counters::total_instructions() const {
+std::uint64_t Counters::wave_instructions() const {
     std::uint64_t total = 0;
     for (std::uint64_t n : instructions) total += n;
     return total;
@@ -45,9 +45,12 @@ bool Counters::operator==(const Counters& o) const {
 std::string Counters::to_json() const {
     std::ostringstream s;
     s << "{\n  \"instructions\": {";
-    for (std::size_t i = 0; i < inst_class_count; ++i)
-        s << (i ? ", " : "") << '"' << inst_class_name(static_cast<InstClass>(i)) << "\": " << instructions[i];
-    s << "},\n  \"total_instructions\": " << total_instructions()                 //
+    for (std::size_t i = 0; i < inst_class_count; ++i) {
+        const bool all_valu = static_cast<InstClass>(i) == InstClass::valu_without_dpp;
+        s << (i ? ", " : "") << '"' << (all_valu ? "valu" : inst_class_name(static_cast<InstClass>(i))) << "\": "
+          << (all_valu ? valu() : instructions[i]);
+    }
+    s << "},\n  \"wave_instructions\": " << wave_instructions()                   //
       << ",\n  \"lds_read_requests\": " << lds_read_requests                       //
       << ",\n  \"lds_read_bytes\": " << lds_read_bytes                             //
       << ",\n  \"lds_write_requests\": " << lds_write_requests                     //

@@ -13,8 +13,8 @@ namespace dppgemm::emu {
 // whatever EXEC is).
 enum class InstClass : std::uint8_t {
     salu,        // scalar ALU (SOP1/SOP2/SOPK/SOPC, s_getpc...)
-    valu,        // vector ALU without DPP (VOP1/VOP2/VOPC/VOP3/VOP3P, v_readlane...)
-    valu_dpp,    // vector ALU with a DPP source
+    valu_without_dpp,  // vector ALU without DPP (VOP1/VOP2/VOPC/VOP3/VOP3P, v_readlane...)
+    valu_dpp,    // vector ALU with a DPP source (with valu_without_dpp: Counters::valu())
     smem,        // s_load/s_buffer_load/s_store/s_dcache/s_memtime
     vmem_load,   // buffer/global/flat/scratch loads (and returning atomics)
     vmem_store,  // ... stores and non-returning atomics
@@ -28,7 +28,7 @@ enum class InstClass : std::uint8_t {
     count
 };
 inline constexpr std::size_t inst_class_count = static_cast<std::size_t>(InstClass::count);
-// "salu", "valu", "valu_dpp", ...
+// "salu", "valu_without_dpp", "valu_dpp", ...
 const char* inst_class_name(InstClass c);
 
 struct Counters {
@@ -49,11 +49,16 @@ struct Counters {
 
     std::uint64_t& operator[](InstClass c) { return instructions[static_cast<std::size_t>(c)]; }
     std::uint64_t operator[](InstClass c) const { return instructions[static_cast<std::size_t>(c)]; }
-    std::uint64_t total_instructions() const;
+    // Every VALU instruction, DPP or not: the "valu" of the JSON, the public
+    // dppgemm::Counters and the bench (docs/host.md, "Counters").
+    std::uint64_t valu() const { return (*this)[InstClass::valu_without_dpp] + (*this)[InstClass::valu_dpp]; }
+    // Every instruction a wave issued, once: the sum over the InstClass partition.
+    std::uint64_t wave_instructions() const;
     Counters& operator+=(const Counters& other);
     bool operator==(const Counters& other) const;
     bool operator!=(const Counters& other) const { return !(*this == other); }
-    // One JSON object with every counter (stable key order).
+    // One JSON object with every counter (stable key order): "instructions"
+    // has "valu" (= valu()) and its subset "valu_dpp", not valu_without_dpp.
     std::string to_json() const;
 };
 

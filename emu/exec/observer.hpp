@@ -15,7 +15,7 @@ namespace dppgemm::emu {
 
 struct Wave;
 struct ExecInst;
-struct PendingLoad;
+struct InFlightMemoryOp;
 
 // One memory instruction's lane accesses (LDS byte offsets, or device
 // addresses). Addresses of lanes outside `lanes` are unspecified.
@@ -43,8 +43,8 @@ public:
     // itself, so an observer of LDS alone keeps the fast global paths.
     virtual bool observes_global_memory() const { return true; }
     // A load's (or store's) counter entry was issued / retired (landed).
-    virtual void issued(const Wave&, const ExecInst&, const PendingLoad&) {}
-    virtual void landed(const Wave&, const PendingLoad&) {}
+    virtual void issued(const Wave&, const ExecInst&, const InFlightMemoryOp&) {}
+    virtual void landed(const Wave&, const InFlightMemoryOp&) {}
     // All waves of the workgroup passed an s_barrier (count = barriers so far).
     virtual void barrier_released(std::uint32_t count) { (void)count; }
     virtual void wave_ended(const Wave&) {}

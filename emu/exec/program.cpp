@@ -253,7 +253,7 @@ void build_code(Program& p) {
         e.target = Program::no_target;
         e.fn = s.fn ? s.fn : sem::not_implemented;
         e.cls = s.cls;
-        if (inst.dpp && e.cls == InstClass::valu) e.cls = InstClass::valu_dpp;
+        if (inst.dpp && e.cls == InstClass::valu_without_dpp) e.cls = InstClass::valu_dpp;
 
         // A 64-bit constant is an f64 (inline float, literal high half) where the operand is one.
         const OperandTypes& types = operand_types(inst.op);

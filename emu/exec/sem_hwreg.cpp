@@ -79,7 +79,7 @@ u32 lds_alloc(const Wave& w) {
 }
 
 u32 ib_sts(const Wave& w) {
-    const u32 vm = w.pending.count(WaitCounter::vm), lgkm = w.pending.count(WaitCounter::lgkm_lds);
+    const u32 vm = w.pending.vmcnt(), lgkm = w.pending.lgkmcnt();
     return (vm & 0xf) | ((vm >> 4) & 3) << 22 | (lgkm & 0xf) << 8;
 }
 
@@ -118,12 +118,12 @@ void memtime(Wave& w, const ExecInst& e) {
     const auto since_epoch = std::chrono::steady_clock::now().time_since_epoch();
     const u64 ns = u64(std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch).count());
     const u64 ticks = ns / (1000000000ull / TicksPerSecond);
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
-    entry.dest = PendingLoad::Dest::sgpr;
+    entry.dest = InFlightMemoryOp::Dest::sgpr;
     entry.dwords = 2;
     entry.reg = e.dst.index;
-    PendingLoad& p = issue(w, e, entry);
+    InFlightMemoryOp& p = issue(w, e, entry);
     u32* data = w.pending.data(p);
     data[0] = u32(ticks);
     data[1] = u32(ticks >> 32);

@@ -411,7 +411,7 @@ void cvt_norm_16_f16(Wave& w, const ExecInst& e) {
 }  // namespace
 
 void register_isaops(Table& t) {
-    const InstClass V = InstClass::valu;
+    const InstClass V = InstClass::valu_without_dpp;
     auto v = [&](Op op, ExecFn fn) { set(t, op, fn, V); };
     auto accumulating = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) {
         t[static_cast<std::size_t>(op)] = Semantic{fn, V, fp, true};

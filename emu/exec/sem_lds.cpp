@@ -206,10 +206,10 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
     }
 }
 
-PendingLoad& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
-    PendingLoad entry;
+InFlightMemoryOp& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_lds;
-    entry.dest = e.dst.kind == Src::Kind::agpr ? PendingLoad::Dest::agpr : PendingLoad::Dest::vgpr;
+    entry.dest = e.dst.kind == Src::Kind::agpr ? InFlightMemoryOp::Dest::agpr : InFlightMemoryOp::Dest::vgpr;
     entry.dwords = static_cast<std::uint8_t>(dwords);
     entry.reg = e.dst.index;
     entry.keep_mask = keep_mask;
@@ -223,7 +223,7 @@ void ds_read(Wave& w, const ExecInst& e) {
     LdsLaneAddresses a;
     lane_addresses(w, e, f, a);
     check_bounds(w, a, exec, f.bytes);
-    PendingLoad& p = issue_read(w, e, f.result_dwords(), f.d16 ? (f.hi ? 0x0000ffffu : 0xffff0000u) : 0u, exec);
+    InFlightMemoryOp& p = issue_read(w, e, f.result_dwords(), f.d16 ? (f.hi ? 0x0000ffffu : 0xffff0000u) : 0u, exec);
     u32* data = w.pending.data(p);
     const std::uint8_t* lds = w.group->lds.at(0, 0);
     for (unsigned el = 0; el < a.elements; ++el) {
@@ -252,7 +252,7 @@ void ds_write(Wave& w, const ExecInst& e) {
         for (unsigned d = 0; d < a.dwords_per_element; ++d) planes[d] = vreg(w, data, d);
         scatters[a.dwords_per_element](lds, a.byte[el], exec, planes);
     }
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_lds;
     issue(w, e, entry);
     account(w, e, f, exec, true, a);
@@ -276,10 +276,10 @@ void ds_atomic(Wave& w, const ExecInst& e) {
         old[l] = cmpst ? lds_atomic_apply(host, e.inst->op, data1, data0) : lds_atomic_apply(host, e.inst->op, data0, 0);
     }
     if (Returns) {
-        PendingLoad& p = issue_read(w, e, 1, 0, exec);
+        InFlightMemoryOp& p = issue_read(w, e, 1, 0, exec);
         std::memcpy(w.pending.data(p), old, sizeof old);
     } else {
-        PendingLoad entry;
+        InFlightMemoryOp entry;
         entry.counter = WaitCounter::lgkm_lds;
         issue(w, e, entry);
     }
@@ -309,10 +309,10 @@ void ds_atomic64(Wave& w, const ExecInst& e) {
         old[1][l] = u32(result >> 32);
     }
     if (Returns) {
-        PendingLoad& p = issue_read(w, e, 2, 0, exec);
+        InFlightMemoryOp& p = issue_read(w, e, 2, 0, exec);
         std::memcpy(w.pending.data(p), old, sizeof old);
     } else {
-        PendingLoad entry;
+        InFlightMemoryOp entry;
         entry.counter = WaitCounter::lgkm_lds;
         issue(w, e, entry);
     }
@@ -348,10 +348,10 @@ void ds_rmw(Wave& w, const ExecInst& e) {
         for (unsigned d = 0; d < dwords; ++d) old[d][l] = u32(u64(before) >> (32 * d));
     }
     if (Returns) {
-        PendingLoad& p = issue_read(w, e, dwords, 0, exec);
+        InFlightMemoryOp& p = issue_read(w, e, dwords, 0, exec);
         std::memcpy(w.pending.data(p), old, sizeof old);
     } else {
-        PendingLoad entry;
+        InFlightMemoryOp entry;
         entry.counter = WaitCounter::lgkm_lds;
         issue(w, e, entry);
     }
@@ -415,7 +415,7 @@ void ds_wrxchg2(Wave& w, const ExecInst& e) {
             }
         }
     }
-    PendingLoad& p = issue_read(w, e, 2 * dwords, 0, exec);
+    InFlightMemoryOp& p = issue_read(w, e, 2 * dwords, 0, exec);
     std::memcpy(w.pending.data(p), old, sizeof old);
     account(w, e, f, exec, false, a);
 }
@@ -444,7 +444,7 @@ void ds_src2(Wave& w, const ExecInst& e) {
         const T result = F(x, y, 0);
         std::memcpy(host_a, &result, sizeof(T));
     }
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_lds;
     issue(w, e, entry);
     Counters& c = w.group->counters;
@@ -487,7 +487,7 @@ void ds_append_consume(Wave& w, const ExecInst& e) {
     }
     u32 out[64];
     for (unsigned l = 0; l < 64; ++l) out[l] = before;
-    PendingLoad& p = issue_read(w, e, 1, 0, exec);
+    InFlightMemoryOp& p = issue_read(w, e, 1, 0, exec);
     std::memcpy(w.pending.data(p), out, sizeof out);
     Counters& c = w.group->counters;
     c.lds_read_requests += exec ? 1 : 0;
@@ -499,7 +499,7 @@ void ds_append_consume(Wave& w, const ExecInst& e) {
 // Lane exchanges through the LDS crossbar (no LDS memory). A lane whose
 // source lane is inactive reads 0.
 void finish_exchange(Wave& w, const ExecInst& e, const u32* value, u64 exec) {
-    PendingLoad& p = issue_read(w, e, 1, 0, exec);
+    InFlightMemoryOp& p = issue_read(w, e, 1, 0, exec);
     std::memcpy(w.pending.data(p), value, 64 * sizeof(u32));
     Counters& c = w.group->counters;
     c.lds_read_requests += popcount(exec);

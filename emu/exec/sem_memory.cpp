@@ -321,9 +321,9 @@ void vmem_load(Wave& w, const ExecInst& e) {
     const Format& f = formats()[static_cast<std::size_t>(e.inst->op)];
     const u64 exec = w.exec();
     LaneAddresser addr(w, e);
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::vm;
-    entry.dest = e.dst.kind == Src::Kind::agpr ? PendingLoad::Dest::agpr : PendingLoad::Dest::vgpr;
+    entry.dest = e.dst.kind == Src::Kind::agpr ? InFlightMemoryOp::Dest::agpr : InFlightMemoryOp::Dest::vgpr;
     entry.dwords = f.dwords;
     entry.reg = e.dst.index;
     entry.lanes = exec;
@@ -332,7 +332,7 @@ void vmem_load(Wave& w, const ExecInst& e) {
     std::uint8_t* span = nullptr;
     u64 lowest = 0;
     const bool fast = direct_access(w, e, f, exec, direct, span, lowest);
-    PendingLoad& p = issue(w, e, entry);
+    InFlightMemoryOp& p = issue(w, e, entry);
     u32* data = w.pending.data(p);
     if (fast) {
         w.group->counters.global_read_bytes += direct_load(direct, span, lowest, exec, f.dwords, data);
@@ -370,7 +370,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
     u64 lowest = 0;
     if (direct_access(w, e, f, exec, direct, span, lowest)) {
         w.group->counters.global_write_bytes += direct_store(direct, span, lowest, exec, f.dwords, w, data);
-        PendingLoad entry;
+        InFlightMemoryOp entry;
         entry.counter = WaitCounter::vm;
         issue(w, e, entry);
         return;
@@ -393,7 +393,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
         }
     }
     w.group->counters.global_write_bytes += bytes;
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::vm;
     issue(w, e, entry);
     if (access) w.group->observer->memory_access(w, e, *access);
@@ -533,14 +533,14 @@ void typed_load(Wave& w, const ExecInst& e) {
     const u64 exec = w.exec();
     LaneAddresser addr(w, e);
     const unsigned bytes = f.bits / 8;
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::vm;
-    entry.dest = e.dst.kind == Src::Kind::agpr ? PendingLoad::Dest::agpr : PendingLoad::Dest::vgpr;
+    entry.dest = e.dst.kind == Src::Kind::agpr ? InFlightMemoryOp::Dest::agpr : InFlightMemoryOp::Dest::vgpr;
     entry.dwords = std::uint8_t(t.d16 ? (t.count + 1) / 2 : t.count);
     entry.reg = e.dst.index;
     entry.lanes = exec;
     entry.keep_mask = t.d16 && t.count == 1 ? (t.hi ? 0x0000ffffu : 0xffff0000u) : 0u;
-    PendingLoad& p = issue(w, e, entry);
+    InFlightMemoryOp& p = issue(w, e, entry);
     u32* data = w.pending.data(p);
     MemoryAccess* access = observed_global_access(w, false, exec, bytes * std::min<unsigned>(t.count, f.components));
     u64 total = 0;
@@ -587,7 +587,7 @@ void typed_store(Wave& w, const ExecInst& e) {
         }
     }
     w.group->counters.global_write_bytes += total;
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::vm;
     issue(w, e, entry);
     if (access) w.group->observer->memory_access(w, e, *access);
@@ -702,15 +702,15 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
     const bool buffer = e.inst->info().family == Family::MUBUF;
     const Src& data = buffer ? e.dst : e.src[1];
     const bool returns = e.inst->glc;
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::vm;
     if (returns) {
-        entry.dest = PendingLoad::Dest::vgpr;
+        entry.dest = InFlightMemoryOp::Dest::vgpr;
         entry.dwords = std::uint8_t(dwords);
         entry.reg = e.dst.index;  // MUBUF: vdata itself; FLAT/GLOBAL: vdst
         entry.lanes = exec;
     }
-    PendingLoad& p = issue(w, e, entry);
+    InFlightMemoryOp& p = issue(w, e, entry);
     u32* out = w.pending.data(p);
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;

@@ -332,12 +332,12 @@ void smem_load(Wave& w, const ExecInst& e) {
     const unsigned dwords = e.dst.dwords;
     u64 offset = u64(i64(e.inst->offset));
     if (e.soffset.kind != Src::Kind::none) offset += read32(w, e.soffset);
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
-    entry.dest = PendingLoad::Dest::sgpr;
+    entry.dest = InFlightMemoryOp::Dest::sgpr;
     entry.dwords = static_cast<std::uint8_t>(dwords);
     entry.reg = e.dst.index;
-    PendingLoad& p = issue(w, e, entry);
+    InFlightMemoryOp& p = issue(w, e, entry);
     u32* data = w.pending.data(p);
     if (Buffer) {
         u32 words[4];
@@ -369,7 +369,7 @@ void smem_store(Wave& w, const ExecInst& e) {
     std::uint8_t* host = w.group->translator.translate(address, 4ull * dwords);
     if (!host) fault_at(FaultKind::global_out_of_bounds, "s_store outside any allocation", address);
     std::memcpy(host, &w.sreg[e.dst.index], 4ull * dwords);
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
     issue(w, e, entry);
 }

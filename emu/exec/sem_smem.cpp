@@ -48,7 +48,7 @@ void s_buffer_store(Wave& w, const ExecInst& e) {
         if (!host) fault_at(FaultKind::global_out_of_bounds, "s_buffer_store outside any allocation", r.base + at);
         std::memcpy(host, &w.sreg[e.dst.index + d], 4);
     }
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
     issue(w, e, entry);
 }
@@ -81,14 +81,14 @@ void s_atomic(Wave& w, const ExecInst& e) {
         old = Dwords == 1 ? lds_atomic_apply(host, e.inst->op, u32(data), u32(compare))
                           : lds_atomic_apply64(host, e.inst->op, data, compare);
     }
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
     if (e.inst->glc) {
-        entry.dest = PendingLoad::Dest::sgpr;
+        entry.dest = InFlightMemoryOp::Dest::sgpr;
         entry.dwords = Dwords;
         entry.reg = e.dst.index;
     }
-    PendingLoad& p = issue(w, e, entry);
+    InFlightMemoryOp& p = issue(w, e, entry);
     if (e.inst->glc) {
         u32* data = w.pending.data(p);
         data[0] = u32(old);
@@ -98,7 +98,7 @@ void s_atomic(Wave& w, const ExecInst& e) {
 
 // Write-backs complete at lgkmcnt; invalidates and probes have nothing to do.
 void counted(Wave& w, const ExecInst& e) {
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
     issue(w, e, entry);
 }

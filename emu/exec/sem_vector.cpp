@@ -198,7 +198,7 @@ void finish_run(Wave& w, const ExecInst* run, unsigned length) {
     Counters& counters = w.group->counters;
     const unsigned dpp_after_first = run[0].multiply_add_run_dpp - (run[0].cls == InstClass::valu_dpp ? 1 : 0);
     counters[InstClass::valu_dpp] += dpp_after_first;
-    counters[InstClass::valu] += length - 1 - dpp_after_first;
+    counters[InstClass::valu_without_dpp] += length - 1 - dpp_after_first;
     counters.valu_multiply_add += length - 1;
     w.executed += length - 1;
     w.pc = run[length - 1].next;
@@ -875,14 +875,14 @@ void pk_mov_b32(Wave& w, const ExecInst& e) {
     commit(vreg(w, e.dst, 1), hi_copy, w.exec());
 }
 
-void set_acc(Table& t, Op op, ExecFn fn, FloatPolicy fp) {
-    t[static_cast<std::size_t>(op)] = Semantic{fn, InstClass::valu, fp, true};
+void set_src2_is_dst(Table& t, Op op, ExecFn fn, FloatPolicy fp) {
+    t[static_cast<std::size_t>(op)] = Semantic{fn, InstClass::valu_without_dpp, fp, true};
 }
 
 }  // namespace
 
 void register_vector(Table& t) {
-    const InstClass V = InstClass::valu;
+    const InstClass V = InstClass::valu_without_dpp;
     const FloatPolicy F = FloatPolicy::mode;
     auto v = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) { set(t, op, fn, V, fp); };
 
@@ -963,8 +963,8 @@ void register_vector(Table& t) {
     v(Op::v_sub_u32, vop2<sub_u32>);
     v(Op::v_subrev_u32, vop2<subrev_u32>);
     v(Op::v_ldexp_f32, vop2<fbits2<ldexp_f>>, F);
-    set_acc(t, Op::v_mac_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
-    set_acc(t, Op::v_fmac_f32, multiply_add_op<true>, F);
+    set_src2_is_dst(t, Op::v_mac_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
+    set_src2_is_dst(t, Op::v_fmac_f32, multiply_add_op<true>, F);
     v(Op::v_madmk_f32, multiply_add_op<false, 0, 2, 1>, FloatPolicy::no_denormals);
     v(Op::v_madak_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
     v(Op::v_fmamk_f32, multiply_add_op<true, 0, 2, 1>, F);

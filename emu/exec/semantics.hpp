@@ -147,10 +147,10 @@ inline void commit_vdst(Wave& w, const ExecInst& e, std::uint32_t* value, unsign
 // ---- counter queue (memory results land at s_waitcnt) ---------------------
 
 // Issues a counter entry; makes room first when the counter is at its limit.
-PendingLoad& issue(Wave& w, const ExecInst& e, const PendingLoad& entry);
+InFlightMemoryOp& issue(Wave& w, const ExecInst& e, const InFlightMemoryOp& entry);
 // Retires entries until at most vm / lgkm remain outstanding.
 void wait(Wave& w, unsigned vm, unsigned lgkm);
 // Applies one entry's data to the registers.
-void land(Wave& w, const PendingLoad& p);
+void land(Wave& w, const InFlightMemoryOp& p);
 
 }  // namespace dppgemm::emu::sem

@@ -37,12 +37,14 @@ public:
     std::uint64_t address;
 };
 
+// The counter an entry occupies; lgkmcnt's entries split by kind (LDS retires
+// in order, SMEM in any order: core.cpp retire_lgkm).
 enum class WaitCounter : std::uint8_t { vm, lgkm_lds, lgkm_smem };
 
 // A counter entry: a memory instruction in flight. Loads carry the data
 // that lands in registers when an s_waitcnt retires the entry; stores carry
 // none but occupy the counter as on hardware.
-struct PendingLoad {
+struct InFlightMemoryOp {
     enum class Dest : std::uint8_t { none, vgpr, agpr, sgpr };
     WaitCounter counter = WaitCounter::vm;
     Dest dest = Dest::none;
@@ -54,7 +56,7 @@ struct PendingLoad {
     std::uint32_t slot = 0;       // data block in the wave's pool
 };
 
-class PendingQueue {
+class InFlightQueue {
 public:
     static constexpr unsigned block_dwords = 16 * 64;  // 4 dwords x 64 lanes, or 16 SGPRs
     // Counter limits of gfx9 (issue stalls, i.e. the oldest retires, beyond them).
@@ -65,14 +67,14 @@ public:
         free_.clear();
         for (std::uint32_t i = 0; i < pool_.size(); ++i) free_.push_back(i);
     }
-    std::uint32_t* data(const PendingLoad& p) { return pool_[p.slot].get(); }
-    const std::vector<PendingLoad>& entries() const { return entries_; }
+    std::uint32_t* data(const InFlightMemoryOp& p) { return pool_[p.slot].get(); }
+    const std::vector<InFlightMemoryOp>& entries() const { return entries_; }
     bool empty() const { return entries_.empty(); }
 
     // A new entry with a data block (zeroed only if asked).
-    PendingLoad& push(const PendingLoad& p) {
+    InFlightMemoryOp& push(const InFlightMemoryOp& p) {
         entries_.push_back(p);
-        PendingLoad& e = entries_.back();
+        InFlightMemoryOp& e = entries_.back();
         if (free_.empty()) {
             pool_.emplace_back(new std::uint32_t[block_dwords]);
             free_.push_back(static_cast<std::uint32_t>(pool_.size() - 1));
@@ -81,12 +83,13 @@ public:
         free_.pop_back();
         return e;
     }
-    unsigned count(WaitCounter c) const {
+    // The hardware counters' values: entries on vmcnt, and on lgkmcnt (LDS and SMEM alike).
+    unsigned vmcnt() const {
         unsigned n = 0;
-        for (const PendingLoad& e : entries_)
-            if (c == WaitCounter::vm ? e.counter == WaitCounter::vm : e.counter != WaitCounter::vm) ++n;
+        for (const InFlightMemoryOp& e : entries_) n += e.counter == WaitCounter::vm;
         return n;
     }
+    unsigned lgkmcnt() const { return static_cast<unsigned>(entries_.size()) - vmcnt(); }
     // Removes entry i (after its data was applied).
     void erase(std::size_t i) {
         free_.push_back(entries_[i].slot);
@@ -94,7 +97,7 @@ public:
     }
 
 private:
-    std::vector<PendingLoad> entries_;  // issue order
+    std::vector<InFlightMemoryOp> entries_;  // issue order
     std::vector<std::unique_ptr<std::uint32_t[]>> pool_;
     std::vector<std::uint32_t> free_;
 };
@@ -126,7 +129,7 @@ struct alignas(64) Wave {
     std::uint32_t id = 0;         // wave number in the workgroup
     std::uint64_t executed = 0;   // instructions issued (watchdog)
     Workgroup* group = nullptr;
-    PendingQueue pending;
+    InFlightQueue pending;
 
     std::uint64_t read64(unsigned code) const {
         std::uint64_t value;

@@ -49,16 +49,18 @@ enum class Status : std::uint8_t {
 
 // What the emu backend counted for one launch (wave-level instructions by class,
 // LDS traffic in lane requests and bytes, bank-conflict cycles, global bytes).
+// `valu` is every VALU instruction; `valu_dpp` and `valu_multiply_add` are parts
+// of it. The same names in every JSON and CSV: docs/host.md, "Counters".
 struct Counters {
   std::uint64_t workgroups = 0, waves = 0;
   std::uint64_t salu = 0, valu = 0, valu_dpp = 0, smem = 0, vmem_load = 0, vmem_store = 0;
-  std::uint64_t valu_fma = 0;  // VALU instructions that multiply-add (mac/fmac/fma/mad), part of valu
+  std::uint64_t valu_multiply_add = 0;  // VALU instructions that multiply-add (mac/fmac/fma/mad), part of valu
   std::uint64_t lds_read = 0, lds_write = 0, branch = 0, waitcnt = 0, barrier = 0, nop = 0;
   std::uint64_t other = 0;
   std::uint64_t lds_read_requests = 0, lds_read_bytes = 0;
   std::uint64_t lds_write_requests = 0, lds_write_bytes = 0;
   std::uint64_t lds_bank_conflict_cycles = 0;
-  std::uint64_t global_bytes_read = 0, global_bytes_written = 0;
+  std::uint64_t global_read_bytes = 0, global_write_bytes = 0;
 };
 
 struct Options {

@@ -68,7 +68,7 @@ TEST_CASE("the issue bound: a wave issues at most one instruction every 4 clocks
 TEST_CASE("the memory bound: every global byte once at the GPU's bandwidth") {
   const GpuSpec mi100 = *gpu_spec("gfx908");
   Counters c = launch(1);
-  c.global_bytes_read = 1'229'000'000;  // one millisecond at 1229 GB/s
+  c.global_read_bytes = 1'229'000'000;  // one millisecond at 1229 GB/s
   const Modeled m = model_launch(mi100, c, 1.0);
   CHECK(m.bound == "memory");
   CHECK(m.milliseconds == Approx(1.0));
@@ -88,10 +88,10 @@ TEST_CASE("a packed FMA is one VALU instruction and two FMAs: same flops, half t
   const double flops = 2.0 * 128 * 128 * 8 * 110;
   Counters scalar = launch(110);  // one workgroup per CU
   scalar.valu = scalar.waves * 512;
-  scalar.valu_fma = scalar.valu;
+  scalar.valu_multiply_add = scalar.valu;
   Counters packed = scalar;
   packed.valu = packed.waves * 256;
-  packed.valu_fma = packed.valu;
+  packed.valu_multiply_add = packed.valu;
   const Modeled s = model_launch(mi250x, scalar, flops), p = model_launch(mi250x, packed, flops);
   CHECK(s.valu_cycles == Approx(4 * 512));
   CHECK(p.valu_cycles == Approx(4 * 256));

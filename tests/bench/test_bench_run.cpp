@@ -54,13 +54,13 @@ bool contains(const std::string& text, const std::string& word) { return text.fi
 // Every key a row of the JSON report must have (emu backend).
 const std::vector<std::string> kRowFields = {
     "variant", "backend", "target", "kernel", "status", "runs_ms", "counters", "lds_read_requests_per_step",
-    "lds_bytes", "mac_share_of_valu", "emulation_wall_ms", "wave_instructions_per_second",
+    "lds_bytes", "multiply_add_share_of_valu", "emulation_wall_ms", "wave_instructions_per_second",
     "emulation_over_openblas", "modeled", "verification", "valu_per_step", "lds_cycles_per_step",
     "lds_share_of_valu_cycles", "expected_lds_read_requests_per_step", "idea"};
 const std::vector<std::string> kCounterFields = {
-    "salu", "valu", "valu_dpp", "valu_fma", "smem", "vmem_load", "vmem_store", "lds_read", "lds_write", "branch",
-    "waitcnt", "barrier", "nop", "other", "wave_instructions", "lds_read_requests", "lds_read_bytes",
-    "lds_write_bytes", "lds_bank_conflict_cycles", "global_bytes_read", "global_bytes_written"};
+    "salu", "valu", "valu_dpp", "valu_multiply_add", "smem", "vmem_load", "vmem_store", "lds_read", "lds_write",
+    "branch", "waitcnt", "barrier", "nop", "other", "wave_instructions", "lds_read_requests", "lds_read_bytes",
+    "lds_write_bytes", "lds_bank_conflict_cycles", "global_read_bytes", "global_write_bytes"};
 const std::vector<std::string> kModeledFields = {"is_modeled", "label", "gpu", "gpu_ms", "gflops", "bound"};
 
 }  // namespace
@@ -119,9 +119,11 @@ TEST_CASE("every variant gfx906 has on 256x256x64: JSON, CSV and chart") {
     CHECK(row["modeled"]["gpu_ms"].get<double>() > 0);
     CHECK(!row.contains("measured"));  // no GPU: nothing may look measured
     // 64 accumulators per workitem, one multiply-add each per k, 16 waves
-    CHECK(row["counters"]["valu_fma"] == 64 * 64 * 16);
+    CHECK(row["counters"]["valu_multiply_add"] == 64 * 64 * 16);
     // over 90% macs, less the share of the row's extra VALU (dpp3's A movs)
-    CHECK(row["mac_share_of_valu"].get<double>() > 0.9 * 2048.0 / (2048.0 + info.extra_valu_per_step));
+    CHECK(row["multiply_add_share_of_valu"].get<double>() > 0.9 * 2048.0 / (2048.0 + info.extra_valu_per_step));
+    CHECK(row["multiply_add_share_of_valu"].get<double>() ==
+          Approx(c["valu_multiply_add"].get<double>() / c["valu"].get<double>()));
   }
   // dpp0: 2 A and 2 B float4 per lane and k read, A and B tiles written once: 1024 + 64 clocks, no conflicts.
   CHECK(rows[0]["lds_cycles_per_step"] == 1088.0);
@@ -138,6 +140,8 @@ TEST_CASE("every variant gfx906 has on 256x256x64: JSON, CSV and chart") {
   std::getline(lines, header);
   CHECK(header.rfind("transA,transB,M,N,K,alpha,lda,ldb,beta,ldc,", 0) == 0);
   CHECK(contains(header, "modeled_gpu_ms"));
+  CHECK(contains(header, ",valu,valu_dpp,valu_multiply_add,"));
+  CHECK(contains(header, ",multiply_add_share_of_valu,"));
   std::vector<std::string> body;
   while (std::getline(lines, line)) body.push_back(line);
   REQUIRE(body.size() == rows.size());

@@ -229,8 +229,8 @@ struct CountingObserver : WorkgroupObserver {
     void memory_access(const Wave&, const ExecInst&, const MemoryAccess& a) override {
         ++(a.space == MemoryAccess::Space::lds ? lds_accesses : global_accesses);
     }
-    void issued(const Wave&, const ExecInst&, const PendingLoad&) override { ++issues; }
-    void landed(const Wave&, const PendingLoad&) override { ++landings; }
+    void issued(const Wave&, const ExecInst&, const InFlightMemoryOp&) override { ++issues; }
+    void landed(const Wave&, const InFlightMemoryOp&) override { ++landings; }
     void barrier_released(std::uint32_t) override { ++barriers; }
     void wave_ended(const Wave&) override { ++ended; }
 };
@@ -276,7 +276,7 @@ TEST_CASE("checkers observe instructions, memory, counters and barriers per work
     REQUIRE(r.ok());
     REQUIRE(observer.finished.size() == 3);
     for (const auto& [id, o] : observer.finished) {
-        CHECK(o.instructions == r.counters.total_instructions() / 3);
+        CHECK(o.instructions == r.counters.wave_instructions() / 3);
         CHECK(o.lds_accesses == 2 * 2);     // 2 waves x (write + read)
         CHECK(o.global_accesses == 2 * 2);  // 2 waves x (load + store)
         CHECK(o.issues == 2 * 6);    // per wave: s_load x2, global load and store, ds write and read

@@ -12,10 +12,10 @@
 #include "emu/loader/code_object.hpp"
 
 // One device buffer per operand holding exactly the host array; `args` gives
-// everything but the three addresses.
+// everything but the three addresses. `counters`, if given, receives the dispatch's.
 inline std::vector<float> run_on_emulator(const dppgemm_code_object& co, const std::vector<float>& a,
                                           const std::vector<float>& b, const std::vector<float>& c,
-                                          dppgemm_sgemm_kernargs args) {
+                                          dppgemm_sgemm_kernargs args, dppgemm::emu::Counters* counters = nullptr) {
   using namespace dppgemm::emu;
   const CodeObject object = load_code_object(co.data, co.size);
   const Program program = build_program(object, object.kernel(co.kernel_name));
@@ -30,7 +30,9 @@ inline std::vector<float> run_on_emulator(const dppgemm_code_object& co, const s
   config.grid = {(args.size_m + 127) / 128, (args.size_n + 127) / 128, 1};
   config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
   config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args), reinterpret_cast<const std::uint8_t*>(&args + 1));
-  REQUIRE(launch(memory, program, config).ok());
+  const DispatchResult result = launch(memory, program, config);
+  REQUIRE(result.ok());
+  if (counters) *counters = result.counters;
   std::vector<float> out(c.size());
   memory.read(args.c, out.data(), out.size() * 4);
   return out;

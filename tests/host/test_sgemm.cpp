@@ -31,10 +31,12 @@ Options on(Backend backend, const char* target = "gfx906", dppgemm::Variant vari
   return options;
 }
 
-std::vector<float> run_on_emulator(const dppgemm_code_object& co, const Problem& p) {
+std::vector<float> run_on_emulator(const dppgemm_code_object& co, const Problem& p,
+                                   dppgemm::emu::Counters* counters = nullptr) {
   return run_on_emulator(co, p.a, p.b, p.c,
                          {0, 0, 0, std::uint32_t(p.m), std::uint32_t(p.n), std::uint32_t(p.k), std::uint32_t(p.lda),
-                          std::uint32_t(p.ldb), std::uint32_t(p.ldc), p.alpha, p.beta});
+                          std::uint32_t(p.ldb), std::uint32_t(p.ldc), p.alpha, p.beta},
+                         counters);
 }
 
 std::vector<float> reference(dppgemm::MacKind mac, const Problem& p) {
@@ -152,6 +154,33 @@ TEST_CASE("sgemm: the emu backend is bitwise the reference and the emulator run 
         CHECK(bitwise_equal(c, reference(mac, p)));
         CHECK(bitwise_equal(c, run_on_emulator(*co, p)));
       }
+}
+
+TEST_CASE("sgemm: the emu backend's counters are the emulator's, one name per quantity (docs/host.md)") {
+  const Problem p = Problem::random('N', 'N', 130, 67, 21, 3, 5);
+  std::vector<float> c;
+  const Result r = p.run(c, on(Backend::emu, "gfx906", dppgemm::Variant::dpp1));
+  REQUIRE(r);
+  REQUIRE(r.counters);
+  const dppgemm_code_object* co = dppgemm_find_code_object("gfx906", "dpp1", "NN");
+  REQUIRE(co);
+  dppgemm::emu::Counters emu;
+  CHECK(bitwise_equal(c, run_on_emulator(*co, p, &emu)));
+  using dppgemm::emu::InstClass;
+  const dppgemm::Counters& got = *r.counters;
+  CHECK(emu[InstClass::valu_dpp] > 0);  // dpp1's macs take B through DPP
+  CHECK(got.valu == emu[InstClass::valu_without_dpp] + emu[InstClass::valu_dpp]);  // valu includes DPP
+  CHECK(got.valu == emu.valu());
+  CHECK(got.valu_dpp == emu[InstClass::valu_dpp]);
+  CHECK(got.valu_multiply_add == emu.valu_multiply_add);
+  CHECK(got.valu_multiply_add <= got.valu);
+  CHECK(got.global_read_bytes == emu.global_read_bytes);
+  CHECK(got.global_write_bytes == emu.global_write_bytes);
+  CHECK(got.lds_read_requests == emu.lds_read_requests);
+  // The classes (valu once, valu_dpp inside it) add up to every wave instruction.
+  CHECK(got.salu + got.valu + got.smem + got.vmem_load + got.vmem_store + got.lds_read + got.lds_write + got.branch +
+            got.waitcnt + got.barrier + got.nop + got.other ==
+        emu.wave_instructions());
 }
 
 TEST_CASE("sgemm: a variant a target does not have is refused, named") {

@@ -166,6 +166,12 @@ TEST_CASE("run: dppgemm SGEMM with buffers from files, C dumped bitwise equal to
     CHECK(counters["workgroups"] == 4);
     CHECK(counters["waves"] == 16);
     CHECK(counters["instructions"]["valu_dpp"] == 0);
+    // Each instruction once in "wave_instructions": every class but valu_dpp, the DPP subset of "valu".
+    std::uint64_t classes = 0;
+    for (const auto& [name, count] : counters["instructions"].items())
+        if (name != "valu_dpp") classes += count.get<std::uint64_t>();
+    CHECK(counters["wave_instructions"] == classes);
+    CHECK(counters["instructions"]["valu"] >= counters["valu_multiply_add"]);
 }
 
 TEST_CASE("run: a hipcc kernel takes its arguments by position", "[run][hip]") {
