@@ -46,36 +46,47 @@ const char* family_name(Family family);
 // that field, unless op_forms.inc marks the field don't-care.
 enum Field : int { F_DST = 0, F_SRC0 = 1, F_SRC1 = 2, F_SRC2 = 3 };
 
-// Facts for the executor and the checkers.  Derived from the mnemonic and the
-// encoding by gen_table.py (see its comments for the exact rules).
-enum OpFlag : std::uint32_t {
-    OF_READS_VCC = 1u << 0,    // implicit vcc source (e32 carry-in, v_cndmask_b32_e32, s_cbranch_vcc*)
-    OF_WRITES_VCC = 1u << 1,   // implicit vcc destination in the 32-bit encoding (VOPC, carry-out)
-    OF_READS_EXEC = 1u << 2,   // beyond the implicit EXEC mask of every VALU op
-    OF_WRITES_EXEC = 1u << 3,  // s_*_saveexec_b64, v_cmpx_*
-    OF_READS_SCC = 1u << 4,
-    OF_WRITES_SCC = 1u << 5,
-    OF_BRANCH = 1u << 6,       // changes the PC (s_branch, s_cbranch_*, s_setpc, s_swappc)
-    OF_BARRIER = 1u << 7,      // s_barrier
-    OF_WAITCNT = 1u << 8,      // s_waitcnt
-    OF_NOP = 1u << 9,          // s_nop
-    OF_ENDPGM = 1u << 10,      // s_endpgm
-    OF_LOAD = 1u << 11,        // memory read (returns data)
-    OF_STORE = 1u << 12,       // memory write
-    OF_ATOMIC = 1u << 13,      // read-modify-write
-    OF_VOP3B = 1u << 14,       // VOP3 form has an SGPR-pair carry/condition destination (sdst)
-    OF_CARRY_IN = 1u << 15,    // third source is a lane mask (vcc in e32, any SGPR pair in e64)
-    OF_ACC_DST = 1u << 16,     // destination is an AGPR (v_accvgpr_write, MFMA)
-    OF_ACC_SRC = 1u << 17,     // first source is an AGPR (v_accvgpr_read)
-    OF_MFMA = 1u << 18,        // matrix op: cbsz/abid/blgp modifiers
-    OF_E64_ONLY = 1u << 19,    // VOP3 row LLVM prints with _e64 (the VOP1/2/C form does not exist)
-    OF_SCALAR_DST = 1u << 21,  // VALU op writing an SGPR through vdst (v_readlane_b32, v_readfirstlane_b32)
-    OF_LITERAL_K = 1u << 22,   // VOP2 with a literal constant K after the word (v_madak/madmk, v_fmaak/fmamk)
-    OF_LITERAL_K_MID = 1u << 23,  // ... printed between src0 and vsrc1 (the *mk forms)
-    OF_B16_FLOAT = 1u << 28,   // VALU sources are f16: literals print as half constants (1.0 = 0x3c00)
-    OF_B16_INT = 1u << 29,     // VALU sources are i16: inline float constants print as 16-bit hex
-    // Bits 24..27: how the 16-bit immediate of SOPK/SOPP (or SOPC src1) prints, an ImmKind.
-    OF_IMM_SHIFT = 24,
+// Facts for the decoder, the executor and the checkers: named in
+// emu/decode/gen/op_semantics.txt (hand-written: what the ISA says and the
+// disassembler cannot show, OF_X as `x`) or read off the probes by
+// gen_table.py (acc_src, scalar_dst, literal_k*; acc_dst also from AGPRs in the
+// printed text). The enumerators are the one definition of each bit:
+// gen_table.py emits them by name.
+enum OpFlag : std::uint64_t {
+    OF_READS_VCC = 1ull << 0,     // implicit vcc source (e32 carry-in, v_cndmask_b32_e32, s_cbranch_vcc*)
+    OF_READS_EXEC = 1ull << 1,    // beyond the implicit EXEC mask of every VALU op
+    OF_WRITES_EXEC = 1ull << 2,   // s_*_saveexec_b64, v_cmpx_*
+    OF_BRANCH = 1ull << 3,        // changes the PC (s_branch, s_cbranch_*, s_setpc, s_swappc)
+    OF_BARRIER = 1ull << 4,       // s_barrier
+    OF_WAITCNT = 1ull << 5,       // s_waitcnt
+    OF_NOP = 1ull << 6,           // s_nop
+    OF_LOAD = 1ull << 7,          // memory read (returns data)
+    OF_STORE = 1ull << 8,         // memory write
+    OF_ATOMIC = 1ull << 9,        // read-modify-write (OpInfo::atomic: which, when emulated)
+    OF_VOP3B = 1ull << 10,        // VOP3 form has an SGPR-pair carry/condition destination (sdst)
+    OF_CARRY_IN = 1ull << 11,     // third source is a lane mask (vcc in e32, any SGPR pair in e64)
+    OF_ACC_DST = 1ull << 12,      // destination is an AGPR (v_accvgpr_write, MFMA)
+    OF_ACC_SRC = 1ull << 13,      // first source is an AGPR (v_accvgpr_read)
+    OF_MFMA = 1ull << 14,         // matrix op: cbsz/abid/blgp modifiers
+    OF_SCALAR_DST = 1ull << 15,   // VALU op writing an SGPR through vdst (v_readlane_b32, v_readfirstlane_b32)
+    OF_LITERAL_K = 1ull << 16,    // VOP2 with a literal constant K after the word (v_madak/madmk, v_fmaak/fmamk)
+    OF_LITERAL_K_MID = 1ull << 17,  // ... printed between src0 and vsrc1 (the *mk forms)
+    // Memory access (with OpInfo::access_bytes / components):
+    OF_SIGN = 1ull << 18,         // sub-dword load is sign-extended
+    OF_D16 = 1ull << 19,          // only one 16-bit half of the register changes
+    OF_HIGH_HALF = 1ull << 20,    // ... the high one (*_d16_hi)
+    OF_PAIR = 1ull << 21,         // DS read2/write2: two addresses (offset0/offset1)
+    OF_ST64 = 1ull << 22,         // DS *st64: offsets in units of 64 elements
+    OF_RETURNS = 1ull << 23,      // DS atomic returning the pre-op value (*_rtn)
+    // Execution and hazard facts:
+    OF_MULTIPLY_ADD = 1ull << 24, // an fp32 multiply-add a GEMM is made of (Counters::valu_multiply_add)
+    OF_TRANS = 1ull << 25,        // transcendental unit (gfx94x forwarding hazard)
+    OF_M0_RELATIVE = 1ull << 26,  // SGPR operand indexed by M0 (s_movrel*)
+    OF_HWREG_READ = 1ull << 27,   // s_getreg_b32
+    OF_HWREG_WRITE = 1ull << 28,  // s_setreg_b32, s_setreg_imm32_b32
+    OF_VCC_SCALE = 1ull << 29,    // reads VCC as its scale condition (v_div_fmas_*)
+    OF_LANE_SELECT = 1ull << 30,  // src1 selects the lane (v_readlane_b32, v_writelane_b32)
+    OF_READS_DST = 1ull << 31,    // the destination field is also read (SOPK accumulators, v_writelane_b32)
 };
 
 enum class ImmKind : std::uint8_t {
@@ -89,6 +100,34 @@ enum class ImmKind : std::uint8_t {
     gpr_idx,   // gpr_idx(SRC0,DST)
 };
 
+// What each operand of a VALU instruction holds, as the ISA defines the op
+// (the pseudo-code's S0.f32, S1.i32, D0.u32 ...): the `types=` of
+// op_semantics.txt. The denorm modes act on operands, not on ops: an fp32
+// mode flushes the f32 operands of an op and leaves its integer ones alone.
+enum class OperandType : std::uint8_t {
+    undeclared,  // no types= for the op (a VALU op needs one: tests/exec checks it)
+    none,        // the field is not used
+    b16,         // 16-bit integer / bits (the low half, or the op_sel half)
+    b32,         // 32-bit integer / bits
+    b64,         // 64-bit integer / bits
+    b128,        // 128-bit integer / bits (v_mqsad_u32_u8)
+    f16,
+    f32,
+    f64,
+    pk_b16,      // two 16-bit integers
+    pk_f16,      // two f16
+    pk_f32,      // two f32 (a register pair)
+    mask,        // a 64-bit lane mask: VOPC result, carry-in, v_cndmask's condition
+    mix,         // v_fma_mix*: f32, or f16 when the op_sel_hi bit is set
+};
+
+// The read-modify-write of an atomic (`atomic=` in op_semantics.txt).
+// cmpswap (and DS cmpst): the data operand holds {new value, compare value}.
+enum class AtomicKind : std::uint8_t {
+    none, swap, cmpswap, add, sub, rsub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32, add_f64, min_f64,
+    max_f64, pk_add_f16
+};
+
 // Memory class: which counter and which unit an instruction uses.
 enum class MemClass : std::uint8_t { none, smem, vmem, lds, flat };
 
@@ -99,11 +138,16 @@ struct OpInfo {
     std::int16_t opcode[target_count];       // in `family`; -1: absent on that target
     std::int16_t vop3_opcode[target_count];  // VOP1/VOP2/VOPC promoted to VOP3; -1: none
     std::uint8_t dwords[4];                  // per Field, see above
-    std::uint32_t flags;                     // OpFlag bits
+    ImmKind imm;                             // how the SOPK/SOPP (SOPC src1) immediate prints
+    std::uint64_t flags;                     // OpFlag bits
+    OperandType types[4];                    // per Field (VALU ops; undeclared elsewhere)
+    std::uint8_t access_bytes;               // memory element width: 1, 2, 4, 8, 12, 16 (0: none)
+    std::uint8_t components;                 // typed buffer access: format components (0: untyped)
+    AtomicKind atomic;
 
     bool on(Target t) const { return opcode[target_index(t)] >= 0; }
     bool has(OpFlag f) const { return (flags & f) != 0; }
-    ImmKind imm_kind() const { return static_cast<ImmKind>((flags >> OF_IMM_SHIFT) & 0xf); }
+    ImmKind imm_kind() const { return imm; }
 };
 
 enum class Op : std::uint16_t {

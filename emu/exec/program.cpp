@@ -29,13 +29,6 @@ const sem::Table& semantics() {
     return table;
 }
 
-// The fp32 multiply-adds a GEMM is made of (the bench's "useful VALU" share).
-bool is_fp32_multiply_add(std::string_view mnemonic) {
-    for (std::string_view name : {"v_mac_f32", "v_fmac_f32", "v_mad_f32", "v_fma_f32", "v_pk_fma_f32"})
-        if (mnemonic == name) return true;
-    return false;
-}
-
 // Inline float constants of 64-bit operands are doubles for f64 and 64-bit
 // integer ops alike (LLVM's isInlinableLiteral64: s_mov_b64 s[0:1], 0.5 is
 // 0x3fe0000000000000, which -O0 hipcc code uses to build f64 constants); a
@@ -246,7 +239,7 @@ void build_code(Program& p) {
         // A 64-bit constant is an f64 (inline float, literal high half) where the operand is one.
         const OperandTypes& types = operand_types(inst.op);
         const auto is_f64 = [](OperandType t) { return t == OperandType::f64; };
-        e.multiply_add = is_fp32_multiply_add(info.mnemonic);
+        e.multiply_add = info.has(OF_MULTIPLY_ADD);
         e.dst = resolve(inst.dst, false);
         e.sdst = resolve(inst.sdst, false);
         for (int i = 0; i < 3; ++i) {

@@ -12,16 +12,10 @@
 // at lgkmcnt.
 
 #include <cstring>
-#include <string_view>
-
 #include "emu/exec/semantics.hpp"
 #include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
-
-std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare);
-std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare);
-bool parse_atomic(std::string_view name, Op op);
 
 namespace {
 
@@ -56,7 +50,8 @@ void s_buffer_store(Wave& w, const ExecInst& e) {
 // Atomics of `Dwords` (1 or 2) on a global address (Buffer = false) or a V#.
 template <bool Buffer, unsigned Dwords>
 void s_atomic(Wave& w, const ExecInst& e) {
-    const bool cmpswap = mnemonic(e.inst->op).find("cmpswap") != std::string_view::npos;
+    const AtomicKind op = e.inst->info().atomic;
+    const bool cmpswap = op == AtomicKind::cmpswap;
     u64 address;
     if (Buffer) {
         const BufferResource r = resource_of(w, e);
@@ -78,8 +73,7 @@ void s_atomic(Wave& w, const ExecInst& e) {
             return Dwords == 1 ? u64(w.sreg[e.dst.index + first]) : w.read64(e.dst.index + first);
         };
         const u64 data = pair(0), compare = cmpswap ? pair(Dwords) : 0;
-        old = Dwords == 1 ? lds_atomic_apply(host, e.inst->op, u32(data), u32(compare))
-                          : lds_atomic_apply64(host, e.inst->op, data, compare);
+        old = Dwords == 1 ? atomic_apply32(host, op, u32(data), u32(compare)) : atomic_apply64(host, op, data, compare);
     }
     PendingLoad entry;
     entry.counter = WaitCounter::lgkm_smem;
@@ -112,10 +106,9 @@ void register_smem(Table& t) {
     for (std::size_t i = 1; i < op_count; ++i) {
         const Op op = static_cast<Op>(i);
         const OpInfo& info = op_info(op);
-        if (info.family != Family::SMEM || !info.has(OF_ATOMIC)) continue;
-        const std::string_view name = info.mnemonic;
-        if (!parse_atomic(name, op)) continue;
-        const bool buffer = name.substr(0, 9) == "s_buffer_", wide = name.size() > 3 && name.substr(name.size() - 3) == "_x2";
+        if (info.family != Family::SMEM || info.atomic == AtomicKind::none) continue;
+        // s_buffer_atomic_*: sbase is a 4-dword buffer resource, not a 2-dword address.
+        const bool buffer = info.dwords[F_SRC0] == 4, wide = info.access_bytes == 8;
         const ExecFn fn = buffer ? (wide ? s_atomic<true, 2> : s_atomic<true, 1>) : (wide ? s_atomic<false, 2> : s_atomic<false, 1>);
         set(t, op, fn, M);
     }

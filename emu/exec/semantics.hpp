@@ -138,6 +138,13 @@ inline void commit_vdst(Wave& w, const ExecInst& e, std::uint32_t* value, unsign
     commit(vreg(w, e.dst, dword), value, write_lanes(w, e));
 }
 
+// ---- atomics (sem_memory.cpp; the DS and SMEM atomics share the arithmetic) --
+
+// Applies op (OpInfo::atomic) to the word at host atomically and returns the
+// old value; cmpswap writes data where the word equals compare.
+std::uint32_t atomic_apply32(std::uint8_t* host, AtomicKind op, std::uint32_t data, std::uint32_t compare);
+std::uint64_t atomic_apply64(std::uint8_t* host, AtomicKind op, std::uint64_t data, std::uint64_t compare);
+
 // ---- errors -----------------------------------------------------------------
 
 [[noreturn]] void fail(FaultKind kind, const std::string& what);
