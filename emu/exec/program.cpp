@@ -104,8 +104,8 @@ bool is_f32(OperandType t) { return t == OperandType::f32 || t == OperandType::p
 // The denormal flushes of one instruction (ExecInst::flush_in/out,
 // ST_FLUSH, ST_FLUSH64): its f32 operands under the fp32 mode `denorm32`,
 // its f64 operands under the fp16/fp64 mode `denorm64` (MODE.FP_DENORM
-// [5:4] single, [7:6] double and half precision), as operand_types.inc
-// declares them: an integer source or result of a float op is never a
+// [5:4] single, [7:6] double and half precision), as the op table's type columns
+// declare them: an integer source or result of a float op is never a
 // denormal. (f16 operands: sem_half.cpp reads the mode itself.)
 void set_denorm_flushes(ExecInst& e, const sem::Semantic& s, FloatDenormMode denorm32, FloatDenormMode denorm64) {
     const OperandTypes& types = operand_types(e.inst->op);

@@ -1,6 +1,6 @@
 // Scalar memory beyond loads: s_buffer_store, the scalar atomics (s_atomic_*
-// on an address, s_buffer_atomic_* on a V#), and the cache maintenance and
-// probe instructions (no caches are modelled: they only occupy lgkmcnt like
+// on an address, s_buffer_atomic_* on a V#), the gfx9 scalar scratch loads and
+// stores (s_scratch_*), and the cache maintenance and probe instructions (no caches are modelled: they only occupy lgkmcnt like
 // the hardware's write-backs, or do nothing).
 //
 // Vega ISA "Scalar Memory Operations": the address is SGPR[sbase] (or the
@@ -90,6 +90,41 @@ void s_atomic(Wave& w, const ExecInst& e) {
     }
 }
 
+// s_scratch_load/store_dword{,x2,x4} (gfx9 SMEM opcodes 5-7 and 21-23, Vega
+// ISA "SMEM Opcodes"): scalar loads and stores whose 64-bit SGPR base is the
+// wave's scratch base (LLVM declares them as using FLAT_SCRATCH; kernels pass
+// flat_scratch as sbase). Address = SGPR[sbase] + the instruction offset +
+// SGPR[soffset], dword aligned, as for every SMEM access (Vega ISA "Scalar
+// Memory Operations": "SGPR[base] + OFFSET + SGPR[SOFFSET]"). The bytes are
+// those at that address, not a lane's swizzled view of them: byte o of lane
+// l's private segment is at slot + (o/4)*256 + 4*l + o%4 (emu/exec/README.md).
+u64 scratch_address(const Wave& w, const ExecInst& e) { return (read64(w, e.src[0]) + offset_of(w, e)) & ~u64(3); }
+
+void s_scratch_load(Wave& w, const ExecInst& e) {
+    const unsigned dwords = e.dst.dwords;
+    const u64 address = scratch_address(w, e);
+    const std::uint8_t* host = w.group->translator.translate(address, 4ull * dwords);
+    if (!host) fault_at(FaultKind::global_out_of_bounds, "s_scratch_load outside any allocation", address);
+    PendingLoad entry;
+    entry.counter = WaitCounter::lgkm_smem;
+    entry.dest = PendingLoad::Dest::sgpr;
+    entry.dwords = static_cast<std::uint8_t>(dwords);
+    entry.reg = e.dst.index;
+    PendingLoad& p = issue(w, e, entry);
+    std::memcpy(w.pending.data(p), host, 4ull * dwords);
+    w.group->counters.scalar_read_bytes += 4ull * dwords;
+}
+
+void s_scratch_store(Wave& w, const ExecInst& e) {
+    const u64 address = scratch_address(w, e);
+    std::uint8_t* host = w.group->translator.translate(address, 4ull * e.dst.dwords);
+    if (!host) fault_at(FaultKind::global_out_of_bounds, "s_scratch_store outside any allocation", address);
+    std::memcpy(host, &w.sreg[e.dst.index], 4ull * e.dst.dwords);
+    PendingLoad entry;
+    entry.counter = WaitCounter::lgkm_smem;
+    issue(w, e, entry);
+}
+
 // Write-backs complete at lgkmcnt; invalidates and probes have nothing to do.
 void counted(Wave& w, const ExecInst& e) {
     PendingLoad entry;
@@ -112,6 +147,10 @@ void register_smem(Table& t) {
         const ExecFn fn = buffer ? (wide ? s_atomic<true, 2> : s_atomic<true, 1>) : (wide ? s_atomic<false, 2> : s_atomic<false, 1>);
         set(t, op, fn, M);
     }
+    for (Op op : {Op::s_scratch_load_dword, Op::s_scratch_load_dwordx2, Op::s_scratch_load_dwordx4})
+        set(t, op, s_scratch_load, M);
+    for (Op op : {Op::s_scratch_store_dword, Op::s_scratch_store_dwordx2, Op::s_scratch_store_dwordx4})
+        set(t, op, s_scratch_store, M);
     for (Op op : {Op::s_dcache_wb, Op::s_dcache_wb_vol, Op::s_dcache_inv, Op::s_dcache_inv_vol}) set(t, op, counted, M);
     for (Op op : {Op::s_atc_probe, Op::s_atc_probe_buffer}) set(t, op, no_effect, M);
 }

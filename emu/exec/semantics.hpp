@@ -16,7 +16,7 @@
 namespace dppgemm::emu::sem {
 
 // How an op treats denormals (see float_ops.hpp); which of its operands
-// are floats, and so flushed, is operand_types.inc's.
+// are floats, and so flushed, is the op table's type columns' (types= in op_semantics.txt).
 enum class FloatPolicy : std::uint8_t {
     none,          // integer op, or the op ignores the mode
     mode,          // flush its f32 operands as the FP32 denorm mode says, its f64 ones as the FP16/64 mode
