@@ -152,62 +152,70 @@ def imm16_kind(row):
     return None
 
 
-def source_masks(row):
-    """Per-source printing facts: which neg bits print as sext(...) (integer
-    sources: bits as in the instruction) and which sources are 16-bit integers
-    (bit i = src i: inline float constants print as half bits)."""
-    sext = 0
+def operand_printing(row):
+    """Per-source printing facts of one probed row (DPPGEMM_PRINTING, named as in
+    encoding_rules.hpp): neg bits printing as sext(...) (integer sources),
+    16-bit integer sources (inline floats print as half bits), register-only
+    sources, don't-care fields, op_sel entries, and PF_ flags."""
+    p = {"sext": 0, "int16": 0, "register_only": 0, "ignored": 0, "op_sel": 0, "flags": set()}
     for entry in row.get("forms", {}).values():
         for bit, text in entry["bits"].items():
             if "sext(" in text and int(bit) in (52, 54, 61, 62, 63):  # DPP and VOP3 neg bits
-                sext |= 1 << int(bit)
-    int16 = 0
+                p["sext"] |= 1 << int(bit)
     for s, name in enumerate(("inline", "inline1", "inline2")):
         text = row.get("imm", {}).get(name)
         if text and "0x3c00" in text:
-            int16 |= 1 << s
+            p["int16"] |= 1 << s
         if text and "/*invalid immediate*/" in text.lower():
-            int16 |= 1 << (8 + s)  # register-only source
+            p["register_only"] |= 1 << s
         if s == 0 and text and re.search(r", [va]242\b", text):
-            int16 |= 1 << 12  # src0 is a plain VGPR number (v_swap_b32)
+            p["flags"].add("PF_SRC0_VGPR_NUMBER")  # v_swap_b32
     # Fields LLVM decodes with any value but does not print: don't-care.
     dw = field_dwords(row["family"], row["fields"], row["text"])
     slots = {"dst": 0, "src0": 1, "src1": 2, "src2": 3}
     for f in row["fields"]:
         if f in slots and dw[slots[f]] == 0 and row["family"] != "MUBUF":
-            int16 |= 1 << (16 + slots[f])
+            p["ignored"] |= 1 << slots[f]
     kind16 = imm16_kind(row)
     if kind16 == "float":
-        int16 |= 1 << 28  # 16-bit float sources on this target (literals as half constants)
+        p["flags"].add("PF_F16_SOURCES")
     elif kind16 == "int":
-        int16 |= 1 << 29  # 16-bit integer src0 on this target
+        p["flags"].add("PF_I16_SRC0")
     mnemonic = row["text"].split(" ")[0]
     if mnemonic.startswith(("v_mfma", "v_smfmac")) and re.match(r"\S+ a", row["text"]):
-        int16 |= 1 << 30  # matrix op whose accumulators are AGPRs even with the acc_cd bit clear
+        p["flags"].add("PF_MFMA_AGPR_DEFAULT")
     if row["family"] == "DS" and "offset0:" in row["text"]:
-        int16 |= 1 << 3  # two 8-bit offsets (read2/write2 forms)
+        p["flags"].add("PF_DS_TWO_OFFSETS")
     if re.match(r"\S+ (hwreg|sendmsg)\(", row["text"]):
-        int16 |= 1 << 4  # the immediate prints before the register (s_setreg_b32)
+        p["flags"].add("PF_IMMEDIATE_FIRST")
     if row["family"] == "SMEM" and re.match(r"\S+ \d+,", row["text"]):
-        int16 |= 1 << 5  # sdata holds a number, not a register (s_atc_probe)
+        p["flags"].add("PF_SDATA_NUMBER")
     if row["family"] == "VOP3P" and "op_sel_hi:[1,1,1]" in row["text"]:
-        int16 |= 1 << 31  # v_*_mix*: op_sel_hi defaults to 0, neg_hi bits are abs
+        p["flags"].add("PF_MIXED_PRECISION")
     if mnemonic.endswith("_e32"):
-        int16 |= 1 << 22  # LLVM names the 32-bit form with _e32
+        p["flags"].add("PF_E32_SUFFIX")
     if mnemonic.endswith("_e64"):
-        int16 |= 1 << 23  # ... and the VOP3 form with _e64
+        p["flags"].add("PF_E64_SUFFIX")
     for entry in row.get("forms", {}).values():
         m = re.search(r"op_sel:\[([01,]+)\]", entry["bits"].get("11", ""))
         if m:
-            int16 |= (m.group(1).count(",") + 1) << 25  # op_sel entries LLVM prints (VOP3)
+            p["op_sel"] |= m.group(1).count(",") + 1
     if "swizzle(" in row["text"]:
-        int16 |= 1 << 24  # offset printed as swizzle(...)
+        p["flags"].add("PF_SWIZZLE_OFFSET")
     if row["family"] == "DS":
         if "off" not in row["fields"]:
-            int16 |= 1 << 20  # no offset: the field must be zero
+            p["flags"].add("PF_DS_NO_OFFSET")
         elif "offset" not in row["text"]:
-            int16 |= 1 << 21  # offset decoded but not shown
-    return sext, int16
+            p["flags"].add("PF_DS_OFFSET_HIDDEN")
+    return p
+
+
+def merge_printing(old, new):
+    """The native and the VOP3 row of one op on one target print under one entry."""
+    if old is None:
+        return new
+    merged = {k: old[k] | new[k] for k in old}
+    return merged
 
 
 def op_row(name, fam, rec, facts):
@@ -236,6 +244,7 @@ def op_row(name, fam, rec, facts):
 def main():
     rows = json.load(open(sys.argv[1]))
     forms = {}  # (name, target) -> dict
+    printing = {}  # (name, target) -> operand_printing()
     ops = {}  # (name, family) -> record
     order = []
     vop3_rows = []
@@ -263,7 +272,7 @@ def main():
         rec["imm"] = imm_kind(fam, r["variants"])
         f = forms.setdefault((name, r["target"]), {})
         f["native"] = form_masks(r, "native")
-        f["operands"] = tuple(a | b for a, b in zip(f.get("operands", (0, 0)), source_masks(r)))
+        printing[(name, r["target"])] = merge_printing(printing.get((name, r["target"])), operand_printing(r))
         for form in ("dpp", "sdwa"):
             if r.get("forms", {}).get(form, {}).get("ok"):
                 f[form] = form_masks(r, form)
@@ -292,7 +301,7 @@ def main():
                 ops[(base, fam)]["dw"] = [max(a, b) for a, b in zip(ops[(base, fam)]["dw"], dw)]
                 f = forms.setdefault((base, r["target"]), {})
                 f["vop3"] = form_masks(r, "native")
-                f["operands"] = tuple(a | b for a, b in zip(f.get("operands", (0, 0)), source_masks(r)))
+                printing[(base, r["target"])] = merge_printing(printing.get((base, r["target"])), operand_printing(r))
                 break
         else:
             # Only the VOP3 form exists on this target: keep it as a VOP3 row
@@ -304,7 +313,7 @@ def main():
             ops[key]["opcode"][r["target"]] = r["opcode"]
             f = forms.setdefault((base, r["target"]), {})
             f["native"] = form_masks(r, "native")
-            f["operands"] = tuple(a | b for a, b in zip(f.get("operands", (0, 0)), source_masks(r)))
+            printing[(base, r["target"])] = merge_printing(printing.get((base, r["target"])), operand_printing(r))
             dw = field_dwords("VOP3", r["fields"], r["text"])
             ops[key]["dw"] = [max(a, b) for a, b in zip(ops[key]["dw"], dw)]
     fam_order = ["SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3E64",
@@ -329,19 +338,21 @@ def main():
     with open(sys.argv[2], "w") as out:
         out.write("// Generated by emu/decode/gen/gen_table.py. Do not edit.\n")
         out.write("// DPPGEMM_FORMS(name, target, form, accepted_bits, printed_bits): the modifier\n")
-        out.write("// bits LLVM decodes in each form (native, vop3, dpp, sdwa) and those it prints;\n")
-        out.write("// form `operands`: accepted = neg bits printed as sext(); printed = bits 0..2: 16-bit\n")
-        out.write("// integer sources, 8..10: register-only sources, 12: src0 a VGPR number, 16..19: don't-care\n")
-        out.write("// operand fields, 20: DS without offset (must be zero), 21: DS offset ignored, 22: _e32\n")
-        out.write("// suffix, 23: _e64 suffix, 24: offset printed as swizzle(), 25..27: VOP3 op_sel entries,\n")
-        out.write("// 28: f16 sources, 29: i16 src0, 30: MFMA accumulators in AGPRs by default, 31: mixed-\n")
-        out.write("// precision VOP3P (op_sel_hi defaults to 0, neg_hi bits are abs).\n")
+        out.write("// bits LLVM decodes in each form (native, vop3, dpp, sdwa) and those it prints.\n")
+        out.write("// DPPGEMM_PRINTING(name, target, sext_neg_bits, int16_sources, register_only_sources,\n")
+        out.write("// ignored_fields, op_sel_entries, PF_ flags): how LLVM prints the operands (see\n")
+        out.write("// OperandPrinting in encoding_rules.hpp; masks: bit i = source i or field i).\n")
         for name, fam in order:
             for t in TARGETS:
                 for form, (acc, prn) in sorted(forms.get((name, t), {}).items()):
                     if fam == "VOP3E64" and form == "vop3":
                         continue
                     out.write(f"DPPGEMM_FORMS({name}, {TARGETS.index(t)}, {form}, {acc:#x}ull, {prn:#x}ull)\n")
+                p = printing.get((name, t))
+                if p:
+                    flags = " | ".join(sorted(p["flags"])) or "0"
+                    out.write(f"DPPGEMM_PRINTING({name}, {TARGETS.index(t)}, {p['sext']:#x}ull, {p['int16']:#x}, "
+                              f"{p['register_only']:#x}, {p['ignored']:#x}, {p['op_sel']}, {flags})\n")
 
 
 main()
