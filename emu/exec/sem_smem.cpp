@@ -91,14 +91,21 @@ void s_atomic(Wave& w, const ExecInst& e) {
 }
 
 // s_scratch_load/store_dword{,x2,x4} (gfx9 SMEM opcodes 5-7 and 21-23, Vega
-// ISA "SMEM Opcodes"): scalar loads and stores whose 64-bit SGPR base is the
-// wave's scratch base (LLVM declares them as using FLAT_SCRATCH; kernels pass
-// flat_scratch as sbase). Address = SGPR[sbase] + the instruction offset +
-// SGPR[soffset], dword aligned, as for every SMEM access (Vega ISA "Scalar
-// Memory Operations": "SGPR[base] + OFFSET + SGPR[SOFFSET]"). The bytes are
-// those at that address, not a lane's swizzled view of them: byte o of lane
-// l's private segment is at slot + (o/4)*256 + 4*l + o%4 (emu/exec/README.md).
-u64 scratch_address(const Wave& w, const ExecInst& e) { return (read64(w, e.src[0]) + offset_of(w, e)) & ~u64(3); }
+// ISA "SMEM Opcodes"): scalar loads and stores at the wave's scratch, sbase
+// holding its 64-bit base (LLVM declares them as using FLAT_SCRATCH; kernels
+// pass flat_scratch). Unlike other SMEM accesses the SGPR offset counts bytes
+// of one lane's private segment and is scaled by the wave size:
+//   address = SGPR[sbase] + (OFFSET & ~3) + (SGPR[soffset] & ~3) * 64
+// (the operation CLRX's GCN 1.4 SMEM reference gives for S_SCRATCH_*; AMD's
+// guides describe these opcodes only by name). With the swizzled private
+// layout (byte o of lane l at slot + (o/4)*256 + 4*l + o%4, README.md) an SGPR
+// offset o therefore reaches lane 0's dword at private offset o, and the
+// immediate offset walks the lanes of one row.
+u64 scratch_address(const Wave& w, const ExecInst& e) {
+    u64 address = read64(w, e.src[0]) + (u64(i64(e.inst->offset)) & ~u64(3));
+    if (e.soffset.kind != Src::Kind::none) address += u64(read32(w, e.soffset) & ~3u) * 64;
+    return address;
+}
 
 void s_scratch_load(Wave& w, const ExecInst& e) {
     const unsigned dwords = e.dst.dwords;
