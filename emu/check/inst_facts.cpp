@@ -1,7 +1,5 @@
 #include "emu/check/inst_facts.hpp"
 
-#include <string_view>
-
 namespace dppgemm::emu::check {
 namespace {
 
@@ -26,15 +24,6 @@ void add(std::uint8_t& count, RegRange* list, std::size_t capacity, const RegRan
 void add_read(InstFacts& f, const RegRange& r) { add(f.read_count, f.reads.data(), f.reads.size(), r); }
 void add_write(InstFacts& f, const RegRange& r) { add(f.write_count, f.writes.data(), f.writes.size(), r); }
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-// Transcendental ops (the gfx94x forwarding hazard).
-bool is_trans(std::string_view name) {
-    for (std::string_view p : {"v_exp_", "v_log_", "v_rcp_", "v_rsq_", "v_sqrt_", "v_sin_", "v_cos_"})
-        if (starts_with(name, p)) return true;
-    return false;
-}
-
 void classify(InstFacts& f, const Inst& inst) {
     const OpInfo& info = inst.info();
     switch (info.family) {
@@ -47,33 +36,29 @@ void classify(InstFacts& f, const Inst& inst) {
     case Family::DS: f.ds = true; break;
     case Family::SOPP: break;
     }
-    const std::string_view name = info.mnemonic;
     f.dpp = inst.dpp;
     f.waitcnt = info.has(OF_WAITCNT);
     f.barrier = info.has(OF_BARRIER);
     f.wait_states = info.has(OF_NOP) ? static_cast<std::uint8_t>((inst.simm16 & 0xf) + 1) : 1;
-    f.movrel = starts_with(name, "s_movrel");
-    f.setreg = starts_with(name, "s_setreg");
-    f.getreg = name == "s_getreg_b32";
+    f.movrel = info.has(OF_M0_RELATIVE);
+    f.setreg = info.has(OF_HWREG_WRITE);
+    f.getreg = info.has(OF_HWREG_READ);
     f.hwreg = static_cast<std::uint8_t>(inst.simm16 & 0x3f);
-    f.div_fmas = starts_with(name, "v_div_fmas");
-    f.trans = f.valu && is_trans(name);
-    f.lane_select = name == "v_readlane_b32" || name == "v_writelane_b32";
-    f.reads_lane_vgpr = name == "v_readlane_b32" || name == "v_readfirstlane_b32";
+    f.div_fmas = info.has(OF_VCC_SCALE);
+    f.trans = info.has(OF_TRANS);
+    f.lane_select = info.has(OF_LANE_SELECT);
+    f.reads_lane_vgpr = info.has(OF_SCALAR_DST);  // v_readlane/v_readfirstlane: src0 is read as a scalar
     f.rwlane = f.lane_select || f.reads_lane_vgpr;
 }
 
 void collect_reads(InstFacts& f, const ExecInst& e) {
     const Inst& inst = *e.inst;
     const OpInfo& info = inst.info();
-    const std::string_view name = info.mnemonic;
     for (const Src& s : e.src) add_read(f, range_of(s));
     add_read(f, range_of(e.soffset));
     const bool stores_dst = (info.family == Family::MUBUF && (info.has(OF_STORE) || info.has(OF_ATOMIC))) ||
                             (info.family == Family::SMEM && info.has(OF_STORE));
-    const bool keeps_dst = name == "v_writelane_b32" ||
-                           (info.family == Family::SOPK && name != "s_movk_i32" && name != "s_getreg_b32");
-    if (stores_dst || keeps_dst) add_read(f, range_of(e.dst));
+    if (stores_dst || info.has(OF_READS_DST)) add_read(f, range_of(e.dst));
     if (info.has(OF_READS_VCC)) add_read(f, RegRange{static_cast<std::uint16_t>(slot_vcc), 2});
     if (info.has(OF_READS_EXEC) || f.valu || f.vmem || f.ds) add_read(f, RegRange{static_cast<std::uint16_t>(slot_exec), 2});
     if (f.movrel) add_read(f, RegRange{static_cast<std::uint16_t>(slot_m0), 1});

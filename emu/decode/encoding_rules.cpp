@@ -15,7 +15,24 @@ struct FormRow {
 
 constexpr FormRow form_rows[] = {
 #define DPPGEMM_FORMS(name, target, form, accepted, printed) {Op::name, target, Form::form, accepted, printed},
+#define DPPGEMM_PRINTING(...)
 #include "emu/decode/op_forms.inc"
+#undef DPPGEMM_PRINTING
+#undef DPPGEMM_FORMS
+};
+
+struct PrintingRow {
+    Op op;
+    int target;
+    OperandPrinting printing;
+};
+
+constexpr PrintingRow printing_rows[] = {
+#define DPPGEMM_FORMS(...)
+#define DPPGEMM_PRINTING(name, target, sext, int16, register_only, ignored, op_sel, flags) \
+    {Op::name, target, {sext, int16, register_only, ignored, op_sel, static_cast<std::uint16_t>(flags)}},
+#include "emu/decode/op_forms.inc"
+#undef DPPGEMM_PRINTING
 #undef DPPGEMM_FORMS
 };
 
@@ -47,10 +64,12 @@ Space native_space(Family family) {
 struct Tables {
     // forms[op][target][form]
     std::vector<std::array<std::array<FormBits, static_cast<int>(Form::count)>, target_count>> forms;
+    std::vector<std::array<OperandPrinting, target_count>> printing;  // printing[op][target]
     // ops[target][space] -> opcode-indexed Op
     std::array<std::array<std::vector<Op>, static_cast<int>(Space::count)>, target_count> ops;
 
-    Tables() : forms(op_count) {
+    Tables() : forms(op_count), printing(op_count) {
+        for (const PrintingRow& row : printing_rows) printing[static_cast<std::size_t>(row.op)][row.target] = row.printing;
         for (const FormRow& row : form_rows) {
             FormBits& bits = forms[static_cast<std::size_t>(row.op)][row.target][static_cast<int>(row.form)];
             bits = {true, row.accepted, row.printed};
@@ -73,6 +92,10 @@ const Tables& tables() {
 }
 
 }  // namespace
+
+const OperandPrinting& operand_printing(Op op, Target target) {
+    return tables().printing[static_cast<std::size_t>(op)][target_index(target)];
+}
 
 const FormBits& form_bits(Op op, Target target, Form form) {
     return tables().forms[static_cast<std::size_t>(op)][target_index(target)][static_cast<int>(form)];

@@ -10,10 +10,8 @@
 
 namespace dppgemm::emu::detail {
 
-// The forms an Op can be encoded in, plus `operands`: per-source printing
-// facts (accepted = the neg bits that print as sext(), printed = mask of
-// sources that are 16-bit integers).
-enum class Form : std::uint8_t { native, vop3, dpp, sdwa, operands, count };
+// The forms an Op can be encoded in.
+enum class Form : std::uint8_t { native, vop3, dpp, sdwa, count };
 
 struct FormBits {
     bool available = false;
@@ -23,31 +21,58 @@ struct FormBits {
 
 const FormBits& form_bits(Op op, Target target, Form form);
 
-// From Form::operands: a 16-bit integer source (inline floats print as half
-// bits), a register-only source (constants print "/*invalid immediate*/"),
-// an operand field LLVM ignores (any value decodes).
-inline bool int16_source(Op op, Target t, int src) { return (form_bits(op, t, Form::operands).printed >> src) & 1; }
+// How LLVM prints an op's operands on a target (DPPGEMM_PRINTING rows of
+// op_forms.inc, read off the probes by gen_table.py, which emits the PF_
+// names; this is their one definition).
+enum PrintFlag : std::uint16_t {
+    PF_SRC0_VGPR_NUMBER = 1u << 0,   // src0 is a plain VGPR number (v_swap_b32)
+    PF_DS_NO_OFFSET = 1u << 1,       // DS without offset: the field must be zero
+    PF_DS_OFFSET_HIDDEN = 1u << 2,   // DS offset decoded but not shown
+    PF_DS_TWO_OFFSETS = 1u << 3,     // two 8-bit offsets (read2/write2 forms)
+    PF_E32_SUFFIX = 1u << 4,         // LLVM names the 32-bit form with _e32
+    PF_E64_SUFFIX = 1u << 5,         // ... and the VOP3 form with _e64
+    PF_SWIZZLE_OFFSET = 1u << 6,     // offset printed as swizzle(...)
+    PF_F16_SOURCES = 1u << 7,        // 16-bit float sources (literals as half constants)
+    PF_I16_SRC0 = 1u << 8,           // 16-bit integer src0
+    PF_MFMA_AGPR_DEFAULT = 1u << 9,  // MFMA accumulators in AGPRs even with the acc_cd bit clear
+    PF_IMMEDIATE_FIRST = 1u << 10,   // the immediate prints before the register (s_setreg_b32)
+    PF_SDATA_NUMBER = 1u << 11,      // sdata holds a number, not a register (s_atc_probe)
+    PF_MIXED_PRECISION = 1u << 12,   // v_*_mix*: op_sel_hi defaults to 0, neg_hi bits are abs
+};
+
+struct OperandPrinting {
+    std::uint64_t sext_neg_bits = 0;       // neg bits (of the 64-bit instruction) printed as sext(): integer sources
+    std::uint8_t int16_sources = 0;        // bit i: source i is a 16-bit integer (inline floats print as half bits)
+    std::uint8_t register_only_sources = 0;  // bit i: constants print "/*invalid immediate*/"
+    std::uint8_t ignored_fields = 0;       // bit i (Field): LLVM decodes any value and prints none
+    std::uint8_t op_sel_entries = 0;       // op_sel entries LLVM prints (VOP3)
+    std::uint16_t flags = 0;               // PrintFlag
+
+    bool has(PrintFlag f) const { return (flags & f) != 0; }
+};
+
+const OperandPrinting& operand_printing(Op op, Target target);
+
+inline bool int16_source(Op op, Target t, int src) { return (operand_printing(op, t).int16_sources >> src) & 1; }
 inline bool register_only_source(Op op, Target t, int src) {
-    return (form_bits(op, t, Form::operands).printed >> (8 + src)) & 1;
+    return (operand_printing(op, t).register_only_sources >> src) & 1;
 }
-inline bool ignored_field(Op op, Target t, int field) {
-    return (form_bits(op, t, Form::operands).printed >> (16 + field)) & 1;
-}
-inline bool ds_offset_unused(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 20) & 1; }
-inline bool ds_offset_hidden(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 21) & 1; }
-inline bool e32_suffix(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 22) & 1; }
-inline bool e64_suffix(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 23) & 1; }
-inline bool swizzle_offset(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 24) & 1; }
-inline int op_sel_entries(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 25) & 7; }
-inline bool f16_sources(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 28) & 1; }
-inline bool i16_src0(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 29) & 1; }
-inline bool mfma_agpr_default(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 30) & 1; }
-inline bool ds_two_offsets(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 3) & 1; }
-inline bool immediate_first(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 4) & 1; }
-inline bool sdata_is_number(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 5) & 1; }
-inline bool mixed_precision(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 31) & 1; }
-inline bool src0_vgpr_number(Op op, Target t) { return (form_bits(op, t, Form::operands).printed >> 12) & 1; }
-inline bool neg_is_sext(Op op, Target t, int bit) { return (form_bits(op, t, Form::operands).accepted >> bit) & 1; }
+inline bool ignored_field(Op op, Target t, int field) { return (operand_printing(op, t).ignored_fields >> field) & 1; }
+inline bool ds_offset_unused(Op op, Target t) { return operand_printing(op, t).has(PF_DS_NO_OFFSET); }
+inline bool ds_offset_hidden(Op op, Target t) { return operand_printing(op, t).has(PF_DS_OFFSET_HIDDEN); }
+inline bool e32_suffix(Op op, Target t) { return operand_printing(op, t).has(PF_E32_SUFFIX); }
+inline bool e64_suffix(Op op, Target t) { return operand_printing(op, t).has(PF_E64_SUFFIX); }
+inline bool swizzle_offset(Op op, Target t) { return operand_printing(op, t).has(PF_SWIZZLE_OFFSET); }
+inline int op_sel_entries(Op op, Target t) { return operand_printing(op, t).op_sel_entries; }
+inline bool f16_sources(Op op, Target t) { return operand_printing(op, t).has(PF_F16_SOURCES); }
+inline bool i16_src0(Op op, Target t) { return operand_printing(op, t).has(PF_I16_SRC0); }
+inline bool mfma_agpr_default(Op op, Target t) { return operand_printing(op, t).has(PF_MFMA_AGPR_DEFAULT); }
+inline bool ds_two_offsets(Op op, Target t) { return operand_printing(op, t).has(PF_DS_TWO_OFFSETS); }
+inline bool immediate_first(Op op, Target t) { return operand_printing(op, t).has(PF_IMMEDIATE_FIRST); }
+inline bool sdata_is_number(Op op, Target t) { return operand_printing(op, t).has(PF_SDATA_NUMBER); }
+inline bool mixed_precision(Op op, Target t) { return operand_printing(op, t).has(PF_MIXED_PRECISION); }
+inline bool src0_vgpr_number(Op op, Target t) { return operand_printing(op, t).has(PF_SRC0_VGPR_NUMBER); }
+inline bool neg_is_sext(Op op, Target t, int bit) { return (operand_printing(op, t).sext_neg_bits >> bit) & 1; }
 
 // Encoding spaces with their own opcode numbering.
 enum class Space : std::uint8_t {

@@ -7,7 +7,7 @@
 // Rules implemented (gfx9 ISA):
 // - Denormals: the FP32 denorm mode (descriptor, changed by s_setreg of MODE) decides whether
 //   inputs (flush_src) and results (flush_dst) of fp32 ops are flushed to a
-//   signed zero: their f32 operands, as operand_types.inc declares them (an
+//   signed zero: their f32 operands, as the op table's type columns declare them (an
 //   integer source or result is never flushed). v_mad_f32/v_mac_f32 never support fp32 denormals (LLVM only
 //   selects them when fp32 denormals are flushed): they flush inputs, the
 //   rounded product and the result whatever the mode.

@@ -29,13 +29,6 @@ const sem::Table& semantics() {
     return table;
 }
 
-// The fp32 multiply-adds a GEMM is made of (the bench's "useful VALU" share).
-bool is_fp32_multiply_add(std::string_view mnemonic) {
-    for (std::string_view name : {"v_mac_f32", "v_fmac_f32", "v_mad_f32", "v_fma_f32", "v_pk_fma_f32"})
-        if (mnemonic == name) return true;
-    return false;
-}
-
 // Inline float constants of 64-bit operands are doubles for f64 and 64-bit
 // integer ops alike (LLVM's isInlinableLiteral64: s_mov_b64 s[0:1], 0.5 is
 // 0x3fe0000000000000, which -O0 hipcc code uses to build f64 constants); a
@@ -111,8 +104,8 @@ bool is_f32(OperandType t) { return t == OperandType::f32 || t == OperandType::p
 // The denormal flushes of one instruction (ExecInst::flush_in/out,
 // ST_FLUSH, ST_FLUSH64): its f32 operands under the fp32 mode `denorm32`,
 // its f64 operands under the fp16/fp64 mode `denorm64` (MODE.FP_DENORM
-// [5:4] single, [7:6] double and half precision), as operand_types.inc
-// declares them: an integer source or result of a float op is never a
+// [5:4] single, [7:6] double and half precision), as the op table's type columns
+// declare them: an integer source or result of a float op is never a
 // denormal. (f16 operands: sem_half.cpp reads the mode itself.)
 void set_denorm_flushes(ExecInst& e, const sem::Semantic& s, FloatDenormMode denorm32, FloatDenormMode denorm64) {
     const OperandTypes& types = operand_types(e.inst->op);
@@ -258,7 +251,7 @@ void build_code(Program& p) {
         // A 64-bit constant is an f64 (inline float, literal high half) where the operand is one.
         const OperandTypes& types = operand_types(inst.op);
         const auto is_f64 = [](OperandType t) { return t == OperandType::f64; };
-        e.multiply_add = is_fp32_multiply_add(info.mnemonic);
+        e.multiply_add = info.has(OF_MULTIPLY_ADD);
         e.dst = resolve(inst.dst, false);
         e.sdst = resolve(inst.sdst, false);
         for (int i = 0; i < 3; ++i) {

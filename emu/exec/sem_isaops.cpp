@@ -416,7 +416,7 @@ void register_isaops(Table& t) {
     auto accumulating = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) {
         t[static_cast<std::size_t>(op)] = Semantic{fn, V, fp, true};
     };
-    // The float ops flush their operands as the denorm modes say (operand_types.inc declares which):
+    // The float ops flush their operands as the denorm modes say (the op table's type columns declare which):
     // FloatPolicy::mode through the source transforms and flush_out, FloatPolicy::half where the op reads
     // the fp16 mode itself.
     const FloatPolicy F = FloatPolicy::mode, H = FloatPolicy::half;

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <type_traits>
 
 #if defined(__SSE2__)
@@ -19,10 +18,6 @@
 #include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
-
-std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare);
-std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare);
-bool parse_atomic(std::string_view name, Op op);
 
 namespace {
 
@@ -42,20 +37,14 @@ std::array<DsFormat, op_count>& formats() {
     return table;
 }
 
-DsFormat parse(std::string_view name) {
-    auto has = [&](std::string_view s) { return name.find(s) != std::string_view::npos; };
+DsFormat format_of(const OpInfo& info) {
     DsFormat f;
-    if (has("b128")) f.bytes = 16;
-    else if (has("b96")) f.bytes = 12;
-    else if (has("b64")) f.bytes = 8;
-    else if (has("b32")) f.bytes = 4;
-    else if (has("b16") || has("u16") || has("i16")) f.bytes = 2;
-    else if (has("b8") || has("u8") || has("i8")) f.bytes = 1;
-    f.two_addresses = has("read2") || has("write2");
-    f.st64 = has("st64");
-    f.sign = has("_i8") || has("_i16");
-    f.d16 = has("d16");
-    f.hi = has("d16_hi");
+    f.bytes = info.access_bytes;
+    f.two_addresses = info.has(OF_PAIR);
+    f.st64 = info.has(OF_ST64);
+    f.sign = info.has(OF_SIGN);
+    f.d16 = info.has(OF_D16);
+    f.hi = info.has(OF_HIGH_HALF);
     return f;
 }
 
@@ -263,7 +252,8 @@ void ds_write(Wave& w, const ExecInst& e) {
 template <bool Returns>
 void ds_atomic(Wave& w, const ExecInst& e) {
     const u64 exec = w.exec();
-    const bool cmpst = mnemonic(e.inst->op).find("cmpst") != std::string_view::npos;
+    const AtomicKind op = e.inst->info().atomic;
+    const bool cmpst = op == AtomicKind::cmpswap;
     const DsFormat f;
     LdsLaneAddresses a;
     lane_addresses(w, e, f, a);
@@ -273,7 +263,7 @@ void ds_atomic(Wave& w, const ExecInst& e) {
         std::uint8_t* host = lds_at(w, a.byte[0][l], 4);
         const u32 data0 = vreg(w, e.src[1])[l];
         const u32 data1 = e.src[2].kind != Src::Kind::none ? vreg(w, e.src[2])[l] : 0;
-        old[l] = cmpst ? lds_atomic_apply(host, e.inst->op, data1, data0) : lds_atomic_apply(host, e.inst->op, data0, 0);
+        old[l] = cmpst ? atomic_apply32(host, op, data1, data0) : atomic_apply32(host, op, data0, 0);
     }
     if (Returns) {
         InFlightMemoryOp& p = issue_read(w, e, 1, 0, exec);
@@ -291,7 +281,8 @@ void ds_atomic(Wave& w, const ExecInst& e) {
 template <bool Returns>
 void ds_atomic64(Wave& w, const ExecInst& e) {
     const u64 exec = w.exec();
-    const bool cmpst = mnemonic(e.inst->op).find("cmpst") != std::string_view::npos;
+    const AtomicKind op = e.inst->info().atomic;
+    const bool cmpst = op == AtomicKind::cmpswap;
     DsFormat f;
     f.bytes = 8;
     LdsLaneAddresses a;
@@ -303,8 +294,7 @@ void ds_atomic64(Wave& w, const ExecInst& e) {
         if (a.byte[0][l] & 7) fault_at(FaultKind::lds_misaligned, "misaligned 64-bit LDS atomic", a.byte[0][l]);
         std::uint8_t* host = lds_at(w, a.byte[0][l], 8);
         const u64 data0 = pair(e.src[1], l);
-        const u64 result = cmpst ? lds_atomic_apply64(host, e.inst->op, pair(e.src[2], l), data0)
-                                 : lds_atomic_apply64(host, e.inst->op, data0, 0);
+        const u64 result = cmpst ? atomic_apply64(host, op, pair(e.src[2], l), data0) : atomic_apply64(host, op, data0, 0);
         old[0][l] = u32(result);
         old[1][l] = u32(result >> 32);
     }
@@ -580,38 +570,19 @@ void register_lds(Table& t) {
     for (std::size_t i = 1; i < op_count; ++i) {
         const Op op = static_cast<Op>(i);
         const OpInfo& info = op_info(op);
-        if (info.family != Family::DS) continue;
-        const std::string_view name = info.mnemonic;
-        auto starts = [&](std::string_view p) { return name.substr(0, p.size()) == p; };
-        if (starts("ds_read_addtid") || starts("ds_write_addtid") || name.find("src2") != std::string_view::npos)
-            continue;
-        if (starts("ds_read")) {
-            formats()[i] = parse(name);
+        if (info.family != Family::DS || !info.access_bytes) continue;
+        if (info.atomic != AtomicKind::none) {  // 32-bit and 64-bit atomics; the _rtn forms return the old value
+            const bool returns = info.has(OF_RETURNS);
+            const InstClass cls = returns ? InstClass::lds_read : InstClass::lds_write;
+            if (info.access_bytes == 8) set(t, op, returns ? ds_atomic64<true> : ds_atomic64<false>, cls);
+            else set(t, op, returns ? ds_atomic<true> : ds_atomic<false>, cls);
+        } else if (info.has(OF_LOAD)) {
+            formats()[i] = format_of(info);
             set(t, op, ds_read, InstClass::lds_read);
-        } else if (starts("ds_write_") || starts("ds_write2")) {
-            formats()[i] = parse(name);
+        } else if (info.has(OF_STORE)) {
+            formats()[i] = format_of(info);
             set(t, op, ds_write, InstClass::lds_write);
         }
-    }
-    // 32-bit and 64-bit atomics; "_rtn" only says the old value returns.
-    for (std::size_t i = 1; i < op_count; ++i) {
-        const Op op = static_cast<Op>(i);
-        const std::string_view name = op_info(op).mnemonic;
-        if (op_info(op).family != Family::DS || t[i].fn) continue;
-        auto has = [&](std::string_view s) { return name.find(s) != std::string_view::npos; };
-        const bool b32 = has("_u32") || has("_i32") || has("_b32") || name == "ds_add_f32" || name == "ds_add_rtn_f32" ||
-                         name == "ds_pk_add_f16" || name == "ds_pk_add_rtn_f16";
-        const bool b64 = has("_u64") || has("_i64") || has("_b64") || name == "ds_add_f64" || name == "ds_add_rtn_f64";
-        if (!(b32 || b64) || has("src2") || has("wrxchg2") || has("mskor") || has("wrap") || has("permute") || has("swizzle") ||
-            has("condxchg"))
-            continue;
-        std::string base(name);
-        if (const std::size_t rtn = base.find("_rtn"); rtn != std::string::npos) base.erase(rtn, 4);
-        if (!parse_atomic(base, op)) continue;
-        const bool returns = has("_rtn");
-        const InstClass cls = returns ? InstClass::lds_read : InstClass::lds_write;
-        if (b64) set(t, op, returns ? ds_atomic64<true> : ds_atomic64<false>, cls);
-        else set(t, op, returns ? ds_atomic<true> : ds_atomic<false>, cls);
     }
     const InstClass R = InstClass::lds_read, W = InstClass::lds_write;
     set(t, Op::ds_min_f32, ds_rmw<u32, min_f32, false>, W);

@@ -1,6 +1,6 @@
 // Vector memory: MUBUF (buffer), GLOBAL and FLAT loads, stores and atomics.
-// The data format (width, sign extension, d16 halves) comes from the
-// mnemonic, parsed once per Op; the addressing from the encoding. Loads read
+// The data format (width, sign extension, d16 halves) comes from the op
+// table's columns (op_semantics.txt); the addressing from the encoding. Loads read
 // memory at issue and land in registers at the s_waitcnt that retires them
 // (see core.cpp); stores write at issue.
 
@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <string_view>
 #include <type_traits>
 
 #include "emu/exec/apertures.hpp"
@@ -33,18 +32,13 @@ std::array<Format, op_count>& formats() {
     return table;
 }
 
-Format parse_format(std::string_view name) {
+Format format_of(const OpInfo& info) {
     Format f;
-    auto has = [&](std::string_view s) { return name.find(s) != std::string_view::npos; };
-    f.hi = has("_d16_hi") || (has("_hi") && has("d16"));
-    f.d16 = has("d16");
-    if (has("dwordx4")) f.dwords = 4;
-    else if (has("dwordx3")) f.dwords = 3;
-    else if (has("dwordx2")) f.dwords = 2;
-    if (has("byte")) f.bytes = 1;
-    else if (has("short")) f.bytes = 2;
-    f.sign = has("sbyte") || has("sshort");
-    if (f.d16 && has("_short_d16")) f.bytes = 2;  // load_short_d16: 16 bits into one half
+    f.bytes = std::uint8_t(std::min<unsigned>(info.access_bytes, 4));
+    f.dwords = std::uint8_t(info.access_bytes <= 4 ? 1 : info.access_bytes / 4);
+    f.sign = info.has(OF_SIGN);
+    f.d16 = info.has(OF_D16);
+    f.hi = info.has(OF_HIGH_HALF);
     return f;
 }
 
@@ -601,19 +595,6 @@ void typed_store(Wave& w, const ExecInst& e) {
 // DATA[2:3]); the f64 min/max follow the CDNA2 pseudocode ("MEM[ADDR] =
 // (src < tmp) ? src : tmp", and > for max), so a NaN never replaces memory.
 
-enum class AtomicOp : std::uint8_t {
-    swap, cmpswap, add, sub, rsub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32, add_f64, min_f64, max_f64,
-    pk_add_f16
-};
-
-std::array<AtomicOp, op_count>& atomic_ops() {
-    static std::array<AtomicOp, op_count> table{};
-    return table;
-}
-std::array<std::uint8_t, op_count>& atomic_dwords() {
-    static std::array<std::uint8_t, op_count> table{};
-    return table;
-}
 
 template <class T>
 T as_value(std::uint64_t bits) {
@@ -660,32 +641,33 @@ u32 add_half(u32 a, u32 b) {
 
 // Applies op to *host atomically and returns the old value (U: u32 or u64).
 template <class U>
-U atomic_apply(std::uint8_t* host, AtomicOp op, U data, U compare) {
+U atomic_apply(std::uint8_t* host, AtomicKind op, U data, U compare) {
     using S = std::make_signed_t<U>;
     U* p = reinterpret_cast<U*>(host);
     U old = __atomic_load_n(p, __ATOMIC_RELAXED);
     while (true) {
         U value = old;
         switch (op) {
-        case AtomicOp::swap: value = data; break;
-        case AtomicOp::cmpswap: value = old == compare ? data : old; break;
-        case AtomicOp::add: value = old + data; break;
-        case AtomicOp::sub: value = old - data; break;
-        case AtomicOp::rsub: value = data - old; break;
-        case AtomicOp::smin: value = S(old) < S(data) ? old : data; break;
-        case AtomicOp::umin: value = old < data ? old : data; break;
-        case AtomicOp::smax: value = S(old) > S(data) ? old : data; break;
-        case AtomicOp::umax: value = old > data ? old : data; break;
-        case AtomicOp::and_: value = old & data; break;
-        case AtomicOp::or_: value = old | data; break;
-        case AtomicOp::xor_: value = old ^ data; break;
-        case AtomicOp::inc: value = old >= data ? 0 : old + 1; break;
-        case AtomicOp::dec: value = (old == 0 || old > data) ? data : old - 1; break;
-        case AtomicOp::add_f32: value = U(fp::as_bits(fp::as_float(u32(old)) + fp::as_float(u32(data)))); break;
-        case AtomicOp::add_f64: value = U(as_bits(as_value<double>(old) + as_value<double>(data))); break;
-        case AtomicOp::min_f64: value = as_value<double>(data) < as_value<double>(old) ? data : old; break;
-        case AtomicOp::max_f64: value = as_value<double>(data) > as_value<double>(old) ? data : old; break;
-        case AtomicOp::pk_add_f16:
+        case AtomicKind::none: break;
+        case AtomicKind::swap: value = data; break;
+        case AtomicKind::cmpswap: value = old == compare ? data : old; break;
+        case AtomicKind::add: value = old + data; break;
+        case AtomicKind::sub: value = old - data; break;
+        case AtomicKind::rsub: value = data - old; break;
+        case AtomicKind::smin: value = S(old) < S(data) ? old : data; break;
+        case AtomicKind::umin: value = old < data ? old : data; break;
+        case AtomicKind::smax: value = S(old) > S(data) ? old : data; break;
+        case AtomicKind::umax: value = old > data ? old : data; break;
+        case AtomicKind::and_: value = old & data; break;
+        case AtomicKind::or_: value = old | data; break;
+        case AtomicKind::xor_: value = old ^ data; break;
+        case AtomicKind::inc: value = old >= data ? 0 : old + 1; break;
+        case AtomicKind::dec: value = (old == 0 || old > data) ? data : old - 1; break;
+        case AtomicKind::add_f32: value = U(fp::as_bits(fp::as_float(u32(old)) + fp::as_float(u32(data)))); break;
+        case AtomicKind::add_f64: value = U(as_bits(as_value<double>(old) + as_value<double>(data))); break;
+        case AtomicKind::min_f64: value = as_value<double>(data) < as_value<double>(old) ? data : old; break;
+        case AtomicKind::max_f64: value = as_value<double>(data) > as_value<double>(old) ? data : old; break;
+        case AtomicKind::pk_add_f16:
             value = U(add_half(u32(old) & 0xffff, u32(data) & 0xffff) | add_half(u32(old) >> 16, u32(data) >> 16) << 16);
             break;
         }
@@ -694,9 +676,8 @@ U atomic_apply(std::uint8_t* host, AtomicOp op, U data, U compare) {
 }
 
 void vmem_atomic(Wave& w, const ExecInst& e) {
-    const std::size_t index = static_cast<std::size_t>(e.inst->op);
-    const AtomicOp op = atomic_ops()[index];
-    const unsigned dwords = atomic_dwords()[index];
+    const AtomicKind op = e.inst->info().atomic;
+    const unsigned dwords = e.inst->info().access_bytes / 4;
     const u64 exec = w.exec();
     LaneAddresser addr(w, e);
     const bool buffer = e.inst->info().family == Family::MUBUF;
@@ -723,11 +704,11 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
         if (address & (4 * dwords - 1)) fault_at(FaultKind::misaligned, "misaligned atomic", address);
         if (dwords == 1) {
             const u32 value = vreg(w, data, 0)[l];
-            const u32 compare = op == AtomicOp::cmpswap ? vreg(w, data, 1)[l] : 0;
+            const u32 compare = op == AtomicKind::cmpswap ? vreg(w, data, 1)[l] : 0;
             out[l] = atomic_apply<u32>(host, op, value, compare);
         } else {
             auto pair = [&](unsigned first) { return u64(vreg(w, data, first)[l]) | u64(vreg(w, data, first + 1)[l]) << 32; };
-            const u64 old = atomic_apply<u64>(host, op, pair(0), op == AtomicOp::cmpswap ? pair(2) : 0);
+            const u64 old = atomic_apply<u64>(host, op, pair(0), op == AtomicKind::cmpswap ? pair(2) : 0);
             out[l] = u32(old);
             out[64 + l] = u32(old >> 32);
         }
@@ -736,47 +717,15 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
     }
 }
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 void no_effect(Wave&, const ExecInst&) {}
 
 }  // namespace
 
-// Exposed for the LDS file: the same atomic table and arithmetic.
-std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare);
-std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare) {
-    return atomic_apply<u32>(host, atomic_ops()[static_cast<std::size_t>(op)], data, compare);
+std::uint32_t atomic_apply32(std::uint8_t* host, AtomicKind op, std::uint32_t data, std::uint32_t compare) {
+    return atomic_apply<u32>(host, op, data, compare);
 }
-std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare);
-std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare) {
-    return atomic_apply<u64>(host, atomic_ops()[static_cast<std::size_t>(op)], data, compare);
-}
-bool parse_atomic(std::string_view name, Op op);
-bool parse_atomic(std::string_view name, Op op) {
-    static constexpr std::pair<std::string_view, AtomicOp> names[] = {
-        {"cmpswap", AtomicOp::cmpswap}, {"cmpst", AtomicOp::cmpswap}, {"swap", AtomicOp::swap},
-        {"wrxchg", AtomicOp::swap},     {"pk_add_f16", AtomicOp::pk_add_f16},
-        {"add_f32", AtomicOp::add_f32}, {"add_f64", AtomicOp::add_f64},
-        {"min_f64", AtomicOp::min_f64}, {"max_f64", AtomicOp::max_f64}, {"add", AtomicOp::add},
-        {"rsub", AtomicOp::rsub},       {"sub", AtomicOp::sub},         {"smin", AtomicOp::smin},       {"umin", AtomicOp::umin},
-        {"smax", AtomicOp::smax},       {"umax", AtomicOp::umax},       {"min_i32", AtomicOp::smin},
-        {"min_u32", AtomicOp::umin},    {"max_i32", AtomicOp::smax},    {"max_u32", AtomicOp::umax},
-        {"min_i64", AtomicOp::smin},    {"min_u64", AtomicOp::umin},    {"max_i64", AtomicOp::smax},
-        {"max_u64", AtomicOp::umax},
-        {"and", AtomicOp::and_},        {"xor", AtomicOp::xor_},        {"or", AtomicOp::or_},
-        {"inc", AtomicOp::inc},         {"dec", AtomicOp::dec},
-    };
-    for (const auto& [key, value] : names) {
-        const std::size_t at = name.find(key);
-        if (at == std::string_view::npos) continue;
-        // First match wins: keys that contain another key come first
-        // (cmpswap/swap, add_f32/add, rsub/sub, xor/or).
-        atomic_ops()[static_cast<std::size_t>(op)] = value;
-        return true;
-    }
-    return false;
+std::uint64_t atomic_apply64(std::uint8_t* host, AtomicKind op, std::uint64_t data, std::uint64_t compare) {
+    return atomic_apply<u64>(host, op, data, compare);
 }
 
 void register_memory(Table& t) {
@@ -786,30 +735,20 @@ void register_memory(Table& t) {
         const bool vmem = info.family == Family::MUBUF || info.family == Family::GLOBAL ||
                           info.family == Family::FLAT || info.family == Family::SCRATCH;
         if (!vmem) continue;
-        const std::string_view name = info.mnemonic;
-        if (name.find("_lds_") != std::string_view::npos) continue;
-        if (name.find("format") != std::string_view::npos) {
-            if (info.family != Family::MUBUF) continue;
+        if (info.components) {  // typed buffer access (buffer_*_format_*)
             TypedOp& typed = typed_ops()[i];
-            typed.d16 = name.find("d16") != std::string_view::npos;
-            typed.hi = name.find("d16_hi") != std::string_view::npos;
-            typed.count = ends_with(name, "_xyzw") ? 4 : ends_with(name, "_xyz") ? 3 : ends_with(name, "_xy") ? 2 : 1;
+            typed.d16 = info.has(OF_D16);
+            typed.hi = info.has(OF_HIGH_HALF);
+            typed.count = info.components;
             if (info.has(OF_LOAD)) set(t, op, typed_load, InstClass::vmem_load);
             else if (info.has(OF_STORE)) set(t, op, typed_store, InstClass::vmem_store);
-            continue;
-        }
-        if (info.has(OF_ATOMIC)) {
-            // 32-bit and 64-bit (_x2, f64) atomics and the packed f16 add; not the bf16 one.
-            if (name.find("bf16") != std::string_view::npos) continue;
-            atomic_dwords()[i] = (ends_with(name, "_x2") || name.find("f64") != std::string_view::npos) ? 2 : 1;
-            if (parse_atomic(name, op)) set(t, op, vmem_atomic, InstClass::vmem_load);
-            continue;
-        }
-        if (info.has(OF_LOAD)) {
-            formats()[i] = parse_format(name);
+        } else if (info.atomic != AtomicKind::none) {  // 32-bit and 64-bit atomics, the packed f16 add
+            set(t, op, vmem_atomic, InstClass::vmem_load);
+        } else if (info.access_bytes && info.has(OF_LOAD)) {
+            formats()[i] = format_of(info);
             set(t, op, vmem_load, InstClass::vmem_load);
-        } else if (info.has(OF_STORE)) {
-            formats()[i] = parse_format(name);
+        } else if (info.access_bytes && info.has(OF_STORE)) {
+            formats()[i] = format_of(info);
             set(t, op, vmem_store, InstClass::vmem_store);
         }
     }

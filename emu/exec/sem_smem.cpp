@@ -1,6 +1,6 @@
 // Scalar memory beyond loads: s_buffer_store, the scalar atomics (s_atomic_*
-// on an address, s_buffer_atomic_* on a V#), and the cache maintenance and
-// probe instructions (no caches are modelled: they only occupy lgkmcnt like
+// on an address, s_buffer_atomic_* on a V#), the gfx9 scalar scratch loads and
+// stores (s_scratch_*), and the cache maintenance and probe instructions (no caches are modelled: they only occupy lgkmcnt like
 // the hardware's write-backs, or do nothing).
 //
 // Vega ISA "Scalar Memory Operations": the address is SGPR[sbase] (or the
@@ -12,16 +12,10 @@
 // at lgkmcnt.
 
 #include <cstring>
-#include <string_view>
-
 #include "emu/exec/semantics.hpp"
 #include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
-
-std::uint32_t lds_atomic_apply(std::uint8_t* host, Op op, std::uint32_t data, std::uint32_t compare);
-std::uint64_t lds_atomic_apply64(std::uint8_t* host, Op op, std::uint64_t data, std::uint64_t compare);
-bool parse_atomic(std::string_view name, Op op);
 
 namespace {
 
@@ -56,7 +50,8 @@ void s_buffer_store(Wave& w, const ExecInst& e) {
 // Atomics of `Dwords` (1 or 2) on a global address (Buffer = false) or a V#.
 template <bool Buffer, unsigned Dwords>
 void s_atomic(Wave& w, const ExecInst& e) {
-    const bool cmpswap = mnemonic(e.inst->op).find("cmpswap") != std::string_view::npos;
+    const AtomicKind op = e.inst->info().atomic;
+    const bool cmpswap = op == AtomicKind::cmpswap;
     u64 address;
     if (Buffer) {
         const BufferResource r = resource_of(w, e);
@@ -78,8 +73,7 @@ void s_atomic(Wave& w, const ExecInst& e) {
             return Dwords == 1 ? u64(w.sreg[e.dst.index + first]) : w.read64(e.dst.index + first);
         };
         const u64 data = pair(0), compare = cmpswap ? pair(Dwords) : 0;
-        old = Dwords == 1 ? lds_atomic_apply(host, e.inst->op, u32(data), u32(compare))
-                          : lds_atomic_apply64(host, e.inst->op, data, compare);
+        old = Dwords == 1 ? atomic_apply32(host, op, u32(data), u32(compare)) : atomic_apply64(host, op, data, compare);
     }
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
@@ -94,6 +88,48 @@ void s_atomic(Wave& w, const ExecInst& e) {
         data[0] = u32(old);
         if (Dwords == 2) data[1] = u32(old >> 32);
     }
+}
+
+// s_scratch_load/store_dword{,x2,x4} (gfx9 SMEM opcodes 5-7 and 21-23, Vega
+// ISA "SMEM Opcodes"): scalar loads and stores at the wave's scratch, sbase
+// holding its 64-bit base (LLVM declares them as using FLAT_SCRATCH; kernels
+// pass flat_scratch). Unlike other SMEM accesses the SGPR offset counts bytes
+// of one lane's private segment and is scaled by the wave size:
+//   address = SGPR[sbase] + (OFFSET & ~3) + (SGPR[soffset] & ~3) * 64
+// (the operation CLRX's GCN 1.4 SMEM reference gives for S_SCRATCH_*; AMD's
+// guides describe these opcodes only by name). With the swizzled private
+// layout (byte o of lane l at slot + (o/4)*256 + 4*l + o%4, README.md) an SGPR
+// offset o therefore reaches lane 0's dword at private offset o, and the
+// immediate offset walks the lanes of one row.
+u64 scratch_address(const Wave& w, const ExecInst& e) {
+    u64 address = read64(w, e.src[0]) + (u64(i64(e.inst->offset)) & ~u64(3));
+    if (e.soffset.kind != Src::Kind::none) address += u64(read32(w, e.soffset) & ~3u) * 64;
+    return address;
+}
+
+void s_scratch_load(Wave& w, const ExecInst& e) {
+    const unsigned dwords = e.dst.dwords;
+    const u64 address = scratch_address(w, e);
+    const std::uint8_t* host = w.group->translator.translate(address, 4ull * dwords);
+    if (!host) fault_at(FaultKind::global_out_of_bounds, "s_scratch_load outside any allocation", address);
+    PendingLoad entry;
+    entry.counter = WaitCounter::lgkm_smem;
+    entry.dest = PendingLoad::Dest::sgpr;
+    entry.dwords = static_cast<std::uint8_t>(dwords);
+    entry.reg = e.dst.index;
+    PendingLoad& p = issue(w, e, entry);
+    std::memcpy(w.pending.data(p), host, 4ull * dwords);
+    w.group->counters.scalar_read_bytes += 4ull * dwords;
+}
+
+void s_scratch_store(Wave& w, const ExecInst& e) {
+    const u64 address = scratch_address(w, e);
+    std::uint8_t* host = w.group->translator.translate(address, 4ull * e.dst.dwords);
+    if (!host) fault_at(FaultKind::global_out_of_bounds, "s_scratch_store outside any allocation", address);
+    std::memcpy(host, &w.sreg[e.dst.index], 4ull * e.dst.dwords);
+    PendingLoad entry;
+    entry.counter = WaitCounter::lgkm_smem;
+    issue(w, e, entry);
 }
 
 // Write-backs complete at lgkmcnt; invalidates and probes have nothing to do.
@@ -112,13 +148,16 @@ void register_smem(Table& t) {
     for (std::size_t i = 1; i < op_count; ++i) {
         const Op op = static_cast<Op>(i);
         const OpInfo& info = op_info(op);
-        if (info.family != Family::SMEM || !info.has(OF_ATOMIC)) continue;
-        const std::string_view name = info.mnemonic;
-        if (!parse_atomic(name, op)) continue;
-        const bool buffer = name.substr(0, 9) == "s_buffer_", wide = name.size() > 3 && name.substr(name.size() - 3) == "_x2";
+        if (info.family != Family::SMEM || info.atomic == AtomicKind::none) continue;
+        // s_buffer_atomic_*: sbase is a 4-dword buffer resource, not a 2-dword address.
+        const bool buffer = info.dwords[F_SRC0] == 4, wide = info.access_bytes == 8;
         const ExecFn fn = buffer ? (wide ? s_atomic<true, 2> : s_atomic<true, 1>) : (wide ? s_atomic<false, 2> : s_atomic<false, 1>);
         set(t, op, fn, M);
     }
+    for (Op op : {Op::s_scratch_load_dword, Op::s_scratch_load_dwordx2, Op::s_scratch_load_dwordx4})
+        set(t, op, s_scratch_load, M);
+    for (Op op : {Op::s_scratch_store_dword, Op::s_scratch_store_dwordx2, Op::s_scratch_store_dwordx4})
+        set(t, op, s_scratch_store, M);
     for (Op op : {Op::s_dcache_wb, Op::s_dcache_wb_vol, Op::s_dcache_inv, Op::s_dcache_inv_vol}) set(t, op, counted, M);
     for (Op op : {Op::s_atc_probe, Op::s_atc_probe_buffer}) set(t, op, no_effect, M);
 }

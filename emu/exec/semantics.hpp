@@ -16,7 +16,7 @@
 namespace dppgemm::emu::sem {
 
 // How an op treats denormals (see float_ops.hpp); which of its operands
-// are floats, and so flushed, is operand_types.inc's.
+// are floats, and so flushed, is the op table's type columns' (types= in op_semantics.txt).
 enum class FloatPolicy : std::uint8_t {
     none,          // integer op, or the op ignores the mode
     mode,          // flush its f32 operands as the FP32 denorm mode says, its f64 ones as the FP16/64 mode
@@ -137,6 +137,13 @@ inline void commit_vdst(Wave& w, const ExecInst& e, std::uint32_t* value, unsign
     if (e.sdwa_dst) sdwa_place(vreg(w, e.dst, dword), value, *e.inst);
     commit(vreg(w, e.dst, dword), value, write_lanes(w, e));
 }
+
+// ---- atomics (sem_memory.cpp; the DS and SMEM atomics share the arithmetic) --
+
+// Applies op (OpInfo::atomic) to the word at host atomically and returns the
+// old value; cmpswap writes data where the word equals compare.
+std::uint32_t atomic_apply32(std::uint8_t* host, AtomicKind op, std::uint32_t data, std::uint32_t compare);
+std::uint64_t atomic_apply64(std::uint8_t* host, AtomicKind op, std::uint64_t data, std::uint64_t compare);
 
 // ---- errors -----------------------------------------------------------------
 

@@ -138,6 +138,34 @@ TEST_CASE("consecutive multiply-adds: partial EXEC, DPP and a branch into the ru
     CHECK(r.counters[InstClass::valu_dpp] == 1);
 }
 
+TEST_CASE("v_madak_f32 and v_madmk_f32 run and count as multiply-adds", "[alu][float]") {
+    // The *ak/*mk forms are v_mad_f32 with a literal K (Vega ISA, VOP2: "D = S0 * S1 + K",
+    // "D = S0 * K + S1"): fp32 multiply-adds like v_mac_f32, counted as such.
+    const CodeObject co = assemble_kernel(std::string(load_three) + R"(
+  v_madak_f32 v5, v2, v3, 0x3f000000
+  v_madak_f32 v6, v5, v3, 0x3f000000
+  v_madmk_f32 v7, v6, 0x40000000, v2
+  global_store_dword v1, v7, s[4:5]
+)");
+    const Program program = build_program(co, co.kernels.at(0));
+    std::mt19937 rng(22);
+    const std::vector<std::uint32_t> a = random_floats(rng), b = random_floats(rng);
+    TestRun run(64);
+    run.fill(1, a);
+    run.fill(2, b);
+    run.fill(3, std::vector<std::uint32_t>(64, 0));
+    const DispatchResult r = run.run(program);
+    REQUIRE(r.ok());
+    const std::vector<std::uint32_t> out = run.read(0, 64);
+    for (unsigned l = 0; l < 64; ++l) {
+        const float x = from_bits(a[l]), y = from_bits(b[l]);
+        const float v5 = mul_then_add(x, y, 0.5f), v6 = mul_then_add(v5, y, 0.5f);
+        INFO("lane " << l);
+        CHECK(out[l] == bits(mul_then_add(v6, 2.0f, x)));
+    }
+    CHECK(r.counters.valu_multiply_add == 3);
+}
+
 TEST_CASE("NaN and infinity", "[alu][float]") {
     const float inf = std::numeric_limits<float>::infinity();
     const float nan = std::numeric_limits<float>::quiet_NaN();

@@ -104,7 +104,7 @@ TEST_CASE("integer results of fp32 ops are never flushed as denormals", "[alu][f
     }
 }
 
-// The executor's flushes come from operand_types.inc: every VALU op it
+// The executor's flushes come from the op table's type columns (op_semantics.txt types=): every VALU op it
 // implements must declare each operand field it uses, with the width the
 // op table (from LLVM) gives that field.
 TEST_CASE("every implemented VALU op declares the type of each operand", "[alu][float][denorm][fidelity]") {
@@ -296,7 +296,7 @@ TEST_CASE("the fp16/fp64 denorm mode flushes f64 inputs and results", "[alu][flo
     expect("  v_cvt_f64_f32 v[6:7], v2", bits64(0) | bits(0x1p-140f), 0, 0, bits64(0x1p-140));
     expect("  v_cvt_f32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", bits64(0x1p-140), 0, 0, bits(0x1p-140f));
     expect("  v_cvt_i32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", bits64(12345.75), 0, 0, 12345u);
-    // An inline float constant is an f64 where the operand is f64 (operand_types.inc), an integer elsewhere.
+    // An inline float constant is an f64 where the operand is f64 (its type column), an integer elsewhere.
     expect("  v_add_f64 v[6:7], v[2:3], 0.5", bits64(2.0), 0, 0, bits64(2.5));
     expect("  v_ldexp_f64 v[6:7], 0.5, v2", 3, 0, 0, bits64(4.0));
     expect("  v_lshlrev_b64 v[6:7], 4, v[2:3]", 0x0123456789abcdefull, 0, 0, 0x123456789abcdef0ull);

@@ -6,9 +6,12 @@ Usage: python3 probe.py > probe.json && python3 gen_table.py probe.json ../op_fo
 Row: DPPGEMM_OP(name, Family, MemClass,
                 op_gfx900, op_gfx906, op_gfx908, op_gfx90a, op_gfx940, op_gfx942,
                 vop3_gfx900, ..., vop3_gfx942,
-                dwords_dst, dwords_src0, dwords_src1, dwords_src2, flags)
+                dwords_dst, dwords_src0, dwords_src1, dwords_src2, ImmKind, flags,
+                type_dst, type_src0, type_src1, type_src2, access_bytes, components, AtomicKind)
+The probes give the encodings, operand widths and printing; op_semantics.txt
+(hand-written, keyed by op name) gives what the disassembler cannot tell.
 """
-import json, re, sys
+import json, os, re, sys
 
 TARGETS = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx942"]
 # Register number each probed field carries, per family (see probe.py).
@@ -50,62 +53,48 @@ def field_dwords(family, fields, text):
     return dw
 
 
-def flags_for(name, family, dw):
-    f = []
-    mem = "none"
-    if family == "SMEM":
-        mem = "smem"
-    elif family in ("MUBUF", "GLOBAL", "SCRATCH"):
-        mem = "vmem"
-    elif family == "FLAT":
-        mem = "flat"
-    elif family == "DS":
-        mem = "lds"
-    if mem != "none":
-        if "atomic" in name or (family == "DS" and not re.match(r"ds_(read|write|nop|swizzle|permute|bpermute|gws|append|consume)", name)):
-            f += ["OF_ATOMIC", "OF_LOAD", "OF_STORE"]
-        elif re.search(r"(load|read)", name):
-            f.append("OF_LOAD")
-        elif re.search(r"(store|write)", name):
-            f.append("OF_STORE")
-    if (family == "SOPC" and name not in ("s_setvskip", "s_set_gpr_idx_on")) or name.startswith("s_cmpk_"):
-        f.append("OF_WRITES_SCC")
-    if family in ("SOP1", "SOP2", "SOPK") and re.match(
-            r"s_(add|sub|addk|min|max|and|or|xor|andn2|orn2|nand|nor|xnor|lshl|lshr|ashr|bfe|absdiff|not|bcnt|quadmask|wqm|abs|lshl\d_add)", name):
-        f.append("OF_WRITES_SCC")
-    if re.match(r"s_(addc|subb|cselect|cmov|cmovk|cbranch_scc)", name):
-        f.append("OF_READS_SCC")
-    if "saveexec" in name or "wrexec" in name:
-        f += ["OF_READS_EXEC", "OF_WRITES_EXEC", "OF_WRITES_SCC"]
-    if name.startswith("v_cmpx_"):
-        f.append("OF_WRITES_EXEC")
-    if family == "VOPC":
-        f.append("OF_WRITES_VCC")
-    if re.match(r"v_(add|sub|subrev)_co_u32|v_(addc|subb|subbrev)_co_u32|v_div_scale_|v_mad_(u64_u32|i64_i32)", name):
-        f.append("OF_VOP3B")
-        if family == "VOP2":
-            f.append("OF_WRITES_VCC")
-    if re.match(r"v_(addc|subb|subbrev)_co_u32|v_cndmask_b32", name):
-        f += ["OF_CARRY_IN", "OF_READS_VCC"]
-    if name.startswith("v_div_fmas"):
-        f.append("OF_READS_VCC")
-    if name.startswith("s_cbranch_vcc"):
-        f.append("OF_READS_VCC")
-    if name.startswith("s_cbranch_exec"):
-        f.append("OF_READS_EXEC")
-    if re.match(r"s_(branch|cbranch_|setpc|swappc|call)", name):
-        f.append("OF_BRANCH")
-    if name == "s_barrier":
-        f.append("OF_BARRIER")
-    if name == "s_waitcnt":
-        f.append("OF_WAITCNT")
-    if name == "s_nop":
-        f.append("OF_NOP")
-    if name == "s_endpgm":
-        f.append("OF_ENDPGM")
-    if name.startswith("v_mfma") or name.startswith("v_smfmac"):
-        f += ["OF_MFMA", "OF_ACC_DST"]
-    return mem, (" | ".join(sorted(set(f))) or "0")
+def mem_class(family):
+    return {"SMEM": "smem", "MUBUF": "vmem", "GLOBAL": "vmem", "SCRATCH": "vmem", "FLAT": "flat", "DS": "lds"}.get(family, "none")
+
+
+OPERAND_TYPES = {"none", "b16", "b32", "b64", "b128", "f16", "f32", "f64", "pk_b16", "pk_f16", "pk_f32", "mask", "mix"}
+ATOMIC_KINDS = {"swap", "cmpswap", "add", "sub", "rsub", "smin", "umin", "smax", "umax", "and", "or", "xor", "inc", "dec",
+                "add_f32", "add_f64", "min_f64", "max_f64", "pk_add_f16"}
+CPP_KEYWORDS = {"and", "or", "xor"}  # AtomicKind::and_ ...
+
+
+def read_semantics(path, header):
+    """op_semantics.txt -> {name: {"types": [...], "bytes": n, "components": n, "atomic": kind, "flags": {OF_...}}}.
+    Named facts are OpFlag enumerators of op_table.hpp (the one definition of each)."""
+    known_flags = set(re.findall(r"\b(OF_[A-Z0-9_]+) = ", open(header).read()))
+    facts = {}
+    for number, line in enumerate(open(path), 1):
+        line = line.split("#", 1)[0].split()
+        if not line:
+            continue
+        name, tokens = line[0], line[1:]
+        where = f"{path}:{number}: {name}"
+        if name in facts:
+            sys.exit(f"{where}: second row for the op")
+        f = facts[name] = {"types": None, "bytes": 0, "components": 0, "atomic": "none", "flags": set()}
+        for token in tokens:
+            key, _, value = token.partition("=")
+            if key == "types":
+                f["types"] = value.split(",")
+                if len(f["types"]) != 4 or not set(f["types"]) <= OPERAND_TYPES:
+                    sys.exit(f"{where}: types= takes dst,src0,src1,src2 from {sorted(OPERAND_TYPES)}, not {value}")
+            elif key in ("bytes", "components"):
+                f[key] = int(value)
+            elif key == "atomic" and value:
+                if value not in ATOMIC_KINDS:
+                    sys.exit(f"{where}: unknown atomic kind {value}")
+                f["atomic"] = value + "_" if value in CPP_KEYWORDS else value
+                f["flags"].add("OF_ATOMIC")
+            elif not value and "OF_" + key.upper() in known_flags:
+                f["flags"].add("OF_" + key.upper())
+            else:
+                sys.exit(f"{where}: unknown fact {token} (named facts are the OpFlags of op_table.hpp)")
+    return facts
 
 
 def form_masks(row, form):
@@ -163,67 +152,99 @@ def imm16_kind(row):
     return None
 
 
-def source_masks(row):
-    """Per-source printing facts: which neg bits print as sext(...) (integer
-    sources: bits as in the instruction) and which sources are 16-bit integers
-    (bit i = src i: inline float constants print as half bits)."""
-    sext = 0
+def operand_printing(row):
+    """Per-source printing facts of one probed row (DPPGEMM_PRINTING, named as in
+    encoding_rules.hpp): neg bits printing as sext(...) (integer sources),
+    16-bit integer sources (inline floats print as half bits), register-only
+    sources, don't-care fields, op_sel entries, and PF_ flags."""
+    p = {"sext": 0, "int16": 0, "register_only": 0, "ignored": 0, "op_sel": 0, "flags": set()}
     for entry in row.get("forms", {}).values():
         for bit, text in entry["bits"].items():
             if "sext(" in text and int(bit) in (52, 54, 61, 62, 63):  # DPP and VOP3 neg bits
-                sext |= 1 << int(bit)
-    int16 = 0
+                p["sext"] |= 1 << int(bit)
     for s, name in enumerate(("inline", "inline1", "inline2")):
         text = row.get("imm", {}).get(name)
         if text and "0x3c00" in text:
-            int16 |= 1 << s
+            p["int16"] |= 1 << s
         if text and "/*invalid immediate*/" in text.lower():
-            int16 |= 1 << (8 + s)  # register-only source
+            p["register_only"] |= 1 << s
         if s == 0 and text and re.search(r", [va]242\b", text):
-            int16 |= 1 << 12  # src0 is a plain VGPR number (v_swap_b32)
+            p["flags"].add("PF_SRC0_VGPR_NUMBER")  # v_swap_b32
     # Fields LLVM decodes with any value but does not print: don't-care.
     dw = field_dwords(row["family"], row["fields"], row["text"])
     slots = {"dst": 0, "src0": 1, "src1": 2, "src2": 3}
     for f in row["fields"]:
         if f in slots and dw[slots[f]] == 0 and row["family"] != "MUBUF":
-            int16 |= 1 << (16 + slots[f])
+            p["ignored"] |= 1 << slots[f]
     kind16 = imm16_kind(row)
     if kind16 == "float":
-        int16 |= 1 << 28  # 16-bit float sources on this target (literals as half constants)
+        p["flags"].add("PF_F16_SOURCES")
     elif kind16 == "int":
-        int16 |= 1 << 29  # 16-bit integer src0 on this target
+        p["flags"].add("PF_I16_SRC0")
     mnemonic = row["text"].split(" ")[0]
     if mnemonic.startswith(("v_mfma", "v_smfmac")) and re.match(r"\S+ a", row["text"]):
-        int16 |= 1 << 30  # matrix op whose accumulators are AGPRs even with the acc_cd bit clear
+        p["flags"].add("PF_MFMA_AGPR_DEFAULT")
     if row["family"] == "DS" and "offset0:" in row["text"]:
-        int16 |= 1 << 3  # two 8-bit offsets (read2/write2 forms)
+        p["flags"].add("PF_DS_TWO_OFFSETS")
     if re.match(r"\S+ (hwreg|sendmsg)\(", row["text"]):
-        int16 |= 1 << 4  # the immediate prints before the register (s_setreg_b32)
+        p["flags"].add("PF_IMMEDIATE_FIRST")
     if row["family"] == "SMEM" and re.match(r"\S+ \d+,", row["text"]):
-        int16 |= 1 << 5  # sdata holds a number, not a register (s_atc_probe)
+        p["flags"].add("PF_SDATA_NUMBER")
     if row["family"] == "VOP3P" and "op_sel_hi:[1,1,1]" in row["text"]:
-        int16 |= 1 << 31  # v_*_mix*: op_sel_hi defaults to 0, neg_hi bits are abs
+        p["flags"].add("PF_MIXED_PRECISION")
     if mnemonic.endswith("_e32"):
-        int16 |= 1 << 22  # LLVM names the 32-bit form with _e32
+        p["flags"].add("PF_E32_SUFFIX")
     if mnemonic.endswith("_e64"):
-        int16 |= 1 << 23  # ... and the VOP3 form with _e64
+        p["flags"].add("PF_E64_SUFFIX")
     for entry in row.get("forms", {}).values():
         m = re.search(r"op_sel:\[([01,]+)\]", entry["bits"].get("11", ""))
         if m:
-            int16 |= (m.group(1).count(",") + 1) << 25  # op_sel entries LLVM prints (VOP3)
+            p["op_sel"] |= m.group(1).count(",") + 1
     if "swizzle(" in row["text"]:
-        int16 |= 1 << 24  # offset printed as swizzle(...)
+        p["flags"].add("PF_SWIZZLE_OFFSET")
     if row["family"] == "DS":
         if "off" not in row["fields"]:
-            int16 |= 1 << 20  # no offset: the field must be zero
+            p["flags"].add("PF_DS_NO_OFFSET")
         elif "offset" not in row["text"]:
-            int16 |= 1 << 21  # offset decoded but not shown
-    return sext, int16
+            p["flags"].add("PF_DS_OFFSET_HIDDEN")
+    return p
+
+
+def merge_printing(old, new):
+    """The native and the VOP3 row of one op on one target print under one entry."""
+    if old is None:
+        return new
+    merged = {k: old[k] | new[k] for k in old}
+    return merged
+
+
+def op_row(name, fam, rec, facts):
+    """One DPPGEMM_OP row: what the probes say, joined with op_semantics.txt's facts."""
+    facts = facts or {"types": None, "bytes": 0, "components": 0, "atomic": "none", "flags": set()}
+    flags = set(facts["flags"])
+    if rec.get("literal_k"):
+        flags.add("OF_LITERAL_K")
+        if rec["literal_k"] == "mid":
+            flags.add("OF_LITERAL_K_MID")
+    if rec.get("acc_dst"):
+        flags.add("OF_ACC_DST")
+    if rec.get("acc_src") and "OF_MFMA" not in flags:
+        flags.add("OF_ACC_SRC")
+    if rec.get("scalar_dst"):
+        flags.add("OF_SCALAR_DST")
+    types = ", ".join(facts["types"] or ["undeclared"] * 4)
+    opc = ", ".join(str(rec["opcode"].get(t, -1)) for t in TARGETS)
+    v3 = ", ".join(str(rec["vop3"].get(t, -1)) for t in TARGETS)
+    dw = ", ".join(str(d) for d in rec["dw"])
+    family = "VOP3" if fam == "VOP3E64" else fam
+    return (f"DPPGEMM_OP({name}, {family}, {mem_class(fam)}, {opc}, {v3}, {dw}, {rec.get('imm', 'none')}, "
+            f"{' | '.join(sorted(flags)) or 0}, {types}, {facts['bytes']}, {facts['components']}, {facts['atomic']})")
 
 
 def main():
     rows = json.load(open(sys.argv[1]))
     forms = {}  # (name, target) -> dict
+    printing = {}  # (name, target) -> operand_printing()
     ops = {}  # (name, family) -> record
     order = []
     vop3_rows = []
@@ -249,10 +270,9 @@ def main():
             continue  # an alias LLVM also decodes (e.g. buffer_wbinvl1 0x71): keep the first
         rec["opcode"][r["target"]] = r["opcode"]
         rec["imm"] = imm_kind(fam, r["variants"])
-        rec["imm16"] = rec.get("imm16") or imm16_kind(r)
         f = forms.setdefault((name, r["target"]), {})
         f["native"] = form_masks(r, "native")
-        f["operands"] = tuple(a | b for a, b in zip(f.get("operands", (0, 0)), source_masks(r)))
+        printing[(name, r["target"])] = merge_printing(printing.get((name, r["target"])), operand_printing(r))
         for form in ("dpp", "sdwa"):
             if r.get("forms", {}).get(form, {}).get("ok"):
                 f[form] = form_masks(r, form)
@@ -279,10 +299,9 @@ def main():
                 ops[(base, fam)]["vop3"][r["target"]] = r["opcode"]
                 dw = field_dwords("VOP3", r["fields"], r["text"])
                 ops[(base, fam)]["dw"] = [max(a, b) for a, b in zip(ops[(base, fam)]["dw"], dw)]
-                ops[(base, fam)]["imm16"] = ops[(base, fam)].get("imm16") or imm16_kind(r)
                 f = forms.setdefault((base, r["target"]), {})
                 f["vop3"] = form_masks(r, "native")
-                f["operands"] = tuple(a | b for a, b in zip(f.get("operands", (0, 0)), source_masks(r)))
+                printing[(base, r["target"])] = merge_printing(printing.get((base, r["target"])), operand_printing(r))
                 break
         else:
             # Only the VOP3 form exists on this target: keep it as a VOP3 row
@@ -294,61 +313,46 @@ def main():
             ops[key]["opcode"][r["target"]] = r["opcode"]
             f = forms.setdefault((base, r["target"]), {})
             f["native"] = form_masks(r, "native")
-            f["operands"] = tuple(a | b for a, b in zip(f.get("operands", (0, 0)), source_masks(r)))
-            ops[key]["imm16"] = ops[key].get("imm16") or imm16_kind(r)
+            printing[(base, r["target"])] = merge_printing(printing.get((base, r["target"])), operand_printing(r))
             dw = field_dwords("VOP3", r["fields"], r["text"])
             ops[key]["dw"] = [max(a, b) for a, b in zip(ops[key]["dw"], dw)]
     fam_order = ["SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3E64",
                  "VOP3P", "DS", "FLAT", "SCRATCH", "GLOBAL", "MUBUF"]
     order.sort(key=lambda k: (fam_order.index(k[1]), min(ops[k]["opcode"].values()), k[0]))
+    here = os.path.dirname(os.path.abspath(__file__))
+    semantics = read_semantics(os.path.join(here, "op_semantics.txt"), os.path.join(here, "..", "op_table.hpp"))
+    unknown = set(semantics) - {name for name, _ in order}
+    if unknown:
+        sys.exit(f"op_semantics.txt names ops LLVM does not decode: {sorted(unknown)}")
     names = set()
-    print("// Generated by emu/decode/gen/gen_table.py from llvm-objdump-15 (gfx900..gfx940) and -19 (gfx942) probes. Do not edit.")
-    print("// DPPGEMM_OP(name, Family, MemClass, opcode x6 targets, vop3 opcode x6, dwords x4, flags)")
+    print("// Generated by emu/decode/gen/gen_table.py from llvm-objdump-15 (gfx900..gfx940) and -19 (gfx942) probes")
+    print("// and op_semantics.txt. Do not edit.")
+    print("// DPPGEMM_OP(name, Family, MemClass, opcode x6 targets, vop3 opcode x6, dwords x4, ImmKind, flags,")
+    print("//            OperandType dst, src0, src1, src2, access bytes, format components, AtomicKind)")
     print("// Targets: " + ", ".join(TARGETS) + "; -1 = not on that target.")
     for key in order:
-        name, fam = key
-        rec = ops[key]
-        if name in names:
-            sys.exit(f"duplicate mnemonic {name}")
-        names.add(name)
-        mem, flags = flags_for(name, fam, rec["dw"])
-        if fam == "VOP3E64":
-            fam = "VOP3"
-            flags = flags if flags != "0" else ""
-            flags = (flags + " | " if flags else "") + "OF_E64_ONLY"
-        if rec.get("literal_k"):
-            flags = (flags + " | " if flags != "0" else "") + "OF_LITERAL_K" + (" | OF_LITERAL_K_MID" if rec["literal_k"] == "mid" else "")
-        if rec.get("imm16"):
-            flags = (flags + " | " if flags != "0" else "") + ("OF_B16_FLOAT" if rec["imm16"] == "float" else "OF_B16_INT")
-        if rec.get("acc_dst") and "OF_ACC_DST" not in flags:
-            flags = (flags + " | " if flags != "0" else "") + "OF_ACC_DST"
-        if rec.get("acc_src") and not name.startswith(("v_mfma", "v_smfmac")):
-            flags = (flags + " | " if flags != "0" else "") + "OF_ACC_SRC"
-        if rec.get("scalar_dst"):
-            flags = (flags + " | " if flags != "0" else "") + "OF_SCALAR_DST"
-        kind = IMM_KINDS.index(rec.get("imm", "none"))
-        if kind:
-            flags = (flags + " | " if flags != "0" else "") + f"({kind}u << OF_IMM_SHIFT)"
-        opc = ", ".join(str(rec["opcode"].get(t, -1)) for t in TARGETS)
-        v3 = ", ".join(str(rec["vop3"].get(t, -1)) for t in TARGETS)
-        dw = ", ".join(str(d) for d in rec["dw"])
-        print(f"DPPGEMM_OP({name}, {fam}, {mem}, {opc}, {v3}, {dw}, {flags})")
+        if key[0] in names:
+            sys.exit(f"duplicate mnemonic {key[0]}")
+        names.add(key[0])
+        print(op_row(*key, ops[key], semantics.get(key[0])))
     with open(sys.argv[2], "w") as out:
         out.write("// Generated by emu/decode/gen/gen_table.py. Do not edit.\n")
         out.write("// DPPGEMM_FORMS(name, target, form, accepted_bits, printed_bits): the modifier\n")
-        out.write("// bits LLVM decodes in each form (native, vop3, dpp, sdwa) and those it prints;\n")
-        out.write("// form `operands`: accepted = neg bits printed as sext(); printed = bits 0..2: 16-bit\n")
-        out.write("// integer sources, 8..10: register-only sources, 12: src0 a VGPR number, 16..19: don't-care\n")
-        out.write("// operand fields, 20: DS without offset (must be zero), 21: DS offset ignored, 22: _e32\n")
-        out.write("// suffix, 23: _e64 suffix, 24: offset printed as swizzle(), 25..27: VOP3 op_sel entries,\n")
-        out.write("// 28: f16 sources, 29: i16 src0, 30: MFMA accumulators in AGPRs by default, 31: mixed-\n")
-        out.write("// precision VOP3P (op_sel_hi defaults to 0, neg_hi bits are abs).\n")
+        out.write("// bits LLVM decodes in each form (native, vop3, dpp, sdwa) and those it prints.\n")
+        out.write("// DPPGEMM_PRINTING(name, target, sext_neg_bits, int16_sources, register_only_sources,\n")
+        out.write("// ignored_fields, op_sel_entries, PF_ flags): how LLVM prints the operands (see\n")
+        out.write("// OperandPrinting in encoding_rules.hpp; masks: bit i = source i or field i).\n")
         for name, fam in order:
             for t in TARGETS:
                 for form, (acc, prn) in sorted(forms.get((name, t), {}).items()):
                     if fam == "VOP3E64" and form == "vop3":
                         continue
                     out.write(f"DPPGEMM_FORMS({name}, {TARGETS.index(t)}, {form}, {acc:#x}ull, {prn:#x}ull)\n")
+                p = printing.get((name, t))
+                if p:
+                    flags = " | ".join(sorted(p["flags"])) or "0"
+                    out.write(f"DPPGEMM_PRINTING({name}, {TARGETS.index(t)}, {p['sext']:#x}ull, {p['int16']:#x}, "
+                              f"{p['register_only']:#x}, {p['ignored']:#x}, {p['op_sel']}, {flags})\n")
 
 
 main()
