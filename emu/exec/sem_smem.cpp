@@ -112,12 +112,12 @@ void s_scratch_load(Wave& w, const ExecInst& e) {
     const u64 address = scratch_address(w, e);
     const std::uint8_t* host = w.group->translator.translate(address, 4ull * dwords);
     if (!host) fault_at(FaultKind::global_out_of_bounds, "s_scratch_load outside any allocation", address);
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
-    entry.dest = PendingLoad::Dest::sgpr;
+    entry.dest = InFlightMemoryOp::Dest::sgpr;
     entry.dwords = static_cast<std::uint8_t>(dwords);
     entry.reg = e.dst.index;
-    PendingLoad& p = issue(w, e, entry);
+    InFlightMemoryOp& p = issue(w, e, entry);
     std::memcpy(w.pending.data(p), host, 4ull * dwords);
     w.group->counters.scalar_read_bytes += 4ull * dwords;
 }
@@ -127,7 +127,7 @@ void s_scratch_store(Wave& w, const ExecInst& e) {
     std::uint8_t* host = w.group->translator.translate(address, 4ull * e.dst.dwords);
     if (!host) fault_at(FaultKind::global_out_of_bounds, "s_scratch_store outside any allocation", address);
     std::memcpy(host, &w.sreg[e.dst.index], 4ull * e.dst.dwords);
-    PendingLoad entry;
+    InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
     issue(w, e, entry);
 }
