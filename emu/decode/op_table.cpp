@@ -3,6 +3,10 @@
 namespace dppgemm::emu {
 namespace {
 
+// DPPGEMM_OP below and the invalid row spell one opcode and one VOP3 opcode
+// per target: a target added to targets.def adds one of each.
+static_assert(target_count == 6, "op_table.cpp: one o/e parameter of DPPGEMM_OP and one -1 per target");
+
 constexpr OpInfo table[] = {
     {"<invalid>", Family::SOPP, MemClass::none, {-1, -1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1, -1}, {0, 0, 0, 0}, 0},
 #define DPPGEMM_OP(name, family, mem, o0, o1, o2, o3, o4, o5, e0, e1, e2, e3, e4, e5, d0, d1, d2, d3, flags) \

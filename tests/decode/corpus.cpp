@@ -363,15 +363,13 @@ std::vector<Sample> generate_corpus(Target target, int per_form, std::uint32_t s
     return out;
 }
 
+// The oracle's version is the target table's (include/dppgemm/targets.def).
 Llvm llvm_for(Target target) {
-    if (target == Target::gfx942) return {DPPGEMM_LLVM_MC19, DPPGEMM_LLVM_OBJDUMP19, "gfx942"};
+    if (llvm_version(target) >= 19) return {DPPGEMM_LLVM_MC19, DPPGEMM_LLVM_OBJDUMP19, target_label(target)};
     return {DPPGEMM_LLVM_MC15, DPPGEMM_LLVM_OBJDUMP15, target_label(target)};
 }
 
-std::string target_label(Target target) {
-    static const char* const names[] = {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx942"};
-    return names[target_index(target)];
-}
+std::string target_label(Target target) { return target_name(target); }
 
 std::optional<Target> target_from_label(const std::string& name) {
     for (Target t : all_targets)

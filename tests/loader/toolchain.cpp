@@ -1,5 +1,7 @@
 #include "toolchain.hpp"
 
+#include "emu/loader/target.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -26,8 +28,18 @@ std::string write_source(const std::string& name, const std::string& source) {
     return path;
 }
 
+// The processor of an -mcpu value ("gfx90a:xnack+" -> gfx90a), from the target table.
+dppgemm::emu::Target processor_of(const std::string& mcpu) {
+    const auto target = dppgemm::emu::target_from_name(mcpu.substr(0, mcpu.find(':')));
+    REQUIRE(target);
+    return *target;
+}
+
+// LLVM 19 for the targets whose row in include/dppgemm/targets.def names it, else LLVM 15.
+bool uses_llvm19(const std::string& mcpu) { return dppgemm::emu::llvm_version(processor_of(mcpu)) >= 19; }
+
 std::string assembler_for(const std::string& mcpu) {
-    return mcpu.rfind("gfx942", 0) == 0 ? LOADER_TEST_CLANG19 : LOADER_TEST_CLANG15;
+    return uses_llvm19(mcpu) ? LOADER_TEST_CLANG19 : LOADER_TEST_CLANG15;
 }
 
 struct WorkDir {
@@ -133,8 +145,8 @@ std::string two_kernels_source(const std::string& processor, int version) {
     REQUIRE(file);
     std::stringstream text;
     text << file.rdbuf();
-    const bool unified = processor == "gfx90a" || processor == "gfx940" || processor == "gfx942";
-    const bool architected_scratch = processor == "gfx940" || processor == "gfx942";
+    const bool unified = dppgemm::emu::has_unified_vgpr_file(processor_of(processor));
+    const bool architected_scratch = dppgemm::emu::has_architected_flat_scratch(processor_of(processor));
     const std::map<std::string, std::string> tokens = {
         {"SCRATCH_USER_SGPRS", architected_scratch ? ""
                                                    : "\t\t.amdhsa_user_sgpr_private_segment_buffer 1\n"
@@ -219,7 +231,7 @@ std::vector<std::uint8_t> objdump_code(const std::string& path, const std::strin
     }
     REQUIRE(size > 0);
     std::ostringstream command;
-    command << (mcpu == "gfx942" ? LOADER_TEST_OBJDUMP19 : LOADER_TEST_OBJDUMP15) << " -d --mcpu=" << mcpu
+    command << (uses_llvm19(mcpu) ? LOADER_TEST_OBJDUMP19 : LOADER_TEST_OBJDUMP15) << " -d --mcpu=" << mcpu
             << std::hex << " --start-address=0x" << start << " --stop-address=0x" << start + size << " " << path;
     // "	s_cbranch_scc1 2     // 000000001E60: BF850002 <_Z6reducePKfPf+0x60>"
     const std::regex line(R"(// [0-9A-Fa-f]+: ((?:[0-9A-F]{8}(?: |$))+))");
