@@ -135,6 +135,15 @@ static_assert(std::size(boards) == std::size(all_targets), "targets.def: one DPP
 
 constexpr const Board& board(Target target) { return detail::boards[static_cast<std::size_t>(target)]; }
 
+// The LDS one workgroup may allocate on the target (all of a CU's on gfx9),
+// and the most any target allows (for checks made before the target is known).
+constexpr std::uint32_t lds_bytes(Target target) { return std::uint32_t(board(target).lds_kib) * 1024; }
+constexpr std::uint32_t largest_lds_bytes() {
+    std::uint32_t most = 0;
+    for (Target target : all_targets) most = lds_bytes(target) > most ? lds_bytes(target) : most;
+    return most;
+}
+
 // How the LDS splits one ds instruction of a wave into passes. A pass moves
 // up to 32 dwords (32 banks x 4 bytes) in one clock when its lanes hit no bank
 // twice at different addresses; pass p serves the lanes
