@@ -130,7 +130,17 @@ inline constexpr Board boards[] = {
      memory_gb_per_s, l2_mib, memory_gib, waves_per_simd, vgprs_per_simd_lane, lds_kib},
 #include "include/dppgemm/targets.def"
 };
-static_assert(std::size(boards) == std::size(all_targets), "targets.def: one DPPGEMM_BOARD row per DPPGEMM_TARGET row");
+inline constexpr std::string_view board_targets[] = {
+#define DPPGEMM_BOARD(name, ...) #name,
+#include "include/dppgemm/targets.def"
+};
+constexpr bool boards_follow_targets() {
+    if (std::size(board_targets) != std::size(target_rows)) return false;
+    for (std::size_t i = 0; i < std::size(target_rows); ++i)
+        if (board_targets[i] != target_rows[i].name) return false;
+    return true;
+}
+static_assert(boards_follow_targets(), "targets.def: one DPPGEMM_BOARD row per DPPGEMM_TARGET row, in the same order");
 }  // namespace detail
 
 constexpr const Board& board(Target target) { return detail::boards[static_cast<std::size_t>(target)]; }
