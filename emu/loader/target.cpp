@@ -52,8 +52,6 @@ const detail::TargetRow& info(Target target) { return detail::row(target); }
 
 const char* feature_name(Feature feature) { return detail::feature_names[static_cast<std::size_t>(feature)].data(); }
 
-const char* target_name(Target target) { return info(target).name; }
-
 std::optional<Target> target_from_name(std::string_view name) {
     for (Target target : all_targets)
         if (name == info(target).name) return target;

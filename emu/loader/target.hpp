@@ -83,7 +83,7 @@ constexpr bool has(Target target, Feature feature) {
 const char* feature_name(Feature feature);
 
 // "gfx906" etc.
-const char* target_name(Target target);
+constexpr const char* target_name(Target target) { return detail::row(target).name; }
 std::optional<Target> target_from_name(std::string_view name);
 // The table's targets, "gfx900, gfx906, ..." (for messages listing them).
 std::string target_names(bool with_kernels_only = false);
