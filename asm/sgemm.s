@@ -123,7 +123,7 @@
   .set _gen_major, .amdgcn.gfx_generation_number
   .set _gen_minor, .amdgcn.gfx_generation_minor
   .set _gen_stepping, .amdgcn.gfx_generation_stepping
-  .if !(_gen_major == 9 && (_gen_minor == 4 || (_gen_minor == 0 && _gen_stepping == 10)))
+  .if !(_gen_major == 9 && (_gen_minor >= 4 || (_gen_minor == 0 && _gen_stepping == 10)))  // gfx90a, gfx94x and later
     .altmacro
     packed_target_error %_gen_major, %_gen_minor, %_gen_stepping
     .noaltmacro

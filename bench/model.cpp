@@ -5,18 +5,53 @@
 
 namespace dppgemm::bench {
 
+namespace {
+
+// The dppgemm kernels' footprint: 128 VGPRs per lane and 16.5 KiB of LDS per
+// workgroup of 4 waves (one per SIMD).
+constexpr int kKernelVgprs = 128;
+constexpr int kKernelLdsBytes = 16896;
+
+struct TargetRow {
+  const char* name;
+  bool kernels;
+};
+constexpr TargetRow kTargets[] = {
+#define DPPGEMM_TARGET(name, mach, llvm, kernels, features, lds_banks) {#name, kernels != 0},
+#include "dppgemm/targets.def"
+};
+
+bool has_kernels(const std::string& target) {
+  for (const TargetRow& row : kTargets)
+    if (target == row.name) return row.kernels;
+  return false;
+}
+
+}  // namespace
+
 const std::vector<GpuSpec>& gpu_specs() {
-  // Vendor figures; peak fp32 = CUs x 64 lanes x 2 FLOP x clock. Resident
-  // workgroups: 128 VGPRs allow 2 waves per SIMD with 256 VGPRs (gfx900..gfx908)
-  // and 4 with 512 (gfx90a, gfx942), where 16.5 KiB of LDS out of 64 caps it at 3.
-  static const std::vector<GpuSpec> specs = {
-      {"gfx900", "Radeon RX Vega 64", 64, 1546, 484, 128, 2},
-      {"gfx906", "Instinct MI50", 60, 1725, 1024, 128, 2},
-      {"gfx908", "Instinct MI100", 120, 1502, 1229, 128, 2},
-      {"gfx90a", "Instinct MI250X (one GCD)", 110, 1700, 1638, 128, 3},
-      {"gfx942", "Instinct MI300X", 304, 2100, 5300, 128, 3},
-  };
+  // The board rows of dppgemm/targets.def for the targets with kernels; peak
+  // fp32 = CUs x 64 lanes x 2 FLOP x clock. Resident workgroups: the kernels'
+  // VGPRs allow 2 waves per SIMD with 256 VGPRs (gfx900..gfx908) and 4 with 512
+  // (gfx90a, gfx942), where their LDS out of 64 KiB caps it at 3.
+  static const std::vector<GpuSpec> specs = [] {
+    std::vector<GpuSpec> all;
+#define DPPGEMM_BOARD(name, device_name, model_label, gcn_arch, compute_units, clock_mhz, memory_clock_mhz,        \
+                      memory_bus_bits, memory_gb_per_s, l2_mib, memory_gib, waves_per_simd, vgprs_per_simd_lane, \
+                      lds_kib)                                                                                     \
+  if (has_kernels(#name))                                                                                          \
+    all.push_back({#name, model_label, compute_units, clock_mhz, memory_gb_per_s, 128,                            \
+                   std::min(vgprs_per_simd_lane / kKernelVgprs, lds_kib * 1024 / kKernelLdsBytes)});
+#include "dppgemm/targets.def"
+    return all;
+  }();
   return specs;
+}
+
+std::string model_target_names(const char* separator) {
+  std::string names;
+  for (const GpuSpec& g : gpu_specs()) names += (names.empty() ? "" : separator) + g.target;
+  return names;
 }
 
 std::optional<GpuSpec> gpu_spec(const std::string& target) {

@@ -21,7 +21,10 @@ struct GpuSpec {
   int resident_workgroups;     // of the dppgemm kernels per CU (VGPR and LDS limits)
 };
 
+// The boards of include/dppgemm/targets.def whose targets have kernels, in table order.
 const std::vector<GpuSpec>& gpu_specs();
+// Their targets, joined by `separator` ("gfx900, gfx906, ...").
+std::string model_target_names(const char* separator);
 std::optional<GpuSpec> gpu_spec(const std::string& target);
 
 struct Modeled {

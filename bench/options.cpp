@@ -110,7 +110,7 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
                "dppgemm-bench"};
   std::string m = "1024", n = "1024", k = "1024", lda = "0", ldb = "0", ldc = "0";
   std::string alpha = "1", beta = "0", trans_a = "N", trans_b = "N", iterations = "1", warmup = "0";
-  std::string variant = "all", arch = "gfx906", backend = "auto", sizes, seed = "1", verify = "1";
+  std::string variant = "all", arch = default_emu_target, backend = "auto", sizes, seed = "1", verify = "1";
   std::string threads = "0";
   BenchOptions o;
   CLI::Option* size_m = app.add_option("-m,--sizem", m, "rows of op(A) and C (default 1024)")->type_name("INT");
@@ -128,7 +128,7 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
   app.add_option("-j,--cold_iters", warmup, "warm-up runs, not timed (default 0)")->type_name("INT");
   app.add_option("--variant", variant, variant_names() + " or all (default: every variant the target has)")
       ->type_name("LIST");
-  app.add_option("--arch", arch, "emu target(s): gfx900,gfx906,gfx908,gfx90a,gfx942 or all")->type_name("LIST");
+  app.add_option("--arch", arch, "emu target(s): " + model_target_names(",") + " or all")->type_name("LIST");
   app.add_option("--backend", backend, "auto, hip or emu")->type_name("NAME");
   CLI::Option* sizes_option = app.add_option("--sizes", sizes, "square sweep M=N=K instead of -m/-n/-k: 128:1024:x2, 256:768:+256, 128,512")
       ->type_name("SWEEP");
@@ -188,7 +188,7 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
     for (const GpuSpec& g : gpu_specs()) o.archs.push_back(g.target);
   } else {
     for (const std::string& name : split_list(arch)) {
-      if (!gpu_spec(name)) bad("--arch", name, "must be gfx900, gfx906, gfx908, gfx90a, gfx942 or all");
+      if (!gpu_spec(name)) bad("--arch", name, "must be " + model_target_names(", ") + " or all");
       o.archs.push_back(name);
     }
     if (o.archs.empty()) bad("--arch", arch, "no target");

@@ -41,7 +41,7 @@ struct Problem {
 
 dppgemm_sgemm_kernargs make_kernargs(const Problem& p, std::uint64_t a, std::uint64_t b, std::uint64_t c);
 
-// "gfx90a:sramecc+:xnack-" -> "gfx90a"
+// gfx90a:sramecc+:xnack- -> gfx90a
 std::string base_arch(const std::string& gcn_arch_name);
 
 // The embedded code object for a target, variant and the problem's layout.

@@ -2,6 +2,7 @@
 // rows the embedded code objects provide per target.
 #include "backend.hpp"
 #include "dppgemm/reference.hpp"
+#include "emu/loader/target.hpp"
 
 #include <cstring>
 #include <set>
@@ -75,10 +76,12 @@ MacKind kernel_mac_kind(Variant variant, std::string_view target) {
   if (variant == Variant::best)
     if (const auto chosen = best_variant(base)) variant = *chosen;
   // The template's FMAC: the row's own, else the target's (cmake/DppgemmKernels.cmake:
-  // v_mac_f32 exists on gfx900..gfx90a, not on gfx940+).
+  // the kernels keep v_mac_f32 where the target has it). A target outside the
+  // table has no kernels; mac_f32 is as good an answer as any there.
   const VariantInfo* row = variant_info(variant);
   if (row && sets_parameter(row->defines, "FMAC=1")) return MacKind::fmac_f32;
-  return base.rfind("gfx94", 0) == 0 ? MacKind::fmac_f32 : MacKind::mac_f32;
+  const std::optional<emu::Target> t = emu::target_from_name(base);
+  return t && !emu::has(*t, emu::Feature::mac_f32) ? MacKind::fmac_f32 : MacKind::mac_f32;
 }
 
 std::string variant_unavailable_reason(Variant variant, std::string_view target) {

@@ -46,18 +46,16 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    Target target = Target::gfx906;
+    Target target = default_target;
     int repeat = 5;
     std::vector<std::uint8_t> code;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         if (arg == "--target" && i + 1 < argc) {
             std::string name = argv[++i];
-            bool found = false;
-            static const char* const names[] = {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx942"};
-            for (Target t : all_targets)
-                if (name == names[target_index(t)]) target = t, found = true;
-            if (!found) {
+            const std::optional<Target> named = target_from_name(name);
+            if (named) target = *named;
+            if (!named) {
                 std::fprintf(stderr, "unknown target %s\n", name.c_str());
                 return 2;
             }

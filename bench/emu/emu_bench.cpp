@@ -27,7 +27,7 @@ namespace {
 struct Options {
     int size = 1024;
     unsigned threads = 0;
-    std::string variant = "dpp0", target = "gfx906";
+    std::string variant = "dpp0", target = target_name(default_target);
 };
 
 struct Timed {
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
     app.add_option("--variant", o.variant, "a row of include/dppgemm/variants.def: " + variants);
-    app.add_option("--target", o.target, "gfx900, gfx906, gfx908, gfx90a or gfx942");
+    app.add_option("--target", o.target, "a target with kernels: " + target_names(true));
     CLI11_PARSE(app, argc, argv);
     try {
         const Program program = load_program(o);

@@ -130,9 +130,8 @@ private:
     std::vector<HazardHit> hits_;
 
     void reset(WaveModel& m) const {
-        const Target t = checker_.program().target;
         m.scoreboard.reset();
-        m.hazards.reset(t == Target::gfx940 || t == Target::gfx942);
+        m.hazards.reset(has(checker_.program().target, Feature::gfx940_insts));
     }
 
     WaveModel& model(const Wave& w) {

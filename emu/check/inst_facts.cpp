@@ -149,7 +149,7 @@ std::vector<InstFacts> inst_facts(const Program& program) {
         collect_reads(f, e);
         collect_writes(f, e);
         collect_hazard_operands(f, e);
-        collect_summaries(f, program.target == Target::gfx940 || program.target == Target::gfx942);
+        collect_summaries(f, has(program.target, Feature::gfx940_insts));
     }
     return facts;
 }

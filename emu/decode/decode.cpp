@@ -33,8 +33,9 @@ struct Reader {
     }
 };
 
-bool is_unified_vgpr_target(Target t) { return t == Target::gfx90a || t == Target::gfx940 || t == Target::gfx942; }
-bool is_gfx940(Target t) { return t == Target::gfx940 || t == Target::gfx942; }
+// LLVM's FeatureGFX90AInsts / FeatureGFX940Insts: the bits these encodings add or rename.
+bool gfx90a_insts(Target t) { return has(t, Feature::gfx90a_insts); }
+bool gfx940_insts(Target t) { return has(t, Feature::gfx940_insts); }
 
 // Decodes operand fields; `ok` turns false on anything LLVM rejects.
 class Decoder {
@@ -314,7 +315,7 @@ void Decoder::vop_dpp(Operand& src0) {
     else if (c == 0x141) d.kind = DppKind::row_half_mirror;
     else if (c == 0x142) { d.kind = DppKind::row_bcast15; d.arg = 15; }
     else if (c == 0x143) { d.kind = DppKind::row_bcast31; d.arg = 31; }
-    else if (c >= 0x150 && c <= 0x15f) d.kind = is_unified_vgpr_target(target_) ? DppKind::row_newbcast : DppKind::invalid;
+    else if (c >= 0x150 && c <= 0x15f) d.kind = has(target_, Feature::row_newbcast) ? DppKind::row_newbcast : DppKind::invalid;
     else d.kind = DppKind::invalid;
 }
 
@@ -461,7 +462,7 @@ void Decoder::ds() {
     if (!set_op(Space::DS, bits(word_, 17, 8))) return;
     const OpInfo& i = info();
     if (!modifiers_ok(Form::native, (1ull << 16) | (1ull << 25))) { ok_ = false; return; }
-    bool acc = bits(word_, 25, 1) && is_unified_vgpr_target(target_);
+    bool acc = bits(word_, 25, 1) && gfx90a_insts(target_);
     inst_.gds = bits(word_, 16, 1);
     if (detail::ds_offset_unused(inst_.op, target_) && bits(word_, 0, 16)) ok_ = false;
     inst_.offset0 = static_cast<std::uint8_t>(bits(word_, 0, 8));
@@ -487,11 +488,11 @@ void Decoder::flat() {
         ok_ = false;
         return;
     }
-    bool acc = bits(word_, 55, 1) && is_unified_vgpr_target(target_);
+    bool acc = bits(word_, 55, 1) && gfx90a_insts(target_);
     inst_.lds = bits(word_, 13, 1);
     inst_.glc = bits(word_, 16, 1);
     inst_.slc = bits(word_, 17, 1);
-    inst_.sc1 = is_unified_vgpr_target(target_) && bits(word_, 25, 1);  // gfx90a: scc, gfx940: sc1
+    inst_.sc1 = gfx90a_insts(target_) && bits(word_, 25, 1);  // gfx90a: scc, gfx940: sc1
     // FLAT: 12-bit unsigned offset; GLOBAL/SCRATCH: 13-bit signed.
     inst_.offset = seg == 0 ? static_cast<std::int32_t>(bits(word_, 0, 12))
                             : static_cast<std::int32_t>(bits(word_, 0, 13) << 19) >> 19;
@@ -499,8 +500,8 @@ void Decoder::flat() {
     unsigned saddr = bits(word_, 48, 7);
     bool has_saddr = seg != 0 && saddr != 0x7f;
     // gfx940 SCRATCH: bit 13 is SVE (a VGPR address is present), not lds.
-    bool sve = is_gfx940(target_) && seg == 1 && inst_.lds;
-    if (is_gfx940(target_) && seg == 1) inst_.lds = false;
+    bool sve = gfx940_insts(target_) && seg == 1 && inst_.lds;
+    if (gfx940_insts(target_) && seg == 1) inst_.lds = false;
     if (seg == 0 && saddr != 0) ok_ = false;  // FLAT has no SGPR base: the field must be zero
     if (has_saddr) inst_.soffset = source(saddr, seg == 2 ? 2 : 1);
     else if (seg != 0) inst_.soffset.kind = OperandKind::off;
@@ -510,9 +511,9 @@ void Decoder::flat() {
     int addr_dwords = i.dwords[F_SRC0];
     if (has_saddr && seg == 2) addr_dwords = 1;
     if (sve) addr_dwords = 1;
-    if (seg == 1 && (is_gfx940(target_) ? !sve : has_saddr)) {
+    if (seg == 1 && (gfx940_insts(target_) ? !sve : has_saddr)) {
         inst_.src0.kind = OperandKind::off;
-        if (addr && !is_gfx940(target_)) ok_ = false;  // gfx940 ignores vaddr without SVE
+        if (addr && !gfx940_insts(target_)) ok_ = false;  // gfx940 ignores vaddr without SVE
     } else if (addr_dwords) {
         inst_.src0 = vgpr(addr, addr_dwords);
     } else {
@@ -537,11 +538,11 @@ void Decoder::mubuf() {
     inst_.offen = bits(word_, 12, 1);
     inst_.idxen = bits(word_, 13, 1);
     inst_.glc = bits(word_, 14, 1);
-    inst_.sc1 = is_unified_vgpr_target(target_) && bits(word_, 15, 1);  // gfx90a: scc, gfx940: sc1
+    inst_.sc1 = gfx90a_insts(target_) && bits(word_, 15, 1);  // gfx90a: scc, gfx940: sc1
     inst_.lds = bits(word_, 16, 1);
     inst_.slc = bits(word_, 17, 1);
-    bool acc = is_unified_vgpr_target(target_) && bits(word_, 55, 1);
-    inst_.tfe = !is_unified_vgpr_target(target_) && bits(word_, 55, 1);
+    bool acc = gfx90a_insts(target_) && bits(word_, 55, 1);
+    inst_.tfe = !gfx90a_insts(target_) && bits(word_, 55, 1);
     unsigned vaddr = bits(word_, 32, 8);
     int addr_dwords = (inst_.offen ? 1 : 0) + (inst_.idxen ? 1 : 0);
     if (addr_dwords && i.dwords[F_SRC0]) inst_.src0 = vgpr(vaddr, addr_dwords);

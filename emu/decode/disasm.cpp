@@ -133,8 +133,9 @@ private:
 
     const detail::FormBits& form(Form f) const { return detail::form_bits(inst_.op, target_, f); }
     bool printed(Form f, int bit) const { return (form(f).printed >> bit) & 1; }
-    bool gfx940() const { return target_ == Target::gfx940 || target_ == Target::gfx942; }
-    bool llvm19() const { return target_ == Target::gfx942; }  // the oracle's version differs
+    bool gfx940() const { return has(target_, Feature::gfx940_insts); }
+    // The oracle's llvm-objdump version (targets.def) decides some spellings.
+    bool llvm19() const { return llvm_version(target_) >= 19; }
 
     ImmType imm_type(const Operand& op, int src) const;
     std::string operand(const Operand& op, int src = 0) const;
@@ -185,7 +186,7 @@ std::string Printer::operand(const Operand& op, int src) const {
                     op.kind == OperandKind::literal;
     if (constant && detail::register_only_source(inst_.op, target_, src)) {
         // LLVM 15 replaces the value; LLVM 19 (our gfx942 oracle) appends a note.
-        if (target_ != Target::gfx942) return "/*invalid immediate*/";
+        if (!llvm19()) return "/*invalid immediate*/";
         Operand plain = op;
         return plain_operand(plain, src) + "/*Invalid immediate*/";
     }
@@ -387,10 +388,10 @@ void Printer::smem() {
 
 void Printer::dpp_controls() {
     const Dpp& d = inst_.dpp_ctrl;
-    bool unified = target_ == Target::gfx90a || gfx940();
+    const bool dpp64_newbcast_only = has(target_, Feature::gfx90a_insts);
     if (llvm19() && (inst_.src0.dwords > 1 || inst_.dst.dwords > 1) && d.kind != DppKind::row_newbcast) {
         flag(" /* DP ALU dpp only supports row_newbcast */");
-    } else if (unified && inst_.src0.dwords > 1 && d.kind != DppKind::row_newbcast) {
+    } else if (dpp64_newbcast_only && inst_.src0.dwords > 1 && d.kind != DppKind::row_newbcast) {
         flag(" /* 64 bit dpp only supports row_newbcast */");
     } else switch (d.kind) {
     case DppKind::quad_perm: {

@@ -3,6 +3,10 @@
 namespace dppgemm::emu {
 namespace {
 
+// DPPGEMM_OP below and the invalid row spell one opcode and one VOP3 opcode
+// per target: a target added to targets.def adds one of each.
+static_assert(target_count == 6, "op_table.cpp: one o/e parameter of DPPGEMM_OP and one -1 per target");
+
 constexpr OpInfo table[] = {
     {"<invalid>", Family::SOPP, MemClass::none, {-1, -1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1, -1}, {0, 0, 0, 0},
      ImmKind::none, 0, {}, 0, 0, AtomicKind::none},
@@ -24,6 +28,29 @@ constexpr OpInfo table[] = {
 #undef DPPGEMM_OP
 };
 static_assert(sizeof(table) / sizeof(table[0]) == op_count, "one row per Op");
+
+// The generated tables' target columns must be the Target enum's order
+// (include/dppgemm/targets.def): gen_table.py writes its target list into
+// op_table.inc. After adding or moving a target row, regenerate the tables
+// (docs/contributing.md, "Regenerating the tables").
+namespace generated {
+#define DPPGEMM_TARGET(name, ...) constexpr Target name = Target::name;
+#include "include/dppgemm/targets.def"
+#define DPPGEMM_OP(...)
+#define DPPGEMM_OP_TABLE_TARGETS(...) constexpr Target column_targets[] = {__VA_ARGS__};
+#include "emu/decode/op_table.inc"
+#undef DPPGEMM_OP_TABLE_TARGETS
+#undef DPPGEMM_OP
+}  // namespace generated
+
+constexpr bool same_targets(const Target (&columns)[std::size(generated::column_targets)]) {
+    if (std::size(generated::column_targets) != std::size(all_targets)) return false;
+    for (std::size_t i = 0; i < std::size(all_targets); ++i)
+        if (columns[i] != all_targets[i]) return false;
+    return true;
+}
+static_assert(same_targets(generated::column_targets),
+              "op_table.inc's target columns differ from include/dppgemm/targets.def: regenerate the tables");
 
 }  // namespace
 

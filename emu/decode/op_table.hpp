@@ -21,7 +21,7 @@
 
 namespace dppgemm::emu {
 
-inline constexpr int target_count = 6;
+inline constexpr int target_count = static_cast<int>(std::size(all_targets));
 constexpr int target_index(Target t) { return static_cast<int>(t); }
 
 // Encoding families.  FLAT, SCRATCH and GLOBAL share one encoding (the seg

@@ -474,7 +474,9 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
         throw LaunchError("workgroup of " + std::to_string(items) + " work-items exceeds the kernel's max_flat_workgroup_size " +
                           std::to_string(program.metadata.max_flat_workgroup_size));
     const std::uint64_t lds = std::uint64_t(kd.group_segment_fixed_size) + config.dynamic_lds;
-    if (lds > 65536) throw LaunchError("LDS of " + std::to_string(lds) + " bytes (at most 65536)");
+    if (lds > lds_bytes(program.target))
+        throw LaunchError("LDS of " + std::to_string(lds) + " bytes (at most " + std::to_string(lds_bytes(program.target)) +
+                          ")");
 
     Shared shared(program, config);
     DispatchObjects objects(memory);

@@ -38,7 +38,7 @@ int source_lane(const Dpp& dpp, int lane) {
 DppPattern make_dpp_pattern(const Dpp& dpp, Target target) {
     if (dpp.kind == DppKind::invalid)
         throw std::invalid_argument("invalid dpp_ctrl 0x" + std::to_string(dpp.ctrl));
-    if (dpp.kind == DppKind::row_newbcast && !has_unified_vgpr_file(target))
+    if (dpp.kind == DppKind::row_newbcast && !has(target, Feature::row_newbcast))
         throw std::invalid_argument(std::string("row_newbcast is not available on ") + target_name(target));
     const bool shift_by_n = dpp.kind == DppKind::row_shl || dpp.kind == DppKind::row_shr || dpp.kind == DppKind::row_ror;
     if (shift_by_n && (dpp.arg < 1 || dpp.arg > 15))

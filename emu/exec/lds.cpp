@@ -82,8 +82,7 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_
 }
 
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneDwords& access, std::uint64_t active_lanes) {
-    // gfx900's groupings: consecutive lanes for every width and direction.
-    return lds_bank_conflict_cycles(access, active_lanes, lds_bank_model(Target::gfx900).passes(false, access.per_lane));
+    return lds_bank_conflict_cycles(access, active_lanes, consecutive_lds_bank_model().passes(false, access.per_lane));
 }
 
 LdsLaneDwords LdsLaneAddresses::dwords() const {

@@ -104,7 +104,7 @@ struct ExecInst {
 struct Program {
     static constexpr std::uint32_t no_target = 0xffffffffu;
 
-    Target target = Target::gfx900;
+    Target target = Target::gfx900;  // a placeholder: the loader sets the code object's target
     std::string kernel_name;
     KernelDescriptor descriptor;
     KernelMetadata metadata;

@@ -56,7 +56,6 @@ enum Hwreg : unsigned {
     hw_sh_mem_bases = 15, hw_tba_lo = 16, hw_tma_hi = 19, hw_xcc_id = 20, hw_perf_snapshot_last = 23,
 };
 
-bool gfx940_family(Target t) { return t == Target::gfx940 || t == Target::gfx942; }
 
 u32 status(const Wave& w) {
     return u32(w.scc) | u32(w.exec() == 0) << 9 | u32(w.vcc() == 0) << 10 | 1u << 16;
@@ -101,7 +100,7 @@ u32 read_hwreg(const Wave& w, unsigned id) {
     default: break;
     }
     if (id >= hw_tba_lo && id <= hw_tma_hi) return 0;
-    if (gfx940_family(target) && id >= hw_xcc_id && id <= hw_perf_snapshot_last) return 0;
+    if (has(target, Feature::gfx940_insts) && id >= hw_xcc_id && id <= hw_perf_snapshot_last) return 0;
     fail(FaultKind::invalid_operand, "s_getreg_b32 of hardware register id " + std::to_string(id) + " (not a readable register on " +
          std::string(target_name(target)) + ")");
 }

@@ -83,20 +83,28 @@ unsigned check_identification(const std::vector<char>& image) {
     }
 }
 
+// "gfx900 0x2c, gfx906 0x2f, ...": every target of the table with its EF_AMDGPU_MACH.
+std::string supported_machs() {
+    std::string text;
+    for (Target target : all_targets)
+        text += (text.empty() ? "" : ", ") + std::string(target_name(target)) + " " + hex(mach_of(target));
+    return text;
+}
+
 TargetId decode_target(std::uint32_t flags) {
     const std::uint32_t unknown_bits = flags & ~(ef_amdgpu_mach | ef_amdgpu_feature_xnack | ef_amdgpu_feature_sramecc);
     if (unknown_bits) reject("e_flags " + hex(flags) + " sets unknown bits " + hex(unknown_bits));
     const std::optional<Target> processor = target_from_mach(flags & ef_amdgpu_mach);
     if (!processor)
-        reject("unknown or unsupported target: EF_AMDGPU_MACH " + hex(flags & ef_amdgpu_mach) +
-               " (supported: gfx900 0x2c, gfx906 0x2f, gfx908 0x30, gfx90a 0x3f, gfx940 0x40, gfx942 0x4c)");
+        reject("unknown or unsupported target: EF_AMDGPU_MACH " + hex(flags & ef_amdgpu_mach) + " (supported: " +
+               supported_machs() + ")");
     TargetId target;
     target.processor = *processor;
     target.xnack = feature_setting(flags, ef_amdgpu_feature_xnack);
     target.sramecc = feature_setting(flags, ef_amdgpu_feature_sramecc);
-    if (target.processor == Target::gfx900 && target.sramecc != FeatureSetting::unsupported)
-        reject("e_flags " + hex(flags) + " sets sramecc to " + feature_setting_name(target.sramecc) +
-               ", but gfx900 has no sramecc");
+    if (!has(target.processor, Feature::sramecc) && target.sramecc != FeatureSetting::unsupported)
+        reject("e_flags " + hex(flags) + " sets sramecc to " + feature_setting_name(target.sramecc) + ", but " +
+               target_name(target.processor) + " has no sramecc");
     return target;
 }
 

@@ -129,7 +129,7 @@ KernelDescriptor decode_kernel_descriptor(const std::uint8_t (&bytes)[kernel_des
     } else {
         kd.allocated_vgprs = (kd.vgpr_blocks + 1) * 4;
         kd.arch_vgprs = kd.allocated_vgprs;
-        kd.acc_vgprs = target == Target::gfx908 ? kd.allocated_vgprs : 0;
+        kd.acc_vgprs = has(target, Feature::agprs) ? kd.allocated_vgprs : 0;  // a separate AGPR file
     }
 
     const std::uint32_t rsrc2 = kd.compute_pgm_rsrc2;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "emu/loader/error.hpp"
+#include "emu/loader/target.hpp"
 
 namespace dppgemm::emu {
 namespace {
@@ -220,9 +221,11 @@ KernelMetadata parse_kernel(const Node& node) {
     if (kernel.max_flat_workgroup_size == 0 || kernel.max_flat_workgroup_size > 1024)
         node.at(".max_flat_workgroup_size")
             .reject("workgroup size " + std::to_string(kernel.max_flat_workgroup_size) + " is not in 1..1024");
-    if (kernel.group_segment_fixed_size > 65536)
+    // The code object's target is checked against its own limit at launch.
+    if (kernel.group_segment_fixed_size > largest_lds_bytes())
         node.at(".group_segment_fixed_size")
-            .reject(std::to_string(kernel.group_segment_fixed_size) + " bytes of LDS, more than 65536");
+            .reject(std::to_string(kernel.group_segment_fixed_size) + " bytes of LDS, more than " +
+                    std::to_string(largest_lds_bytes()));
 
     if (std::optional<Node> args = node.find(".args"))
         for (const Node& arg : args->elements()) kernel.args.push_back(parse_argument(arg, kernel.kernarg_segment_size));

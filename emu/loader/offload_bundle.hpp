@@ -16,7 +16,7 @@ namespace dppgemm::emu {
 struct BundleEntry {
     std::uint64_t offset = 0, size = 0;  // within the bundle
     std::string triple;
-    // "gfx90a" for an amdgcn-amd-amdhsa triple, "" for others (the host entry).
+    // The processor (e.g. gfx90a) for an amdgcn-amd-amdhsa triple, "" for others (the host entry).
     std::string processor() const;
 };
 

@@ -40,54 +40,42 @@ constexpr LdsBankModel consecutive_lds{{&passes_of_32_lanes, &passes_of_16_lanes
 constexpr LdsBankModel cdna3_lds{{&passes_of_32_lanes, &passes_of_16_lanes, &cdna3_read_b128},
                                  {&passes_of_32_lanes, &passes_of_16_lanes, &passes_of_8_lanes}};
 
-struct TargetInfo {
-    Target target;
-    const char* name;
-    std::uint32_t mach;  // EF_AMDGPU_MACH_AMDGCN_* (LLVM's BinaryFormat/ELF.h)
-    const LdsBankModel* lds;
+// Each row's LDS groupings, by the lds_banks column of targets.def.
+constexpr const LdsBankModel* lds_models[] = {
+#define DPPGEMM_TARGET(name, mach, llvm, kernels, features, lds_banks) &lds_banks,
+#include "include/dppgemm/targets.def"
 };
 
-constexpr TargetInfo target_table[] = {
-    {Target::gfx900, "gfx900", 0x02c, &consecutive_lds}, {Target::gfx906, "gfx906", 0x02f, &consecutive_lds},
-    {Target::gfx908, "gfx908", 0x030, &consecutive_lds}, {Target::gfx90a, "gfx90a", 0x03f, &consecutive_lds},
-    {Target::gfx940, "gfx940", 0x040, &cdna3_lds},       {Target::gfx942, "gfx942", 0x04c, &cdna3_lds},
-};
-
-const TargetInfo& info(Target target) {
-    for (const TargetInfo& row : target_table)
-        if (row.target == target) return row;
-    return target_table[0];  // unreachable for valid enumerators
-}
+const detail::TargetRow& info(Target target) { return detail::row(target); }
 
 }  // namespace
 
-const char* target_name(Target target) { return info(target).name; }
+const char* feature_name(Feature feature) { return detail::feature_names[static_cast<std::size_t>(feature)].data(); }
 
 std::optional<Target> target_from_name(std::string_view name) {
-    for (const TargetInfo& row : target_table)
-        if (name == row.name) return row.target;
+    for (Target target : all_targets)
+        if (name == info(target).name) return target;
     return std::nullopt;
 }
 
+std::string target_names(bool with_kernels_only) {
+    std::string names;
+    for (Target target : all_targets)
+        if (!with_kernels_only || has_kernels(target)) names += (names.empty() ? "" : ", ") + std::string(target_name(target));
+    return names;
+}
+
 std::optional<Target> target_from_mach(std::uint32_t mach) {
-    for (const TargetInfo& row : target_table)
-        if (mach == row.mach) return row.target;
+    for (Target target : all_targets)
+        if (mach == info(target).mach) return target;
     return std::nullopt;
 }
 
 std::uint32_t mach_of(Target target) { return info(target).mach; }
 
-const LdsBankModel& lds_bank_model(Target target) { return *info(target).lds; }
+const LdsBankModel& lds_bank_model(Target target) { return *lds_models[static_cast<std::size_t>(target)]; }
 
-bool has_unified_vgpr_file(Target target) {
-    return target == Target::gfx90a || target == Target::gfx940 || target == Target::gfx942;
-}
-
-bool has_packed_workitem_ids(Target target) { return has_unified_vgpr_file(target); }
-
-bool has_architected_flat_scratch(Target target) {
-    return target == Target::gfx940 || target == Target::gfx942;
-}
+const LdsBankModel& consecutive_lds_bank_model() { return consecutive_lds; }
 
 const char* feature_setting_name(FeatureSetting setting) {
     switch (setting) {

@@ -19,22 +19,21 @@ std::atomic<int> cache_config{hipFuncCachePreferNone};
 std::atomic<unsigned> device_flags{hipDeviceScheduleAuto};
 
 // A CU's resources (AMD GCN/CDNA ISA guides, "Data Sharing" and the VGPR and
-// SGPR allocation sections): 4 SIMDs; 10 waves per SIMD (8 on gfx90a and
-// later); 256 VGPRs per lane per SIMD (512 with the unified AGPR file of
-// gfx90a and later; gfx908's AGPRs are a separate 256); 800 SGPRs per SIMD;
-// 64 KiB of LDS.
+// SGPR allocation sections): 4 SIMDs of 800 SGPRs; the waves per SIMD, VGPRs
+// per lane per SIMD (gfx908's AGPRs are a separate file) and LDS of the
+// target's board row (include/dppgemm/targets.def).
 struct CuLimits {
   unsigned simds = 4;
   unsigned waves_per_simd;
   unsigned vgprs_per_simd_lane;
   unsigned sgprs_per_simd = 800;
-  unsigned lds_bytes = 65536;
+  unsigned lds_bytes;
 };
 
 CuLimits cu_limits(dppgemm::emu::Target target) {
-  const bool unified = target == dppgemm::emu::Target::gfx90a || target == dppgemm::emu::Target::gfx940 ||
-                       target == dppgemm::emu::Target::gfx942;
-  return CuLimits{4, unified ? 8u : 10u, unified ? 512u : 256u};
+  const dppgemm::emu::Board& board = dppgemm::emu::board(target);
+  return CuLimits{4, unsigned(board.waves_per_simd), unsigned(board.vgprs_per_simd_lane), 800,
+                  unsigned(board.lds_kib) * 1024};
 }
 
 // Workgroups of `block` work-items one CU holds at once: the least of the
@@ -171,7 +170,7 @@ hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func) {
     attr->binaryVersion = attr->ptxVersion = 90;  // the device's major * 10 + minor
     attr->localSizeBytes = p.descriptor.private_segment_fixed_size;
     attr->sharedSizeBytes = p.descriptor.group_segment_fixed_size;
-    attr->maxDynamicSharedSizeBytes = int(65536 - p.descriptor.group_segment_fixed_size);
+    attr->maxDynamicSharedSizeBytes = int(cu_limits(p.target).lds_bytes - p.descriptor.group_segment_fixed_size);
     attr->maxThreadsPerBlock = int(max_block(p));
     attr->numRegs = int(p.descriptor.allocated_vgprs);
     return hipSuccess;
@@ -193,7 +192,7 @@ hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute attrib, hipFunc
       case HIP_FUNC_ATTRIBUTE_BINARY_VERSION: *value = 90; break;
       case HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA: *value = 0; break;
       case HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-        *value = int(65536 - p.descriptor.group_segment_fixed_size);
+        *value = int(cu_limits(p.target).lds_bytes - p.descriptor.group_segment_fixed_size);
         break;
       case HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *value = 0; break;
       default: return record(hipErrorInvalidValue);

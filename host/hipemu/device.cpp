@@ -9,68 +9,55 @@ namespace dppgemm::hipemu {
 
 namespace {
 
-struct Board {
-  emu::Target target;
-  const char* marketing_name;
-  const char* default_target_id;  // what a ROCm driver reports with default settings
-  int gcn_arch;                   // the deprecated integer hipDeviceProp_t::gcnArch
-  int compute_units;
-  int clock_khz;
-  int memory_clock_khz;
-  int memory_bus_bits;
-  int l2_bytes;
-  std::size_t memory_bytes;
-};
-
 constexpr std::size_t GiB = std::size_t(1) << 30;
 
-constexpr Board kBoards[] = {
-    {emu::Target::gfx900, "Radeon RX Vega 64", "gfx900:xnack-", 900, 64, 1546000, 945000, 2048, 4 << 20, 8 * GiB},
-    {emu::Target::gfx906, "AMD Instinct MI50", "gfx906:sramecc+:xnack-", 906, 60, 1725000, 1000000, 4096, 4 << 20,
-     16 * GiB},
-    {emu::Target::gfx908, "AMD Instinct MI100", "gfx908:sramecc+:xnack-", 908, 120, 1502000, 1200000, 4096, 8 << 20,
-     32 * GiB},
-    {emu::Target::gfx90a, "AMD Instinct MI250X", "gfx90a:sramecc+:xnack-", 910, 110, 1700000, 1600000, 4096,
-     8 << 20, 64 * GiB},
-    {emu::Target::gfx940, "AMD Instinct MI300A", "gfx940:sramecc+:xnack-", 940, 228, 2100000, 1300000, 8192,
-     4 << 20, 128 * GiB},
-    {emu::Target::gfx942, "AMD Instinct MI300X", "gfx942:sramecc+:xnack-", 942, 304, 2100000, 1300000, 8192,
-     4 << 20, 192 * GiB},
-};
+// What a ROCm driver reports with default settings: xnack off, sramecc on
+// where the target has it ("gfx906:sramecc+:xnack-").
+std::string default_target_id(emu::Target target) {
+  emu::TargetId id;
+  id.processor = target;
+  id.xnack = emu::FeatureSetting::off;
+  id.sramecc = emu::has(target, emu::Feature::sramecc) ? emu::FeatureSetting::on : emu::FeatureSetting::unsupported;
+  return id.str();
+}
 
 void copy_name(char (&out)[256], const std::string& text) {
   std::memset(out, 0, sizeof out);
   std::strncpy(out, text.c_str(), sizeof out - 1);
 }
 
-hipDeviceProp_t properties_of(const Board& board, const std::string& target_id) {
+// The figures of the target's board row (include/dppgemm/targets.def).
+hipDeviceProp_t properties_of(emu::Target target, const std::string& target_id) {
+  const emu::Board& board = emu::board(target);
+  const std::size_t memory_bytes = std::size_t(board.memory_gib) * GiB;
+  const int lds_bytes = board.lds_kib * 1024;
   hipDeviceProp_t p;
   std::memset(&p, 0, sizeof p);
-  copy_name(p.name, std::string(board.marketing_name) + " (dppgemm-hipemu)");
+  copy_name(p.name, std::string(board.device_name) + " (dppgemm-hipemu)");
   copy_name(p.gcnArchName, target_id);
-  p.totalGlobalMem = board.memory_bytes;
-  p.sharedMemPerBlock = 64 * 1024;
+  p.totalGlobalMem = memory_bytes;
+  p.sharedMemPerBlock = lds_bytes;
   p.regsPerBlock = 65536;
   p.warpSize = 64;
   p.maxThreadsPerBlock = 1024;
   p.maxThreadsDim[0] = p.maxThreadsDim[1] = p.maxThreadsDim[2] = 1024;
   p.maxGridSize[0] = p.maxGridSize[1] = p.maxGridSize[2] = 0x7fffffff;
-  p.clockRate = board.clock_khz;
-  p.memoryClockRate = board.memory_clock_khz;
+  p.clockRate = board.clock_mhz * 1000;
+  p.memoryClockRate = board.memory_clock_mhz * 1000;
   p.memoryBusWidth = board.memory_bus_bits;
-  p.totalConstMem = board.memory_bytes;
+  p.totalConstMem = memory_bytes;
   p.major = 9;
   p.minor = 0;
   p.multiProcessorCount = board.compute_units;
-  p.l2CacheSize = board.l2_bytes;
+  p.l2CacheSize = board.l2_mib << 20;
   p.maxThreadsPerMultiProcessor = 2560;
   p.clockInstructionRate = 1000000;
   p.concurrentKernels = 1;
-  p.maxSharedMemoryPerMultiProcessor = 64 * 1024;
+  p.maxSharedMemoryPerMultiProcessor = lds_bytes;
   p.canMapHostMemory = 1;  // hipHostMalloc'd and registered memory is mapped (memory_more.cpp)
   p.managedMemory = 1;     // hipMallocManaged: host memory kernels reach at the same address
   p.gcnArch = board.gcn_arch;
-  p.memPitch = board.memory_bytes;
+  p.memPitch = memory_bytes;
   p.textureAlignment = 256;
   p.texturePitchAlignment = 256;
   return p;
@@ -80,10 +67,9 @@ hipDeviceProp_t properties_of(const Board& board, const std::string& target_id) 
 
 std::optional<EmulatedDevice> emulated_device(const std::string& arch) {
   const std::string base = arch.substr(0, arch.find(':'));
-  for (const Board& board : kBoards)
-    if (base == emu::target_name(board.target))
-      return EmulatedDevice{board.target, properties_of(board, base == arch ? board.default_target_id : arch)};
-  return std::nullopt;
+  const std::optional<emu::Target> target = emu::target_from_name(base);
+  if (!target) return std::nullopt;
+  return EmulatedDevice{*target, properties_of(*target, base == arch ? default_target_id(*target) : arch)};
 }
 
 std::optional<int> device_attribute(const hipDeviceProp_t& p, hipDeviceAttribute_t attribute) {

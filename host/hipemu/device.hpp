@@ -1,6 +1,7 @@
 // The GPU libdppgemm-hipemu pretends to be: one device, chosen by the
-// environment variable DPPGEMM_HIPEMU_ARCH ("gfx906" when unset; a HIP target
-// id such as "gfx90a:sramecc+:xnack-" is accepted and reported as given).
+// environment variable DPPGEMM_HIPEMU_ARCH (the default target of
+// include/dppgemm/targets.def when unset; a HIP target id such as
+// gfx90a:sramecc+:xnack- is accepted and reported as given).
 #pragma once
 
 #include <hip/hip_runtime_api.h>

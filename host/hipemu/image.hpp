@@ -23,7 +23,7 @@ struct ExtractedCodeObject {
   std::string why;
 };
 
-// The ELF in `image` for a processor ("gfx906"): the image itself when it is
+// The ELF in `image` for a processor (e.g. gfx906): the image itself when it is
 // an ELF (its target is checked when loaded), else the bundle entry whose
 // triple names the processor.
 ExtractedCodeObject extract_code_object(const void* image, std::size_t size, const std::string& processor);

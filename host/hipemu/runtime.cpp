@@ -72,11 +72,11 @@ Runtime& Runtime::instance() {
 
 Runtime::Runtime() : emulator_threads_(threads_from_environment()) {
   const char* arch = std::getenv(kArchVariable);
-  const std::string wanted = arch && *arch ? arch : "gfx906";
+  const std::string wanted = arch && *arch ? arch : emu::target_name(emu::default_target);
   device_ = emulated_device(wanted);
   if (!device_)
     say(std::string(kArchVariable) + "='" + wanted +
-        "' is not an emulated target (gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942): no device");
+        "' is not an emulated target (" + emu::target_names() + "): no device");
 }
 
 hipError_t Runtime::check_device(int ordinal) const {

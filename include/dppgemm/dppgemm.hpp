@@ -63,11 +63,15 @@ struct Counters {
   std::uint64_t global_read_bytes = 0, global_write_bytes = 0;
 };
 
+// The GPU the emulator plays when none is named (dppgemm/targets.def).
+#define DPPGEMM_DEFAULT_TARGET(name) inline constexpr const char* default_emu_target = #name;
+#include "dppgemm/targets.def"
+
 struct Options {
   Variant variant = Variant::best;
   Backend backend = Backend::automatic;  // automatic: hip when a GPU is there, else emu
   bool allow_emu_fallback = true;        // hip requested but no GPU: run on emu (said once on stderr)
-  std::string emu_target = "gfx906";     // the GPU the emulator plays
+  std::string emu_target = default_emu_target;  // the GPU the emulator plays
   unsigned threads = 0;                  // emu: host threads, 0 = all cores
   // emu: called from the launching thread as workgroups finish (done, total)
   std::function<void(std::uint64_t, std::uint64_t)> progress;

@@ -1,5 +1,7 @@
 #include "toolchain.hpp"
 
+#include "emu/loader/target.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -40,8 +42,8 @@ std::string two_kernels_source(const std::string& processor, int version) {
     REQUIRE(file);
     std::stringstream text;
     text << file.rdbuf();
-    const bool unified = processor == "gfx90a" || processor == "gfx940" || processor == "gfx942";
-    const bool architected_scratch = processor == "gfx940" || processor == "gfx942";
+    const bool unified = dppgemm::emu::has_unified_vgpr_file(processor_of(processor));
+    const bool architected_scratch = dppgemm::emu::has_architected_flat_scratch(processor_of(processor));
     const std::map<std::string, std::string> tokens = {
         {"SCRATCH_USER_SGPRS", architected_scratch ? ""
                                                    : "\t\t.amdhsa_user_sgpr_private_segment_buffer 1\n"

@@ -1,5 +1,7 @@
 #include "test_toolchain.hpp"
 
+#include "emu/loader/target.hpp"
+
 #include <errno.h>  // program_invocation_short_name
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,8 +52,11 @@ const LlvmTools& llvm19() {
     return tools;
 }
 
+// The LLVM the target table names for the processor (include/dppgemm/targets.def);
+// "gfx90a:xnack+" is gfx90a. Unknown processors get LLVM 15.
 const LlvmTools& llvm_for(const std::string& processor) {
-    return processor.rfind("gfx942", 0) == 0 ? llvm19() : llvm15();
+    const auto target = dppgemm::emu::target_from_name(processor.substr(0, processor.find(':')));
+    return target && dppgemm::emu::llvm_version(*target) >= 19 ? llvm19() : llvm15();
 }
 
 const std::string& lld() {

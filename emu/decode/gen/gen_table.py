@@ -13,7 +13,9 @@ The probes give the encodings, operand widths and printing; op_semantics.txt
 """
 import json, os, re, sys
 
-TARGETS = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx942"]
+import targets
+
+TARGETS = [name for name, _ in targets.rows()]
 # Register number each probed field carries, per family (see probe.py).
 FIELD_BASE = {
     "SMEM": {"dst": 8, "src0": 16},
@@ -330,6 +332,10 @@ def main():
     print("// DPPGEMM_OP(name, Family, MemClass, opcode x6 targets, vop3 opcode x6, dwords x4, ImmKind, flags,")
     print("//            OperandType dst, src0, src1, src2, access bytes, format components, AtomicKind)")
     print("// Targets: " + ", ".join(TARGETS) + "; -1 = not on that target.")
+    # The target columns' order, for op_table.cpp to compare with the Target enum.
+    print("#ifdef DPPGEMM_OP_TABLE_TARGETS")
+    print("DPPGEMM_OP_TABLE_TARGETS(" + ", ".join(TARGETS) + ")")
+    print("#endif")
     for key in order:
         if key[0] in names:
             sys.exit(f"duplicate mnemonic {key[0]}")

@@ -14,6 +14,8 @@ gfx942; LLVM 17 added it): our gfx942 decodes like llvm-objdump-19.
 """
 import itertools, json, os, re, subprocess, sys, tempfile
 
+import targets
+
 V = 256  # VGPR offset in a 9-bit source field
 # family: (opcode count, base words, opcode (dword, shift), fields (name, dword, shift, used value))
 FAMILIES = {
@@ -162,7 +164,6 @@ def probe(llvm, target, mcpu):
 
 if __name__ == "__main__":
     rows = []
-    for target, llvm, mcpu in [("gfx900", 15, "gfx900"), ("gfx906", 15, "gfx906"), ("gfx908", 15, "gfx908"),
-                               ("gfx90a", 15, "gfx90a"), ("gfx940", 15, "gfx940"), ("gfx942", 19, "gfx942")]:
-        rows += probe(llvm, target, mcpu)
+    for target, llvm in targets.rows():  # include/dppgemm/targets.def
+        rows += probe(llvm, target, target)
     json.dump(rows, sys.stdout, indent=0)

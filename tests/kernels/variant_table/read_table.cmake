@@ -7,7 +7,7 @@ dppgemm_read_variant_table(${TABLE})
 foreach(v ${DPPGEMM_VARIANT_TABLE})
   message("${v}|${DPPGEMM_VARIANT_${v}_TEMPLATE}|${DPPGEMM_VARIANT_${v}_DEFINES}|${DPPGEMM_VARIANT_${v}_FEATURES}|"
           "${DPPGEMM_VARIANT_${v}_REQUESTS}|${DPPGEMM_VARIANT_${v}_EXTRA_VALU}|${DPPGEMM_VARIANT_${v}_IDEA}")
-  foreach(t gfx900 gfx906 gfx908 gfx90a gfx942)
+  foreach(t ${DPPGEMM_KERNEL_TARGETS})
     dppgemm_missing_features(${t} "${DPPGEMM_VARIANT_${v}_FEATURES}" missing)
     if(missing)
       message("  ${v} not on ${t}: ${missing}")
