@@ -17,6 +17,13 @@ std::string replace_all(std::string text, const std::string& from, const std::st
     return text;
 }
 
+// The processor of an -mcpu value ("gfx90a:xnack+" -> gfx90a), from the target table.
+dppgemm::emu::Target processor_of(const std::string& mcpu) {
+    const auto target = dppgemm::emu::target_from_name(mcpu.substr(0, mcpu.find(':')));
+    REQUIRE(target);
+    return *target;
+}
+
 }  // namespace
 
 const char* const hip_source = R"(
