@@ -44,6 +44,8 @@ public:
     explicit WorkgroupChecker(const Checker& checker) : checker_(checker) {}
 
     void begin() {
+        if (checker_.options().watch_every_instruction) watched_.assign(checker_.plan().watched.size(), 1);
+        else watched_ = checker_.plan().watched;
         for (auto& m : waves_) reset(*m);
         findings_.clear();
         seen_.clear();
@@ -73,14 +75,14 @@ public:
         m.hazards.issue(f, e.index);
     }
 
+    const std::uint8_t* watched_instructions() const override { return watched_.data(); }
+
     void issued(const Wave& w, const ExecInst& e, const PendingLoad& p) override {
         const InstFacts& f = checker_.facts()[e.index];
-        InFlight entry;
+        InFlight entry = entry_kind(p.counter, f.flat);
         entry.inst = e.index;
-        entry.vm = p.counter == WaitCounter::vm;
-        entry.lgkm = !entry.vm || f.flat;
-        entry.lgkm_in_order = p.counter == WaitCounter::lgkm_lds && !f.flat;
         entry.dest = destination(p);
+        if (!as_planned(e.index, p.counter, entry.dest)) watched_.assign(watched_.size(), 1);
         entry.lanes = p.dest == PendingLoad::Dest::sgpr ? 0 : p.lanes;
         entry.lds_write = f.ds && p.dest == PendingLoad::Dest::none;
         WaveModel& m = model(w);
@@ -128,11 +130,22 @@ private:
     std::vector<Finding> findings_;
     std::map<Key, std::size_t> seen_;
     std::vector<HazardHit> hits_;
+    // The checker's plan (or every instruction), this workgroup's copy.
+    std::vector<std::uint8_t> watched_;
+
+    // Whether an entry matches what the plan's pending analysis assumed of its
+    // instruction. If not, watching everything from its issue on leaves nothing
+    // unchecked: what the entry changes has not run yet.
+    bool as_planned(std::uint32_t index, WaitCounter counter, const RegRange& dest) const {
+        const WatchPlan& plan = checker_.plan();
+        if (plan.counter[index] != counter) return false;
+        const RegRange& result = plan.load_result[index];
+        return dest.count == 0 || (dest.slot >= result.slot && dest.slot + dest.count <= result.slot + result.count);
+    }
 
     void reset(WaveModel& m) const {
-        const Target t = checker_.program().target;
         m.scoreboard.reset();
-        m.hazards.reset(t == Target::gfx940 || t == Target::gfx942);
+        m.hazards.reset(has_gfx94x_hazards(checker_.program().target));
     }
 
     WaveModel& model(const Wave& w) {
@@ -230,7 +243,7 @@ private:
 };
 
 Checker::Checker(const Program& program, CheckOptions options)
-    : program_(program), options_(options), facts_(inst_facts(program)) {}
+    : program_(program), options_(options), facts_(inst_facts(program)), plan_(watch_plan(program, facts_)) {}
 
 Checker::~Checker() = default;
 

@@ -3,7 +3,6 @@
 #include <string_view>
 
 namespace dppgemm::emu::check {
-namespace {
 
 RegRange range_of(const Src& s) {
     RegRange r;
@@ -16,6 +15,8 @@ RegRange range_of(const Src& s) {
     r.count = s.dwords ? s.dwords : 1;
     return r;
 }
+
+namespace {
 
 void add(std::uint8_t& count, RegRange* list, std::size_t capacity, const RegRange& r) {
     if (r.count == 0 || count >= capacity) return;

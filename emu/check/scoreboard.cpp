@@ -22,25 +22,22 @@ void Scoreboard::mark(const InFlight& e, int delta) {
     }
 }
 
-void Scoreboard::drop_done() {
-    for (const InFlight& e : entries_)
-        if (e.done()) mark(e, -1);
-    entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [](const InFlight& e) { return e.done(); }),
-                   entries_.end());
-}
-
 void Scoreboard::wait(unsigned vm, unsigned lgkm) {
-    unsigned vm_younger = 0, lds_younger = 0;
-    for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
-        if (it->vm && ++vm_younger > vm) it->vm_done = true;
-        if (!it->lgkm) continue;
-        if (it->lgkm_in_order) {
-            if (++lds_younger > lgkm) it->lgkm_done = true;
-        } else if (lgkm == 0) {
-            it->lgkm_done = true;
-        }
+    unsigned vm_total = 0, lds_total = 0;
+    for (const InFlight& e : entries_) {
+        vm_total += e.vm;
+        lds_total += e.lgkm_in_order;
     }
-    drop_done();
+    unsigned vm_so_far = 0, lds_so_far = 0;  // up to and including entries_[i]
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+        const InFlight e = entries_[i];
+        vm_so_far += e.vm;
+        lds_so_far += e.lgkm_in_order;
+        if (completes(e, vm_total - vm_so_far, lds_total - lds_so_far, vm, lgkm)) mark(e, -1);
+        else entries_[kept++] = e;
+    }
+    entries_.resize(kept);
 }
 
 const InFlight* Scoreboard::pending_in(const RegRange& range) const {

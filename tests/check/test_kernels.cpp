@@ -33,7 +33,7 @@ std::vector<SgemmKernel> sgemm_kernels() {
 // M = N = 130 (2 x 2 workgroups, edge tiles), K = 17 (3 k steps: prologue,
 // loop with prefetch, last step), alpha and beta non-zero (the blend epilogue
 // with its loads of C runs).
-Checked run_sgemm(const Program& program, const std::string& layout) {
+Checked run_sgemm(const Program& program, const std::string& layout, CheckOptions options = {}) {
     const int m = 130, n = 130, k = 17;
     const bool ta = layout[0] == 'T', tb = layout[1] == 'T';
     const int lda = (ta ? k : m) + 1, ldb = (tb ? n : k) + 2, ldc = m + 3;
@@ -60,7 +60,12 @@ Checked run_sgemm(const Program& program, const std::string& layout) {
     config.kernarg.resize(sizeof args);
     std::memcpy(config.kernarg.data(), &args, sizeof args);
     config.threads = 2;
-    return launch_checked(memory, program, config);
+    return launch_checked(memory, program, config, options);
+}
+
+// run_sgemm with the checker's watch plan, compared with watching every instruction.
+Checked run_sgemm_both(const Program& program, const std::string& layout) {
+    return planned_and_every([&](CheckOptions options) { return run_sgemm(program, layout, options); });
 }
 
 bool is_mutation_site(const Inst& inst) {
@@ -75,7 +80,7 @@ TEST_CASE("the dppgemm kernels report nothing on every target, variant and layou
     CHECK(kernels.size() == (4 * 5 + 2 + 2) * 4);  // dpp0..dpp3 on 5 targets; bcast and packed on gfx90a and gfx942; 4 layouts
     for (const SgemmKernel& k : kernels) {
         const Program program = build_program(k.code, k.code.kernels.at(0));
-        const Checked c = run_sgemm(program, k.object->layout);
+        const Checked c = run_sgemm_both(program, k.object->layout);
         INFO(k.name() << "\n" << c.text());
         CHECK(c.findings.empty());
         CHECK(c.result.ok());
@@ -98,7 +103,10 @@ TEST_CASE("every s_waitcnt, s_barrier and s_nop removed from a dppgemm kernel is
         for (const Inst& inst : original.insts) {
             if (!is_mutation_site(inst)) continue;
             const Program mutated = build_program(with_nop_at(kernel, inst.pc), target);
-            const Checked c = run_sgemm(mutated, k.object->layout);
+            // Every fourth mutant is also run watching every instruction (all of
+            // them would double the test's time): the findings must not differ.
+            const bool compare = mutations % 4 == 0;
+            const Checked c = compare ? run_sgemm_both(mutated, k.object->layout) : run_sgemm(mutated, k.object->layout);
             INFO(k.name() << ": removed pc " << inst.pc << " " << original.disassemble(original.index_of(inst.pc)) << "\n"
                           << c.text());
             CHECK_FALSE(c.findings.empty());
@@ -115,7 +123,7 @@ namespace {
 // A hipcc kernel with float/int buffers of `count` elements at the pointer
 // positions and the given values after them.
 Checked run_hip(const char* name, unsigned buffers, std::size_t count, const std::vector<int>& values,
-                std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block) {
+                std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block, CheckOptions options) {
     const Program program = build_program(exec_test::hip_kernels(), exec_test::hip_kernels().kernel(name));
     DeviceMemory memory;
     Kernargs args(program);
@@ -132,17 +140,22 @@ Checked run_hip(const char* name, unsigned buffers, std::size_t count, const std
     config.block = block;
     config.kernarg = args.bytes();
     config.threads = 2;
-    return launch_checked(memory, program, config);
+    return launch_checked(memory, program, config, options);
+}
+
+Checked run_hip_both(const char* name, unsigned buffers, std::size_t count, const std::vector<int>& values,
+                     std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block) {
+    return planned_and_every([&](CheckOptions options) { return run_hip(name, buffers, count, values, grid, block, options); });
 }
 
 }  // namespace
 
 TEST_CASE("the hipcc-compiled kernels report nothing", "[check][hip]") {
     const Checked runs[] = {
-        run_hip("vadd", 3, 1000, {1000}, {4, 1, 1}, {256, 1, 1}),
-        run_hip("naive_sgemm", 3, 37 * 21, {37, 21, 13}, {3, 3, 1}, {16, 8, 1}),
-        run_hip("reduce", 2, 1000, {1000}, {4, 1, 1}, {256, 1, 1}),
-        run_hip("shuffle", 2, 64, {}, {1, 1, 1}, {64, 1, 1}),
+        run_hip_both("vadd", 3, 1000, {1000}, {4, 1, 1}, {256, 1, 1}),
+        run_hip_both("naive_sgemm", 3, 37 * 21, {37, 21, 13}, {3, 3, 1}, {16, 8, 1}),
+        run_hip_both("reduce", 2, 1000, {1000}, {4, 1, 1}, {256, 1, 1}),
+        run_hip_both("shuffle", 2, 64, {}, {1, 1, 1}, {64, 1, 1}),
     };
     for (const Checked& c : runs) {
         INFO(c.text());
