@@ -50,7 +50,6 @@ public:
         findings_.clear();
         seen_.clear();
         lds_ready_ = false;
-        epoch_ = 0;
     }
     std::vector<Finding> take_findings() { return std::move(findings_); }
 
@@ -103,16 +102,14 @@ public:
         if (e.inst->info().has(OF_ATOMIC)) return;  // atomics are meant to be shared
         if (!lds_ready_) {
             lds_.reset(w.group->lds.size());
-            lds_.set_epoch(epoch_);
             lds_ready_ = true;
         }
         const LdsConflict c = lds_.access(a, w.id, e.index);
         if (c.any()) report_race(w, e, a, c);
     }
 
-    void barrier_released(std::uint32_t count) override {
-        epoch_ = count;
-        lds_.set_epoch(count);
+    void barrier_released(std::uint32_t) override {
+        if (lds_ready_) lds_.new_epoch();
     }
 
 private:
@@ -125,8 +122,7 @@ private:
     const Checker& checker_;
     std::vector<std::unique_ptr<WaveModel>> waves_;
     LdsShadow lds_;
-    bool lds_ready_ = false;
-    std::uint32_t epoch_ = 0;
+    bool lds_ready_ = false;  // reset for this workgroup's LDS size
     std::vector<Finding> findings_;
     std::map<Key, std::size_t> seen_;
     std::vector<HazardHit> hits_;

@@ -1,133 +1,175 @@
 #include "emu/check/lds_shadow.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace dppgemm::emu::check {
+namespace {
+
+constexpr std::uint64_t bit_of(std::uint64_t dword) { return std::uint64_t{1} << (dword % 64); }
+
+// inst_of[d] = inst for the dwords d of word w set in `bits`.
+void store(std::vector<std::uint32_t>& inst_of, std::uint32_t w, std::uint64_t bits, std::uint32_t inst) {
+    std::uint32_t* words_dwords = inst_of.data() + std::size_t(w) * 64;
+    if (bits == ~0ull) {  // all 64 exist: bits are only set below the LDS size
+        std::fill_n(words_dwords, 64, inst);
+        return;
+    }
+    for (; bits; bits &= bits - 1) words_dwords[__builtin_ctzll(bits)] = inst;
+}
+
+}  // namespace
 
 void LdsShadow::reset(std::uint32_t bytes) {
-    const std::size_t dwords = (bytes + 3) / 4;
-    cells_.assign(dwords, Cell{});
-    epoch_ = 0;
+    dwords_ = (bytes + 3) / 4;
+    const std::size_t words = (dwords_ + 63) / 64;
+    for (Words* w : {&written_any_, &read_any_, &read_twice_, &access_}) w->assign(words, 0);
+    for (Words& w : written_) w.assign(words, 0);
+    for (Words& w : read_) w.assign(words, 0);
+    // Valid only where a bitmap says so: no need to clear.
+    write_inst_.resize(words * 64);
+    read_inst_.resize(words * 64);
+    epoch_low_ = low_ = ~0u;
+    epoch_high_ = high_ = 0;
 }
 
-// Dword d, read now, was written by another wave this epoch: records the
-// first such conflict of the access.
-bool LdsShadow::record_read_conflict(std::uint32_t d, LdsConflict& c) {
-    const std::uint32_t w = cells_[d].write_tag;
-    if (!c.recorded) {
-        c.recorded = true;
-        c.address = d * 4;
-        c.other_inst = cells_[d].write_inst;
-        c.other_wave = (w & wave_mask) - 1;
-        c.other_wrote = true;
+void LdsShadow::new_epoch() {
+    for (std::uint32_t w = epoch_low_; w <= epoch_high_ && w < written_any_.size(); ++w) {
+        written_any_[w] = read_any_[w] = read_twice_[w] = 0;
+        for (Words& bits : written_) bits[w] = 0;
+        for (Words& bits : read_) bits[w] = 0;
     }
-    return true;
+    epoch_low_ = ~0u;
+    epoch_high_ = 0;
 }
 
-bool LdsShadow::conflicts_write(std::uint32_t d, std::uint32_t me, LdsConflict& c) {
-    const std::uint32_t w = cells_[d].write_tag, r = cells_[d].read_tag;
-    const std::uint32_t me_wave = me & wave_mask;
-    const bool write_conflict = this_epoch(w) && (w & wave_mask) != me_wave;
-    const bool read_conflict = this_epoch(r) && (r & wave_mask) != me_wave;
-    if ((write_conflict || read_conflict) && !c.recorded) {
-        c.recorded = true;
-        c.address = d * 4;
-        c.other_wrote = write_conflict;
-        c.other_inst = write_conflict ? cells_[d].write_inst : cells_[d].read_inst;
-        const std::uint32_t other = (write_conflict ? w : r) & wave_mask;
-        c.other_wave = other == multiple ? ~0u : other - 1;
+void LdsShadow::ensure_wave(std::uint32_t wave) {
+    while (written_.size() <= wave) {
+        written_.emplace_back(written_any_.size(), 0);
+        read_.emplace_back(written_any_.size(), 0);
     }
-    return write_conflict || read_conflict;
 }
 
-bool LdsShadow::element(std::uint64_t address, std::uint32_t dwords, bool write, std::uint32_t me, std::uint32_t inst,
-                        LdsConflict& c) {
-    const std::uint32_t limit = static_cast<std::uint32_t>(cells_.size());
-    const std::uint32_t first = static_cast<std::uint32_t>(address / 4);
-    const std::uint32_t end = first + dwords < limit ? first + dwords : limit;
-    bool conflict = false;
-    if (write) {
-        const std::uint32_t me_wave = me & wave_mask;
-        for (std::uint32_t d = first; d < end; ++d) {
-            Cell& cell = cells_[d];
-            // Inline test of the common no-conflict case; conflicts_write records the first conflict.
-            if ((this_epoch(cell.write_tag) && (cell.write_tag & wave_mask) != me_wave) ||
-                (this_epoch(cell.read_tag) && (cell.read_tag & wave_mask) != me_wave))
-                conflict |= conflicts_write(d, me, c);
-            cell.write_tag = me;
-            cell.write_inst = inst;
+void LdsShadow::add(std::uint64_t first, std::uint64_t count) {
+    if (first >= dwords_) return;
+    const std::uint32_t end = static_cast<std::uint32_t>(std::min<std::uint64_t>(first + count, dwords_));
+    low_ = std::min(low_, static_cast<std::uint32_t>(first / 64));
+    high_ = std::max(high_, (end - 1) / 64);
+    for (std::uint32_t d = static_cast<std::uint32_t>(first); d < end;) {
+        const std::uint32_t take = std::min(64 - d % 64, end - d);
+        access_[d / 64] |= (take == 64 ? ~0ull : ((std::uint64_t{1} << take) - 1)) << (d % 64);
+        d += take;
+    }
+}
+
+// Lanes in order, merging each lane's dwords into the run of dwords before
+// when they continue it (consecutive elements: tile rows) or lie inside it
+// (lanes sharing an address: broadcast reads), so that a typical access
+// adds one or a few ranges. Ranges are clipped to the LDS in add() (the
+// executor faults on accesses past it before the observer sees them;
+// flat-to-LDS lanes far past it become offsets past the end).
+void LdsShadow::collect(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords) {
+    std::uint64_t run_first = 0, run_end = 0;  // empty
+    for (unsigned l = 0; l < lanes; ++l) {
+        if (!((a.lanes >> l) & 1)) continue;
+        for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
+            const std::uint64_t first = a.address[l][el] / 4, end = first + dwords;
+            if (first == run_end) {
+                run_end = end;
+            } else if (first < run_first || end > run_end) {
+                if (run_end > run_first) add(run_first, run_end - run_first);
+                run_first = first;
+                run_end = end;
+            }
         }
-        return conflict;
     }
-    for (std::uint32_t d = first; d < end; ++d) {
-        const std::uint32_t w = cells_[d].write_tag;
-        if (this_epoch(w) && (w & wave_mask) != (me & wave_mask)) conflict |= record_read_conflict(d, c);
-        std::uint32_t& r = cells_[d].read_tag;
-        if (r == me) continue;  // this wave read it before in this epoch
-        if (!this_epoch(r)) {
-            r = me;
-            cells_[d].read_inst = inst;
+    if (run_end > run_first) add(run_first, run_end - run_first);
+}
+
+std::uint64_t LdsShadow::conflicts(std::uint32_t w, std::uint32_t wave, bool write) const {
+    const std::uint64_t others_wrote = written_any_[w] & ~written_[wave][w];
+    if (!write) return others_wrote;
+    return others_wrote | (read_any_[w] & ~read_[wave][w]) | read_twice_[w];
+}
+
+// The conflict lane by lane, against the state before the access.
+LdsConflict LdsShadow::describe(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords, std::uint32_t wave) const {
+    LdsConflict c;
+    bool described = false;
+    for (unsigned l = 0; l < lanes; ++l) {
+        if (!((a.lanes >> l) & 1)) continue;
+        for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
+            const std::uint64_t first = a.address[l][el] / 4;
+            for (std::uint64_t d = first; d < first + dwords && d < dwords_; ++d) {
+                const std::uint32_t w = static_cast<std::uint32_t>(d / 64);
+                if (!(conflicts(w, wave, a.write) & bit_of(d))) continue;
+                c.lanes |= std::uint64_t{1} << l;
+                if (described) continue;
+                described = true;
+                c.address = static_cast<std::uint32_t>(d * 4);
+                c.other_wrote = (written_any_[w] & ~written_[wave][w] & bit_of(d)) != 0;
+                if (c.other_wrote) {
+                    c.other_inst = write_inst_[d];
+                    for (std::uint32_t v = 0; v < written_.size(); ++v)
+                        if (written_[v][w] & bit_of(d)) c.other_wave = v;
+                } else {
+                    c.other_inst = read_inst_[d];
+                    c.other_wave = ~0u;
+                    if (!(read_twice_[w] & bit_of(d)))
+                        for (std::uint32_t v = 0; v < read_.size(); ++v)
+                            if (read_[v][w] & bit_of(d)) c.other_wave = v;
+                }
+            }
+        }
+    }
+    return c;
+}
+
+void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict) {
+    for (std::uint32_t w = low_; w <= high_; ++w) {
+        const std::uint64_t bits = access_[w];
+        if (!bits) continue;
+        if (write) {
+            // This wave is now the dwords' last writer. Other waves can only
+            // have been before if the access conflicted.
+            if (had_conflict)
+                for (std::uint32_t v = 0; v < written_.size(); ++v)
+                    if (v != wave) written_[v][w] &= ~bits;
+            written_[wave][w] |= bits;
+            written_any_[w] |= bits;
+            store(write_inst_, w, bits, inst);
         } else {
-            r = (r & ~wave_mask) | multiple;  // keeps the first reader's instruction
+            store(read_inst_, w, bits & ~read_any_[w], inst);  // the epoch's first read
+            read_twice_[w] |= bits & read_any_[w] & ~read_[wave][w];
+            read_[wave][w] |= bits;
+            read_any_[w] |= bits;
         }
     }
-    return conflict;
-}
-
-// Whether lanes 0..lanes-1, all active, with one address each, touch
-// increasing, disjoint dword ranges (the SGEMM kernels' tile writes and row
-// reads): each lane's first dword after the previous lane's last.
-bool LdsShadow::disjoint_in_order(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords) {
-    if (a.addresses_per_lane != 1 || (lanes == 64 ? a.lanes != ~0ull : (a.lanes & 0xffff) != 0xffff)) return false;
-    for (unsigned l = 1; l < lanes; ++l)
-        if (a.address[l][0] / 4 < a.address[l - 1][0] / 4 + dwords) return false;
-    return true;
+    epoch_low_ = std::min(epoch_low_, low_);
+    epoch_high_ = std::max(epoch_high_, high_);
 }
 
 LdsConflict LdsShadow::access(const MemoryAccess& a, std::uint32_t wave, std::uint32_t inst) {
-    LdsConflict c;
-    const std::uint32_t me = tag(wave);
+    ensure_wave(wave);
     const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
-    if (++generation_ == 0) {  // wrapped: forget every old entry
-        memo_.fill(Memo{});
-        generation_ = 1;
-    }
     // A whole wave whose lanes 16..63 repeat lanes 0..15 (row broadcasts of
     // the micro kernels) has the outcome of its first 16 lanes.
-    const bool rows_repeat = a.lanes == ~0ull &&
-                             std::memcmp(&a.address[16], &a.address[0], sizeof a.address[0] * 48) == 0;
+    const bool rows_repeat =
+        a.lanes == ~0ull && std::memcmp(&a.address[16], &a.address[0], sizeof a.address[0] * 48) == 0;
     const unsigned lanes = rows_repeat ? 16 : 64;
-    if (disjoint_in_order(a, lanes, dwords)) {
-        // No dword is touched twice: the memo and the same-address tests below
-        // would never hit, and the lanes' order is the general loop's.
-        for (unsigned l = 0; l < lanes; ++l)
-            if (((a.lanes >> l) & 1) && element(a.address[l][0], dwords, a.write, me, inst, c)) c.lanes |= 1ull << l;
+    collect(a, lanes, dwords);
+    LdsConflict c;
+    if (low_ > high_) return c;  // no lane, or all past the LDS
+    std::uint64_t conflicting = 0;
+    for (std::uint32_t w = low_; w <= high_; ++w) conflicting |= access_[w] & conflicts(w, wave, a.write);
+    if (conflicting) {
+        c = describe(a, lanes, dwords, wave);
         if (rows_repeat) c.lanes = (c.lanes & 0xffff) * 0x0001000100010001ull;
-        return c;
     }
-    for (unsigned l = 0; l < lanes; ++l) {
-        if (!((a.lanes >> l) & 1)) continue;
-        // The same address as the lane before or 16 before: the same outcome.
-        if (a.addresses_per_lane == 1) {
-            const unsigned same = l > 0 && a.address[l][0] == a.address[l - 1][0] && ((a.lanes >> (l - 1)) & 1) ? l - 1
-                                  : l >= 16 && a.address[l][0] == a.address[l - 16][0] && ((a.lanes >> (l - 16)) & 1) ? l - 16
-                                                                                                                   : 64;
-            if (same < 64) {
-                c.lanes |= ((c.lanes >> same) & 1) << l;
-                continue;
-            }
-        }
-        bool lane_conflict = false;
-        for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
-            const std::uint64_t address = a.address[l][el];
-            Memo& memo = memo_[static_cast<unsigned>((address >> 2) ^ (address >> 8)) & 63];
-            if (memo.generation != generation_ || memo.address != address)
-                memo = Memo{address, generation_, element(address, dwords, a.write, me, inst, c)};
-            lane_conflict |= memo.conflict;
-        }
-        if (lane_conflict) c.lanes |= 1ull << l;
-    }
-    if (rows_repeat) c.lanes = (c.lanes & 0xffff) * 0x0001000100010001ull;
+    record(wave, inst, a.write, conflicting != 0);
+    std::fill(access_.begin() + low_, access_.begin() + high_ + 1, 0);
+    low_ = ~0u;
+    high_ = 0;
     return c;
 }
 
