@@ -183,14 +183,15 @@ private:
         // The low bits of every address at once (inactive lanes too: a hit there
         // only costs the exact pass below): almost always aligned.
         std::uint64_t any = 0;
-        for (unsigned l = 0; l < 64; ++l) any |= a.address[l][0] | a.address[l][1];
+        for (unsigned el = 0; el < a.addresses_per_lane; ++el)
+            for (unsigned l = 0; l < 64; ++l) any |= a.address[el][l];
         if (any % align == 0) return;
         std::uint64_t lanes = 0, first = 0;
         for (unsigned l = 0; l < 64; ++l) {
             if (!((a.lanes >> l) & 1)) continue;
             for (unsigned el = 0; el < a.addresses_per_lane; ++el)
-                if (a.address[l][el] % align) {
-                    if (!lanes) first = a.address[l][el];
+                if (a.address[el][l] % align) {
+                    if (!lanes) first = a.address[el][l];
                     lanes |= 1ull << l;
                 }
         }

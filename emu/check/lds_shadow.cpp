@@ -50,9 +50,12 @@ void LdsShadow::ensure_wave(std::uint32_t wave) {
     }
 }
 
-void LdsShadow::add(std::uint64_t first, std::uint64_t count) {
-    if (first >= dwords_) return;
-    const std::uint32_t end = static_cast<std::uint32_t>(std::min<std::uint64_t>(first + count, dwords_));
+// Clipped to the LDS (the executor faults on accesses past it before the
+// observer sees them; flat-to-LDS lanes far past it become offsets past the
+// end).
+void LdsShadow::add(std::int64_t first, std::int64_t count) {
+    if (first < 0 || first >= std::int64_t(dwords_)) return;
+    const std::uint32_t end = static_cast<std::uint32_t>(std::min<std::int64_t>(first + count, dwords_));
     low_ = std::min(low_, static_cast<std::uint32_t>(first / 64));
     high_ = std::max(high_, (end - 1) / 64);
     for (std::uint32_t d = static_cast<std::uint32_t>(first); d < end;) {
@@ -64,26 +67,71 @@ void LdsShadow::add(std::uint64_t first, std::uint64_t count) {
 
 // Lanes in order, merging each lane's dwords into the run of dwords before
 // when they continue it (consecutive elements: tile rows) or lie inside it
-// (lanes sharing an address: broadcast reads), so that a typical access
-// adds one or a few ranges. Ranges are clipped to the LDS in add() (the
-// executor faults on accesses past it before the observer sees them;
-// flat-to-LDS lanes far past it become offsets past the end).
-void LdsShadow::collect(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords) {
-    std::uint64_t run_first = 0, run_end = 0;  // empty
-    for (unsigned l = 0; l < lanes; ++l) {
+// (lanes sharing an address: broadcast reads), so that a typical access is
+// one or a few ranges. Runs are relative to the origin's dword.
+void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint64_t origin, std::uint32_t dwords) {
+    runs.clear();
+    const unsigned lanes_to_merge = rows_repeat ? 16 : 64;
+    const std::int64_t origin_dword = static_cast<std::int64_t>(origin / 4);
+    std::int64_t run_first = 0, run_end = 0;  // empty
+    for (unsigned l = 0; l < lanes_to_merge; ++l) {
         if (!((a.lanes >> l) & 1)) continue;
         for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
-            const std::uint64_t first = a.address[l][el] / 4, end = first + dwords;
+            const std::int64_t first = static_cast<std::int64_t>(a.address[el][l] / 4) - origin_dword, end = first + dwords;
             if (first == run_end) {
                 run_end = end;
             } else if (first < run_first || end > run_end) {
-                if (run_end > run_first) add(run_first, run_end - run_first);
+                if (run_end > run_first) runs.push_back({run_first, run_end - run_first});
                 run_first = first;
                 run_end = end;
             }
         }
     }
-    if (run_end > run_first) add(run_first, run_end - run_first);
+    if (run_end > run_first) runs.push_back({run_first, run_end - run_first});
+}
+
+namespace {
+
+// relative[el][l] = address[el][l] - origin for active lanes, 0 for the
+// others; true when that equals the previous pattern (one pass without early
+// exit: the loop over contiguous lanes vectorizes).
+template <bool AllLanes>
+bool same_relative(const MemoryAccess& a, std::uint64_t origin, std::uint64_t (*relative)[64]) {
+    std::uint64_t differences = 0;
+    for (unsigned el = 0; el < a.addresses_per_lane; ++el)
+        for (unsigned l = 0; l < 64; ++l) {
+            const std::uint64_t active = AllLanes ? ~0ull : 0 - ((a.lanes >> l) & 1);
+            const std::uint64_t r = (a.address[el][l] - origin) & active;
+            differences |= r ^ relative[el][l];
+            relative[el][l] = r;
+        }
+    return differences == 0;
+}
+
+}  // namespace
+
+const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_t inst, std::uint64_t origin,
+                                             std::uint32_t dwords) {
+    if (patterns_.size() <= inst) patterns_.resize(inst + 1);
+    if (!patterns_[inst]) patterns_[inst] = std::make_unique<Pattern>();
+    Pattern& p = *patterns_[inst];
+    const bool same_shape = p.valid && p.lanes == a.lanes && p.addresses_per_lane == a.addresses_per_lane &&
+                            p.dwords == dwords && p.origin_byte_in_dword == origin % 4;
+    const bool same = a.lanes == ~0ull ? same_relative<true>(a, origin, p.relative)
+                                       : same_relative<false>(a, origin, p.relative);
+    if (same && same_shape) return p;
+    p.valid = true;
+    p.lanes = a.lanes;
+    p.addresses_per_lane = a.addresses_per_lane;
+    p.dwords = dwords;
+    p.origin_byte_in_dword = origin % 4;
+    // A whole wave whose lanes 16..63 repeat lanes 0..15 (row broadcasts of
+    // the micro kernels) has the outcome of its first 16 lanes.
+    p.rows_repeat = a.lanes == ~0ull;
+    for (unsigned el = 0; el < a.addresses_per_lane && p.rows_repeat; ++el)
+        p.rows_repeat = std::memcmp(&a.address[el][16], &a.address[el][0], sizeof a.address[el][0] * 48) == 0;
+    p.collect(a, origin, dwords);
+    return p;
 }
 
 std::uint64_t LdsShadow::conflicts(std::uint32_t w, std::uint32_t wave, bool write) const {
@@ -99,7 +147,7 @@ LdsConflict LdsShadow::describe(const MemoryAccess& a, unsigned lanes, std::uint
     for (unsigned l = 0; l < lanes; ++l) {
         if (!((a.lanes >> l) & 1)) continue;
         for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
-            const std::uint64_t first = a.address[l][el] / 4;
+            const std::uint64_t first = a.address[el][l] / 4;
             for (std::uint64_t d = first; d < first + dwords && d < dwords_; ++d) {
                 const std::uint32_t w = static_cast<std::uint32_t>(d / 64);
                 if (!(conflicts(w, wave, a.write) & bit_of(d))) continue;
@@ -150,21 +198,19 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
 }
 
 LdsConflict LdsShadow::access(const MemoryAccess& a, std::uint32_t wave, std::uint32_t inst) {
+    LdsConflict c;
+    if (!a.lanes) return c;
     ensure_wave(wave);
     const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
-    // A whole wave whose lanes 16..63 repeat lanes 0..15 (row broadcasts of
-    // the micro kernels) has the outcome of its first 16 lanes.
-    const bool rows_repeat =
-        a.lanes == ~0ull && std::memcmp(&a.address[16], &a.address[0], sizeof a.address[0] * 48) == 0;
-    const unsigned lanes = rows_repeat ? 16 : 64;
-    collect(a, lanes, dwords);
-    LdsConflict c;
-    if (low_ > high_) return c;  // no lane, or all past the LDS
+    const std::uint64_t origin = a.address[0][__builtin_ctzll(a.lanes)];
+    const Pattern& p = pattern(a, inst, origin, dwords);
+    for (const Run& run : p.runs) add(static_cast<std::int64_t>(origin / 4) + run.first, run.count);
+    if (low_ > high_) return c;  // all past the LDS
     std::uint64_t conflicting = 0;
     for (std::uint32_t w = low_; w <= high_; ++w) conflicting |= access_[w] & conflicts(w, wave, a.write);
     if (conflicting) {
-        c = describe(a, lanes, dwords, wave);
-        if (rows_repeat) c.lanes = (c.lanes & 0xffff) * 0x0001000100010001ull;
+        c = describe(a, p.rows_repeat ? 16 : 64, dwords, wave);
+        if (p.rows_repeat) c.lanes = (c.lanes & 0xffff) * 0x0001000100010001ull;
     }
     record(wave, inst, a.write, conflicting != 0);
     std::fill(access_.begin() + low_, access_.begin() + high_ + 1, 0);

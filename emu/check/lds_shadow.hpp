@@ -17,6 +17,7 @@
 // and instruction.
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "emu/exec/observer.hpp"
@@ -54,9 +55,30 @@ private:
     Words access_;
     std::uint32_t low_ = ~0u, high_ = 0;
 
+    // Per instruction: its last access's lane addresses relative to the first
+    // active lane's (the origin), and the dword runs they make. Why: a loop
+    // body's ds instruction repeats its pattern at another base (the next k,
+    // the other stage), and comparing it is one vectorized pass where
+    // merging lanes into runs goes lane by lane.
+    struct Run {
+        std::int64_t first;  // dwords from the origin's
+        std::int64_t count;
+    };
+    struct Pattern {
+        bool valid = false;
+        std::uint64_t lanes = 0;
+        unsigned addresses_per_lane = 0;
+        std::uint32_t dwords = 0, origin_byte_in_dword = 0;
+        std::uint64_t relative[2][64] = {};
+        bool rows_repeat = false;  // lanes 16..63 repeat lanes 0..15
+        std::vector<Run> runs;
+        void collect(const MemoryAccess& a, std::uint64_t origin, std::uint32_t dwords);
+    };
+    std::vector<std::unique_ptr<Pattern>> patterns_;  // by instruction, kept across workgroups
+
+    const Pattern& pattern(const MemoryAccess& a, std::uint32_t inst, std::uint64_t origin, std::uint32_t dwords);
     void ensure_wave(std::uint32_t wave);
-    void add(std::uint64_t first_dword, std::uint64_t count);
-    void collect(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords);
+    void add(std::int64_t first_dword, std::int64_t count);
     // Dwords of word w another wave makes this access conflict with.
     std::uint64_t conflicts(std::uint32_t w, std::uint32_t wave, bool write) const;
     LdsConflict describe(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords, std::uint32_t wave) const;

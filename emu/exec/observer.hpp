@@ -20,7 +20,9 @@ struct ExecInst;
 struct PendingLoad;
 
 // One memory instruction's lane accesses (LDS byte offsets, or device
-// addresses). Addresses of lanes outside `lanes` are unspecified.
+// addresses), address[element][lane]: lanes contiguous, so that observers
+// scan them with vector instructions. Addresses of lanes outside `lanes`
+// are unspecified.
 struct MemoryAccess {
     enum class Space : std::uint8_t { lds, global } space = Space::global;
     bool write = false;
@@ -28,7 +30,7 @@ struct MemoryAccess {
     std::uint64_t lanes = 0;           // lanes that access memory
     std::uint32_t bytes_per_lane = 0;  // per address
     unsigned addresses_per_lane = 1;   // 2 for ds_read2/write2
-    std::uint64_t address[64][2] = {};
+    std::uint64_t address[2][64] = {};
 };
 
 class WorkgroupObserver {
