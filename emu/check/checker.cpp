@@ -98,13 +98,14 @@ public:
 
     void memory_access(const Wave& w, const ExecInst& e, const MemoryAccess& a) override {
         if (a.space != MemoryAccess::Space::lds) return;
-        check_alignment(w, e, a);
+        const LdsShadow::Pattern& pattern = lds_.pattern(a, e.index);
+        check_alignment(w, e, a, pattern);
         if (e.inst->info().has(OF_ATOMIC)) return;  // atomics are meant to be shared
         if (!lds_ready_) {
             lds_.reset(w.group->lds.size());
             lds_ready_ = true;
         }
-        const LdsConflict c = lds_.access(a, w.id, e.index);
+        const LdsConflict c = lds_.access(a, pattern, w.id, e.index);
         if (c.any()) report_race(w, e, a, c);
     }
 
@@ -177,15 +178,13 @@ private:
             }
     }
 
-    void check_alignment(const Wave& w, const ExecInst& e, const MemoryAccess& a) {
+    void check_alignment(const Wave& w, const ExecInst& e, const MemoryAccess& a, const LdsShadow::Pattern& pattern) {
         const std::uint32_t align = lds_alignment(a.bytes_per_lane);
         if (align <= 1) return;
-        // The low bits of every address at once (inactive lanes too: a hit there
-        // only costs the exact pass below): almost always aligned.
-        std::uint64_t any = 0;
-        for (unsigned el = 0; el < a.addresses_per_lane; ++el)
-            for (unsigned l = 0; l < 64; ++l) any |= a.address[el][l];
-        if (any % align == 0) return;
+        // Every active lane's address is the origin plus its relative address:
+        // when all of those are multiples of `align` (almost always), the
+        // origin decides.
+        if ((pattern.origin | pattern.relative_or) % align == 0) return;
         std::uint64_t lanes = 0, first = 0;
         for (unsigned l = 0; l < 64; ++l) {
             if (!((a.lanes >> l) & 1)) continue;

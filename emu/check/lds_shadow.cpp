@@ -69,7 +69,7 @@ void LdsShadow::add(std::int64_t first, std::int64_t count) {
 // when they continue it (consecutive elements: tile rows) or lie inside it
 // (lanes sharing an address: broadcast reads), so that a typical access is
 // one or a few ranges. Runs are relative to the origin's dword.
-void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint64_t origin, std::uint32_t dwords) {
+void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint32_t dwords) {
     runs.clear();
     const unsigned lanes_to_merge = rows_repeat ? 16 : 64;
     const std::int64_t origin_dword = static_cast<std::int64_t>(origin / 4);
@@ -88,6 +88,16 @@ void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint64_t origin, st
         }
     }
     if (run_end > run_first) runs.push_back({run_first, run_end - run_first});
+    span_first = runs.empty() ? 0 : runs[0].first;
+    std::int64_t span_end = span_first;
+    for (const Run& r : runs) {
+        span_first = std::min(span_first, r.first);
+        span_end = std::max(span_end, r.first + r.count);
+    }
+    span_dwords = static_cast<std::uint32_t>(span_end - span_first);
+    span.assign((span_dwords + 63) / 64, 0);
+    for (const Run& r : runs)
+        for (std::int64_t d = r.first - span_first; d < r.first - span_first + r.count; ++d) span[d / 64] |= bit_of(d);
 }
 
 namespace {
@@ -96,29 +106,33 @@ namespace {
 // others; true when that equals the previous pattern (one pass without early
 // exit: the loop over contiguous lanes vectorizes).
 template <bool AllLanes>
-bool same_relative(const MemoryAccess& a, std::uint64_t origin, std::uint64_t (*relative)[64]) {
-    std::uint64_t differences = 0;
+bool same_relative(const MemoryAccess& a, std::uint64_t origin, std::uint64_t (*relative)[64], std::uint64_t& relative_or) {
+    std::uint64_t differences = 0, all = 0;
     for (unsigned el = 0; el < a.addresses_per_lane; ++el)
         for (unsigned l = 0; l < 64; ++l) {
             const std::uint64_t active = AllLanes ? ~0ull : 0 - ((a.lanes >> l) & 1);
             const std::uint64_t r = (a.address[el][l] - origin) & active;
             differences |= r ^ relative[el][l];
+            all |= r;
             relative[el][l] = r;
         }
+    relative_or = all;
     return differences == 0;
 }
 
 }  // namespace
 
-const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_t inst, std::uint64_t origin,
-                                             std::uint32_t dwords) {
+const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_t inst) {
     if (patterns_.size() <= inst) patterns_.resize(inst + 1);
     if (!patterns_[inst]) patterns_[inst] = std::make_unique<Pattern>();
     Pattern& p = *patterns_[inst];
+    const std::uint64_t origin = a.lanes ? a.address[0][__builtin_ctzll(a.lanes)] : 0;
+    const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
+    p.origin = origin;
     const bool same_shape = p.valid && p.lanes == a.lanes && p.addresses_per_lane == a.addresses_per_lane &&
                             p.dwords == dwords && p.origin_byte_in_dword == origin % 4;
-    const bool same = a.lanes == ~0ull ? same_relative<true>(a, origin, p.relative)
-                                       : same_relative<false>(a, origin, p.relative);
+    const bool same = a.lanes == ~0ull ? same_relative<true>(a, origin, p.relative, p.relative_or)
+                                       : same_relative<false>(a, origin, p.relative, p.relative_or);
     if (same && same_shape) return p;
     p.valid = true;
     p.lanes = a.lanes;
@@ -130,7 +144,7 @@ const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_
     p.rows_repeat = a.lanes == ~0ull;
     for (unsigned el = 0; el < a.addresses_per_lane && p.rows_repeat; ++el)
         p.rows_repeat = std::memcmp(&a.address[el][16], &a.address[el][0], sizeof a.address[el][0] * 48) == 0;
-    p.collect(a, origin, dwords);
+    p.collect(a, dwords);
     return p;
 }
 
@@ -197,14 +211,23 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
     epoch_high_ = std::max(epoch_high_, high_);
 }
 
-LdsConflict LdsShadow::access(const MemoryAccess& a, std::uint32_t wave, std::uint32_t inst) {
+LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst) {
     LdsConflict c;
     if (!a.lanes) return c;
     ensure_wave(wave);
-    const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
-    const std::uint64_t origin = a.address[0][__builtin_ctzll(a.lanes)];
-    const Pattern& p = pattern(a, inst, origin, dwords);
-    for (const Run& run : p.runs) add(static_cast<std::int64_t>(origin / 4) + run.first, run.count);
+    const std::uint32_t dwords = p.dwords;
+    const std::int64_t start = static_cast<std::int64_t>(p.origin / 4) + p.span_first;
+    if (start >= 0 && start + p.span_dwords <= std::int64_t(dwords_)) {  // inside the LDS: the span shifted in place
+        const std::uint32_t first_word = static_cast<std::uint32_t>(start / 64), shift = start % 64;
+        for (std::size_t i = 0; i < p.span.size(); ++i) {
+            access_[first_word + i] |= p.span[i] << shift;
+            if (shift && first_word + i + 1 < access_.size()) access_[first_word + i + 1] |= p.span[i] >> (64 - shift);
+        }
+        low_ = first_word;
+        high_ = static_cast<std::uint32_t>((start + p.span_dwords - 1) / 64);
+    } else {
+        for (const Run& run : p.runs) add(static_cast<std::int64_t>(p.origin / 4) + run.first, run.count);
+    }
     if (low_ > high_) return c;  // all past the LDS
     std::uint64_t conflicting = 0;
     for (std::uint32_t w = low_; w <= high_; ++w) conflicting |= access_[w] & conflicts(w, wave, a.write);

@@ -38,8 +38,35 @@ public:
     void reset(std::uint32_t bytes);
     // An s_barrier released every wave: a new epoch.
     void new_epoch();
+    // An access's lane addresses relative to its first active lane's (the
+    // origin), and the dwords they cover, kept per instruction. Why: a loop
+    // body's ds instruction repeats its pattern at another base (the next k,
+    // the other stage), and comparing it is one vectorized pass where
+    // merging lanes into dword ranges goes lane by lane.
+    struct Run {
+        std::int64_t first;  // dwords from the origin's
+        std::int64_t count;
+    };
+    struct Pattern {
+        bool valid = false;
+        std::uint64_t lanes = 0;
+        unsigned addresses_per_lane = 0;
+        std::uint32_t dwords = 0, origin_byte_in_dword = 0;
+        std::uint64_t relative[2][64] = {};
+        bool rows_repeat = false;  // lanes 16..63 repeat lanes 0..15
+        std::uint64_t relative_or = 0;  // of every active lane's relative address
+        std::vector<Run> runs;
+        // The runs as a bitmap: bit i is dword span_first + i from the origin's.
+        std::int64_t span_first = 0;
+        std::uint32_t span_dwords = 0;
+        std::vector<std::uint64_t> span;
+        std::uint64_t origin = 0;  // of the access the pattern was last asked for
+        void collect(const MemoryAccess& a, std::uint32_t dwords);
+    };
+    // The access's pattern (the instruction's last one when it repeats).
+    const Pattern& pattern(const MemoryAccess& a, std::uint32_t inst);
     // Records an access of `wave` by instruction `inst`; returns its conflicts.
-    LdsConflict access(const MemoryAccess& a, std::uint32_t wave, std::uint32_t inst);
+    LdsConflict access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst);
 
 private:
     using Words = std::vector<std::uint64_t>;
@@ -55,28 +82,8 @@ private:
     Words access_;
     std::uint32_t low_ = ~0u, high_ = 0;
 
-    // Per instruction: its last access's lane addresses relative to the first
-    // active lane's (the origin), and the dword runs they make. Why: a loop
-    // body's ds instruction repeats its pattern at another base (the next k,
-    // the other stage), and comparing it is one vectorized pass where
-    // merging lanes into runs goes lane by lane.
-    struct Run {
-        std::int64_t first;  // dwords from the origin's
-        std::int64_t count;
-    };
-    struct Pattern {
-        bool valid = false;
-        std::uint64_t lanes = 0;
-        unsigned addresses_per_lane = 0;
-        std::uint32_t dwords = 0, origin_byte_in_dword = 0;
-        std::uint64_t relative[2][64] = {};
-        bool rows_repeat = false;  // lanes 16..63 repeat lanes 0..15
-        std::vector<Run> runs;
-        void collect(const MemoryAccess& a, std::uint64_t origin, std::uint32_t dwords);
-    };
     std::vector<std::unique_ptr<Pattern>> patterns_;  // by instruction, kept across workgroups
 
-    const Pattern& pattern(const MemoryAccess& a, std::uint32_t inst, std::uint64_t origin, std::uint32_t dwords);
     void ensure_wave(std::uint32_t wave);
     void add(std::int64_t first_dword, std::int64_t count);
     // Dwords of word w another wave makes this access conflict with.
