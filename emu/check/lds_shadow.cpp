@@ -8,14 +8,17 @@ namespace {
 
 constexpr std::uint64_t bit_of(std::uint64_t dword) { return std::uint64_t{1} << (dword % 64); }
 
-// inst_of[d] = inst for the dwords d of word w set in `bits`.
+// inst_of[d] = inst for the dwords d of word w set in `bits`, a run of set
+// bits at a time (bits are only set below the LDS size).
 void store(std::vector<std::uint32_t>& inst_of, std::uint32_t w, std::uint64_t bits, std::uint32_t inst) {
-    std::uint32_t* words_dwords = inst_of.data() + std::size_t(w) * 64;
-    if (bits == ~0ull) {  // all 64 exist: bits are only set below the LDS size
-        std::fill_n(words_dwords, 64, inst);
-        return;
+    std::uint32_t* word_dwords = inst_of.data() + std::size_t(w) * 64;
+    while (bits) {
+        const unsigned first = static_cast<unsigned>(__builtin_ctzll(bits));
+        const std::uint64_t from_first = bits >> first;
+        const unsigned length = ~from_first == 0 ? 64 - first : static_cast<unsigned>(__builtin_ctzll(~from_first));
+        std::fill_n(word_dwords + first, length, inst);
+        bits = first + length >= 64 ? 0 : bits & (~0ull << (first + length));
     }
-    for (; bits; bits &= bits - 1) words_dwords[__builtin_ctzll(bits)] = inst;
 }
 
 }  // namespace

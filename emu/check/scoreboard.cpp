@@ -10,6 +10,7 @@ constexpr unsigned vm_limit = 63, lgkm_limit = 15;
 
 void Scoreboard::reset() {
     entries_.clear();
+    vm_count_ = lgkm_count_ = 0;
     pending_.fill(0);
     bits_.fill(0);
 }
@@ -23,6 +24,7 @@ void Scoreboard::mark(const InFlight& e, int delta) {
 }
 
 void Scoreboard::wait(unsigned vm, unsigned lgkm) {
+    if (entries_.empty()) return;
     unsigned vm_total = 0, lds_total = 0;
     for (const InFlight& e : entries_) {
         vm_total += e.vm;
@@ -34,8 +36,13 @@ void Scoreboard::wait(unsigned vm, unsigned lgkm) {
         const InFlight e = entries_[i];
         vm_so_far += e.vm;
         lds_so_far += e.lgkm_in_order;
-        if (completes(e, vm_total - vm_so_far, lds_total - lds_so_far, vm, lgkm)) mark(e, -1);
-        else entries_[kept++] = e;
+        if (completes(e, vm_total - vm_so_far, lds_total - lds_so_far, vm, lgkm)) {
+            mark(e, -1);
+            vm_count_ -= e.vm;
+            lgkm_count_ -= e.lgkm;
+        } else {
+            entries_[kept++] = e;
+        }
     }
     entries_.resize(kept);
 }
@@ -64,14 +71,11 @@ const InFlight* Scoreboard::unordered_with(const InFlight& incoming) const {
 }
 
 void Scoreboard::issue(const InFlight& entry) {
-    unsigned vm_count = 0, lgkm_count = 0;
-    for (const InFlight& e : entries_) {
-        vm_count += e.vm;
-        lgkm_count += e.lgkm;
-    }
-    if (entry.vm && vm_count >= vm_limit) wait(vm_limit - 1, lgkm_limit);
-    if (entry.lgkm && lgkm_count >= lgkm_limit) wait(vm_limit, lgkm_limit - 1);
+    if (entry.vm && vm_count_ >= vm_limit) wait(vm_limit - 1, lgkm_limit);
+    if (entry.lgkm && lgkm_count_ >= lgkm_limit) wait(vm_limit, lgkm_limit - 1);
     entries_.push_back(entry);
+    vm_count_ += entry.vm;
+    lgkm_count_ += entry.lgkm;
     mark(entry, +1);
 }
 

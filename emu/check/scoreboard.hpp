@@ -84,6 +84,7 @@ public:
 
 private:
     std::vector<InFlight> entries_;  // issue order
+    unsigned vm_count_ = 0, lgkm_count_ = 0;  // entries occupying each counter
     std::array<std::uint16_t, slot_count> pending_{};  // in-flight results per register slot
     std::array<std::uint64_t, slot_count / 64> bits_{};  // slots with pending_ != 0
     void mark(const InFlight& e, int delta);
