@@ -1,6 +1,7 @@
 #pragma once
-// The emulator's checkers: a DispatchObserver that watches every instruction
-// of every wave and reports what would fail silently on hardware:
+// The emulator's checkers: a DispatchObserver that watches the waves (every
+// instruction that can matter to a finding, watch_plan.hpp) and reports what
+// would fail silently on hardware:
 //
 //   * memory counters: a register written by a load (global, buffer, flat,
 //     SMEM, LDS) is pending until an s_waitcnt covers it; reading or
