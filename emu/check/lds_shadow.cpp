@@ -105,22 +105,27 @@ void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint32_t dwords) {
 
 namespace {
 
-// relative[el][l] = address[el][l] - origin for active lanes, 0 for the
-// others; true when that equals the previous pattern (one pass without early
-// exit: the loop over contiguous lanes vectorizes).
+// Whether address[el][l] - origin for active lanes, 0 for the others, equals
+// `relative` (one pass without early exit: the loop over contiguous lanes
+// vectorizes); if not, `relative` becomes it. relative_or: their OR.
 template <bool AllLanes>
 bool same_relative(const MemoryAccess& a, std::uint64_t origin, std::uint64_t (*relative)[64], std::uint64_t& relative_or) {
+    auto relative_address = [&](unsigned el, unsigned l) {
+        const std::uint64_t active = AllLanes ? ~0ull : 0 - ((a.lanes >> l) & 1);
+        return (a.address[el][l] - origin) & active;
+    };
     std::uint64_t differences = 0, all = 0;
     for (unsigned el = 0; el < a.addresses_per_lane; ++el)
         for (unsigned l = 0; l < 64; ++l) {
-            const std::uint64_t active = AllLanes ? ~0ull : 0 - ((a.lanes >> l) & 1);
-            const std::uint64_t r = (a.address[el][l] - origin) & active;
+            const std::uint64_t r = relative_address(el, l);
             differences |= r ^ relative[el][l];
             all |= r;
-            relative[el][l] = r;
         }
     relative_or = all;
-    return differences == 0;
+    if (differences == 0) return true;
+    for (unsigned el = 0; el < a.addresses_per_lane; ++el)
+        for (unsigned l = 0; l < 64; ++l) relative[el][l] = relative_address(el, l);
+    return false;
 }
 
 }  // namespace
