@@ -44,11 +44,12 @@ public:
     explicit WorkgroupChecker(const Checker& checker) : checker_(checker) {}
 
     void begin() {
+        if (checker_.options().watch_every_instruction) watched_.assign(checker_.plan().watched.size(), 1);
+        else watched_ = checker_.plan().watched;
         for (auto& m : waves_) reset(*m);
         findings_.clear();
         seen_.clear();
         lds_ready_ = false;
-        epoch_ = 0;
     }
     std::vector<Finding> take_findings() { return std::move(findings_); }
 
@@ -73,14 +74,14 @@ public:
         m.hazards.issue(f, e.index);
     }
 
+    const std::uint8_t* watched_instructions() const override { return watched_.data(); }
+
     void issued(const Wave& w, const ExecInst& e, const emu::InFlightMemoryOp& p) override {
         const InstFacts& f = checker_.facts()[e.index];
-        InFlightMemoryOp entry;
+        InFlightMemoryOp entry = entry_kind(p.counter, f.flat);
         entry.inst = e.index;
-        entry.vm = p.counter == WaitCounter::vm;
-        entry.lgkm = !entry.vm || f.flat;
-        entry.lgkm_in_order = p.counter == WaitCounter::lgkm_lds && !f.flat;
         entry.dest = destination(p);
+        if (!as_planned(e.index, p.counter, entry.dest)) watched_.assign(watched_.size(), 1);
         entry.lanes = p.dest == emu::InFlightMemoryOp::Dest::sgpr ? 0 : p.lanes;
         entry.lds_write = f.ds && p.dest == emu::InFlightMemoryOp::Dest::none;
         WaveModel& m = model(w);
@@ -97,20 +98,19 @@ public:
 
     void memory_access(const Wave& w, const ExecInst& e, const MemoryAccess& a) override {
         if (a.space != MemoryAccess::Space::lds) return;
-        check_alignment(w, e, a);
+        const LdsShadow::Pattern& pattern = lds_.pattern(a, e.index);
+        check_alignment(w, e, a, pattern);
         if (e.inst->info().has(OF_ATOMIC)) return;  // atomics are meant to be shared
         if (!lds_ready_) {
             lds_.reset(w.group->lds.size());
-            lds_.set_epoch(epoch_);
             lds_ready_ = true;
         }
-        const LdsConflict c = lds_.access(a, w.id, e.index);
+        const LdsConflict c = lds_.access(a, pattern, w.id, e.index);
         if (c.any()) report_race(w, e, a, c);
     }
 
-    void barrier_released(std::uint32_t count) override {
-        epoch_ = count;
-        lds_.set_epoch(count);
+    void barrier_released(std::uint32_t) override {
+        if (lds_ready_) lds_.new_epoch();
     }
 
 private:
@@ -123,11 +123,22 @@ private:
     const Checker& checker_;
     std::vector<std::unique_ptr<WaveModel>> waves_;
     LdsShadow lds_;
-    bool lds_ready_ = false;
-    std::uint32_t epoch_ = 0;
+    bool lds_ready_ = false;  // reset for this workgroup's LDS size
     std::vector<Finding> findings_;
     std::map<Key, std::size_t> seen_;
     std::vector<HazardHit> hits_;
+    // The checker's plan (or every instruction), this workgroup's copy.
+    std::vector<std::uint8_t> watched_;
+
+    // Whether an entry matches what the plan's pending analysis assumed of its
+    // instruction. If not, watching everything from its issue on leaves nothing
+    // unchecked: what the entry changes has not run yet.
+    bool as_planned(std::uint32_t index, WaitCounter counter, const RegRange& dest) const {
+        const WatchPlan& plan = checker_.plan();
+        if (plan.counter[index] != counter) return false;
+        const RegRange& result = plan.load_result[index];
+        return dest.count == 0 || (dest.slot >= result.slot && dest.slot + dest.count <= result.slot + result.count);
+    }
 
     void reset(WaveModel& m) const {
         m.scoreboard.reset();
@@ -167,20 +178,19 @@ private:
             }
     }
 
-    void check_alignment(const Wave& w, const ExecInst& e, const MemoryAccess& a) {
+    void check_alignment(const Wave& w, const ExecInst& e, const MemoryAccess& a, const LdsShadow::Pattern& pattern) {
         const std::uint32_t align = lds_alignment(a.bytes_per_lane);
         if (align <= 1) return;
-        // The low bits of every address at once (inactive lanes too: a hit there
-        // only costs the exact pass below): almost always aligned.
-        std::uint64_t any = 0;
-        for (unsigned l = 0; l < 64; ++l) any |= a.address[l][0] | a.address[l][1];
-        if (any % align == 0) return;
+        // Every active lane's address is the origin plus its relative address:
+        // when all of those are multiples of `align` (almost always), the
+        // origin decides.
+        if ((pattern.origin | pattern.relative_or) % align == 0) return;
         std::uint64_t lanes = 0, first = 0;
         for (unsigned l = 0; l < 64; ++l) {
             if (!((a.lanes >> l) & 1)) continue;
             for (unsigned el = 0; el < a.addresses_per_lane; ++el)
-                if (a.address[l][el] % align) {
-                    if (!lanes) first = a.address[l][el];
+                if (a.address[el][l] % align) {
+                    if (!lanes) first = a.address[el][l];
                     lanes |= 1ull << l;
                 }
         }
@@ -229,7 +239,7 @@ private:
 };
 
 Checker::Checker(const Program& program, CheckOptions options)
-    : program_(program), options_(options), facts_(inst_facts(program)) {}
+    : program_(program), options_(options), facts_(inst_facts(program)), plan_(watch_plan(program, facts_)) {}
 
 Checker::~Checker() = default;
 

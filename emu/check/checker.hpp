@@ -1,6 +1,7 @@
 #pragma once
-// The emulator's checkers: a DispatchObserver that watches every instruction
-// of every wave and reports what would fail silently on hardware:
+// The emulator's checkers: a DispatchObserver that watches the waves (every
+// instruction that can matter to a finding, watch_plan.hpp) and reports what
+// would fail silently on hardware:
 //
 //   * memory counters: a register written by a load (global, buffer, flat,
 //     SMEM, LDS) is pending until an s_waitcnt covers it; reading or
@@ -32,6 +33,7 @@
 
 #include "emu/check/finding.hpp"
 #include "emu/check/inst_facts.hpp"
+#include "emu/check/watch_plan.hpp"
 #include "emu/exec/dispatch.hpp"
 
 namespace dppgemm::emu::check {
@@ -41,6 +43,9 @@ struct CheckOptions {
     bool stop_at_first = false;
     // Distinct findings kept per workgroup and in all (identical ones are merged).
     std::size_t max_findings = 100;
+    // Watch every instruction instead of the WatchPlan's (watch_plan.hpp):
+    // slower, same findings (tests compare the two).
+    bool watch_every_instruction = false;
 };
 
 class WorkgroupChecker;
@@ -61,12 +66,14 @@ public:
 
     const Program& program() const { return program_; }
     const std::vector<InstFacts>& facts() const { return facts_; }
+    const WatchPlan& plan() const { return plan_; }
     const CheckOptions& options() const { return options_; }
 
 private:
     const Program& program_;
     CheckOptions options_;
     std::vector<InstFacts> facts_;
+    WatchPlan plan_;
     mutable std::mutex mutex_;
     std::map<std::uint64_t, std::vector<Finding>> by_workgroup_;
     std::vector<std::unique_ptr<WorkgroupObserver>> pool_;  // reused WorkgroupCheckers

@@ -28,6 +28,7 @@ void HazardTracker::reset(bool gfx94x) {
 
 void HazardTracker::need_write(const Write& w, unsigned needed, Rule rule, const std::string& what,
                                std::vector<HazardHit>& hits) const {
+    assert(needed <= longest_wait);
     if (w.clock == 0 || clock_ - w.clock >= needed) return;
     hits.push_back(HazardHit{rule, w.inst, what + " " + shortfall(clock_ - w.clock, needed)});
 }

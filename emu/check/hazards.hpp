@@ -7,6 +7,7 @@
 // rules, numbers and sources).
 
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,10 +23,21 @@ struct HazardHit {
     std::string message;
 };
 
+// gfx940 and gfx942 add the hazards of LLVM's hasVDecCoExecHazard and
+// hasTransForwardingHazard.
+inline bool has_gfx94x_hazards(Target target) { return has(target, Feature::gfx940_insts); }
+
 class HazardTracker {
 public:
-    // gfx94x adds the hazards of LLVM's hasVDecCoExecHazard/hasTransForwardingHazard.
-    void reset(bool gfx94x);
+    // The most wait states any rule needs (docs/checkers.md): an instruction
+    // farther back than this cannot cause a hazard. Why it matters: the
+    // tracker's clock counts only the instructions it is shown, and the
+    // checkers show it every instruction within this many wait states before
+    // each instruction that may break a rule (watch_plan.hpp), so the clock
+    // difference to any write that matters is exact, and to any other at
+    // least this much.
+    static constexpr unsigned longest_wait = 5;
+    void reset(bool gfx94x);  // has_gfx94x_hazards
     // Hazards of the instruction about to issue (appended to `hits`).
     void check(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const;
     // A >64-bit store's data may still be read (the store-data rule applies to VALU writes).
@@ -52,6 +64,7 @@ private:
     // a DPP multiply-add makes four of them (the call was 1.8% of a checked
     // 256^3 dpp1 run's instructions under callgrind, its caller 3%).
     void need(const RegRange& range, unsigned needed, Rule rule, const char* reader, std::vector<HazardHit>& hits) const {
+        assert(needed <= longest_wait);
         for (unsigned s = range.slot; s < unsigned(range.slot) + range.count && s < slot_count; ++s) {
             const std::uint64_t written = valu_[s].clock;
             if (written != 0 && clock_ - written < needed) {

@@ -1,7 +1,6 @@
 #include "emu/check/inst_facts.hpp"
 
 namespace dppgemm::emu::check {
-namespace {
 
 RegRange range_of(const Src& s) {
     RegRange r;
@@ -14,6 +13,8 @@ RegRange range_of(const Src& s) {
     r.count = s.dwords ? s.dwords : 1;
     return r;
 }
+
+namespace {
 
 void add(std::uint8_t& count, RegRange* list, std::size_t capacity, const RegRange& r) {
     if (r.count == 0 || count >= capacity) return;

@@ -27,6 +27,9 @@ struct RegRange {
     bool overlaps(const RegRange& o) const { return slot < o.slot + o.count && o.slot < slot + count; }
 };
 
+// The slots of a register operand (count 0: not a register).
+RegRange range_of(const Src& operand);
+
 // "v12", "v[4:7]", "s[20:23]", "vcc", "exec_lo", "m0".
 std::string range_name(const RegRange& range);
 

@@ -1,133 +1,252 @@
 #include "emu/check/lds_shadow.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace dppgemm::emu::check {
+namespace {
+
+constexpr std::uint64_t bit_of(std::uint64_t dword) { return std::uint64_t{1} << (dword % 64); }
+
+// inst_of[d] = inst for the dwords d of word w set in `bits`, a run of set
+// bits at a time (bits are only set below the LDS size).
+void store(std::vector<std::uint32_t>& inst_of, std::uint32_t w, std::uint64_t bits, std::uint32_t inst) {
+    std::uint32_t* word_dwords = inst_of.data() + std::size_t(w) * 64;
+    while (bits) {
+        const unsigned first = static_cast<unsigned>(__builtin_ctzll(bits));
+        const std::uint64_t from_first = bits >> first;
+        const unsigned length = ~from_first == 0 ? 64 - first : static_cast<unsigned>(__builtin_ctzll(~from_first));
+        std::fill_n(word_dwords + first, length, inst);
+        bits = first + length >= 64 ? 0 : bits & (~0ull << (first + length));
+    }
+}
+
+}  // namespace
 
 void LdsShadow::reset(std::uint32_t bytes) {
-    const std::size_t dwords = (bytes + 3) / 4;
-    cells_.assign(dwords, Cell{});
-    epoch_ = 0;
+    dwords_ = (bytes + 3) / 4;
+    const std::size_t words = (dwords_ + 63) / 64;
+    for (Words* w : {&written_any_, &read_any_, &read_twice_, &access_}) w->assign(words, 0);
+    for (Words& w : written_) w.assign(words, 0);
+    for (Words& w : read_) w.assign(words, 0);
+    // Valid only where a bitmap says so: no need to clear.
+    write_inst_.resize(words * 64);
+    read_inst_.resize(words * 64);
+    epoch_low_ = low_ = ~0u;
+    epoch_high_ = high_ = 0;
 }
 
-// Dword d, read now, was written by another wave this epoch: records the
-// first such conflict of the access.
-bool LdsShadow::record_read_conflict(std::uint32_t d, LdsConflict& c) {
-    const std::uint32_t w = cells_[d].write_tag;
-    if (!c.recorded) {
-        c.recorded = true;
-        c.address = d * 4;
-        c.other_inst = cells_[d].write_inst;
-        c.other_wave = (w & wave_mask) - 1;
-        c.other_wrote = true;
+void LdsShadow::new_epoch() {
+    for (std::uint32_t w = epoch_low_; w <= epoch_high_ && w < written_any_.size(); ++w) {
+        written_any_[w] = read_any_[w] = read_twice_[w] = 0;
+        for (Words& bits : written_) bits[w] = 0;
+        for (Words& bits : read_) bits[w] = 0;
     }
-    return true;
+    epoch_low_ = ~0u;
+    epoch_high_ = 0;
 }
 
-bool LdsShadow::conflicts_write(std::uint32_t d, std::uint32_t me, LdsConflict& c) {
-    const std::uint32_t w = cells_[d].write_tag, r = cells_[d].read_tag;
-    const std::uint32_t me_wave = me & wave_mask;
-    const bool write_conflict = this_epoch(w) && (w & wave_mask) != me_wave;
-    const bool read_conflict = this_epoch(r) && (r & wave_mask) != me_wave;
-    if ((write_conflict || read_conflict) && !c.recorded) {
-        c.recorded = true;
-        c.address = d * 4;
-        c.other_wrote = write_conflict;
-        c.other_inst = write_conflict ? cells_[d].write_inst : cells_[d].read_inst;
-        const std::uint32_t other = (write_conflict ? w : r) & wave_mask;
-        c.other_wave = other == multiple ? ~0u : other - 1;
+void LdsShadow::ensure_wave(std::uint32_t wave) {
+    while (written_.size() <= wave) {
+        written_.emplace_back(written_any_.size(), 0);
+        read_.emplace_back(written_any_.size(), 0);
     }
-    return write_conflict || read_conflict;
 }
 
-bool LdsShadow::element(std::uint64_t address, std::uint32_t dwords, bool write, std::uint32_t me, std::uint32_t inst,
-                        LdsConflict& c) {
-    const std::uint32_t limit = static_cast<std::uint32_t>(cells_.size());
-    const std::uint32_t first = static_cast<std::uint32_t>(address / 4);
-    const std::uint32_t end = first + dwords < limit ? first + dwords : limit;
-    bool conflict = false;
-    if (write) {
-        const std::uint32_t me_wave = me & wave_mask;
-        for (std::uint32_t d = first; d < end; ++d) {
-            Cell& cell = cells_[d];
-            // Inline test of the common no-conflict case; conflicts_write records the first conflict.
-            if ((this_epoch(cell.write_tag) && (cell.write_tag & wave_mask) != me_wave) ||
-                (this_epoch(cell.read_tag) && (cell.read_tag & wave_mask) != me_wave))
-                conflict |= conflicts_write(d, me, c);
-            cell.write_tag = me;
-            cell.write_inst = inst;
-        }
-        return conflict;
+// Clipped to the LDS (the executor faults on accesses past it before the
+// observer sees them; flat-to-LDS lanes far past it become offsets past the
+// end).
+void LdsShadow::add(std::int64_t first, std::int64_t count) {
+    if (first < 0 || first >= std::int64_t(dwords_)) return;
+    const std::uint32_t end = static_cast<std::uint32_t>(std::min<std::int64_t>(first + count, dwords_));
+    low_ = std::min(low_, static_cast<std::uint32_t>(first / 64));
+    high_ = std::max(high_, (end - 1) / 64);
+    for (std::uint32_t d = static_cast<std::uint32_t>(first); d < end;) {
+        const std::uint32_t take = std::min(64 - d % 64, end - d);
+        access_[d / 64] |= (take == 64 ? ~0ull : ((std::uint64_t{1} << take) - 1)) << (d % 64);
+        d += take;
     }
-    for (std::uint32_t d = first; d < end; ++d) {
-        const std::uint32_t w = cells_[d].write_tag;
-        if (this_epoch(w) && (w & wave_mask) != (me & wave_mask)) conflict |= record_read_conflict(d, c);
-        std::uint32_t& r = cells_[d].read_tag;
-        if (r == me) continue;  // this wave read it before in this epoch
-        if (!this_epoch(r)) {
-            r = me;
-            cells_[d].read_inst = inst;
-        } else {
-            r = (r & ~wave_mask) | multiple;  // keeps the first reader's instruction
-        }
-    }
-    return conflict;
 }
 
-// Whether lanes 0..lanes-1, all active, with one address each, touch
-// increasing, disjoint dword ranges (the SGEMM kernels' tile writes and row
-// reads): each lane's first dword after the previous lane's last.
-bool LdsShadow::disjoint_in_order(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords) {
-    if (a.addresses_per_lane != 1 || (lanes == 64 ? a.lanes != ~0ull : (a.lanes & 0xffff) != 0xffff)) return false;
-    for (unsigned l = 1; l < lanes; ++l)
-        if (a.address[l][0] / 4 < a.address[l - 1][0] / 4 + dwords) return false;
-    return true;
-}
-
-LdsConflict LdsShadow::access(const MemoryAccess& a, std::uint32_t wave, std::uint32_t inst) {
-    LdsConflict c;
-    const std::uint32_t me = tag(wave);
-    const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
-    if (++generation_ == 0) {  // wrapped: forget every old entry
-        memo_.fill(Memo{});
-        generation_ = 1;
-    }
-    // A whole wave whose lanes 16..63 repeat lanes 0..15 (row broadcasts of
-    // the micro kernels) has the outcome of its first 16 lanes.
-    const bool rows_repeat = a.lanes == ~0ull &&
-                             std::memcmp(&a.address[16], &a.address[0], sizeof a.address[0] * 48) == 0;
-    const unsigned lanes = rows_repeat ? 16 : 64;
-    if (disjoint_in_order(a, lanes, dwords)) {
-        // No dword is touched twice: the memo and the same-address tests below
-        // would never hit, and the lanes' order is the general loop's.
-        for (unsigned l = 0; l < lanes; ++l)
-            if (((a.lanes >> l) & 1) && element(a.address[l][0], dwords, a.write, me, inst, c)) c.lanes |= 1ull << l;
-        if (rows_repeat) c.lanes = (c.lanes & 0xffff) * 0x0001000100010001ull;
-        return c;
-    }
-    for (unsigned l = 0; l < lanes; ++l) {
+// Lanes in order, merging each lane's dwords into the run of dwords before
+// when they continue it (consecutive elements: tile rows) or lie inside it
+// (lanes sharing an address: broadcast reads), so that a typical access is
+// one or a few ranges. Runs are relative to the origin's dword.
+void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint32_t dwords) {
+    runs.clear();
+    const unsigned lanes_to_merge = rows_repeat ? 16 : 64;
+    const std::int64_t origin_dword = static_cast<std::int64_t>(origin / 4);
+    std::int64_t run_first = 0, run_end = 0;  // empty
+    for (unsigned l = 0; l < lanes_to_merge; ++l) {
         if (!((a.lanes >> l) & 1)) continue;
-        // The same address as the lane before or 16 before: the same outcome.
-        if (a.addresses_per_lane == 1) {
-            const unsigned same = l > 0 && a.address[l][0] == a.address[l - 1][0] && ((a.lanes >> (l - 1)) & 1) ? l - 1
-                                  : l >= 16 && a.address[l][0] == a.address[l - 16][0] && ((a.lanes >> (l - 16)) & 1) ? l - 16
-                                                                                                                   : 64;
-            if (same < 64) {
-                c.lanes |= ((c.lanes >> same) & 1) << l;
-                continue;
+        for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
+            const std::int64_t first = static_cast<std::int64_t>(a.address[el][l] / 4) - origin_dword, end = first + dwords;
+            if (first == run_end) {
+                run_end = end;
+            } else if (first < run_first || end > run_end) {
+                if (run_end > run_first) runs.push_back({run_first, run_end - run_first});
+                run_first = first;
+                run_end = end;
             }
         }
-        bool lane_conflict = false;
-        for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
-            const std::uint64_t address = a.address[l][el];
-            Memo& memo = memo_[static_cast<unsigned>((address >> 2) ^ (address >> 8)) & 63];
-            if (memo.generation != generation_ || memo.address != address)
-                memo = Memo{address, generation_, element(address, dwords, a.write, me, inst, c)};
-            lane_conflict |= memo.conflict;
-        }
-        if (lane_conflict) c.lanes |= 1ull << l;
     }
-    if (rows_repeat) c.lanes = (c.lanes & 0xffff) * 0x0001000100010001ull;
+    if (run_end > run_first) runs.push_back({run_first, run_end - run_first});
+    span_first = runs.empty() ? 0 : runs[0].first;
+    std::int64_t span_end = span_first;
+    for (const Run& r : runs) {
+        span_first = std::min(span_first, r.first);
+        span_end = std::max(span_end, r.first + r.count);
+    }
+    span_dwords = static_cast<std::uint32_t>(span_end - span_first);
+    span.assign((span_dwords + 63) / 64, 0);
+    for (const Run& r : runs)
+        for (std::int64_t d = r.first - span_first; d < r.first - span_first + r.count; ++d) span[d / 64] |= bit_of(d);
+}
+
+namespace {
+
+// Whether address[el][l] - origin for active lanes, 0 for the others, equals
+// `relative` (one pass without early exit: the loop over contiguous lanes
+// vectorizes); if not, `relative` becomes it. relative_or: their OR.
+template <bool AllLanes>
+bool same_relative(const MemoryAccess& a, std::uint64_t origin, std::uint64_t (*relative)[64], std::uint64_t& relative_or) {
+    auto relative_address = [&](unsigned el, unsigned l) {
+        const std::uint64_t active = AllLanes ? ~0ull : 0 - ((a.lanes >> l) & 1);
+        return (a.address[el][l] - origin) & active;
+    };
+    std::uint64_t differences = 0, all = 0;
+    for (unsigned el = 0; el < a.addresses_per_lane; ++el)
+        for (unsigned l = 0; l < 64; ++l) {
+            const std::uint64_t r = relative_address(el, l);
+            differences |= r ^ relative[el][l];
+            all |= r;
+        }
+    relative_or = all;
+    if (differences == 0) return true;
+    for (unsigned el = 0; el < a.addresses_per_lane; ++el)
+        for (unsigned l = 0; l < 64; ++l) relative[el][l] = relative_address(el, l);
+    return false;
+}
+
+}  // namespace
+
+const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_t inst) {
+    if (patterns_.size() <= inst) patterns_.resize(inst + 1);
+    if (!patterns_[inst]) patterns_[inst] = std::make_unique<Pattern>();
+    Pattern& p = *patterns_[inst];
+    const std::uint64_t origin = a.lanes ? a.address[0][__builtin_ctzll(a.lanes)] : 0;
+    const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
+    p.origin = origin;
+    const bool same_shape = p.valid && p.lanes == a.lanes && p.addresses_per_lane == a.addresses_per_lane &&
+                            p.dwords == dwords && p.origin_byte_in_dword == origin % 4;
+    const bool same = a.lanes == ~0ull ? same_relative<true>(a, origin, p.relative, p.relative_or)
+                                       : same_relative<false>(a, origin, p.relative, p.relative_or);
+    if (same && same_shape) return p;
+    p.valid = true;
+    p.lanes = a.lanes;
+    p.addresses_per_lane = a.addresses_per_lane;
+    p.dwords = dwords;
+    p.origin_byte_in_dword = origin % 4;
+    // A whole wave whose lanes 16..63 repeat lanes 0..15 (row broadcasts of
+    // the micro kernels) has the outcome of its first 16 lanes.
+    p.rows_repeat = a.lanes == ~0ull;
+    for (unsigned el = 0; el < a.addresses_per_lane && p.rows_repeat; ++el)
+        p.rows_repeat = std::memcmp(&a.address[el][16], &a.address[el][0], sizeof a.address[el][0] * 48) == 0;
+    p.collect(a, dwords);
+    return p;
+}
+
+std::uint64_t LdsShadow::conflicts(std::uint32_t w, std::uint32_t wave, bool write) const {
+    const std::uint64_t others_wrote = written_any_[w] & ~written_[wave][w];
+    if (!write) return others_wrote;
+    return others_wrote | (read_any_[w] & ~read_[wave][w]) | read_twice_[w];
+}
+
+// The conflict lane by lane, against the state before the access.
+LdsConflict LdsShadow::describe(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords, std::uint32_t wave) const {
+    LdsConflict c;
+    bool described = false;
+    for (unsigned l = 0; l < lanes; ++l) {
+        if (!((a.lanes >> l) & 1)) continue;
+        for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
+            const std::uint64_t first = a.address[el][l] / 4;
+            for (std::uint64_t d = first; d < first + dwords && d < dwords_; ++d) {
+                const std::uint32_t w = static_cast<std::uint32_t>(d / 64);
+                if (!(conflicts(w, wave, a.write) & bit_of(d))) continue;
+                c.lanes |= std::uint64_t{1} << l;
+                if (described) continue;
+                described = true;
+                c.address = static_cast<std::uint32_t>(d * 4);
+                c.other_wrote = (written_any_[w] & ~written_[wave][w] & bit_of(d)) != 0;
+                if (c.other_wrote) {
+                    c.other_inst = write_inst_[d];
+                    for (std::uint32_t v = 0; v < written_.size(); ++v)
+                        if (written_[v][w] & bit_of(d)) c.other_wave = v;
+                } else {
+                    c.other_inst = read_inst_[d];
+                    c.other_wave = ~0u;
+                    if (!(read_twice_[w] & bit_of(d)))
+                        for (std::uint32_t v = 0; v < read_.size(); ++v)
+                            if (read_[v][w] & bit_of(d)) c.other_wave = v;
+                }
+            }
+        }
+    }
+    return c;
+}
+
+void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict) {
+    for (std::uint32_t w = low_; w <= high_; ++w) {
+        const std::uint64_t bits = access_[w];
+        if (!bits) continue;
+        if (write) {
+            // This wave is now the dwords' last writer. Other waves can only
+            // have been before if the access conflicted.
+            if (had_conflict)
+                for (std::uint32_t v = 0; v < written_.size(); ++v)
+                    if (v != wave) written_[v][w] &= ~bits;
+            written_[wave][w] |= bits;
+            written_any_[w] |= bits;
+            store(write_inst_, w, bits, inst);
+        } else {
+            store(read_inst_, w, bits & ~read_any_[w], inst);  // the epoch's first read
+            read_twice_[w] |= bits & read_any_[w] & ~read_[wave][w];
+            read_[wave][w] |= bits;
+            read_any_[w] |= bits;
+        }
+    }
+    epoch_low_ = std::min(epoch_low_, low_);
+    epoch_high_ = std::max(epoch_high_, high_);
+}
+
+LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst) {
+    LdsConflict c;
+    if (!a.lanes) return c;
+    ensure_wave(wave);
+    const std::uint32_t dwords = p.dwords;
+    const std::int64_t start = static_cast<std::int64_t>(p.origin / 4) + p.span_first;
+    if (start >= 0 && start + p.span_dwords <= std::int64_t(dwords_)) {  // inside the LDS: the span shifted in place
+        const std::uint32_t first_word = static_cast<std::uint32_t>(start / 64), shift = start % 64;
+        for (std::size_t i = 0; i < p.span.size(); ++i) {
+            access_[first_word + i] |= p.span[i] << shift;
+            if (shift && first_word + i + 1 < access_.size()) access_[first_word + i + 1] |= p.span[i] >> (64 - shift);
+        }
+        low_ = first_word;
+        high_ = static_cast<std::uint32_t>((start + p.span_dwords - 1) / 64);
+    } else {
+        for (const Run& run : p.runs) add(static_cast<std::int64_t>(p.origin / 4) + run.first, run.count);
+    }
+    if (low_ > high_) return c;  // all past the LDS
+    std::uint64_t conflicting = 0;
+    for (std::uint32_t w = low_; w <= high_; ++w) conflicting |= access_[w] & conflicts(w, wave, a.write);
+    if (conflicting) {
+        c = describe(a, p.rows_repeat ? 16 : 64, dwords, wave);
+        if (p.rows_repeat) c.lanes = (c.lanes & 0xffff) * 0x0001000100010001ull;
+    }
+    record(wave, inst, a.write, conflicting != 0);
+    std::fill(access_.begin() + low_, access_.begin() + high_ + 1, 0);
+    low_ = ~0u;
+    high_ = 0;
     return c;
 }
 

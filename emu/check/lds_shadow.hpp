@@ -1,13 +1,23 @@
 #pragma once
-// Per-workgroup LDS shadow for the race detector: for every dword, the last
-// writer and the reader(s) of the current barrier interval ("epoch": the
-// number of s_barrier releases so far). Two waves touching the same dword in
-// one epoch, at least one of them writing, is a race: nothing orders them.
+// Per-workgroup LDS shadow for the race detector. Within one barrier
+// interval ("epoch": between two s_barrier releases), two waves touching the
+// same dword, at least one of them writing, is a race: nothing orders them.
 // Granularity is the dword (sub-dword accesses of different waves to
 // different bytes of one dword are reported too); atomics are not races.
+//
+// The state is bitmaps over the LDS dwords, per wave and epoch: the dwords
+// the wave wrote last and those it read, and their unions. Why bitmaps: the
+// per-dword, per-lane shadow this replaces was a quarter of a checked
+// SGEMM's time; an instruction's lanes usually cover a contiguous range
+// (16 or 64 lanes of consecutive elements), which is a few 64-bit words
+// here, tested and updated word by word. Only an access that conflicts
+// goes through its lanes one by one, to report them as before: the lanes
+// whose dwords conflict with what other waves did earlier in the epoch, and
+// the first such dword (lanes in order, then elements) with the other wave
+// and instruction.
 
-#include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "emu/exec/observer.hpp"
@@ -16,49 +26,70 @@ namespace dppgemm::emu::check {
 
 struct LdsConflict {
     std::uint64_t lanes = 0;      // lanes of the current access that conflict
-    std::uint32_t address = 0;    // first conflicting byte address
+    std::uint32_t address = 0;    // first conflicting dword's byte address
     std::uint32_t other_inst = 0; // the other wave's instruction
-    std::uint32_t other_wave = 0;
+    std::uint32_t other_wave = 0; // ~0u: several other waves (read by two or more)
     bool other_wrote = false;
-    bool recorded = false;        // the fields above describe the first conflict
     bool any() const { return lanes != 0; }
 };
 
 class LdsShadow {
 public:
     void reset(std::uint32_t bytes);
-    void set_epoch(std::uint32_t epoch) { epoch_ = epoch; }
-    // Records an access of `wave` by instruction `inst`; returns the first conflict.
-    LdsConflict access(const MemoryAccess& a, std::uint32_t wave, std::uint32_t inst);
+    // An s_barrier released every wave: a new epoch.
+    void new_epoch();
+    // An access's lane addresses relative to its first active lane's (the
+    // origin), and the dwords they cover, kept per instruction. Why: a loop
+    // body's ds instruction repeats its pattern at another base (the next k,
+    // the other stage), and comparing it is one vectorized pass where
+    // merging lanes into dword ranges goes lane by lane.
+    struct Run {
+        std::int64_t first;  // dwords from the origin's
+        std::int64_t count;
+    };
+    struct Pattern {
+        bool valid = false;
+        std::uint64_t lanes = 0;
+        unsigned addresses_per_lane = 0;
+        std::uint32_t dwords = 0, origin_byte_in_dword = 0;
+        std::uint64_t relative[2][64] = {};
+        bool rows_repeat = false;  // lanes 16..63 repeat lanes 0..15
+        std::uint64_t relative_or = 0;  // of every active lane's relative address
+        std::vector<Run> runs;
+        // The runs as a bitmap: bit i is dword span_first + i from the origin's.
+        std::int64_t span_first = 0;
+        std::uint32_t span_dwords = 0;
+        std::vector<std::uint64_t> span;
+        std::uint64_t origin = 0;  // of the access the pattern was last asked for
+        void collect(const MemoryAccess& a, std::uint32_t dwords);
+    };
+    // The access's pattern (the instruction's last one when it repeats).
+    const Pattern& pattern(const MemoryAccess& a, std::uint32_t inst);
+    // Records an access of `wave` by instruction `inst`; returns its conflicts.
+    LdsConflict access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst);
 
 private:
-    // Tags: epoch << 5 | (wave + 1); readers: `multiple` when two waves read.
-    static constexpr std::uint32_t wave_bits = 5, wave_mask = (1u << wave_bits) - 1, multiple = wave_mask;
-    std::uint32_t epoch_ = 0;
-    // One 16-byte cell per dword: an access reads and writes one cache line per
-    // dword instead of one in each of four arrays.
-    struct Cell {
-        std::uint32_t write_tag = 0, read_tag = 0, write_inst = 0, read_inst = 0;
-    };
-    std::vector<Cell> cells_;
-    // Lanes that share an address (broadcast reads) share the outcome: a
-    // direct-mapped memo of the current access's addresses skips the repeats.
-    // An entry belongs to the current access when its generation matches.
-    struct Memo {
-        std::uint64_t address = 0;
-        std::uint32_t generation = 0;
-        bool conflict = false;
-    };
-    std::array<Memo, 64> memo_{};
-    std::uint32_t generation_ = 0;
+    using Words = std::vector<std::uint64_t>;
+    std::uint32_t dwords_ = 0;
+    // This epoch. Per wave (written_[wave], read_[wave]): the dwords whose
+    // last writer it is, and the dwords it read. The writers' sets are
+    // disjoint; `read_twice_` holds the dwords read by two waves or more.
+    std::vector<Words> written_, read_;
+    Words written_any_, read_any_, read_twice_;
+    std::vector<std::uint32_t> write_inst_, read_inst_;  // per dword: last write, first read of the epoch
+    std::uint32_t epoch_low_ = ~0u, epoch_high_ = 0;     // words touched this epoch
+    // The current access's dwords, words [low_, high_].
+    Words access_;
+    std::uint32_t low_ = ~0u, high_ = 0;
 
-    std::uint32_t tag(std::uint32_t wave) const { return (epoch_ << wave_bits) | (wave + 1); }
-    bool this_epoch(std::uint32_t t) const { return t != 0 && (t >> wave_bits) == epoch_; }
-    bool record_read_conflict(std::uint32_t d, LdsConflict& c);
-    bool conflicts_write(std::uint32_t d, std::uint32_t me, LdsConflict& c);
-    // Checks and records one element (dwords from `address`); true on a conflict.
-    static bool disjoint_in_order(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords);
-    bool element(std::uint64_t address, std::uint32_t dwords, bool write, std::uint32_t me, std::uint32_t inst, LdsConflict& c);
+    std::vector<std::unique_ptr<Pattern>> patterns_;  // by instruction, kept across workgroups
+
+    void ensure_wave(std::uint32_t wave);
+    void add(std::int64_t first_dword, std::int64_t count);
+    // Dwords of word w another wave makes this access conflict with.
+    std::uint64_t conflicts(std::uint32_t w, std::uint32_t wave, bool write) const;
+    LdsConflict describe(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords, std::uint32_t wave) const;
+    void record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict);
 };
 
 }  // namespace dppgemm::emu::check

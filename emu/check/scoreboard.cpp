@@ -10,6 +10,7 @@ constexpr unsigned vm_limit = 63, lgkm_limit = 15;
 
 void Scoreboard::reset() {
     entries_.clear();
+    vm_count_ = lgkm_count_ = 0;
     pending_.fill(0);
     bits_.fill(0);
 }
@@ -22,25 +23,28 @@ void Scoreboard::mark(const InFlightMemoryOp& e, int delta) {
     }
 }
 
-void Scoreboard::drop_done() {
-    for (const InFlightMemoryOp& e : entries_)
-        if (e.done()) mark(e, -1);
-    entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [](const InFlightMemoryOp& e) { return e.done(); }),
-                   entries_.end());
-}
-
 void Scoreboard::wait(unsigned vm, unsigned lgkm) {
-    unsigned vm_younger = 0, lds_younger = 0;
-    for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
-        if (it->vm && ++vm_younger > vm) it->vm_done = true;
-        if (!it->lgkm) continue;
-        if (it->lgkm_in_order) {
-            if (++lds_younger > lgkm) it->lgkm_done = true;
-        } else if (lgkm == 0) {
-            it->lgkm_done = true;
+    if (entries_.empty()) return;
+    unsigned vm_total = 0, lds_total = 0;
+    for (const InFlightMemoryOp& e : entries_) {
+        vm_total += e.vm;
+        lds_total += e.lgkm_in_order;
+    }
+    unsigned vm_so_far = 0, lds_so_far = 0;  // up to and including entries_[i]
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+        const InFlightMemoryOp e = entries_[i];
+        vm_so_far += e.vm;
+        lds_so_far += e.lgkm_in_order;
+        if (completes(e, vm_total - vm_so_far, lds_total - lds_so_far, vm, lgkm)) {
+            mark(e, -1);
+            vm_count_ -= e.vm;
+            lgkm_count_ -= e.lgkm;
+        } else {
+            entries_[kept++] = e;
         }
     }
-    drop_done();
+    entries_.resize(kept);
 }
 
 const InFlightMemoryOp* Scoreboard::pending_in(const RegRange& range) const {
@@ -67,14 +71,11 @@ const InFlightMemoryOp* Scoreboard::unordered_with(const InFlightMemoryOp& incom
 }
 
 void Scoreboard::issue(const InFlightMemoryOp& entry) {
-    unsigned vm_count = 0, lgkm_count = 0;
-    for (const InFlightMemoryOp& e : entries_) {
-        vm_count += e.vm;
-        lgkm_count += e.lgkm;
-    }
-    if (entry.vm && vm_count >= vm_limit) wait(vm_limit - 1, lgkm_limit);
-    if (entry.lgkm && lgkm_count >= lgkm_limit) wait(vm_limit, lgkm_limit - 1);
+    if (entry.vm && vm_count_ >= vm_limit) wait(vm_limit - 1, lgkm_limit);
+    if (entry.lgkm && lgkm_count_ >= lgkm_limit) wait(vm_limit, lgkm_limit - 1);
     entries_.push_back(entry);
+    vm_count_ += entry.vm;
+    lgkm_count_ += entry.lgkm;
     mark(entry, +1);
 }
 

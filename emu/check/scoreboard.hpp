@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "emu/check/inst_facts.hpp"
+#include "emu/exec/wave.hpp"
 
 namespace dppgemm::emu::check {
 
@@ -28,14 +29,32 @@ struct InFlightMemoryOp {
     std::uint32_t inst = 0;  // issuing instruction (index)
     bool vm = false, lgkm = false;        // counters it occupies
     bool lgkm_in_order = false;           // LDS (SMEM and FLAT are not)
-    bool vm_done = false, lgkm_done = false;
     bool lds_write = false;
     bool reported = false;                // a finding names it already: not reported again
     RegRange dest;                        // count 0: no register result (store)
     std::uint64_t lanes = 0;              // lanes the load writes (vector results)
-    // FLAT occupies both counters and leaves both when it completes.
-    bool done() const { return (vm && vm_done) || (lgkm && lgkm_done) || (!vm && !lgkm); }
 };
+
+// The counters an entry of `counter` occupies. FLAT occupies both (it may be
+// LDS) and leaves both when either covers it, so it is in order on neither.
+inline InFlightMemoryOp entry_kind(WaitCounter counter, bool flat) {
+    InFlightMemoryOp e;
+    e.vm = counter == WaitCounter::vm;
+    e.lgkm = !e.vm || flat;
+    e.lgkm_in_order = counter == WaitCounter::lgkm_lds && !flat;
+    return e;
+}
+
+// Whether entry `e` is certainly complete after s_waitcnt vmcnt(vm)
+// lgkmcnt(lgkm), with `younger_vm` vm entries and `younger_lds` LDS entries
+// issued after it still in flight: vmcnt(n) leaves at most the newest n
+// outstanding, LDS likewise among LDS entries, the rest of lgkmcnt only at 0.
+inline bool completes(const InFlightMemoryOp& e, unsigned younger_vm, unsigned younger_lds, unsigned vm, unsigned lgkm) {
+    if (!e.vm && !e.lgkm) return true;
+    const bool vm_done = e.vm && younger_vm >= vm;
+    const bool lgkm_done = e.lgkm && (e.lgkm_in_order ? younger_lds >= lgkm : lgkm == 0);
+    return vm_done || lgkm_done;
+}
 
 class Scoreboard {
 public:
@@ -67,10 +86,10 @@ public:
 
 private:
     std::vector<InFlightMemoryOp> entries_;  // issue order
+    unsigned vm_count_ = 0, lgkm_count_ = 0;  // entries occupying each counter
     std::array<std::uint16_t, slot_count> pending_{};  // in-flight results per register slot
     std::array<std::uint64_t, slot_count / 64> bits_{};  // slots with pending_ != 0
     void mark(const InFlightMemoryOp& e, int delta);
-    void drop_done();
 };
 
 }  // namespace dppgemm::emu::check

@@ -318,7 +318,7 @@ private:
                     while (w.state == WaveState::running) {
                         current = w.pc;
                         const ExecInst& e = code[current];
-                        observer->before_instruction(w, e);
+                        if (group_.watches(current)) observer->before_instruction(w, e);
                         ++classes[static_cast<std::size_t>(e.cls)];
                         multiply_adds += e.multiply_add;
                         ++w.executed;
@@ -403,6 +403,7 @@ private:
         if (s_.config.observer) observer = s_.config.observer->start(linear);
         group_.observer = observer.get();
         group_.observe_global_memory = observer && observer->observes_global_memory();
+        group_.watched = observer ? observer->watched_instructions() : nullptr;
         for (unsigned i = 0; i < waves_.size(); ++i) init_wave(*waves_[i], i);
         group_.counters.workgroups += 1;
         group_.counters.waves += waves_.size();

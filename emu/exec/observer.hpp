@@ -1,7 +1,9 @@
 #pragma once
 // The narrow interface checkers observe the executor through. Off by
 // default: the run loop tests one pointer per instruction and the memory
-// paths one more per memory instruction; nothing else changes.
+// paths one more per memory instruction; nothing else changes. An observer
+// says what it needs (which instructions, global memory or not), so that
+// what it does not need keeps the executor's fast paths.
 //
 // A DispatchObserver hands out one WorkgroupObserver per workgroup; a
 // workgroup runs on one host thread, so a WorkgroupObserver needs no locking.
@@ -18,7 +20,9 @@ struct ExecInst;
 struct InFlightMemoryOp;
 
 // One memory instruction's lane accesses (LDS byte offsets, or device
-// addresses). Addresses of lanes outside `lanes` are unspecified.
+// addresses), address[element][lane]: lanes contiguous, so that observers
+// scan them with vector instructions. Addresses of lanes outside `lanes`
+// are unspecified.
 struct MemoryAccess {
     enum class Space : std::uint8_t { lds, global } space = Space::global;
     bool write = false;
@@ -26,17 +30,26 @@ struct MemoryAccess {
     std::uint64_t lanes = 0;           // lanes that access memory
     std::uint32_t bytes_per_lane = 0;  // per address
     unsigned addresses_per_lane = 1;   // 2 for ds_read2/write2
-    std::uint64_t address[64][2] = {};
+    std::uint64_t address[2][64] = {};
 };
 
 class WorkgroupObserver {
 public:
     virtual ~WorkgroupObserver() = default;
-    // Before each instruction executes, in program order (the wave's state is
-    // the input state). A run of consecutive multiply-adds executes in one
-    // call with the CPU's denormals-are-zero mode on: this hook is then
-    // called from inside that run, and must not do floating-point work.
+    // Before each watched instruction (watched_instructions()) executes, in
+    // program order (the wave's state is the input state). A run of
+    // consecutive multiply-adds executes in one call with the CPU's
+    // denormals-are-zero mode on: this hook is then called from inside that
+    // run, and must not do floating-point work.
     virtual void before_instruction(const Wave&, const ExecInst&) {}
+    // The instructions before_instruction is called for: one byte per entry
+    // of Program::code, nonzero = called; nullptr (the default) = every
+    // instruction. Asked once per workgroup, read before each instruction
+    // (the bytes belong to the observer and must live until finish()). Why:
+    // a call per instruction made an observer that does nothing cost 1.3x
+    // the unobserved run; the checkers work out per program which
+    // instructions can matter to a finding (emu/check/watch_plan.hpp).
+    virtual const std::uint8_t* watched_instructions() const { return nullptr; }
     virtual void memory_access(const Wave&, const ExecInst&, const MemoryAccess&) {}
     // Whether memory_access wants global (non-LDS) accesses too. Asked once
     // per workgroup: listing 64 lane addresses costs as much as the access

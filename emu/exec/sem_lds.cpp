@@ -189,8 +189,8 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
         access.lanes = exec;
         access.bytes_per_lane = f.bytes;
         access.addresses_per_lane = a.elements;
-        for (unsigned l = 0; l < 64; ++l)
-            for (unsigned el = 0; el < a.elements; ++el) access.address[l][el] = a.byte[el][l];
+        for (unsigned el = 0; el < a.elements; ++el)
+            for (unsigned l = 0; l < 64; ++l) access.address[el][l] = a.byte[el][l];
         o->memory_access(w, e, access);
     }
 }

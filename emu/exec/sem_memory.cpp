@@ -181,8 +181,8 @@ public:
         a.bytes_per_lane = bytes_per_lane;
         a.addresses_per_lane = 1;
         for (unsigned l = 0; l < 64; ++l) {
-            a.address[l][0] = ((lanes_ >> l) & 1) ? offset_[l] : 0;
-            a.address[l][1] = 0;
+            a.address[0][l] = ((lanes_ >> l) & 1) ? offset_[l] : 0;
+            a.address[1][l] = 0;
         }
         w.group->observer->memory_access(w, e, a);
     }
@@ -340,7 +340,7 @@ void vmem_load(Wave& w, const ExecInst& e) {
         for (unsigned d = 0; d < f.dwords; ++d) {
             u64 address;
             const std::uint8_t* host = addr.at(l, 4 * d, f.bytes, &address);
-            if (d == 0 && access) access->address[l][0] = address;
+            if (d == 0 && access) access->address[0][l] = address;
             if (d == 0) flat_lds.note(l, address);
             u32 value = load_value(host, f);
             if (f.d16 && f.hi) value <<= 16;
@@ -377,7 +377,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
         for (unsigned d = 0; d < f.dwords; ++d) {
             u64 address;
             std::uint8_t* host = addr.at(l, 4 * d, f.bytes, &address);
-            if (d == 0 && access) access->address[l][0] = address;
+            if (d == 0 && access) access->address[0][l] = address;
             if (d == 0) flat_lds.note(l, address);
             if (!host) continue;  // buffer range check: dropped
             u32 value = vreg(w, data, d)[l];
@@ -546,7 +546,7 @@ void typed_load(Wave& w, const ExecInst& e) {
             if (c < f.components) {
                 u64 address;
                 const std::uint8_t* host = addr.at(l, c * bytes, bytes, &address);
-                if (c == 0 && access) access->address[l][0] = address;
+                if (c == 0 && access) access->address[0][l] = address;
                 u32 raw = 0;
                 if (host) std::memcpy(&raw, host, bytes), total += bytes;
                 value = host ? typed_to_register(raw, f, t.d16) : 0;
@@ -572,7 +572,7 @@ void typed_store(Wave& w, const ExecInst& e) {
         for (unsigned c = 0; c < components; ++c) {
             u64 address;
             std::uint8_t* host = addr.at(l, c * bytes, bytes, &address);
-            if (c == 0 && access) access->address[l][0] = address;
+            if (c == 0 && access) access->address[0][l] = address;
             if (!host) continue;  // out of range: dropped
             u32 value = t.d16 ? vreg(w, e.dst, c / 2)[l] >> (((c & 1) || t.hi) ? 16 : 0) : vreg(w, e.dst, c)[l];
             const u32 raw = typed_from_register(value, f, t.d16);

@@ -211,10 +211,10 @@ template <bool Fused, int A, int B, int C>
 __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w, const ExecInst* run,
                                                                          unsigned length) {
     const bool all_lanes = w.exec() == ~0ull;  // no multiply-add changes EXEC
-    WorkgroupObserver* observer = w.group->observer;  // the run loop announced run[0]
+    const Workgroup& group = *w.group;  // the run loop announced run[0] to the observer
     for (unsigned i = 0; i < length; ++i) {
         const ExecInst& x = run[i];
-        if (i && observer) observer->before_instruction(w, x);
+        if (i && group.watches(x.index)) group.observer->before_instruction(w, x);
         if (!all_lanes || !x.direct_vgprs) {
             multiply_add_one<A, B, C>(w, x, multiply_add_avx2<false, Fused>);
             continue;
@@ -305,10 +305,10 @@ __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_run_avx5
     static_assert(A == 0, "DPP permutes src0, which must be the first multiplicand");
     const u64 exec = w.exec();  // no multiply-add changes EXEC
     const bool flush_out = run[0].flush_out;  // the same for the whole run
-    WorkgroupObserver* observer = w.group->observer;  // the run loop announced run[0]
+    const Workgroup& group = *w.group;  // the run loop announced run[0] to the observer
     const MultiplyAddStep* steps = run[0].multiply_add_steps;
     for (unsigned i = 0; i < length; ++i) {
-        if (i && observer) observer->before_instruction(w, run[i]);
+        if (i && group.watches(run[0].index + i)) group.observer->before_instruction(w, run[i]);
         const MultiplyAddStep& x = steps[i];
         const u32 *a = w.v[x.src[A]], *b = w.v[x.src[B]], *c = w.v[x.src[C]];
         u32* dst = w.v[x.dst];
@@ -817,10 +817,10 @@ template <bool FlushOut>
 __attribute__((target("avx512f,avx2,fma"), noinline)) void packed_multiply_add_run_avx512(Wave& w, const ExecInst* run,
                                                                                          unsigned length) {
     const u64 exec = w.exec();  // no multiply-add changes EXEC
-    WorkgroupObserver* observer = w.group->observer;  // the run loop announced run[0]
+    const Workgroup& group = *w.group;  // the run loop announced run[0] to the observer
     const MultiplyAddStep* steps = run[0].multiply_add_steps;
     for (unsigned i = 0; i < length; ++i) {
-        if (i && observer) observer->before_instruction(w, run[i]);
+        if (i && group.watches(run[0].index + i)) group.observer->before_instruction(w, run[i]);
         const MultiplyAddStep& x = steps[i];
         if (x.kind != MultiplyAddStep::Kind::direct) {
             pk_f32<pk_fma, 3>(w, run[i]);

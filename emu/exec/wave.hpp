@@ -159,6 +159,7 @@ struct Workgroup {
     Counters counters;
     WorkgroupObserver* observer = nullptr;
     bool observe_global_memory = false;  // observer && observer->observes_global_memory()
+    const std::uint8_t* watched = nullptr;  // observer->watched_instructions()
     // What the memory paths hand the observer: one per workgroup, refilled
     // for each access (1 KiB, not worth an allocation per instruction).
     MemoryAccess observed_access;
@@ -170,6 +171,8 @@ struct Workgroup {
     std::vector<std::unique_ptr<LdsConflictMemo>> lds_memo;
 
     explicit Workgroup(const DispatchEnv& e) : env(&e), translator(*e.memory), lds_memo(e.program->code.size()) {}
+    // Whether the observer wants before_instruction for instruction `index`.
+    bool watches(std::uint32_t index) const { return observer && (!watched || watched[index]); }
     LdsConflictMemo& memo(std::uint32_t index) {
         if (!lds_memo[index]) lds_memo[index] = std::make_unique<LdsConflictMemo>();
         return *lds_memo[index];

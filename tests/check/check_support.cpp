@@ -1,5 +1,7 @@
 #include "check_support.hpp"
 
+#include <catch2/catch.hpp>
+
 #include <cstring>
 #include <stdexcept>
 
@@ -31,15 +33,26 @@ Checked run_checked(exec_test::TestRun& run, const Program& program, CheckOption
     return c;
 }
 
+Checked planned_and_every(const std::function<Checked(CheckOptions)>& run, CheckOptions options) {
+    const Checked planned = run(options);
+    options.watch_every_instruction = true;
+    const Checked every = run(options);
+    INFO("watch plan:\n" << planned.text() << "every instruction:\n" << every.text());
+    CHECK(planned.text() == every.text());
+    return planned;
+}
+
 Planted check_body(const std::string& body, const PlantOptions& options) {
     const CodeObject co = exec_test::assemble_kernel(body, options.kernel);
     Kernel kernel = co.kernel("k");
     if (options.drop_final_endpgm) kernel = with_nop_at(kernel, static_cast<std::uint32_t>(kernel.code.size() - 4));
     Planted p{build_program(kernel, co.target.processor), {}};
-    exec_test::TestRun run;
-    run.block = options.block;
-    run.watchdog = options.watchdog;
-    p.checked = run_checked(run, p.program);
+    p.checked = planned_and_every([&](CheckOptions check) {
+        exec_test::TestRun run;
+        run.block = options.block;
+        run.watchdog = options.watchdog;
+        return run_checked(run, p.program, check);
+    });
     return p;
 }
 

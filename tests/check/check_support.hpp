@@ -2,6 +2,7 @@
 // Test support for the checkers: run a program with a Checker attached, find
 // instructions by their text, patch instruction words (mutations).
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct Checked {
 Checked launch_checked(DeviceMemory& memory, const Program& program, LaunchConfig config, CheckOptions options = {});
 // Runs the program on the test buffers with a Checker.
 Checked run_checked(exec_test::TestRun& run, const Program& program, CheckOptions options = {});
+// `run` (which sets up fresh inputs and runs checked with the options it is
+// given) with the checker's watch plan and watching every instruction
+// (CheckOptions::watch_every_instruction): the findings must be the same, in
+// the same order, with the same lanes and counts (a CHECK here). Returns the
+// planned run's.
+Checked planned_and_every(const std::function<Checked(CheckOptions)>& run, CheckOptions options = {});
 // A small kernel assembled from `body` (kernel_builder) and run checked on fresh buffers.
 struct Planted {
     Program program;

@@ -286,6 +286,63 @@ TEST_CASE("checkers observe instructions, memory, counters and barriers per work
     }
 }
 
+namespace {
+// Watches the instructions at the given indices only and records what it sees.
+struct SubsetObserver : WorkgroupObserver {
+    std::vector<std::uint8_t> watched;
+    std::vector<std::uint32_t> seen;
+    void before_instruction(const Wave&, const ExecInst& e) override { seen.push_back(e.index); }
+    const std::uint8_t* watched_instructions() const override { return watched.data(); }
+};
+struct SubsetDispatch : DispatchObserver {
+    std::vector<std::uint8_t> watched;
+    std::vector<std::uint32_t> seen;
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override {
+        auto o = std::make_unique<SubsetObserver>();
+        o->watched = watched;
+        return o;
+    }
+    void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver> o) override {
+        seen = static_cast<SubsetObserver*>(o.get())->seen;
+    }
+};
+}  // namespace
+
+TEST_CASE("an observer sees exactly the instructions it watches, inside multiply-add runs too", "[flow][observer]") {
+    // Six v_fmac_f32 in a row run as one multiply-add run when fp32 denormals
+    // are flushed (mode 0) and one by one otherwise (mode 3): both must
+    // announce the watched ones, in order, and no others.
+    for (unsigned denorm : {0u, 3u}) {
+        KernelOptions options;
+        options.denorm_mode_32 = denorm;
+        const Program program = build(R"(
+  v_mov_b32 v2, 1.0
+  v_mov_b32 v3, 2.0
+  v_fmac_f32 v4, v2, v3
+  v_fmac_f32 v5, v2, v3
+  v_fmac_f32 v6, v2, v3
+  v_fmac_f32 v7, v2, v3
+  v_fmac_f32 v8, v2, v3
+  v_fmac_f32 v9, v2, v3
+  global_store_dword v1, v9, s[4:5]
+)",
+                                      options);
+        std::uint32_t mac = 0;
+        while (program.disassemble(mac).rfind("v_fmac_f32", 0) != 0) ++mac;
+        REQUIRE(program.code[mac].multiply_add_run == 6);
+        REQUIRE(program.code[mac].flush_in == (denorm == 0));  // the run executes in one call only when flushing
+        SubsetDispatch observer;
+        observer.watched.assign(program.code.size(), 0);
+        const std::vector<std::uint32_t> expected = {mac, mac + 2, mac + 3, mac + 5, mac + 6};
+        for (std::uint32_t i : expected) observer.watched[i] = 1;
+        TestRun run(64);
+        run.observer = &observer;
+        REQUIRE(run.run(program).ok());
+        INFO("fp32 denorm mode " << denorm);
+        CHECK(observer.seen == expected);
+    }
+}
+
 TEST_CASE("global atomics from many workgroups add up", "[flow][atomics]") {
     const Program program = build(R"(
   v_mov_b32 v2, 0
