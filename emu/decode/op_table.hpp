@@ -89,6 +89,7 @@ enum OpFlag : std::uint64_t {
     OF_VCC_SCALE = 1ull << 29,    // reads VCC as its scale condition (v_div_fmas_*)
     OF_LANE_SELECT = 1ull << 30,  // src1 selects the lane (v_readlane_b32, v_writelane_b32)
     OF_READS_DST = 1ull << 31,    // the destination field is also read (SOPK accumulators, v_writelane_b32)
+    OF_ENDPGM = 1ull << 32,       // ends the wave (s_endpgm): no successor in the control flow
 };
 
 enum class ImmKind : std::uint8_t {
