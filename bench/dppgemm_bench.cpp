@@ -27,7 +27,7 @@ using Clock = std::chrono::steady_clock;
 
 // Which flag a BLAS argument position came from, for usage errors.
 const char* flag_of_position(int position) {
-  switch (position) {
+    switch (position) {
     case 1: return "--transposeA";
     case 2: return "--transposeB";
     case 3: return "-m";
@@ -36,208 +36,210 @@ const char* flag_of_position(int position) {
     case 8: return "--lda";
     case 10: return "--ldb";
     case 13: return "--ldc";
-  }
-  return "an argument";
+    }
+    return "an argument";
 }
 
 // Progress on stderr for runs longer than a second, only on a terminal.
 class ProgressBar {
- public:
-  explicit ProgressBar(std::string label) : label_(std::move(label)), start_(Clock::now()) {}
-  ~ProgressBar() {
-    if (shown_) std::fprintf(stderr, "\r%*s\r", 78, "");
-  }
-  void update(std::uint64_t done, std::uint64_t total) {
-    if (!isatty(STDERR_FILENO) || total == 0) return;
-    const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
-    if (seconds < 1.0) return;
-    const int width = 30, filled = int(width * done / total);
-    std::fprintf(stderr, "\r%-28s [%.*s%*s] %3d%% %6.1fs", label_.c_str(), filled,
-                 "##############################", width - filled, "", int(100 * done / total), seconds);
-    std::fflush(stderr);
-    shown_ = true;
-  }
+public:
+    explicit ProgressBar(std::string label) : label_(std::move(label)), start_(Clock::now()) {}
+    ~ProgressBar() {
+        if (shown_) std::fprintf(stderr, "\r%*s\r", 78, "");
+    }
+    void update(std::uint64_t done, std::uint64_t total) {
+        if (!isatty(STDERR_FILENO) || total == 0) return;
+        const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+        if (seconds < 1.0) return;
+        const int width = 30, filled = int(width * done / total);
+        std::fprintf(stderr, "\r%-28s [%.*s%*s] %3d%% %6.1fs", label_.c_str(), filled, "##############################",
+                     width - filled, "", int(100 * done / total), seconds);
+        std::fflush(stderr);
+        shown_ = true;
+    }
 
- private:
-  std::string label_;
-  Clock::time_point start_;
-  bool shown_ = false;
+private:
+    std::string label_;
+    Clock::time_point start_;
+    bool shown_ = false;
 };
 
 // Output files and gnuplot are checked before the run, not after minutes of it.
 void check_outputs(const BenchOptions& o) {
-  const std::pair<const char*, const std::string*> files[] = {
-      {"--csv", &o.csv}, {"--json", &o.json}, {"--plot", &o.plot}};
-  for (const auto& [flag, path] : files)
-    if (!path->empty() && !std::ofstream(*path, std::ios::app))
-      throw UsageError(std::string("dppgemm-bench: ") + flag + " " + *path + ": cannot write this file");
-  if (!o.plot.empty() && std::system("gnuplot --version >/dev/null 2>&1") != 0)
-    throw UsageError("dppgemm-bench: --plot " + o.plot + ": gnuplot is not installed (apt-get install gnuplot-nox)");
+    const std::pair<const char*, const std::string*> files[] = {
+        {"--csv", &o.csv}, {"--json", &o.json}, {"--plot", &o.plot}};
+    for (const auto& [flag, path] : files)
+        if (!path->empty() && !std::ofstream(*path, std::ios::app))
+            throw UsageError(std::string("dppgemm-bench: ") + flag + " " + *path + ": cannot write this file");
+    if (!o.plot.empty() && std::system("gnuplot --version >/dev/null 2>&1") != 0)
+        throw UsageError("dppgemm-bench: --plot " + o.plot +
+                         ": gnuplot is not installed (apt-get install gnuplot-nox)");
 }
 
 Problem checked_problem(const BenchOptions& o, const Shape& shape) {
-  const Problem p = make_problem(o, shape);
-  const Result checked = check_sgemm_arguments(p.ta, p.tb, p.m, p.n, p.k, p.alpha, p.lda, p.ldb, p.beta, p.ldc);
-  if (checked.status == Status::invalid_argument)
-    throw UsageError(std::string("dppgemm-bench: ") + flag_of_position(checked.invalid_argument) + ": " +
-                     checked.message);
-  return p;
+    const Problem p = make_problem(o, shape);
+    const Result checked = check_sgemm_arguments(p.ta, p.tb, p.m, p.n, p.k, p.alpha, p.lda, p.ldb, p.beta, p.ldc);
+    if (checked.status == Status::invalid_argument)
+        throw UsageError(std::string("dppgemm-bench: ") + flag_of_position(checked.invalid_argument) + ": " +
+                         checked.message);
+    return p;
 }
 
 // -j untimed runs, then -i timed ones; C of the last run stays in `c`.
 Row run_variant(const BenchOptions& o, const Problem& p, Variant variant, const std::string& arch,
                 std::vector<float>& c) {
-  Row row;
-  row.variant = to_string(variant);
-  Options options;
-  options.variant = variant;
-  options.backend = o.backend;
-  options.emu_target = arch;
-  options.threads = o.threads;
-  ProgressBar bar(arch + " " + row.variant);
-  options.progress = [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
-  for (int run = 0; run < o.warmup + o.iterations; ++run) {
-    c = p.c0;
-    const auto start = Clock::now();
-    row.result = sgemm(p.ta, p.tb, p.m, p.n, p.k, p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta, c.data(),
-                       p.ldc, options);
-    const double wall = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    if (!row.result) break;
-    if (run >= o.warmup) row.ms.push_back(row.on_gpu() ? row.result.milliseconds : wall);
-  }
-  row.target = row.result.target.empty() ? arch : row.result.target;
-  if (row.result && row.result.counters)
-    if (const auto gpu = gpu_spec(row.target)) row.modeled = model_launch(*gpu, *row.result.counters, p.flops());
-  return row;
+    Row row;
+    row.variant = to_string(variant);
+    Options options;
+    options.variant = variant;
+    options.backend = o.backend;
+    options.emu_target = arch;
+    options.threads = o.threads;
+    ProgressBar bar(arch + " " + row.variant);
+    options.progress = [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
+    for (int run = 0; run < o.warmup + o.iterations; ++run) {
+        c = p.c0;
+        const auto start = Clock::now();
+        row.result = sgemm(p.ta, p.tb, p.m, p.n, p.k, p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta, c.data(),
+                           p.ldc, options);
+        const double wall = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        if (!row.result) break;
+        if (run >= o.warmup) row.ms.push_back(row.on_gpu() ? row.result.milliseconds : wall);
+    }
+    row.target = row.result.target.empty() ? arch : row.result.target;
+    if (row.result && row.result.counters)
+        if (const auto gpu = gpu_spec(row.target)) row.modeled = model_launch(*gpu, *row.result.counters, p.flops());
+    return row;
 }
 
 // What the variants are checked against, computed once per configuration (and MAC flavour).
 class References {
- public:
-  References(const Problem& p, std::vector<float> c_openblas) : p_(p), c_openblas_(std::move(c_openblas)) {}
-  Verification check(const std::vector<float>& c, MacKind mac) {
-    if (scales_.empty()) scales_ = error_scales(p_);
-    auto [entry, fresh] = same_order_.try_emplace(mac, p_.c0);
-    if (fresh)
-      reference_sgemm(entry->first, p_.ta, p_.tb, p_.m, p_.n, p_.k, p_.alpha, p_.a.data(), p_.lda, p_.b.data(),
-                      p_.ldb, p_.beta, entry->second.data(), p_.ldc);
-    return verify_result(p_, c, entry->second, c_openblas_, scales_);
-  }
+public:
+    References(const Problem& p, std::vector<float> c_openblas) : p_(p), c_openblas_(std::move(c_openblas)) {}
+    Verification check(const std::vector<float>& c, MacKind mac) {
+        if (scales_.empty()) scales_ = error_scales(p_);
+        auto [entry, fresh] = same_order_.try_emplace(mac, p_.c0);
+        if (fresh)
+            reference_sgemm(entry->first, p_.ta, p_.tb, p_.m, p_.n, p_.k, p_.alpha, p_.a.data(), p_.lda, p_.b.data(),
+                            p_.ldb, p_.beta, entry->second.data(), p_.ldc);
+        return verify_result(p_, c, entry->second, c_openblas_, scales_);
+    }
 
- private:
-  const Problem& p_;
-  std::vector<float> c_openblas_;
-  std::vector<double> scales_;
-  std::map<MacKind, std::vector<float>> same_order_;
+private:
+    const Problem& p_;
+    std::vector<float> c_openblas_;
+    std::vector<double> scales_;
+    std::map<MacKind, std::vector<float>> same_order_;
 };
 
 ConfigReport run_config(const BenchOptions& o, const Shape& shape, std::uint64_t seed) {
-  ConfigReport report{checked_problem(o, shape), 0, {}};
-  Problem& p = report.problem;
-  fill_random(p, seed);
-  // At least one untimed OpenBLAS call: the first one starts its thread pool.
-  References references(p, openblas_sgemm(p, std::max(o.warmup, 1), o.iterations, report.openblas_ms));
-  std::vector<float> c;
-  for (const std::string& arch : o.archs) {
-    for (Variant variant : o.variants) {
-      Row row = run_variant(o, p, variant, arch, c);
-      // --variant all: a row the target does not have is left out, not failed.
-      if (o.every_variant && row.result.status == Status::unsupported &&
-          !variant_unavailable_reason(variant, row.target).empty())
-        continue;
-      if (row.result && o.verify) row.check = references.check(c, kernel_mac_kind(variant, row.target));
-      report.rows.push_back(std::move(row));
+    ConfigReport report{checked_problem(o, shape), 0, {}};
+    Problem& p = report.problem;
+    fill_random(p, seed);
+    // At least one untimed OpenBLAS call: the first one starts its thread pool.
+    References references(p, openblas_sgemm(p, std::max(o.warmup, 1), o.iterations, report.openblas_ms));
+    std::vector<float> c;
+    for (const std::string& arch : o.archs) {
+        for (Variant variant : o.variants) {
+            Row row = run_variant(o, p, variant, arch, c);
+            // --variant all: a row the target does not have is left out, not failed.
+            if (o.every_variant && row.result.status == Status::unsupported &&
+                !variant_unavailable_reason(variant, row.target).empty())
+                continue;
+            if (row.result && o.verify) row.check = references.check(c, kernel_mac_kind(variant, row.target));
+            report.rows.push_back(std::move(row));
+        }
+        if (report.rows.back().on_gpu()) break;  // --arch picks emulated targets; a real GPU is one target
     }
-    if (report.rows.back().on_gpu()) break;  // --arch picks emulated targets; a real GPU is one target
-  }
-  return report;
+    return report;
 }
 
 bool write_outputs(const BenchOptions& o, const std::vector<ConfigReport>& reports) {
-  if (!o.csv.empty()) {
-    std::ofstream out(o.csv);
-    write_csv(out, reports);
-  }
-  if (!o.json.empty()) std::ofstream(o.json) << report_json(o, reports).dump(2) << "\n";
-  if (o.plot.empty()) return true;
-  const std::string script = plot_script(o.plot, reports);
-  FILE* gnuplot = popen("gnuplot", "w");
-  if (gnuplot) std::fwrite(script.data(), 1, script.size(), gnuplot);
-  if (!gnuplot || pclose(gnuplot) != 0) {
-    std::cerr << "dppgemm-bench: --plot " << o.plot << ": gnuplot failed\n";
-    return false;
-  }
-  return true;
+    if (!o.csv.empty()) {
+        std::ofstream out(o.csv);
+        write_csv(out, reports);
+    }
+    if (!o.json.empty()) std::ofstream(o.json) << report_json(o, reports).dump(2) << "\n";
+    if (o.plot.empty()) return true;
+    const std::string script = plot_script(o.plot, reports);
+    FILE* gnuplot = popen("gnuplot", "w");
+    if (gnuplot) std::fwrite(script.data(), 1, script.size(), gnuplot);
+    if (!gnuplot || pclose(gnuplot) != 0) {
+        std::cerr << "dppgemm-bench: --plot " << o.plot << ": gnuplot failed\n";
+        return false;
+    }
+    return true;
 }
 
 std::string gibibytes(double bytes) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
-  return text;
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
+    return text;
 }
 
 // The whole run's memory against the machine's, before anything is
 // allocated: a sweep keeps every configuration's A, B and C for the report,
 // and the largest one's working set comes on top.
 void check_memory(const BenchOptions& o) {
-  double kept = 0, during = 0;
-  const Shape* largest = nullptr;
-  for (const Shape& shape : o.shapes) {
-    const MemoryNeed need = memory_need(make_problem(o, shape));
-    kept += need.kept;
-    if (need.during >= during) during = need.during, largest = &shape;
-  }
-  const std::optional<std::uint64_t> available = available_host_memory();
-  if (!available || kept + during <= double(*available)) return;
-  throw UsageError("dppgemm-bench: the run needs about " + gibibytes(kept + during) +
-                   " of memory (A, B and C of every configuration, and for the largest, " +
-                   std::to_string(largest->m) + "x" + std::to_string(largest->n) + "x" + std::to_string(largest->k) +
-                   ", the emulator's copies and the reference results), more than the " +
-                   gibibytes(double(*available)) + " this machine has available (MemAvailable); choose smaller " +
-                   "sizes or leading dimensions");
+    double kept = 0, during = 0;
+    const Shape* largest = nullptr;
+    for (const Shape& shape : o.shapes) {
+        const MemoryNeed need = memory_need(make_problem(o, shape));
+        kept += need.kept;
+        if (need.during >= during) during = need.during, largest = &shape;
+    }
+    const std::optional<std::uint64_t> available = available_host_memory();
+    if (!available || kept + during <= double(*available)) return;
+    throw UsageError("dppgemm-bench: the run needs about " + gibibytes(kept + during) +
+                     " of memory (A, B and C of every configuration, and for the largest, " +
+                     std::to_string(largest->m) + "x" + std::to_string(largest->n) + "x" + std::to_string(largest->k) +
+                     ", the emulator's copies and the reference results), more than the " +
+                     gibibytes(double(*available)) + " this machine has available (MemAvailable); choose smaller " +
+                     "sizes or leading dimensions");
 }
 
 int run(const BenchOptions& o) {
-  check_outputs(o);
-  if (o.threads) openblas_set_num_threads(int(o.threads));
-  for (const Shape& shape : o.shapes) checked_problem(o, shape);  // every bad size before the first run
-  check_memory(o);
-  std::vector<ConfigReport> reports;
-  bool passed = true;
-  std::uint64_t seed = o.seed;
-  for (const Shape& shape : o.shapes) {
-    reports.push_back(run_config(o, shape, seed++));
-    print_table(std::cout, reports.back());
-    std::cout.flush();
-    for (const Row& row : reports.back().rows) {
-      if (!row.result) std::cerr << "dppgemm-bench: " << row.variant << " on " << row.target << " failed: "
-                                 << row.result.message << "\n";
-      const std::string why = failure_message(row.variant, row.target, row.check);
-      if (!why.empty()) std::cerr << "dppgemm-bench: verification failed: " << why << "\n";
-      passed &= row.result && row.check.passed();
+    check_outputs(o);
+    if (o.threads) openblas_set_num_threads(int(o.threads));
+    for (const Shape& shape : o.shapes) checked_problem(o, shape);  // every bad size before the first run
+    check_memory(o);
+    std::vector<ConfigReport> reports;
+    bool passed = true;
+    std::uint64_t seed = o.seed;
+    for (const Shape& shape : o.shapes) {
+        reports.push_back(run_config(o, shape, seed++));
+        print_table(std::cout, reports.back());
+        std::cout.flush();
+        for (const Row& row : reports.back().rows) {
+            if (!row.result)
+                std::cerr << "dppgemm-bench: " << row.variant << " on " << row.target
+                          << " failed: " << row.result.message << "\n";
+            const std::string why = failure_message(row.variant, row.target, row.check);
+            if (!why.empty()) std::cerr << "dppgemm-bench: verification failed: " << why << "\n";
+            passed &= row.result && row.check.passed();
+        }
     }
-  }
-  passed &= write_outputs(o, reports);
-  return passed ? 0 : 1;
+    passed &= write_outputs(o, reports);
+    return passed ? 0 : 1;
 }
 
 }  // namespace
 }  // namespace dppgemm::bench
 
 int main(int argc, char** argv) {
-  using namespace dppgemm::bench;
-  try {
-    auto options = parse_options(argc, argv);
-    if (!options) return 0;
-    return run(*options);
-  } catch (const UsageError& e) {
-    std::cerr << e.what() << "\n";
-    return 2;
-  } catch (const std::bad_alloc&) {  // check_memory's estimate was not enough after all
-    std::cerr << "dppgemm-bench: out of host memory\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "dppgemm-bench: " << e.what() << "\n";
-    return 2;
-  }
+    using namespace dppgemm::bench;
+    try {
+        auto options = parse_options(argc, argv);
+        if (!options) return 0;
+        return run(*options);
+    } catch (const UsageError& e) {
+        std::cerr << e.what() << "\n";
+        return 2;
+    } catch (const std::bad_alloc&) {  // check_memory's estimate was not enough after all
+        std::cerr << "dppgemm-bench: out of host memory\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "dppgemm-bench: " << e.what() << "\n";
+        return 2;
+    }
 }

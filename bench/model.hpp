@@ -12,13 +12,13 @@
 namespace dppgemm::bench {
 
 struct GpuSpec {
-  std::string target;          // gfx906
-  std::string product;         // "Instinct MI50"
-  int compute_units;
-  double clock_mhz;
-  double memory_gb_per_s;      // HBM/GDDR bandwidth
-  double lds_bytes_per_clock;  // per CU
-  int resident_workgroups;     // of the dppgemm kernels per CU (VGPR and LDS limits)
+    std::string target;   // gfx906
+    std::string product;  // "Instinct MI50"
+    int compute_units;
+    double clock_mhz;
+    double memory_gb_per_s;      // HBM/GDDR bandwidth
+    double lds_bytes_per_clock;  // per CU
+    int resident_workgroups;     // of the dppgemm kernels per CU (VGPR and LDS limits)
 };
 
 // The boards of include/dppgemm/targets.def whose targets have kernels, in table order.
@@ -28,12 +28,12 @@ std::string model_target_names(const char* separator);
 std::optional<GpuSpec> gpu_spec(const std::string& target);
 
 struct Modeled {
-  double busiest_cu_workgroups = 0;  // ceil(workgroups / CUs)
-  double valu_cycles = 0, lds_cycles = 0, memory_cycles = 0, issue_cycles = 0;
-  double cycles = 0;                 // the largest of the four
-  double milliseconds = 0;
-  double gflops = 0;
-  std::string bound;                 // "valu", "lds", "memory" or "issue"
+    double busiest_cu_workgroups = 0;  // ceil(workgroups / CUs)
+    double valu_cycles = 0, lds_cycles = 0, memory_cycles = 0, issue_cycles = 0;
+    double cycles = 0;  // the largest of the four
+    double milliseconds = 0;
+    double gflops = 0;
+    std::string bound;  // "valu", "lds", "memory" or "issue"
 };
 
 // All wave instructions of a launch, every class.

@@ -5,8 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cctype>
-#include <cmath>
 #include <climits>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -15,60 +15,59 @@ namespace dppgemm::bench {
 namespace {
 
 [[noreturn]] void bad(const std::string& flag, const std::string& value, const std::string& why) {
-  throw UsageError("dppgemm-bench: " + flag + " " + value + ": " + why);
+    throw UsageError("dppgemm-bench: " + flag + " " + value + ": " + why);
 }
 
 long long to_integer(const std::string& flag, const std::string& text, long long min, long long max) {
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (...) {
-    bad(flag, text, "not an integer");
-  }
-  if (used != text.size()) bad(flag, text, "not an integer");
-  if (v < min || v > max)
-    bad(flag, text, "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-  return v;
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(text, &used);
+    } catch (...) {
+        bad(flag, text, "not an integer");
+    }
+    if (used != text.size()) bad(flag, text, "not an integer");
+    if (v < min || v > max) bad(flag, text, "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    return v;
 }
 
 float to_float(const std::string& flag, const std::string& text) {
-  std::size_t used = 0;
-  float v = 0;
-  try {
-    v = std::stof(text, &used);
-  } catch (const std::out_of_range&) {
-    bad(flag, text, "out of range for a float (largest finite: 3.40282e+38, smallest normal: 1.17549e-38)");
-  } catch (...) {
-    bad(flag, text, "not a number");
-  }
-  if (used != text.size()) bad(flag, text, "not a number");
-  if (!std::isfinite(v)) bad(flag, text, "must be finite");
-  return v;
+    std::size_t used = 0;
+    float v = 0;
+    try {
+        v = std::stof(text, &used);
+    } catch (const std::out_of_range&) {
+        bad(flag, text, "out of range for a float (largest finite: 3.40282e+38, smallest normal: 1.17549e-38)");
+    } catch (...) {
+        bad(flag, text, "not a number");
+    }
+    if (used != text.size()) bad(flag, text, "not a number");
+    if (!std::isfinite(v)) bad(flag, text, "must be finite");
+    return v;
 }
 
 char to_trans(const std::string& flag, const std::string& text) {
-  if (text == "N" || text == "n") return 'N';
-  if (text == "T" || text == "t" || text == "C" || text == "c") return 'T';
-  bad(flag, text, "must be N or T");
+    if (text == "N" || text == "n") return 'N';
+    if (text == "T" || text == "t" || text == "C" || text == "c") return 'T';
+    bad(flag, text, "must be N or T");
 }
 
 std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream stream(text);
-  for (std::string item; std::getline(stream, item, ',');) items.push_back(item);
-  return items;
+    std::vector<std::string> items;
+    std::stringstream stream(text);
+    for (std::string item; std::getline(stream, item, ',');) items.push_back(item);
+    return items;
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // "dpp0,dpp1,dpp2": the rows of the variant table.
 std::string variant_names() {
-  std::string names;
-  for (const VariantInfo& row : variant_table()) names += std::string(names.empty() ? "" : ",") + row.name;
-  return names;
+    std::string names;
+    for (const VariantInfo& row : variant_table()) names += std::string(names.empty() ? "" : ",") + row.name;
+    return names;
 }
 
 }  // namespace
@@ -77,128 +76,131 @@ std::string variant_names() {
 constexpr std::size_t kMaxSweepSizes = 1000;
 
 std::vector<int> parse_sweep(const std::string& text) {
-  const std::string flag = "--sizes";
-  const auto parts = split_list(text);
-  std::vector<int> sizes;
-  for (const std::string& part : parts) {
-    std::vector<std::string> fields;
-    std::stringstream stream(part);
-    for (std::string f; std::getline(stream, f, ':');) fields.push_back(f);
-    if (fields.size() == 1) {
-      sizes.push_back(int(to_integer(flag, fields[0], 0, INT_MAX)));
-      continue;
+    const std::string flag = "--sizes";
+    const auto parts = split_list(text);
+    std::vector<int> sizes;
+    for (const std::string& part : parts) {
+        std::vector<std::string> fields;
+        std::stringstream stream(part);
+        for (std::string f; std::getline(stream, f, ':');) fields.push_back(f);
+        if (fields.size() == 1) {
+            sizes.push_back(int(to_integer(flag, fields[0], 0, INT_MAX)));
+            continue;
+        }
+        if (fields.size() != 3 || fields[2].size() < 2 || (fields[2][0] != 'x' && fields[2][0] != '+'))
+            bad(flag, part, "expected START:END:xFACTOR or START:END:+STEP");
+        const long long start = to_integer(flag, fields[0], 0, INT_MAX);
+        const long long end = to_integer(flag, fields[1], 0, INT_MAX);
+        if (end < start) bad(flag, part, "END " + fields[1] + " is below START " + fields[0]);
+        const bool multiply = fields[2][0] == 'x';
+        const long long by = to_integer(flag, fields[2].substr(1), multiply ? 2 : 1, INT_MAX);
+        if (multiply && start == 0) bad(flag, part, "a multiplied sweep cannot start at 0");
+        for (long long s = start; s <= end; s = multiply ? s * by : s + by) {
+            if (sizes.size() == kMaxSweepSizes)
+                bad(flag, text, "more than " + std::to_string(kMaxSweepSizes) + " sizes");
+            sizes.push_back(int(s));
+        }
     }
-    if (fields.size() != 3 || fields[2].size() < 2 || (fields[2][0] != 'x' && fields[2][0] != '+'))
-      bad(flag, part, "expected START:END:xFACTOR or START:END:+STEP");
-    const long long start = to_integer(flag, fields[0], 0, INT_MAX);
-    const long long end = to_integer(flag, fields[1], 0, INT_MAX);
-    if (end < start) bad(flag, part, "END " + fields[1] + " is below START " + fields[0]);
-    const bool multiply = fields[2][0] == 'x';
-    const long long by = to_integer(flag, fields[2].substr(1), multiply ? 2 : 1, INT_MAX);
-    if (multiply && start == 0) bad(flag, part, "a multiplied sweep cannot start at 0");
-    for (long long s = start; s <= end; s = multiply ? s * by : s + by) {
-      if (sizes.size() == kMaxSweepSizes) bad(flag, text, "more than " + std::to_string(kMaxSweepSizes) + " sizes");
-      sizes.push_back(int(s));
-    }
-  }
-  if (sizes.empty()) bad(flag, text, "no sizes");
-  return sizes;
+    if (sizes.empty()) bad(flag, text, "no sizes");
+    return sizes;
 }
 
 std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
-  CLI::App app{"dppgemm-bench: DPP vs non-DPP SGEMM kernels side by side (rocblas-bench style flags)",
-               "dppgemm-bench"};
-  std::string m = "1024", n = "1024", k = "1024", lda = "0", ldb = "0", ldc = "0";
-  std::string alpha = "1", beta = "0", trans_a = "N", trans_b = "N", iterations = "1", warmup = "0";
-  std::string variant = "all", arch = default_emu_target, backend = "auto", sizes, seed = "1", verify = "1";
-  std::string threads = "0";
-  BenchOptions o;
-  CLI::Option* size_m = app.add_option("-m,--sizem", m, "rows of op(A) and C (default 1024)")->type_name("INT");
-  CLI::Option* size_n = app.add_option("-n,--sizen", n, "columns of op(B) and C (default 1024)")->type_name("INT");
-  CLI::Option* size_k =
-      app.add_option("-k,--sizek", k, "columns of op(A), rows of op(B) (default 1024)")->type_name("INT");
-  app.add_option("--lda", lda, "leading dimension of A (0: smallest legal)")->type_name("INT");
-  app.add_option("--ldb", ldb, "leading dimension of B (0: smallest legal)")->type_name("INT");
-  app.add_option("--ldc", ldc, "leading dimension of C (0: smallest legal)")->type_name("INT");
-  app.add_option("--alpha", alpha, "alpha (default 1)")->type_name("FLOAT");
-  app.add_option("--beta", beta, "beta (default 0)")->type_name("FLOAT");
-  app.add_option("--transposeA", trans_a, "N or T")->type_name("N|T");
-  app.add_option("--transposeB", trans_b, "N or T")->type_name("N|T");
-  app.add_option("-i,--iters", iterations, "timed runs, median reported (default 1)")->type_name("INT");
-  app.add_option("-j,--cold_iters", warmup, "warm-up runs, not timed (default 0)")->type_name("INT");
-  app.add_option("--variant", variant, variant_names() + " or all (default: every variant the target has)")
-      ->type_name("LIST");
-  app.add_option("--arch", arch, "emu target(s): " + model_target_names(",") + " or all")->type_name("LIST");
-  app.add_option("--backend", backend, "auto, hip or emu")->type_name("NAME");
-  CLI::Option* sizes_option = app.add_option("--sizes", sizes, "square sweep M=N=K instead of -m/-n/-k: 128:1024:x2, 256:768:+256, 128,512")
-      ->type_name("SWEEP");
-  app.add_option("--seed", seed, "random seed for A, B, C")->type_name("INT");
-  app.add_option("--verify", verify, "1 (default): bitwise vs the same-order reference, error bound vs OpenBLAS")
-      ->type_name("0|1");
-  app.add_option("--csv", o.csv, "write one row per (configuration, variant) to this file")->type_name("FILE");
-  app.add_option("--json", o.json, "write everything to this JSON file")->type_name("FILE");
-  app.add_option("--plot", o.plot,
-                 "Pareto chart: LDS requests and LDS cycles per step vs VALU per step, and GFLOPS (.svg or .png, gnuplot)")
-      ->type_name("FILE");
-  app.add_option("--threads", threads, "host threads of the emulator and OpenBLAS (0: all cores)")->type_name("INT");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return std::nullopt;
-  } catch (const CLI::ParseError& e) {
-    throw UsageError(std::string("dppgemm-bench: ") + e.what() + " (see --help)");
-  }
-
-  if (sizes_option->count() && sizes.empty()) bad("--sizes", "''", "no sizes");
-  if (!sizes.empty()) {
-    for (const CLI::Option* size : {size_m, size_n, size_k})
-      if (size->count()) bad("--sizes", sizes, "cannot be combined with " + size->get_name(false, true));
-    for (int s : parse_sweep(sizes)) o.shapes.push_back({s, s, s});
-  } else {
-    o.shapes.push_back({int(to_integer("-m", m, 0, INT_MAX)), int(to_integer("-n", n, 0, INT_MAX)),
-                        int(to_integer("-k", k, 0, INT_MAX))});
-  }
-  o.lda = int(to_integer("--lda", lda, 0, INT_MAX));
-  o.ldb = int(to_integer("--ldb", ldb, 0, INT_MAX));
-  o.ldc = int(to_integer("--ldc", ldc, 0, INT_MAX));
-  o.alpha = to_float("--alpha", alpha);
-  o.beta = to_float("--beta", beta);
-  o.trans_a = to_trans("--transposeA", trans_a);
-  o.trans_b = to_trans("--transposeB", trans_b);
-  o.iterations = int(to_integer("-i", iterations, 1, 1000000));
-  o.warmup = int(to_integer("-j", warmup, 0, 1000000));
-  o.seed = std::uint64_t(to_integer("--seed", seed, 0, LLONG_MAX));
-  o.threads = unsigned(to_integer("--threads", threads, 0, 4096));
-  const long long v = to_integer("--verify", verify, 0, 1);
-  o.verify = v == 1;
-
-  if (variant == "all") {
-    for (const VariantInfo& row : variant_table()) o.variants.push_back(row.variant);
-    o.every_variant = true;
-  } else {
-    for (const std::string& name : split_list(variant)) {
-      auto parsed = parse_variant(name);
-      if (!parsed || *parsed == Variant::best) bad("--variant", name, "must be " + variant_names() + " or all");
-      o.variants.push_back(*parsed);
+    CLI::App app{"dppgemm-bench: DPP vs non-DPP SGEMM kernels side by side (rocblas-bench style flags)",
+                 "dppgemm-bench"};
+    std::string m = "1024", n = "1024", k = "1024", lda = "0", ldb = "0", ldc = "0";
+    std::string alpha = "1", beta = "0", trans_a = "N", trans_b = "N", iterations = "1", warmup = "0";
+    std::string variant = "all", arch = default_emu_target, backend = "auto", sizes, seed = "1", verify = "1";
+    std::string threads = "0";
+    BenchOptions o;
+    CLI::Option* size_m = app.add_option("-m,--sizem", m, "rows of op(A) and C (default 1024)")->type_name("INT");
+    CLI::Option* size_n = app.add_option("-n,--sizen", n, "columns of op(B) and C (default 1024)")->type_name("INT");
+    CLI::Option* size_k =
+        app.add_option("-k,--sizek", k, "columns of op(A), rows of op(B) (default 1024)")->type_name("INT");
+    app.add_option("--lda", lda, "leading dimension of A (0: smallest legal)")->type_name("INT");
+    app.add_option("--ldb", ldb, "leading dimension of B (0: smallest legal)")->type_name("INT");
+    app.add_option("--ldc", ldc, "leading dimension of C (0: smallest legal)")->type_name("INT");
+    app.add_option("--alpha", alpha, "alpha (default 1)")->type_name("FLOAT");
+    app.add_option("--beta", beta, "beta (default 0)")->type_name("FLOAT");
+    app.add_option("--transposeA", trans_a, "N or T")->type_name("N|T");
+    app.add_option("--transposeB", trans_b, "N or T")->type_name("N|T");
+    app.add_option("-i,--iters", iterations, "timed runs, median reported (default 1)")->type_name("INT");
+    app.add_option("-j,--cold_iters", warmup, "warm-up runs, not timed (default 0)")->type_name("INT");
+    app.add_option("--variant", variant, variant_names() + " or all (default: every variant the target has)")
+        ->type_name("LIST");
+    app.add_option("--arch", arch, "emu target(s): " + model_target_names(",") + " or all")->type_name("LIST");
+    app.add_option("--backend", backend, "auto, hip or emu")->type_name("NAME");
+    CLI::Option* sizes_option =
+        app.add_option("--sizes", sizes, "square sweep M=N=K instead of -m/-n/-k: 128:1024:x2, 256:768:+256, 128,512")
+            ->type_name("SWEEP");
+    app.add_option("--seed", seed, "random seed for A, B, C")->type_name("INT");
+    app.add_option("--verify", verify, "1 (default): bitwise vs the same-order reference, error bound vs OpenBLAS")
+        ->type_name("0|1");
+    app.add_option("--csv", o.csv, "write one row per (configuration, variant) to this file")->type_name("FILE");
+    app.add_option("--json", o.json, "write everything to this JSON file")->type_name("FILE");
+    app.add_option(
+           "--plot", o.plot,
+           "Pareto chart: LDS requests and LDS cycles per step vs VALU per step, and GFLOPS (.svg or .png, gnuplot)")
+        ->type_name("FILE");
+    app.add_option("--threads", threads, "host threads of the emulator and OpenBLAS (0: all cores)")->type_name("INT");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return std::nullopt;
+    } catch (const CLI::ParseError& e) {
+        throw UsageError(std::string("dppgemm-bench: ") + e.what() + " (see --help)");
     }
-    if (o.variants.empty()) bad("--variant", variant, "no variant");
-  }
-  if (arch == "all") {
-    for (const GpuSpec& g : gpu_specs()) o.archs.push_back(g.target);
-  } else {
-    for (const std::string& name : split_list(arch)) {
-      if (!gpu_spec(name)) bad("--arch", name, "must be " + model_target_names(", ") + " or all");
-      o.archs.push_back(name);
+
+    if (sizes_option->count() && sizes.empty()) bad("--sizes", "''", "no sizes");
+    if (!sizes.empty()) {
+        for (const CLI::Option* size : {size_m, size_n, size_k})
+            if (size->count()) bad("--sizes", sizes, "cannot be combined with " + size->get_name(false, true));
+        for (int s : parse_sweep(sizes)) o.shapes.push_back({s, s, s});
+    } else {
+        o.shapes.push_back({int(to_integer("-m", m, 0, INT_MAX)), int(to_integer("-n", n, 0, INT_MAX)),
+                            int(to_integer("-k", k, 0, INT_MAX))});
     }
-    if (o.archs.empty()) bad("--arch", arch, "no target");
-  }
-  auto parsed_backend = parse_backend(backend);
-  if (!parsed_backend) bad("--backend", backend, "must be auto, hip or emu");
-  o.backend = *parsed_backend;
-  if (!o.plot.empty() && !ends_with(o.plot, ".svg") && !ends_with(o.plot, ".png"))
-    bad("--plot", o.plot, "must end in .svg or .png");
-  return o;
+    o.lda = int(to_integer("--lda", lda, 0, INT_MAX));
+    o.ldb = int(to_integer("--ldb", ldb, 0, INT_MAX));
+    o.ldc = int(to_integer("--ldc", ldc, 0, INT_MAX));
+    o.alpha = to_float("--alpha", alpha);
+    o.beta = to_float("--beta", beta);
+    o.trans_a = to_trans("--transposeA", trans_a);
+    o.trans_b = to_trans("--transposeB", trans_b);
+    o.iterations = int(to_integer("-i", iterations, 1, 1000000));
+    o.warmup = int(to_integer("-j", warmup, 0, 1000000));
+    o.seed = std::uint64_t(to_integer("--seed", seed, 0, LLONG_MAX));
+    o.threads = unsigned(to_integer("--threads", threads, 0, 4096));
+    const long long v = to_integer("--verify", verify, 0, 1);
+    o.verify = v == 1;
+
+    if (variant == "all") {
+        for (const VariantInfo& row : variant_table()) o.variants.push_back(row.variant);
+        o.every_variant = true;
+    } else {
+        for (const std::string& name : split_list(variant)) {
+            auto parsed = parse_variant(name);
+            if (!parsed || *parsed == Variant::best) bad("--variant", name, "must be " + variant_names() + " or all");
+            o.variants.push_back(*parsed);
+        }
+        if (o.variants.empty()) bad("--variant", variant, "no variant");
+    }
+    if (arch == "all") {
+        for (const GpuSpec& g : gpu_specs()) o.archs.push_back(g.target);
+    } else {
+        for (const std::string& name : split_list(arch)) {
+            if (!gpu_spec(name)) bad("--arch", name, "must be " + model_target_names(", ") + " or all");
+            o.archs.push_back(name);
+        }
+        if (o.archs.empty()) bad("--arch", arch, "no target");
+    }
+    auto parsed_backend = parse_backend(backend);
+    if (!parsed_backend) bad("--backend", backend, "must be auto, hip or emu");
+    o.backend = *parsed_backend;
+    if (!o.plot.empty() && !ends_with(o.plot, ".svg") && !ends_with(o.plot, ".png"))
+        bad("--plot", o.plot, "must end in .svg or .png");
+    return o;
 }
 
 }  // namespace dppgemm::bench

@@ -12,29 +12,29 @@
 namespace dppgemm::bench {
 
 struct Shape {
-  int m, n, k;
+    int m, n, k;
 };
 
 struct BenchOptions {
-  std::vector<Shape> shapes;        // one per configuration (from -m/-n/-k or --sizes)
-  int lda = 0, ldb = 0, ldc = 0;    // 0: the smallest legal value
-  float alpha = 1.0f, beta = 0.0f;
-  char trans_a = 'N', trans_b = 'N';
-  int iterations = 1;               // -i: timed runs (median reported)
-  int warmup = 0;                   // -j: untimed runs first
-  std::vector<Variant> variants;    // --variant
-  bool every_variant = false;       // --variant all: per target, the rows it has (others are skipped)
-  std::vector<std::string> archs;   // --arch (emu targets)
-  Backend backend = Backend::automatic;
-  std::uint64_t seed = 1;
-  bool verify = true;
-  std::string csv, json, plot;
-  unsigned threads = 0;             // emulator and OpenBLAS host threads, 0: all cores
+    std::vector<Shape> shapes;      // one per configuration (from -m/-n/-k or --sizes)
+    int lda = 0, ldb = 0, ldc = 0;  // 0: the smallest legal value
+    float alpha = 1.0f, beta = 0.0f;
+    char trans_a = 'N', trans_b = 'N';
+    int iterations = 1;              // -i: timed runs (median reported)
+    int warmup = 0;                  // -j: untimed runs first
+    std::vector<Variant> variants;   // --variant
+    bool every_variant = false;      // --variant all: per target, the rows it has (others are skipped)
+    std::vector<std::string> archs;  // --arch (emu targets)
+    Backend backend = Backend::automatic;
+    std::uint64_t seed = 1;
+    bool verify = true;
+    std::string csv, json, plot;
+    unsigned threads = 0;  // emulator and OpenBLAS host threads, 0: all cores
 };
 
 // A flag with a bad value: names the flag and the value; exit status 2.
 struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+    using std::runtime_error::runtime_error;
 };
 
 // Parses argv. Throws UsageError for any bad flag or value. Returns nullopt

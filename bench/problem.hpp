@@ -9,14 +9,14 @@
 namespace dppgemm::bench {
 
 struct Problem {
-  char ta = 'N', tb = 'N';
-  int m = 0, n = 0, k = 0, lda = 1, ldb = 1, ldc = 1;
-  float alpha = 1, beta = 0;
-  std::vector<float> a, b, c0;  // column-major, c0 is C before the call
+    char ta = 'N', tb = 'N';
+    int m = 0, n = 0, k = 0, lda = 1, ldb = 1, ldc = 1;
+    float alpha = 1, beta = 0;
+    std::vector<float> a, b, c0;  // column-major, c0 is C before the call
 
-  long long steps() const;      // 128x128x8 steps the kernels compute
-  double flops() const { return 2.0 * m * n * k; }
-  std::size_t at(int row, int col) const { return row + std::size_t(col) * ldc; }  // index into C
+    long long steps() const;  // 128x128x8 steps the kernels compute
+    double flops() const { return 2.0 * m * n * k; }
+    std::size_t at(int row, int col) const { return row + std::size_t(col) * ldc; }  // index into C
 };
 
 // The arguments alone (no data yet, so that bad ones are rejected before any
@@ -29,7 +29,7 @@ Problem make_problem(const BenchOptions& options, const Shape& shape);
 // emulator's copies of A, B and C; C of the variant, of OpenBLAS and of up to
 // two same-order references; the error scales in double).
 struct MemoryNeed {
-  double kept = 0, during = 0;
+    double kept = 0, during = 0;
 };
 MemoryNeed memory_need(const Problem& problem);
 

@@ -16,18 +16,18 @@
 namespace dppgemm::bench {
 
 struct Row {
-  std::string variant, target;
-  Result result;                  // the last run's
-  std::vector<double> ms;         // per timed run: emu wall time, or hip GPU time (events)
-  Verification check;
-  std::optional<Modeled> modeled;  // emu only
-  bool on_gpu() const { return result.backend == Backend::hip; }
+    std::string variant, target;
+    Result result;           // the last run's
+    std::vector<double> ms;  // per timed run: emu wall time, or hip GPU time (events)
+    Verification check;
+    std::optional<Modeled> modeled;  // emu only
+    bool on_gpu() const { return result.backend == Backend::hip; }
 };
 
 struct ConfigReport {
-  Problem problem;
-  double openblas_ms = 0;
-  std::vector<Row> rows;
+    Problem problem;
+    double openblas_ms = 0;
+    std::vector<Row> rows;
 };
 
 // One block per (configuration, target): a column per variant, a line per figure.

@@ -12,31 +12,29 @@ namespace dppgemm::detail {
 
 // A checked SGEMM call with host pointers.
 struct Problem {
-  char trans_a, trans_b;
-  int m, n, k;
-  float alpha;
-  const float* a;
-  int lda;
-  const float* b;
-  int ldb;
-  float beta;
-  float* c;
-  int ldc;
+    char trans_a, trans_b;
+    int m, n, k;
+    float alpha;
+    const float* a;
+    int lda;
+    const float* b;
+    int ldb;
+    float beta;
+    float* c;
+    int ldc;
 
-  bool a_transposed() const { return trans_a != 'N' && trans_a != 'n'; }
-  bool b_transposed() const { return trans_b != 'N' && trans_b != 'n'; }
-  std::string layout() const {
-    return std::string(1, a_transposed() ? 'T' : 'N') + (b_transposed() ? 'T' : 'N');
-  }
-  // Elements a column-major matrix of this shape spans: (cols - 1) * ld + rows.
-  static std::size_t extent(int rows, int cols, int ld) {
-    return rows == 0 || cols == 0 ? 0 : std::size_t(cols - 1) * std::size_t(ld) + std::size_t(rows);
-  }
-  std::size_t a_elements() const { return a_transposed() ? extent(k, m, lda) : extent(m, k, lda); }
-  std::size_t b_elements() const { return b_transposed() ? extent(n, k, ldb) : extent(k, n, ldb); }
-  std::size_t c_elements() const { return extent(m, n, ldc); }
-  // Reference BLAS reads A and B only when alpha != 0 and K > 0 (docs/host.md).
-  bool reads_a_and_b() const { return alpha != 0.0f && k > 0; }
+    bool a_transposed() const { return trans_a != 'N' && trans_a != 'n'; }
+    bool b_transposed() const { return trans_b != 'N' && trans_b != 'n'; }
+    std::string layout() const { return std::string(1, a_transposed() ? 'T' : 'N') + (b_transposed() ? 'T' : 'N'); }
+    // Elements a column-major matrix of this shape spans: (cols - 1) * ld + rows.
+    static std::size_t extent(int rows, int cols, int ld) {
+        return rows == 0 || cols == 0 ? 0 : std::size_t(cols - 1) * std::size_t(ld) + std::size_t(rows);
+    }
+    std::size_t a_elements() const { return a_transposed() ? extent(k, m, lda) : extent(m, k, lda); }
+    std::size_t b_elements() const { return b_transposed() ? extent(n, k, ldb) : extent(k, n, ldb); }
+    std::size_t c_elements() const { return extent(m, n, ldc); }
+    // Reference BLAS reads A and B only when alpha != 0 and K > 0 (docs/host.md).
+    bool reads_a_and_b() const { return alpha != 0.0f && k > 0; }
 };
 
 dppgemm_sgemm_kernargs make_kernargs(const Problem& p, std::uint64_t a, std::uint64_t b, std::uint64_t c);
@@ -45,8 +43,7 @@ dppgemm_sgemm_kernargs make_kernargs(const Problem& p, std::uint64_t a, std::uin
 std::string base_arch(const std::string& gcn_arch_name);
 
 // The embedded code object for a target, variant and the problem's layout.
-const dppgemm_code_object* choose_code_object(const std::string& target, Variant variant,
-                                              const Problem& p);
+const dppgemm_code_object* choose_code_object(const std::string& target, Variant variant, const Problem& p);
 
 // Backends fill status, message, target, kernel, counters and timing.
 Result run_hip(const Problem& p, const Options& options);

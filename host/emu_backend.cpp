@@ -15,107 +15,107 @@ namespace {
 
 // Decoding is done once per code object for the life of the process.
 const emu::Program& program_for(const dppgemm_code_object* co) {
-  static std::mutex mutex;
-  static std::map<const dppgemm_code_object*, std::unique_ptr<emu::Program>> programs;
-  std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<emu::Program>& slot = programs[co];
-  if (!slot) {
-    const emu::CodeObject object =
-        emu::load_code_object(co->data, co->size, std::string("embedded ") + co->target + " " + co->kernel_name);
-    slot = std::make_unique<emu::Program>(emu::build_program(object, object.kernel(co->kernel_name)));
-  }
-  return *slot;
+    static std::mutex mutex;
+    static std::map<const dppgemm_code_object*, std::unique_ptr<emu::Program>> programs;
+    std::lock_guard<std::mutex> lock(mutex);
+    std::unique_ptr<emu::Program>& slot = programs[co];
+    if (!slot) {
+        const emu::CodeObject object =
+            emu::load_code_object(co->data, co->size, std::string("embedded ") + co->target + " " + co->kernel_name);
+        slot = std::make_unique<emu::Program>(emu::build_program(object, object.kernel(co->kernel_name)));
+    }
+    return *slot;
 }
 
 Counters public_counters(const emu::Counters& c) {
-  using emu::InstClass;
-  Counters out;
-  out.workgroups = c.workgroups;
-  out.waves = c.waves;
-  out.salu = c[InstClass::salu];
-  out.valu = c.valu();
-  out.valu_dpp = c[InstClass::valu_dpp];
-  out.valu_multiply_add = c.valu_multiply_add;
-  out.smem = c[InstClass::smem];
-  out.vmem_load = c[InstClass::vmem_load];
-  out.vmem_store = c[InstClass::vmem_store];
-  out.lds_read = c[InstClass::lds_read];
-  out.lds_write = c[InstClass::lds_write];
-  out.branch = c[InstClass::branch];
-  out.waitcnt = c[InstClass::waitcnt];
-  out.barrier = c[InstClass::barrier];
-  out.nop = c[InstClass::nop];
-  out.other = c[InstClass::other];
-  out.lds_read_requests = c.lds_read_requests;
-  out.lds_read_bytes = c.lds_read_bytes;
-  out.lds_write_requests = c.lds_write_requests;
-  out.lds_write_bytes = c.lds_write_bytes;
-  out.lds_bank_conflict_cycles = c.lds_bank_conflict_cycles;
-  out.global_read_bytes = c.global_read_bytes;
-  out.global_write_bytes = c.global_write_bytes;
-  return out;
+    using emu::InstClass;
+    Counters out;
+    out.workgroups = c.workgroups;
+    out.waves = c.waves;
+    out.salu = c[InstClass::salu];
+    out.valu = c.valu();
+    out.valu_dpp = c[InstClass::valu_dpp];
+    out.valu_multiply_add = c.valu_multiply_add;
+    out.smem = c[InstClass::smem];
+    out.vmem_load = c[InstClass::vmem_load];
+    out.vmem_store = c[InstClass::vmem_store];
+    out.lds_read = c[InstClass::lds_read];
+    out.lds_write = c[InstClass::lds_write];
+    out.branch = c[InstClass::branch];
+    out.waitcnt = c[InstClass::waitcnt];
+    out.barrier = c[InstClass::barrier];
+    out.nop = c[InstClass::nop];
+    out.other = c[InstClass::other];
+    out.lds_read_requests = c.lds_read_requests;
+    out.lds_read_bytes = c.lds_read_bytes;
+    out.lds_write_requests = c.lds_write_requests;
+    out.lds_write_bytes = c.lds_write_bytes;
+    out.lds_bank_conflict_cycles = c.lds_bank_conflict_cycles;
+    out.global_read_bytes = c.global_read_bytes;
+    out.global_write_bytes = c.global_write_bytes;
+    return out;
 }
 
 }  // namespace
 
 Result run_emu(const Problem& p, const Options& options) {
-  Result r;
-  r.backend = Backend::emu;
-  r.target = base_arch(options.emu_target);
-  const auto fail = [&r](Status status, std::string message) {
-    r.status = status;
-    r.message = std::move(message);
-    return r;
-  };
-  const dppgemm_code_object* co = choose_code_object(r.target, options.variant, p);
-  if (!co) {
-    const std::string why = variant_unavailable_reason(options.variant, r.target);
-    return fail(Status::unsupported, "emu: " + (why.empty() ? "no dppgemm kernel for target '" + options.emu_target +
-                                                                  "' (variant " + to_string(options.variant) +
-                                                                  ", layout " + p.layout() + ")"
-                                                            : why));
-  }
-  r.kernel = co->kernel_name;
-
-  const auto start = std::chrono::steady_clock::now();
-  try {
-    const emu::Program& program = program_for(co);
-    emu::DeviceMemory memory;
-    const std::size_t a_bytes = p.a_elements() * 4, b_bytes = p.b_elements() * 4, c_bytes = p.c_elements() * 4;
-    // Zero-sized operands still get an allocation: the kernel never touches
-    // them (alpha == 0 or K == 0), but their address must be a valid one.
-    const std::uint64_t a = memory.allocate(a_bytes ? a_bytes : 4, "A");
-    const std::uint64_t b = memory.allocate(b_bytes ? b_bytes : 4, "B");
-    const std::uint64_t c = memory.allocate(c_bytes ? c_bytes : 4, "C");
-    // alpha = 0 or K = 0: the BLAS contract lets A and B be anything, null
-    // included; the kernel then reads the allocations' zeros (0 * 0 adds +0).
-    if (p.reads_a_and_b()) {
-      if (a_bytes) memory.write(a, p.a, a_bytes);
-      if (b_bytes) memory.write(b, p.b, b_bytes);
+    Result r;
+    r.backend = Backend::emu;
+    r.target = base_arch(options.emu_target);
+    const auto fail = [&r](Status status, std::string message) {
+        r.status = status;
+        r.message = std::move(message);
+        return r;
+    };
+    const dppgemm_code_object* co = choose_code_object(r.target, options.variant, p);
+    if (!co) {
+        const std::string why = variant_unavailable_reason(options.variant, r.target);
+        return fail(Status::unsupported,
+                    "emu: " + (why.empty() ? "no dppgemm kernel for target '" + options.emu_target + "' (variant " +
+                                                 to_string(options.variant) + ", layout " + p.layout() + ")"
+                                           : why));
     }
-    if (c_bytes && p.beta != 0.0f) memory.write(c, p.c, c_bytes);
+    r.kernel = co->kernel_name;
 
-    const dppgemm_sgemm_kernargs args = make_kernargs(p, a, b, c);
-    emu::LaunchConfig config;
-    config.grid = {std::uint32_t((p.m + 127) / 128), std::uint32_t((p.n + 127) / 128), 1};
-    config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
-    config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args),
-                          reinterpret_cast<const std::uint8_t*>(&args) + sizeof args);
-    config.threads = options.threads;
-    config.progress = options.progress;
-    const emu::DispatchResult dispatch = emu::launch(memory, program, config);
-    r.counters = public_counters(dispatch.counters);
-    if (dispatch.fault) return fail(Status::kernel_fault, "emu: " + dispatch.fault->message);
-    // beta == 0: the kernel wrote every element of op(C) it owns and C's
-    // padding rows (ld > m) were never part of the matrix; copy back only
-    // the m rows of each column so the caller's padding stays untouched.
-    for (int j = 0; j < p.n; ++j)
-      memory.read(c + std::uint64_t(j) * p.ldc * 4, p.c + std::size_t(j) * p.ldc, std::size_t(p.m) * 4);
-  } catch (const std::exception& e) {
-    return fail(Status::launch_failure, std::string("emu: ") + e.what());
-  }
-  r.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return r;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        const emu::Program& program = program_for(co);
+        emu::DeviceMemory memory;
+        const std::size_t a_bytes = p.a_elements() * 4, b_bytes = p.b_elements() * 4, c_bytes = p.c_elements() * 4;
+        // Zero-sized operands still get an allocation: the kernel never touches
+        // them (alpha == 0 or K == 0), but their address must be a valid one.
+        const std::uint64_t a = memory.allocate(a_bytes ? a_bytes : 4, "A");
+        const std::uint64_t b = memory.allocate(b_bytes ? b_bytes : 4, "B");
+        const std::uint64_t c = memory.allocate(c_bytes ? c_bytes : 4, "C");
+        // alpha = 0 or K = 0: the BLAS contract lets A and B be anything, null
+        // included; the kernel then reads the allocations' zeros (0 * 0 adds +0).
+        if (p.reads_a_and_b()) {
+            if (a_bytes) memory.write(a, p.a, a_bytes);
+            if (b_bytes) memory.write(b, p.b, b_bytes);
+        }
+        if (c_bytes && p.beta != 0.0f) memory.write(c, p.c, c_bytes);
+
+        const dppgemm_sgemm_kernargs args = make_kernargs(p, a, b, c);
+        emu::LaunchConfig config;
+        config.grid = {std::uint32_t((p.m + 127) / 128), std::uint32_t((p.n + 127) / 128), 1};
+        config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
+        config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args),
+                              reinterpret_cast<const std::uint8_t*>(&args) + sizeof args);
+        config.threads = options.threads;
+        config.progress = options.progress;
+        const emu::DispatchResult dispatch = emu::launch(memory, program, config);
+        r.counters = public_counters(dispatch.counters);
+        if (dispatch.fault) return fail(Status::kernel_fault, "emu: " + dispatch.fault->message);
+        // beta == 0: the kernel wrote every element of op(C) it owns and C's
+        // padding rows (ld > m) were never part of the matrix; copy back only
+        // the m rows of each column so the caller's padding stays untouched.
+        for (int j = 0; j < p.n; ++j)
+            memory.read(c + std::uint64_t(j) * p.ldc * 4, p.c + std::size_t(j) * p.ldc, std::size_t(p.m) * 4);
+    } catch (const std::exception& e) {
+        return fail(Status::launch_failure, std::string("emu: ") + e.what());
+    }
+    r.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return r;
 }
 
 }  // namespace dppgemm::detail

@@ -10,95 +10,95 @@
 namespace dppgemm {
 
 const std::vector<VariantInfo>& variant_table() {
-  static const std::vector<VariantInfo> table = {
+    static const std::vector<VariantInfo> table = {
 #define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) \
-  {Variant::name, #name, defines, features, requests, extra_valu, idea},
+    {Variant::name, #name, defines, features, requests, extra_valu, idea},
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
-  };
-  return table;
+    };
+    return table;
 }
 
 const VariantInfo* variant_info(Variant variant) {
-  for (const VariantInfo& row : variant_table())
-    if (row.variant == variant) return &row;
-  return nullptr;
+    for (const VariantInfo& row : variant_table())
+        if (row.variant == variant) return &row;
+    return nullptr;
 }
 
 namespace {
 
 bool has_code_object(const std::string& target, const char* variant) {
-  for (std::size_t i = 0; const dppgemm_code_object* co = dppgemm_code_object_at(i); ++i)
-    if (target == co->target && !std::strcmp(variant, co->variant)) return true;
-  return false;
+    for (std::size_t i = 0; const dppgemm_code_object* co = dppgemm_code_object_at(i); ++i)
+        if (target == co->target && !std::strcmp(variant, co->variant)) return true;
+    return false;
 }
 
 }  // namespace
 
 std::vector<Variant> available_variants(std::string_view target) {
-  const std::string base = detail::base_arch(std::string(target));
-  std::vector<Variant> out;
-  for (const VariantInfo& row : variant_table())
-    if (has_code_object(base, row.name)) out.push_back(row.variant);
-  return out;
+    const std::string base = detail::base_arch(std::string(target));
+    std::vector<Variant> out;
+    for (const VariantInfo& row : variant_table())
+        if (has_code_object(base, row.name)) out.push_back(row.variant);
+    return out;
 }
 
 std::optional<Variant> best_variant(std::string_view target) {
-  const VariantInfo* best = nullptr;
-  for (Variant v : available_variants(target)) {
-    const VariantInfo* row = variant_info(v);
-    if (!best || row->extra_valu_per_step < best->extra_valu_per_step ||
-        (row->extra_valu_per_step == best->extra_valu_per_step &&
-         row->lds_read_requests_per_step < best->lds_read_requests_per_step))
-      best = row;
-  }
-  if (!best) return std::nullopt;
-  return best->variant;
+    const VariantInfo* best = nullptr;
+    for (Variant v : available_variants(target)) {
+        const VariantInfo* row = variant_info(v);
+        if (!best || row->extra_valu_per_step < best->extra_valu_per_step ||
+            (row->extra_valu_per_step == best->extra_valu_per_step &&
+             row->lds_read_requests_per_step < best->lds_read_requests_per_step))
+            best = row;
+    }
+    if (!best) return std::nullopt;
+    return best->variant;
 }
 
 namespace {
 
 // `assignment` ("FMAC=1") is one of the row's space-separated template parameters.
 bool sets_parameter(const char* defines, std::string_view assignment) {
-  std::string_view rest(defines);
-  while (!rest.empty()) {
-    const std::size_t space = rest.find(' ');
-    if (rest.substr(0, space) == assignment) return true;
-    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
-  }
-  return false;
+    std::string_view rest(defines);
+    while (!rest.empty()) {
+        const std::size_t space = rest.find(' ');
+        if (rest.substr(0, space) == assignment) return true;
+        rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    }
+    return false;
 }
 
 }  // namespace
 
 MacKind kernel_mac_kind(Variant variant, std::string_view target) {
-  const std::string base = detail::base_arch(std::string(target));
-  if (variant == Variant::best)
-    if (const auto chosen = best_variant(base)) variant = *chosen;
-  // The template's FMAC: the row's own, else the target's (cmake/DppgemmKernels.cmake:
-  // the kernels keep v_mac_f32 where the target has it). A target outside the
-  // table has no kernels; mac_f32 is as good an answer as any there.
-  const VariantInfo* row = variant_info(variant);
-  if (row && sets_parameter(row->defines, "FMAC=1")) return MacKind::fmac_f32;
-  const std::optional<emu::Target> t = emu::target_from_name(base);
-  return t && !emu::has(*t, emu::Feature::mac_f32) ? MacKind::fmac_f32 : MacKind::mac_f32;
+    const std::string base = detail::base_arch(std::string(target));
+    if (variant == Variant::best)
+        if (const auto chosen = best_variant(base)) variant = *chosen;
+    // The template's FMAC: the row's own, else the target's (cmake/DppgemmKernels.cmake:
+    // the kernels keep v_mac_f32 where the target has it). A target outside the
+    // table has no kernels; mac_f32 is as good an answer as any there.
+    const VariantInfo* row = variant_info(variant);
+    if (row && sets_parameter(row->defines, "FMAC=1")) return MacKind::fmac_f32;
+    const std::optional<emu::Target> t = emu::target_from_name(base);
+    return t && !emu::has(*t, emu::Feature::mac_f32) ? MacKind::fmac_f32 : MacKind::mac_f32;
 }
 
 std::string variant_unavailable_reason(Variant variant, std::string_view target) {
-  const std::string base = detail::base_arch(std::string(target));
-  const VariantInfo* row = variant_info(variant);
-  if (!row) return "";  // best: the caller says there is no kernel at all
-  if (has_code_object(base, row->name)) return "";
-  std::set<std::string> built_for;
-  for (std::size_t i = 0; const dppgemm_code_object* co = dppgemm_code_object_at(i); ++i)
-    if (!std::strcmp(row->name, co->variant)) built_for.insert(co->target);
-  std::string reason = std::string(row->name) + " is not available on " + base + " (";
-  if (*row->features) reason += std::string("needs ") + row->features + "; ";
-  if (built_for.empty()) return reason + "not built into this library)";
-  reason += "built for";
-  const char* separator = " ";
-  for (const std::string& t : built_for) reason += separator + t, separator = ", ";
-  return reason + ")";
+    const std::string base = detail::base_arch(std::string(target));
+    const VariantInfo* row = variant_info(variant);
+    if (!row) return "";  // best: the caller says there is no kernel at all
+    if (has_code_object(base, row->name)) return "";
+    std::set<std::string> built_for;
+    for (std::size_t i = 0; const dppgemm_code_object* co = dppgemm_code_object_at(i); ++i)
+        if (!std::strcmp(row->name, co->variant)) built_for.insert(co->target);
+    std::string reason = std::string(row->name) + " is not available on " + base + " (";
+    if (*row->features) reason += std::string("needs ") + row->features + "; ";
+    if (built_for.empty()) return reason + "not built into this library)";
+    reason += "built for";
+    const char* separator = " ";
+    for (const std::string& t : built_for) reason += separator + t, separator = ", ";
+    return reason + ")";
 }
 
 }  // namespace dppgemm

@@ -73,7 +73,8 @@ int main(int argc, char** argv) {
     if (code.empty()) {
         const std::size_t copies = 1'000'000 / 13;
         code.resize(copies * sizeof kernel_mix);
-        for (std::size_t c = 0; c < copies; ++c) std::memcpy(&code[c * sizeof kernel_mix], kernel_mix, sizeof kernel_mix);
+        for (std::size_t c = 0; c < copies; ++c)
+            std::memcpy(&code[c * sizeof kernel_mix], kernel_mix, sizeof kernel_mix);
     }
 
     // Three rates: decode_one streaming through the code (no storage),

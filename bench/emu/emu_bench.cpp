@@ -11,9 +11,9 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -70,7 +70,8 @@ public:
     Timed emulate(const Program& program, DispatchObserver* observer) {
         DeviceMemory memory;
         const std::uint64_t bytes = 4ull * a_.size();
-        const std::uint64_t a = memory.allocate(bytes, "A"), b = memory.allocate(bytes, "B"), c = memory.allocate(bytes, "C");
+        const std::uint64_t a = memory.allocate(bytes, "A"), b = memory.allocate(bytes, "B"),
+                            c = memory.allocate(bytes, "C");
         memory.write(a, a_.data(), bytes);
         memory.write(b, b_.data(), bytes);
         memory.write(c, c_.data(), bytes);
@@ -91,7 +92,8 @@ public:
     double openblas() {
         std::vector<float> c = c_;
         const Clock::time_point start = Clock::now();
-        cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n_, n_, n_, 1.0f, a_.data(), n_, b_.data(), n_, 0.5f, c.data(), n_);
+        cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n_, n_, n_, 1.0f, a_.data(), n_, b_.data(), n_, 0.5f,
+                    c.data(), n_);
         return since(start);
     }
 
@@ -122,7 +124,8 @@ private:
 
 Program load_program(const Options& o) {
     const dppgemm_code_object* object = dppgemm_find_code_object(o.target.c_str(), o.variant.c_str(), "NN");
-    if (!object) throw std::runtime_error("no embedded kernel for target '" + o.target + "' variant '" + o.variant + "'");
+    if (!object)
+        throw std::runtime_error("no embedded kernel for target '" + o.target + "' variant '" + o.variant + "'");
     const CodeObject co = load_code_object(object->data, object->size, object->kernel_name);
     return build_program(co, co.kernels.at(0));
 }
@@ -130,9 +133,11 @@ Program load_program(const Options& o) {
 // The run with the median wall time, with the median CPU time beside it.
 Timed median(std::vector<Timed> runs) {
     const auto middle = runs.begin() + runs.size() / 2;
-    std::nth_element(runs.begin(), middle, runs.end(), [](const Timed& a, const Timed& b) { return a.cpu_seconds < b.cpu_seconds; });
+    std::nth_element(runs.begin(), middle, runs.end(),
+                     [](const Timed& a, const Timed& b) { return a.cpu_seconds < b.cpu_seconds; });
     const double cpu = middle->cpu_seconds;
-    std::nth_element(runs.begin(), middle, runs.end(), [](const Timed& a, const Timed& b) { return a.seconds < b.seconds; });
+    std::nth_element(runs.begin(), middle, runs.end(),
+                     [](const Timed& a, const Timed& b) { return a.seconds < b.seconds; });
     Timed t = *middle;
     t.cpu_seconds = cpu;
     return t;
@@ -140,7 +145,9 @@ Timed median(std::vector<Timed> runs) {
 
 void print_row(const char* what, double seconds, const Timed* t) {
     std::printf("%-22s %10.3f s", what, seconds);
-    if (t) std::printf(" (cpu %.3f s)   %8.2f M wave instructions/s", t->cpu_seconds, double(t->instructions) / seconds / 1e6);
+    if (t)
+        std::printf(" (cpu %.3f s)   %8.2f M wave instructions/s", t->cpu_seconds,
+                    double(t->instructions) / seconds / 1e6);
     std::printf("\n");
 }
 
@@ -195,13 +202,14 @@ int main(int argc, char** argv) {
         for (const Timed& t : checked_runs) checked.findings = std::max(checked.findings, t.findings);
         const double blas = setup.openblas();
         std::printf("SGEMM %dx%dx%d, %s NN %s, %llu wave instructions, median of %d rounds\n", o.size, o.size, o.size,
-                    o.variant.c_str(), o.target.c_str(), static_cast<unsigned long long>(unchecked.instructions), o.iters);
+                    o.variant.c_str(), o.target.c_str(), static_cast<unsigned long long>(unchecked.instructions),
+                    o.iters);
         print_row("emulator, unchecked", unchecked.seconds, &unchecked);
         print_row("emulator, idle observer", observed.seconds, &observed);
         print_row("emulator, checked", checked.seconds, &checked);
         print_row("OpenBLAS cblas_sgemm", blas, nullptr);
-        std::printf("checked / unchecked    %10.2f x wall, %.2f x cpu (budget %.2f x)\n", checked.seconds / unchecked.seconds,
-                    checked.cpu_seconds / unchecked.cpu_seconds, checker_budget);
+        std::printf("checked / unchecked    %10.2f x wall, %.2f x cpu (budget %.2f x)\n",
+                    checked.seconds / unchecked.seconds, checked.cpu_seconds / unchecked.cpu_seconds, checker_budget);
         std::printf("idle observer / unchecked %7.2f x cpu\n", observed.cpu_seconds / unchecked.cpu_seconds);
         std::printf("unchecked / OpenBLAS   %10.0f x\n", unchecked.seconds / blas);
         std::printf("checker findings       %10zu\n", checked.findings);

@@ -88,7 +88,8 @@ public:
         if (entry.dest.count)
             if (const InFlightMemoryOp* other = m.scoreboard.unordered_with(entry))
                 report(w, Rule::overwrite_before_wait, p.lanes, e.index, &other->inst, "",
-                       "loads into " + range_name(entry.dest) + " while an earlier load into it, which may complete later, is in flight (" +
+                       "loads into " + range_name(entry.dest) +
+                           " while an earlier load into it, which may complete later, is in flight (" +
                            counter_name(*other) + ")");
         m.scoreboard.issue(entry);
     }
@@ -156,7 +157,8 @@ private:
     void check_published(const Wave& w, const ExecInst& e, const WaveModel& m) {
         if (const InFlightMemoryOp* write = m.scoreboard.unfinished_lds_write())
             report(w, Rule::lds_unpublished_write, 0, e.index, &write->inst, "",
-                   "s_barrier while a ds_write is not covered by s_waitcnt lgkmcnt: other waves may read the LDS before it is written");
+                   "s_barrier while a ds_write is not covered by s_waitcnt lgkmcnt: other waves may read the LDS "
+                   "before it is written");
     }
 
     void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, WaveModel& m) {
@@ -164,7 +166,8 @@ private:
         for (unsigned i = 0; i < f.read_count; ++i)
             if (const InFlightMemoryOp* p = m.scoreboard.pending_in(f.reads[i])) {
                 report(w, Rule::read_before_wait, p->lanes & w.exec(), e.index, &p->inst, "",
-                       "reads " + range_name(f.reads[i]) + " before the load into it is covered by s_waitcnt " + counter_name(*p));
+                       "reads " + range_name(f.reads[i]) + " before the load into it is covered by s_waitcnt " +
+                           counter_name(*p));
                 m.scoreboard.mark_reported(*p);
                 break;
             }
@@ -234,7 +237,8 @@ private:
         f.message = message;
         seen_.emplace(key, findings_.size());
         findings_.push_back(std::move(f));
-        if (checker_.options().stop_at_first) throw ExecError(FaultKind::checker_stop, std::string("checker: ") + rule_name(rule) + ": " + message);
+        if (checker_.options().stop_at_first)
+            throw ExecError(FaultKind::checker_stop, std::string("checker: ") + rule_name(rule) + ": " + message);
     }
 };
 

@@ -10,8 +10,8 @@ bool is_scalar(const RegRange& r) { return r.slot >= slot_sreg; }
 bool is_exec(const RegRange& r) { return r.overlaps(exec_range); }
 
 std::string shortfall(std::uint64_t since, unsigned needed) {
-    return std::to_string(since) + " wait state" + (since == 1 ? "" : "s") + " before; needs " + std::to_string(needed) +
-           " (add s_nop " + std::to_string(needed - since - 1) + ")";
+    return std::to_string(since) + " wait state" + (since == 1 ? "" : "s") + " before; needs " +
+           std::to_string(needed) + " (add s_nop " + std::to_string(needed - since - 1) + ")";
 }
 
 }  // namespace
@@ -91,7 +91,8 @@ void HazardTracker::issue(const InstFacts& f, std::uint32_t index) {
     const Write now{clock_ + 1, index, f.trans};
     if (f.valu)
         for (unsigned i = 0; i < f.write_count; ++i)
-            for (unsigned s = f.writes[i].slot; s < unsigned(f.writes[i].slot) + f.writes[i].count && s < slot_count; ++s)
+            for (unsigned s = f.writes[i].slot; s < unsigned(f.writes[i].slot) + f.writes[i].count && s < slot_count;
+                 ++s)
                 valu_[s] = now;
     if (f.salu)
         for (unsigned i = 0; i < f.write_count; ++i)

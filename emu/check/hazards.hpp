@@ -55,15 +55,16 @@ private:
     bool gfx94x_ = false;
     std::array<Write, slot_count> valu_;  // last VALU write per register slot
     Write m0_salu_;
-    std::array<Write, 64> setreg_;        // per hardware register id
-    Write store_;                         // last >64-bit store and its data registers
+    std::array<Write, 64> setreg_;  // per hardware register id
+    Write store_;                   // last >64-bit store and its data registers
     RegRange store_data_;
 
     // A hit when `range` was written by VALU fewer than `needed` wait states ago.
     // Inline scan, out-of-line report: almost every check finds nothing, and
     // a DPP multiply-add makes four of them (the call was 1.8% of a checked
     // 256^3 dpp1 run's instructions under callgrind, its caller 3%).
-    void need(const RegRange& range, unsigned needed, Rule rule, const char* reader, std::vector<HazardHit>& hits) const {
+    void need(const RegRange& range, unsigned needed, Rule rule, const char* reader,
+              std::vector<HazardHit>& hits) const {
         assert(needed <= longest_wait);
         for (unsigned s = range.slot; s < unsigned(range.slot) + range.count && s < slot_count; ++s) {
             const std::uint64_t written = valu_[s].clock;
@@ -74,7 +75,8 @@ private:
         }
     }
     void report_need(unsigned slot, unsigned needed, Rule rule, const char* reader, std::vector<HazardHit>& hits) const;
-    void need_write(const Write& w, unsigned needed, Rule rule, const std::string& what, std::vector<HazardHit>& hits) const;
+    void need_write(const Write& w, unsigned needed, Rule rule, const std::string& what,
+                    std::vector<HazardHit>& hits) const;
     void check_gfx94x(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const;
 };
 

@@ -28,9 +28,17 @@ void add_write(InstFacts& f, const RegRange& r) { add(f.write_count, f.writes.da
 void classify(InstFacts& f, const Inst& inst) {
     const OpInfo& info = inst.info();
     switch (info.family) {
-    case Family::VOP1: case Family::VOP2: case Family::VOPC: case Family::VOP3: case Family::VOP3P: f.valu = true; break;
-    case Family::SOP1: case Family::SOP2: case Family::SOPK: case Family::SOPC: f.salu = true; break;
-    case Family::MUBUF: case Family::GLOBAL: f.vmem = true; break;
+    case Family::VOP1:
+    case Family::VOP2:
+    case Family::VOPC:
+    case Family::VOP3:
+    case Family::VOP3P: f.valu = true; break;
+    case Family::SOP1:
+    case Family::SOP2:
+    case Family::SOPK:
+    case Family::SOPC: f.salu = true; break;
+    case Family::MUBUF:
+    case Family::GLOBAL: f.vmem = true; break;
     case Family::FLAT: f.vmem = f.flat = true; break;
     case Family::SCRATCH: f.vmem = f.scratch = true; break;
     case Family::SMEM: f.smem = true; break;
@@ -61,7 +69,8 @@ void collect_reads(InstFacts& f, const ExecInst& e) {
                             (info.family == Family::SMEM && info.has(OF_STORE));
     if (stores_dst || info.has(OF_READS_DST)) add_read(f, range_of(e.dst));
     if (info.has(OF_READS_VCC)) add_read(f, RegRange{static_cast<std::uint16_t>(slot_vcc), 2});
-    if (info.has(OF_READS_EXEC) || f.valu || f.vmem || f.ds) add_read(f, RegRange{static_cast<std::uint16_t>(slot_exec), 2});
+    if (info.has(OF_READS_EXEC) || f.valu || f.vmem || f.ds)
+        add_read(f, RegRange{static_cast<std::uint16_t>(slot_exec), 2});
     if (f.movrel) add_read(f, RegRange{static_cast<std::uint16_t>(slot_m0), 1});
     for (const Src& s : e.src)
         if (f.valu && (s.kind == Src::Kind::vccz || s.kind == Src::Kind::execz)) f.reads_execz_vccz = true;
@@ -82,8 +91,10 @@ void collect_hazard_operands(InstFacts& f, const ExecInst& e) {
     // (soffset SGPR) on MUBUF avoids it (ISA wait-state table).
     const bool writes_memory = info.has(OF_STORE) || info.has(OF_ATOMIC);
     if (!writes_memory) return;
-    if (info.family == Family::MUBUF && e.soffset.kind != Src::Kind::sreg && e.dst.dwords > 2) f.store_data = range_of(e.dst);
-    if ((info.family == Family::FLAT || info.family == Family::GLOBAL || info.family == Family::SCRATCH) && e.src[1].dwords > 2)
+    if (info.family == Family::MUBUF && e.soffset.kind != Src::Kind::sreg && e.dst.dwords > 2)
+        f.store_data = range_of(e.dst);
+    if ((info.family == Family::FLAT || info.family == Family::GLOBAL || info.family == Family::SCRATCH) &&
+        e.src[1].dwords > 2)
         f.store_data = range_of(e.src[1]);
 }
 

@@ -43,18 +43,18 @@ struct InstFacts {
     std::array<RegRange, 8> reads{};
     std::array<RegRange, 4> writes{};  // written when the instruction executes (load results are not)
     std::uint8_t read_count = 0, write_count = 0;
-    std::uint8_t wait_states = 1;      // s_nop N: N + 1
+    std::uint8_t wait_states = 1;  // s_nop N: N + 1
     bool valu = false, salu = false, dpp = false;
     bool vmem = false, flat = false, smem = false, ds = false;
     bool waitcnt = false, barrier = false, scratch = false, end_of_code = false;
     bool movrel = false, setreg = false, getreg = false, div_fmas = false, trans = false;
-    bool lane_select = false;    // v_readlane/v_writelane: src1 selects the lane
+    bool lane_select = false;      // v_readlane/v_writelane: src1 selects the lane
     bool reads_lane_vgpr = false;  // v_readlane/v_readfirstlane: src0 is read as a scalar
-    bool rwlane = false;         // v_readlane/v_readfirstlane/v_writelane
+    bool rwlane = false;           // v_readlane/v_readfirstlane/v_writelane
     bool reads_execz_vccz = false;
-    std::uint8_t hwreg = 0;      // s_setreg/s_getreg register id
-    RegRange store_data;         // >64-bit store data exposed to the next VALU write (count 0: none)
-    RegRange lane_select_reg;    // the lane-select SGPR of v_readlane/v_writelane
+    std::uint8_t hwreg = 0;    // s_setreg/s_getreg register id
+    RegRange store_data;       // >64-bit store data exposed to the next VALU write (count 0: none)
+    RegRange lane_select_reg;  // the lane-select SGPR of v_readlane/v_writelane
     // Every slot read or written, as the few bitset words they fall in (a
     // one-AND test against the registers loads are pending for).
     std::array<SlotBits, 8> touched{};

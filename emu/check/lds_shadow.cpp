@@ -80,7 +80,8 @@ void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint32_t dwords) {
     for (unsigned l = 0; l < lanes_to_merge; ++l) {
         if (!((a.lanes >> l) & 1)) continue;
         for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
-            const std::int64_t first = static_cast<std::int64_t>(a.address[el][l] / 4) - origin_dword, end = first + dwords;
+            const std::int64_t first = static_cast<std::int64_t>(a.address[el][l] / 4) - origin_dword,
+                               end = first + dwords;
             if (first == run_end) {
                 run_end = end;
             } else if (first < run_first || end > run_end) {
@@ -109,7 +110,8 @@ namespace {
 // `relative` (one pass without early exit: the loop over contiguous lanes
 // vectorizes); if not, `relative` becomes it. relative_or: their OR.
 template <bool AllLanes>
-bool same_relative(const MemoryAccess& a, std::uint64_t origin, std::uint64_t (*relative)[64], std::uint64_t& relative_or) {
+bool same_relative(const MemoryAccess& a, std::uint64_t origin, std::uint64_t (*relative)[64],
+                   std::uint64_t& relative_or) {
     auto relative_address = [&](unsigned el, unsigned l) {
         const std::uint64_t active = AllLanes ? ~0ull : 0 - ((a.lanes >> l) & 1);
         return (a.address[el][l] - origin) & active;

@@ -25,10 +25,10 @@
 namespace dppgemm::emu::check {
 
 struct LdsConflict {
-    std::uint64_t lanes = 0;      // lanes of the current access that conflict
-    std::uint32_t address = 0;    // first conflicting dword's byte address
-    std::uint32_t other_inst = 0; // the other wave's instruction
-    std::uint32_t other_wave = 0; // ~0u: several other waves (read by two or more)
+    std::uint64_t lanes = 0;       // lanes of the current access that conflict
+    std::uint32_t address = 0;     // first conflicting dword's byte address
+    std::uint32_t other_inst = 0;  // the other wave's instruction
+    std::uint32_t other_wave = 0;  // ~0u: several other waves (read by two or more)
     bool other_wrote = false;
     bool any() const { return lanes != 0; }
 };
@@ -53,7 +53,7 @@ public:
         unsigned addresses_per_lane = 0;
         std::uint32_t dwords = 0, origin_byte_in_dword = 0;
         std::uint64_t relative[2][64] = {};
-        bool rows_repeat = false;  // lanes 16..63 repeat lanes 0..15
+        bool rows_repeat = false;       // lanes 16..63 repeat lanes 0..15
         std::uint64_t relative_or = 0;  // of every active lane's relative address
         std::vector<Run> runs;
         // The runs as a bitmap: bit i is dword span_first + i from the origin's.

@@ -26,13 +26,13 @@ namespace dppgemm::emu::check {
 // The checker's record of an emu::InFlightMemoryOp (the executor's, which holds
 // the data): the counters it occupies and whether they certainly completed it.
 struct InFlightMemoryOp {
-    std::uint32_t inst = 0;  // issuing instruction (index)
-    bool vm = false, lgkm = false;        // counters it occupies
-    bool lgkm_in_order = false;           // LDS (SMEM and FLAT are not)
+    std::uint32_t inst = 0;         // issuing instruction (index)
+    bool vm = false, lgkm = false;  // counters it occupies
+    bool lgkm_in_order = false;     // LDS (SMEM and FLAT are not)
     bool lds_write = false;
-    bool reported = false;                // a finding names it already: not reported again
-    RegRange dest;                        // count 0: no register result (store)
-    std::uint64_t lanes = 0;              // lanes the load writes (vector results)
+    bool reported = false;    // a finding names it already: not reported again
+    RegRange dest;            // count 0: no register result (store)
+    std::uint64_t lanes = 0;  // lanes the load writes (vector results)
 };
 
 // The counters an entry of `counter` occupies. FLAT occupies both (it may be
@@ -49,7 +49,8 @@ inline InFlightMemoryOp entry_kind(WaitCounter counter, bool flat) {
 // lgkmcnt(lgkm), with `younger_vm` vm entries and `younger_lds` LDS entries
 // issued after it still in flight: vmcnt(n) leaves at most the newest n
 // outstanding, LDS likewise among LDS entries, the rest of lgkmcnt only at 0.
-inline bool completes(const InFlightMemoryOp& e, unsigned younger_vm, unsigned younger_lds, unsigned vm, unsigned lgkm) {
+inline bool completes(const InFlightMemoryOp& e, unsigned younger_vm, unsigned younger_lds, unsigned vm,
+                      unsigned lgkm) {
     if (!e.vm && !e.lgkm) return true;
     const bool vm_done = e.vm && younger_vm >= vm;
     const bool lgkm_done = e.lgkm && (e.lgkm_in_order ? younger_lds >= lgkm : lgkm == 0);
@@ -85,9 +86,9 @@ public:
     const InFlightMemoryOp* unfinished_lds_write() const;
 
 private:
-    std::vector<InFlightMemoryOp> entries_;  // issue order
-    unsigned vm_count_ = 0, lgkm_count_ = 0;  // entries occupying each counter
-    std::array<std::uint16_t, slot_count> pending_{};  // in-flight results per register slot
+    std::vector<InFlightMemoryOp> entries_;              // issue order
+    unsigned vm_count_ = 0, lgkm_count_ = 0;             // entries occupying each counter
+    std::array<std::uint16_t, slot_count> pending_{};    // in-flight results per register slot
     std::array<std::uint64_t, slot_count / 64> bits_{};  // slots with pending_ != 0
     void mark(const InFlightMemoryOp& e, int delta);
 };

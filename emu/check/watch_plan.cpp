@@ -25,7 +25,9 @@ std::optional<WaitCounter> counter_of(InstClass cls) {
 
 // Classes whose entry may carry a result (a non-returning atomic of these
 // classes has none: a superset is what the analysis needs).
-bool may_load(InstClass cls) { return cls == InstClass::vmem_load || cls == InstClass::lds_read || cls == InstClass::smem; }
+bool may_load(InstClass cls) {
+    return cls == InstClass::vmem_load || cls == InstClass::lds_read || cls == InstClass::smem;
+}
 
 struct Flow {
     std::vector<std::vector<std::uint32_t>> successors, predecessors;
@@ -127,7 +129,8 @@ using PendingState = std::vector<MayPending>;  // by inst
 bool join(PendingState& into, const PendingState& from) {
     bool changed = false;
     for (const MayPending& m : from) {
-        auto it = std::lower_bound(into.begin(), into.end(), m.inst, [](const MayPending& a, std::uint32_t b) { return a.inst < b; });
+        auto it = std::lower_bound(into.begin(), into.end(), m.inst,
+                                   [](const MayPending& a, std::uint32_t b) { return a.inst < b; });
         if (it == into.end() || it->inst != m.inst) {
             into.insert(it, m);
             changed = true;
@@ -151,7 +154,8 @@ PendingState after(const Program& program, const std::vector<InstFacts>& facts, 
         const Waitcnt& w = program.code[i].inst->waitcnt;
         state.erase(std::remove_if(state.begin(), state.end(),
                                    [&](const MayPending& m) {
-                                       const InFlightMemoryOp kind = entry_kind(*plan.counter[m.inst], facts[m.inst].flat);
+                                       const InFlightMemoryOp kind =
+                                           entry_kind(*plan.counter[m.inst], facts[m.inst].flat);
                                        return completes(kind, m.younger_vm, m.younger_lds, w.vmcnt, w.lgkmcnt);
                                    }),
                     state.end());
@@ -172,7 +176,8 @@ PendingState after(const Program& program, const std::vector<InstFacts>& facts, 
 using SlotSet = std::array<std::uint64_t, slot_count / 64>;
 
 void add_slots(SlotSet& set, const RegRange& r) {
-    for (unsigned s = r.slot; s < unsigned(r.slot) + r.count && s < slot_count; ++s) set[s / 64] |= std::uint64_t{1} << (s % 64);
+    for (unsigned s = r.slot; s < unsigned(r.slot) + r.count && s < slot_count; ++s)
+        set[s / 64] |= std::uint64_t{1} << (s % 64);
 }
 
 // Marks the instructions that touch a register a load may still be writing.

@@ -174,7 +174,8 @@ Operand Decoder::source(unsigned code, int dwords, bool literal_ok) {
     }
     if (code >= 128 && code <= 208) {
         op.kind = OperandKind::inline_int;
-        op.value = static_cast<std::uint32_t>(code <= 192 ? static_cast<int>(code) - 128 : 192 - static_cast<int>(code));
+        op.value =
+            static_cast<std::uint32_t>(code <= 192 ? static_cast<int>(code) - 128 : 192 - static_cast<int>(code));
         return op;
     }
     if (code >= 240 && code <= 248) {
@@ -189,8 +190,7 @@ Operand Decoder::source(unsigned code, int dwords, bool literal_ok) {
         literal(op);
         return op;
     }
-    bool special = (code >= 102 && code <= 127) || (code >= 235 && code <= 239) ||
-                   (code >= 251 && code <= 254);
+    bool special = (code >= 102 && code <= 127) || (code >= 235 && code <= 239) || (code >= 251 && code <= 254);
     if (!special) ok_ = false;
     op.kind = OperandKind::special;
     if (code >= 108 && code <= 123) {
@@ -264,7 +264,10 @@ void Decoder::smem() {
     if (!second_dword()) return;
     if (!set_op(Space::SMEM, bits(word_, 18, 8))) return;
     const OpInfo& i = info();
-    if (!modifiers_ok(Form::native, 0x1c000)) { ok_ = false; return; }
+    if (!modifiers_ok(Form::native, 0x1c000)) {
+        ok_ = false;
+        return;
+    }
     bool imm = bits(word_, 17, 1), soe = bits(word_, 14, 1);
     inst_.glc = bits(word_, 16, 1);
     inst_.smem_imm = imm;
@@ -291,7 +294,10 @@ void Decoder::vop_dpp(Operand& src0) {
     if (!second_dword()) return;
     inst_.dpp = true;
     auto w = static_cast<std::uint32_t>(word_ >> 32);
-    if (!modifiers_ok(Form::dpp, 0xfcull << 48)) { ok_ = false; return; }
+    if (!modifiers_ok(Form::dpp, 0xfcull << 48)) {
+        ok_ = false;
+        return;
+    }
     src0 = vgpr(bits(w, 0, 8), src0.dwords ? src0.dwords : 1);
     Dpp& d = inst_.dpp_ctrl;
     d.ctrl = static_cast<std::uint16_t>(bits(w, 8, 9));
@@ -303,19 +309,34 @@ void Decoder::vop_dpp(Operand& src0) {
     inst_.mods.abs = static_cast<std::uint8_t>(bits(w, 21, 1) | bits(w, 23, 1) << 1);
     unsigned c = d.ctrl;
     d.arg = static_cast<std::uint8_t>(c & 0xf);
-    if (c <= 0xff) { d.kind = DppKind::quad_perm; d.arg = static_cast<std::uint8_t>(c); }
-    else if (c >= 0x101 && c <= 0x10f) d.kind = DppKind::row_shl;
+    if (c <= 0xff) {
+        d.kind = DppKind::quad_perm;
+        d.arg = static_cast<std::uint8_t>(c);
+    } else if (c >= 0x101 && c <= 0x10f) d.kind = DppKind::row_shl;
     else if (c >= 0x111 && c <= 0x11f) d.kind = DppKind::row_shr;
     else if (c >= 0x121 && c <= 0x12f) d.kind = DppKind::row_ror;
-    else if (c == 0x130) { d.kind = DppKind::wave_shl; d.arg = 1; }
-    else if (c == 0x134) { d.kind = DppKind::wave_rol; d.arg = 1; }
-    else if (c == 0x138) { d.kind = DppKind::wave_shr; d.arg = 1; }
-    else if (c == 0x13c) { d.kind = DppKind::wave_ror; d.arg = 1; }
-    else if (c == 0x140) d.kind = DppKind::row_mirror;
+    else if (c == 0x130) {
+        d.kind = DppKind::wave_shl;
+        d.arg = 1;
+    } else if (c == 0x134) {
+        d.kind = DppKind::wave_rol;
+        d.arg = 1;
+    } else if (c == 0x138) {
+        d.kind = DppKind::wave_shr;
+        d.arg = 1;
+    } else if (c == 0x13c) {
+        d.kind = DppKind::wave_ror;
+        d.arg = 1;
+    } else if (c == 0x140) d.kind = DppKind::row_mirror;
     else if (c == 0x141) d.kind = DppKind::row_half_mirror;
-    else if (c == 0x142) { d.kind = DppKind::row_bcast15; d.arg = 15; }
-    else if (c == 0x143) { d.kind = DppKind::row_bcast31; d.arg = 31; }
-    else if (c >= 0x150 && c <= 0x15f) d.kind = has(target_, Feature::row_newbcast) ? DppKind::row_newbcast : DppKind::invalid;
+    else if (c == 0x142) {
+        d.kind = DppKind::row_bcast15;
+        d.arg = 15;
+    } else if (c == 0x143) {
+        d.kind = DppKind::row_bcast31;
+        d.arg = 31;
+    } else if (c >= 0x150 && c <= 0x15f)
+        d.kind = has(target_, Feature::row_newbcast) ? DppKind::row_newbcast : DppKind::invalid;
     else d.kind = DppKind::invalid;
 }
 
@@ -324,7 +345,10 @@ void Decoder::vop_sdwa(Operand& src0, Operand* src1, bool vopc) {
     inst_.sdwa = true;
     auto w = static_cast<std::uint32_t>(word_ >> 32);
     std::uint64_t probed = 0xf8f8f8ull << 40;  // bits 43..47, 51..55, 59..63
-    if (!modifiers_ok(Form::sdwa, probed)) { ok_ = false; return; }
+    if (!modifiers_ok(Form::sdwa, probed)) {
+        ok_ = false;
+        return;
+    }
     unsigned s0 = bits(w, 0, 8);
     src0 = bits(w, 23, 1) ? source(s0, 1, false) : vgpr(s0, 1);
     if (src1 && bits(w, 31, 1)) *src1 = source(src1->index, 1, false);
@@ -354,12 +378,14 @@ void Decoder::vop1() {
     unsigned src = bits(word_, 0, 9);
     inst_.src0.dwords = i.dwords[F_SRC0];
     if (!i.dwords[F_SRC0]) unused_field(F_SRC0, src);  // v_nop: even 0xfa/0xf9 mean nothing
-    else if (detail::src0_vgpr_number(inst_.op, target_)) inst_.src0 = vgpr(src & 0xff, 1, i.has(OF_ACC_SRC));  // v_swap_b32
+    else if (detail::src0_vgpr_number(inst_.op, target_))
+        inst_.src0 = vgpr(src & 0xff, 1, i.has(OF_ACC_SRC));  // v_swap_b32
     else if (src == 0xfa) vop_dpp(inst_.src0);
     else if (src == 0xf9) vop_sdwa(inst_.src0, nullptr, false);
     else inst_.src0 = source(src, i.dwords[F_SRC0]);
     unsigned dst = bits(word_, 17, 8);
-    if (i.dwords[F_DST]) inst_.dst = i.has(OF_SCALAR_DST) ? sgpr_dst(dst, 1) : vgpr(dst, i.dwords[F_DST], i.has(OF_ACC_DST));
+    if (i.dwords[F_DST])
+        inst_.dst = i.has(OF_SCALAR_DST) ? sgpr_dst(dst, 1) : vgpr(dst, i.dwords[F_DST], i.has(OF_ACC_DST));
     else unused_field(F_DST, dst);
     if ((inst_.dpp || inst_.sdwa) && !i.dwords[F_SRC0]) ok_ = false;
 }
@@ -405,7 +431,10 @@ void Decoder::vop3() {
     bool vop3b = i.has(OF_VOP3B);
     // VOP3b: bits 8..14 hold the carry-out SGPR pair, not abs/op_sel.
     std::uint64_t probed = (vop3b ? 0x8000ull : 0xff00ull) | (0x1full << 59);
-    if (!modifiers_ok(promoted ? Form::vop3 : Form::native, probed)) { ok_ = false; return; }
+    if (!modifiers_ok(promoted ? Form::vop3 : Form::native, probed)) {
+        ok_ = false;
+        return;
+    }
     unsigned vdst = bits(word_, 0, 8);
     if (i.family == Family::VOPC) inst_.sdst = sgpr_dst(vdst, 2);  // the lane mask, like vcc in e32
     else if (i.has(OF_SCALAR_DST)) inst_.dst = sgpr_dst(vdst, 1);
@@ -427,7 +456,10 @@ void Decoder::vop3p() {
     if (!second_dword()) return;
     if (!set_op(Space::VOP3P, bits(word_, 16, 7))) return;
     const OpInfo& i = info();
-    if (!modifiers_ok(Form::native, 0xff00ull | (0x1full << 59))) { ok_ = false; return; }
+    if (!modifiers_ok(Form::native, 0xff00ull | (0x1full << 59))) {
+        ok_ = false;
+        return;
+    }
     bool mfma = i.has(OF_MFMA);
     bool acc_cd = mfma && (detail::mfma_agpr_default(inst_.op, target_) || bits(word_, 15, 1));
     unsigned vdst = bits(word_, 0, 8);
@@ -461,16 +493,26 @@ void Decoder::ds() {
     if (!second_dword()) return;
     if (!set_op(Space::DS, bits(word_, 17, 8))) return;
     const OpInfo& i = info();
-    if (!modifiers_ok(Form::native, (1ull << 16) | (1ull << 25))) { ok_ = false; return; }
+    if (!modifiers_ok(Form::native, (1ull << 16) | (1ull << 25))) {
+        ok_ = false;
+        return;
+    }
     bool acc = bits(word_, 25, 1) && gfx90a_insts(target_);
     inst_.gds = bits(word_, 16, 1);
     if (detail::ds_offset_unused(inst_.op, target_) && bits(word_, 0, 16)) ok_ = false;
     inst_.offset0 = static_cast<std::uint8_t>(bits(word_, 0, 8));
     inst_.offset1 = static_cast<std::uint8_t>(bits(word_, 8, 8));
     inst_.offset = static_cast<std::int32_t>(bits(word_, 0, 16));
-    struct Field { Operand* op; int slot; int lo; bool data; };
-    const Field fields[] = {{&inst_.dst, F_DST, 56, true}, {&inst_.src0, F_SRC0, 32, false},
-                            {&inst_.src1, F_SRC1, 40, true}, {&inst_.src2, F_SRC2, 48, true}};
+    struct Field {
+        Operand* op;
+        int slot;
+        int lo;
+        bool data;
+    };
+    const Field fields[] = {{&inst_.dst, F_DST, 56, true},
+                            {&inst_.src0, F_SRC0, 32, false},
+                            {&inst_.src1, F_SRC1, 40, true},
+                            {&inst_.src2, F_SRC2, 48, true}};
     for (const Field& f : fields) {
         unsigned index = bits(word_, f.lo, 8);
         if (i.dwords[f.slot]) *f.op = vgpr(index, i.dwords[f.slot], acc && f.data);
@@ -482,7 +524,10 @@ void Decoder::flat() {
     if (!second_dword()) return;
     static constexpr Space segs[] = {Space::FLAT, Space::SCRATCH, Space::GLOBAL, Space::FLAT};
     unsigned seg = bits(word_, 14, 2);
-    if (seg == 3 || !set_op(segs[seg], bits(word_, 18, 7))) { inst_.op = Op::invalid; return; }
+    if (seg == 3 || !set_op(segs[seg], bits(word_, 18, 7))) {
+        inst_.op = Op::invalid;
+        return;
+    }
     const OpInfo& i = info();
     if (!modifiers_ok(Form::native, (1ull << 13) | (1ull << 16) | (1ull << 17) | (1ull << 25) | (1ull << 55))) {
         ok_ = false;
@@ -533,7 +578,10 @@ void Decoder::mubuf() {
     if (!set_op(Space::MUBUF, bits(word_, 18, 7))) return;
     const OpInfo& i = info();
     const std::uint64_t probed = (0x3full << 12) | (1ull << 25) | (1ull << 55);
-    if (!modifiers_ok(Form::native, probed & ~(1ull << 12))) { ok_ = false; return; }
+    if (!modifiers_ok(Form::native, probed & ~(1ull << 12))) {
+        ok_ = false;
+        return;
+    }
     inst_.offset = static_cast<std::int32_t>(bits(word_, 0, 12));
     inst_.offen = bits(word_, 12, 1);
     inst_.idxen = bits(word_, 13, 1);
@@ -565,26 +613,61 @@ Inst Decoder::run() {
     word_ = w;
     unsigned top = w >> 23;  // 9 bits
     if ((w >> 30) == 2) {
-        if (top == 0x17d) { inst_.encoding = Encoding::SOP1; sop1(); }
-        else if (top == 0x17e) { inst_.encoding = Encoding::SOPC; sopc(); }
-        else if (top == 0x17f) { inst_.encoding = Encoding::SOPP; sopp(); }
-        else if ((w >> 28) == 0xb) { inst_.encoding = Encoding::SOPK; sopk(); }
-        else { inst_.encoding = Encoding::SOP2; sop2(); }
+        if (top == 0x17d) {
+            inst_.encoding = Encoding::SOP1;
+            sop1();
+        } else if (top == 0x17e) {
+            inst_.encoding = Encoding::SOPC;
+            sopc();
+        } else if (top == 0x17f) {
+            inst_.encoding = Encoding::SOPP;
+            sopp();
+        } else if ((w >> 28) == 0xb) {
+            inst_.encoding = Encoding::SOPK;
+            sopk();
+        } else {
+            inst_.encoding = Encoding::SOP2;
+            sop2();
+        }
     } else if ((w >> 31) == 0) {
         unsigned top7 = w >> 25;
-        if (top7 == 0x3f) { inst_.encoding = Encoding::VOP1; vop1(); }
-        else if (top7 == 0x3e) { inst_.encoding = Encoding::VOPC; vopc(); }
-        else { inst_.encoding = Encoding::VOP2; vop2(); }
+        if (top7 == 0x3f) {
+            inst_.encoding = Encoding::VOP1;
+            vop1();
+        } else if (top7 == 0x3e) {
+            inst_.encoding = Encoding::VOPC;
+            vopc();
+        } else {
+            inst_.encoding = Encoding::VOP2;
+            vop2();
+        }
     } else {
         switch (w >> 26) {
-        case 0x30: inst_.encoding = Encoding::SMEM; smem(); break;
-        case 0x34:
-            if (((w >> 23) & 7) == 7) { inst_.encoding = Encoding::VOP3P; vop3p(); }
-            else { inst_.encoding = Encoding::VOP3; vop3(); }
+        case 0x30:
+            inst_.encoding = Encoding::SMEM;
+            smem();
             break;
-        case 0x36: inst_.encoding = Encoding::DS; ds(); break;
-        case 0x37: inst_.encoding = Encoding::FLAT; flat(); break;
-        case 0x38: inst_.encoding = Encoding::MUBUF; mubuf(); break;
+        case 0x34:
+            if (((w >> 23) & 7) == 7) {
+                inst_.encoding = Encoding::VOP3P;
+                vop3p();
+            } else {
+                inst_.encoding = Encoding::VOP3;
+                vop3();
+            }
+            break;
+        case 0x36:
+            inst_.encoding = Encoding::DS;
+            ds();
+            break;
+        case 0x37:
+            inst_.encoding = Encoding::FLAT;
+            flat();
+            break;
+        case 0x38:
+            inst_.encoding = Encoding::MUBUF;
+            mubuf();
+            break;
         default: ok_ = false; break;
         }
     }

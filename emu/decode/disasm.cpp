@@ -26,7 +26,8 @@ std::string special_name(const Operand& op) {
     bool wide = op.dwords > 1;
     if (code >= 108 && code <= 123) {
         unsigned t = code - 108;
-        return wide ? "ttmp[" + std::to_string(t) + ":" + std::to_string(t + op.dwords - 1) + "]" : "ttmp" + std::to_string(t);
+        return wide ? "ttmp[" + std::to_string(t) + ":" + std::to_string(t + op.dwords - 1) + "]"
+                    : "ttmp" + std::to_string(t);
     }
     switch (code) {
     case 102: return wide ? "flat_scratch" : "flat_scratch_lo";
@@ -60,16 +61,16 @@ struct NamedConstant {
     std::uint64_t bits;
     const char* text;
 };
-constexpr NamedConstant f32_names[] = {
-    {0x3f000000, "0.5"}, {0xbf000000, "-0.5"}, {0x3f800000, "1.0"}, {0xbf800000, "-1.0"}, {0x40000000, "2.0"},
-    {0xc0000000, "-2.0"}, {0x40800000, "4.0"}, {0xc0800000, "-4.0"}, {0x3e22f983, "0.15915494"}};
-constexpr NamedConstant f16_names[] = {
-    {0x3800, "0.5"}, {0xb800, "-0.5"}, {0x3c00, "1.0"}, {0xbc00, "-1.0"}, {0x4000, "2.0"},
-    {0xc000, "-2.0"}, {0x4400, "4.0"}, {0xc400, "-4.0"}, {0x3118, "0.15915494"}};
+constexpr NamedConstant f32_names[] = {{0x3f000000, "0.5"},  {0xbf000000, "-0.5"}, {0x3f800000, "1.0"},
+                                       {0xbf800000, "-1.0"}, {0x40000000, "2.0"},  {0xc0000000, "-2.0"},
+                                       {0x40800000, "4.0"},  {0xc0800000, "-4.0"}, {0x3e22f983, "0.15915494"}};
+constexpr NamedConstant f16_names[] = {{0x3800, "0.5"},  {0xb800, "-0.5"}, {0x3c00, "1.0"},
+                                       {0xbc00, "-1.0"}, {0x4000, "2.0"},  {0xc000, "-2.0"},
+                                       {0x4400, "4.0"},  {0xc400, "-4.0"}, {0x3118, "0.15915494"}};
 constexpr NamedConstant f64_names[] = {
-    {0x3fe0000000000000, "0.5"}, {0xbfe0000000000000, "-0.5"}, {0x3ff0000000000000, "1.0"},
-    {0xbff0000000000000, "-1.0"}, {0x4000000000000000, "2.0"}, {0xc000000000000000, "-2.0"},
-    {0x4010000000000000, "4.0"}, {0xc010000000000000, "-4.0"}, {0x3fc45f306dc9c882, "0.15915494309189532"}};
+    {0x3fe0000000000000, "0.5"},  {0xbfe0000000000000, "-0.5"}, {0x3ff0000000000000, "1.0"},
+    {0xbff0000000000000, "-1.0"}, {0x4000000000000000, "2.0"},  {0xc000000000000000, "-2.0"},
+    {0x4010000000000000, "4.0"},  {0xc010000000000000, "-4.0"}, {0x3fc45f306dc9c882, "0.15915494309189532"}};
 
 template <std::size_t N>
 const char* constant_name(const NamedConstant (&names)[N], std::uint64_t bits) {
@@ -182,8 +183,8 @@ ImmType Printer::imm_type(const Operand& op, int src) const {
 }
 
 std::string Printer::operand(const Operand& op, int src) const {
-    bool constant = op.kind == OperandKind::inline_int || op.kind == OperandKind::inline_float ||
-                    op.kind == OperandKind::literal;
+    bool constant =
+        op.kind == OperandKind::inline_int || op.kind == OperandKind::inline_float || op.kind == OperandKind::literal;
     if (constant && detail::register_only_source(inst_.op, target_, src)) {
         // LLVM 15 replaces the value; LLVM 19 (our gfx942 oracle) appends a note.
         if (!llvm19()) return "/*invalid immediate*/";
@@ -247,12 +248,30 @@ std::string Printer::bit_list(unsigned bits, int count) const {
 
 // gfx940 names ids 20..24 too (22 prints as ..._DATA as well, as LLVM does).
 std::string hwreg_text(std::uint16_t simm16, bool gfx940) {
-    static const char* const names[] = {nullptr, "HW_REG_MODE", "HW_REG_STATUS", "HW_REG_TRAPSTS", "HW_REG_HW_ID",
-                                        "HW_REG_GPR_ALLOC", "HW_REG_LDS_ALLOC", "HW_REG_IB_STS", nullptr, nullptr,
-                                        nullptr, nullptr, nullptr, nullptr, nullptr, "HW_REG_SH_MEM_BASES",
-                                        "HW_REG_TBA_LO", "HW_REG_TBA_HI", "HW_REG_TMA_LO", "HW_REG_TMA_HI",
-                                        "HW_REG_XCC_ID", "HW_REG_SQ_PERF_SNAPSHOT_DATA",
-                                        "HW_REG_SQ_PERF_SNAPSHOT_DATA", "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
+    static const char* const names[] = {nullptr,
+                                        "HW_REG_MODE",
+                                        "HW_REG_STATUS",
+                                        "HW_REG_TRAPSTS",
+                                        "HW_REG_HW_ID",
+                                        "HW_REG_GPR_ALLOC",
+                                        "HW_REG_LDS_ALLOC",
+                                        "HW_REG_IB_STS",
+                                        nullptr,
+                                        nullptr,
+                                        nullptr,
+                                        nullptr,
+                                        nullptr,
+                                        nullptr,
+                                        nullptr,
+                                        "HW_REG_SH_MEM_BASES",
+                                        "HW_REG_TBA_LO",
+                                        "HW_REG_TBA_HI",
+                                        "HW_REG_TMA_LO",
+                                        "HW_REG_TMA_HI",
+                                        "HW_REG_XCC_ID",
+                                        "HW_REG_SQ_PERF_SNAPSHOT_DATA",
+                                        "HW_REG_SQ_PERF_SNAPSHOT_DATA",
+                                        "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
                                         "HW_REG_SQ_PERF_SNAPSHOT_PC_HI"};
     constexpr unsigned first_gfx940_id = 20;
     unsigned id = simm16 & 0x3f, offset = (simm16 >> 6) & 0x1f, size = ((simm16 >> 11) & 0x1f) + 1;
@@ -276,10 +295,22 @@ std::string gpr_idx_text(unsigned mask) {
 
 std::string sendmsg_text(std::uint16_t simm16) {
     unsigned id = simm16 & 0xf, op = (simm16 >> 4) & 7, stream = (simm16 >> 8) & 3;
-    static const char* const msgs[] = {nullptr, "MSG_INTERRUPT", "MSG_GS", "MSG_GS_DONE", "MSG_SAVEWAVE",
-                                       "MSG_STALL_WAVE_GEN", "MSG_HALT_WAVES", "MSG_ORDERED_PS_DONE",
-                                       "MSG_EARLY_PRIM_DEALLOC", "MSG_GS_ALLOC_REQ", "MSG_GET_DOORBELL", nullptr,
-                                       nullptr, nullptr, nullptr, "MSG_SYSMSG"};
+    static const char* const msgs[] = {nullptr,
+                                       "MSG_INTERRUPT",
+                                       "MSG_GS",
+                                       "MSG_GS_DONE",
+                                       "MSG_SAVEWAVE",
+                                       "MSG_STALL_WAVE_GEN",
+                                       "MSG_HALT_WAVES",
+                                       "MSG_ORDERED_PS_DONE",
+                                       "MSG_EARLY_PRIM_DEALLOC",
+                                       "MSG_GS_ALLOC_REQ",
+                                       "MSG_GET_DOORBELL",
+                                       nullptr,
+                                       nullptr,
+                                       nullptr,
+                                       nullptr,
+                                       "MSG_SYSMSG"};
     static const char* const gs_ops[] = {"GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"};
     static const char* const sys_ops[] = {nullptr, "SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD",
                                           "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC"};
@@ -376,7 +407,8 @@ void Printer::smem() {
         if (!inst_.smem_imm) add(operand(inst_.soffset));
         else if (inst_.soffset.kind != OperandKind::none) {
             add(operand(inst_.soffset));
-            flag("offset:" + (inst_.offset < 0 ? "-" + hex(-static_cast<std::int64_t>(inst_.offset)) : hex(inst_.offset)));
+            flag("offset:" +
+                 (inst_.offset < 0 ? "-" + hex(-static_cast<std::int64_t>(inst_.offset)) : hex(inst_.offset)));
         } else {
             add(inst_.offset < 0 ? "-" + hex(-static_cast<std::int64_t>(inst_.offset)) : hex(inst_.offset));
         }
@@ -394,34 +426,33 @@ void Printer::dpp_controls() {
     } else if (dpp64_newbcast_only && inst_.src0.dwords > 1 && d.kind != DppKind::row_newbcast) {
         flag(" /* 64 bit dpp only supports row_newbcast */");
     } else switch (d.kind) {
-    case DppKind::quad_perm: {
-        std::string s = "quad_perm:[";
-        for (int i = 0; i < 4; ++i) s += (i ? "," : "") + std::to_string((d.arg >> (2 * i)) & 3);
-        flag(s + "]");
-        break;
-    }
-    case DppKind::row_shl: flag("row_shl:" + dec(d.arg)); break;
-    case DppKind::row_shr: flag("row_shr:" + dec(d.arg)); break;
-    case DppKind::row_ror: flag("row_ror:" + dec(d.arg)); break;
-    case DppKind::wave_shl: flag("wave_shl:1"); break;
-    case DppKind::wave_rol: flag("wave_rol:1"); break;
-    case DppKind::wave_shr: flag("wave_shr:1"); break;
-    case DppKind::wave_ror: flag("wave_ror:1"); break;
-    case DppKind::row_mirror: flag("row_mirror"); break;
-    case DppKind::row_half_mirror: flag("row_half_mirror"); break;
-    case DppKind::row_bcast15: flag("row_bcast:15"); break;
-    case DppKind::row_bcast31: flag("row_bcast:31"); break;
-    case DppKind::row_newbcast: flag("row_newbcast:" + dec(d.arg)); break;
-    case DppKind::invalid:
-        // LLVM's own words, including its odd spacing.
-        if (d.ctrl >= 0x150 && d.ctrl <= 0x15f)
-            flag(" /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */");
-        else if (d.ctrl >= 0x160 && d.ctrl <= 0x16f)
-            flag("/* row_xmask is not supported on ASICs earlier than GFX10 */");
-        else
-            flag("/* Invalid dpp_ctrl value */");
-        break;
-    }
+        case DppKind::quad_perm: {
+            std::string s = "quad_perm:[";
+            for (int i = 0; i < 4; ++i) s += (i ? "," : "") + std::to_string((d.arg >> (2 * i)) & 3);
+            flag(s + "]");
+            break;
+        }
+        case DppKind::row_shl: flag("row_shl:" + dec(d.arg)); break;
+        case DppKind::row_shr: flag("row_shr:" + dec(d.arg)); break;
+        case DppKind::row_ror: flag("row_ror:" + dec(d.arg)); break;
+        case DppKind::wave_shl: flag("wave_shl:1"); break;
+        case DppKind::wave_rol: flag("wave_rol:1"); break;
+        case DppKind::wave_shr: flag("wave_shr:1"); break;
+        case DppKind::wave_ror: flag("wave_ror:1"); break;
+        case DppKind::row_mirror: flag("row_mirror"); break;
+        case DppKind::row_half_mirror: flag("row_half_mirror"); break;
+        case DppKind::row_bcast15: flag("row_bcast:15"); break;
+        case DppKind::row_bcast31: flag("row_bcast:31"); break;
+        case DppKind::row_newbcast: flag("row_newbcast:" + dec(d.arg)); break;
+        case DppKind::invalid:
+            // LLVM's own words, including its odd spacing.
+            if (d.ctrl >= 0x150 && d.ctrl <= 0x15f)
+                flag(" /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */");
+            else if (d.ctrl >= 0x160 && d.ctrl <= 0x16f)
+                flag("/* row_xmask is not supported on ASICs earlier than GFX10 */");
+            else flag("/* Invalid dpp_ctrl value */");
+            break;
+        }
     flag("row_mask:" + hex(d.row_mask));
     flag("bank_mask:" + hex(d.bank_mask));
     if (d.bound_ctrl) flag("bound_ctrl:1");
@@ -445,13 +476,18 @@ void Printer::sdwa_controls(bool vopc, bool vop1) {
 void Printer::vop() {
     const OpInfo& i = info_;
     bool vop3 = inst_.encoding == Encoding::VOP3;
-    Form f = inst_.dpp ? Form::dpp : inst_.sdwa ? Form::sdwa : vop3 ? (i.family == Family::VOP3 ? Form::native : Form::vop3) : Form::native;
+    Form f = inst_.dpp    ? Form::dpp
+             : inst_.sdwa ? Form::sdwa
+             : vop3       ? (i.family == Family::VOP3 ? Form::native : Form::vop3)
+                          : Form::native;
     bool vopc = i.family == Family::VOPC;
     // Which source modifiers print, per source: what LLVM showed for the
     // abs/neg/sext bits of this form.  An integer source's neg bit is sext.
     auto float_mods = [&](int s) {
         if (vop3) return !neg_is_sext(61 + s);
-        if (inst_.dpp) return s < 2 && (printed(Form::dpp, 52 + 2 * s) || printed(Form::dpp, 53 + 2 * s)) && !neg_is_sext(52 + 2 * s);
+        if (inst_.dpp)
+            return s < 2 && (printed(Form::dpp, 52 + 2 * s) || printed(Form::dpp, 53 + 2 * s)) &&
+                   !neg_is_sext(52 + 2 * s);
         if (inst_.sdwa) return s < 2 && (printed(Form::sdwa, 52 + 8 * s) || printed(Form::sdwa, 53 + 8 * s));
         return false;
     };
@@ -593,11 +629,12 @@ void Printer::mubuf() {
 }
 
 std::string Printer::run() {
-    if (!inst_.valid()) return ".long " + [&] {
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "0x%08x", inst_.word0);
-        return std::string(buf);
-    }();
+    if (!inst_.valid())
+        return ".long " + [&] {
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "0x%08x", inst_.word0);
+            return std::string(buf);
+        }();
     out_ = std::string(info_.mnemonic);
     switch (inst_.encoding) {
     case Encoding::VOP1:

@@ -69,7 +69,8 @@ struct Tables {
     std::array<std::array<std::vector<Op>, static_cast<int>(Space::count)>, target_count> ops;
 
     Tables() : forms(op_count), printing(op_count) {
-        for (const PrintingRow& row : printing_rows) printing[static_cast<std::size_t>(row.op)][row.target] = row.printing;
+        for (const PrintingRow& row : printing_rows)
+            printing[static_cast<std::size_t>(row.op)][row.target] = row.printing;
         for (const FormRow& row : form_rows) {
             FormBits& bits = forms[static_cast<std::size_t>(row.op)][row.target][static_cast<int>(row.form)];
             bits = {true, row.accepted, row.printed};
@@ -79,8 +80,10 @@ struct Tables {
         for (std::size_t i = 1; i < op_count; ++i) {
             const OpInfo& info = op_info(static_cast<Op>(i));
             for (int t = 0; t < target_count; ++t) {
-                if (info.opcode[t] >= 0) ops[t][static_cast<int>(native_space(info.family))][info.opcode[t]] = static_cast<Op>(i);
-                if (info.vop3_opcode[t] >= 0) ops[t][static_cast<int>(Space::VOP3)][info.vop3_opcode[t]] = static_cast<Op>(i);
+                if (info.opcode[t] >= 0)
+                    ops[t][static_cast<int>(native_space(info.family))][info.opcode[t]] = static_cast<Op>(i);
+                if (info.vop3_opcode[t] >= 0)
+                    ops[t][static_cast<int>(Space::VOP3)][info.vop3_opcode[t]] = static_cast<Op>(i);
             }
         }
     }

@@ -41,12 +41,12 @@ enum PrintFlag : std::uint16_t {
 };
 
 struct OperandPrinting {
-    std::uint64_t sext_neg_bits = 0;       // neg bits (of the 64-bit instruction) printed as sext(): integer sources
-    std::uint8_t int16_sources = 0;        // bit i: source i is a 16-bit integer (inline floats print as half bits)
+    std::uint64_t sext_neg_bits = 0;         // neg bits (of the 64-bit instruction) printed as sext(): integer sources
+    std::uint8_t int16_sources = 0;          // bit i: source i is a 16-bit integer (inline floats print as half bits)
     std::uint8_t register_only_sources = 0;  // bit i: constants print "/*invalid immediate*/"
-    std::uint8_t ignored_fields = 0;       // bit i (Field): LLVM decodes any value and prints none
-    std::uint8_t op_sel_entries = 0;       // op_sel entries LLVM prints (VOP3)
-    std::uint16_t flags = 0;               // PrintFlag
+    std::uint8_t ignored_fields = 0;         // bit i (Field): LLVM decodes any value and prints none
+    std::uint8_t op_sel_entries = 0;         // op_sel entries LLVM prints (VOP3)
+    std::uint16_t flags = 0;                 // PrintFlag
 
     bool has(PrintFlag f) const { return (flags & f) != 0; }
 };
@@ -76,7 +76,23 @@ inline bool neg_is_sext(Op op, Target t, int bit) { return (operand_printing(op,
 
 // Encoding spaces with their own opcode numbering.
 enum class Space : std::uint8_t {
-    SOP1, SOP2, SOPK, SOPC, SOPP, SMEM, VOP1, VOP2, VOPC, VOP3, VOP3P, DS, FLAT, SCRATCH, GLOBAL, MUBUF, count
+    SOP1,
+    SOP2,
+    SOPK,
+    SOPC,
+    SOPP,
+    SMEM,
+    VOP1,
+    VOP2,
+    VOPC,
+    VOP3,
+    VOP3P,
+    DS,
+    FLAT,
+    SCRATCH,
+    GLOBAL,
+    MUBUF,
+    count
 };
 // Op for an opcode number in a space on a target (Op::invalid when none).
 Op lookup(Target target, Space space, unsigned opcode);

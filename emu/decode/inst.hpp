@@ -16,9 +16,20 @@ namespace dppgemm::emu {
 // VOP2, VOP3, DPP or SDWA).
 enum class Encoding : std::uint8_t {
     invalid,
-    SOP1, SOP2, SOPK, SOPC, SOPP, SMEM,
-    VOP1, VOP2, VOPC, VOP3, VOP3P,
-    DS, FLAT, MUBUF,
+    SOP1,
+    SOP2,
+    SOPK,
+    SOPC,
+    SOPP,
+    SMEM,
+    VOP1,
+    VOP2,
+    VOPC,
+    VOP3,
+    VOP3P,
+    DS,
+    FLAT,
+    MUBUF,
 };
 
 // Operand kinds.  `code` keeps the raw 9-bit source encoding for scalar-ish
@@ -28,10 +39,10 @@ enum class Encoding : std::uint8_t {
 // executor can switch on it; `index` is the register number within its file.
 enum class OperandKind : std::uint8_t {
     none,
-    sgpr,     // s[index : index+dwords-1]
-    vgpr,     // v[index : ...]
-    agpr,     // a[index : ...]
-    special,  // vcc, exec, m0, flat_scratch, xnack_mask, ttmp, scc, vccz, execz, ... (see code)
+    sgpr,          // s[index : index+dwords-1]
+    vgpr,          // v[index : ...]
+    agpr,          // a[index : ...]
+    special,       // vcc, exec, m0, flat_scratch, xnack_mask, ttmp, scc, vccz, execz, ... (see code)
     inline_int,    // value = sign-extended integer (-16..64)
     inline_float,  // value = the 32-bit pattern the constant stands for (f32 view)
     literal,       // value = the 32-bit literal dword
@@ -62,13 +73,25 @@ struct SrcMods {
 
 // DPP control word (the second dword of a DPP instruction).
 enum class DppKind : std::uint8_t {
-    quad_perm, row_shl, row_shr, row_ror, wave_shl, wave_rol, wave_shr, wave_ror,
-    row_mirror, row_half_mirror, row_bcast15, row_bcast31, row_newbcast, invalid,
+    quad_perm,
+    row_shl,
+    row_shr,
+    row_ror,
+    wave_shl,
+    wave_rol,
+    wave_shr,
+    wave_ror,
+    row_mirror,
+    row_half_mirror,
+    row_bcast15,
+    row_bcast31,
+    row_newbcast,
+    invalid,
 };
 struct Dpp {
-    std::uint16_t ctrl = 0;   // raw dpp_ctrl (9 bits)
+    std::uint16_t ctrl = 0;  // raw dpp_ctrl (9 bits)
     DppKind kind = DppKind::quad_perm;
-    std::uint8_t arg = 0;     // quad_perm: packed 4x2 bits; shifts/rotates/newbcast: amount/lane
+    std::uint8_t arg = 0;  // quad_perm: packed 4x2 bits; shifts/rotates/newbcast: amount/lane
     std::uint8_t row_mask = 0xf;
     std::uint8_t bank_mask = 0xf;
     bool bound_ctrl = false;  // raw bit: invalid lanes read 0
@@ -91,13 +114,13 @@ struct Waitcnt {
 };
 
 struct Inst {
-    std::uint32_t pc = 0;       // byte offset in the code
-    std::uint8_t size = 4;      // 4, 8 or 12 bytes (including the literal)
+    std::uint32_t pc = 0;   // byte offset in the code
+    std::uint8_t size = 4;  // 4, 8 or 12 bytes (including the literal)
     Encoding encoding = Encoding::invalid;
-    bool dpp = false;           // VOP1/VOP2/VOPC with the DPP word
-    bool sdwa = false;          // VOP1/VOP2/VOPC with the SDWA word
+    bool dpp = false;   // VOP1/VOP2/VOPC with the DPP word
+    bool sdwa = false;  // VOP1/VOP2/VOPC with the SDWA word
     Op op = Op::invalid;
-    std::uint32_t word0 = 0;    // first dword, kept for `.long` and checkers
+    std::uint32_t word0 = 0;  // first dword, kept for `.long` and checkers
 
     // Operands.  The same instruction has the same layout in every encoding
     // (e32, e64, DPP, SDWA); implicit vcc is spelled out as a special operand.
@@ -117,7 +140,7 @@ struct Inst {
 
     SrcMods mods;
     bool clamp = false;
-    std::uint8_t omod = 0;      // 0 none, 1 mul:2, 2 mul:4, 3 div:2
+    std::uint8_t omod = 0;  // 0 none, 1 mul:2, 2 mul:4, 3 div:2
 
     Dpp dpp_ctrl;
     Sdwa sdwa_sel;
@@ -129,16 +152,16 @@ struct Inst {
     std::uint8_t offset0 = 0, offset1 = 0;  // DS two-address forms
     bool gds = false;
     bool glc = false, slc = false, dlc = false;  // gfx940: sc0 = glc, nt = slc
-    bool sc1 = false;                          // gfx90a: scc, gfx940: sc1
-    bool lds = false, tfe = false;             // tfe: before gfx90a (where that bit means AGPR data)
+    bool sc1 = false;                            // gfx90a: scc, gfx940: sc1
+    bool lds = false, tfe = false;               // tfe: before gfx90a (where that bit means AGPR data)
     bool offen = false, idxen = false, addr64 = false;
-    bool smem_imm = true;       // SMEM offset is an immediate (else soffset SGPR)
+    bool smem_imm = true;  // SMEM offset is an immediate (else soffset SGPR)
 
     // MFMA (gfx908+) and packed math.
     std::uint8_t cbsz = 0, abid = 0, blgp = 0;
 
-    std::uint16_t simm16 = 0;   // SOPK/SOPP immediate (raw)
-    Waitcnt waitcnt;            // decoded s_waitcnt fields
+    std::uint16_t simm16 = 0;  // SOPK/SOPP immediate (raw)
+    Waitcnt waitcnt;           // decoded s_waitcnt fields
 
     const OpInfo& info() const { return op_info(op); }
     bool valid() const { return op != Op::invalid; }

@@ -27,9 +27,22 @@ constexpr int target_index(Target t) { return static_cast<int>(t); }
 // Encoding families.  FLAT, SCRATCH and GLOBAL share one encoding (the seg
 // field tells them apart) but are different instructions, hence rows.
 enum class Family : std::uint8_t {
-    SOP1, SOP2, SOPK, SOPC, SOPP, SMEM,
-    VOP1, VOP2, VOPC, VOP3, VOP3P,
-    DS, FLAT, SCRATCH, GLOBAL, MUBUF,
+    SOP1,
+    SOP2,
+    SOPK,
+    SOPC,
+    SOPP,
+    SMEM,
+    VOP1,
+    VOP2,
+    VOPC,
+    VOP3,
+    VOP3P,
+    DS,
+    FLAT,
+    SCRATCH,
+    GLOBAL,
+    MUBUF,
 };
 const char* family_name(Family family);
 
@@ -55,52 +68,52 @@ enum Field : int { F_DST = 0, F_SRC0 = 1, F_SRC1 = 2, F_SRC2 = 3 };
 // printed text). The enumerators are the one definition of each bit:
 // gen_table.py emits them by name.
 enum OpFlag : std::uint64_t {
-    OF_READS_VCC = 1ull << 0,     // implicit vcc source (e32 carry-in, v_cndmask_b32_e32, s_cbranch_vcc*)
-    OF_READS_EXEC = 1ull << 1,    // beyond the implicit EXEC mask of every VALU op
-    OF_WRITES_EXEC = 1ull << 2,   // s_*_saveexec_b64, v_cmpx_*
-    OF_BRANCH = 1ull << 3,        // changes the PC (s_branch, s_cbranch_*, s_setpc, s_swappc)
-    OF_BARRIER = 1ull << 4,       // s_barrier
-    OF_WAITCNT = 1ull << 5,       // s_waitcnt
-    OF_NOP = 1ull << 6,           // s_nop
-    OF_LOAD = 1ull << 7,          // memory read (returns data)
-    OF_STORE = 1ull << 8,         // memory write
-    OF_ATOMIC = 1ull << 9,        // read-modify-write (OpInfo::atomic: which, when emulated)
-    OF_VOP3B = 1ull << 10,        // VOP3 form has an SGPR-pair carry/condition destination (sdst)
-    OF_CARRY_IN = 1ull << 11,     // third source is a lane mask (vcc in e32, any SGPR pair in e64)
-    OF_ACC_DST = 1ull << 12,      // destination is an AGPR (v_accvgpr_write, MFMA)
-    OF_ACC_SRC = 1ull << 13,      // first source is an AGPR (v_accvgpr_read)
-    OF_MFMA = 1ull << 14,         // matrix op: cbsz/abid/blgp modifiers
-    OF_SCALAR_DST = 1ull << 15,   // VALU op writing an SGPR through vdst (v_readlane_b32, v_readfirstlane_b32)
-    OF_LITERAL_K = 1ull << 16,    // VOP2 with a literal constant K after the word (v_madak/madmk, v_fmaak/fmamk)
+    OF_READS_VCC = 1ull << 0,       // implicit vcc source (e32 carry-in, v_cndmask_b32_e32, s_cbranch_vcc*)
+    OF_READS_EXEC = 1ull << 1,      // beyond the implicit EXEC mask of every VALU op
+    OF_WRITES_EXEC = 1ull << 2,     // s_*_saveexec_b64, v_cmpx_*
+    OF_BRANCH = 1ull << 3,          // changes the PC (s_branch, s_cbranch_*, s_setpc, s_swappc)
+    OF_BARRIER = 1ull << 4,         // s_barrier
+    OF_WAITCNT = 1ull << 5,         // s_waitcnt
+    OF_NOP = 1ull << 6,             // s_nop
+    OF_LOAD = 1ull << 7,            // memory read (returns data)
+    OF_STORE = 1ull << 8,           // memory write
+    OF_ATOMIC = 1ull << 9,          // read-modify-write (OpInfo::atomic: which, when emulated)
+    OF_VOP3B = 1ull << 10,          // VOP3 form has an SGPR-pair carry/condition destination (sdst)
+    OF_CARRY_IN = 1ull << 11,       // third source is a lane mask (vcc in e32, any SGPR pair in e64)
+    OF_ACC_DST = 1ull << 12,        // destination is an AGPR (v_accvgpr_write, MFMA)
+    OF_ACC_SRC = 1ull << 13,        // first source is an AGPR (v_accvgpr_read)
+    OF_MFMA = 1ull << 14,           // matrix op: cbsz/abid/blgp modifiers
+    OF_SCALAR_DST = 1ull << 15,     // VALU op writing an SGPR through vdst (v_readlane_b32, v_readfirstlane_b32)
+    OF_LITERAL_K = 1ull << 16,      // VOP2 with a literal constant K after the word (v_madak/madmk, v_fmaak/fmamk)
     OF_LITERAL_K_MID = 1ull << 17,  // ... printed between src0 and vsrc1 (the *mk forms)
     // Memory access (with OpInfo::access_bytes / components):
-    OF_SIGN = 1ull << 18,         // sub-dword load is sign-extended
-    OF_D16 = 1ull << 19,          // only one 16-bit half of the register changes
-    OF_HIGH_HALF = 1ull << 20,    // ... the high one (*_d16_hi)
-    OF_PAIR = 1ull << 21,         // DS read2/write2: two addresses (offset0/offset1)
-    OF_ST64 = 1ull << 22,         // DS *st64: offsets in units of 64 elements
-    OF_RETURNS = 1ull << 23,      // DS atomic returning the pre-op value (*_rtn)
+    OF_SIGN = 1ull << 18,       // sub-dword load is sign-extended
+    OF_D16 = 1ull << 19,        // only one 16-bit half of the register changes
+    OF_HIGH_HALF = 1ull << 20,  // ... the high one (*_d16_hi)
+    OF_PAIR = 1ull << 21,       // DS read2/write2: two addresses (offset0/offset1)
+    OF_ST64 = 1ull << 22,       // DS *st64: offsets in units of 64 elements
+    OF_RETURNS = 1ull << 23,    // DS atomic returning the pre-op value (*_rtn)
     // Execution and hazard facts:
-    OF_MULTIPLY_ADD = 1ull << 24, // an fp32 multiply-add a GEMM is made of (Counters::valu_multiply_add)
-    OF_TRANS = 1ull << 25,        // transcendental unit (gfx94x forwarding hazard)
-    OF_M0_RELATIVE = 1ull << 26,  // SGPR operand indexed by M0 (s_movrel*)
-    OF_HWREG_READ = 1ull << 27,   // s_getreg_b32
-    OF_HWREG_WRITE = 1ull << 28,  // s_setreg_b32, s_setreg_imm32_b32
-    OF_VCC_SCALE = 1ull << 29,    // reads VCC as its scale condition (v_div_fmas_*)
-    OF_LANE_SELECT = 1ull << 30,  // src1 selects the lane (v_readlane_b32, v_writelane_b32)
-    OF_READS_DST = 1ull << 31,    // the destination field is also read (SOPK accumulators, v_writelane_b32)
-    OF_ENDPGM = 1ull << 32,       // ends the wave (s_endpgm): no successor in the control flow
+    OF_MULTIPLY_ADD = 1ull << 24,  // an fp32 multiply-add a GEMM is made of (Counters::valu_multiply_add)
+    OF_TRANS = 1ull << 25,         // transcendental unit (gfx94x forwarding hazard)
+    OF_M0_RELATIVE = 1ull << 26,   // SGPR operand indexed by M0 (s_movrel*)
+    OF_HWREG_READ = 1ull << 27,    // s_getreg_b32
+    OF_HWREG_WRITE = 1ull << 28,   // s_setreg_b32, s_setreg_imm32_b32
+    OF_VCC_SCALE = 1ull << 29,     // reads VCC as its scale condition (v_div_fmas_*)
+    OF_LANE_SELECT = 1ull << 30,   // src1 selects the lane (v_readlane_b32, v_writelane_b32)
+    OF_READS_DST = 1ull << 31,     // the destination field is also read (SOPK accumulators, v_writelane_b32)
+    OF_ENDPGM = 1ull << 32,        // ends the wave (s_endpgm): no successor in the control flow
 };
 
 enum class ImmKind : std::uint8_t {
-    none,      // no immediate operand
-    hex,       // 0x1234
-    dec,       // unsigned decimal (s_nop 3, branch offsets: s_branch 65533)
-    dec_opt,   // decimal, omitted when zero (s_endpgm)
-    hwreg,     // hwreg(HW_REG_MODE, 0, 32)
-    sendmsg,   // sendmsg(MSG_INTERRUPT)
-    waitcnt,   // vmcnt(0) expcnt(0) lgkmcnt(0)
-    gpr_idx,   // gpr_idx(SRC0,DST)
+    none,     // no immediate operand
+    hex,      // 0x1234
+    dec,      // unsigned decimal (s_nop 3, branch offsets: s_branch 65533)
+    dec_opt,  // decimal, omitted when zero (s_endpgm)
+    hwreg,    // hwreg(HW_REG_MODE, 0, 32)
+    sendmsg,  // sendmsg(MSG_INTERRUPT)
+    waitcnt,  // vmcnt(0) expcnt(0) lgkmcnt(0)
+    gpr_idx,  // gpr_idx(SRC0,DST)
 };
 
 // What each operand of a VALU instruction holds, as the ISA defines the op
@@ -117,18 +130,36 @@ enum class OperandType : std::uint8_t {
     f16,
     f32,
     f64,
-    pk_b16,      // two 16-bit integers
-    pk_f16,      // two f16
-    pk_f32,      // two f32 (a register pair)
-    mask,        // a 64-bit lane mask: VOPC result, carry-in, v_cndmask's condition
-    mix,         // v_fma_mix*: f32, or f16 when the op_sel_hi bit is set
+    pk_b16,  // two 16-bit integers
+    pk_f16,  // two f16
+    pk_f32,  // two f32 (a register pair)
+    mask,    // a 64-bit lane mask: VOPC result, carry-in, v_cndmask's condition
+    mix,     // v_fma_mix*: f32, or f16 when the op_sel_hi bit is set
 };
 
 // The read-modify-write of an atomic (`atomic=` in op_semantics.txt).
 // cmpswap (and DS cmpst): the data operand holds {new value, compare value}.
 enum class AtomicKind : std::uint8_t {
-    none, swap, cmpswap, add, sub, rsub, smin, umin, smax, umax, and_, or_, xor_, inc, dec, add_f32, add_f64, min_f64,
-    max_f64, pk_add_f16
+    none,
+    swap,
+    cmpswap,
+    add,
+    sub,
+    rsub,
+    smin,
+    umin,
+    smax,
+    umax,
+    and_,
+    or_,
+    xor_,
+    inc,
+    dec,
+    add_f32,
+    add_f64,
+    min_f64,
+    max_f64,
+    pk_add_f16
 };
 
 // Memory class: which counter and which unit an instruction uses.

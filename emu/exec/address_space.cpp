@@ -34,20 +34,22 @@ void DeviceMemory::map_host(void* host, std::uint64_t size, std::string name) {
         throw MemoryFault(address, size, "host range cannot be mapped");
     auto at = std::upper_bound(allocations_.begin(), allocations_.end(), address,
                                [](std::uint64_t addr, const auto& a) { return addr < a->address; });
-    const bool overlaps_previous = at != allocations_.begin() && address - (*std::prev(at))->address < (*std::prev(at))->size;
+    const bool overlaps_previous =
+        at != allocations_.begin() && address - (*std::prev(at))->address < (*std::prev(at))->size;
     const bool overlaps_next = at != allocations_.end() && (*at)->address - address < size;
     if (overlaps_previous || overlaps_next) throw MemoryFault(address, size, "host range is already mapped");
     auto a = std::make_unique<Allocation>();
     a->address = address;
     a->size = size;
     a->name = std::move(name);
-    a->bytes = std::unique_ptr<std::uint8_t, Allocation::Free>(static_cast<std::uint8_t*>(host), Allocation::Free{false});
+    a->bytes =
+        std::unique_ptr<std::uint8_t, Allocation::Free>(static_cast<std::uint8_t*>(host), Allocation::Free{false});
     allocations_.insert(at, std::move(a));
 }
 
 void DeviceMemory::release(std::uint64_t address) {
-    auto it = std::find_if(allocations_.begin(), allocations_.end(),
-                           [&](const auto& a) { return a->address == address; });
+    auto it =
+        std::find_if(allocations_.begin(), allocations_.end(), [&](const auto& a) { return a->address == address; });
     if (it == allocations_.end()) throw MemoryFault(address, 0, "release of an address that is not an allocation");
     allocations_.erase(it);
 }

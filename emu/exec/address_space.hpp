@@ -135,8 +135,8 @@ inline std::uint64_t swizzled_offset(std::uint64_t index, std::uint64_t offset, 
 
 // A buffer resource descriptor (V#, four SGPRs) as gfx9 reads it.
 struct BufferResource {
-    std::uint64_t base = 0;      // 48 bits
-    std::uint32_t stride = 0;    // 14 bits, bytes
+    std::uint64_t base = 0;    // 48 bits
+    std::uint32_t stride = 0;  // 14 bits, bytes
     std::uint32_t num_records = 0;
     bool swizzle = false;
     bool add_tid = false;

@@ -16,7 +16,9 @@
 namespace dppgemm::emu::sem {
 
 void fail(FaultKind kind, const std::string& what) { throw ExecError(kind, what); }
-void fault_at(FaultKind kind, const std::string& what, std::uint64_t address) { throw ExecError(kind, what, true, address); }
+void fault_at(FaultKind kind, const std::string& what, std::uint64_t address) {
+    throw ExecError(kind, what, true, address);
+}
 
 void not_implemented(Wave& w, const ExecInst& e) {
     (void)w;
@@ -61,7 +63,6 @@ const std::uint32_t* fetch_copy(Wave& w, const ExecInst& e, unsigned i, Lanes tm
     }
     return tmp;
 }
-
 
 void apply_output_modifiers(const ExecInst& e, std::uint32_t* value) {
     const Inst& inst = *e.inst;

@@ -12,19 +12,19 @@ namespace dppgemm::emu {
 // Wave-level instruction classes (one count per instruction a wave issues,
 // whatever EXEC is).
 enum class InstClass : std::uint8_t {
-    salu,        // scalar ALU (SOP1/SOP2/SOPK/SOPC, s_getpc...)
+    salu,              // scalar ALU (SOP1/SOP2/SOPK/SOPC, s_getpc...)
     valu_without_dpp,  // vector ALU without DPP (VOP1/VOP2/VOPC/VOP3/VOP3P, v_readlane...)
-    valu_dpp,    // vector ALU with a DPP source (with valu_without_dpp: Counters::valu())
-    smem,        // s_load/s_buffer_load/s_store/s_dcache/s_memtime
-    vmem_load,   // buffer/global/flat/scratch loads (and returning atomics)
-    vmem_store,  // ... stores and non-returning atomics
-    lds_read,    // ds_read*, ds_bpermute/permute/swizzle, returning LDS atomics
-    lds_write,   // ds_write*, non-returning LDS atomics
-    branch,      // s_branch, s_cbranch_*, s_setpc/s_swappc
-    waitcnt,     // s_waitcnt
-    barrier,     // s_barrier
-    nop,         // s_nop
-    other,       // s_endpgm, s_sleep, s_setprio, ...
+    valu_dpp,          // vector ALU with a DPP source (with valu_without_dpp: Counters::valu())
+    smem,              // s_load/s_buffer_load/s_store/s_dcache/s_memtime
+    vmem_load,         // buffer/global/flat/scratch loads (and returning atomics)
+    vmem_store,        // ... stores and non-returning atomics
+    lds_read,          // ds_read*, ds_bpermute/permute/swizzle, returning LDS atomics
+    lds_write,         // ds_write*, non-returning LDS atomics
+    branch,            // s_branch, s_cbranch_*, s_setpc/s_swappc
+    waitcnt,           // s_waitcnt
+    barrier,           // s_barrier
+    nop,               // s_nop
+    other,             // s_endpgm, s_sleep, s_setprio, ...
     count
 };
 inline constexpr std::size_t inst_class_count = static_cast<std::size_t>(InstClass::count);

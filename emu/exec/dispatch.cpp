@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <exception>
 #include <condition_variable>
+#include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -86,7 +86,8 @@ std::uint32_t private_segment_size(const KernelDescriptor& kd, const LaunchConfi
     std::uint64_t bytes = kd.private_segment_fixed_size;
     if (kd.uses_dynamic_stack) bytes = std::max<std::uint64_t>(bytes, c.stack_size);
     bytes = (bytes + 3) / 4 * 4;
-    if (bytes > (1u << 20)) throw LaunchError("private segment of " + std::to_string(bytes) + " bytes per work-item (at most 1 MiB)");
+    if (bytes > (1u << 20))
+        throw LaunchError("private segment of " + std::to_string(bytes) + " bytes per work-item (at most 1 MiB)");
     return static_cast<std::uint32_t>(bytes);
 }
 
@@ -154,7 +155,8 @@ public:
         escaped_.resize(shared.waves_per_group);
         if (shared.team_threads > 1) {
             team_ = acquire_wave_team(shared.team_threads - 1);
-            for (unsigned i = 0; i < shared.waves_per_group; ++i) views_.push_back(std::make_unique<Workgroup>(shared.env));
+            for (unsigned i = 0; i < shared.waves_per_group; ++i)
+                views_.push_back(std::make_unique<Workgroup>(shared.env));
         }
     }
 
@@ -180,7 +182,7 @@ private:
     // LDS): what a wave updates while it runs is then its own.
     PooledWaveTeam team_;
     std::vector<std::unique_ptr<Workgroup>> views_;
-    std::vector<unsigned> phase_waves_;  // the waves that run in this phase, in order
+    std::vector<unsigned> phase_waves_;        // the waves that run in this phase, in order
     std::vector<std::exception_ptr> escaped_;  // by wave: what a team thread caught
 
     // The private segment buffer V# as the ROCm runtime builds it: the whole
@@ -271,9 +273,10 @@ private:
         f.kind = error.kind;
         f.kernel = p.kernel_name;
         // The address llvm-objdump prints for the instruction (its code object address).
-        f.pc = static_cast<std::uint32_t>(
-            p.code_address +
-            (index < p.insts.size() ? p.insts[index].pc : (p.insts.empty() ? 0 : p.insts.back().pc + p.insts.back().size)));
+        f.pc = static_cast<std::uint32_t>(p.code_address +
+                                          (index < p.insts.size()
+                                               ? p.insts[index].pc
+                                               : (p.insts.empty() ? 0 : p.insts.back().pc + p.insts.back().size)));
         f.instruction = p.disassemble(index);
         f.workgroup = group_.id;
         f.wave = w.id;
@@ -354,17 +357,20 @@ private:
         if (phase_waves_.size() == 1) {
             run_wave(*waves_[phase_waves_[0]]);
         } else {
-            team_->run(static_cast<unsigned>(phase_waves_.size()), [](void* context, unsigned i) {
-                Worker& self = *static_cast<Worker*>(context);
-                const unsigned id = self.phase_waves_[i];
-                // Anything but an ExecError (a host allocation failing) leaves
-                // launch() as it would on one thread, from the lowest such wave.
-                try {
-                    self.run_wave(*self.waves_[id]);
-                } catch (...) {
-                    self.escaped_[id] = std::current_exception();
-                }
-            }, this);
+            team_->run(
+                static_cast<unsigned>(phase_waves_.size()),
+                [](void* context, unsigned i) {
+                    Worker& self = *static_cast<Worker*>(context);
+                    const unsigned id = self.phase_waves_[i];
+                    // Anything but an ExecError (a host allocation failing) leaves
+                    // launch() as it would on one thread, from the lowest such wave.
+                    try {
+                        self.run_wave(*self.waves_[id]);
+                    } catch (...) {
+                        self.escaped_[id] = std::current_exception();
+                    }
+                },
+                this);
             for (unsigned id : phase_waves_)
                 if (escaped_[id]) std::rethrow_exception(std::exchange(escaped_[id], nullptr));
         }
@@ -468,16 +474,18 @@ void allocate_scratch(Shared& shared, DispatchObjects& objects, unsigned workers
 DispatchResult launch(DeviceMemory& memory, const Program& program, const LaunchConfig& config) {
     const KernelDescriptor& kd = program.descriptor;
     for (int i = 0; i < 3; ++i)
-        if (config.grid[i] == 0 || config.block[i] == 0) throw LaunchError("grid and block dimensions must be at least 1");
+        if (config.grid[i] == 0 || config.block[i] == 0)
+            throw LaunchError("grid and block dimensions must be at least 1");
     const std::uint64_t items = std::uint64_t(config.block[0]) * config.block[1] * config.block[2];
     if (items > 1024) throw LaunchError("workgroup of " + std::to_string(items) + " work-items (at most 1024)");
     if (program.metadata.max_flat_workgroup_size && items > program.metadata.max_flat_workgroup_size)
-        throw LaunchError("workgroup of " + std::to_string(items) + " work-items exceeds the kernel's max_flat_workgroup_size " +
+        throw LaunchError("workgroup of " + std::to_string(items) +
+                          " work-items exceeds the kernel's max_flat_workgroup_size " +
                           std::to_string(program.metadata.max_flat_workgroup_size));
     const std::uint64_t lds = std::uint64_t(kd.group_segment_fixed_size) + config.dynamic_lds;
     if (lds > lds_bytes(program.target))
-        throw LaunchError("LDS of " + std::to_string(lds) + " bytes (at most " + std::to_string(lds_bytes(program.target)) +
-                          ")");
+        throw LaunchError("LDS of " + std::to_string(lds) + " bytes (at most " +
+                          std::to_string(lds_bytes(program.target)) + ")");
 
     Shared shared(program, config);
     DispatchObjects objects(memory);
@@ -493,7 +501,8 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     shared.kernarg = objects.make((kernarg_size + 64 + 63) / 64 * 64, "kernarg");
     memory.write(shared.kernarg, kernarg.data(), kernarg_size);
     shared.packet = objects.make(64, "dispatch_packet");
-    const std::vector<std::uint8_t> packet = dispatch_packet(program, config, static_cast<std::uint32_t>(lds), shared.kernarg);
+    const std::vector<std::uint8_t> packet =
+        dispatch_packet(program, config, static_cast<std::uint32_t>(lds), shared.kernarg);
     memory.write(shared.packet, packet.data(), packet.size());
     if (config.image_address) {
         shared.env.code_base = config.image_address + program.code_address;
@@ -563,7 +572,8 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
 }
 
 Kernargs::Kernargs(const Program& program)
-    : program_(&program), bytes_(std::max<std::uint64_t>(program.metadata.kernarg_segment_size, program.descriptor.kernarg_size), 0) {}
+    : program_(&program),
+      bytes_(std::max<std::uint64_t>(program.metadata.kernarg_segment_size, program.descriptor.kernarg_size), 0) {}
 
 void Kernargs::set_bytes(std::size_t position, const void* data, std::size_t size) {
     std::size_t seen = 0;

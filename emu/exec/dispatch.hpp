@@ -84,7 +84,7 @@ struct LaunchConfig {
 
 // Why a dispatch stopped: the lowest-numbered faulting workgroup's first fault.
 struct Fault {
-    std::string what;         // the rule broken ("memory access outside any allocation", ...)
+    std::string what;  // the rule broken ("memory access outside any allocation", ...)
     FaultKind kind = FaultKind::not_implemented;
     std::string kernel;
     std::uint32_t pc = 0;     // the instruction's address in the code object, as llvm-objdump prints it

@@ -36,11 +36,11 @@ int source_lane(const Dpp& dpp, int lane) {
 }  // namespace
 
 DppPattern make_dpp_pattern(const Dpp& dpp, Target target) {
-    if (dpp.kind == DppKind::invalid)
-        throw std::invalid_argument("invalid dpp_ctrl 0x" + std::to_string(dpp.ctrl));
+    if (dpp.kind == DppKind::invalid) throw std::invalid_argument("invalid dpp_ctrl 0x" + std::to_string(dpp.ctrl));
     if (dpp.kind == DppKind::row_newbcast && !has(target, Feature::row_newbcast))
         throw std::invalid_argument(std::string("row_newbcast is not available on ") + target_name(target));
-    const bool shift_by_n = dpp.kind == DppKind::row_shl || dpp.kind == DppKind::row_shr || dpp.kind == DppKind::row_ror;
+    const bool shift_by_n =
+        dpp.kind == DppKind::row_shl || dpp.kind == DppKind::row_shr || dpp.kind == DppKind::row_ror;
     if (shift_by_n && (dpp.arg < 1 || dpp.arg > 15))
         throw std::invalid_argument("row shift amount " + std::to_string(dpp.arg) + " outside 1..15");
     DppPattern p;
@@ -76,7 +76,8 @@ __attribute__((target("avx512f"))) void gather_rows_avx512(const DppPattern& p, 
     const __m512i permute = _mm512_loadu_si512(p.row_lanes);
     for (unsigned row = 0; row < 4; ++row) {
         const __m512i lanes = _mm512_loadu_si512(src + 16 * row);
-        _mm512_storeu_si512(out + 16 * row, _mm512_maskz_permutexvar_epi32(__mmask16(valid >> (16 * row)), permute, lanes));
+        _mm512_storeu_si512(out + 16 * row,
+                            _mm512_maskz_permutexvar_epi32(__mmask16(valid >> (16 * row)), permute, lanes));
     }
 }
 bool cpu_has_avx512() {

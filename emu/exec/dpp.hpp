@@ -26,13 +26,13 @@
 namespace dppgemm::emu {
 
 struct DppPattern {
-    std::int8_t source[64];       // source lane, -1 when out of range
-    std::uint8_t index[64];       // source lane, or the lane itself when out of range
-    std::uint32_t keep[64];       // ~0 when the source exists, 0 otherwise
-    std::uint64_t in_range = 0;   // lanes whose source exists
-    std::uint64_t writable = 0;   // lanes row_mask and bank_mask enable
-    bool bound_ctrl = false;      // invalid sources read 0 instead of disabling the lane
-    bool quad_perm = false;       // quad_perm: quad_lanes[i] is the source of lane 4q+i in quad q
+    std::int8_t source[64];      // source lane, -1 when out of range
+    std::uint8_t index[64];      // source lane, or the lane itself when out of range
+    std::uint32_t keep[64];      // ~0 when the source exists, 0 otherwise
+    std::uint64_t in_range = 0;  // lanes whose source exists
+    std::uint64_t writable = 0;  // lanes row_mask and bank_mask enable
+    bool bound_ctrl = false;     // invalid sources read 0 instead of disabling the lane
+    bool quad_perm = false;      // quad_perm: quad_lanes[i] is the source of lane 4q+i in quad q
     std::uint8_t quad_lanes[4] = {0, 1, 2, 3};
     // Every existing source lies in the lane's own row of 16, at the same
     // position in every row: lane 16r+i reads lane 16r+row_lanes[i] (quad_perm,
@@ -48,7 +48,8 @@ struct DppPattern {
                std::equal(std::begin(keep), std::end(keep), std::begin(o.keep)) && in_range == o.in_range &&
                writable == o.writable && bound_ctrl == o.bound_ctrl && quad_perm == o.quad_perm &&
                std::equal(std::begin(quad_lanes), std::end(quad_lanes), std::begin(o.quad_lanes)) &&
-               row_local == o.row_local && std::equal(std::begin(row_lanes), std::end(row_lanes), std::begin(o.row_lanes));
+               row_local == o.row_local &&
+               std::equal(std::begin(row_lanes), std::end(row_lanes), std::begin(o.row_lanes));
     }
 
     // Lanes whose source lane exists and is active.

@@ -35,9 +35,7 @@ inline std::uint32_t as_bits(float f) {
     return bits;
 }
 // Denormal -> zero of the same sign; everything else unchanged.
-inline std::uint32_t flush(std::uint32_t bits) {
-    return (bits & 0x7f800000u) ? bits : (bits & 0x80000000u);
-}
+inline std::uint32_t flush(std::uint32_t bits) { return (bits & 0x7f800000u) ? bits : (bits & 0x80000000u); }
 inline float flush(float f) { return as_float(flush(as_bits(f))); }
 inline bool is_nan(std::uint32_t bits) { return (bits & 0x7fffffffu) > 0x7f800000u; }
 inline constexpr std::uint32_t quiet_nan = 0x7fc00000u;

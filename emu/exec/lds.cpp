@@ -6,7 +6,8 @@ namespace dppgemm::emu {
 namespace {
 
 // The general model: distinct dword addresses per bank, pass by pass.
-std::uint64_t general_conflicts(const LdsLaneDwords& access, std::uint64_t active_lanes, const LdsLaneGrouping& passes) {
+std::uint64_t general_conflicts(const LdsLaneDwords& access, std::uint64_t active_lanes,
+                                const LdsLaneGrouping& passes) {
     const unsigned lanes_per_pass = passes.lanes_per_pass;
     std::uint64_t conflicts = 0;
     for (unsigned first = 0; first < 64; first += lanes_per_pass) {
@@ -121,8 +122,7 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
     if (!active_lanes) return 0;
     const std::uint32_t origin = access.byte[0][__builtin_ctzll(active_lanes)];
     const bool same_shape = memo.valid && memo.passes == &passes && memo.active_lanes == active_lanes &&
-                            memo.elements == access.elements &&
-                            memo.dwords_per_element == access.dwords_per_element &&
+                            memo.elements == access.elements && memo.dwords_per_element == access.dwords_per_element &&
                             memo.origin_byte_in_dword == origin % 4;
     std::uint32_t relative[2][64];
     const bool same_pattern = active_lanes == ~0ull

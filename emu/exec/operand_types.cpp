@@ -30,8 +30,8 @@ unsigned operand_dwords(OperandType type) {
 }
 
 const char* operand_type_name(OperandType type) {
-    static constexpr const char* names[] = {"undeclared", "none", "b16",    "b32",    "b64",  "b128", "f16", "f32",
-                                            "f64",        "pk_b16", "pk_f16", "pk_f32", "mask", "mix"};
+    static constexpr const char* names[] = {"undeclared", "none", "b16",    "b32",    "b64",    "b128", "f16",
+                                            "f32",        "f64",  "pk_b16", "pk_f16", "pk_f32", "mask", "mix"};
     return names[static_cast<std::size_t>(type)];
 }
 

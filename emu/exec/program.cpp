@@ -45,7 +45,10 @@ Src resolve(const Operand& op, bool f64_operand, bool int64_operand = false) {
     switch (op.kind) {
     case OperandKind::none:
     case OperandKind::off: s.kind = Src::Kind::none; break;
-    case OperandKind::sgpr: s.kind = Src::Kind::sreg; s.index = op.code; break;
+    case OperandKind::sgpr:
+        s.kind = Src::Kind::sreg;
+        s.index = op.code;
+        break;
     case OperandKind::vgpr: s.kind = Src::Kind::vgpr; break;
     case OperandKind::agpr: s.kind = Src::Kind::agpr; break;
     case OperandKind::inline_int:
@@ -162,7 +165,7 @@ void count_multiply_add_runs(Program& p) {
         e.multiply_add_run = continues ? static_cast<std::uint16_t>(next.multiply_add_run + 1) : 1;
         e.multiply_add_run_dpp = static_cast<std::uint16_t>(dpp + (continues ? next.multiply_add_run_dpp : 0));
         MultiplyAddStep& step = p.multiply_add_steps[i];
-        step.kind = e.direct_vgprs ? MultiplyAddStep::Kind::direct
+        step.kind = e.direct_vgprs    ? MultiplyAddStep::Kind::direct
                     : e.row_dpp_vgprs ? MultiplyAddStep::Kind::row_dpp
                                       : MultiplyAddStep::Kind::general;
         if (step.kind != MultiplyAddStep::Kind::general) {
@@ -288,12 +291,12 @@ void build_code(Program& p) {
             if (inst.sdwa_sel.src1_sel != 6 || (inst.mods.sext & 2)) e.transform[1] |= ST_SDWA;
             e.sdwa_dst = info.family != Family::VOPC && inst.sdwa_sel.dst_sel != 6;
         }
-        const bool vgprs_as_they_are = e.dst.kind == Src::Kind::vgpr && !inst.sdwa && !e.output_modifiers &&
-                                       std::all_of(std::begin(e.src), std::end(e.src), [&](const Src& src) {
-                                           const std::size_t k = &src - e.src;
-                                           return src.kind == Src::Kind::none ||
-                                                  (src.kind == Src::Kind::vgpr && !(e.transform[k] & ~ST_FLUSH));
-                                       });
+        const bool vgprs_as_they_are =
+            e.dst.kind == Src::Kind::vgpr && !inst.sdwa && !e.output_modifiers &&
+            std::all_of(std::begin(e.src), std::end(e.src), [&](const Src& src) {
+                const std::size_t k = &src - e.src;
+                return src.kind == Src::Kind::none || (src.kind == Src::Kind::vgpr && !(e.transform[k] & ~ST_FLUSH));
+            });
         e.direct_vgprs = vgprs_as_they_are && !e.dpp;
         if (info.family == Family::VOP3P) {
             // Packed ops keep neg_lo/neg_hi in the modifiers, not in transform; the
@@ -306,7 +309,8 @@ void build_code(Program& p) {
             e.direct_vgprs = e.direct_vgprs && !inst.mods.neg && !inst.mods.neg_hi && in_range;
         }
         e.row_dpp_vgprs = vgprs_as_they_are && e.dpp && e.dpp->row_local;
-        // Integer clamp (saturation) and output modifiers of integer or mask results are not modelled: stop rather than guess.
+        // Integer clamp (saturation) and output modifiers of integer or mask results are not modelled: stop rather than
+        // guess.
         const OperandType result = operand_types(inst.op).dst;
         const bool float_result = (result == OperandType::f32 && s.fp != sem::FloatPolicy::none) ||
                                   (result == OperandType::f16 && s.fp == sem::FloatPolicy::half);
@@ -334,7 +338,8 @@ std::vector<const Function*> callable_functions(const CodeObject& code_object, c
         const bool is_kernel = std::any_of(code_object.kernels.begin(), code_object.kernels.end(),
                                            [&](const Kernel& k) { return k.code_address == f.address; });
         const bool inside_kernel = f.address >= kernel.code_address && f.address < kernel_end;
-        const bool overlaps_previous = !functions.empty() && f.address < functions.back()->address + functions.back()->code.size();
+        const bool overlaps_previous =
+            !functions.empty() && f.address < functions.back()->address + functions.back()->code.size();
         if (!is_kernel && !inside_kernel && !overlaps_previous) functions.push_back(&f);
     }
     return functions;

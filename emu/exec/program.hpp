@@ -45,10 +45,10 @@ struct Src {
 
 // Source transforms applied when a VALU op fetches its lanes.
 enum SrcTransform : std::uint8_t {
-    ST_ABS = 1,    // clear the sign bit
-    ST_NEG = 2,    // flip the sign bit
-    ST_FLUSH = 4,  // denormal -> signed zero
-    ST_SDWA = 8,   // SDWA byte/word select (first, before abs/neg)
+    ST_ABS = 1,       // clear the sign bit
+    ST_NEG = 2,       // flip the sign bit
+    ST_FLUSH = 4,     // denormal -> signed zero
+    ST_SDWA = 8,      // SDWA byte/word select (first, before abs/neg)
     ST_FLUSH64 = 16,  // f64 source: denormal -> signed zero (the 64-bit fetches apply it)
 };
 
@@ -59,7 +59,7 @@ enum SrcTransform : std::uint8_t {
 // 5% of a 1024^3 dpp0 run under perf); a run's steps are 16 bytes each.
 struct MultiplyAddStep {
     enum class Kind : std::uint8_t { general, direct, row_dpp };
-    Kind kind = Kind::general;       // ExecInst::direct_vgprs / row_dpp_vgprs / neither
+    Kind kind = Kind::general;  // ExecInst::direct_vgprs / row_dpp_vgprs / neither
     std::uint8_t dst = 0;
     std::uint8_t src[3] = {0, 0, 0};  // VGPR numbers of src0..src2 (direct, row_dpp)
     // Packed (VOP3P) direct steps: src holds the VGPR of each source's low-result
@@ -88,17 +88,17 @@ struct ExecInst {
     // Multiply-adds: how many instructions from this one on (at least 1) have
     // the same function and flush flags, so that one call can run them all.
     std::uint16_t multiply_add_run = 1;
-    std::uint16_t multiply_add_run_dpp = 0;  // of those, how many have DPP (InstClass::valu_dpp)
+    std::uint16_t multiply_add_run_dpp = 0;               // of those, how many have DPP (InstClass::valu_dpp)
     const MultiplyAddStep* multiply_add_steps = nullptr;  // Program::multiply_add_steps from this one on
-    std::uint8_t transform[3] = {0, 0, 0};  // SrcTransform bits per source
-    std::uint32_t index = 0;   // position in Program::code
-    std::uint32_t next = 0;    // index of the following instruction
+    std::uint8_t transform[3] = {0, 0, 0};                // SrcTransform bits per source
+    std::uint32_t index = 0;                              // position in Program::code
+    std::uint32_t next = 0;                               // index of the following instruction
     std::uint32_t target = 0;  // branch target index (Program::no_target when none or invalid)
     Src dst, sdst;             // vector/scalar destination; sdst: VOPC/carry mask destination
     Src src[3];
-    Src soffset;               // MUBUF soffset, SMEM soffset, FLAT/GLOBAL saddr
+    Src soffset;  // MUBUF soffset, SMEM soffset, FLAT/GLOBAL saddr
     const DppPattern* dpp = nullptr;
-    std::uint32_t aux = 0;     // family specific (memory: bytes per lane, ...)
+    std::uint32_t aux = 0;  // family specific (memory: bytes per lane, ...)
 };
 
 struct Program {
@@ -119,15 +119,15 @@ struct Program {
     // pc (build_program(CodeObject, ...) decodes every sized function symbol
     // of the executable sections besides other kernels).
     std::vector<Inst> insts;
-    std::uint32_t entry = 0;          // index of the kernel's first instruction, where waves start
-    std::vector<ExecInst> code;       // insts.size() + 1: the last one faults (ran past the end)
+    std::uint32_t entry = 0;     // index of the kernel's first instruction, where waves start
+    std::vector<ExecInst> code;  // insts.size() + 1: the last one faults (ran past the end)
     // Kernels that change the fp32 denorm mode (s_setreg of MODE): `code` built
     // for each mode (FloatDenormMode order; empty for the descriptor's own);
     // a wave runs the array of its current mode (Wave::code).
     std::array<std::vector<ExecInst>, 4> code_by_fp32_denorm;
     std::vector<std::unique_ptr<DppPattern>> dpp_patterns;  // distinct patterns (instructions share them)
     std::vector<MultiplyAddStep> multiply_add_steps;        // by instruction index
-    unsigned vgprs_used = 0;          // highest VGPR index touched + 1 (zeroed per wave)
+    unsigned vgprs_used = 0;                                // highest VGPR index touched + 1 (zeroed per wave)
     unsigned agprs_used = 0;
     // Some instruction's effect depends on the order in which a workgroup's
     // waves run between two barriers (see build_code): launch() then runs

@@ -40,21 +40,23 @@
 namespace dppgemm::emu::sem {
 namespace {
 
-
 // ---- formats ----------------------------------------------------------------
 
-template <class T> struct Ieee;
-template <> struct Ieee<float> {
+template <class T>
+struct Ieee;
+template <>
+struct Ieee<float> {
     using Bits = u32;
     using Wide = double;  // holds a product of two floats exactly
     static constexpr int mantissa_bits = 23, exponent_max = 255, bias = 127;
-    static constexpr int scale = 64;           // div_scale / div_fmas factor 2^scale
-    static constexpr int huge_gap = 96;        // exponent(n) - exponent(d) of a quotient near overflow
-    static constexpr int tiny_numerator = 23;  // numerator exponent field at or below which both are scaled up
-    static constexpr int underflow_gap = -150; // exponent difference of a quotient that rounds to zero
+    static constexpr int scale = 64;            // div_scale / div_fmas factor 2^scale
+    static constexpr int huge_gap = 96;         // exponent(n) - exponent(d) of a quotient near overflow
+    static constexpr int tiny_numerator = 23;   // numerator exponent field at or below which both are scaled up
+    static constexpr int underflow_gap = -150;  // exponent difference of a quotient that rounds to zero
     static constexpr Bits default_nan = 0xffc00000u;
 };
-template <> struct Ieee<double> {
+template <>
+struct Ieee<double> {
     using Bits = u64;
     using Wide = __float128;  // 113-bit significand: a product of two doubles exactly
     static constexpr int mantissa_bits = 52, exponent_max = 2047, bias = 1023;
@@ -62,27 +64,56 @@ template <> struct Ieee<double> {
     static constexpr Bits default_nan = 0xfff8000000000000ull;
 };
 
-template <class T> using BitsOf = typename Ieee<T>::Bits;
-template <class T> constexpr BitsOf<T> sign_bit = BitsOf<T>(1) << (8 * sizeof(T) - 1);
-template <class T> constexpr BitsOf<T> quiet_bit = BitsOf<T>(1) << (Ieee<T>::mantissa_bits - 1);
+template <class T>
+using BitsOf = typename Ieee<T>::Bits;
+template <class T>
+constexpr BitsOf<T> sign_bit = BitsOf<T>(1) << (8 * sizeof(T) - 1);
+template <class T>
+constexpr BitsOf<T> quiet_bit = BitsOf<T>(1) << (Ieee<T>::mantissa_bits - 1);
 
-template <class To, class From> To bit_cast(From from) {
+template <class To, class From>
+To bit_cast(From from) {
     static_assert(sizeof(To) == sizeof(From));
     To to;
     std::memcpy(&to, &from, sizeof to);
     return to;
 }
-template <class T> T value(BitsOf<T> bits) { return bit_cast<T>(bits); }
-template <class T> BitsOf<T> bits(T x) { return bit_cast<BitsOf<T>>(x); }
+template <class T>
+T value(BitsOf<T> bits) {
+    return bit_cast<T>(bits);
+}
+template <class T>
+BitsOf<T> bits(T x) {
+    return bit_cast<BitsOf<T>>(x);
+}
 // The biased exponent field (0: zero or denormal, exponent_max: infinity or NaN).
-template <class T> int exponent(BitsOf<T> b) { return int((b >> Ieee<T>::mantissa_bits) & Ieee<T>::exponent_max); }
-template <class T> bool is_zero(BitsOf<T> b) { return (b & ~sign_bit<T>) == 0; }
-template <class T> bool is_denormal(BitsOf<T> b) { return exponent<T>(b) == 0 && !is_zero<T>(b); }
-template <class T> bool is_nan(BitsOf<T> b) { return std::isnan(value<T>(b)); }
-template <class T> bool is_inf(BitsOf<T> b) { return std::isinf(value<T>(b)); }
-template <class T> BitsOf<T> scaled(BitsOf<T> b, int power) { return bits(std::ldexp(value<T>(b), power)); }
+template <class T>
+int exponent(BitsOf<T> b) {
+    return int((b >> Ieee<T>::mantissa_bits) & Ieee<T>::exponent_max);
+}
+template <class T>
+bool is_zero(BitsOf<T> b) {
+    return (b & ~sign_bit<T>) == 0;
+}
+template <class T>
+bool is_denormal(BitsOf<T> b) {
+    return exponent<T>(b) == 0 && !is_zero<T>(b);
+}
+template <class T>
+bool is_nan(BitsOf<T> b) {
+    return std::isnan(value<T>(b));
+}
+template <class T>
+bool is_inf(BitsOf<T> b) {
+    return std::isinf(value<T>(b));
+}
+template <class T>
+BitsOf<T> scaled(BitsOf<T> b, int power) {
+    return bits(std::ldexp(value<T>(b), power));
+}
 // |x| below the smallest normal, computed without rounding to T first.
-template <class T> bool below_normal(typename Ieee<T>::Wide x) {
+template <class T>
+bool below_normal(typename Ieee<T>::Wide x) {
     const typename Ieee<T>::Wide min_normal = std::ldexp(1.0, 1 - Ieee<T>::bias);
     return x < min_normal && -x < min_normal;
 }
@@ -119,7 +150,8 @@ Scaled div_scale(BitsOf<T> s0, BitsOf<T> s1, BitsOf<T> s2) {
 
 // x rounded to odd (truncated, last bit set when inexact): rounding that to
 // a format at least two bits narrower equals rounding x there directly.
-template <class W> W multiply_add_round_to_odd(W a, W b, W c) {
+template <class W>
+W multiply_add_round_to_odd(W a, W b, W c) {
     const W product = a * b;  // exact: the operands have at most half of W's bits
     const W sum = product + c;
     const W b_part = sum - product;  // Knuth's two-sum: sum + error == product + c exactly
@@ -183,7 +215,8 @@ void source(Wave& w, const ExecInst& e, unsigned i, BitsOf<T>* out, bool keep_de
         const u64 clear = (e.transform[i] & ST_ABS) ? ~sign_bit<double> : ~u64(0);
         const u64 flip = (e.transform[i] & ST_NEG) ? sign_bit<double> : 0;
         const bool flush = (e.transform[i] & ST_FLUSH64) && !keep_denormals;
-        for (unsigned l = 0; l < 64; ++l) out[l] = ((flush && is_denormal<double>(out[l]) ? out[l] & sign_bit<double> : out[l]) & clear) ^ flip;
+        for (unsigned l = 0; l < 64; ++l)
+            out[l] = ((flush && is_denormal<double>(out[l]) ? out[l] & sign_bit<double> : out[l]) & clear) ^ flip;
     }
 }
 
@@ -329,17 +362,20 @@ void register_divide(Table& t) {
     v(Op::v_frexp_exp_i32_f64, frexp_exp_f64, F);
 
     // v_ldexp_f64: the exponent is a 32-bit integer source.
-    v(Op::v_ldexp_f64, [](Wave& w, const ExecInst& e) {
-        alignas(64) u64 a[64], out[64];
-        alignas(64) Lanes tmp;
-        source<double>(w, e, 0, a);
-        const u32* power = fetch(w, e, 1, tmp);
-        for (unsigned l = 0; l < 64; ++l) out[l] = ldexp_f64(a[l], power[l], 0);
-        result<double>(w, e, out);
-    }, F);
+    v(
+        Op::v_ldexp_f64,
+        [](Wave& w, const ExecInst& e) {
+            alignas(64) u64 a[64], out[64];
+            alignas(64) Lanes tmp;
+            source<double>(w, e, 0, a);
+            const u32* power = fetch(w, e, 1, tmp);
+            for (unsigned l = 0; l < 64; ++l) out[l] = ldexp_f64(a[l], power[l], 0);
+            result<double>(w, e, out);
+        },
+        F);
 
-#define DPPGEMM_CMP_F64(suffix, relations)                                   \
-    v(Op::v_cmp_##suffix##_f64, compare_f64<compare<relations>, false>, F);  \
+#define DPPGEMM_CMP_F64(suffix, relations)                                  \
+    v(Op::v_cmp_##suffix##_f64, compare_f64<compare<relations>, false>, F); \
     v(Op::v_cmpx_##suffix##_f64, compare_f64<compare<relations>, true>, F);
     DPPGEMM_CMP_F64(f, 0)
     DPPGEMM_CMP_F64(lt, LT)

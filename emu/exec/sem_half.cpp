@@ -197,7 +197,9 @@ u32 add_f16(const HalfMode& m, u32 a, u32 b, u32) {
     }
     return to_half(sum(unpack16(a), unpack16(b)), m);
 }
-u32 sub_f16(const HalfMode& m, u32 a, u32 b, u32) { return is_nan16(b) ? nan_operand(a, b) : add_f16(m, a, b ^ half_sign, 0); }
+u32 sub_f16(const HalfMode& m, u32 a, u32 b, u32) {
+    return is_nan16(b) ? nan_operand(a, b) : add_f16(m, a, b ^ half_sign, 0);
+}
 u32 subrev_f16(const HalfMode& m, u32 a, u32 b, u32) { return sub_f16(m, b, a, 0); }
 u32 mul_f16(const HalfMode& m, u32 a, u32 b, u32) {
     if (const u32 n = nan_operand(a, b)) return n;
@@ -324,12 +326,25 @@ u32 mul_lo_u16(const HalfMode&, u32 a, u32 b, u32) { return a * b; }
 u32 lshlrev_b16(const HalfMode&, u32 a, u32 b, u32) { return b << (a & 15); }
 u32 lshrrev_b16(const HalfMode&, u32 a, u32 b, u32) { return (b & 0xffff) >> (a & 15); }
 u32 ashrrev_i16(const HalfMode&, u32 a, u32 b, u32) { return u32(i16(b) >> (a & 15)); }
-template <class T> u32 min16(const HalfMode&, u32 a, u32 b, u32) { return u32(std::min(T(a), T(b))); }
-template <class T> u32 max16(const HalfMode&, u32 a, u32 b, u32) { return u32(std::max(T(a), T(b))); }
+template <class T>
+u32 min16(const HalfMode&, u32 a, u32 b, u32) {
+    return u32(std::min(T(a), T(b)));
+}
+template <class T>
+u32 max16(const HalfMode&, u32 a, u32 b, u32) {
+    return u32(std::max(T(a), T(b)));
+}
 // v_min3/max3/med3_{i16,u16} (Vega ISA VOP3: the min/max/median of the three).
-template <class T> u32 min3_16(const HalfMode&, u32 a, u32 b, u32 c) { return u32(std::min({T(a), T(b), T(c)})); }
-template <class T> u32 max3_16(const HalfMode&, u32 a, u32 b, u32 c) { return u32(std::max({T(a), T(b), T(c)})); }
-template <class T> u32 med3_16(const HalfMode&, u32 a, u32 b, u32 c) {
+template <class T>
+u32 min3_16(const HalfMode&, u32 a, u32 b, u32 c) {
+    return u32(std::min({T(a), T(b), T(c)}));
+}
+template <class T>
+u32 max3_16(const HalfMode&, u32 a, u32 b, u32 c) {
+    return u32(std::max({T(a), T(b), T(c)}));
+}
+template <class T>
+u32 med3_16(const HalfMode&, u32 a, u32 b, u32 c) {
     return u32(std::max(std::min(T(a), T(b)), std::min(std::max(T(a), T(b)), T(c))));
 }
 // v_min3/max3/med3_f16: pairwise IEEE min/max as the f16 min/max; med3 with a
@@ -353,7 +368,9 @@ u32 mad_i32_i16(const HalfMode&, u32 a, u32 b, u32 c) { return u32(i32(i16(a)) *
 
 // The *mk forms carry their literal K in src2 but multiply by it.
 template <LaneFn F>
-u32 multiply_by_src2(const HalfMode& m, u32 a, u32 b, u32 c) { return F(m, a, c, b); }
+u32 multiply_by_src2(const HalfMode& m, u32 a, u32 b, u32 c) {
+    return F(m, a, c, b);
+}
 
 // ---- compares -------------------------------------------------------------------
 //
@@ -368,9 +385,13 @@ Relation relation_f16(u32 a, u32 b) {
     return x < y ? less : x == y ? equal : greater;
 }
 template <class T>
-Relation relation_int(u32 a, u32 b) { return T(a) < T(b) ? less : T(a) == T(b) ? equal : greater; }
+Relation relation_int(u32 a, u32 b) {
+    return T(a) < T(b) ? less : T(a) == T(b) ? equal : greater;
+}
 template <Relation (*R)(u32, u32), unsigned Predicate>
-u32 compare(const HalfMode&, u32 a, u32 b, u32) { return (Predicate >> R(a, b)) & 1; }
+u32 compare(const HalfMode&, u32 a, u32 b, u32) {
+    return (Predicate >> R(a, b)) & 1;
+}
 
 // v_cmp_class_f16: the operand's class bit (as v_cmp_class_f32) tested in the mask.
 u32 class_f16(const HalfMode&, u32 a, u32 mask, u32) {
@@ -507,7 +528,8 @@ void op16(Wave& w, const ExecInst& e) {
     HalfSelect select[3];
     for (unsigned i = 0; i < 3; ++i) {
         src[i] = fetch_source(w, e, i, S.src[i], m, tmp[i]);
-        select[i] = half_select(S.src[i], (inst.mods.op_sel >> i) & 1, (inst.mods.abs >> i) & 1, (inst.mods.neg >> i) & 1, m);
+        select[i] =
+            half_select(S.src[i], (inst.mods.op_sel >> i) & 1, (inst.mods.abs >> i) & 1, (inst.mods.neg >> i) & 1, m);
     }
     const auto value = [&](unsigned i, unsigned l) { return is_16_bit(S.src[i]) ? select[i](src[i][l]) : src[i][l]; };
     for (unsigned l = 0; l < 64; ++l) out[l] = F(m, value(0, l), value(1, l), value(2, l));
@@ -612,7 +634,8 @@ void fma_mix(Wave& w, const ExecInst& e) {
     const u32* old = vreg(w, e.dst);
     for (unsigned l = 0; l < 64; ++l) {
         const u32 a = operand_value(0, l), b = operand_value(1, l), c = operand_value(2, l);
-        const float fused = std::fma(fp::as_float(a), fp::as_float(b), fp::as_float(c));  // exact operands: one rounding
+        const float fused =
+            std::fma(fp::as_float(a), fp::as_float(b), fp::as_float(c));  // exact operands: one rounding
         if (R == MixResult::f32) {
             u32 r = m.flush_out_32 ? fp::flush(fp::as_bits(fused)) : fp::as_bits(fused);
             if (inst.clamp) r = fp::as_bits(std::isnan(fused) ? 0.0f : std::clamp(fp::as_float(r), 0.0f, 1.0f));
@@ -620,10 +643,15 @@ void fma_mix(Wave& w, const ExecInst& e) {
             continue;
         }
         u32 h;
-        if (finite32(a) && finite32(b) && finite32(c)) h = to_half(sum(product(unpack32(a), unpack32(b)), unpack32(c)), m);
+        if (finite32(a) && finite32(b) && finite32(c))
+            h = to_half(sum(product(unpack32(a), unpack32(b)), unpack32(c)), m);
         else if (!std::isnan(fused)) h = float_to_half(fp::as_bits(fused), m);  // an infinity
-        else h = fp::is_nan(a) || fp::is_nan(b) || fp::is_nan(c) ? float_to_half(fp::is_nan(a) ? a : fp::is_nan(b) ? b : c, m)
-                                                                  : half_quiet_nan;  // inf * 0, inf - inf
+        else
+            h = fp::is_nan(a) || fp::is_nan(b) || fp::is_nan(c) ? float_to_half(fp::is_nan(a)   ? a
+                                                                                : fp::is_nan(b) ? b
+                                                                                                : c,
+                                                                                m)
+                                                                : half_quiet_nan;  // inf * 0, inf - inf
         if (inst.clamp) h = half_output_modifiers(inst, m, h);
         out[l] = with_mix_half<R>(old[l], h);
     }
@@ -767,7 +795,8 @@ void register_half(Table& t) {
     v(Op::v_fma_legacy_f16, op16<f16_ternary_zero, fma_f16>, H);
     v(Op::v_mad_f16, op16<f16_ternary_keep, mad_f16>, H);
     v(Op::v_mad_legacy_f16, op16<f16_ternary_zero, mad_f16>, H);
-    t[static_cast<std::size_t>(Op::v_mac_f16)] = Semantic{op16<f16_ternary_keep, mad_f16>, InstClass::valu_without_dpp, H, true};
+    t[static_cast<std::size_t>(Op::v_mac_f16)] =
+        Semantic{op16<f16_ternary_keep, mad_f16>, InstClass::valu_without_dpp, H, true};
     v(Op::v_madak_f16, op16<f16_ternary_keep, mad_f16>, H);
     v(Op::v_madmk_f16, op16<f16_ternary_keep, multiply_by_src2<mad_f16>>, H);
     v(Op::v_rcp_f16, op16<f16_unary, via_float<reciprocal>>, H);
@@ -847,8 +876,10 @@ void register_half(Table& t) {
 
     // Compares.
     register_compares<f16_compare, f16_compare_exec, relation_f16>(t, f16_compares, H, std::make_index_sequence<16>{});
-    register_compares<i16_compare, i16_compare_exec, relation_int<i16>>(t, i16_compares, N, std::make_index_sequence<8>{});
-    register_compares<i16_compare, i16_compare_exec, relation_int<u16>>(t, u16_compares, N, std::make_index_sequence<8>{});
+    register_compares<i16_compare, i16_compare_exec, relation_int<i16>>(t, i16_compares, N,
+                                                                        std::make_index_sequence<8>{});
+    register_compares<i16_compare, i16_compare_exec, relation_int<u16>>(t, u16_compares, N,
+                                                                        std::make_index_sequence<8>{});
     v(Op::v_cmp_class_f16, op16<f16_class, class_f16>, N);
     v(Op::v_cmpx_class_f16, op16<f16_class_exec, class_f16>, N);
 }

@@ -50,16 +50,22 @@
 namespace dppgemm::emu::sem {
 namespace {
 
-
 enum Hwreg : unsigned {
-    hw_mode = 1, hw_status = 2, hw_trapsts = 3, hw_hw_id = 4, hw_gpr_alloc = 5, hw_lds_alloc = 6, hw_ib_sts = 7,
-    hw_sh_mem_bases = 15, hw_tba_lo = 16, hw_tma_hi = 19, hw_xcc_id = 20, hw_perf_snapshot_last = 23,
+    hw_mode = 1,
+    hw_status = 2,
+    hw_trapsts = 3,
+    hw_hw_id = 4,
+    hw_gpr_alloc = 5,
+    hw_lds_alloc = 6,
+    hw_ib_sts = 7,
+    hw_sh_mem_bases = 15,
+    hw_tba_lo = 16,
+    hw_tma_hi = 19,
+    hw_xcc_id = 20,
+    hw_perf_snapshot_last = 23,
 };
 
-
-u32 status(const Wave& w) {
-    return u32(w.scc) | u32(w.exec() == 0) << 9 | u32(w.vcc() == 0) << 10 | 1u << 16;
-}
+u32 status(const Wave& w) { return u32(w.scc) | u32(w.exec() == 0) << 9 | u32(w.vcc() == 0) << 10 | 1u << 16; }
 
 u32 hw_id(const Wave& w) {
     const u32 wave_slot = (w.id / 4) & 0xf, simd = w.id % 4, tg = u32(w.group->linear_id & 0xf);
@@ -82,9 +88,7 @@ u32 ib_sts(const Wave& w) {
     return (vm & 0xf) | ((vm >> 4) & 3) << 22 | (lgkm & 0xf) << 8;
 }
 
-u32 sh_mem_bases() {
-    return u32(private_aperture_base >> 48) | u32(shared_aperture_base >> 48) << 16;
-}
+u32 sh_mem_bases() { return u32(private_aperture_base >> 48) | u32(shared_aperture_base >> 48) << 16; }
 
 u32 read_hwreg(const Wave& w, unsigned id) {
     const Target target = w.group->env->program->target;
@@ -101,8 +105,8 @@ u32 read_hwreg(const Wave& w, unsigned id) {
     }
     if (id >= hw_tba_lo && id <= hw_tma_hi) return 0;
     if (has(target, Feature::gfx940_insts) && id >= hw_xcc_id && id <= hw_perf_snapshot_last) return 0;
-    fail(FaultKind::invalid_operand, "s_getreg_b32 of hardware register id " + std::to_string(id) + " (not a readable register on " +
-         std::string(target_name(target)) + ")");
+    fail(FaultKind::invalid_operand, "s_getreg_b32 of hardware register id " + std::to_string(id) +
+                                         " (not a readable register on " + std::string(target_name(target)) + ")");
 }
 
 void getreg(Wave& w, const ExecInst& e) {
@@ -138,7 +142,8 @@ void register_hwreg(Table& t) {
     set(t, Op::s_memrealtime, memtime<100000000ull>, InstClass::smem);
     // Branches on STATUS.COND_DBG_SYS/COND_DBG_USER, which no debugger sets here (STATUS reads them 0):
     // never taken.
-    for (Op op : {Op::s_cbranch_cdbgsys, Op::s_cbranch_cdbguser, Op::s_cbranch_cdbgsys_or_user, Op::s_cbranch_cdbgsys_and_user})
+    for (Op op :
+         {Op::s_cbranch_cdbgsys, Op::s_cbranch_cdbguser, Op::s_cbranch_cdbgsys_or_user, Op::s_cbranch_cdbgsys_and_user})
         set(t, op, no_effect, InstClass::branch);
     // s_wakeup wakes the workgroup's other waves from s_sleep; waves run in turn and s_sleep does not wait.
     set(t, Op::s_wakeup, no_effect, InstClass::other);

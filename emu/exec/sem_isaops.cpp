@@ -8,15 +8,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstring>
+#include <limits>
 
 #include "emu/exec/semantics.hpp"
 #include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
 namespace {
-
 
 constexpr std::uint8_t raw_bits = ST_ABS | ST_NEG | ST_FLUSH;
 
@@ -79,11 +78,10 @@ void fmac_f64(Wave& w, const ExecInst& e) {
 // The first 1216 fraction bits of 2/pi, most significant first (computed with
 // Machin's formula; they begin as the fdlibm/ocml tables: a2f983 6e4e44 ...).
 constexpr u64 two_over_pi_bits[19] = {
-    0xa2f9836e4e441529ull, 0xfc2757d1f534ddc0ull, 0xdb6295993c439041ull, 0xfe5163abdebbc561ull,
-    0xb7246e3a424dd2e0ull, 0x06492eea09d1921cull, 0xfe1deb1cb129a73eull, 0xe88235f52ebb4484ull,
-    0xe99c7026b45f7e41ull, 0x3991d639835339f4ull, 0x9c845f8bbdf9283bull, 0x1ff897ffde05980full,
-    0xef2f118b5a0a6d1full, 0x6d367ecf27cb09b7ull, 0x4f463f669e5fea2dull, 0x7527bac7ebe5f17bull,
-    0x3d0739f78a5292eaull, 0x6bfb5fb11f8d5d08ull, 0x56033046fc7b6babull,
+    0xa2f9836e4e441529ull, 0xfc2757d1f534ddc0ull, 0xdb6295993c439041ull, 0xfe5163abdebbc561ull, 0xb7246e3a424dd2e0ull,
+    0x06492eea09d1921cull, 0xfe1deb1cb129a73eull, 0xe88235f52ebb4484ull, 0xe99c7026b45f7e41ull, 0x3991d639835339f4ull,
+    0x9c845f8bbdf9283bull, 0x1ff897ffde05980full, 0xef2f118b5a0a6d1full, 0x6d367ecf27cb09b7ull, 0x4f463f669e5fea2dull,
+    0x7527bac7ebe5f17bull, 0x3d0739f78a5292eaull, 0x6bfb5fb11f8d5d08ull, 0x56033046fc7b6babull,
 };
 constexpr unsigned two_over_pi_table_bits = 1201;
 
@@ -177,11 +175,13 @@ void dot(Wave& w, const ExecInst& e) {
             constexpr unsigned bits = element_bits(D), count = 32 / bits;
             i64 sum = is_signed(D) ? i64(i32(s2[l])) : i64(s2[l]);
             for (unsigned k = 0; k < count; ++k) {
-                const unsigned sa = bits == 16 ? half_shift(0, k) : bits * k, sb = bits == 16 ? half_shift(1, k) : bits * k;
+                const unsigned sa = bits == 16 ? half_shift(0, k) : bits * k,
+                               sb = bits == 16 ? half_shift(1, k) : bits * k;
                 const u32 mask = (1u << bits) - 1;
                 u32 a = (s0[l] >> sa) & mask, b = (s1[l] >> sb) & mask;
                 if (is_signed(D)) {
-                    const i64 x = i64(i32(a << (32 - bits)) >> (32 - bits)), y = i64(i32(b << (32 - bits)) >> (32 - bits));
+                    const i64 x = i64(i32(a << (32 - bits)) >> (32 - bits)),
+                              y = i64(i32(b << (32 - bits)) >> (32 - bits));
                     sum += x * y;
                 } else {
                     sum += i64(a) * i64(b);
@@ -202,8 +202,12 @@ void dot(Wave& w, const ExecInst& e) {
 
 // flt32_to_snorm16 / unorm16 / uint8: clamp to the range, scale, round to
 // nearest even; NaN gives 0.
-i32 to_snorm16(double x) { return std::isnan(x) ? 0 : i32(std::nearbyint(std::fmin(std::fmax(x, -1.0), 1.0) * 32767.0)); }
-u32 to_unorm16(double x) { return std::isnan(x) ? 0 : u32(std::nearbyint(std::fmin(std::fmax(x, 0.0), 1.0) * 65535.0)); }
+i32 to_snorm16(double x) {
+    return std::isnan(x) ? 0 : i32(std::nearbyint(std::fmin(std::fmax(x, -1.0), 1.0) * 32767.0));
+}
+u32 to_unorm16(double x) {
+    return std::isnan(x) ? 0 : u32(std::nearbyint(std::fmin(std::fmax(x, 0.0), 1.0) * 65535.0));
+}
 u32 to_uint8(double x) { return std::isnan(x) ? 0 : u32(std::nearbyint(std::fmin(std::fmax(x, 0.0), 255.0))); }
 
 // V_CVT_PKNORM_{I16,U16}_F32: "D = {flt32_to_xnorm16(S1.f), flt32_to_xnorm16(S0.f)}".
@@ -302,7 +306,8 @@ u32 lerp_u8(u32 a, u32 b, u32 c) {
 }
 // V_CVT_OFF_F32_I4: S0[3:0] as a signed 4-bit integer, over 16 (the ISA's table: 1000 -> -0.5, 0111 -> 0.4375).
 u32 cvt_off_f32_i4(u32 a, u32, u32) { return fp::as_bits(float(i32(a << 28) >> 28) * 0.0625f); }
-// V_SAT_PK_U8_I16: "D.u = {16'b0, sat8(S0.i[31:16]), sat8(S0.i[15:0])}", sat8 clamping a signed 16-bit value to [0, 255].
+// V_SAT_PK_U8_I16: "D.u = {16'b0, sat8(S0.i[31:16]), sat8(S0.i[15:0])}", sat8 clamping a signed 16-bit value to [0,
+// 255].
 u32 sat_pk_u8_i16(u32 a, u32, u32) {
     auto sat8 = [](u32 h) { return u32(std::min(std::max(int(std::int16_t(h)), 0), 255)); };
     return sat8(a & 0xffff) | sat8(a >> 16) << 8;

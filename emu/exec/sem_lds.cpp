@@ -21,11 +21,10 @@ namespace dppgemm::emu::sem {
 
 namespace {
 
-
 struct DsFormat {
-    std::uint8_t bytes = 4;       // element width in bytes (1, 2, 4, 8, 12, 16)
-    bool two_addresses = false;   // read2/write2
-    bool st64 = false;            // offsets in units of 64 elements
+    std::uint8_t bytes = 4;      // element width in bytes (1, 2, 4, 8, 12, 16)
+    bool two_addresses = false;  // read2/write2
+    bool st64 = false;           // offsets in units of 64 elements
     bool sign = false;
     bool d16 = false, hi = false;
     unsigned dwords_per_element() const { return bytes <= 4 ? 1u : bytes / 4u; }
@@ -78,7 +77,8 @@ void lane_addresses(const Wave& w, const ExecInst& e, const DsFormat& f, LdsLane
 std::uint8_t* lds_at(Wave& w, u32 address, u32 width) {
     std::uint8_t* host = w.group->lds.at(address, width);
     if (!host)
-        fault_at(FaultKind::lds_out_of_range, "LDS access outside the workgroup's " + std::to_string(w.group->lds.size()) + " bytes", address);
+        fault_at(FaultKind::lds_out_of_range,
+                 "LDS access outside the workgroup's " + std::to_string(w.group->lds.size()) + " bytes", address);
     return host;
 }
 
@@ -153,7 +153,8 @@ void gather_sub_dword(const std::uint8_t* lds, const DsFormat& f, const u32* add
         if (!((exec >> l) & 1)) continue;
         const std::uint8_t* host = lds + address[l];
         u32 value = f.bytes == 2 ? u32(host[0] | (host[1] << 8)) : host[0];
-        if (f.sign) value = f.bytes == 2 ? u32(std::int32_t(std::int16_t(value))) : u32(std::int32_t(std::int8_t(value)));
+        if (f.sign)
+            value = f.bytes == 2 ? u32(std::int32_t(std::int16_t(value))) : u32(std::int32_t(std::int8_t(value)));
         if (f.hi) value <<= 16;
         out[l] = value;
     }
@@ -294,7 +295,8 @@ void ds_atomic64(Wave& w, const ExecInst& e) {
         if (a.byte[0][l] & 7) fault_at(FaultKind::lds_misaligned, "misaligned 64-bit LDS atomic", a.byte[0][l]);
         std::uint8_t* host = lds_at(w, a.byte[0][l], 8);
         const u64 data0 = pair(e.src[1], l);
-        const u64 result = cmpst ? atomic_apply64(host, op, pair(e.src[2], l), data0) : atomic_apply64(host, op, data0, 0);
+        const u64 result =
+            cmpst ? atomic_apply64(host, op, pair(e.src[2], l), data0) : atomic_apply64(host, op, data0, 0);
         old[0][l] = u32(result);
         old[1][l] = u32(result >> 32);
     }
@@ -362,7 +364,10 @@ u32 cmpst_f32(u32 old, u32 cmp, u32 src) { return f32_of(old) == f32_of(cmp) ? s
 u64 min_f64(u64 old, u64 d, u64) { return f64_of(d) < f64_of(old) ? d : old; }
 u64 max_f64(u64 old, u64 d, u64) { return f64_of(d) > f64_of(old) ? d : old; }
 u64 cmpst_f64(u64 old, u64 cmp, u64 src) { return f64_of(old) == f64_of(cmp) ? src : old; }
-template <class T> T mskor(T old, T mask, T bits) { return (old & ~mask) | bits; }
+template <class T>
+T mskor(T old, T mask, T bits) {
+    return (old & ~mask) | bits;
+}
 u32 wrap(u32 old, u32 d, u32 d2) { return old >= d ? old - d : old + d2; }
 // DS_CONDXCHG32_RTN_B64, "conditional write exchange" (Vega ISA); the RDNA
 // guides spell out its pseudocode: each dword of the 8-byte-aligned element
@@ -424,7 +429,7 @@ void ds_src2(Wave& w, const ExecInst& e) {
         const u32 a = base[l];
         const u32 from_address = (a >> 31) << 15 | a >> 17;  // {A[31], A[31:17]}
         const std::int32_t elements = (offset16 & 0x8000) ? std::int32_t(std::int16_t(from_address))
-                                                           : std::int32_t(offset16 << 17) >> 17;  // 15-bit signed
+                                                          : std::int32_t(offset16 << 17) >> 17;  // 15-bit signed
         const u32 b = a + u32(elements) * u32(sizeof(T));
         std::uint8_t* host_a = lds_at(w, a, sizeof(T));
         const std::uint8_t* host_b = lds_at(w, b, sizeof(T));
@@ -444,19 +449,58 @@ void ds_src2(Wave& w, const ExecInst& e) {
     c.lds_write_bytes += sizeof(T) * popcount(exec);
 }
 // The integer rules of the src2 forms, as the atomics define them.
-template <class T> T src2_add(T a, T b, T) { return a + b; }
-template <class T> T src2_sub(T a, T b, T) { return a - b; }
-template <class T> T src2_rsub(T a, T b, T) { return b - a; }
-template <class T> T src2_inc(T a, T b, T) { return a >= b ? 0 : a + 1; }
-template <class T> T src2_dec(T a, T b, T) { return (a == 0 || a > b) ? b : a - 1; }
-template <class T> T src2_min_i(T a, T b, T) { return std::make_signed_t<T>(b) < std::make_signed_t<T>(a) ? b : a; }
-template <class T> T src2_max_i(T a, T b, T) { return std::make_signed_t<T>(b) > std::make_signed_t<T>(a) ? b : a; }
-template <class T> T src2_min_u(T a, T b, T) { return b < a ? b : a; }
-template <class T> T src2_max_u(T a, T b, T) { return b > a ? b : a; }
-template <class T> T src2_and(T a, T b, T) { return a & b; }
-template <class T> T src2_or(T a, T b, T) { return a | b; }
-template <class T> T src2_xor(T a, T b, T) { return a ^ b; }
-template <class T> T src2_write(T, T b, T) { return b; }
+template <class T>
+T src2_add(T a, T b, T) {
+    return a + b;
+}
+template <class T>
+T src2_sub(T a, T b, T) {
+    return a - b;
+}
+template <class T>
+T src2_rsub(T a, T b, T) {
+    return b - a;
+}
+template <class T>
+T src2_inc(T a, T b, T) {
+    return a >= b ? 0 : a + 1;
+}
+template <class T>
+T src2_dec(T a, T b, T) {
+    return (a == 0 || a > b) ? b : a - 1;
+}
+template <class T>
+T src2_min_i(T a, T b, T) {
+    return std::make_signed_t<T>(b) < std::make_signed_t<T>(a) ? b : a;
+}
+template <class T>
+T src2_max_i(T a, T b, T) {
+    return std::make_signed_t<T>(b) > std::make_signed_t<T>(a) ? b : a;
+}
+template <class T>
+T src2_min_u(T a, T b, T) {
+    return b < a ? b : a;
+}
+template <class T>
+T src2_max_u(T a, T b, T) {
+    return b > a ? b : a;
+}
+template <class T>
+T src2_and(T a, T b, T) {
+    return a & b;
+}
+template <class T>
+T src2_or(T a, T b, T) {
+    return a | b;
+}
+template <class T>
+T src2_xor(T a, T b, T) {
+    return a ^ b;
+}
+template <class T>
+T src2_write(T, T b, T) {
+    return b;
+}
 u32 src2_add_f32(u32 a, u32 b, u32) { return fp::as_bits(fp::as_float(a) + fp::as_float(b)); }
 
 // ds_append / ds_consume on LDS (gds=0): one counter at M0[15:0] + offset
@@ -465,7 +509,9 @@ u32 src2_add_f32(u32 a, u32 b, u32) { return fp::as_bits(fp::as_float(a) + fp::a
 // once for the wave; every active lane gets the value before the change.
 template <bool Append>
 void ds_append_consume(Wave& w, const ExecInst& e) {
-    if (e.inst->gds) fail(FaultKind::not_implemented, "ds_append/ds_consume on GDS (gds:1) is not modelled: the emulator has no GDS");
+    if (e.inst->gds)
+        fail(FaultKind::not_implemented,
+             "ds_append/ds_consume on GDS (gds:1) is not modelled: the emulator has no GDS");
     const u64 exec = w.exec();
     const u32 address = (w.sreg[sreg_m0] & 0xffff) + u32(e.inst->offset & 0xffff);
     u32 before = 0;

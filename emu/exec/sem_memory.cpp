@@ -17,14 +17,13 @@
 namespace dppgemm::emu::sem {
 namespace {
 
-
 // How the bytes of one lane map to registers.
 struct Format {
-    std::uint8_t bytes = 4;    // per dword slot: 1, 2 or 4
-    std::uint8_t dwords = 1;   // register count
-    bool sign = false;         // sign-extend sub-dword loads
-    bool hi = false;           // d16_hi: the high half of the register
-    bool d16 = false;          // d16: only one half of the register changes
+    std::uint8_t bytes = 4;   // per dword slot: 1, 2 or 4
+    std::uint8_t dwords = 1;  // register count
+    bool sign = false;        // sign-extend sub-dword loads
+    bool hi = false;          // d16_hi: the high half of the register
+    bool d16 = false;         // d16: only one half of the register changes
 };
 
 std::array<Format, op_count>& formats() {
@@ -101,7 +100,9 @@ public:
             *address_out = address;
             if (flat_ && address - shared_aperture_base < aperture_size) {
                 std::uint8_t* lds = w_.group->lds.at(address - shared_aperture_base, width);
-                if (!lds) fault_at(FaultKind::lds_out_of_range, "flat access to LDS outside the workgroup's allocation", address);
+                if (!lds)
+                    fault_at(FaultKind::lds_out_of_range, "flat access to LDS outside the workgroup's allocation",
+                             address);
                 return lds;
             }
             if (flat_ && address - private_aperture_base < aperture_size) {
@@ -122,11 +123,14 @@ private:
     // scratch and flat accesses to one private address meet.
     u64 private_address(unsigned l, u32 offset, u32 width) const {
         const u32 size = w_.group->env->private_segment_size;
-        if (size == 0) fail(FaultKind::scratch_without_allocation, "scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
+        if (size == 0)
+            fail(FaultKind::scratch_without_allocation,
+                 "scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
         const u64 address = w_.read64(sreg_flat_scratch) +
                             swizzled_offset(l, offset, 0, private_index_stride, BufferResource::element_size);
         if (u64(offset) + width > size)
-            fault_at(FaultKind::scratch_out_of_segment, "scratch access past the work-item's " + std::to_string(size) + "-byte private segment", address);
+            fault_at(FaultKind::scratch_out_of_segment,
+                     "scratch access past the work-item's " + std::to_string(size) + "-byte private segment", address);
         return address;
     }
 
@@ -140,8 +144,16 @@ private:
 
 u32 load_value(const std::uint8_t* host, const Format& f) {
     if (!host) return 0;
-    if (f.bytes == 4) { u32 v; std::memcpy(&v, host, 4); return v; }
-    if (f.bytes == 2) { std::uint16_t v; std::memcpy(&v, host, 2); return f.sign ? u32(std::int32_t(std::int16_t(v))) : v; }
+    if (f.bytes == 4) {
+        u32 v;
+        std::memcpy(&v, host, 4);
+        return v;
+    }
+    if (f.bytes == 2) {
+        std::uint16_t v;
+        std::memcpy(&v, host, 2);
+        return f.sign ? u32(std::int32_t(std::int16_t(v))) : v;
+    }
     return f.sign ? u32(std::int32_t(std::int8_t(*host))) : *host;
 }
 
@@ -202,8 +214,8 @@ private:
 // lane-by-lane path (which also produces the faults), so both give the same
 // results.
 struct DwordLanes {
-    u64 address[64];      // each lane's first dword
-    u64 in_range[4] = {}; // per dword: the lanes the buffer range rule keeps
+    u64 address[64];                  // each lane's first dword
+    u64 in_range[4] = {};             // per dword: the lanes the buffer range rule keeps
     u64 lowest = ~0ull, highest = 0;  // of address[], over every lane
 
     void set(unsigned lane, u64 value) {
@@ -218,7 +230,8 @@ bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLa
     u32 words[4];
     for (unsigned i = 0; i < 4; ++i) words[i] = w.sreg[e.src[2].index + i];
     const BufferResource r = BufferResource::from_sgprs(words);
-    if (r.stride || r.swizzle || r.add_tid || inst.idxen || (inst.offen && e.src[0].kind != Src::Kind::vgpr)) return false;
+    if (r.stride || r.swizzle || r.add_tid || inst.idxen || (inst.offen && e.src[0].kind != Src::Kind::vgpr))
+        return false;
     const u64 base = r.base + read32(w, e.soffset);
     const u64 offset = u64(u32(inst.offset));
     const u32* vaddr = w.v[e.src[0].index];
@@ -420,7 +433,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
 struct TypedOp {
     std::uint8_t count = 1;  // components in registers
     bool d16 = false;
-    bool hi = false;         // d16_hi_x: the high half of the register
+    bool hi = false;  // d16_hi_x: the high half of the register
 };
 
 std::array<TypedOp, op_count>& typed_ops() {
@@ -438,19 +451,21 @@ struct TypedFormat {
 
 TypedFormat typed_format(u32 word3) {
     static constexpr const char* data_names[16] = {
-        "INVALID", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10",
+        "INVALID",    "8",          "16",      "8_8",   "32",          "16_16",    "10_11_11",    "11_11_10",
         "10_10_10_2", "2_10_10_10", "8_8_8_8", "32_32", "16_16_16_16", "32_32_32", "32_32_32_32", "RESERVED_15"};
-    static constexpr const char* num_names[8] = {"UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "RESERVED_6", "FLOAT"};
-    static constexpr std::uint8_t shape[16][2] = {
-        {0, 0}, {1, 8}, {1, 16}, {2, 8}, {1, 32}, {2, 16}, {0, 0}, {0, 0},
-        {0, 0}, {0, 0}, {4, 8}, {2, 32}, {4, 16}, {3, 32}, {4, 32}, {0, 0}};
+    static constexpr const char* num_names[8] = {"UNORM", "SNORM", "USCALED",    "SSCALED",
+                                                 "UINT",  "SINT",  "RESERVED_6", "FLOAT"};
+    static constexpr std::uint8_t shape[16][2] = {{0, 0}, {1, 8}, {1, 16}, {2, 8},  {1, 32}, {2, 16}, {0, 0},  {0, 0},
+                                                  {0, 0}, {0, 0}, {4, 8},  {2, 32}, {4, 16}, {3, 32}, {4, 32}, {0, 0}};
     const u32 data = (word3 >> 15) & 15u, num = (word3 >> 12) & 7u;
     TypedFormat f{shape[data][0], shape[data][1], NumFormat(num)};
     const bool num_ok = f.num == NumFormat::uint || f.num == NumFormat::sint ||
-                        ((f.num == NumFormat::unorm || f.num == NumFormat::snorm) && f.bits < 32) || (f.num == NumFormat::float_ && f.bits >= 16);
+                        ((f.num == NumFormat::unorm || f.num == NumFormat::snorm) && f.bits < 32) ||
+                        (f.num == NumFormat::float_ && f.bits >= 16);
     if (!f.components || !num_ok)
-        fail(FaultKind::not_implemented, std::string("buffer format access with DATA_FORMAT ") + std::to_string(data) + " (" + data_names[data] +
-             ") and NUM_FORMAT " + std::to_string(num) + " (" + num_names[num] + "): not implemented");
+        fail(FaultKind::not_implemented, std::string("buffer format access with DATA_FORMAT ") + std::to_string(data) +
+                                             " (" + data_names[data] + ") and NUM_FORMAT " + std::to_string(num) +
+                                             " (" + num_names[num] + "): not implemented");
     return f;
 }
 
@@ -595,7 +610,6 @@ void typed_store(Wave& w, const ExecInst& e) {
 // DATA[2:3]); the f64 min/max follow the CDNA2 pseudocode ("MEM[ADDR] =
 // (src < tmp) ? src : tmp", and > for max), so a NaN never replaces memory.
 
-
 template <class T>
 T as_value(std::uint64_t bits) {
     T v;
@@ -615,7 +629,8 @@ u32 add_half(u32 a, u32 b) {
     auto is_nan = [](u32 h) { return (h & 0x7fffu) > 0x7c00u; };
     auto value = [](u32 h) {
         const int exponent = int((h >> 10) & 0x1f), mantissa = int(h & 0x3ff);
-        const double magnitude = exponent ? std::ldexp(double(mantissa | 0x400), exponent - 25) : std::ldexp(double(mantissa), -24);
+        const double magnitude =
+            exponent ? std::ldexp(double(mantissa | 0x400), exponent - 25) : std::ldexp(double(mantissa), -24);
         return (h & 0x8000u) ? -magnitude : magnitude;
     };
     if (is_nan(a)) return a | 0x200u;
@@ -668,7 +683,8 @@ U atomic_apply(std::uint8_t* host, AtomicKind op, U data, U compare) {
         case AtomicKind::min_f64: value = as_value<double>(data) < as_value<double>(old) ? data : old; break;
         case AtomicKind::max_f64: value = as_value<double>(data) > as_value<double>(old) ? data : old; break;
         case AtomicKind::pk_add_f16:
-            value = U(add_half(u32(old) & 0xffff, u32(data) & 0xffff) | add_half(u32(old) >> 16, u32(data) >> 16) << 16);
+            value =
+                U(add_half(u32(old) & 0xffff, u32(data) & 0xffff) | add_half(u32(old) >> 16, u32(data) >> 16) << 16);
             break;
         }
         if (__atomic_compare_exchange_n(p, &old, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
@@ -707,7 +723,9 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
             const u32 compare = op == AtomicKind::cmpswap ? vreg(w, data, 1)[l] : 0;
             out[l] = atomic_apply<u32>(host, op, value, compare);
         } else {
-            auto pair = [&](unsigned first) { return u64(vreg(w, data, first)[l]) | u64(vreg(w, data, first + 1)[l]) << 32; };
+            auto pair = [&](unsigned first) {
+                return u64(vreg(w, data, first)[l]) | u64(vreg(w, data, first + 1)[l]) << 32;
+            };
             const u64 old = atomic_apply<u64>(host, op, pair(0), op == AtomicKind::cmpswap ? pair(2) : 0);
             out[l] = u32(old);
             out[64 + l] = u32(old >> 32);

@@ -11,14 +11,22 @@
 namespace dppgemm::emu::sem {
 namespace {
 
-
 template <class T>
 using SaluFn = T (*)(T, T, bool&);
 
 // C++17 stand-ins for <bit>.
-template <class T> unsigned popcount(T x) { return unsigned(__builtin_popcountll(x)); }
-template <class T> unsigned countr_zero(T x) { return unsigned(__builtin_ctzll(x)); }  // x != 0
-template <class T> unsigned countl_zero(T x) { return unsigned(__builtin_clzll(x)) - (64 - 8 * sizeof(T)); }
+template <class T>
+unsigned popcount(T x) {
+    return unsigned(__builtin_popcountll(x));
+}
+template <class T>
+unsigned countr_zero(T x) {
+    return unsigned(__builtin_ctzll(x));
+}  // x != 0
+template <class T>
+unsigned countl_zero(T x) {
+    return unsigned(__builtin_clzll(x)) - (64 - 8 * sizeof(T));
+}
 
 // Reads both sources as T, writes the result at the destination's width.
 template <class T, SaluFn<T> F>
@@ -39,12 +47,31 @@ void salu_compare(Wave& w, const ExecInst& e) {
 
 // ---- 32/64-bit operations ---------------------------------------------------
 
-template <class T> T nonzero(T r, bool& scc) { scc = r != 0; return r; }
+template <class T>
+T nonzero(T r, bool& scc) {
+    scc = r != 0;
+    return r;
+}
 
-u32 add_u32(u32 a, u32 b, bool& scc) { const u64 r = u64(a) + b; scc = r >> 32; return u32(r); }
-u32 sub_u32(u32 a, u32 b, bool& scc) { scc = b > a; return a - b; }
-u32 addc_u32(u32 a, u32 b, bool& scc) { const u64 r = u64(a) + b + scc; scc = r >> 32; return u32(r); }
-u32 subb_u32(u32 a, u32 b, bool& scc) { const u64 r = u64(a) - b - scc; scc = (r >> 32) != 0; return u32(r); }
+u32 add_u32(u32 a, u32 b, bool& scc) {
+    const u64 r = u64(a) + b;
+    scc = r >> 32;
+    return u32(r);
+}
+u32 sub_u32(u32 a, u32 b, bool& scc) {
+    scc = b > a;
+    return a - b;
+}
+u32 addc_u32(u32 a, u32 b, bool& scc) {
+    const u64 r = u64(a) + b + scc;
+    scc = r >> 32;
+    return u32(r);
+}
+u32 subb_u32(u32 a, u32 b, bool& scc) {
+    const u64 r = u64(a) - b - scc;
+    scc = (r >> 32) != 0;
+    return u32(r);
+}
 u32 add_i32(u32 a, u32 b, bool& scc) {
     const u32 r = a + b;
     scc = ((~(a ^ b) & (a ^ r)) >> 31) != 0;  // same-sign inputs, other-sign result
@@ -55,27 +82,75 @@ u32 sub_i32(u32 a, u32 b, bool& scc) {
     scc = (((a ^ b) & (a ^ r)) >> 31) != 0;
     return r;
 }
-u32 min_i32(u32 a, u32 b, bool& scc) { scc = i32(a) < i32(b); return scc ? a : b; }
-u32 max_i32(u32 a, u32 b, bool& scc) { scc = i32(a) > i32(b); return scc ? a : b; }
-u32 min_u32(u32 a, u32 b, bool& scc) { scc = a < b; return scc ? a : b; }
-u32 max_u32(u32 a, u32 b, bool& scc) { scc = a > b; return scc ? a : b; }
-template <class T> T cselect(T a, T b, bool& scc) { return scc ? a : b; }
-template <class T> T and_(T a, T b, bool& scc) { return nonzero<T>(a & b, scc); }
-template <class T> T or_(T a, T b, bool& scc) { return nonzero<T>(a | b, scc); }
-template <class T> T xor_(T a, T b, bool& scc) { return nonzero<T>(a ^ b, scc); }
-template <class T> T andn2(T a, T b, bool& scc) { return nonzero<T>(a & ~b, scc); }
-template <class T> T orn2(T a, T b, bool& scc) { return nonzero<T>(a | ~b, scc); }
-template <class T> T nand(T a, T b, bool& scc) { return nonzero<T>(~(a & b), scc); }
-template <class T> T nor(T a, T b, bool& scc) { return nonzero<T>(~(a | b), scc); }
-template <class T> T xnor(T a, T b, bool& scc) { return nonzero<T>(~(a ^ b), scc); }
-template <class T> constexpr unsigned shift_mask = sizeof(T) * 8 - 1;
-template <class T> T lshl(T a, T b, bool& scc) { return nonzero<T>(a << (b & shift_mask<T>), scc); }
-template <class T> T lshr(T a, T b, bool& scc) { return nonzero<T>(a >> (b & shift_mask<T>), scc); }
-template <class T> T ashr(T a, T b, bool& scc) {
+u32 min_i32(u32 a, u32 b, bool& scc) {
+    scc = i32(a) < i32(b);
+    return scc ? a : b;
+}
+u32 max_i32(u32 a, u32 b, bool& scc) {
+    scc = i32(a) > i32(b);
+    return scc ? a : b;
+}
+u32 min_u32(u32 a, u32 b, bool& scc) {
+    scc = a < b;
+    return scc ? a : b;
+}
+u32 max_u32(u32 a, u32 b, bool& scc) {
+    scc = a > b;
+    return scc ? a : b;
+}
+template <class T>
+T cselect(T a, T b, bool& scc) {
+    return scc ? a : b;
+}
+template <class T>
+T and_(T a, T b, bool& scc) {
+    return nonzero<T>(a & b, scc);
+}
+template <class T>
+T or_(T a, T b, bool& scc) {
+    return nonzero<T>(a | b, scc);
+}
+template <class T>
+T xor_(T a, T b, bool& scc) {
+    return nonzero<T>(a ^ b, scc);
+}
+template <class T>
+T andn2(T a, T b, bool& scc) {
+    return nonzero<T>(a & ~b, scc);
+}
+template <class T>
+T orn2(T a, T b, bool& scc) {
+    return nonzero<T>(a | ~b, scc);
+}
+template <class T>
+T nand(T a, T b, bool& scc) {
+    return nonzero<T>(~(a & b), scc);
+}
+template <class T>
+T nor(T a, T b, bool& scc) {
+    return nonzero<T>(~(a | b), scc);
+}
+template <class T>
+T xnor(T a, T b, bool& scc) {
+    return nonzero<T>(~(a ^ b), scc);
+}
+template <class T>
+constexpr unsigned shift_mask = sizeof(T) * 8 - 1;
+template <class T>
+T lshl(T a, T b, bool& scc) {
+    return nonzero<T>(a << (b & shift_mask<T>), scc);
+}
+template <class T>
+T lshr(T a, T b, bool& scc) {
+    return nonzero<T>(a >> (b & shift_mask<T>), scc);
+}
+template <class T>
+T ashr(T a, T b, bool& scc) {
     using S = std::make_signed_t<T>;
     return nonzero<T>(T(S(a) >> (b & shift_mask<T>)), scc);
 }
-template <class T> T bfm(T a, T b, bool&) {
+template <class T>
+T bfm(T a, T b, bool&) {
     const unsigned width = unsigned(a) & shift_mask<T>;
     return ((T(1) << width) - 1) << (b & shift_mask<T>);
 }
@@ -83,7 +158,8 @@ u32 mul_i32(u32 a, u32 b, bool&) { return a * b; }
 u32 mul_hi_u32(u32 a, u32 b, bool&) { return u32((u64(a) * b) >> 32); }
 u32 mul_hi_i32(u32 a, u32 b, bool&) { return u32(u64(i64(i32(a)) * i32(b)) >> 32); }
 // s_bfe: offset in b[5:0] (b[4:0] for 32 bits), width in b[22:16].
-template <class T, bool Signed> T bfe(T a, T b, bool& scc) {
+template <class T, bool Signed>
+T bfe(T a, T b, bool& scc) {
     const unsigned bits = sizeof(T) * 8;
     const unsigned offset = unsigned(b) & shift_mask<T>;
     const unsigned width = (unsigned(u64(b) >> 16)) & 0x7f;
@@ -99,7 +175,8 @@ u32 absdiff_i32(u32 a, u32 b, bool& scc) {
     const u32 d = a - b;  // ISA: D = S0 - S1 (32 bits, wrapping), then negated if negative
     return nonzero<u32>(i32(d) < 0 ? 0u - d : d, scc);
 }
-template <unsigned N> u32 lshl_add(u32 a, u32 b, bool& scc) {
+template <unsigned N>
+u32 lshl_add(u32 a, u32 b, bool& scc) {
     const u64 r = (u64(a) << N) + b;
     scc = (r >> 32) != 0;
     return u32(r);
@@ -109,31 +186,56 @@ u32 pack_lh(u32 a, u32 b, bool&) { return (a & 0xffffu) | (b & 0xffff0000u); }
 u32 pack_hh(u32 a, u32 b, bool&) { return (a >> 16) | (b & 0xffff0000u); }
 
 // SOP1 (b unused).
-template <class T> T mov(T a, T, bool&) { return a; }
-template <class T> T not_(T a, T, bool& scc) { return nonzero<T>(~a, scc); }
-template <class T> T brev(T a, T, bool&) {
+template <class T>
+T mov(T a, T, bool&) {
+    return a;
+}
+template <class T>
+T not_(T a, T, bool& scc) {
+    return nonzero<T>(~a, scc);
+}
+template <class T>
+T brev(T a, T, bool&) {
     T r = 0;
     for (unsigned i = 0; i < sizeof(T) * 8; ++i) r |= ((a >> i) & 1) << (sizeof(T) * 8 - 1 - i);
     return r;
 }
-template <class T> T wqm(T a, T, bool& scc) {
+template <class T>
+T wqm(T a, T, bool& scc) {
     T r = 0;
     for (unsigned q = 0; q < sizeof(T) * 8; q += 4)
         if ((a >> q) & 0xf) r |= T(0xf) << q;
     return nonzero<T>(r, scc);
 }
-template <class T> T quadmask(T a, T, bool& scc) {
+template <class T>
+T quadmask(T a, T, bool& scc) {
     T r = 0;
     for (unsigned q = 0; q < sizeof(T) * 8 / 4; ++q)
         if ((a >> (4 * q)) & 0xf) r |= T(1) << q;
     return nonzero<T>(r, scc);
 }
-template <class T> T bcnt1(T a, T, bool& scc) { return nonzero<T>(T(popcount(a)), scc); }
-template <class T> T bcnt0(T a, T, bool& scc) { return nonzero<T>(T(popcount(T(~a))), scc); }
-template <class T> T ff1(T a, T, bool&) { return a ? T(countr_zero(a)) : T(u32(-1)); }
-template <class T> T ff0(T a, T, bool&) { return T(~a) ? T(countr_zero(T(~a))) : T(u32(-1)); }
-template <class T> T flbit(T a, T, bool&) { return a ? T(countl_zero(a)) : T(u32(-1)); }
-template <class T> T flbit_signed(T a, T, bool&) {
+template <class T>
+T bcnt1(T a, T, bool& scc) {
+    return nonzero<T>(T(popcount(a)), scc);
+}
+template <class T>
+T bcnt0(T a, T, bool& scc) {
+    return nonzero<T>(T(popcount(T(~a))), scc);
+}
+template <class T>
+T ff1(T a, T, bool&) {
+    return a ? T(countr_zero(a)) : T(u32(-1));
+}
+template <class T>
+T ff0(T a, T, bool&) {
+    return T(~a) ? T(countr_zero(T(~a))) : T(u32(-1));
+}
+template <class T>
+T flbit(T a, T, bool&) {
+    return a ? T(countl_zero(a)) : T(u32(-1));
+}
+template <class T>
+T flbit_signed(T a, T, bool&) {
     using S = std::make_signed_t<T>;
     const T x = S(a) < 0 ? T(~a) : a;  // leading bits equal to the sign
     if (a == 0 || a == ~T(0)) return T(u32(-1));
@@ -149,8 +251,14 @@ u64 bitreplicate(u64 a, u64, bool&) {
 }
 
 // SOPC.
-template <class T> bool eq(T a, T b) { return a == b; }
-template <class T> bool ne(T a, T b) { return a != b; }
+template <class T>
+bool eq(T a, T b) {
+    return a == b;
+}
+template <class T>
+bool ne(T a, T b) {
+    return a != b;
+}
 bool gt_i(u32 a, u32 b) { return i32(a) > i32(b); }
 bool ge_i(u32 a, u32 b) { return i32(a) >= i32(b); }
 bool lt_i(u32 a, u32 b) { return i32(a) < i32(b); }
@@ -159,8 +267,14 @@ bool gt_u(u32 a, u32 b) { return a > b; }
 bool ge_u(u32 a, u32 b) { return a >= b; }
 bool lt_u(u32 a, u32 b) { return a < b; }
 bool le_u(u32 a, u32 b) { return a <= b; }
-template <class T> bool bitcmp0(T a, T b) { return ((a >> (b & shift_mask<T>)) & 1) == 0; }
-template <class T> bool bitcmp1(T a, T b) { return ((a >> (b & shift_mask<T>)) & 1) != 0; }
+template <class T>
+bool bitcmp0(T a, T b) {
+    return ((a >> (b & shift_mask<T>)) & 1) == 0;
+}
+template <class T>
+bool bitcmp1(T a, T b) {
+    return ((a >> (b & shift_mask<T>)) & 1) != 0;
+}
 
 // ---- instructions reading their destination -------------------------------
 
@@ -206,7 +320,8 @@ void movrel(Wave& w, const ExecInst& e) {
     Src& moved = Relative_dst ? dst : src;
     if (moved.kind != Src::Kind::sreg) fail(FaultKind::invalid_operand, "s_movrel: the indexed operand is not an SGPR");
     if (moved.index + u64(m0) + Dwords > 102)
-        fail(FaultKind::invalid_operand, "s_movrel index s" + std::to_string(moved.index) + " + m0 (" + std::to_string(m0) + ") outside the SGPRs");
+        fail(FaultKind::invalid_operand,
+             "s_movrel index s" + std::to_string(moved.index) + " + m0 (" + std::to_string(m0) + ") outside the SGPRs");
     moved.index = static_cast<std::uint16_t>(moved.index + m0);
     write_sdst(w, dst, read64(w, src));
 }
@@ -261,13 +376,17 @@ void setreg(Wave& w, const ExecInst& e) {
     // s_setreg_b32 has its SGPR in the sdst field, s_setreg_imm32_b32 a literal.
     const u32 value = read32(w, e.inst->op == Op::s_setreg_imm32_b32 ? e.src[0] : e.dst);
     const u32 mode = (w.mode & ~f.mask) | ((value << f.offset) & f.mask);
-    constexpr u32 fp32_denorm = 3u << mode_fp32_denorm_shift, modelled_elsewhere = 0x3cfu;  // round, fp16/64 denorm, clamp, IEEE
+    constexpr u32 fp32_denorm = 3u << mode_fp32_denorm_shift,
+                  modelled_elsewhere = 0x3cfu;  // round, fp16/64 denorm, clamp, IEEE
     if ((mode ^ w.mode) & modelled_elsewhere)
-        fail(FaultKind::not_implemented, "s_setreg of HW_REG_MODE changing the round mode, fp16/64 denormals, DX10 clamp or IEEE mode is not implemented");
+        fail(FaultKind::not_implemented,
+             "s_setreg of HW_REG_MODE changing the round mode, fp16/64 denormals, DX10 clamp or IEEE mode is not "
+             "implemented");
     const bool switches = (mode ^ w.mode) & fp32_denorm;
     w.mode = mode;
     if (!switches) return;
-    const ExecInst* code = w.group->env->program->code_for(static_cast<FloatDenormMode>((mode & fp32_denorm) >> mode_fp32_denorm_shift));
+    const ExecInst* code =
+        w.group->env->program->code_for(static_cast<FloatDenormMode>((mode & fp32_denorm) >> mode_fp32_denorm_shift));
     if (!code) fail(FaultKind::not_implemented, "s_setreg of HW_REG_MODE: no code built for this fp32 denorm mode");
     w.code = code;
     w.state = WaveState::code_switched;  // the run loop continues in `code`
@@ -276,16 +395,20 @@ void setreg(Wave& w, const ExecInst& e) {
 // ---- program flow ---------------------------------------------------------
 
 void jump(Wave& w, const ExecInst& e) {
-    if (e.target == Program::no_target) fail(FaultKind::bad_branch_target, "branch target is not an instruction of this kernel");
+    if (e.target == Program::no_target)
+        fail(FaultKind::bad_branch_target, "branch target is not an instruction of this kernel");
     const u64 limit = w.group->env->watchdog;
     if (limit && w.executed > limit)
-        fail(FaultKind::watchdog, "watchdog: more than " + std::to_string(limit) + " instructions in one wave (endless loop?)");
+        fail(FaultKind::watchdog,
+             "watchdog: more than " + std::to_string(limit) + " instructions in one wave (endless loop?)");
     w.pc = e.target;
 }
 void jump_to_address(Wave& w, u64 address) {
-    const std::uint32_t index = w.group->env->program->index_of(static_cast<std::int64_t>(address - w.group->env->code_base));
+    const std::uint32_t index =
+        w.group->env->program->index_of(static_cast<std::int64_t>(address - w.group->env->code_base));
     if (address < w.group->env->code_base || index == Program::no_target)
-        fault_at(FaultKind::bad_branch_target, "jump to an address that is not an instruction of this kernel or of a function it may call", address);
+        fault_at(FaultKind::bad_branch_target,
+                 "jump to an address that is not an instruction of this kernel or of a function it may call", address);
     w.pc = index;
 }
 u64 next_pc_address(const Wave& w, const ExecInst& e) { return w.group->env->code_base + e.inst->pc + e.inst->size; }
@@ -312,7 +435,8 @@ void swappc(Wave& w, const ExecInst& e) {
 void call(Wave& w, const ExecInst& e) {
     write64(w, e.dst, next_pc_address(w, e));
     const std::uint32_t index = w.group->env->program->index_of(e.inst->pc + 4 + 4 * i64(std::int16_t(e.inst->simm16)));
-    if (index == Program::no_target) fail(FaultKind::bad_branch_target, "s_call target is not an instruction of this kernel");
+    if (index == Program::no_target)
+        fail(FaultKind::bad_branch_target, "s_call target is not an instruction of this kernel");
     w.pc = index;
 }
 

@@ -1,7 +1,7 @@
 // Scalar memory beyond loads: s_buffer_store, the scalar atomics (s_atomic_*
 // on an address, s_buffer_atomic_* on a V#), the gfx9 scalar scratch loads and
-// stores (s_scratch_*), and the cache maintenance and probe instructions (no caches are modelled: they only occupy lgkmcnt like
-// the hardware's write-backs, or do nothing).
+// stores (s_scratch_*), and the cache maintenance and probe instructions (no caches are modelled: they only occupy
+// lgkmcnt like the hardware's write-backs, or do nothing).
 //
 // Vega ISA "Scalar Memory Operations": the address is SGPR[sbase] (or the
 // V#'s base) + the instruction offset + SGPR[soffset], dword aligned (low two
@@ -18,7 +18,6 @@
 namespace dppgemm::emu::sem {
 
 namespace {
-
 
 u64 offset_of(const Wave& w, const ExecInst& e) {
     u64 offset = u64(i64(e.inst->offset));
@@ -144,14 +143,16 @@ void no_effect(Wave&, const ExecInst&) {}
 
 void register_smem(Table& t) {
     const InstClass M = InstClass::smem;
-    for (Op op : {Op::s_buffer_store_dword, Op::s_buffer_store_dwordx2, Op::s_buffer_store_dwordx4}) set(t, op, s_buffer_store, M);
+    for (Op op : {Op::s_buffer_store_dword, Op::s_buffer_store_dwordx2, Op::s_buffer_store_dwordx4})
+        set(t, op, s_buffer_store, M);
     for (std::size_t i = 1; i < op_count; ++i) {
         const Op op = static_cast<Op>(i);
         const OpInfo& info = op_info(op);
         if (info.family != Family::SMEM || info.atomic == AtomicKind::none) continue;
         // s_buffer_atomic_*: sbase is a 4-dword buffer resource, not a 2-dword address.
         const bool buffer = info.dwords[F_SRC0] == 4, wide = info.access_bytes == 8;
-        const ExecFn fn = buffer ? (wide ? s_atomic<true, 2> : s_atomic<true, 1>) : (wide ? s_atomic<false, 2> : s_atomic<false, 1>);
+        const ExecFn fn =
+            buffer ? (wide ? s_atomic<true, 2> : s_atomic<true, 1>) : (wide ? s_atomic<false, 2> : s_atomic<false, 1>);
         set(t, op, fn, M);
     }
     for (Op op : {Op::s_scratch_load_dword, Op::s_scratch_load_dwordx2, Op::s_scratch_load_dwordx4})

@@ -43,7 +43,9 @@ void lanes(const ExecInst& e, u32* out, Lane lane) {
     }
 }
 template <class Flush>
-inline u32 in(u32 x, Flush) { return Flush::value ? fp::flush(x) : x; }
+inline u32 in(u32 x, Flush) {
+    return Flush::value ? fp::flush(x) : x;
+}
 // The source flush the lane loop does (every source f32, ExecInst::flush_in);
 // otherwise fetch flushes the f32 sources of a mixed op (ST_FLUSH) itself.
 inline std::uint8_t fused_flush(const ExecInst& e) { return e.flush_in ? ST_FLUSH : 0; }
@@ -161,7 +163,8 @@ template <bool Fused>
 MultiplyAddLoops pick_multiply_add() {
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return {multiply_add_avx2<true, Fused>, multiply_add_avx2<false, Fused>, true, __builtin_cpu_supports("avx512f") != 0};
+        return {multiply_add_avx2<true, Fused>, multiply_add_avx2<false, Fused>, true,
+                __builtin_cpu_supports("avx512f") != 0};
     return {multiply_add_baseline<true, Fused>, multiply_add_baseline<false, Fused>, false};
 }
 #else
@@ -211,7 +214,7 @@ template <bool Fused, int A, int B, int C>
 __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w, const ExecInst* run,
                                                                          unsigned length) {
     const bool all_lanes = w.exec() == ~0ull;  // no multiply-add changes EXEC
-    const Workgroup& group = *w.group;  // the run loop announced run[0] to the observer
+    const Workgroup& group = *w.group;         // the run loop announced run[0] to the observer
     for (unsigned i = 0; i < length; ++i) {
         const ExecInst& x = run[i];
         if (i && group.watches(x.index)) group.observer->before_instruction(w, x);
@@ -243,8 +246,8 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
 __attribute__((target("avx512f"))) inline __m512 flush16(__m512 x) {
     const __m512i bits = _mm512_castps_si512(x);
     const __mmask16 normal_or_special = _mm512_test_epi32_mask(bits, _mm512_set1_epi32(0x7f800000));
-    return _mm512_castsi512_ps(_mm512_mask_mov_epi32(_mm512_and_si512(bits, _mm512_set1_epi32(int(0x80000000u))),
-                                                     normal_or_special, bits));
+    return _mm512_castsi512_ps(
+        _mm512_mask_mov_epi32(_mm512_and_si512(bits, _mm512_set1_epi32(int(0x80000000u))), normal_or_special, bits));
 }
 
 // One row of 16 lanes: x * y + z, with fp::multiply_add_nan's NaN rule and
@@ -279,21 +282,21 @@ __attribute__((target("avx512f"))) inline __m512 load_row(const u32* lanes) {
 // existing, active source) is clear.
 template <bool Fused, bool FlushOut, bool Dpp>
 __attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, const u32* b, const u32* c, u32* dst,
-                                                                  const u32* row_lanes, u64 valid, u64 write) {
+                                                                 const u32* row_lanes, u64 valid, u64 write) {
     const __m512i permute = Dpp ? _mm512_loadu_si512(row_lanes) : _mm512_setzero_si512();
     for (unsigned row = 0; row < 4; ++row) {
         __m512i x = _mm512_loadu_si512(a + 16 * row);
         if (Dpp) x = _mm512_maskz_permutexvar_epi32(__mmask16(valid >> (16 * row)), permute, x);
-        const __m512 r = multiply_add_row<Fused, FlushOut>(_mm512_castsi512_ps(x), load_row(b + 16 * row),
-                                                          load_row(c + 16 * row));
+        const __m512 r =
+            multiply_add_row<Fused, FlushOut>(_mm512_castsi512_ps(x), load_row(b + 16 * row), load_row(c + 16 * row));
         store_row(dst + 16 * row, r, __mmask16(write >> (16 * row)));
     }
 }
 
 template <bool Fused, bool Dpp>
 __attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, const u32* b, const u32* c, u32* dst,
-                                                                  const u32* row_lanes, u64 valid, u64 write,
-                                                                  bool flush_out) {
+                                                                 const u32* row_lanes, u64 valid, u64 write,
+                                                                 bool flush_out) {
     if (flush_out) multiply_add_rows<Fused, true, Dpp>(a, b, c, dst, row_lanes, valid, write);
     else multiply_add_rows<Fused, false, Dpp>(a, b, c, dst, row_lanes, valid, write);
 }
@@ -301,11 +304,11 @@ __attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, c
 // multiply_add_run_avx2 with the rows above for VGPR operands, DPP or not.
 template <bool Fused, int A, int B, int C>
 __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_run_avx512(Wave& w, const ExecInst* run,
-                                                                                  unsigned length) {
+                                                                                   unsigned length) {
     static_assert(A == 0, "DPP permutes src0, which must be the first multiplicand");
-    const u64 exec = w.exec();  // no multiply-add changes EXEC
+    const u64 exec = w.exec();                // no multiply-add changes EXEC
     const bool flush_out = run[0].flush_out;  // the same for the whole run
-    const Workgroup& group = *w.group;  // the run loop announced run[0] to the observer
+    const Workgroup& group = *w.group;        // the run loop announced run[0] to the observer
     const MultiplyAddStep* steps = run[0].multiply_add_steps;
     for (unsigned i = 0; i < length; ++i) {
         if (i && group.watches(run[0].index + i)) group.observer->before_instruction(w, run[i]);
@@ -347,9 +350,16 @@ void multiply_add_op(Wave& w, const ExecInst& e) {
     multiply_add_one<A, B, C>(w, e, e.flush_in ? loops.flushing : loops.plain);
 }
 
-template <float (*F)(float)> u32 fbits1(u32 a) { return as_bits(F(as_float(a))); }
-template <float (*F)(float, float)> u32 fbits2(u32 a, u32 b) { return as_bits(F(as_float(a), as_float(b))); }
-template <float (*F)(float, float, float)> u32 fbits3(u32 a, u32 b, u32 c) {
+template <float (*F)(float)>
+u32 fbits1(u32 a) {
+    return as_bits(F(as_float(a)));
+}
+template <float (*F)(float, float)>
+u32 fbits2(u32 a, u32 b) {
+    return as_bits(F(as_float(a), as_float(b)));
+}
+template <float (*F)(float, float, float)>
+u32 fbits3(u32 a, u32 b, u32 c) {
     return as_bits(F(as_float(a), as_float(b), as_float(c)));
 }
 
@@ -477,7 +487,10 @@ u32 cvt_i32_f32(u32 a) { return u32(fp::to_i32(as_float(a))); }
 u32 cvt_u32_f32(u32 a) { return fp::to_u32(as_float(a)); }
 u32 cvt_rpi_i32_f32(u32 a) { return u32(fp::to_i32(std::floor(as_float(a) + 0.5f))); }
 u32 cvt_flr_i32_f32(u32 a) { return u32(fp::to_i32(std::floor(as_float(a)))); }
-template <unsigned Byte> u32 cvt_f32_ubyte(u32 a) { return as_bits(float((a >> (8 * Byte)) & 0xff)); }
+template <unsigned Byte>
+u32 cvt_f32_ubyte(u32 a) {
+    return as_bits(float((a >> (8 * Byte)) & 0xff));
+}
 
 // Transcendentals use the host's correctly rounded (or libm) results; the
 // hardware's are approximations (1 ulp), so kernels depending on their last
@@ -587,7 +600,8 @@ u32 perm(u32 a, u32 b, u32 c) {
         const u32 sel = (c >> (8 * i)) & 0xff;
         u32 byte;
         if (sel < 8) byte = u32(bytes >> (8 * sel)) & 0xff;
-        else if (sel < 12) byte = ((u32(bytes >> (8 * (2 * (sel - 8) + 1))) >> 7) & 1) ? 0xff : 0;  // sign of a 16-bit half
+        else if (sel < 12)
+            byte = ((u32(bytes >> (8 * (2 * (sel - 8) + 1))) >> 7) & 1) ? 0xff : 0;  // sign of a 16-bit half
         else if (sel == 12) byte = 0;
         else byte = 0xff;
         r |= byte << (8 * i);
@@ -618,21 +632,55 @@ bool f_nle(u32 a, u32 b) { return !f_le(a, b); }
 bool f_neq(u32 a, u32 b) { return !f_eq(a, b); }
 bool f_nlt(u32 a, u32 b) { return !f_lt(a, b); }
 bool class_f32(u32 a, u32 b) { return (fp::float_class(as_float(a)) & b) != 0; }
-template <class T> bool never(T, T) { return false; }
-template <class T> bool always(T, T) { return true; }
-template <class T> bool lt(T a, T b) { return a < b; }
-template <class T> bool eq(T a, T b) { return a == b; }
-template <class T> bool le(T a, T b) { return a <= b; }
-template <class T> bool gt(T a, T b) { return a > b; }
-template <class T> bool ne(T a, T b) { return a != b; }
-template <class T> bool ge(T a, T b) { return a >= b; }
+template <class T>
+bool never(T, T) {
+    return false;
+}
+template <class T>
+bool always(T, T) {
+    return true;
+}
+template <class T>
+bool lt(T a, T b) {
+    return a < b;
+}
+template <class T>
+bool eq(T a, T b) {
+    return a == b;
+}
+template <class T>
+bool le(T a, T b) {
+    return a <= b;
+}
+template <class T>
+bool gt(T a, T b) {
+    return a > b;
+}
+template <class T>
+bool ne(T a, T b) {
+    return a != b;
+}
+template <class T>
+bool ge(T a, T b) {
+    return a >= b;
+}
 // Signed compares on raw lane values.
 template <class U, bool (*F)(std::make_signed_t<U>, std::make_signed_t<U>)>
-bool signed_cmp(U a, U b) { return F(std::make_signed_t<U>(a), std::make_signed_t<U>(b)); }
+bool signed_cmp(U a, U b) {
+    return F(std::make_signed_t<U>(a), std::make_signed_t<U>(b));
+}
 
 // f64 via the wide path.
-double as_double(u64 bits) { double d; std::memcpy(&d, &bits, 8); return d; }
-u64 double_bits(double d) { u64 b; std::memcpy(&b, &d, 8); return b; }
+double as_double(u64 bits) {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+}
+u64 double_bits(double d) {
+    u64 b;
+    std::memcpy(&b, &d, 8);
+    return b;
+}
 u64 add_f64(u64 a, u64 b, u64) { return double_bits(as_double(a) + as_double(b)); }
 u64 mul_f64(u64 a, u64 b, u64) { return double_bits(as_double(a) * as_double(b)); }
 u64 fma_f64(u64 a, u64 b, u64 c) { return double_bits(std::fma(as_double(a), as_double(b), as_double(c))); }
@@ -815,8 +863,8 @@ void pk_f32(Wave& w, const ExecInst& e) {
 #if defined(__x86_64__) && defined(__GNUC__)
 template <bool FlushOut>
 __attribute__((target("avx512f,avx2,fma"), noinline)) void packed_multiply_add_run_avx512(Wave& w, const ExecInst* run,
-                                                                                         unsigned length) {
-    const u64 exec = w.exec();  // no multiply-add changes EXEC
+                                                                                          unsigned length) {
+    const u64 exec = w.exec();          // no multiply-add changes EXEC
     const Workgroup& group = *w.group;  // the run loop announced run[0] to the observer
     const MultiplyAddStep* steps = run[0].multiply_add_steps;
     for (unsigned i = 0; i < length; ++i) {
@@ -831,8 +879,10 @@ __attribute__((target("avx512f,avx2,fma"), noinline)) void packed_multiply_add_r
         u32 *dst_lo = w.v[x.dst], *dst_hi = w.v[x.dst + 1];
         for (unsigned row = 0; row < 4; ++row) {
             const unsigned l = 16 * row;
-            const __m512 lo = multiply_add_row<true, FlushOut>(load_row(a_lo + l), load_row(b_lo + l), load_row(c_lo + l));
-            const __m512 hi = multiply_add_row<true, FlushOut>(load_row(a_hi + l), load_row(b_hi + l), load_row(c_hi + l));
+            const __m512 lo =
+                multiply_add_row<true, FlushOut>(load_row(a_lo + l), load_row(b_lo + l), load_row(c_lo + l));
+            const __m512 hi =
+                multiply_add_row<true, FlushOut>(load_row(a_hi + l), load_row(b_hi + l), load_row(c_hi + l));
             store_row(dst_lo + l, lo, __mmask16(exec >> l));
             store_row(dst_hi + l, hi, __mmask16(exec >> l));
         }
@@ -1035,8 +1085,8 @@ void register_vector(Table& t) {
     v(Op::v_pk_mov_b32, pk_mov_b32);
 
     // VOPC
-#define DPPGEMM_CMP(suffix, f32fn)                                 \
-    v(Op::v_cmp_##suffix##_f32, vopc<f32fn, false>, F);            \
+#define DPPGEMM_CMP(suffix, f32fn)                      \
+    v(Op::v_cmp_##suffix##_f32, vopc<f32fn, false>, F); \
     v(Op::v_cmpx_##suffix##_f32, vopc<f32fn, true>, F);
     DPPGEMM_CMP(f, never<u32>)
     DPPGEMM_CMP(lt, f_lt)
@@ -1057,14 +1107,14 @@ void register_vector(Table& t) {
 #undef DPPGEMM_CMP
     v(Op::v_cmp_class_f32, vopc<class_f32, false>);
     v(Op::v_cmpx_class_f32, vopc<class_f32, true>);
-#define DPPGEMM_CMP(suffix, fn)                                                                  \
-    v(Op::v_cmp_##suffix##_i32, vopc<signed_cmp<u32, fn<i32>>, false>);                          \
-    v(Op::v_cmpx_##suffix##_i32, vopc<signed_cmp<u32, fn<i32>>, true>);                          \
-    v(Op::v_cmp_##suffix##_u32, vopc<fn<u32>, false>);                                           \
-    v(Op::v_cmpx_##suffix##_u32, vopc<fn<u32>, true>);                                           \
-    v(Op::v_cmp_##suffix##_i64, vopc_wide<signed_cmp<u64, fn<i64>>, false>);                     \
-    v(Op::v_cmpx_##suffix##_i64, vopc_wide<signed_cmp<u64, fn<i64>>, true>);                     \
-    v(Op::v_cmp_##suffix##_u64, vopc_wide<fn<u64>, false>);                                      \
+#define DPPGEMM_CMP(suffix, fn)                                              \
+    v(Op::v_cmp_##suffix##_i32, vopc<signed_cmp<u32, fn<i32>>, false>);      \
+    v(Op::v_cmpx_##suffix##_i32, vopc<signed_cmp<u32, fn<i32>>, true>);      \
+    v(Op::v_cmp_##suffix##_u32, vopc<fn<u32>, false>);                       \
+    v(Op::v_cmpx_##suffix##_u32, vopc<fn<u32>, true>);                       \
+    v(Op::v_cmp_##suffix##_i64, vopc_wide<signed_cmp<u64, fn<i64>>, false>); \
+    v(Op::v_cmpx_##suffix##_i64, vopc_wide<signed_cmp<u64, fn<i64>>, true>); \
+    v(Op::v_cmp_##suffix##_u64, vopc_wide<fn<u64>, false>);                  \
     v(Op::v_cmpx_##suffix##_u64, vopc_wide<fn<u64>, true>);
     DPPGEMM_CMP(f, never)
     DPPGEMM_CMP(lt, lt)

@@ -46,15 +46,20 @@ void register_half(Table& t);    // sem_half.cpp: 16-bit VALU (f16 and i16/u16, 
 void register_divide(Table& t);  // sem_divide.cpp: division/sqrt expansions, f64 compares
 void register_hwreg(Table& t);   // sem_hwreg.cpp: s_getreg (replaces sem_scalar's), s_memtime/s_memrealtime
 void register_smem(Table& t);    // sem_smem.cpp: s_buffer_store, scalar atomics, cache maintenance
-void register_isaops(Table& t);  // sem_isaops.cpp: f64 rounding, dot products, 16-bit min3/max3/med3, packing conversions
+void register_isaops(
+    Table& t);  // sem_isaops.cpp: f64 rounding, dot products, 16-bit min3/max3/med3, packing conversions
 
 // MODE.FP_DENORM as the wave holds it now (s_setreg may change it): fp32 in
 // [5:4], fp16/fp64 in [7:6]; for ops that read the mode themselves.
-inline FloatDenormMode denorm_32(const Wave& w) { return static_cast<FloatDenormMode>((w.mode >> mode_fp32_denorm_shift) & 3); }
+inline FloatDenormMode denorm_32(const Wave& w) {
+    return static_cast<FloatDenormMode>((w.mode >> mode_fp32_denorm_shift) & 3);
+}
 inline FloatDenormMode denorm_16_64(const Wave& w) {
     return static_cast<FloatDenormMode>((w.mode >> (mode_fp32_denorm_shift + 2)) & 3);
 }
-inline bool flushes_inputs(FloatDenormMode d) { return d == FloatDenormMode::flush_src_dst || d == FloatDenormMode::flush_src; }
+inline bool flushes_inputs(FloatDenormMode d) {
+    return d == FloatDenormMode::flush_src_dst || d == FloatDenormMode::flush_src;
+}
 
 // ---- scalar operands ------------------------------------------------------
 

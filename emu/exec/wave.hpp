@@ -50,10 +50,10 @@ struct InFlightMemoryOp {
     Dest dest = Dest::none;
     std::uint8_t dwords = 0;
     std::uint16_t reg = 0;
-    std::uint32_t keep_mask = 0;  // bits of the old register value kept (d16 loads)
-    std::uint64_t lanes = 0;      // lanes written (vector destinations)
-    std::uint32_t inst_index = 0; // issuing instruction
-    std::uint32_t slot = 0;       // data block in the wave's pool
+    std::uint32_t keep_mask = 0;   // bits of the old register value kept (d16 loads)
+    std::uint64_t lanes = 0;       // lanes written (vector destinations)
+    std::uint32_t inst_index = 0;  // issuing instruction
+    std::uint32_t slot = 0;        // data block in the wave's pool
 };
 
 class InFlightQueue {
@@ -123,11 +123,11 @@ struct alignas(64) Wave {
     std::unique_ptr<std::uint32_t[][64]> a;  // AGPRs (gfx908+), null otherwise
     bool scc = false;
     WaveState state = WaveState::running;
-    std::uint32_t pc = 0;         // index into Program::code
+    std::uint32_t pc = 0;            // index into Program::code
     const ExecInst* code = nullptr;  // Program::code, or its copy for the current fp32 denorm mode
-    std::uint32_t mode = 0;       // the MODE hardware register (s_getreg/s_setreg)
-    std::uint32_t id = 0;         // wave number in the workgroup
-    std::uint64_t executed = 0;   // instructions issued (watchdog)
+    std::uint32_t mode = 0;          // the MODE hardware register (s_getreg/s_setreg)
+    std::uint32_t id = 0;            // wave number in the workgroup
+    std::uint64_t executed = 0;      // instructions issued (watchdog)
     Workgroup* group = nullptr;
     InFlightQueue pending;
 
@@ -147,8 +147,8 @@ struct alignas(64) Wave {
 struct DispatchEnv {
     const Program* program = nullptr;
     DeviceMemory* memory = nullptr;
-    std::uint64_t code_base = 0;         // device address of the kernel's byte 0 (s_getpc)
-    std::uint64_t watchdog = 0;          // instructions per wave, 0: none
+    std::uint64_t code_base = 0;             // device address of the kernel's byte 0 (s_getpc)
+    std::uint64_t watchdog = 0;              // instructions per wave, 0: none
     std::uint32_t private_segment_size = 0;  // scratch bytes per work-item; 0: the kernel has none
 };
 
@@ -158,7 +158,7 @@ struct Workgroup {
     Translator translator;
     Counters counters;
     WorkgroupObserver* observer = nullptr;
-    bool observe_global_memory = false;  // observer && observer->observes_global_memory()
+    bool observe_global_memory = false;     // observer && observer->observes_global_memory()
     const std::uint8_t* watched = nullptr;  // observer->watched_instructions()
     // What the memory paths hand the observer: one per workgroup, refilled
     // for each access (1 KiB, not worth an allocation per instruction).

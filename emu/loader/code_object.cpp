@@ -59,9 +59,10 @@ unsigned check_identification(const std::vector<char>& image) {
     if (std::memcmp(ident, ELFMAG, SELFMAG) != 0) {
         static constexpr char bundle_magic[] = "__CLANG_OFFLOAD_BUNDLE__";
         if (std::memcmp(ident, bundle_magic, sizeof bundle_magic - 1) == 0)
-            reject("not an ELF file: this is a clang offload bundle (hipcc --genco output); extract one target's "
-                   "code object with clang-offload-bundler --unbundle --type=o "
-                   "--targets=hipv4-amdgcn-amd-amdhsa--gfx906 --input=FILE --output=FILE.co");
+            reject(
+                "not an ELF file: this is a clang offload bundle (hipcc --genco output); extract one target's "
+                "code object with clang-offload-bundler --unbundle --type=o "
+                "--targets=hipv4-amdgcn-amd-amdhsa--gfx906 --input=FILE --output=FILE.co");
         reject("not an ELF file (bad magic bytes)");
     }
     if (ident[EI_CLASS] != ELFCLASS64)
@@ -96,8 +97,8 @@ TargetId decode_target(std::uint32_t flags) {
     if (unknown_bits) reject("e_flags " + hex(flags) + " sets unknown bits " + hex(unknown_bits));
     const std::optional<Target> processor = target_from_mach(flags & ef_amdgpu_mach);
     if (!processor)
-        reject("unknown or unsupported target: EF_AMDGPU_MACH " + hex(flags & ef_amdgpu_mach) + " (supported: " +
-               supported_machs() + ")");
+        reject("unknown or unsupported target: EF_AMDGPU_MACH " + hex(flags & ef_amdgpu_mach) +
+               " (supported: " + supported_machs() + ")");
     TargetId target;
     target.processor = *processor;
     target.xnack = feature_setting(flags, ef_amdgpu_feature_xnack);
@@ -182,7 +183,8 @@ public:
             const char* name = elf_strptr(elf_.get(), table->header.sh_link, sym.st_name);
             if (!name)
                 reject("symbol " + std::to_string(i) + " has an invalid name offset " + std::to_string(sym.st_name));
-            symbols.emplace(name, Symbol{sym.st_value, sym.st_size, static_cast<unsigned char>(GELF_ST_TYPE(sym.st_info))});
+            symbols.emplace(name,
+                            Symbol{sym.st_value, sym.st_size, static_cast<unsigned char>(GELF_ST_TYPE(sym.st_info))});
         }
         return symbols;
     }
@@ -222,7 +224,8 @@ public:
         std::vector<Relocation> relocations;
         for (const Section& section : sections_) {
             if (section.header.sh_type != SHT_RELA) continue;
-            if (section.header.sh_info != 0) continue;  // relocations of one section (a relocatable object), not the image
+            if (section.header.sh_info != 0)
+                continue;  // relocations of one section (a relocatable object), not the image
             if (section.header.sh_entsize != sizeof(Elf64_Rela))
                 reject("relocation section '" + section.name + "' entry size is " +
                        std::to_string(section.header.sh_entsize) + ", expected 24");
@@ -374,8 +377,10 @@ void check_agreement(const Kernel& kernel, std::vector<std::string>& warnings) {
     // Hand-written kernels often leave .amdhsa_kernarg_size at 0.
     if (kd.kernarg_size != 0 && md.kernarg_segment_size != kd.kernarg_size)
         disagree("kernarg_segment_size", md.kernarg_segment_size, kd.kernarg_size);
-    if (md.vgpr_count > kd.allocated_vgprs) disagree("vgpr_count (more than allocated)", md.vgpr_count, kd.allocated_vgprs);
-    if (md.sgpr_count > kd.allocated_sgprs) disagree("sgpr_count (more than allocated)", md.sgpr_count, kd.allocated_sgprs);
+    if (md.vgpr_count > kd.allocated_vgprs)
+        disagree("vgpr_count (more than allocated)", md.vgpr_count, kd.allocated_vgprs);
+    if (md.sgpr_count > kd.allocated_sgprs)
+        disagree("sgpr_count (more than allocated)", md.sgpr_count, kd.allocated_sgprs);
     if (!kernel.code_size_from_symbol)
         warnings.push_back("kernel '" + kernel.name + "': no sized STT_FUNC symbol at " + hex(kernel.code_address) +
                            "; code taken to the end of its section (" + std::to_string(kernel.code.size()) + " bytes)");
@@ -467,7 +472,8 @@ CodeObject load_image(std::vector<char>& image, std::string source) {
             reject("dynamic relocation of type " + std::to_string(r.type) + " at " + hex(r.offset) +
                    " is not one the AMDGPU loader applies (R_AMDGPU_ABS32_LO/HI, ABS64, ABS32, RELATIVE64)");
         if (r.offset > end || relocation_width(r.type) > end - r.offset)
-            reject("dynamic relocation at " + hex(r.offset) + " lies outside the loaded segments (" + hex(end) + " bytes)");
+            reject("dynamic relocation at " + hex(r.offset) + " lies outside the loaded segments (" + hex(end) +
+                   " bytes)");
     }
     return co;
 }
@@ -495,8 +501,8 @@ const Kernel& CodeObject::kernel(std::string_view name) const {
     if (const Kernel* found = find_kernel(name)) return *found;
     std::string known;
     for (const Kernel& kernel : kernels) known += (known.empty() ? "" : ", ") + kernel.name;
-    throw CodeObjectError(source, "no kernel named '" + std::string(name) + "' (kernels: " +
-                                      (known.empty() ? "none" : known) + ")");
+    throw CodeObjectError(
+        source, "no kernel named '" + std::string(name) + "' (kernels: " + (known.empty() ? "none" : known) + ")");
 }
 
 const Variable* CodeObject::find_variable(std::string_view name) const {

@@ -12,9 +12,7 @@ namespace dppgemm::emu {
 class CodeObjectError : public std::runtime_error {
 public:
     CodeObjectError(std::string source, std::string problem)
-        : std::runtime_error(source + ": " + problem),
-          source_(std::move(source)),
-          problem_(std::move(problem)) {}
+        : std::runtime_error(source + ": " + problem), source_(std::move(source)), problem_(std::move(problem)) {}
 
     const std::string& source() const { return source_; }
     const std::string& problem() const { return problem_; }

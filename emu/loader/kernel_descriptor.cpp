@@ -34,8 +34,7 @@ constexpr unsigned field(std::uint32_t word, unsigned low_bit, unsigned width) {
 
 void require_zero_bytes(const std::uint8_t* bytes, std::size_t begin, std::size_t end) {
     for (std::size_t at = begin; at < end; ++at)
-        if (bytes[at] != 0)
-            reject("reserved byte " + std::to_string(at) + " is " + hex(bytes[at]) + ", must be 0");
+        if (bytes[at] != 0) reject("reserved byte " + std::to_string(at) + " is " + hex(bytes[at]) + ", must be 0");
 }
 
 void require_zero_bits(const char* word_name, std::uint32_t word, std::uint32_t reserved_mask) {
@@ -75,8 +74,8 @@ const char* denorm_mode_name(FloatDenormMode mode) {
 }
 
 unsigned UserSgprs::count() const {
-    return 4 * private_segment_buffer + 2 * dispatch_ptr + 2 * queue_ptr + 2 * kernarg_segment_ptr +
-           2 * dispatch_id + 2 * flat_scratch_init + 1 * private_segment_size;
+    return 4 * private_segment_buffer + 2 * dispatch_ptr + 2 * queue_ptr + 2 * kernarg_segment_ptr + 2 * dispatch_id +
+           2 * flat_scratch_init + 1 * private_segment_size;
 }
 
 unsigned SystemSgprs::count() const {
@@ -122,8 +121,8 @@ KernelDescriptor decode_kernel_descriptor(const std::uint8_t (&bytes)[kernel_des
         kd.tg_split = field(kd.compute_pgm_rsrc3, 16, 1);
         if (kd.accum_offset > kd.allocated_vgprs)
             reject("accum_offset " + std::to_string(kd.accum_offset) + " is past the " +
-                   std::to_string(kd.allocated_vgprs) + " allocated VGPRs (compute_pgm_rsrc1 " +
-                   hex(rsrc1) + ", compute_pgm_rsrc3 " + hex(kd.compute_pgm_rsrc3) + ")");
+                   std::to_string(kd.allocated_vgprs) + " allocated VGPRs (compute_pgm_rsrc1 " + hex(rsrc1) +
+                   ", compute_pgm_rsrc3 " + hex(kd.compute_pgm_rsrc3) + ")");
         kd.arch_vgprs = kd.accum_offset;
         kd.acc_vgprs = kd.allocated_vgprs - kd.accum_offset;
     } else {
@@ -145,8 +144,8 @@ KernelDescriptor decode_kernel_descriptor(const std::uint8_t (&bytes)[kernel_des
     if (kd.enable_vgpr_workitem_id == 3)
         reject("compute_pgm_rsrc2 " + hex(rsrc2) + ": enable_vgpr_workitem_id is 3 (reserved; 0..2 allowed)");
     if (field(rsrc2, 15, 9) != 0)
-        reject("compute_pgm_rsrc2 " + hex(rsrc2) + ": granulated_lds_size is " +
-               std::to_string(field(rsrc2, 15, 9)) + ", must be 0 (the dispatcher sets it)");
+        reject("compute_pgm_rsrc2 " + hex(rsrc2) + ": granulated_lds_size is " + std::to_string(field(rsrc2, 15, 9)) +
+               ", must be 0 (the dispatcher sets it)");
     kd.workitem_ids_packed = has_packed_workitem_ids(target);
 
     const std::uint16_t properties = kd.kernel_code_properties;
@@ -163,8 +162,9 @@ KernelDescriptor decode_kernel_descriptor(const std::uint8_t (&bytes)[kernel_des
                " runs wave64 only");
     if (has_architected_flat_scratch(target) &&
         (kd.user_sgprs.private_segment_buffer || kd.user_sgprs.flat_scratch_init))
-        reject("kernel_code_properties " + hex(properties) + " enables the private segment buffer or flat scratch init, which " +
-               target_name(target) + " (architected flat scratch) does not have");
+        reject("kernel_code_properties " + hex(properties) +
+               " enables the private segment buffer or flat scratch init, which " + target_name(target) +
+               " (architected flat scratch) does not have");
     // The hardware loads at most 16 user SGPRs.
     if (kd.user_sgpr_count > 16)
         reject("user_sgpr_count is " + std::to_string(kd.user_sgpr_count) + ", at most 16 allowed");

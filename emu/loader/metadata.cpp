@@ -228,7 +228,8 @@ KernelMetadata parse_kernel(const Node& node) {
                     std::to_string(largest_lds_bytes()));
 
     if (std::optional<Node> args = node.find(".args"))
-        for (const Node& arg : args->elements()) kernel.args.push_back(parse_argument(arg, kernel.kernarg_segment_size));
+        for (const Node& arg : args->elements())
+            kernel.args.push_back(parse_argument(arg, kernel.kernarg_segment_size));
     return kernel;
 }
 
@@ -275,7 +276,8 @@ Metadata parse_metadata(const std::uint8_t* bytes, std::size_t size) {
     Metadata metadata;
     const std::vector<Node> version = root.at("amdhsa.version").elements();
     if (version.size() != 2)
-        root.at("amdhsa.version").reject("expected [major, minor], found " + std::to_string(version.size()) + " elements");
+        root.at("amdhsa.version")
+            .reject("expected [major, minor], found " + std::to_string(version.size()) + " elements");
     const std::uint64_t major = version[0].as_uint(), minor = version[1].as_uint();
     if (major != 1 || minor > 0xffff)
         root.at("amdhsa.version").reject("unsupported version " + std::to_string(major) + "." + std::to_string(minor));

@@ -61,7 +61,8 @@ std::optional<std::pair<std::size_t, std::size_t>> hip_fatbin_section(const void
         return std::nullopt;
     const auto header = read<Elf64_Ehdr>(bytes, 0);
     if (header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shoff > size ||
-        std::uint64_t(header.e_shnum) * sizeof(Elf64_Shdr) > size - header.e_shoff || header.e_shstrndx >= header.e_shnum)
+        std::uint64_t(header.e_shnum) * sizeof(Elf64_Shdr) > size - header.e_shoff ||
+        header.e_shstrndx >= header.e_shnum)
         return std::nullopt;
     const auto names = read<Elf64_Shdr>(bytes, header.e_shoff + header.e_shstrndx * sizeof(Elf64_Shdr));
     if (names.sh_offset > size || names.sh_size > size - names.sh_offset) return std::nullopt;

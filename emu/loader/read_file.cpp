@@ -55,8 +55,7 @@ std::vector<char> read_whole_file(const std::string& path, std::uint64_t limit) 
     FileDescriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
     if (file.fd < 0) fail(FileReadError::Kind::cannot_open, std::strerror(errno));
     struct stat status {};
-    if (::fstat(file.fd, &status) != 0)
-        fail(FileReadError::Kind::cannot_open, std::strerror(errno));
+    if (::fstat(file.fd, &status) != 0) fail(FileReadError::Kind::cannot_open, std::strerror(errno));
     if (S_ISDIR(status.st_mode)) fail(FileReadError::Kind::not_a_file, "is a directory");
     const bool regular = S_ISREG(status.st_mode);
     if (regular && std::uint64_t(status.st_size) > limit)
@@ -86,8 +85,8 @@ std::vector<char> read_whole_file(const std::string& path, std::uint64_t limit) 
         bytes.resize(at + static_cast<std::size_t>(got));
         if (got == 0) break;
         if (bytes.size() > limit)
-            fail(FileReadError::Kind::too_large, "more than the limit of " + describe_bytes(limit) +
-                                                     " (not a regular file, read until the limit)");
+            fail(FileReadError::Kind::too_large,
+                 "more than the limit of " + describe_bytes(limit) + " (not a regular file, read until the limit)");
     }
     return bytes;
 }

@@ -30,10 +30,10 @@ constexpr LdsLaneGrouping passes_of_32_lanes{32, consecutive_lanes()};
 constexpr LdsLaneGrouping passes_of_16_lanes{16, consecutive_lanes()};
 constexpr LdsLaneGrouping passes_of_8_lanes{8, consecutive_lanes()};
 // MI300X ds_read_b128: pass p = lanes {a..a+3, b..b+3}.
-constexpr LdsLaneGrouping cdna3_read_b128{8, {0,  1,  2,  3,  20, 21, 22, 23, 32, 33, 34, 35, 52, 53, 54, 55,
-                                              4,  5,  6,  7,  16, 17, 18, 19, 36, 37, 38, 39, 48, 49, 50, 51,
-                                              8,  9,  10, 11, 28, 29, 30, 31, 40, 41, 42, 43, 60, 61, 62, 63,
-                                              12, 13, 14, 15, 24, 25, 26, 27, 44, 45, 46, 47, 56, 57, 58, 59}};
+constexpr LdsLaneGrouping cdna3_read_b128{
+    8, {0,  1,  2,  3,  20, 21, 22, 23, 32, 33, 34, 35, 52, 53, 54, 55, 4,  5,  6,  7,  16, 17,
+        18, 19, 36, 37, 38, 39, 48, 49, 50, 51, 8,  9,  10, 11, 28, 29, 30, 31, 40, 41, 42, 43,
+        60, 61, 62, 63, 12, 13, 14, 15, 24, 25, 26, 27, 44, 45, 46, 47, 56, 57, 58, 59}};
 
 constexpr LdsBankModel consecutive_lds{{&passes_of_32_lanes, &passes_of_16_lanes, &passes_of_8_lanes},
                                        {&passes_of_32_lanes, &passes_of_16_lanes, &passes_of_8_lanes}};
@@ -61,7 +61,8 @@ std::optional<Target> target_from_name(std::string_view name) {
 std::string target_names(bool with_kernels_only) {
     std::string names;
     for (Target target : all_targets)
-        if (!with_kernels_only || has_kernels(target)) names += (names.empty() ? "" : ", ") + std::string(target_name(target));
+        if (!with_kernels_only || has_kernels(target))
+            names += (names.empty() ? "" : ", ") + std::string(target_name(target));
     return names;
 }
 

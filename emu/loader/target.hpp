@@ -3,8 +3,8 @@
 // (names, ELF mach, LLVM version, features, LDS passes, board figures) as C++.
 
 #include <array>
-#include <iterator>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -123,11 +123,11 @@ struct Board {
 
 namespace detail {
 inline constexpr Board boards[] = {
-#define DPPGEMM_BOARD(name, device_name, model_label, gcn_arch, compute_units, clock_mhz, memory_clock_mhz,        \
-                      memory_bus_bits, memory_gb_per_s, l2_mib, memory_gib, waves_per_simd, vgprs_per_simd_lane, \
-                      lds_kib)                                                                                     \
-    {device_name, model_label, gcn_arch, compute_units, clock_mhz, memory_clock_mhz, memory_bus_bits,               \
-     memory_gb_per_s, l2_mib, memory_gib, waves_per_simd, vgprs_per_simd_lane, lds_kib},
+#define DPPGEMM_BOARD(name, device_name, model_label, gcn_arch, compute_units, clock_mhz, memory_clock_mhz,            \
+                      memory_bus_bits, memory_gb_per_s, l2_mib, memory_gib, waves_per_simd, vgprs_per_simd_lane,       \
+                      lds_kib)                                                                                         \
+    {device_name,     model_label, gcn_arch,   compute_units,  clock_mhz,           memory_clock_mhz, memory_bus_bits, \
+     memory_gb_per_s, l2_mib,      memory_gib, waves_per_simd, vgprs_per_simd_lane, lds_kib},
 #include "include/dppgemm/targets.def"
 };
 inline constexpr std::string_view board_targets[] = {

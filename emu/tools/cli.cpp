@@ -41,7 +41,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
     InfoOptions info;
     CLI::App* info_command_line = app.add_subcommand("info", "Targets, kernels, descriptors and metadata");
-    info_command_line->add_option("CODE_OBJECT", info.code_object, "AMDGPU code object, offload bundle or HIP executable")
+    info_command_line
+        ->add_option("CODE_OBJECT", info.code_object, "AMDGPU code object, offload bundle or HIP executable")
         ->required()
         ->check(CLI::ExistingFile);
 
@@ -53,7 +54,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     std::string disasm_kernel;
     CLI::App* disasm_command_line = app.add_subcommand("disasm", "Disassemble kernels like llvm-objdump -d");
     disasm_command_line->footer(disasm_help);
-    disasm_command_line->add_option("CODE_OBJECT", disasm.code_object, "AMDGPU code object, offload bundle or HIP executable")
+    disasm_command_line
+        ->add_option("CODE_OBJECT", disasm.code_object, "AMDGPU code object, offload bundle or HIP executable")
         ->required()
         ->check(CLI::ExistingFile);
     CLI::Option* disasm_kernel_option =
@@ -78,8 +80,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     run_command_line->add_option("--grid", grid_text, "Workgroups: X[,Y[,Z]]")->required();
     run_command_line->add_option("--block", block_text, "Work-items per workgroup: X[,Y[,Z]]")->required();
     run_command_line->add_option("--arg", arg_texts, "NAME=VALUE for a by-value argument (repeatable)");
-    run_command_line->add_option("--buffer", buffer_texts, "NAME=BYTES or NAME=@FILE for a buffer argument (repeatable)");
-    run_command_line->add_option("--dump", dump_texts, "NAME=FILE: write the buffer to FILE after the run (repeatable)");
+    run_command_line->add_option("--buffer", buffer_texts,
+                                 "NAME=BYTES or NAME=@FILE for a buffer argument (repeatable)");
+    run_command_line->add_option("--dump", dump_texts,
+                                 "NAME=FILE: write the buffer to FILE after the run (repeatable)");
     CLI::Option* json_option = run_command_line->add_option("--json", json_file, "Write the counters to FILE as JSON");
     run_command_line->add_option("--threads", run.threads, "Host threads (default 0: all cores)")
         ->check(CLI::Range(0u, 1024u));

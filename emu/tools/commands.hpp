@@ -53,7 +53,7 @@ struct RunOptions {
     unsigned threads = 0;                         // 0: all host cores
     // Instructions per wave before an "endless loop" fault; 0: none.
     std::uint64_t watchdog = default_watchdog;  // the executor's (emu/exec/dispatch.hpp)
-    bool check = true;                            // --no-check: run without the checkers (emu/check/)
+    bool check = true;                          // --no-check: run without the checkers (emu/check/)
 };
 
 struct ExecOptions {

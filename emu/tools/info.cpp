@@ -1,8 +1,8 @@
 // `dppgemm-emu info CODE_OBJECT`: what the loader found, for people.
 
 #include <iomanip>
-#include <sstream>
 #include <ostream>
+#include <sstream>
 
 #include "emu/loader/code_object.hpp"
 #include "emu/tools/commands.hpp"
@@ -56,8 +56,8 @@ void print_kernel(const Kernel& kernel, std::ostream& out) {
         << (kernel.code_size_from_symbol ? "" : " (to the end of the section)") << "\n";
     out << "  descriptor: " << hex(kernel.descriptor_address) << " (" << md.symbol << ")\n";
     out << "  LDS: " << kd.group_segment_fixed_size << " bytes; scratch: " << kd.private_segment_fixed_size
-        << " bytes per work-item; kernarg: " << md.kernarg_segment_size << " bytes, align "
-        << md.kernarg_segment_align << "\n";
+        << " bytes per work-item; kernarg: " << md.kernarg_segment_size << " bytes, align " << md.kernarg_segment_align
+        << "\n";
     out << "  VGPRs: " << kd.allocated_vgprs << " allocated (" << kd.arch_vgprs << " arch";
     if (kd.acc_vgprs) out << ", " << kd.acc_vgprs << " acc";
     if (kd.accum_offset) out << ", accum_offset " << kd.accum_offset;
@@ -68,8 +68,8 @@ void print_kernel(const Kernel& kernel, std::ostream& out) {
     out << "  workitem ids: " << workitem_ids(kd) << "\n";
     const FloatMode& fm = kd.float_mode;
     out << "  float mode: round " << round_mode_name(fm.round_32) << "/" << round_mode_name(fm.round_16_64)
-        << ", denorm " << denorm_mode_name(fm.denorm_32) << "/" << denorm_mode_name(fm.denorm_16_64)
-        << " (f32/f16-f64)" << (fm.dx10_clamp ? ", dx10_clamp" : "") << (fm.ieee_mode ? ", ieee" : "") << "\n";
+        << ", denorm " << denorm_mode_name(fm.denorm_32) << "/" << denorm_mode_name(fm.denorm_16_64) << " (f32/f16-f64)"
+        << (fm.dx10_clamp ? ", dx10_clamp" : "") << (fm.ieee_mode ? ", ieee" : "") << "\n";
     out << "  workgroup: at most " << md.max_flat_workgroup_size << " work-items, wave" << md.wavefront_size << "\n";
     out << "  arguments (" << md.args.size() << "):\n";
     for (std::size_t i = 0; i < md.args.size(); ++i) {
@@ -107,7 +107,8 @@ int info_command(const InfoOptions& options, std::ostream& out, std::ostream& er
     out << "kernels: " << co.kernels.size() << "\n";
     if (!co.variables.empty()) {
         out << "variables:";
-        for (const Variable& v : co.variables) out << " " << v.name << " (" << hex(v.address) << ", " << v.size << " bytes)";
+        for (const Variable& v : co.variables)
+            out << " " << v.name << " (" << hex(v.address) << ", " << v.size << " bytes)";
         out << "\n";
     }
     for (const Kernel& kernel : co.kernels) {

@@ -56,7 +56,8 @@ std::vector<std::uint8_t> read_file(const std::string& path, const std::string& 
         return {bytes.begin(), bytes.end()};
     } catch (const FileReadError& error) {
         switch (error.kind()) {
-        case FileReadError::Kind::cannot_open: throw UsageError(option + ": cannot open '" + path + "': " + error.what());
+        case FileReadError::Kind::cannot_open:
+            throw UsageError(option + ": cannot open '" + path + "': " + error.what());
         case FileReadError::Kind::not_a_file: throw UsageError(option + ": '" + path + "' is not a regular file");
         default: throw UsageError(option + ": '" + path + "': " + error.what());
         }
@@ -172,9 +173,7 @@ void check_writable(const std::string& path, const std::string& option) {
         throw UsageError(option + ": cannot write '" + path + "': " + std::strerror(errno));
 }
 
-std::uint64_t buffer_memory_limit() {
-    return available_host_memory().value_or(std::uint64_t(64) << 30);
-}
+std::uint64_t buffer_memory_limit() { return available_host_memory().value_or(std::uint64_t(64) << 30); }
 
 LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_object) {
     LaunchPlan plan;
@@ -182,8 +181,8 @@ LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_obje
     if (!plan.kernel) {
         std::string known;
         for (const Kernel& k : code_object.kernels) known += (known.empty() ? "" : ", ") + k.name;
-        throw UsageError("--kernel " + options.kernel + ": no such kernel in " + code_object.source + " (kernels: " +
-                         (known.empty() ? "none" : known) + ")");
+        throw UsageError("--kernel " + options.kernel + ": no such kernel in " + code_object.source +
+                         " (kernels: " + (known.empty() ? "none" : known) + ")");
     }
     const Kernel& kernel = *plan.kernel;
     plan.grid = options.grid;
@@ -238,9 +237,11 @@ LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_obje
             if (!parse_unsigned(buffer.value, binding.size))
                 throw UsageError("--buffer " + buffer.name + "=" + buffer.value + ": expected a byte count or @FILE");
             if (binding.size > room)
-                throw UsageError("--buffer " + buffer.name + "=" + buffer.value + ": " + describe_bytes(binding.size) + ","
-                                 " more than the " + describe_bytes(room) + " left of the " +
-                                 describe_bytes(memory_limit) + " the buffers may take (the machine's available memory)");
+                throw UsageError("--buffer " + buffer.name + "=" + buffer.value + ": " + describe_bytes(binding.size) +
+                                 ","
+                                 " more than the " +
+                                 describe_bytes(room) + " left of the " + describe_bytes(memory_limit) +
+                                 " the buffers may take (the machine's available memory)");
         }
         buffer_bytes += binding.size;
         plan.buffers.push_back(std::move(binding));

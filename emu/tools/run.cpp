@@ -35,7 +35,8 @@ std::string argument_label(const Kernel& kernel, std::size_t index) {
     return name.empty() ? std::to_string(index) : name;
 }
 
-std::vector<DeviceBuffer> upload_buffers(const LaunchPlan& plan, DeviceMemory& memory, std::vector<std::uint8_t>& kernarg) {
+std::vector<DeviceBuffer> upload_buffers(const LaunchPlan& plan, DeviceMemory& memory,
+                                         std::vector<std::uint8_t>& kernarg) {
     std::vector<DeviceBuffer> buffers;
     for (const BufferBinding& binding : plan.buffers) {
         const KernelArgument& arg = plan.kernel->metadata.args[binding.arg_index];
@@ -99,8 +100,8 @@ nlohmann::json fault_json(const Fault& fault) {
     return json;
 }
 
-void write_json(const std::string& path, const RunOptions& options, const LaunchPlan& plan, const DispatchResult& result,
-                double seconds) {
+void write_json(const std::string& path, const RunOptions& options, const LaunchPlan& plan,
+                const DispatchResult& result, double seconds) {
     nlohmann::json json = {{"code_object", options.code_object},
                            {"kernel", plan.kernel->name},
                            {"grid", plan.grid},
@@ -119,8 +120,9 @@ void print_summary(const LaunchPlan& plan, const DispatchResult& result, double 
         << " block " << plan.block[0] << "," << plan.block[1] << "," << plan.block[2] << "\n";
     out << "workgroups: " << c.workgroups << " of " << workgroups << " run, " << c.waves << " waves\n";
     out << "wave instructions: " << c.wave_instructions() << " (valu " << c.valu() << ", valu_dpp "
-        << c[InstClass::valu_dpp] << ", salu " << c[InstClass::salu] << ", lds " << c[InstClass::lds_read] + c[InstClass::lds_write]
-        << ", vmem " << c[InstClass::vmem_load] + c[InstClass::vmem_store] << ", smem " << c[InstClass::smem] << ")\n";
+        << c[InstClass::valu_dpp] << ", salu " << c[InstClass::salu] << ", lds "
+        << c[InstClass::lds_read] + c[InstClass::lds_write] << ", vmem "
+        << c[InstClass::vmem_load] + c[InstClass::vmem_store] << ", smem " << c[InstClass::smem] << ")\n";
     char time[64];
     std::snprintf(time, sizeof time, "%.3f s", seconds);
     out << "time: " << time << "\n";
@@ -155,7 +157,8 @@ int run_plan(const RunOptions& options, const CodeObject& code_object, const Lau
     if (options.check) checker.emplace(program);
     config.observer = checker ? &*checker : nullptr;
     ProgressLine progress(err);
-    if (progress.enabled()) config.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+    if (progress.enabled())
+        config.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
 
     const Clock::time_point start = Clock::now();
     const DispatchResult result = launch(memory, program, config);

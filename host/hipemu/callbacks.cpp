@@ -14,21 +14,21 @@ using dppgemm::hipemu::Runtime;
 extern "C" {
 
 hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void* userData, unsigned int flags) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (!callback || flags != 0) return record(hipErrorInvalidValue);
-    if (hipError_t e = Runtime::instance().check_stream(stream); e != hipSuccess) return record(e);
-    callback(stream, Runtime::instance().peek_pending_fault(), userData);
-    return hipSuccess;
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!callback || flags != 0) return record(hipErrorInvalidValue);
+        if (hipError_t e = Runtime::instance().check_stream(stream); e != hipSuccess) return record(e);
+        callback(stream, Runtime::instance().peek_pending_fault(), userData);
+        return hipSuccess;
+    });
 }
 
 hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* userData) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (!fn) return record(hipErrorInvalidValue);
-    if (hipError_t e = Runtime::instance().check_stream(stream); e != hipSuccess) return record(e);
-    fn(userData);
-    return hipSuccess;
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!fn) return record(hipErrorInvalidValue);
+        if (hipError_t e = Runtime::instance().check_stream(stream); e != hipSuccess) return record(e);
+        fn(userData);
+        return hipSuccess;
+    });
 }
 
 }  // extern "C"

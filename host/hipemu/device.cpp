@@ -14,66 +14,66 @@ constexpr std::size_t GiB = std::size_t(1) << 30;
 // What a ROCm driver reports with default settings: xnack off, sramecc on
 // where the target has it ("gfx906:sramecc+:xnack-").
 std::string default_target_id(emu::Target target) {
-  emu::TargetId id;
-  id.processor = target;
-  id.xnack = emu::FeatureSetting::off;
-  id.sramecc = emu::has(target, emu::Feature::sramecc) ? emu::FeatureSetting::on : emu::FeatureSetting::unsupported;
-  return id.str();
+    emu::TargetId id;
+    id.processor = target;
+    id.xnack = emu::FeatureSetting::off;
+    id.sramecc = emu::has(target, emu::Feature::sramecc) ? emu::FeatureSetting::on : emu::FeatureSetting::unsupported;
+    return id.str();
 }
 
 void copy_name(char (&out)[256], const std::string& text) {
-  std::memset(out, 0, sizeof out);
-  std::strncpy(out, text.c_str(), sizeof out - 1);
+    std::memset(out, 0, sizeof out);
+    std::strncpy(out, text.c_str(), sizeof out - 1);
 }
 
 // The figures of the target's board row (include/dppgemm/targets.def).
 hipDeviceProp_t properties_of(emu::Target target, const std::string& target_id) {
-  const emu::Board& board = emu::board(target);
-  const std::size_t memory_bytes = std::size_t(board.memory_gib) * GiB;
-  const int lds_bytes = board.lds_kib * 1024;
-  hipDeviceProp_t p;
-  std::memset(&p, 0, sizeof p);
-  copy_name(p.name, std::string(board.device_name) + " (dppgemm-hipemu)");
-  copy_name(p.gcnArchName, target_id);
-  p.totalGlobalMem = memory_bytes;
-  p.sharedMemPerBlock = lds_bytes;
-  p.regsPerBlock = 65536;
-  p.warpSize = 64;
-  p.maxThreadsPerBlock = 1024;
-  p.maxThreadsDim[0] = p.maxThreadsDim[1] = p.maxThreadsDim[2] = 1024;
-  p.maxGridSize[0] = p.maxGridSize[1] = p.maxGridSize[2] = 0x7fffffff;
-  p.clockRate = board.clock_mhz * 1000;
-  p.memoryClockRate = board.memory_clock_mhz * 1000;
-  p.memoryBusWidth = board.memory_bus_bits;
-  p.totalConstMem = memory_bytes;
-  p.major = 9;
-  p.minor = 0;
-  p.multiProcessorCount = board.compute_units;
-  p.l2CacheSize = board.l2_mib << 20;
-  p.maxThreadsPerMultiProcessor = 2560;
-  p.clockInstructionRate = 1000000;
-  p.concurrentKernels = 1;
-  p.maxSharedMemoryPerMultiProcessor = lds_bytes;
-  p.canMapHostMemory = 1;  // hipHostMalloc'd and registered memory is mapped (memory_more.cpp)
-  p.managedMemory = 1;     // hipMallocManaged: host memory kernels reach at the same address
-  p.gcnArch = board.gcn_arch;
-  p.memPitch = memory_bytes;
-  p.textureAlignment = 256;
-  p.texturePitchAlignment = 256;
-  return p;
+    const emu::Board& board = emu::board(target);
+    const std::size_t memory_bytes = std::size_t(board.memory_gib) * GiB;
+    const int lds_bytes = board.lds_kib * 1024;
+    hipDeviceProp_t p;
+    std::memset(&p, 0, sizeof p);
+    copy_name(p.name, std::string(board.device_name) + " (dppgemm-hipemu)");
+    copy_name(p.gcnArchName, target_id);
+    p.totalGlobalMem = memory_bytes;
+    p.sharedMemPerBlock = lds_bytes;
+    p.regsPerBlock = 65536;
+    p.warpSize = 64;
+    p.maxThreadsPerBlock = 1024;
+    p.maxThreadsDim[0] = p.maxThreadsDim[1] = p.maxThreadsDim[2] = 1024;
+    p.maxGridSize[0] = p.maxGridSize[1] = p.maxGridSize[2] = 0x7fffffff;
+    p.clockRate = board.clock_mhz * 1000;
+    p.memoryClockRate = board.memory_clock_mhz * 1000;
+    p.memoryBusWidth = board.memory_bus_bits;
+    p.totalConstMem = memory_bytes;
+    p.major = 9;
+    p.minor = 0;
+    p.multiProcessorCount = board.compute_units;
+    p.l2CacheSize = board.l2_mib << 20;
+    p.maxThreadsPerMultiProcessor = 2560;
+    p.clockInstructionRate = 1000000;
+    p.concurrentKernels = 1;
+    p.maxSharedMemoryPerMultiProcessor = lds_bytes;
+    p.canMapHostMemory = 1;  // hipHostMalloc'd and registered memory is mapped (memory_more.cpp)
+    p.managedMemory = 1;     // hipMallocManaged: host memory kernels reach at the same address
+    p.gcnArch = board.gcn_arch;
+    p.memPitch = memory_bytes;
+    p.textureAlignment = 256;
+    p.texturePitchAlignment = 256;
+    return p;
 }
 
 }  // namespace
 
 std::optional<EmulatedDevice> emulated_device(const std::string& arch) {
-  const std::string base = arch.substr(0, arch.find(':'));
-  const std::optional<emu::Target> target = emu::target_from_name(base);
-  if (!target) return std::nullopt;
-  return EmulatedDevice{*target, properties_of(*target, base == arch ? default_target_id(*target) : arch)};
+    const std::string base = arch.substr(0, arch.find(':'));
+    const std::optional<emu::Target> target = emu::target_from_name(base);
+    if (!target) return std::nullopt;
+    return EmulatedDevice{*target, properties_of(*target, base == arch ? default_target_id(*target) : arch)};
 }
 
 std::optional<int> device_attribute(const hipDeviceProp_t& p, hipDeviceAttribute_t attribute) {
-  switch (attribute) {
+    switch (attribute) {
     case hipDeviceAttributeMaxThreadsPerBlock: return p.maxThreadsPerBlock;
     case hipDeviceAttributeMaxBlockDimX: return p.maxThreadsDim[0];
     case hipDeviceAttributeMaxBlockDimY: return p.maxThreadsDim[1];
@@ -108,7 +108,7 @@ std::optional<int> device_attribute(const hipDeviceProp_t& p, hipDeviceAttribute
     case hipDeviceAttributeCooperativeLaunch: return p.cooperativeLaunch;
     case hipDeviceAttributeTextureAlignment: return int(p.textureAlignment);
     default: return std::nullopt;
-  }
+    }
 }
 
 }  // namespace dppgemm::hipemu

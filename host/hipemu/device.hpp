@@ -14,8 +14,8 @@
 namespace dppgemm::hipemu {
 
 struct EmulatedDevice {
-  emu::Target target;
-  hipDeviceProp_t properties;
+    emu::Target target;
+    hipDeviceProp_t properties;
 };
 
 // The device for an arch string, or nullopt when the emulator has no such target.

@@ -6,9 +6,9 @@
 namespace {
 
 struct ErrorText {
-  hipError_t code;
-  const char* name;
-  const char* description;
+    hipError_t code;
+    const char* name;
+    const char* description;
 };
 
 constexpr ErrorText kErrors[] = {
@@ -72,21 +72,23 @@ constexpr ErrorText kErrors[] = {
     {hipErrorHostMemoryNotRegistered, "hipErrorHostMemoryNotRegistered",
      "pointer does not correspond to a registered memory region"},
     {hipErrorLaunchFailure, "hipErrorLaunchFailure", "unspecified launch failure"},
-    {hipErrorCooperativeLaunchTooLarge, "hipErrorCooperativeLaunchTooLarge",
-     "too many blocks in cooperative launch"},
+    {hipErrorCooperativeLaunchTooLarge, "hipErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
     {hipErrorNotSupported, "hipErrorNotSupported", "operation not supported"},
     {hipErrorStreamCaptureUnsupported, "hipErrorStreamCaptureUnsupported",
      "operation not permitted when stream is capturing"},
     {hipErrorStreamCaptureInvalidated, "hipErrorStreamCaptureInvalidated",
      "operation failed due to a previous error during capture"},
-    {hipErrorStreamCaptureMerge, "hipErrorStreamCaptureMerge", "operation would result in a merge of separate capture sequences"},
-    {hipErrorStreamCaptureUnmatched, "hipErrorStreamCaptureUnmatched", "capture was not ended in the same stream as it began"},
+    {hipErrorStreamCaptureMerge, "hipErrorStreamCaptureMerge",
+     "operation would result in a merge of separate capture sequences"},
+    {hipErrorStreamCaptureUnmatched, "hipErrorStreamCaptureUnmatched",
+     "capture was not ended in the same stream as it began"},
     {hipErrorStreamCaptureUnjoined, "hipErrorStreamCaptureUnjoined", "capturing stream has unjoined work"},
     {hipErrorStreamCaptureIsolation, "hipErrorStreamCaptureIsolation",
      "dependency created on uncaptured work in another stream"},
     {hipErrorStreamCaptureImplicit, "hipErrorStreamCaptureImplicit",
      "operation would make the legacy stream depend on a capturing blocking stream"},
-    {hipErrorCapturedEvent, "hipErrorCapturedEvent", "operation not permitted on an event last recorded in a capturing stream"},
+    {hipErrorCapturedEvent, "hipErrorCapturedEvent",
+     "operation not permitted on an event last recorded in a capturing stream"},
     {hipErrorStreamCaptureWrongThread, "hipErrorStreamCaptureWrongThread",
      "attempt to terminate a thread-local capture sequence from another thread"},
     {hipErrorGraphExecUpdateFailure, "hipErrorGraphExecUpdateFailure", "the graph update was not performed"},
@@ -97,11 +99,11 @@ constexpr ErrorText kErrors[] = {
 };
 
 const ErrorText& text_of(hipError_t code) {
-  for (const ErrorText& e : kErrors)
-    if (e.code == code) return e;
-  for (const ErrorText& e : kErrors)
-    if (e.code == hipErrorUnknown) return e;
-  return kErrors[0];
+    for (const ErrorText& e : kErrors)
+        if (e.code == code) return e;
+    for (const ErrorText& e : kErrors)
+        if (e.code == hipErrorUnknown) return e;
+    return kErrors[0];
 }
 
 }  // namespace
@@ -110,5 +112,4 @@ extern "C" {
 
 const char* hipGetErrorName(hipError_t error) { return text_of(error).name; }
 const char* hipGetErrorString(hipError_t error) { return text_of(error).description; }
-
 }

@@ -37,57 +37,57 @@ hipError_t record(hipError_t error);
 namespace guard_detail {
 
 inline hipError_t report(const char* entry, const char* what, hipError_t error) noexcept {
-  std::fprintf(stderr, "hipemu: %s: %s (%s)\n", entry, what,
-               error == hipErrorOutOfMemory ? "hipErrorOutOfMemory" : "hipErrorUnknown");
-  return record(error);
+    std::fprintf(stderr, "hipemu: %s: %s (%s)\n", entry, what,
+                 error == hipErrorOutOfMemory ? "hipErrorOutOfMemory" : "hipErrorUnknown");
+    return record(error);
 }
 
 // The error for the exception being handled; must be called inside a catch.
 inline hipError_t current_exception(const char* entry) noexcept {
-  try {
-    throw;
-  } catch (const std::bad_alloc&) {
-    return report(entry, "out of host memory", hipErrorOutOfMemory);
-  } catch (const std::length_error& e) {
-    return report(entry, e.what(), hipErrorOutOfMemory);
-  } catch (const std::system_error& e) {
-    return report(entry, e.what(), hipErrorOutOfMemory);
-  } catch (const std::exception& e) {
-    return report(entry, e.what(), hipErrorUnknown);
-  } catch (...) {
-    return report(entry, "unknown exception", hipErrorUnknown);
-  }
+    try {
+        throw;
+    } catch (const std::bad_alloc&) {
+        return report(entry, "out of host memory", hipErrorOutOfMemory);
+    } catch (const std::length_error& e) {
+        return report(entry, e.what(), hipErrorOutOfMemory);
+    } catch (const std::system_error& e) {
+        return report(entry, e.what(), hipErrorOutOfMemory);
+    } catch (const std::exception& e) {
+        return report(entry, e.what(), hipErrorUnknown);
+    } catch (...) {
+        return report(entry, "unknown exception", hipErrorUnknown);
+    }
 }
 
 }  // namespace guard_detail
 
 template <class Body>
 hipError_t guarded(const char* entry, Body&& body) noexcept {
-  static_assert(std::is_same_v<decltype(body()), hipError_t>, "guarded(): the body returns a hipError_t");
-  try {
-    return record(body());
-  } catch (...) {
-    return guard_detail::current_exception(entry);
-  }
+    static_assert(std::is_same_v<decltype(body()), hipError_t>, "guarded(): the body returns a hipError_t");
+    try {
+        return record(body());
+    } catch (...) {
+        return guard_detail::current_exception(entry);
+    }
 }
 
 template <class T, class Body>
 T guarded_value(const char* entry, T on_exception, Body&& body) noexcept {
-  try {
-    return body();
-  } catch (...) {
-    (void)guard_detail::current_exception(entry);
-    return on_exception;
-  }
+    try {
+        return body();
+    } catch (...) {
+        (void)guard_detail::current_exception(entry);
+        return on_exception;
+    }
 }
 
 template <class Body>
 void guarded_void(const char* entry, Body&& body) noexcept {
-  try {
-    body();
-  } catch (...) {
-    (void)guard_detail::current_exception(entry);
-  }
+    try {
+        body();
+    } catch (...) {
+        (void)guard_detail::current_exception(entry);
+    }
 }
 
 }  // namespace dppgemm::hipemu

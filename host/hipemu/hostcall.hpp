@@ -38,36 +38,36 @@ namespace dppgemm::hipemu {
 std::string format_device_printf(const std::uint64_t* words, std::size_t count, int* chars);
 
 class HostcallService {
- public:
-  // The buffer's device address, created in `memory` on first use.
-  std::uint64_t buffer(emu::DeviceMemory& memory);
+public:
+    // The buffer's device address, created in `memory` on first use.
+    std::uint64_t buffer(emu::DeviceMemory& memory);
 
-  // Serves the buffer on a host thread from construction to destruction,
-  // which first serves what is left. Only one session at a time.
-  class Session {
-   public:
-    explicit Session(HostcallService& service);
-    ~Session();
-    Session(const Session&) = delete;
-    Session& operator=(const Session&) = delete;
+    // Serves the buffer on a host thread from construction to destruction,
+    // which first serves what is left. Only one session at a time.
+    class Session {
+    public:
+        explicit Session(HostcallService& service);
+        ~Session();
+        Session(const Session&) = delete;
+        Session& operator=(const Session&) = delete;
 
-   private:
-    HostcallService& service_;
-    std::atomic<bool> stop_{false};
-    std::thread thread_;
-  };
+    private:
+        HostcallService& service_;
+        std::atomic<bool> stop_{false};
+        std::thread thread_;
+    };
 
- private:
-  // Takes the ready stack and answers every packet on it; false when it was empty.
-  bool serve_ready_packets();
-  void serve_lane(std::uint32_t service, std::uint64_t* slot);
+private:
+    // Takes the ready stack and answers every packet on it; false when it was empty.
+    bool serve_ready_packets();
+    void serve_lane(std::uint32_t service, std::uint64_t* slot);
 
-  struct Layout;
-  std::uint8_t* host_ = nullptr;  // the buffer's bytes in the emulator's memory
-  std::uint64_t address_ = 0;
-  std::map<std::uint64_t, std::vector<std::uint64_t>> messages_;  // printf messages being assembled, by id
-  std::uint64_t next_message_id_ = 1;
-  std::map<std::uint32_t, bool> unknown_services_said_;
+    struct Layout;
+    std::uint8_t* host_ = nullptr;  // the buffer's bytes in the emulator's memory
+    std::uint64_t address_ = 0;
+    std::map<std::uint64_t, std::vector<std::uint64_t>> messages_;  // printf messages being assembled, by id
+    std::uint64_t next_message_id_ = 1;
+    std::map<std::uint32_t, bool> unknown_services_said_;
 };
 
 }  // namespace dppgemm::hipemu

@@ -17,10 +17,10 @@ namespace dppgemm::hipemu {
 std::optional<std::size_t> image_size(const void* image);
 
 struct ExtractedCodeObject {
-  const std::uint8_t* data = nullptr;  // nullptr: see error and why
-  std::size_t size = 0;
-  hipError_t error = hipSuccess;  // hipErrorInvalidImage, or hipErrorNoBinaryForGpu for a bundle without `processor`
-  std::string why;
+    const std::uint8_t* data = nullptr;  // nullptr: see error and why
+    std::size_t size = 0;
+    hipError_t error = hipSuccess;  // hipErrorInvalidImage, or hipErrorNoBinaryForGpu for a bundle without `processor`
+    std::string why;
 };
 
 // The ELF in `image` for a processor (e.g. gfx906): the image itself when it is

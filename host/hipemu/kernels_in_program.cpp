@@ -21,82 +21,82 @@ namespace {
 
 // What clang puts in .hipFatBinSegment for each translation unit.
 struct FatBinaryWrapper {
-  std::int32_t magic;  // "HIPF"
-  std::int32_t version;
-  const void* bundle;
-  const void* unused;
+    std::int32_t magic;  // "HIPF"
+    std::int32_t version;
+    const void* bundle;
+    const void* unused;
 };
 constexpr std::int32_t kFatBinaryMagic = 0x48495046;
 
 struct RegisteredKernel {
-  const FatBinaryWrapper* fat_binary;
-  std::string name;
+    const FatBinaryWrapper* fat_binary;
+    std::string name;
 };
 using RegisteredVariable = RegisteredKernel;
 
 class ProgramKernels {
- public:
-  void add(const void* stub, const FatBinaryWrapper* fat_binary, const char* name) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    kernels_[stub] = {fat_binary, name};
-  }
+public:
+    void add(const void* stub, const FatBinaryWrapper* fat_binary, const char* name) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        kernels_[stub] = {fat_binary, name};
+    }
 
-  void add_variable(const void* shadow, const FatBinaryWrapper* fat_binary, const char* name) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    variables_[shadow] = {fat_binary, name};
-  }
+    void add_variable(const void* shadow, const FatBinaryWrapper* fat_binary, const char* name) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        variables_[shadow] = {fat_binary, name};
+    }
 
-  hipError_t function(const void* stub, hipFunction_t* out) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto kernel = kernels_.find(stub);
-    if (kernel == kernels_.end()) return hipErrorInvalidDeviceFunction;
-    hipModule_t module = nullptr;
-    if (hipError_t e = module_of(kernel->second.fat_binary, &module); e != hipSuccess) return e;
-    return Runtime::instance().get_function(out, module, kernel->second.name.c_str());
-  }
+    hipError_t function(const void* stub, hipFunction_t* out) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto kernel = kernels_.find(stub);
+        if (kernel == kernels_.end()) return hipErrorInvalidDeviceFunction;
+        hipModule_t module = nullptr;
+        if (hipError_t e = module_of(kernel->second.fat_binary, &module); e != hipSuccess) return e;
+        return Runtime::instance().get_function(out, module, kernel->second.name.c_str());
+    }
 
-  hipError_t variable(const void* shadow, void** address, std::size_t* bytes) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto variable = variables_.find(shadow);
-    if (variable == variables_.end()) return hipErrorInvalidSymbol;
-    hipModule_t module = nullptr;
-    if (hipError_t e = module_of(variable->second.fat_binary, &module); e != hipSuccess) return e;
-    hipDeviceptr_t device = nullptr;
-    const hipError_t e = Runtime::instance().get_global(&device, bytes, module, variable->second.name.c_str());
-    if (address) *address = device;
-    return e == hipErrorNotFound ? hipErrorInvalidSymbol : e;
-  }
+    hipError_t variable(const void* shadow, void** address, std::size_t* bytes) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto variable = variables_.find(shadow);
+        if (variable == variables_.end()) return hipErrorInvalidSymbol;
+        hipModule_t module = nullptr;
+        if (hipError_t e = module_of(variable->second.fat_binary, &module); e != hipSuccess) return e;
+        hipDeviceptr_t device = nullptr;
+        const hipError_t e = Runtime::instance().get_global(&device, bytes, module, variable->second.name.c_str());
+        if (address) *address = device;
+        return e == hipErrorNotFound ? hipErrorInvalidSymbol : e;
+    }
 
- private:
-  std::mutex mutex_;
-  std::map<const void*, RegisteredKernel> kernels_;
-  std::map<const void*, RegisteredVariable> variables_;
-  std::map<const FatBinaryWrapper*, hipModule_t> modules_;  // loaded on first use
+private:
+    std::mutex mutex_;
+    std::map<const void*, RegisteredKernel> kernels_;
+    std::map<const void*, RegisteredVariable> variables_;
+    std::map<const FatBinaryWrapper*, hipModule_t> modules_;  // loaded on first use
 
-  // The fat binary's module, loaded on first use (its variables' memory
-  // lives as long as the module: the process, or until hipDeviceReset).
-  hipError_t module_of(const FatBinaryWrapper* fat_binary, hipModule_t* out) {
-    hipModule_t& module = modules_[fat_binary];
-    if (module && !Runtime::instance().has_module(module)) module = nullptr;  // hipDeviceReset unloaded it
-    if (!module)
-      if (hipError_t e = Runtime::instance().load_module_image(&module, fat_binary->bundle); e != hipSuccess) {
-        module = nullptr;
-        return e;
-      }
-    *out = module;
-    return hipSuccess;
-  }
+    // The fat binary's module, loaded on first use (its variables' memory
+    // lives as long as the module: the process, or until hipDeviceReset).
+    hipError_t module_of(const FatBinaryWrapper* fat_binary, hipModule_t* out) {
+        hipModule_t& module = modules_[fat_binary];
+        if (module && !Runtime::instance().has_module(module)) module = nullptr;  // hipDeviceReset unloaded it
+        if (!module)
+            if (hipError_t e = Runtime::instance().load_module_image(&module, fat_binary->bundle); e != hipSuccess) {
+                module = nullptr;
+                return e;
+            }
+        *out = module;
+        return hipSuccess;
+    }
 };
 
 ProgramKernels& program_kernels() {
-  static ProgramKernels* kernels = new ProgramKernels;  // used from static constructors and destructors
-  return *kernels;
+    static ProgramKernels* kernels = new ProgramKernels;  // used from static constructors and destructors
+    return *kernels;
 }
 
 struct CallConfiguration {
-  dim3 grid, block;
-  size_t shared_bytes;
-  hipStream_t stream;
+    dim3 grid, block;
+    size_t shared_bytes;
+    hipStream_t stream;
 };
 thread_local std::vector<CallConfiguration> call_configurations;
 
@@ -104,7 +104,7 @@ thread_local std::vector<CallConfiguration> call_configurations;
 
 hipError_t function_of_stub(const void* stub, hipFunction_t* out) { return program_kernels().function(stub, out); }
 hipError_t variable_of_shadow(const void* shadow, void** address, std::size_t* bytes) {
-  return program_kernels().variable(shadow, address, bytes);
+    return program_kernels().variable(shadow, address, bytes);
 }
 
 }  // namespace dppgemm::hipemu
@@ -115,64 +115,68 @@ using dppgemm::hipemu::program_kernels;
 extern "C" {
 
 void** __hipRegisterFatBinary(const void* data) {
-  return dppgemm::hipemu::guarded_value(__func__, static_cast<void**>(nullptr), [&]() -> void** {
-    const auto* wrapper = static_cast<const dppgemm::hipemu::FatBinaryWrapper*>(data);
-    if (!wrapper || wrapper->magic != dppgemm::hipemu::kFatBinaryMagic)
-      std::fprintf(stderr, "hipemu: __hipRegisterFatBinary: not a HIP fat binary wrapper\n");
-    return const_cast<void**>(reinterpret_cast<void* const*>(wrapper));
-  });
+    return dppgemm::hipemu::guarded_value(__func__, static_cast<void**>(nullptr), [&]() -> void** {
+        const auto* wrapper = static_cast<const dppgemm::hipemu::FatBinaryWrapper*>(data);
+        if (!wrapper || wrapper->magic != dppgemm::hipemu::kFatBinaryMagic)
+            std::fprintf(stderr, "hipemu: __hipRegisterFatBinary: not a HIP fat binary wrapper\n");
+        return const_cast<void**>(reinterpret_cast<void* const*>(wrapper));
+    });
 }
 
 void __hipRegisterFunction(void** handle, const void* stub, char* device_function, const char* device_name,
                            unsigned int thread_limit, void* tid, void* bid, dim3* block, dim3* grid, int* warp_size) {
-  dppgemm::hipemu::guarded_void(__func__, [&] {
-    (void)device_function, (void)thread_limit, (void)tid, (void)bid, (void)block, (void)grid, (void)warp_size;
-    program_kernels().add(stub, reinterpret_cast<const dppgemm::hipemu::FatBinaryWrapper*>(handle), device_name);
-  });
+    dppgemm::hipemu::guarded_void(__func__, [&] {
+        (void)device_function, (void)thread_limit, (void)tid, (void)bid, (void)block, (void)grid, (void)warp_size;
+        program_kernels().add(stub, reinterpret_cast<const dppgemm::hipemu::FatBinaryWrapper*>(handle), device_name);
+    });
 }
 
 void __hipRegisterVar(void** handle, void* shadow, char* host_name, char* device_name, int external, size_t size,
                       int constant, int global) {
-  dppgemm::hipemu::guarded_void(__func__, [&] {
-    (void)host_name, (void)external, (void)size, (void)constant, (void)global;  // the code object knows them
-    program_kernels().add_variable(shadow, reinterpret_cast<const dppgemm::hipemu::FatBinaryWrapper*>(handle),
-                                   device_name);
-  });
+    dppgemm::hipemu::guarded_void(__func__, [&] {
+        (void)host_name, (void)external, (void)size, (void)constant, (void)global;  // the code object knows them
+        program_kernels().add_variable(shadow, reinterpret_cast<const dppgemm::hipemu::FatBinaryWrapper*>(handle),
+                                       device_name);
+    });
 }
 
 void __hipUnregisterFatBinary(void** handle) { (void)handle; }  // modules live as long as the process
 
 hipError_t __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    call_configurations.push_back({grid, block, shared_bytes, stream});
-    return hipSuccess;
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        call_configurations.push_back({grid, block, shared_bytes, stream});
+        return hipSuccess;
+    });
 }
 
 hipError_t __hipPopCallConfiguration(dim3* grid, dim3* block, size_t* shared_bytes, hipStream_t* stream) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (call_configurations.empty()) return dppgemm::hipemu::record(hipErrorMissingConfiguration);
-    const dppgemm::hipemu::CallConfiguration c = call_configurations.back();
-    call_configurations.pop_back();
-    *grid = c.grid;
-    *block = c.block;
-    *shared_bytes = c.shared_bytes;
-    *stream = c.stream;
-    return hipSuccess;
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (call_configurations.empty()) return dppgemm::hipemu::record(hipErrorMissingConfiguration);
+        const dppgemm::hipemu::CallConfiguration c = call_configurations.back();
+        call_configurations.pop_back();
+        *grid = c.grid;
+        *block = c.block;
+        *shared_bytes = c.shared_bytes;
+        *stream = c.stream;
+        return hipSuccess;
+    });
 }
 
 hipError_t hipLaunchKernel(const void* stub, dim3 grid, dim3 block, void** args, size_t shared_bytes,
                            hipStream_t stream) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    hipFunction_t function = nullptr;
-    if (hipError_t e = program_kernels().function(stub, &function); e != hipSuccess)
-      return dppgemm::hipemu::record(e);
-    if (shared_bytes > 0xffffffffu) return dppgemm::hipemu::record(hipErrorInvalidValue);
-    return dppgemm::hipemu::record(dppgemm::hipemu::Runtime::instance().launch(
-        {function, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, unsigned(shared_bytes), stream,
-         args, nullptr}));
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        hipFunction_t function = nullptr;
+        if (hipError_t e = program_kernels().function(stub, &function); e != hipSuccess)
+            return dppgemm::hipemu::record(e);
+        if (shared_bytes > 0xffffffffu) return dppgemm::hipemu::record(hipErrorInvalidValue);
+        return dppgemm::hipemu::record(dppgemm::hipemu::Runtime::instance().launch({function,
+                                                                                    {grid.x, grid.y, grid.z},
+                                                                                    {block.x, block.y, block.z},
+                                                                                    unsigned(shared_bytes),
+                                                                                    stream,
+                                                                                    args,
+                                                                                    nullptr}));
+    });
 }
 
 }  // extern "C"

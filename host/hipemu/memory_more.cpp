@@ -32,7 +32,7 @@ constexpr size_t kPage = 4096;
 
 // `size` rounded up to a multiple of `alignment`; nothing when that overflows.
 std::optional<size_t> round_up(size_t size, size_t alignment) {
-  return byte_count(size / alignment + (size % alignment != 0), alignment);
+    return byte_count(size / alignment + (size % alignment != 0), alignment);
 }
 
 // The bytes a pitched region of `height` rows spans from its first byte:
@@ -40,46 +40,46 @@ std::optional<size_t> round_up(size_t size, size_t alignment) {
 // the region would wrap around the address space. With width <= pitch it is
 // at least width * height, so that product cannot overflow either.
 std::optional<size_t> extent_2d(const void* base, size_t pitch, size_t width, size_t height) {
-  const std::optional<size_t> rows = byte_count(height - 1, pitch);
-  if (!rows || *rows > SIZE_MAX - width) return std::nullopt;
-  const size_t extent = *rows + width;
-  if (reinterpret_cast<std::uintptr_t>(base) > UINTPTR_MAX - extent) return std::nullopt;
-  return extent;
+    const std::optional<size_t> rows = byte_count(height - 1, pitch);
+    if (!rows || *rows > SIZE_MAX - width) return std::nullopt;
+    const size_t extent = *rows + width;
+    if (reinterpret_cast<std::uintptr_t>(base) > UINTPTR_MAX - extent) return std::nullopt;
+    return extent;
 }
 
 // Every size is checked before the first row moves: a refused copy writes nothing.
 hipError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                    hipMemcpyKind kind) {
-  if (width == 0 || height == 0) return hipSuccess;
-  if (width > dpitch || width > spitch) return hipErrorInvalidPitchValue;
-  const std::optional<size_t> dst_extent = extent_2d(dst, dpitch, width, height);
-  const std::optional<size_t> src_extent = extent_2d(src, spitch, width, height);
-  if (!dst_extent || !src_extent) return hipErrorInvalidValue;
-  // A device side (the rule of Runtime::copy) holds every row, or no row is copied.
-  const auto device_side_fits = [](const void* base, size_t extent, bool device_kind) {
-    const bool device =
-        device_kind || reinterpret_cast<std::uintptr_t>(base) >= dppgemm::emu::DeviceMemory::first_address;
-    return !device || runtime().is_mapped(base, extent);
-  };
-  if (!device_side_fits(dst, *dst_extent, kind == hipMemcpyHostToDevice || kind == hipMemcpyDeviceToDevice) ||
-      !device_side_fits(src, *src_extent, kind == hipMemcpyDeviceToHost || kind == hipMemcpyDeviceToDevice))
-    return hipErrorInvalidValue;
-  for (size_t row = 0; row < height; ++row)
-    if (hipError_t e = runtime().copy(static_cast<char*>(dst) + row * dpitch,
-                                      static_cast<const char*>(src) + row * spitch, width, kind);
-        e != hipSuccess)
-      return e;
-  return hipSuccess;
+    if (width == 0 || height == 0) return hipSuccess;
+    if (width > dpitch || width > spitch) return hipErrorInvalidPitchValue;
+    const std::optional<size_t> dst_extent = extent_2d(dst, dpitch, width, height);
+    const std::optional<size_t> src_extent = extent_2d(src, spitch, width, height);
+    if (!dst_extent || !src_extent) return hipErrorInvalidValue;
+    // A device side (the rule of Runtime::copy) holds every row, or no row is copied.
+    const auto device_side_fits = [](const void* base, size_t extent, bool device_kind) {
+        const bool device =
+            device_kind || reinterpret_cast<std::uintptr_t>(base) >= dppgemm::emu::DeviceMemory::first_address;
+        return !device || runtime().is_mapped(base, extent);
+    };
+    if (!device_side_fits(dst, *dst_extent, kind == hipMemcpyHostToDevice || kind == hipMemcpyDeviceToDevice) ||
+        !device_side_fits(src, *src_extent, kind == hipMemcpyDeviceToHost || kind == hipMemcpyDeviceToDevice))
+        return hipErrorInvalidValue;
+    for (size_t row = 0; row < height; ++row)
+        if (hipError_t e = runtime().copy(static_cast<char*>(dst) + row * dpitch,
+                                          static_cast<const char*>(src) + row * spitch, width, kind);
+            e != hipSuccess)
+            return e;
+    return hipSuccess;
 }
 
 // [symbol's device address + offset, + bytes) inside the variable.
 hipError_t symbol_range(const void* symbol, size_t bytes, size_t offset, char** out) {
-  void* address = nullptr;
-  size_t size = 0;
-  if (hipError_t e = dppgemm::hipemu::variable_of_shadow(symbol, &address, &size); e != hipSuccess) return e;
-  if (offset > size || bytes > size - offset) return hipErrorInvalidValue;
-  *out = static_cast<char*>(address) + offset;
-  return hipSuccess;
+    void* address = nullptr;
+    size_t size = 0;
+    if (hipError_t e = dppgemm::hipemu::variable_of_shadow(symbol, &address, &size); e != hipSuccess) return e;
+    if (offset > size || bytes > size - offset) return hipErrorInvalidValue;
+    *out = static_cast<char*>(address) + offset;
+    return hipSuccess;
 }
 
 }  // namespace
@@ -88,11 +88,11 @@ namespace dppgemm::hipemu {
 
 // hipFree of managed memory (api.cpp): true when `pointer` was one.
 bool free_managed(void* pointer) {
-  std::lock_guard<std::mutex> lock(managed_mutex);
-  if (managed_blocks.erase(pointer) != 1) return false;
-  (void)runtime().unmap_host(pointer);
-  std::free(pointer);
-  return true;
+    std::lock_guard<std::mutex> lock(managed_mutex);
+    if (managed_blocks.erase(pointer) != 1) return false;
+    (void)runtime().unmap_host(pointer);
+    std::free(pointer);
+    return true;
 }
 
 }  // namespace dppgemm::hipemu
@@ -100,163 +100,161 @@ bool free_managed(void* pointer) {
 extern "C" {
 
 hipError_t hipMallocManaged(void** dev_ptr, size_t size, unsigned int flags) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (!dev_ptr || size == 0 || (flags != hipMemAttachGlobal && flags != hipMemAttachHost))
-      return record(hipErrorInvalidValue);
-    if (!runtime().device()) return record(hipErrorNoDevice);
-    const std::optional<size_t> pages = round_up(size, kPage);
-    if (!pages) return record(hipErrorInvalidValue);
-    // Managed memory stands for device memory: no more than the device has.
-    if (size > runtime().device()->properties.totalGlobalMem) return record(hipErrorOutOfMemory);
-    void* block = std::aligned_alloc(kPage, *pages);
-    if (!block) return record(hipErrorOutOfMemory);
-    std::memset(block, 0, size);
-    if (hipError_t e = runtime().map_host(block, size, "hipMallocManaged"); e != hipSuccess) {
-      std::free(block);
-      return record(hipErrorOutOfMemory);
-    }
-    try {
-      std::lock_guard<std::mutex> lock(managed_mutex);
-      managed_blocks.insert(block);
-    } catch (...) {  // for the guard, without leaking the block
-      (void)runtime().unmap_host(block);
-      std::free(block);
-      throw;
-    }
-    *dev_ptr = block;
-    return hipSuccess;
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!dev_ptr || size == 0 || (flags != hipMemAttachGlobal && flags != hipMemAttachHost))
+            return record(hipErrorInvalidValue);
+        if (!runtime().device()) return record(hipErrorNoDevice);
+        const std::optional<size_t> pages = round_up(size, kPage);
+        if (!pages) return record(hipErrorInvalidValue);
+        // Managed memory stands for device memory: no more than the device has.
+        if (size > runtime().device()->properties.totalGlobalMem) return record(hipErrorOutOfMemory);
+        void* block = std::aligned_alloc(kPage, *pages);
+        if (!block) return record(hipErrorOutOfMemory);
+        std::memset(block, 0, size);
+        if (hipError_t e = runtime().map_host(block, size, "hipMallocManaged"); e != hipSuccess) {
+            std::free(block);
+            return record(hipErrorOutOfMemory);
+        }
+        try {
+            std::lock_guard<std::mutex> lock(managed_mutex);
+            managed_blocks.insert(block);
+        } catch (...) {  // for the guard, without leaking the block
+            (void)runtime().unmap_host(block);
+            std::free(block);
+            throw;
+        }
+        *dev_ptr = block;
+        return hipSuccess;
+    });
 }
 
 hipError_t hipHostRegister(void* hostPtr, size_t sizeBytes, unsigned int flags) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (!hostPtr || sizeBytes == 0 ||
-        (flags & ~unsigned(hipHostRegisterPortable | hipHostRegisterMapped | hipHostRegisterIoMemory)))
-      return record(hipErrorInvalidValue);
-    // The range may neither wrap nor reach the emulated device addresses.
-    const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(hostPtr);
-    if (first >= dppgemm::emu::DeviceMemory::first_address ||
-        sizeBytes > dppgemm::emu::DeviceMemory::first_address - first)
-      return record(hipErrorInvalidValue);
-    return record(runtime().map_host(hostPtr, sizeBytes, "hipHostRegister"));
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!hostPtr || sizeBytes == 0 ||
+            (flags & ~unsigned(hipHostRegisterPortable | hipHostRegisterMapped | hipHostRegisterIoMemory)))
+            return record(hipErrorInvalidValue);
+        // The range may neither wrap nor reach the emulated device addresses.
+        const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(hostPtr);
+        if (first >= dppgemm::emu::DeviceMemory::first_address ||
+            sizeBytes > dppgemm::emu::DeviceMemory::first_address - first)
+            return record(hipErrorInvalidValue);
+        return record(runtime().map_host(hostPtr, sizeBytes, "hipHostRegister"));
+    });
 }
 
 hipError_t hipHostUnregister(void* hostPtr) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (!hostPtr) return record(hipErrorInvalidValue);
-    return record(runtime().unmap_host(hostPtr));
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!hostPtr) return record(hipErrorInvalidValue);
+        return record(runtime().unmap_host(hostPtr));
+    });
 }
 
 // Mapped host memory (hipHostMalloc, hipHostRegister, managed) is reached at
 // its own address.
 hipError_t hipHostGetDevicePointer(void** devPtr, void* hstPtr, unsigned int flags) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (!devPtr || !hstPtr || flags != 0) return record(hipErrorInvalidValue);
-    if (reinterpret_cast<std::uintptr_t>(hstPtr) >= dppgemm::emu::DeviceMemory::first_address ||
-        !runtime().is_mapped(hstPtr))
-      return record(hipErrorInvalidValue);
-    *devPtr = hstPtr;
-    return hipSuccess;
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!devPtr || !hstPtr || flags != 0) return record(hipErrorInvalidValue);
+        if (reinterpret_cast<std::uintptr_t>(hstPtr) >= dppgemm::emu::DeviceMemory::first_address ||
+            !runtime().is_mapped(hstPtr))
+            return record(hipErrorInvalidValue);
+        *devPtr = hstPtr;
+        return hipSuccess;
+    });
 }
 
 // Rows padded to the device's texture pitch alignment, as ROCm does.
 hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (!ptr || !pitch) return record(hipErrorInvalidValue);
-    if (!runtime().device()) return record(hipErrorNoDevice);
-    const std::optional<size_t> row = round_up(width, runtime().device()->properties.texturePitchAlignment);
-    const std::optional<size_t> bytes = row ? byte_count(*row, height) : std::nullopt;
-    if (!bytes) return record(hipErrorInvalidValue);
-    if (hipError_t e = runtime().allocate(ptr, *bytes); e != hipSuccess) return record(e);
-    *pitch = *row;
-    return hipSuccess;
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!ptr || !pitch) return record(hipErrorInvalidValue);
+        if (!runtime().device()) return record(hipErrorNoDevice);
+        const std::optional<size_t> row = round_up(width, runtime().device()->properties.texturePitchAlignment);
+        const std::optional<size_t> bytes = row ? byte_count(*row, height) : std::nullopt;
+        if (!bytes) return record(hipErrorInvalidValue);
+        if (hipError_t e = runtime().allocate(ptr, *bytes); e != hipSuccess) return record(e);
+        *pitch = *row;
+        return hipSuccess;
+    });
 }
 
 hipError_t hipMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                        hipMemcpyKind kind) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
-    return record(copy_2d(dst, dpitch, src, spitch, width, height, kind));
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
+        return record(copy_2d(dst, dpitch, src, spitch, width, height, kind));
+    });
 }
 
 hipError_t hipMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                             hipMemcpyKind kind, hipStream_t stream) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-    return record(copy_2d(dst, dpitch, src, spitch, width, height, kind));
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(copy_2d(dst, dpitch, src, spitch, width, height, kind));
+    });
 }
 
 hipError_t hipModuleGetGlobal(hipDeviceptr_t* dptr, size_t* bytes, hipModule_t hmod, const char* name) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    return record(runtime().get_global(dptr, bytes, hmod, name));
-  });
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(runtime().get_global(dptr, bytes, hmod, name)); });
 }
 
 hipError_t hipGetSymbolAddress(void** devPtr, const void* symbol) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (!devPtr) return record(hipErrorInvalidValue);
-    return record(dppgemm::hipemu::variable_of_shadow(symbol, devPtr, nullptr));
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!devPtr) return record(hipErrorInvalidValue);
+        return record(dppgemm::hipemu::variable_of_shadow(symbol, devPtr, nullptr));
+    });
 }
 
 hipError_t hipGetSymbolSize(size_t* size, const void* symbol) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (!size) return record(hipErrorInvalidValue);
-    return record(dppgemm::hipemu::variable_of_shadow(symbol, nullptr, size));
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!size) return record(hipErrorInvalidValue);
+        return record(dppgemm::hipemu::variable_of_shadow(symbol, nullptr, size));
+    });
 }
 
-hipError_t hipMemcpyToSymbol(const void* symbol, const void* src, size_t sizeBytes, size_t offset,
-                             hipMemcpyKind kind) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (kind != hipMemcpyHostToDevice && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
-      return record(hipErrorInvalidMemcpyDirection);
-    char* to = nullptr;
-    if (hipError_t e = symbol_range(symbol, sizeBytes, offset, &to); e != hipSuccess) return record(e);
-    if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
-    return record(runtime().copy(to, src, sizeBytes, kind));
-  });
+hipError_t hipMemcpyToSymbol(const void* symbol, const void* src, size_t sizeBytes, size_t offset, hipMemcpyKind kind) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (kind != hipMemcpyHostToDevice && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
+            return record(hipErrorInvalidMemcpyDirection);
+        char* to = nullptr;
+        if (hipError_t e = symbol_range(symbol, sizeBytes, offset, &to); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
+        return record(runtime().copy(to, src, sizeBytes, kind));
+    });
 }
 
 hipError_t hipMemcpyToSymbolAsync(const void* symbol, const void* src, size_t sizeBytes, size_t offset,
                                   hipMemcpyKind kind, hipStream_t stream) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-    if (kind != hipMemcpyHostToDevice && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
-      return record(hipErrorInvalidMemcpyDirection);
-    char* to = nullptr;
-    if (hipError_t e = symbol_range(symbol, sizeBytes, offset, &to); e != hipSuccess) return record(e);
-    return record(runtime().copy(to, src, sizeBytes, kind));
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (kind != hipMemcpyHostToDevice && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
+            return record(hipErrorInvalidMemcpyDirection);
+        char* to = nullptr;
+        if (hipError_t e = symbol_range(symbol, sizeBytes, offset, &to); e != hipSuccess) return record(e);
+        return record(runtime().copy(to, src, sizeBytes, kind));
+    });
 }
 
 hipError_t hipMemcpyFromSymbol(void* dst, const void* symbol, size_t sizeBytes, size_t offset, hipMemcpyKind kind) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
-      return record(hipErrorInvalidMemcpyDirection);
-    char* from = nullptr;
-    if (hipError_t e = symbol_range(symbol, sizeBytes, offset, &from); e != hipSuccess) return record(e);
-    if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
-    return record(runtime().copy(dst, from, sizeBytes, kind));
-  });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
+            return record(hipErrorInvalidMemcpyDirection);
+        char* from = nullptr;
+        if (hipError_t e = symbol_range(symbol, sizeBytes, offset, &from); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
+        return record(runtime().copy(dst, from, sizeBytes, kind));
+    });
 }
 
-hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t sizeBytes, size_t offset,
-                                    hipMemcpyKind kind, hipStream_t stream) {
-  return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-    if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-    if (kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
-      return record(hipErrorInvalidMemcpyDirection);
-    char* from = nullptr;
-    if (hipError_t e = symbol_range(symbol, sizeBytes, offset, &from); e != hipSuccess) return record(e);
-    return record(runtime().copy(dst, from, sizeBytes, kind));
-  });
+hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t sizeBytes, size_t offset, hipMemcpyKind kind,
+                                    hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
+            return record(hipErrorInvalidMemcpyDirection);
+        char* from = nullptr;
+        if (hipError_t e = symbol_range(symbol, sizeBytes, offset, &from); e != hipSuccess) return record(e);
+        return record(runtime().copy(dst, from, sizeBytes, kind));
+    });
 }
 
 }  // extern "C"

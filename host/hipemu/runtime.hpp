@@ -26,34 +26,34 @@
 // The opaque handle types hip_runtime_api.h declares.
 struct ihipModule_t;
 struct ihipModuleSymbol_t {
-  std::string name;
-  dppgemm::emu::Program program;
-  ihipModule_t* module = nullptr;
+    std::string name;
+    dppgemm::emu::Program program;
+    ihipModule_t* module = nullptr;
 };
 struct ihipModule_t {
-  dppgemm::emu::CodeObject object;
-  // The image with relocations applied, mapped once at load for the module's
-  // lifetime: its __device__ variables keep their values between launches.
-  std::uint64_t image_address = 0;
-  std::map<std::string, std::unique_ptr<ihipModuleSymbol_t>> functions;  // built on first request
+    dppgemm::emu::CodeObject object;
+    // The image with relocations applied, mapped once at load for the module's
+    // lifetime: its __device__ variables keep their values between launches.
+    std::uint64_t image_address = 0;
+    std::map<std::string, std::unique_ptr<ihipModuleSymbol_t>> functions;  // built on first request
 };
 struct ihipStream_t {
-  unsigned flags = 0;
+    unsigned flags = 0;
 };
 struct ihipEvent_t {
-  unsigned flags = 0;
-  std::optional<std::chrono::steady_clock::time_point> recorded;  // when the work before it completed
+    unsigned flags = 0;
+    std::optional<std::chrono::steady_clock::time_point> recorded;  // when the work before it completed
 };
 
 namespace dppgemm::hipemu {
 
 struct LaunchRequest {
-  hipFunction_t function;
-  std::array<unsigned, 3> grid, block;  // grid in workgroups, as hipModuleLaunchKernel
-  unsigned shared_bytes;
-  hipStream_t stream;
-  void** kernel_params;
-  void** extra;
+    hipFunction_t function;
+    std::array<unsigned, 3> grid, block;  // grid in workgroups, as hipModuleLaunchKernel
+    unsigned shared_bytes;
+    hipStream_t stream;
+    void** kernel_params;
+    void** extra;
 };
 
 // Remembers a failure for hipGetLastError and returns it (api.cpp).
@@ -63,120 +63,120 @@ hipError_t record(hipError_t error);
 // does not fit in size_t. Every size computed from a caller's counts (fills,
 // 2D copies, pitches) goes through this, never through a bare multiply.
 inline std::optional<std::size_t> byte_count(std::size_t count, std::size_t element_bytes) {
-  std::size_t bytes = 0;
-  if (__builtin_mul_overflow(count, element_bytes, &bytes)) return std::nullopt;
-  return bytes;
+    std::size_t bytes = 0;
+    if (__builtin_mul_overflow(count, element_bytes, &bytes)) return std::nullopt;
+    return bytes;
 }
 
 // Live objects behind opaque handles: a handle is valid while it is in here.
 template <class T>
 class Handles {
- public:
-  T* add(std::unique_ptr<T> object) {
-    T* handle = object.get();
-    objects_.emplace(handle, std::move(object));
-    return handle;
-  }
-  // Streams and events: a new object with these flags.
-  T* create(unsigned flags) {
-    auto object = std::make_unique<T>();
-    object->flags = flags;
-    return add(std::move(object));
-  }
-  T* find(const T* handle) const {
-    auto it = objects_.find(const_cast<T*>(handle));
-    return it == objects_.end() ? nullptr : it->second.get();
-  }
-  bool remove(const T* handle) { return objects_.erase(const_cast<T*>(handle)) == 1; }
-  void clear() { objects_.clear(); }
-  const std::map<T*, std::unique_ptr<T>>& all() const { return objects_; }
+public:
+    T* add(std::unique_ptr<T> object) {
+        T* handle = object.get();
+        objects_.emplace(handle, std::move(object));
+        return handle;
+    }
+    // Streams and events: a new object with these flags.
+    T* create(unsigned flags) {
+        auto object = std::make_unique<T>();
+        object->flags = flags;
+        return add(std::move(object));
+    }
+    T* find(const T* handle) const {
+        auto it = objects_.find(const_cast<T*>(handle));
+        return it == objects_.end() ? nullptr : it->second.get();
+    }
+    bool remove(const T* handle) { return objects_.erase(const_cast<T*>(handle)) == 1; }
+    void clear() { objects_.clear(); }
+    const std::map<T*, std::unique_ptr<T>>& all() const { return objects_; }
 
- private:
-  std::map<T*, std::unique_ptr<T>> objects_;
+private:
+    std::map<T*, std::unique_ptr<T>> objects_;
 };
 
 class Runtime {
- public:
-  static Runtime& instance();
+public:
+    static Runtime& instance();
 
-  // The emulated device, or nullptr when DPPGEMM_HIPEMU_ARCH names none (said once on stderr).
-  const EmulatedDevice* device() const { return device_ ? &*device_ : nullptr; }
-  hipError_t check_device(int ordinal) const;
+    // The emulated device, or nullptr when DPPGEMM_HIPEMU_ARCH names none (said once on stderr).
+    const EmulatedDevice* device() const { return device_ ? &*device_ : nullptr; }
+    hipError_t check_device(int ordinal) const;
 
-  hipError_t allocate(void** out, std::size_t size);
-  hipError_t release(void* pointer);
-  hipError_t copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind);
-  // Repeats the pattern (1 or 4 bytes) count times from dst, which must be device memory.
-  hipError_t fill(void* dst, std::uint32_t pattern, std::size_t pattern_bytes, std::size_t count);
-  std::size_t bytes_allocated() const;
+    hipError_t allocate(void** out, std::size_t size);
+    hipError_t release(void* pointer);
+    hipError_t copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind);
+    // Repeats the pattern (1 or 4 bytes) count times from dst, which must be device memory.
+    hipError_t fill(void* dst, std::uint32_t pattern, std::size_t pattern_bytes, std::size_t count);
+    std::size_t bytes_allocated() const;
 
-  hipError_t check_stream(hipStream_t stream) const;
-  hipError_t create_stream(hipStream_t* out, unsigned flags);
-  hipError_t destroy_stream(hipStream_t stream);
+    hipError_t check_stream(hipStream_t stream) const;
+    hipError_t create_stream(hipStream_t* out, unsigned flags);
+    hipError_t destroy_stream(hipStream_t stream);
 
-  hipError_t check_event(hipEvent_t event) const;
-  hipError_t create_event(hipEvent_t* out, unsigned flags);
-  hipError_t destroy_event(hipEvent_t event);
-  hipError_t record_event(hipEvent_t event, hipStream_t stream);
-  hipError_t elapsed_milliseconds(float* out, hipEvent_t start, hipEvent_t stop) const;
+    hipError_t check_event(hipEvent_t event) const;
+    hipError_t create_event(hipEvent_t* out, unsigned flags);
+    hipError_t destroy_event(hipEvent_t event);
+    hipError_t record_event(hipEvent_t event, hipStream_t stream);
+    hipError_t elapsed_milliseconds(float* out, hipEvent_t start, hipEvent_t stop) const;
 
-  // hipDeviceReset: frees every allocation, module, stream and event; returns a pending fault.
-  hipError_t reset();
+    // hipDeviceReset: frees every allocation, module, stream and event; returns a pending fault.
+    hipError_t reset();
 
-  // The fault of an earlier launch, once; hipSuccess when there is none.
-  hipError_t take_pending_fault();
-  // The same without taking it (a stream callback's status).
-  hipError_t peek_pending_fault() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return pending_fault_;
-  }
+    // The fault of an earlier launch, once; hipSuccess when there is none.
+    hipError_t take_pending_fault();
+    // The same without taking it (a stream callback's status).
+    hipError_t peek_pending_fault() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return pending_fault_;
+    }
 
-  hipError_t load_module(hipModule_t* out, const void* image, std::size_t size, const std::string& source);
-  // An image in memory without its size (hipModuleLoadData): an ELF code object or an offload bundle.
-  hipError_t load_module_image(hipModule_t* out, const void* image);
-  hipError_t load_module_file(hipModule_t* out, const char* path);
-  hipError_t unload_module(hipModule_t module);
-  bool has_module(hipModule_t module) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return modules_.find(module) != nullptr;
-  }
-  hipError_t get_function(hipFunction_t* out, hipModule_t module, const char* name);
-  // hipModuleGetGlobal: a variable's device address and size in the module's image.
-  hipError_t get_global(hipDeviceptr_t* address, std::size_t* bytes, hipModule_t module, const char* name);
-  hipError_t launch(const LaunchRequest& request);
-  // The module a function belongs to; nullptr for an unknown handle.
-  const ihipModule_t* module_of(hipFunction_t f) const;
+    hipError_t load_module(hipModule_t* out, const void* image, std::size_t size, const std::string& source);
+    // An image in memory without its size (hipModuleLoadData): an ELF code object or an offload bundle.
+    hipError_t load_module_image(hipModule_t* out, const void* image);
+    hipError_t load_module_file(hipModule_t* out, const char* path);
+    hipError_t unload_module(hipModule_t module);
+    bool has_module(hipModule_t module) const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return modules_.find(module) != nullptr;
+    }
+    hipError_t get_function(hipFunction_t* out, hipModule_t module, const char* name);
+    // hipModuleGetGlobal: a variable's device address and size in the module's image.
+    hipError_t get_global(hipDeviceptr_t* address, std::size_t* bytes, hipModule_t module, const char* name);
+    hipError_t launch(const LaunchRequest& request);
+    // The module a function belongs to; nullptr for an unknown handle.
+    const ihipModule_t* module_of(hipFunction_t f) const;
 
-  // Host memory kernels may access at its own address (hipHostMalloc,
-  // hipHostRegister, hipMallocManaged): mapped into the device address space.
-  hipError_t map_host(void* host, std::size_t size, const char* what);
-  hipError_t unmap_host(void* host);
-  // Whether [pointer, pointer + bytes) is device or mapped host memory.
-  bool is_mapped(const void* pointer, std::size_t bytes = 1) const;
+    // Host memory kernels may access at its own address (hipHostMalloc,
+    // hipHostRegister, hipMallocManaged): mapped into the device address space.
+    hipError_t map_host(void* host, std::size_t size, const char* what);
+    hipError_t unmap_host(void* host);
+    // Whether [pointer, pointer + bytes) is device or mapped host memory.
+    bool is_mapped(const void* pointer, std::size_t bytes = 1) const;
 
- private:
-  Runtime();
-  bool is_function(hipFunction_t f) const;
-  // The host bytes of a device range; nullptr when not entirely inside one allocation.
-  std::uint8_t* device_bytes(const void* pointer, std::size_t bytes) const;
-  template <class T>
-  hipError_t destroy(Handles<T>& handles, const T* handle) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return handle && handles.remove(handle) ? hipSuccess : hipErrorInvalidHandle;
-  }
-  hipError_t kernel_arguments(const LaunchRequest& request, std::vector<std::uint8_t>& out) const;
+private:
+    Runtime();
+    bool is_function(hipFunction_t f) const;
+    // The host bytes of a device range; nullptr when not entirely inside one allocation.
+    std::uint8_t* device_bytes(const void* pointer, std::size_t bytes) const;
+    template <class T>
+    hipError_t destroy(Handles<T>& handles, const T* handle) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return handle && handles.remove(handle) ? hipSuccess : hipErrorInvalidHandle;
+    }
+    hipError_t kernel_arguments(const LaunchRequest& request, std::vector<std::uint8_t>& out) const;
 
-  mutable std::mutex mutex_;
-  std::optional<EmulatedDevice> device_;
-  unsigned emulator_threads_ = 0;
-  emu::DeviceMemory memory_;
-  std::map<std::uint64_t, std::size_t> allocation_sizes_;  // hipMalloc'd addresses
-  std::map<std::uint64_t, std::size_t> host_mappings_;     // map_host'd addresses
-  std::size_t bytes_allocated_ = 0;
-  Handles<ihipModule_t> modules_;
-  Handles<ihipStream_t> streams_;
-  Handles<ihipEvent_t> events_;
-  hipError_t pending_fault_ = hipSuccess;
+    mutable std::mutex mutex_;
+    std::optional<EmulatedDevice> device_;
+    unsigned emulator_threads_ = 0;
+    emu::DeviceMemory memory_;
+    std::map<std::uint64_t, std::size_t> allocation_sizes_;  // hipMalloc'd addresses
+    std::map<std::uint64_t, std::size_t> host_mappings_;     // map_host'd addresses
+    std::size_t bytes_allocated_ = 0;
+    Handles<ihipModule_t> modules_;
+    Handles<ihipStream_t> streams_;
+    Handles<ihipEvent_t> events_;
+    hipError_t pending_fault_ = hipSuccess;
 };
 
 // The kernel behind a host-side stub registered by __hipRegisterFunction

@@ -24,27 +24,27 @@ enum class Variant : std::uint8_t {
 #define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) name,
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
-  best
+    best
 };
 
 // One row of dppgemm/variants.def.
 struct VariantInfo {
-  Variant variant;
-  const char* name;                           // "dpp1"
-  const char* defines;                        // template parameters, "NAME=VALUE ..." ("DPP=1")
-  const char* features;                       // target features it needs, "" = none ("row_newbcast")
-  std::uint64_t lds_read_requests_per_step;   // lane LDS read requests per 128x128x8 workgroup step
-  std::int64_t extra_valu_per_step;           // VALU instructions per step beyond dpp0's
-  const char* idea;                           // one line
+    Variant variant;
+    const char* name;                          // "dpp1"
+    const char* defines;                       // template parameters, "NAME=VALUE ..." ("DPP=1")
+    const char* features;                      // target features it needs, "" = none ("row_newbcast")
+    std::uint64_t lds_read_requests_per_step;  // lane LDS read requests per 128x128x8 workgroup step
+    std::int64_t extra_valu_per_step;          // VALU instructions per step beyond dpp0's
+    const char* idea;                          // one line
 };
 enum class Backend : std::uint8_t { automatic, hip, emu };
 enum class Status : std::uint8_t {
-  success,
-  invalid_argument,  // an argument reference BLAS rejects; see invalid_argument
-  unsupported,       // legal in BLAS, outside what the kernels address (message says why)
-  no_device,         // hip backend without a usable AMD GPU (and no fallback allowed)
-  launch_failure,    // the backend failed to load or launch the kernel
-  kernel_fault,      // the kernel faulted (emu: out-of-bounds access, bad instruction...)
+    success,
+    invalid_argument,  // an argument reference BLAS rejects; see invalid_argument
+    unsupported,       // legal in BLAS, outside what the kernels address (message says why)
+    no_device,         // hip backend without a usable AMD GPU (and no fallback allowed)
+    launch_failure,    // the backend failed to load or launch the kernel
+    kernel_fault,      // the kernel faulted (emu: out-of-bounds access, bad instruction...)
 };
 
 // What the emu backend counted for one launch (wave-level instructions by class,
@@ -52,15 +52,15 @@ enum class Status : std::uint8_t {
 // `valu` is every VALU instruction; `valu_dpp` and `valu_multiply_add` are parts
 // of it. The same names in every JSON and CSV: docs/host.md, "Counters".
 struct Counters {
-  std::uint64_t workgroups = 0, waves = 0;
-  std::uint64_t salu = 0, valu = 0, valu_dpp = 0, smem = 0, vmem_load = 0, vmem_store = 0;
-  std::uint64_t valu_multiply_add = 0;  // VALU instructions that multiply-add (mac/fmac/fma/mad), part of valu
-  std::uint64_t lds_read = 0, lds_write = 0, branch = 0, waitcnt = 0, barrier = 0, nop = 0;
-  std::uint64_t other = 0;
-  std::uint64_t lds_read_requests = 0, lds_read_bytes = 0;
-  std::uint64_t lds_write_requests = 0, lds_write_bytes = 0;
-  std::uint64_t lds_bank_conflict_cycles = 0;
-  std::uint64_t global_read_bytes = 0, global_write_bytes = 0;
+    std::uint64_t workgroups = 0, waves = 0;
+    std::uint64_t salu = 0, valu = 0, valu_dpp = 0, smem = 0, vmem_load = 0, vmem_store = 0;
+    std::uint64_t valu_multiply_add = 0;  // VALU instructions that multiply-add (mac/fmac/fma/mad), part of valu
+    std::uint64_t lds_read = 0, lds_write = 0, branch = 0, waitcnt = 0, barrier = 0, nop = 0;
+    std::uint64_t other = 0;
+    std::uint64_t lds_read_requests = 0, lds_read_bytes = 0;
+    std::uint64_t lds_write_requests = 0, lds_write_bytes = 0;
+    std::uint64_t lds_bank_conflict_cycles = 0;
+    std::uint64_t global_read_bytes = 0, global_write_bytes = 0;
 };
 
 // The GPU the emulator plays when none is named (dppgemm/targets.def).
@@ -68,36 +68,36 @@ struct Counters {
 #include "dppgemm/targets.def"
 
 struct Options {
-  Variant variant = Variant::best;
-  Backend backend = Backend::automatic;  // automatic: hip when a GPU is there, else emu
-  bool allow_emu_fallback = true;        // hip requested but no GPU: run on emu (said once on stderr)
-  std::string emu_target = default_emu_target;  // the GPU the emulator plays
-  unsigned threads = 0;                  // emu: host threads, 0 = all cores
-  // emu: called from the launching thread as workgroups finish (done, total)
-  std::function<void(std::uint64_t, std::uint64_t)> progress;
+    Variant variant = Variant::best;
+    Backend backend = Backend::automatic;         // automatic: hip when a GPU is there, else emu
+    bool allow_emu_fallback = true;               // hip requested but no GPU: run on emu (said once on stderr)
+    std::string emu_target = default_emu_target;  // the GPU the emulator plays
+    unsigned threads = 0;                         // emu: host threads, 0 = all cores
+    // emu: called from the launching thread as workgroups finish (done, total)
+    std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
 struct Result {
-  Status status = Status::success;
-  int invalid_argument = 0;  // BLAS position of the illegal argument, 0 if none
-  std::string message;       // empty on success
-  bool quick_return = false; // nothing to compute (BLAS quick-return rules)
-  Backend backend = Backend::automatic;  // the backend that ran
-  std::string target;        // e.g. "gfx906"
-  std::string kernel;        // e.g. "dppgemm_sgemm_dpp1_NT"
-  std::optional<Counters> counters;      // emu only
-  double milliseconds = 0;   // hip: GPU time measured with events; emu: emulation wall time
-  explicit operator bool() const { return status == Status::success; }
+    Status status = Status::success;
+    int invalid_argument = 0;              // BLAS position of the illegal argument, 0 if none
+    std::string message;                   // empty on success
+    bool quick_return = false;             // nothing to compute (BLAS quick-return rules)
+    Backend backend = Backend::automatic;  // the backend that ran
+    std::string target;                    // e.g. "gfx906"
+    std::string kernel;                    // e.g. "dppgemm_sgemm_dpp1_NT"
+    std::optional<Counters> counters;      // emu only
+    double milliseconds = 0;               // hip: GPU time measured with events; emu: emulation wall time
+    explicit operator bool() const { return status == Status::success; }
 };
 
 // C = alpha * op(A) * op(B) + beta * C with host pointers (copied in and out).
-Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const float* a, int lda,
-             const float* b, int ldb, float beta, float* c, int ldc, const Options& options = {});
+Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const float* a, int lda, const float* b,
+             int ldb, float beta, float* c, int ldc, const Options& options = {});
 
 // Reference-BLAS argument checking alone: the Result sgemm would return for
 // these arguments before running anything (success, invalid or quick return).
-Result check_sgemm_arguments(char trans_a, char trans_b, int m, int n, int k, float alpha, int lda,
-                             int ldb, float beta, int ldc);
+Result check_sgemm_arguments(char trans_a, char trans_b, int m, int n, int k, float alpha, int lda, int ldb, float beta,
+                             int ldc);
 
 // Bytes of memory the host can still give without swapping, as Linux
 // estimates them (/proc/meminfo MemAvailable); nullopt where unknown.

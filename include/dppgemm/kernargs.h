@@ -19,24 +19,24 @@ extern "C" {
 #endif
 
 typedef struct dppgemm_sgemm_kernargs {
-  uint64_t a;      /* device address of A */
-  uint64_t b;      /* device address of B */
-  uint64_t c;      /* device address of C */
-  uint32_t size_m; /* rows of op(A) and C */
-  uint32_t size_n; /* columns of op(B) and C */
-  uint32_t size_k; /* columns of op(A), rows of op(B) */
-  uint32_t lda;
-  uint32_t ldb;
-  uint32_t ldc;
-  float alpha;
-  float beta;
+    uint64_t a;      /* device address of A */
+    uint64_t b;      /* device address of B */
+    uint64_t c;      /* device address of C */
+    uint32_t size_m; /* rows of op(A) and C */
+    uint32_t size_n; /* columns of op(B) and C */
+    uint32_t size_k; /* columns of op(A), rows of op(B) */
+    uint32_t lda;
+    uint32_t ldb;
+    uint32_t ldc;
+    float alpha;
+    float beta;
 } dppgemm_sgemm_kernargs;
 
 enum {
-  DPPGEMM_SGEMM_BLOCK_SIZE = 256,
-  DPPGEMM_SGEMM_MACRO_TILE = 128,
-  DPPGEMM_SGEMM_UNROLL = 8,
-  DPPGEMM_SGEMM_KERNARGS_SIZE = 56
+    DPPGEMM_SGEMM_BLOCK_SIZE = 256,
+    DPPGEMM_SGEMM_MACRO_TILE = 128,
+    DPPGEMM_SGEMM_UNROLL = 8,
+    DPPGEMM_SGEMM_KERNARGS_SIZE = 56
 };
 
 #ifdef __cplusplus

@@ -27,9 +27,8 @@ enum class MacKind : std::uint8_t { mac_f32, fmac_f32 };
 MacKind kernel_mac_kind(Variant variant, std::string_view target);
 
 // Column-major, BLAS argument meaning; trans_a/trans_b are 'N' or 'T'.
-void reference_sgemm(MacKind mac, char trans_a, char trans_b, int m, int n, int k, float alpha,
-                     const float* a, int lda, const float* b, int ldb, float beta, float* c,
-                     int ldc);
+void reference_sgemm(MacKind mac, char trans_a, char trans_b, int m, int n, int k, float alpha, const float* a, int lda,
+                     const float* b, int ldb, float beta, float* c, int ldc);
 
 // The multiply-accumulate steps themselves (flush-to-zero), for tests.
 float flush_denormal(float x);

@@ -14,103 +14,109 @@ using namespace dppgemm::bench;
 namespace {
 
 std::optional<BenchOptions> parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "dppgemm-bench");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  return parse_options(int(argv.size()), argv.data());
+    args.insert(args.begin(), "dppgemm-bench");
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    return parse_options(int(argv.size()), argv.data());
 }
 
 }  // namespace
 
 TEST_CASE("rocblas-bench style flags parse to their values") {
-  auto o = parse({"-m", "300", "-n", "200", "-k", "17", "--lda", "301", "--ldb", "40", "--ldc", "305",
-                  "--alpha", "0.5", "--beta", "-1", "--transposeA", "T", "--transposeB", "N", "-i", "3", "-j", "2",
-                  "--variant", "dpp2,dpp0", "--arch", "gfx90a,gfx942", "--backend", "emu", "--seed", "7",
-                  "--verify", "0", "--threads", "2", "--plot", "x.svg"});
-  REQUIRE(o);
-  REQUIRE(o->shapes.size() == 1);
-  CHECK(o->shapes[0].m == 300);
-  CHECK(o->shapes[0].n == 200);
-  CHECK(o->shapes[0].k == 17);
-  CHECK(o->lda == 301);
-  CHECK(o->ldb == 40);
-  CHECK(o->ldc == 305);
-  CHECK(o->alpha == 0.5f);
-  CHECK(o->beta == -1.0f);
-  CHECK(o->trans_a == 'T');
-  CHECK(o->trans_b == 'N');
-  CHECK(o->iterations == 3);
-  CHECK(o->warmup == 2);
-  CHECK(o->variants == std::vector<Variant>{Variant::dpp2, Variant::dpp0});
-  CHECK(o->archs == std::vector<std::string>{"gfx90a", "gfx942"});
-  CHECK(o->backend == Backend::emu);
-  CHECK(o->seed == 7);
-  CHECK(!o->verify);
-  CHECK(o->threads == 2);
+    auto o = parse({"-m",           "300",       "-n",           "200",
+                    "-k",           "17",        "--lda",        "301",
+                    "--ldb",        "40",        "--ldc",        "305",
+                    "--alpha",      "0.5",       "--beta",       "-1",
+                    "--transposeA", "T",         "--transposeB", "N",
+                    "-i",           "3",         "-j",           "2",
+                    "--variant",    "dpp2,dpp0", "--arch",       "gfx90a,gfx942",
+                    "--backend",    "emu",       "--seed",       "7",
+                    "--verify",     "0",         "--threads",    "2",
+                    "--plot",       "x.svg"});
+    REQUIRE(o);
+    REQUIRE(o->shapes.size() == 1);
+    CHECK(o->shapes[0].m == 300);
+    CHECK(o->shapes[0].n == 200);
+    CHECK(o->shapes[0].k == 17);
+    CHECK(o->lda == 301);
+    CHECK(o->ldb == 40);
+    CHECK(o->ldc == 305);
+    CHECK(o->alpha == 0.5f);
+    CHECK(o->beta == -1.0f);
+    CHECK(o->trans_a == 'T');
+    CHECK(o->trans_b == 'N');
+    CHECK(o->iterations == 3);
+    CHECK(o->warmup == 2);
+    CHECK(o->variants == std::vector<Variant>{Variant::dpp2, Variant::dpp0});
+    CHECK(o->archs == std::vector<std::string>{"gfx90a", "gfx942"});
+    CHECK(o->backend == Backend::emu);
+    CHECK(o->seed == 7);
+    CHECK(!o->verify);
+    CHECK(o->threads == 2);
 
-  auto all = parse({"--variant", "all", "--arch", "all"});
-  REQUIRE(all);
-  CHECK(all->variants.size() == dppgemm::variant_table().size());
-  CHECK(all->every_variant);
-  CHECK(all->archs.size() == gpu_specs().size());
+    auto all = parse({"--variant", "all", "--arch", "all"});
+    REQUIRE(all);
+    CHECK(all->variants.size() == dppgemm::variant_table().size());
+    CHECK(all->every_variant);
+    CHECK(all->archs.size() == gpu_specs().size());
 }
 
 TEST_CASE("size sweeps") {
-  CHECK(parse_sweep("128:1024:x2") == std::vector<int>{128, 256, 512, 1024});
-  CHECK(parse_sweep("100:400:+150") == std::vector<int>{100, 250, 400});
-  CHECK(parse_sweep("64,1,0") == std::vector<int>{64, 1, 0});
-  auto o = parse({"--sizes", "128:512:x2"});
-  REQUIRE(o);
-  REQUIRE(o->shapes.size() == 3);
-  CHECK(o->shapes[2].m == 512);
-  CHECK(o->shapes[2].n == 512);
-  CHECK(o->shapes[2].k == 512);
+    CHECK(parse_sweep("128:1024:x2") == std::vector<int>{128, 256, 512, 1024});
+    CHECK(parse_sweep("100:400:+150") == std::vector<int>{100, 250, 400});
+    CHECK(parse_sweep("64,1,0") == std::vector<int>{64, 1, 0});
+    auto o = parse({"--sizes", "128:512:x2"});
+    REQUIRE(o);
+    REQUIRE(o->shapes.size() == 3);
+    CHECK(o->shapes[2].m == 512);
+    CHECK(o->shapes[2].n == 512);
+    CHECK(o->shapes[2].k == 512);
 }
 
 TEST_CASE("every bad flag value is rejected naming the flag and the value") {
-  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
-      {{"-m", "-3"}, {"-m", "-3"}},
-      {{"-n", "abc"}, {"-n", "abc"}},
-      {{"-k", "1.5"}, {"-k", "1.5"}},
-      {{"--lda", "-1"}, {"--lda", "-1"}},
-      {{"--ldb", "x"}, {"--ldb", "x"}},
-      {{"--ldc", "9999999999999"}, {"--ldc", "9999999999999"}},
-      {{"--alpha", "one"}, {"--alpha", "one"}},
-      {{"--beta", "2x"}, {"--beta", "2x"}},
-      {{"--transposeA", "X"}, {"--transposeA", "X"}},
-      {{"--transposeB", "conj"}, {"--transposeB", "conj"}},
-      {{"-i", "0"}, {"-i", "0"}},
-      {{"-j", "-1"}, {"-j", "-1"}},
-      {{"--variant", "dpp9"}, {"--variant", "dpp9"}},
-      {{"--variant", "best"}, {"--variant", "best"}},
-      {{"--arch", "gfx1100"}, {"--arch", "gfx1100"}},
-      {{"--backend", "cuda"}, {"--backend", "cuda"}},
-      {{"--sizes", "128:64:x2"}, {"--sizes", "128:64:x2"}},
-      {{"--sizes", "128:1024:y2"}, {"--sizes", "128:1024:y2"}},
-      {{"--sizes", "0:1024:x2"}, {"--sizes", "0:1024:x2"}},
-      {{"--seed", "-5"}, {"--seed", "-5"}},
-      {{"--verify", "2"}, {"--verify", "2"}},
-      {{"--plot", "chart.pdf"}, {"--plot", "chart.pdf"}},
-      {{"--threads", "many"}, {"--threads", "many"}},
-      {{"--no-such-flag", "1"}, {"--no-such-flag"}},
-      {{"--alpha", "nan"}, {"--alpha", "nan"}},
-      {{"--beta", "inf"}, {"--beta", "inf"}},
-      {{"--sizes", "1:100000:+1"}, {"--sizes", "1:100000:+1"}},
-      {{"--sizes", "128:512:x2", "-k", "64"}, {"--sizes", "128:512:x2", "-k"}},
-      {{"--arch", ""}, {"--arch"}},
-      {{"--variant", "dpp0,,dpp1"}, {"--variant"}},
-      {{"--sizes", ""}, {"--sizes", "no sizes"}},
-      {{"--alpha", "1e39"}, {"--alpha", "1e39", "out of range for a float"}},
-      {{"--beta", "-1e39"}, {"--beta", "-1e39", "out of range for a float"}},
-  };
-  for (const auto& [args, expected_words] : cases) {
-    CAPTURE(args);
-    try {
-      parse(args);
-      FAIL("accepted");
-    } catch (const UsageError& e) {
-      const std::string message = e.what();
-      for (const std::string& word : expected_words) CHECK(message.find(word) != std::string::npos);
+    const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
+        {{"-m", "-3"}, {"-m", "-3"}},
+        {{"-n", "abc"}, {"-n", "abc"}},
+        {{"-k", "1.5"}, {"-k", "1.5"}},
+        {{"--lda", "-1"}, {"--lda", "-1"}},
+        {{"--ldb", "x"}, {"--ldb", "x"}},
+        {{"--ldc", "9999999999999"}, {"--ldc", "9999999999999"}},
+        {{"--alpha", "one"}, {"--alpha", "one"}},
+        {{"--beta", "2x"}, {"--beta", "2x"}},
+        {{"--transposeA", "X"}, {"--transposeA", "X"}},
+        {{"--transposeB", "conj"}, {"--transposeB", "conj"}},
+        {{"-i", "0"}, {"-i", "0"}},
+        {{"-j", "-1"}, {"-j", "-1"}},
+        {{"--variant", "dpp9"}, {"--variant", "dpp9"}},
+        {{"--variant", "best"}, {"--variant", "best"}},
+        {{"--arch", "gfx1100"}, {"--arch", "gfx1100"}},
+        {{"--backend", "cuda"}, {"--backend", "cuda"}},
+        {{"--sizes", "128:64:x2"}, {"--sizes", "128:64:x2"}},
+        {{"--sizes", "128:1024:y2"}, {"--sizes", "128:1024:y2"}},
+        {{"--sizes", "0:1024:x2"}, {"--sizes", "0:1024:x2"}},
+        {{"--seed", "-5"}, {"--seed", "-5"}},
+        {{"--verify", "2"}, {"--verify", "2"}},
+        {{"--plot", "chart.pdf"}, {"--plot", "chart.pdf"}},
+        {{"--threads", "many"}, {"--threads", "many"}},
+        {{"--no-such-flag", "1"}, {"--no-such-flag"}},
+        {{"--alpha", "nan"}, {"--alpha", "nan"}},
+        {{"--beta", "inf"}, {"--beta", "inf"}},
+        {{"--sizes", "1:100000:+1"}, {"--sizes", "1:100000:+1"}},
+        {{"--sizes", "128:512:x2", "-k", "64"}, {"--sizes", "128:512:x2", "-k"}},
+        {{"--arch", ""}, {"--arch"}},
+        {{"--variant", "dpp0,,dpp1"}, {"--variant"}},
+        {{"--sizes", ""}, {"--sizes", "no sizes"}},
+        {{"--alpha", "1e39"}, {"--alpha", "1e39", "out of range for a float"}},
+        {{"--beta", "-1e39"}, {"--beta", "-1e39", "out of range for a float"}},
+    };
+    for (const auto& [args, expected_words] : cases) {
+        CAPTURE(args);
+        try {
+            parse(args);
+            FAIL("accepted");
+        } catch (const UsageError& e) {
+            const std::string message = e.what();
+            for (const std::string& word : expected_words) CHECK(message.find(word) != std::string::npos);
+        }
     }
-  }
 }

@@ -23,20 +23,20 @@ namespace {
 constexpr std::size_t kElements = 64;
 
 struct Buffers {
-  std::vector<float> a = std::vector<float>(kElements, 0.25f);
-  std::vector<float> b = std::vector<float>(kElements, -0.5f);
-  std::vector<float> c;
-  Buffers() {
-    for (std::size_t i = 0; i < kElements; ++i) c.push_back(float(i) + 0.125f);
-  }
+    std::vector<float> a = std::vector<float>(kElements, 0.25f);
+    std::vector<float> b = std::vector<float>(kElements, -0.5f);
+    std::vector<float> c;
+    Buffers() {
+        for (std::size_t i = 0; i < kElements; ++i) c.push_back(float(i) + 0.125f);
+    }
 };
 
 struct FortranCase {
-  const char* what;
-  char trans_a, trans_b;
-  int m, n, k, lda, ldb, ldc;
-  int position;
-  bool openblas_agrees;
+    const char* what;
+    char trans_a, trans_b;
+    int m, n, k, lda, ldb, ldc;
+    int position;
+    bool openblas_agrees;
 };
 
 const FortranCase kFortranCases[] = {
@@ -59,12 +59,12 @@ const FortranCase kFortranCases[] = {
 };
 
 struct CblasCase {
-  const char* what;
-  int order, trans_a, trans_b;
-  int m, n, k, lda, ldb, ldc;
-  int position;
-  int reference_cblas_xerbla;  // position reference CBLAS gives cblas_xerbla; 0: it calls xerbla_ as we do
-  bool openblas_agrees;
+    const char* what;
+    int order, trans_a, trans_b;
+    int m, n, k, lda, ldb, ldc;
+    int position;
+    int reference_cblas_xerbla;  // position reference CBLAS gives cblas_xerbla; 0: it calls xerbla_ as we do
+    bool openblas_agrees;
 };
 
 constexpr int kRow = CblasRowMajor, kCol = CblasColMajor;
@@ -77,8 +77,8 @@ const CblasCase kCblasCases[] = {
     {"order 100", 100, kN, kN, 4, 5, 6, 6, 5, 5, 0, 1, true},
     {"column-major, TransA 110", kCol, kBadTranspose, kN, 4, 5, 6, 4, 6, 4, 1, 2, true},
     {"column-major, TransB 110", kCol, kN, kBadTranspose, 4, 5, 6, 4, 6, 4, 2, 3, true},
-    {"column-major, TransA CblasConjNoTrans (OpenBLAS takes it)", kCol, CblasConjNoTrans, kN, 4, 5, 6, 4, 6, 4, 1,
-     2, false},
+    {"column-major, TransA CblasConjNoTrans (OpenBLAS takes it)", kCol, CblasConjNoTrans, kN, 4, 5, 6, 4, 6, 4, 1, 2,
+     false},
     {"row-major, TransA 110", kRow, kBadTranspose, kN, 4, 5, 6, 6, 5, 5, 2, 2, true},
     {"row-major, TransB 110", kRow, kN, kBadTranspose, 4, 5, 6, 6, 5, 5, 1, kTransBPositionByRelease, true},
     {"column-major, M < 0", kCol, kN, kN, -4, 5, 6, 4, 6, 4, 3, 0, true},
@@ -101,47 +101,47 @@ const CblasCase kCblasCases[] = {
 
 // The error reports one call made, and whether it left C as it was.
 struct Outcome {
-  std::vector<ErrorReport> reports;
-  bool c_untouched;
+    std::vector<ErrorReport> reports;
+    bool c_untouched;
 };
 
 Outcome call(const Blas& blas, const FortranCase& x) {
-  Buffers buffers;
-  const std::vector<float> c_before = buffers.c;
-  const float alpha = 1.0f, beta = 0.5f;
-  blas_test::take_error_reports();
-  blas.sgemm(&x.trans_a, &x.trans_b, &x.m, &x.n, &x.k, &alpha, buffers.a.data(), &x.lda, buffers.b.data(), &x.ldb,
-             &beta, buffers.c.data(), &x.ldc, 1, 1);
-  return {blas_test::take_error_reports(), buffers.c == c_before};
+    Buffers buffers;
+    const std::vector<float> c_before = buffers.c;
+    const float alpha = 1.0f, beta = 0.5f;
+    blas_test::take_error_reports();
+    blas.sgemm(&x.trans_a, &x.trans_b, &x.m, &x.n, &x.k, &alpha, buffers.a.data(), &x.lda, buffers.b.data(), &x.ldb,
+               &beta, buffers.c.data(), &x.ldc, 1, 1);
+    return {blas_test::take_error_reports(), buffers.c == c_before};
 }
 
 Outcome call(const Blas& blas, const CblasCase& x) {
-  Buffers buffers;
-  const std::vector<float> c_before = buffers.c;
-  blas_test::take_error_reports();
-  blas.cblas_sgemm(x.order, x.trans_a, x.trans_b, x.m, x.n, x.k, 1.0f, buffers.a.data(), x.lda, buffers.b.data(),
-                   x.ldb, 0.5f, buffers.c.data(), x.ldc);
-  return {blas_test::take_error_reports(), buffers.c == c_before};
+    Buffers buffers;
+    const std::vector<float> c_before = buffers.c;
+    blas_test::take_error_reports();
+    blas.cblas_sgemm(x.order, x.trans_a, x.trans_b, x.m, x.n, x.k, 1.0f, buffers.a.data(), x.lda, buffers.b.data(),
+                     x.ldb, 0.5f, buffers.c.data(), x.ldc);
+    return {blas_test::take_error_reports(), buffers.c == c_before};
 }
 
 std::vector<ErrorReport> xerbla(int position) { return {{"xerbla_", "SGEMM", position}}; }
 
 bool reference_agrees(const FortranCase&, const std::vector<ErrorReport>& ours,
                       const std::vector<ErrorReport>& theirs) {
-  return theirs == ours;
+    return theirs == ours;
 }
 
 // What reference CBLAS reports for a case: our xerbla_ call, or its own
 // cblas_xerbla call.
 bool reference_agrees(const CblasCase& x, const std::vector<ErrorReport>& ours,
                       const std::vector<ErrorReport>& theirs) {
-  if (!x.reference_cblas_xerbla) return theirs == ours;
-  const auto cblas_xerbla = [](int position) {
-    return std::vector<ErrorReport>{{"cblas_xerbla", "cblas_sgemm", position}};
-  };
-  if (x.reference_cblas_xerbla == kTransBPositionByRelease)
-    return theirs == cblas_xerbla(2) || theirs == cblas_xerbla(3);
-  return theirs == cblas_xerbla(x.reference_cblas_xerbla);
+    if (!x.reference_cblas_xerbla) return theirs == ours;
+    const auto cblas_xerbla = [](int position) {
+        return std::vector<ErrorReport>{{"cblas_xerbla", "cblas_sgemm", position}};
+    };
+    if (x.reference_cblas_xerbla == kTransBPositionByRelease)
+        return theirs == cblas_xerbla(2) || theirs == cblas_xerbla(3);
+    return theirs == cblas_xerbla(x.reference_cblas_xerbla);
 }
 
 }  // namespace
@@ -149,9 +149,9 @@ bool reference_agrees(const CblasCase& x, const std::vector<ErrorReport>& ours,
 namespace Catch {
 template <>
 struct StringMaker<ErrorReport> {
-  static std::string convert(const ErrorReport& r) {
-    return r.handler + "(\"" + r.routine + "\", " + std::to_string(r.position) + ")";
-  }
+    static std::string convert(const ErrorReport& r) {
+        return r.handler + "(\"" + r.routine + "\", " + std::to_string(r.position) + ")";
+    }
 };
 }  // namespace Catch
 
@@ -159,41 +159,41 @@ namespace {
 
 template <typename Case>
 void check_illegal(const Case& x) {
-  INFO(x.what);
-  const Outcome ours = call(blas_test::dppgemm_blas(), x);
-  CHECK(ours.reports == xerbla(x.position));
-  CHECK(ours.c_untouched);
-  if (const Blas* reference = blas_test::reference_blas()) {
-    const Outcome theirs = call(*reference, x);
-    INFO("reference BLAS reported " << Catch::Detail::stringify(theirs.reports));
-    CHECK(reference_agrees(x, ours.reports, theirs.reports));
-    CHECK(theirs.c_untouched);
-  }
-  if (x.openblas_agrees) CHECK(call(blas_test::openblas(), x).reports == ours.reports);
+    INFO(x.what);
+    const Outcome ours = call(blas_test::dppgemm_blas(), x);
+    CHECK(ours.reports == xerbla(x.position));
+    CHECK(ours.c_untouched);
+    if (const Blas* reference = blas_test::reference_blas()) {
+        const Outcome theirs = call(*reference, x);
+        INFO("reference BLAS reported " << Catch::Detail::stringify(theirs.reports));
+        CHECK(reference_agrees(x, ours.reports, theirs.reports));
+        CHECK(theirs.c_untouched);
+    }
+    if (x.openblas_agrees) CHECK(call(blas_test::openblas(), x).reports == ours.reports);
 }
 
 }  // namespace
 
 TEST_CASE("sgemm_: each illegal argument goes to xerbla_ at its reference position, C untouched") {
-  for (const FortranCase& x : kFortranCases) check_illegal(x);
+    for (const FortranCase& x : kFortranCases) check_illegal(x);
 }
 
 TEST_CASE("cblas_sgemm: each illegal argument goes to xerbla_ at the position of the column-major call") {
-  for (const CblasCase& x : kCblasCases) check_illegal(x);
+    for (const CblasCase& x : kCblasCases) check_illegal(x);
 }
 
 TEST_CASE("legal calls report nothing, including the edge of every leading-dimension rule") {
-  const FortranCase legal[] = {
-      {"lda = M", 'N', 'N', 4, 5, 6, 4, 6, 4, 0, true},
-      {"lda = K, A transposed; ldb = N, B transposed", 'T', 'T', 4, 5, 6, 6, 5, 4, 0, true},
-      {"M = N = K = 0 with every ld = 1", 'N', 'N', 0, 0, 0, 1, 1, 1, 0, true},
-  };
-  for (const FortranCase& x : legal) {
-    INFO(x.what);
-    CHECK(call(blas_test::dppgemm_blas(), x).reports.empty());
-  }
-  const CblasCase row_major{"row-major, lda = K, ldb = N, ldc = N", kRow, kN, kN, 4, 5, 6, 6, 5, 5, 0, 0, true};
-  const Outcome outcome = call(blas_test::dppgemm_blas(), row_major);
-  CHECK(outcome.reports.empty());
-  CHECK_FALSE(outcome.c_untouched);
+    const FortranCase legal[] = {
+        {"lda = M", 'N', 'N', 4, 5, 6, 4, 6, 4, 0, true},
+        {"lda = K, A transposed; ldb = N, B transposed", 'T', 'T', 4, 5, 6, 6, 5, 4, 0, true},
+        {"M = N = K = 0 with every ld = 1", 'N', 'N', 0, 0, 0, 1, 1, 1, 0, true},
+    };
+    for (const FortranCase& x : legal) {
+        INFO(x.what);
+        CHECK(call(blas_test::dppgemm_blas(), x).reports.empty());
+    }
+    const CblasCase row_major{"row-major, lda = K, ldb = N, ldc = N", kRow, kN, kN, 4, 5, 6, 6, 5, 5, 0, 0, true};
+    const Outcome outcome = call(blas_test::dppgemm_blas(), row_major);
+    CHECK(outcome.reports.empty());
+    CHECK_FALSE(outcome.c_untouched);
 }

@@ -69,8 +69,17 @@ Checked run_sgemm(const Program& program, const std::string& layout, CheckOption
     memory.write(da, a.data(), 4 * a.size());
     memory.write(db, b.data(), 4 * b.size());
     memory.write(dc, c.data(), 4 * c.size());
-    const dppgemm_sgemm_kernargs args{da, db, dc, std::uint32_t(m), std::uint32_t(n), std::uint32_t(k), std::uint32_t(lda),
-                                      std::uint32_t(ldb), std::uint32_t(ldc), 1.5f, 0.5f};
+    const dppgemm_sgemm_kernargs args{da,
+                                      db,
+                                      dc,
+                                      std::uint32_t(m),
+                                      std::uint32_t(n),
+                                      std::uint32_t(k),
+                                      std::uint32_t(lda),
+                                      std::uint32_t(ldb),
+                                      std::uint32_t(ldc),
+                                      1.5f,
+                                      0.5f};
     LaunchConfig config;
     config.grid = {2, 2, 1};
     config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
@@ -94,7 +103,8 @@ bool is_mutation_site(const Inst& inst) {
 
 TEST_CASE("the dppgemm kernels report nothing on every target, variant and layout", "[check][sgemm]") {
     const std::vector<SgemmKernel> kernels = sgemm_kernels();
-    CHECK(kernels.size() == (5 * 5 + 2 + 2) * 4);  // dpp0..dpp3, dpp3half on 5 targets; bcast and packed on gfx90a and gfx942; 4 layouts
+    CHECK(kernels.size() ==
+          (5 * 5 + 2 + 2) * 4);  // dpp0..dpp3, dpp3half on 5 targets; bcast and packed on gfx90a and gfx942; 4 layouts
     for (const SgemmKernel& k : kernels) {
         const Program program = build_program(k.code, k.code.kernels.at(0));
         const Checked c = run_sgemm_both(program, k.object->layout);
@@ -130,9 +140,10 @@ TEST_CASE("every s_waitcnt, s_barrier and s_nop removed from a dppgemm kernel is
             // Those run to the end: with stop_at_first, how many workgroups
             // report before the dispatch stops depends on the thread timing.
             const bool compare = mutations % 4 == 0;
-            const Checked c = compare ? run_sgemm_both(mutated, k.object->layout)
-                                      : run_sgemm(mutated, k.object->layout, first_only);
-            INFO(k.name() << ": removed pc " << inst.pc << " " << original.disassemble(original.index_of(inst.pc)) << "\n"
+            const Checked c =
+                compare ? run_sgemm_both(mutated, k.object->layout) : run_sgemm(mutated, k.object->layout, first_only);
+            INFO(k.name() << ": removed pc " << inst.pc << " " << original.disassemble(original.index_of(inst.pc))
+                          << "\n"
                           << c.text());
             CHECK_FALSE(c.findings.empty());
             ++mutations;
@@ -170,7 +181,8 @@ Checked run_hip(const char* name, unsigned buffers, std::size_t count, const std
 
 Checked run_hip_both(const char* name, unsigned buffers, std::size_t count, const std::vector<int>& values,
                      std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block) {
-    return planned_and_every([&](CheckOptions options) { return run_hip(name, buffers, count, values, grid, block, options); });
+    return planned_and_every(
+        [&](CheckOptions options) { return run_hip(name, buffers, count, values, grid, block, options); });
 }
 
 }  // namespace

@@ -76,9 +76,10 @@ TEST_CASE("LDS race: only the lanes whose dwords overlap", "[check][lds]") {
 }
 
 TEST_CASE("LDS race: a wave reading its own writes, or disjoint dwords, is no race", "[check][lds]") {
-    const Planted p = check_body("  ds_write_b32 v1, v0\n  ds_read_b32 v3, v1\n  s_waitcnt lgkmcnt(0)\n"
-                                 "  ds_write_b32 v1, v3 offset:4\n  s_waitcnt lgkmcnt(0)",
-                                 waves(2, 1024));
+    const Planted p = check_body(
+        "  ds_write_b32 v1, v0\n  ds_read_b32 v3, v1\n  s_waitcnt lgkmcnt(0)\n"
+        "  ds_write_b32 v1, v3 offset:4\n  s_waitcnt lgkmcnt(0)",
+        waves(2, 1024));
     // Wave 0 writes dwords 0..63 and then 1..64; wave 1 writes 64..127 first:
     // dword 64 was written by wave 0 (its second write, lane 63).
     check_races(p, {{1, 1, "ds_write_b32 v1, v0", "ds_write_b32 v1, v3", "wave 0",
@@ -128,34 +129,35 @@ TEST_CASE("LDS race: a read names the last writer", "[check][lds]") {
 TEST_CASE("LDS race: ds_read2 conflicting in its second element only", "[check][lds]") {
     // Wave 0 writes 64 bits at 8 * lane for lanes 0-15 (dwords 0..31); wave 1
     // reads dword lane + 64 and dword lane: lanes 0-31 conflict.
-    const Planted p = check_body(wave_number +
-                                     "  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lread\n"
-                                     "  v_lshlrev_b32 v6, 3, v0\n  v_mov_b32 v7, v0\n  v_mov_b32 v8, v0\n"
-                                     "  v_cmp_gt_u32 vcc, 16, v0\n  s_and_saveexec_b64 s[22:23], vcc\n"
-                                     "  ds_write_b64 v6, v[7:8]\n  s_waitcnt lgkmcnt(0)\n  s_branch .Ldone\n"
-                                     ".Lread:\n" + lane_offset +
-                                     "  ds_read2_b32 v[3:4], v2 offset0:64 offset1:0\n  s_waitcnt lgkmcnt(0)\n.Ldone:",
-                                 waves(2));
+    const Planted p =
+        check_body(wave_number +
+                       "  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lread\n"
+                       "  v_lshlrev_b32 v6, 3, v0\n  v_mov_b32 v7, v0\n  v_mov_b32 v8, v0\n"
+                       "  v_cmp_gt_u32 vcc, 16, v0\n  s_and_saveexec_b64 s[22:23], vcc\n"
+                       "  ds_write_b64 v6, v[7:8]\n  s_waitcnt lgkmcnt(0)\n  s_branch .Ldone\n"
+                       ".Lread:\n" +
+                       lane_offset + "  ds_read2_b32 v[3:4], v2 offset0:64 offset1:0\n  s_waitcnt lgkmcnt(0)\n.Ldone:",
+                   waves(2));
     check_races(p, {{1, 0xffffffffull, "ds_read2_b32", "ds_write_b64", "wave 0",
                      "reads LDS 0x0, written by wave 0 with no s_barrier between"}});
 }
 
 TEST_CASE("LDS race: different bytes of one dword by two waves", "[check][lds]") {
     // Granularity is the dword: wave 0 writes byte 0, wave 1 byte 1 of each dword.
-    const Planted p = check_body(wave_number + lane_offset +
-                                     "  v_add_u32 v2, s20, v2\n  ds_write_b8 v2, v0\n  s_waitcnt lgkmcnt(0)",
-                                 waves(2));
+    const Planted p = check_body(
+        wave_number + lane_offset + "  v_add_u32 v2, s20, v2\n  ds_write_b8 v2, v0\n  s_waitcnt lgkmcnt(0)", waves(2));
     check_races(p, {{1, all_lanes, "ds_write_b8", "ds_write_b8", "wave 0",
                      "writes LDS 0x0, written by wave 0 with no s_barrier between"}});
 }
 
 TEST_CASE("LDS race: a broadcast read of another wave's write, and atomics", "[check][lds]") {
     // Wave 0 writes dwords 0..63; wave 1 reads dword 5 in every lane.
-    const Planted p = check_body(wave_number +
-                                     "  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lread\n"
-                                     "  ds_write_b32 v1, v0\n  s_waitcnt lgkmcnt(0)\n  s_branch .Ldone\n"
-                                     ".Lread:\n  v_mov_b32 v4, 20\n  ds_read_b32 v3, v4\n  s_waitcnt lgkmcnt(0)\n.Ldone:",
-                                 waves(2));
+    const Planted p =
+        check_body(wave_number +
+                       "  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lread\n"
+                       "  ds_write_b32 v1, v0\n  s_waitcnt lgkmcnt(0)\n  s_branch .Ldone\n"
+                       ".Lread:\n  v_mov_b32 v4, 20\n  ds_read_b32 v3, v4\n  s_waitcnt lgkmcnt(0)\n.Ldone:",
+                   waves(2));
     check_races(p, {{1, all_lanes, "ds_read_b32", "ds_write_b32", "wave 0",
                      "reads LDS 0x14, written by wave 0 with no s_barrier between"}});
     // Atomics on the same dword from both waves are meant to be shared.
@@ -168,8 +170,9 @@ TEST_CASE("LDS race: a broadcast read of another wave's write, and atomics", "[c
 TEST_CASE("LDS race: counted once per instruction pair across workgroups and barrier intervals", "[check][lds]") {
     // The racy exchange twice, with a barrier between the rounds: each round
     // races again.
-    const std::string round = "  ds_write_b32 v1, v0\n  s_waitcnt lgkmcnt(0)\n"
-                              "  v_xor_b32 v3, 0x100, v1\n  ds_read_b32 v2, v3\n  s_waitcnt lgkmcnt(0)\n";
+    const std::string round =
+        "  ds_write_b32 v1, v0\n  s_waitcnt lgkmcnt(0)\n"
+        "  v_xor_b32 v3, 0x100, v1\n  ds_read_b32 v2, v3\n  s_waitcnt lgkmcnt(0)\n";
     const Planted p =
         check_body("  s_mov_b32 s21, 0\n.Lround:\n" + round +
                        "  s_barrier\n  s_add_u32 s21, s21, 1\n  s_cmp_lt_u32 s21, 2\n  s_cbranch_scc1 .Lround",

@@ -56,52 +56,69 @@ std::vector<PlantedCase> cases() {
                  "v_mov_b32 v2, 0", "global_load_dword"});
     c.push_back({"SMEM returns out of order: lgkmcnt(1) covers neither load", Rule::read_before_wait,
                  "  s_load_dword s20, s[4:5], 0x0\n  s_load_dword s21, s[4:5], 0x4\n  s_waitcnt lgkmcnt(1)\n"
-                 "  v_mov_b32 v2, s20\n  s_waitcnt lgkmcnt(0)" + store_v2,
+                 "  v_mov_b32 v2, s20\n  s_waitcnt lgkmcnt(0)" +
+                     store_v2,
                  "  s_load_dword s20, s[4:5], 0x0\n  s_load_dword s21, s[4:5], 0x4\n  s_waitcnt lgkmcnt(0)\n"
-                 "  v_mov_b32 v2, s20" + store_v2,
+                 "  v_mov_b32 v2, s20" +
+                     store_v2,
                  "v_mov_b32 v2, s20", "s_load_dword s20"});
     c.push_back({"LDS returns in order: lgkmcnt(1) covers the older read only", Rule::read_before_wait,
                  "  ds_read_b32 v2, v1\n  ds_read_b32 v3, v1 offset:4\n  s_waitcnt lgkmcnt(1)\n  v_add_u32 v2, v3, v2\n"
-                 "  s_waitcnt lgkmcnt(0)" + store_v2,
+                 "  s_waitcnt lgkmcnt(0)" +
+                     store_v2,
                  "  ds_read_b32 v2, v1\n  ds_read_b32 v3, v1 offset:4\n  s_waitcnt lgkmcnt(1)\n  v_add_u32 v2, v2, v2\n"
-                 "  s_waitcnt lgkmcnt(0)\n  v_add_u32 v2, v3, v2" + store_v2,
+                 "  s_waitcnt lgkmcnt(0)\n  v_add_u32 v2, v3, v2" +
+                     store_v2,
                  "v_add_u32 v2, v3, v2", "ds_read_b32 v3", with_lds(1024)});
     c.push_back({"two SMEM loads into one SGPR race", Rule::overwrite_before_wait,
-                 "  s_load_dword s20, s[4:5], 0x0\n  s_load_dword s20, s[4:5], 0x4\n  s_waitcnt lgkmcnt(0)\n  v_mov_b32 v2, s20" + store_v2,
-                 "  s_load_dword s20, s[4:5], 0x0\n  s_waitcnt lgkmcnt(0)\n  s_load_dword s20, s[4:5], 0x4\n  s_waitcnt lgkmcnt(0)\n"
-                 "  v_mov_b32 v2, s20" + store_v2,
+                 "  s_load_dword s20, s[4:5], 0x0\n  s_load_dword s20, s[4:5], 0x4\n  s_waitcnt lgkmcnt(0)\n  "
+                 "v_mov_b32 v2, s20" +
+                     store_v2,
+                 "  s_load_dword s20, s[4:5], 0x0\n  s_waitcnt lgkmcnt(0)\n  s_load_dword s20, s[4:5], 0x4\n  "
+                 "s_waitcnt lgkmcnt(0)\n"
+                 "  v_mov_b32 v2, s20" +
+                     store_v2,
                  "s_load_dword s20, s[4:5], 0x4", "s_load_dword s20, s[4:5], 0x0"});
     c.push_back({"LDS exchange without s_barrier", Rule::lds_race, exchange(true, false), exchange(true, true),
                  "ds_write_b32", "ds_read_b32", with_lds(512, 128)});
-    c.push_back({"s_barrier before lgkmcnt(0) publishes the ds_write", Rule::lds_unpublished_write, exchange(false, true),
-                 exchange(true, true), "s_barrier", "ds_write_b32", with_lds(512, 128)});
-    c.push_back({"DPP reads a VGPR 1 wait state after a VALU write", Rule::dpp_after_valu_write,
-                 "  v_mov_b32 v3, v0\n  s_nop 0\n  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" + store_v2,
-                 "  v_mov_b32 v3, v0\n  s_nop 1\n  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" + store_v2,
-                 "v_mov_b32_dpp", "v_mov_b32 v3, v0"});
+    c.push_back({"s_barrier before lgkmcnt(0) publishes the ds_write", Rule::lds_unpublished_write,
+                 exchange(false, true), exchange(true, true), "s_barrier", "ds_write_b32", with_lds(512, 128)});
+    c.push_back(
+        {"DPP reads a VGPR 1 wait state after a VALU write", Rule::dpp_after_valu_write,
+         "  v_mov_b32 v3, v0\n  s_nop 0\n  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" +
+             store_v2,
+         "  v_mov_b32 v3, v0\n  s_nop 1\n  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" +
+             store_v2,
+         "v_mov_b32_dpp", "v_mov_b32 v3, v0"});
     c.push_back({"DPP 4 wait states after a VALU write of EXEC", Rule::dpp_after_exec_write,
                  "  v_mov_b32 v3, v0\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 3\n"
-                 "  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" + store_v2,
+                 "  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" +
+                     store_v2,
                  "  v_mov_b32 v3, v0\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 4\n"
-                 "  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" + store_v2,
+                 "  v_mov_b32_dpp v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf" +
+                     store_v2,
                  "v_mov_b32_dpp", "v_cmpx_gt_u32"});
-    c.push_back({"v_readlane lane select 3 wait states after v_readfirstlane", Rule::lane_select_after_valu,
-                 "  v_readfirstlane_b32 s20, v0\n  s_nop 2\n  v_readlane_b32 s21, v1, s20\n  v_mov_b32 v2, s21" + store_v2,
-                 "  v_readfirstlane_b32 s20, v0\n  s_nop 3\n  v_readlane_b32 s21, v1, s20\n  v_mov_b32 v2, s21" + store_v2,
-                 "v_readlane_b32", "v_readfirstlane_b32"});
+    c.push_back(
+        {"v_readlane lane select 3 wait states after v_readfirstlane", Rule::lane_select_after_valu,
+         "  v_readfirstlane_b32 s20, v0\n  s_nop 2\n  v_readlane_b32 s21, v1, s20\n  v_mov_b32 v2, s21" + store_v2,
+         "  v_readfirstlane_b32 s20, v0\n  s_nop 3\n  v_readlane_b32 s21, v1, s20\n  v_mov_b32 v2, s21" + store_v2,
+         "v_readlane_b32", "v_readfirstlane_b32"});
     c.push_back({"VMEM reads an SGPR 4 wait states after a VALU wrote it", Rule::vmem_sgpr_after_valu,
                  "  v_mov_b32 v5, s4\n  v_readfirstlane_b32 s20, v5\n  s_mov_b32 s21, s5\n  s_nop 2\n"
-                 "  global_load_dword v2, v1, s[20:21]\n  s_waitcnt vmcnt(0)" + store_v2,
+                 "  global_load_dword v2, v1, s[20:21]\n  s_waitcnt vmcnt(0)" +
+                     store_v2,
                  "  v_mov_b32 v5, s4\n  v_readfirstlane_b32 s20, v5\n  s_mov_b32 s21, s5\n  s_nop 3\n"
-                 "  global_load_dword v2, v1, s[20:21]\n  s_waitcnt vmcnt(0)" + store_v2,
+                 "  global_load_dword v2, v1, s[20:21]\n  s_waitcnt vmcnt(0)" +
+                     store_v2,
                  "global_load_dword", "v_readfirstlane_b32"});
     c.push_back({"VMEM 4 wait states after a VALU write of EXEC", Rule::vmem_sgpr_after_valu,
                  "  v_mov_b32 v2, 1\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 3" + store_v2,
-                 "  v_mov_b32 v2, 1\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 4" + store_v2, "global_store_dword", "v_cmpx_gt_u32"});
+                 "  v_mov_b32 v2, 1\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 4" + store_v2, "global_store_dword",
+                 "v_cmpx_gt_u32"});
     c.push_back({"VALU reads VCCZ 4 wait states after v_cmp writes VCC", Rule::execz_vccz_after_valu,
                  "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 3\n  v_mov_b32 v2, src_vccz" + store_v2,
-                 "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 4\n  v_mov_b32 v2, src_vccz" + store_v2,
-                 "v_mov_b32 v2, src_vccz", "v_cmp_eq_u32"});
+                 "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 4\n  v_mov_b32 v2, src_vccz" + store_v2, "v_mov_b32 v2, src_vccz",
+                 "v_cmp_eq_u32"});
     c.push_back({"s_movrel right after an SALU write of m0", Rule::movrel_after_m0,
                  "  s_mov_b32 m0, 1\n  s_movrels_b32 s20, s12\n  v_mov_b32 v2, s20" + store_v2,
                  "  s_mov_b32 m0, 1\n  s_nop 0\n  s_movrels_b32 s20, s12\n  v_mov_b32 v2, s20" + store_v2,
@@ -112,20 +129,24 @@ std::vector<PlantedCase> cases() {
                  "s_getreg_b32", "s_setreg_b32"});
     c.push_back({"VALU overwrites the data of a 128-bit store right away", Rule::store_data_overwrite,
                  "  global_store_dwordx4 v1, v[4:7], s[4:5]\n  v_mov_b32 v5, 0",
-                 "  global_store_dwordx4 v1, v[4:7], s[4:5]\n  s_nop 0\n  v_mov_b32 v5, 0",
-                 "v_mov_b32 v5, 0", "global_store_dwordx4"});
+                 "  global_store_dwordx4 v1, v[4:7], s[4:5]\n  s_nop 0\n  v_mov_b32 v5, 0", "v_mov_b32 v5, 0",
+                 "global_store_dwordx4"});
     c.push_back({"gfx940: VALU reads VCC 1 wait state after v_cmp", Rule::valu_sgpr_after_valu,
                  "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 0\n  v_cndmask_b32 v2, 0, 1, vcc" + store_v2,
-                 "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 1\n  v_cndmask_b32 v2, 0, 1, vcc" + store_v2,
-                 "v_cndmask_b32", "v_cmp_eq_u32", on("gfx940")});
-    c.push_back({"gfx940: v_readfirstlane right after a VALU write of its VGPR", Rule::readlane_after_valu,
-                 "  v_mov_b32 v3, v0\n  v_readfirstlane_b32 s20, v3\n  s_nop 1\n  v_mov_b32 v2, s20" + store_v2,
-                 "  v_mov_b32 v3, v0\n  s_nop 0\n  v_readfirstlane_b32 s20, v3\n  s_nop 1\n  v_mov_b32 v2, s20" + store_v2,
-                 "v_readfirstlane_b32", "v_mov_b32 v3, v0", on("gfx940")});
-    c.push_back({"gfx940: v_readfirstlane 3 wait states after a VALU write of EXEC", Rule::rwlane_after_exec,
-                 "  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 2\n  v_readfirstlane_b32 s20, v0\n  s_nop 1\n  v_mov_b32 v2, s20" + store_v2,
-                 "  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 3\n  v_readfirstlane_b32 s20, v0\n  s_nop 1\n  v_mov_b32 v2, s20" + store_v2,
-                 "v_readfirstlane_b32", "v_cmpx_gt_u32", on("gfx940")});
+                 "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 1\n  v_cndmask_b32 v2, 0, 1, vcc" + store_v2, "v_cndmask_b32",
+                 "v_cmp_eq_u32", on("gfx940")});
+    c.push_back(
+        {"gfx940: v_readfirstlane right after a VALU write of its VGPR", Rule::readlane_after_valu,
+         "  v_mov_b32 v3, v0\n  v_readfirstlane_b32 s20, v3\n  s_nop 1\n  v_mov_b32 v2, s20" + store_v2,
+         "  v_mov_b32 v3, v0\n  s_nop 0\n  v_readfirstlane_b32 s20, v3\n  s_nop 1\n  v_mov_b32 v2, s20" + store_v2,
+         "v_readfirstlane_b32", "v_mov_b32 v3, v0", on("gfx940")});
+    c.push_back(
+        {"gfx940: v_readfirstlane 3 wait states after a VALU write of EXEC", Rule::rwlane_after_exec,
+         "  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 2\n  v_readfirstlane_b32 s20, v0\n  s_nop 1\n  v_mov_b32 v2, s20" +
+             store_v2,
+         "  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 3\n  v_readfirstlane_b32 s20, v0\n  s_nop 1\n  v_mov_b32 v2, s20" +
+             store_v2,
+         "v_readfirstlane_b32", "v_cmpx_gt_u32", on("gfx940")});
     c.push_back({"gfx940: transcendental result read by the next VALU", Rule::trans_forwarding,
                  "  v_cvt_f32_u32 v3, v0\n  s_nop 1\n  v_rcp_f32 v3, v3\n  v_add_f32 v2, v3, v3" + store_v2,
                  "  v_cvt_f32_u32 v3, v0\n  s_nop 1\n  v_rcp_f32 v3, v3\n  s_nop 0\n  v_add_f32 v2, v3, v3" + store_v2,
@@ -135,12 +156,12 @@ std::vector<PlantedCase> cases() {
                  "  ds_read_b32 v2, v1 offset:0\n  s_waitcnt lgkmcnt(0)" + store_v2, "ds_read_b32", "", with_lds(256)});
     c.push_back({"ds_read_b128 at 8 bytes past 16-byte alignment", Rule::lds_misaligned,
                  "  v_lshlrev_b32 v3, 4, v0\n  ds_read_b128 v[4:7], v3 offset:8\n  s_waitcnt lgkmcnt(0)",
-                 "  v_lshlrev_b32 v3, 4, v0\n  ds_read_b128 v[4:7], v3 offset:16\n  s_waitcnt lgkmcnt(0)", "ds_read_b128", "",
-                 with_lds(2048)});
+                 "  v_lshlrev_b32 v3, 4, v0\n  ds_read_b128 v[4:7], v3 offset:16\n  s_waitcnt lgkmcnt(0)",
+                 "ds_read_b128", "", with_lds(2048)});
     c.push_back({"ds_write_b64 at 4 bytes past 8-byte alignment", Rule::lds_misaligned,
                  "  v_lshlrev_b32 v3, 3, v0\n  ds_write_b64 v3, v[4:5] offset:4\n  s_waitcnt lgkmcnt(0)",
-                 "  v_lshlrev_b32 v3, 3, v0\n  ds_write_b64 v3, v[4:5] offset:8\n  s_waitcnt lgkmcnt(0)", "ds_write_b64", "",
-                 with_lds(1024)});
+                 "  v_lshlrev_b32 v3, 3, v0\n  ds_write_b64 v3, v[4:5] offset:8\n  s_waitcnt lgkmcnt(0)",
+                 "ds_write_b64", "", with_lds(1024)});
     c.push_back({"global load one buffer past the end", Rule::global_out_of_bounds,
                  "  v_add_u32 v3, 0x1000, v1\n  global_load_dword v2, v3, s[4:5]\n  s_waitcnt vmcnt(0)" + store_v2,
                  "  v_add_u32 v3, 0xf00, v1\n  global_load_dword v2, v3, s[4:5]\n  s_waitcnt vmcnt(0)" + store_v2,
@@ -152,18 +173,19 @@ std::vector<PlantedCase> cases() {
     private16.kernel.private_bytes = 16;
     c.push_back({"scratch load of the 4 bytes past a 16-byte private segment", Rule::scratch_out_of_segment,
                  "  v_mov_b32 v3, 16\n  scratch_load_dword v2, v3, off\n  s_waitcnt vmcnt(0)" + store_v2,
-                 "  v_mov_b32 v3, 12\n  scratch_load_dword v2, v3, off\n  s_waitcnt vmcnt(0)" + store_v2, "scratch_load_dword", "",
-                 private16});
+                 "  v_mov_b32 v3, 12\n  scratch_load_dword v2, v3, off\n  s_waitcnt vmcnt(0)" + store_v2,
+                 "scratch_load_dword", "", private16});
     PlantOptions no_endpgm;
     no_endpgm.drop_final_endpgm = true;
     c.push_back({"no s_endpgm: runs past the end of the code", Rule::past_end_of_code, "  v_mov_b32 v2, 0",
                  "  v_mov_b32 v2, 0\n  s_endpgm", "<end of code>", "", no_endpgm});
     PlantOptions watchdog;
     watchdog.watchdog = 1000;
-    c.push_back({"endless loop stopped by the watchdog", Rule::watchdog,
-                 "  s_mov_b32 s20, 0\n.Lloop:\n  s_add_u32 s20, s20, 1\n  s_branch .Lloop",
-                 "  s_mov_b32 s20, 0\n.Lloop:\n  s_add_u32 s20, s20, 1\n  s_cmp_lt_u32 s20, 100\n  s_cbranch_scc1 .Lloop",
-                 "s_branch", "", watchdog});
+    c.push_back(
+        {"endless loop stopped by the watchdog", Rule::watchdog,
+         "  s_mov_b32 s20, 0\n.Lloop:\n  s_add_u32 s20, s20, 1\n  s_branch .Lloop",
+         "  s_mov_b32 s20, 0\n.Lloop:\n  s_add_u32 s20, s20, 1\n  s_cmp_lt_u32 s20, 100\n  s_cbranch_scc1 .Lloop",
+         "s_branch", "", watchdog});
     return c;
 }
 
@@ -177,9 +199,10 @@ TEST_CASE("each planted bug is reported once, at its instruction, and its fix ru
         REQUIRE(bug.checked.findings.size() >= 1);
         const Finding& f = bug.checked.findings.front();
         CHECK(f.rule == c.rule);
-        const std::uint32_t expected_pc = std::string(c.at) == "<end of code>"
-                                              ? static_cast<std::uint32_t>(bug.program.code_address + bug.program.insts.back().pc + 4)
-                                              : bug.pc(c.at, c.at_occurrence);
+        const std::uint32_t expected_pc =
+            std::string(c.at) == "<end of code>"
+                ? static_cast<std::uint32_t>(bug.program.code_address + bug.program.insts.back().pc + 4)
+                : bug.pc(c.at, c.at_occurrence);
         CHECK(f.pc == expected_pc);
         CHECK(f.kernel == "k");
         CHECK(f.has_earlier == (c.earlier[0] != 0));
@@ -224,7 +247,8 @@ TEST_CASE("v_div_fmas after a VALU write of VCC is reported", "[check][planted]"
 
 TEST_CASE("stop at the first finding", "[check][options]") {
     const CodeObject co = exec_test::assemble_kernel(
-        "  global_load_dword v2, v1, s[4:5]\n  v_add_f32 v3, v2, v2\n  v_add_f32 v4, v2, v2\n  s_waitcnt vmcnt(0)" + store_v2);
+        "  global_load_dword v2, v1, s[4:5]\n  v_add_f32 v3, v2, v2\n  v_add_f32 v4, v2, v2\n  s_waitcnt vmcnt(0)" +
+        store_v2);
     const Program program = build_program(co, co.kernel("k"));
     exec_test::TestRun run;
     run.grid = {4, 1, 1};
@@ -244,7 +268,8 @@ TEST_CASE("stop at the first finding", "[check][options]") {
     CHECK(all.result.ok());
 }
 
-TEST_CASE("finding text names kernel, workgroup, wave, lanes, pc, rule and the earlier instruction", "[check][format]") {
+TEST_CASE("finding text names kernel, workgroup, wave, lanes, pc, rule and the earlier instruction",
+          "[check][format]") {
     Finding f;
     f.rule = Rule::read_before_wait;
     f.kernel = "k";
@@ -276,9 +301,10 @@ TEST_CASE("register names in findings", "[check][format]") {
 }
 
 TEST_CASE("max_findings keeps the first distinct findings", "[check][options]") {
-    const CodeObject co = exec_test::assemble_kernel("  global_load_dword v2, v1, s[4:5]\n  global_load_dword v3, v1, s[6:7]\n"
-                                                     "  v_add_f32 v4, v2, v2\n  v_add_f32 v5, v3, v3\n  s_waitcnt vmcnt(0)" +
-                                                     store_v2);
+    const CodeObject co = exec_test::assemble_kernel(
+        "  global_load_dword v2, v1, s[4:5]\n  global_load_dword v3, v1, s[6:7]\n"
+        "  v_add_f32 v4, v2, v2\n  v_add_f32 v5, v3, v3\n  s_waitcnt vmcnt(0)" +
+        store_v2);
     const Program program = build_program(co, co.kernel("k"));
     exec_test::TestRun run;
     CheckOptions one;

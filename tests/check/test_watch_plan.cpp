@@ -17,7 +17,9 @@ namespace {
 struct Planned {
     Program program;
     WatchPlan plan;
-    std::uint8_t at(const std::string& prefix, unsigned n = 0) const { return plan.watched.at(find_inst(program, prefix, n)); }
+    std::uint8_t at(const std::string& prefix, unsigned n = 0) const {
+        return plan.watched.at(find_inst(program, prefix, n));
+    }
 };
 
 Planned plan_of(const std::string& body, const exec_test::KernelOptions& options = {}) {

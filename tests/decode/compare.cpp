@@ -7,8 +7,8 @@ namespace dppgemm::emu::test {
 namespace {
 
 std::string encoding_label(const Inst& inst) {
-    static const char* const names[] = {"invalid", "SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2",
-                                        "VOPC", "VOP3", "VOP3P", "DS", "FLAT", "MUBUF"};
+    static const char* const names[] = {"invalid", "SOP1", "SOP2", "SOPK",  "SOPC", "SOPP", "SMEM", "VOP1",
+                                        "VOP2",    "VOPC", "VOP3", "VOP3P", "DS",   "FLAT", "MUBUF"};
     std::string label = names[static_cast<int>(inst.encoding)];
     if (!inst.valid()) return "invalid";
     if (inst.dpp) return label + "_dpp";
@@ -24,8 +24,8 @@ std::string encoding_label(const Inst& inst) {
 }
 
 void count_operand_kinds(const Inst& inst, std::map<std::string, int>& kinds) {
-    static const char* const names[] = {"none", "sgpr", "vgpr", "agpr", "special", "inline_int",
-                                        "inline_float", "literal", "off"};
+    static const char* const names[] = {"none",       "sgpr",         "vgpr",    "agpr", "special",
+                                        "inline_int", "inline_float", "literal", "off"};
     for (const Operand* op : {&inst.dst, &inst.sdst, &inst.src0, &inst.src1, &inst.src2, &inst.soffset})
         if (op->kind != OperandKind::none) ++kinds[names[static_cast<int>(op->kind)]];
 }
@@ -33,13 +33,14 @@ void count_operand_kinds(const Inst& inst, std::map<std::string, int>& kinds) {
 }  // namespace
 
 bool out_of_scope(const std::string& llvm_text) {
-    for (const char* prefix : {"exp ", "v_interp_", "image_", "tbuffer_", "buffer_load_format_d16", "buffer_store_format_d16"})
+    for (const char* prefix :
+         {"exp ", "v_interp_", "image_", "tbuffer_", "buffer_load_format_d16", "buffer_store_format_d16"})
         if (llvm_text.rfind(prefix, 0) == 0) return true;
     return false;
 }
 
-std::vector<Mismatch> compare(Target target, const std::vector<DisasmLine>& lines, std::map<std::string, int>* encodings,
-                              std::map<std::string, int>* kinds) {
+std::vector<Mismatch> compare(Target target, const std::vector<DisasmLine>& lines,
+                              std::map<std::string, int>* encodings, std::map<std::string, int>* kinds) {
     std::vector<std::uint8_t> bytes = text_bytes(lines);
     std::vector<Mismatch> bad;
     for (const DisasmLine& line : lines) {
@@ -74,6 +75,5 @@ std::string mismatch_text(const std::vector<Mismatch>& bad, const char* what) {
     }
     return text.str();
 }
-
 
 }  // namespace dppgemm::emu::test

@@ -13,7 +13,6 @@ namespace {
 
 using detail::Form;
 
-
 // Random operand fields of every kind; one instance per generated instruction.
 class Fields {
 public:
@@ -42,8 +41,8 @@ public:
             switch (below(vector_ok ? 7 : 6)) {
             case 0: return sgpr(dwords);
             case 1: {
-                static constexpr unsigned single[] = {102, 103, 104, 105, 106, 107, 124, 125, 126, 127, 235, 236,
-                                                      237, 238, 239, 251, 252, 253, 254};
+                static constexpr unsigned single[] = {102, 103, 104, 105, 106, 107, 124, 125, 126, 127,
+                                                      235, 236, 237, 238, 239, 251, 252, 253, 254};
                 static constexpr unsigned pair[] = {102, 104, 106, 126, 235, 236, 237, 238};
                 if (chance(30)) return 108 + (dwords > 1 ? below(8) * 2 : below(16));  // ttmp
                 return dwords > 1 ? pair[below(std::size(pair))] : single[below(std::size(single))];
@@ -62,8 +61,8 @@ public:
 
     std::uint32_t literal_value() {
         static constexpr std::uint32_t interesting[] = {
-            0x3f800000, 0xbf800000, 0x3e22f983, 0x3c00, 0xbc00, 0x3118, 0x3ff00000, 0xfffffff0,
-            0x40, 0x41, 0xffff, 0x12345678, 0x8000, 0x7fff, 0x3800, 0x0001fff0};
+            0x3f800000, 0xbf800000, 0x3e22f983, 0x3c00,     0xbc00, 0x3118, 0x3ff00000, 0xfffffff0,
+            0x40,       0x41,       0xffff,     0x12345678, 0x8000, 0x7fff, 0x3800,     0x0001fff0};
         if (chance(50)) return interesting[below(std::size(interesting))];
         return static_cast<std::uint32_t>(rng_());
     }
@@ -199,7 +198,8 @@ Sample vop_native(Fields& f, const OpInfo& i, int opcode) {
 Sample vop_dpp(Fields& f, const OpInfo& i, int opcode, const detail::FormBits& fb) {
     std::uint32_t w;
     unsigned src0 = 0xFA;
-    if (i.family == Family::VOP1) w = 0x7E000000u | u(opcode) << 9 | src0 | (i.dwords[F_DST] ? f.vgpr(i.dwords[F_DST]) << 17 : 0);
+    if (i.family == Family::VOP1)
+        w = 0x7E000000u | u(opcode) << 9 | src0 | (i.dwords[F_DST] ? f.vgpr(i.dwords[F_DST]) << 17 : 0);
     else if (i.family == Family::VOP2) w = u(opcode) << 25 | src0 | f.vgpr(1) << 9 | f.vgpr(i.dwords[F_DST]) << 17;
     else w = 0x7C000000u | u(opcode) << 17 | src0 | f.vgpr(1) << 9;
     static constexpr unsigned controls[] = {0x101, 0x10f, 0x111, 0x118, 0x121, 0x12f, 0x130, 0x134, 0x138,
@@ -385,8 +385,8 @@ std::string run(const std::string& command) { return test_support::run_command(c
 
 std::string assemble(const Llvm& llvm, const std::string& source, const std::string& object, bool& ok) {
     std::remove(object.c_str());
-    std::string err = run(llvm.mc + " -arch=amdgcn -mcpu=" + llvm.mcpu + " -filetype=obj " + source + " -o " +
-                          object + " 2>&1 >/dev/null");
+    std::string err = run(llvm.mc + " -arch=amdgcn -mcpu=" + llvm.mcpu + " -filetype=obj " + source + " -o " + object +
+                          " 2>&1 >/dev/null");
     ok = std::ifstream(object).good() && err.find("error:") == std::string::npos;
     return err;
 }

@@ -19,8 +19,6 @@ using namespace dppgemm::emu::test;
 
 namespace {
 
-
-
 // Assemble `lines`, dropping the ones llvm-mc rejects; returns the object path.
 std::string assemble_lines(const Llvm& llvm, const std::string& dir, std::vector<std::string>& lines) {
     std::string source = dir + "/lines.s", object = dir + "/lines.o";
@@ -102,9 +100,30 @@ void run_corpus(Target target, std::size_t minimum_lines) {
     // those are reported above and held to a small bound, not to zero.
     CHECK(raw_bad.size() * 100 <= raw_lines.size() * (target == Target::gfx942 ? 5 : 1));
     // Every encoding family is represented.
-    for (const char* family : {"SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3",
-                               "VOP3b", "VOP3P", "VOP1_dpp", "VOP2_dpp", "VOP1_sdwa", "VOP2_sdwa", "VOPC_sdwa", "DS",
-                               "FLAT", "GLOBAL", "SCRATCH", "MUBUF", "VOP3 (VOP2_e64)", "VOP3 (VOPC_e64)"}) {
+    for (const char* family : {"SOP1",
+                               "SOP2",
+                               "SOPK",
+                               "SOPC",
+                               "SOPP",
+                               "SMEM",
+                               "VOP1",
+                               "VOP2",
+                               "VOPC",
+                               "VOP3",
+                               "VOP3b",
+                               "VOP3P",
+                               "VOP1_dpp",
+                               "VOP2_dpp",
+                               "VOP1_sdwa",
+                               "VOP2_sdwa",
+                               "VOPC_sdwa",
+                               "DS",
+                               "FLAT",
+                               "GLOBAL",
+                               "SCRATCH",
+                               "MUBUF",
+                               "VOP3 (VOP2_e64)",
+                               "VOP3 (VOPC_e64)"}) {
         INFO(family);
         CHECK(encodings[family] > 0);
     }

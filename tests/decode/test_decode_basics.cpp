@@ -53,7 +53,8 @@ TEST_CASE("v_mac_f32 with DPP decodes src0 from the DPP word", "[decode]") {
     CHECK(inst.dpp_ctrl.arg == 0xA0);
     CHECK(inst.dpp_ctrl.row_mask == 0xf);
     CHECK(inst.dpp_ctrl.bank_mask == 0xf);
-    CHECK(disassemble(inst, Target::gfx906) == "v_mac_f32_dpp v4, v2, v3 quad_perm:[0,0,2,2] row_mask:0xf bank_mask:0xf");
+    CHECK(disassemble(inst, Target::gfx906) ==
+          "v_mac_f32_dpp v4, v2, v3 quad_perm:[0,0,2,2] row_mask:0xf bank_mask:0xf");
     // gfx940 has no v_mac_f32: LLVM prints the word as data.
     CHECK(decode_words(Target::gfx940, {0x2C0806FA, 0xFF00A002}).op == Op::invalid);
 }

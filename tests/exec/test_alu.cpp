@@ -15,7 +15,6 @@ using namespace exec_test;
 
 namespace {
 
-
 std::vector<std::uint32_t> random_floats(std::mt19937& rng, float lo = -4.0f, float hi = 4.0f) {
     std::uniform_real_distribution<float> dist(lo, hi);
     std::vector<std::uint32_t> v(64);
@@ -260,10 +259,11 @@ TEST_CASE("64-bit add with carry, 64-bit shift, v_mad_u64_u32", "[alu][int]") {
     b[0] = 0xffffffffu;
     // (a:b) + (b:a) as 64-bit numbers via v_add_co_u32 / v_addc_co_u32; high half stored.
     const auto hi = run_three("  v_add_co_u32 v6, vcc, v2, v3\n  v_addc_co_u32 v5, vcc, v3, v2, vcc", a, b, c);
-    const auto shifted = run_three("  v_mov_b32 v7, v3\n  v_mov_b32 v6, v2\n  v_lshlrev_b64 v[6:7], v4, v[6:7]\n  v_mov_b32 v5, v7",
-                                   a, b, c);
-    const auto mad = run_three("  v_mov_b32 v7, 0\n  v_mov_b32 v6, v4\n  v_mad_u64_u32 v[6:7], s[20:21], v2, v3, v[6:7]\n  v_mov_b32 v5, v7",
-                               a, b, c);
+    const auto shifted = run_three(
+        "  v_mov_b32 v7, v3\n  v_mov_b32 v6, v2\n  v_lshlrev_b64 v[6:7], v4, v[6:7]\n  v_mov_b32 v5, v7", a, b, c);
+    const auto mad = run_three(
+        "  v_mov_b32 v7, 0\n  v_mov_b32 v6, v4\n  v_mad_u64_u32 v[6:7], s[20:21], v2, v3, v[6:7]\n  v_mov_b32 v5, v7",
+        a, b, c);
     for (unsigned l = 0; l < 64; ++l) {
         const std::uint64_t x = a[l] | (std::uint64_t(b[l]) << 32), y = b[l] | (std::uint64_t(a[l]) << 32);
         CHECK(hi[l] == std::uint32_t((x + y) >> 32));
@@ -305,14 +305,14 @@ TEST_CASE("scalar ALU: carries, compares, branches, mul_hi", "[alu][salu]") {
     REQUIRE(run.run(program).ok());
     const auto out = run.read(0, 8);
     const std::uint64_t pair = 0xfffffff0ull | (0x20ull << 32);
-    CHECK(out[0] == 0x10u);                     // low 32 bits of the sum
-    CHECK(out[1] == 1u);                        // carry
+    CHECK(out[0] == 0x10u);  // low 32 bits of the sum
+    CHECK(out[1] == 1u);     // carry
     CHECK(out[2] == std::uint32_t((0xfffffff0ull * 0x20ull) >> 32));
-    CHECK(out[3] == 9u);                        // branch not taken: signed compare true
+    CHECK(out[3] == 9u);  // branch not taken: signed compare true
     CHECK(out[4] == std::uint32_t(pair << 4));
     CHECK(out[5] == std::uint32_t((pair << 4) >> 32));
     CHECK(out[6] == ((0xfffffff0u >> 4) & 0xffu));
-    CHECK(out[7] == 0u);                        // 0xfffffff0 - 0x20: no borrow
+    CHECK(out[7] == 0u);  // 0xfffffff0 - 0x20: no borrow
 }
 
 TEST_CASE("EXEC masking, v_cmpx and s_and_saveexec with s_cbranch_execz", "[alu][exec]") {
@@ -375,18 +375,19 @@ TEST_CASE("SDWA source selects, sign extension and destination placement", "[alu
     for (unsigned l = 0; l < 64; ++l) a[l] = 0x80f1a2b3u + l, b[l] = 0x11223344u * (l + 1);
     // v5 = old value 0xdeadbeef, then byte/word forms write parts of it.
     const char* prefix = "  v_mov_b32 v5, 0xdeadbeef\n";
-    const auto add_bytes = run_three(std::string(prefix) +
-                                         "  v_add_u32_sdwa v5, v2, v3 dst_sel:BYTE_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_0 src1_sel:BYTE_3",
-                                     a, b, c);
-    const auto sext_word = run_three(std::string(prefix) +
-                                         "  v_mov_b32_sdwa v5, sext(v2) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1",
-                                     a, b, c);
-    const auto pad = run_three(std::string(prefix) +
-                                   "  v_and_b32_sdwa v5, v2, v3 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
-                               a, b, c);
-    const auto sext_dst = run_three(std::string(prefix) +
-                                        "  v_mov_b32_sdwa v5, v2 dst_sel:BYTE_0 dst_unused:UNUSED_SEXT src0_sel:BYTE_3",
-                                    a, b, c);
+    const auto add_bytes = run_three(
+        std::string(prefix) +
+            "  v_add_u32_sdwa v5, v2, v3 dst_sel:BYTE_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_0 src1_sel:BYTE_3",
+        a, b, c);
+    const auto sext_word = run_three(
+        std::string(prefix) + "  v_mov_b32_sdwa v5, sext(v2) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1", a, b,
+        c);
+    const auto pad =
+        run_three(std::string(prefix) +
+                      "  v_and_b32_sdwa v5, v2, v3 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
+                  a, b, c);
+    const auto sext_dst = run_three(
+        std::string(prefix) + "  v_mov_b32_sdwa v5, v2 dst_sel:BYTE_0 dst_unused:UNUSED_SEXT src0_sel:BYTE_3", a, b, c);
     for (unsigned l = 0; l < 64; ++l) {
         const std::uint32_t sum = ((a[l] & 0xff) + (b[l] >> 24)) & 0xff;
         CHECK(add_bytes[l] == ((0xdeadbeefu & ~0xff00u) | (sum << 8)));

@@ -63,17 +63,17 @@ TEST_CASE("buffer range rule is per dword, raw and structured", "[memory][buffer
     CHECK(raw.stride == 0);
     CHECK(raw.num_records == 20);
     CHECK(raw.in_range(false, 0, 16));
-    CHECK(raw.in_range(false, 0, 19));         // dword 19..22 starts inside: in range
+    CHECK(raw.in_range(false, 0, 19));  // dword 19..22 starts inside: in range
     CHECK_FALSE(raw.in_range(false, 0, 20));
-    CHECK_FALSE(raw.in_range(false, 7, 20));   // the index plays no part without idxen
+    CHECK_FALSE(raw.in_range(false, 7, 20));          // the index plays no part without idxen
     CHECK(raw.address(0, 8, 100) == raw.base + 108);  // soffset adds to the address, not to the check
     const std::uint32_t structured_words[4] = {0, 16u << 16, 3, 0};
     const BufferResource s = BufferResource::from_sgprs(structured_words);
     CHECK(s.stride == 16);
     CHECK(s.in_range(true, 2, 12));
-    CHECK_FALSE(s.in_range(true, 3, 0));   // index past num_records
-    CHECK(s.in_range(true, 0, 16));        // the offset is not checked against the stride
-    CHECK(s.in_range(false, 0, 2));        // stride without idxen: a raw buffer, offset < num_records
+    CHECK_FALSE(s.in_range(true, 3, 0));  // index past num_records
+    CHECK(s.in_range(true, 0, 16));       // the offset is not checked against the stride
+    CHECK(s.in_range(false, 0, 2));       // stride without idxen: a raw buffer, offset < num_records
     CHECK_FALSE(s.in_range(false, 0, 3));
     CHECK(s.address(2, 4, 0) == 36);
 }
@@ -154,7 +154,7 @@ TEST_CASE("the LDS conflict memo gives the plain model's counts", "[lds]") {
     LdsConflictMemo memo;
     for (int round = 0; round < 300; ++round) {
         LdsLaneAddresses a;
-        a.dwords_per_element = 1u << (round % 3);  // 1, 2, 4
+        a.dwords_per_element = 1u << (round % 3);                             // 1, 2, 4
         a.elements = (round % 13 == 0 && a.dwords_per_element <= 2) ? 2 : 1;  // read2_b32, read2_b64
         // Often the same pattern shifted (memo hits), sometimes by a byte
         // count that is not a multiple of 4, sometimes a new pattern.
@@ -170,7 +170,8 @@ TEST_CASE("the LDS conflict memo gives the plain model's counts", "[lds]") {
         // count made under the other one.
         const Target target = (round / 2) % 2 ? Target::gfx942 : Target::gfx906;
         const LdsLaneGrouping& passes = lds_bank_model(target).passes(false, a.elements * a.dwords_per_element);
-        CHECK(lds_bank_conflict_cycles(a, active, passes, memo) == lds_bank_conflict_cycles(a.dwords(), active, passes));
+        CHECK(lds_bank_conflict_cycles(a, active, passes, memo) ==
+              lds_bank_conflict_cycles(a.dwords(), active, passes));
     }
 }
 
@@ -231,13 +232,17 @@ TEST_CASE("LDS lane groupings per target: gfx942 ds_read_b128 passes as measured
     // Fully conflicted strides: the saturated counts measured on MI300X
     // (62 per ds_read_b32, 60 per b64, 56 per b128), on both groupings.
     for (const LdsBankModel* model : {&gfx906, &gfx942}) {
-        CHECK(lds_bank_conflict_cycles(lanes_b32([](unsigned l) { return 128 * l; }), all, model->passes(false, 1)) == 62);
-        CHECK(lds_bank_conflict_cycles(lanes_wide(2, [](unsigned l) { return 128 * l; }), all, model->passes(false, 2)) == 60);
+        CHECK(lds_bank_conflict_cycles(lanes_b32([](unsigned l) { return 128 * l; }), all, model->passes(false, 1)) ==
+              62);
+        CHECK(lds_bank_conflict_cycles(lanes_wide(2, [](unsigned l) { return 128 * l; }), all,
+                                       model->passes(false, 2)) == 60);
         CHECK(lds_bank_conflict_cycles(stride_128, all, model->passes(false, 4)) == 56);
         // ... and b128 at strides of 32 and 64 bytes: 2 or 4 distinct vectors per
         // bank group and pass (measured: 512 and 1536 per 64 reads).
-        CHECK(lds_bank_conflict_cycles(lanes_wide(4, [](unsigned l) { return 32 * l; }), all, model->passes(false, 4)) == 8);
-        CHECK(lds_bank_conflict_cycles(lanes_wide(4, [](unsigned l) { return 64 * l; }), all, model->passes(false, 4)) == 24);
+        CHECK(lds_bank_conflict_cycles(lanes_wide(4, [](unsigned l) { return 32 * l; }), all,
+                                       model->passes(false, 4)) == 8);
+        CHECK(lds_bank_conflict_cycles(lanes_wide(4, [](unsigned l) { return 64 * l; }), all,
+                                       model->passes(false, 4)) == 24);
     }
     // b96 reads pass like b128 (the general path): on gfx942 with the b128 grouping.
     LdsLaneDwords b96 = consecutive_pairs_clash;

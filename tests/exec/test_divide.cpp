@@ -19,28 +19,36 @@ using namespace exec_test;
 
 namespace {
 
-template <class T> using Bits = std::conditional_t<sizeof(T) == 4, u32, u64>;
-template <class T> Bits<T> to_bits(T x) {
+template <class T>
+using Bits = std::conditional_t<sizeof(T) == 4, u32, u64>;
+template <class T>
+Bits<T> to_bits(T x) {
     Bits<T> b;
     std::memcpy(&b, &x, sizeof b);
     return b;
 }
-template <class T> T to_value(Bits<T> b) {
+template <class T>
+T to_value(Bits<T> b) {
     T x;
     std::memcpy(&x, &b, sizeof x);
     return x;
 }
-template <class T> T p2(int e) { return std::ldexp(T(1), e); }
+template <class T>
+T p2(int e) {
+    return std::ldexp(T(1), e);
+}
 
 // One lane: sources a, b, c (S0, S1, S2), the lane's VCC bit before the
 // instruction, the expected result and VCC bit afterwards (div_scale).
-template <class T> struct Case {
+template <class T>
+struct Case {
     Bits<T> a, b, c;
     bool vcc_in;
     Bits<T> expected;
     bool vcc_out;
 };
-template <class T> Case<T> values(T a, T b, T c, bool vcc_in, T expected, bool vcc_out = false) {
+template <class T>
+Case<T> values(T a, T b, T c, bool vcc_in, T expected, bool vcc_out = false) {
     return {to_bits(a), to_bits(b), to_bits(c), vcc_in, to_bits(expected), vcc_out};
 }
 
@@ -64,7 +72,7 @@ void check(const std::string& op, const std::vector<Case<T>>& cases) {
   global_load_dwordx2 v[4:5], v10, s[8:9]
   global_load_dwordx2 v[6:7], v10, s[10:11]
 )" + run_op + "  global_store_dwordx2 v10, v[8:9], s[4:5]\n"
-                                   : R"(
+                                 : R"(
   global_load_dword v2, v1, s[6:7]
   global_load_dword v3, v1, s[8:9]
   global_load_dword v4, v1, s[10:11]
@@ -96,8 +104,8 @@ void check(const std::string& op, const std::vector<Case<T>>& cases) {
         Bits<T> got;
         std::memcpy(&got, &out[l * words], sizeof(T));
         INFO(op << " lane " << l << ": " << to_value<T>(cases[l].a) << ", " << to_value<T>(cases[l].b) << ", "
-                << to_value<T>(cases[l].c) << " -> " << to_value<T>(got) << std::hex << " (0x" << got << "), expected 0x"
-                << cases[l].expected);
+                << to_value<T>(cases[l].c) << " -> " << to_value<T>(got) << std::hex << " (0x" << got
+                << "), expected 0x" << cases[l].expected);
         CHECK(got == cases[l].expected);
         if (writes_mask) CHECK(bool(out[128 + l]) == cases[l].vcc_out);
     }
@@ -105,12 +113,15 @@ void check(const std::string& op, const std::vector<Case<T>>& cases) {
 
 // The pseudo-code's cases in the format's terms: the scale 2^k, the
 // exponent gap of a quotient near overflow, a numerator exponent that is tiny.
-template <class T> struct Format;
-template <> struct Format<float> {
+template <class T>
+struct Format;
+template <>
+struct Format<float> {
     static constexpr int k = 64, huge = 100, emin = -126, mantissa = 23;
     static constexpr u32 default_nan = 0xffc00000u;
 };
-template <> struct Format<double> {
+template <>
+struct Format<double> {
     static constexpr int k = 128, huge = 800, emin = -1022, mantissa = 52;
     static constexpr u64 default_nan = 0xfff8000000000000ull;
 };
@@ -123,7 +134,8 @@ std::vector<Case<T>> div_scale_cases() {
     const T big = p2<T>(-emin + 1);  // 1 / big is denormal
     return {
         // zero numerator or denominator: NaN, no post-scaling
-        values<T>(1, 0, 1, false, nan), values<T>(2, 2, 0, true, nan),
+        values<T>(1, 0, 1, false, nan),
+        values<T>(2, 2, 0, true, nan),
         // quotient near overflow: only the denominator scales up; VCC set either way
         values<T>(1, 1, p2<T>(Format<T>::huge), false, p2<T>(k), true),
         values<T>(p2<T>(Format<T>::huge), 1, p2<T>(Format<T>::huge), false, p2<T>(Format<T>::huge), true),
@@ -136,7 +148,8 @@ std::vector<Case<T>> div_scale_cases() {
         values<T>(p2<T>(-40), p2<T>(-emin - 30), p2<T>(-40), false, p2<T>(-40 + k), true),
         values<T>(p2<T>(-emin - 30), p2<T>(-emin - 30), p2<T>(-40), false, p2<T>(-emin - 30), true),
         // denormal reciprocal: both scale down
-        values<T>(big, big, p2<T>(10), false, big * p2<T>(-k)), values<T>(p2<T>(10), big, p2<T>(10), false, p2<T>(10 - k)),
+        values<T>(big, big, p2<T>(10), false, big * p2<T>(-k)),
+        values<T>(p2<T>(10), big, p2<T>(10), false, p2<T>(10 - k)),
         // denormal reciprocal and quotient: the denominator scales down, VCC set
         values<T>(big, big, p2<T>(-10), false, big * p2<T>(-k), true),
         values<T>(p2<T>(-10), big, p2<T>(-10), false, p2<T>(-10), true),
@@ -144,7 +157,9 @@ std::vector<Case<T>> div_scale_cases() {
         values<T>(p2<T>(emin + 10), p2<T>(-20), p2<T>(emin + 10), false, p2<T>(emin + 10 + k)),
         values<T>(p2<T>(-20), p2<T>(-20), p2<T>(emin + 10), false, p2<T>(-20 + k)),
         // nothing to do
-        values<T>(3, 3, 1, true, 3), values<T>(1, 3, 1, false, 1), values<T>(-5, 7, -5, false, -5),
+        values<T>(3, 3, 1, true, 3),
+        values<T>(1, 3, 1, false, 1),
+        values<T>(-5, 7, -5, false, -5),
     };
 }
 
@@ -153,13 +168,13 @@ std::vector<Case<T>> div_fmas_cases() {
     constexpr int k = Format<T>::k, emin = Format<T>::emin, m = Format<T>::mantissa;
     // c + a*b lies just above the midpoint between two denormals once scaled
     // by 2^-k; fma rounding first would land on the midpoint and round to even.
-    const int e = emin - m - 1 + k + 6;  // c's exponent: the scaled c has 6 significant bits
+    const int e = emin - m - 1 + k + 6;   // c's exponent: the scaled c has 6 significant bits
     const T c = p2<T>(e) + p2<T>(e - 6);  // scaled: 2^(emin-m+5) + half an ulp of the denormals
     const T a = p2<T>((e - m - 8) / 2), b = p2<T>(e - m - 8 - (e - m - 8) / 2);
     const T up = p2<T>(emin - m + 5) + p2<T>(emin - m);
     return {
         values<T>(2, 3, 1, false, 7),
-        values<T>(2, 3, 4, true, 10 * p2<T>(k)),             // |c| >= 2: the quotient was scaled down
+        values<T>(2, 3, 4, true, 10 * p2<T>(k)),                  // |c| >= 2: the quotient was scaled down
         values<T>(T(0.5), T(0.5), T(0.25), true, p2<T>(-1 - k)),  // |c| < 2: scaled up
         values<T>(a, b, c, true, up),
         values<T>(a, b, c, false, c),
@@ -174,16 +189,22 @@ std::vector<Case<T>> div_fixup_cases() {
     const Bits<T> quiet = Bits<T>(1) << (Format<T>::mantissa - 1);
     const Bits<T> signaling = to_bits(inf) | 1, negative_nan = to_bits(-inf) | 5;
     std::vector<Case<T>> cases = {
-        values<T>(5, 0, 0, false, nan), values<T>(5, inf, -inf, false, nan),
-        values<T>(5, 0, 3, false, inf), values<T>(5, -T(0), 3, false, -inf),
-        values<T>(5, 2, inf, false, inf), values<T>(5, -2, inf, false, -inf),
-        values<T>(5, inf, 3, false, 0), values<T>(5, -inf, 3, false, -T(0)),
-        values<T>(5, 2, 0, false, 0), values<T>(5, 2, -T(0), false, -T(0)),
+        values<T>(5, 0, 0, false, nan),
+        values<T>(5, inf, -inf, false, nan),
+        values<T>(5, 0, 3, false, inf),
+        values<T>(5, -T(0), 3, false, -inf),
+        values<T>(5, 2, inf, false, inf),
+        values<T>(5, -2, inf, false, -inf),
+        values<T>(5, inf, 3, false, 0),
+        values<T>(5, -inf, 3, false, -T(0)),
+        values<T>(5, 2, 0, false, 0),
+        values<T>(5, 2, -T(0), false, -T(0)),
         // underflow: exponent(n) - exponent(d) below the format's limit
         values<T>(5, p2<T>(100), p2<T>(Format<T>::emin + 20), false, 0),
         values<T>(5, -p2<T>(100), p2<T>(Format<T>::emin + 20), false, -T(0)),
         // the quotient with the sign of n / d
-        values<T>(T(-1.5), -2, 3, false, T(-1.5)), values<T>(T(-1.5), 2, 3, false, T(1.5)),
+        values<T>(T(-1.5), -2, 3, false, T(-1.5)),
+        values<T>(T(-1.5), 2, 3, false, T(1.5)),
         // a NaN quotient that reaches the end: overflow
         values<T>(nan, 2, 3, false, inf),
     };
@@ -220,9 +241,23 @@ void division_inputs(std::vector<T>& a, std::vector<T>& b) {
     const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
     const T min_normal = std::numeric_limits<T>::min(), denorm = std::numeric_limits<T>::denorm_min();
     const T max = std::numeric_limits<T>::max();
-    const std::vector<T> special = {0,          -T(0),     1,       -1,          3,         T(0.1),   inf,
-                                    -inf,       nan,       denorm,  -denorm,     min_normal, max,      -max,
-                                    min_normal * T(0.75), p2<T>(Format<T>::emin - 20), p2<T>(-Format<T>::emin),
+    const std::vector<T> special = {0,
+                                    -T(0),
+                                    1,
+                                    -1,
+                                    3,
+                                    T(0.1),
+                                    inf,
+                                    -inf,
+                                    nan,
+                                    denorm,
+                                    -denorm,
+                                    min_normal,
+                                    max,
+                                    -max,
+                                    min_normal * T(0.75),
+                                    p2<T>(Format<T>::emin - 20),
+                                    p2<T>(-Format<T>::emin),
                                     p2<T>(-Format<T>::emin + 1) * T(1.5)};
     for (T x : special)
         for (T y : special) a.push_back(x), b.push_back(y);
@@ -245,7 +280,10 @@ void division_inputs(std::vector<T>& a, std::vector<T>& b) {
 }
 
 // Bitwise equal; any NaN matches any NaN (payloads are not compared).
-template <class T> bool same(T x, T y) { return std::isnan(x) ? std::isnan(y) : to_bits(x) == to_bits(y); }
+template <class T>
+bool same(T x, T y) {
+    return std::isnan(x) ? std::isnan(y) : to_bits(x) == to_bits(y);
+}
 
 template <class T>
 void run_division(const char* kernel, std::vector<T>& quotient, std::vector<T>& root, const std::vector<T>& a,
@@ -333,13 +371,13 @@ TEST_CASE("s_setreg of MODE switches the fp32 denorm mode; s_getreg reads it bac
     const std::vector<u32> out = run.read(0, 448);
     const u32 product = to_bits(x * y);
     REQUIRE(product != 0);
-    CHECK(out[0] == 0);                        // flushed
-    CHECK(out[64] == 0);                       // flushed (multiply-add run)
-    CHECK(out[128] == product);                // kept
-    CHECK(out[192] == to_bits(2 * (x * y)));   // kept, two fmacs in one run
-    CHECK(out[256] == 0);                      // flushed again
-    CHECK(((out[320] >> 4) & 3) == 0);         // MODE.FP_DENORM fp32 from the descriptor
-    CHECK(((out[384] >> 4) & 3) == 3);         // after s_setreg
+    CHECK(out[0] == 0);                                 // flushed
+    CHECK(out[64] == 0);                                // flushed (multiply-add run)
+    CHECK(out[128] == product);                         // kept
+    CHECK(out[192] == to_bits(2 * (x * y)));            // kept, two fmacs in one run
+    CHECK(out[256] == 0);                               // flushed again
+    CHECK(((out[320] >> 4) & 3) == 0);                  // MODE.FP_DENORM fp32 from the descriptor
+    CHECK(((out[384] >> 4) & 3) == 3);                  // after s_setreg
     CHECK((out[384] & ~0x30u) == (out[320] & ~0x30u));  // nothing else changed
 }
 

@@ -38,7 +38,8 @@ std::vector<Control> controls(bool gfx90a) {
     c.push_back({"row_bcast:15", [](int l) { return l >= 16 ? (l / 16) * 16 - 1 : -1; }});
     c.push_back({"row_bcast:31", [](int l) { return l >= 32 ? 31 : -1; }});
     if (gfx90a)
-        for (int n : {0, 5, 15}) c.push_back({"row_newbcast:" + std::to_string(n), [n](int l) { return (l / 16) * 16 + n; }});
+        for (int n : {0, 5, 15})
+            c.push_back({"row_newbcast:" + std::to_string(n), [n](int l) { return (l / 16) * 16 + n; }});
     return c;
 }
 
@@ -123,7 +124,8 @@ TEST_CASE("row_mask, bank_mask, bound_ctrl and inactive source lanes", "[dpp]") 
     const auto all = controls(false);
     std::vector<DppCase> cases;
     for (const Control& c : all) {
-        if (c.text != "row_shr:3" && c.text != "wave_shl:1" && c.text != "row_bcast:15" && c.text != "quad_perm:[3,2,1,0]")
+        if (c.text != "row_shr:3" && c.text != "wave_shl:1" && c.text != "row_bcast:15" &&
+            c.text != "quad_perm:[3,2,1,0]")
             continue;
         cases.push_back({"gfx906", c, 0xa, 0xf, false, 64});
         cases.push_back({"gfx906", c, 0xf, 0x5, false, 64});

@@ -23,9 +23,9 @@ namespace {
 
 std::vector<std::string> dpp_controls(bool gfx90a) {
     std::vector<std::string> c = {"quad_perm:[0,0,2,2]", "quad_perm:[1,1,3,3]", "quad_perm:[3,2,1,0]",
-                                  "quad_perm:[2,2,2,2]", "row_mirror", "row_half_mirror",
-                                  "wave_shl:1", "wave_rol:1", "wave_shr:1", "wave_ror:1",
-                                  "row_bcast:15", "row_bcast:31"};
+                                  "quad_perm:[2,2,2,2]", "row_mirror",          "row_half_mirror",
+                                  "wave_shl:1",          "wave_rol:1",          "wave_shr:1",
+                                  "wave_ror:1",          "row_bcast:15",        "row_bcast:31"};
     for (int n = 1; n <= 15; ++n)
         for (const char* kind : {"row_shl:", "row_shr:", "row_ror:"}) c.push_back(kind + std::to_string(n));
     if (gfx90a)
@@ -118,9 +118,11 @@ TEST_CASE("multiply-add runs with DPP src0: fast path equals the general path bi
             Program general = build_program(co, co.kernels.at(0));
             use_general_paths(general);
             // The fast program really has row-DPP multiply-adds, in runs.
-            const auto row_dpp = std::count_if(fast.code.begin(), fast.code.end(), [](const ExecInst& e) { return e.row_dpp_vgprs; });
+            const auto row_dpp =
+                std::count_if(fast.code.begin(), fast.code.end(), [](const ExecInst& e) { return e.row_dpp_vgprs; });
             CHECK(row_dpp > 0);
-            CHECK(std::any_of(fast.code.begin(), fast.code.end(), [](const ExecInst& e) { return e.multiply_add_run > 8; }));
+            CHECK(std::any_of(fast.code.begin(), fast.code.end(),
+                              [](const ExecInst& e) { return e.multiply_add_run > 8; }));
             ++seed;
             const std::vector<std::uint32_t> expected = run_program(general, count, seed);
             const std::vector<std::uint32_t> got = run_program(fast, count, seed);
@@ -146,11 +148,18 @@ std::string packed_body(unsigned active_lanes) {
       << "  global_load_dword v4, v1, s[10:11]\n  global_load_dword v5, v1, s[6:7]\n"
       << "  global_load_dword v6, v1, s[8:9]\n  global_load_dword v7, v1, s[10:11]\n  s_waitcnt vmcnt(0)\n"
       << "  v_xor_b32 v5, 0x80000000, v5\n  v_add_u32 v6, 1, v6\n";
-    for (unsigned j = 0; j < 8; ++j) s << "  v_mov_b32 v" << 10 + 2 * j << ", v4\n  v_mov_b32 v" << 11 + 2 * j << ", v5\n";
+    for (unsigned j = 0; j < 8; ++j)
+        s << "  v_mov_b32 v" << 10 + 2 * j << ", v4\n  v_mov_b32 v" << 11 + 2 * j << ", v5\n";
     if (active_lanes < 64) s << "  v_cmpx_gt_u32 vcc, " << active_lanes << ", v0\n";
     s << "  s_mov_b32 s20, 0x00400001\n  s_mov_b32 s21, 0xbf800000\n  s_nop 1\n";
-    const char* modifiers[] = {"", " op_sel:[1,0,0]", " op_sel:[0,1,1] op_sel_hi:[1,0,0]", " op_sel_hi:[0,0,0]",
-                               " op_sel:[1,1,1] op_sel_hi:[0,1,0]", " neg_lo:[1,0,0]", " neg_hi:[0,1,1]", " clamp"};
+    const char* modifiers[] = {"",
+                               " op_sel:[1,0,0]",
+                               " op_sel:[0,1,1] op_sel_hi:[1,0,0]",
+                               " op_sel_hi:[0,0,0]",
+                               " op_sel:[1,1,1] op_sel_hi:[0,1,0]",
+                               " neg_lo:[1,0,0]",
+                               " neg_hi:[0,1,1]",
+                               " clamp"};
     for (unsigned pass = 0; pass < 3; ++pass) {
         for (unsigned j = 0; j < 8; ++j) {
             const unsigned d = 10 + 2 * j, prev = 10 + 2 * ((j + 7) % 8);
@@ -195,7 +204,8 @@ TEST_CASE("packed multiply-add runs (v_pk_fma_f32): fast path equals the general
                         ++(fast.multiply_add_steps[i].kind == MultiplyAddStep::Kind::direct ? direct : other);
                 CHECK(direct > 8);
                 CHECK(other > 4);
-                CHECK(std::any_of(fast.code.begin(), fast.code.end(), [](const ExecInst& e) { return e.multiply_add_run > 8; }));
+                CHECK(std::any_of(fast.code.begin(), fast.code.end(),
+                                  [](const ExecInst& e) { return e.multiply_add_run > 8; }));
                 ++seed;
                 const std::vector<std::uint32_t> expected = run_program(general, 18, seed);
                 const std::vector<std::uint32_t> got = run_program(fast, 18, seed);

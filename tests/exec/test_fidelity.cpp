@@ -22,7 +22,6 @@ using namespace exec_test;
 
 namespace {
 
-
 KernelOptions fp32_mode(const char* mcpu, unsigned mode) {
     KernelOptions o;
     o.mcpu = mcpu;
@@ -55,12 +54,12 @@ TEST_CASE("integer sources of fp32 ops are never flushed as denormals", "[alu][f
     const std::vector<u32> n = integer_looking(), zero(64, 0);
     std::vector<u32> one_and_a_half(64, bits(1.5f));
     // One kernel: the ops on the integers in p1 (v2), 1.5 in p2 (v3).
-    const auto results = run_three_each({"  v_cvt_f32_u32 v5, v2", "  v_cvt_f32_u32_e64 v5, v2",
-                                         "  v_cvt_f32_u32_sdwa v5, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0",
-                                         "  v_cvt_f32_i32 v5, v2", "  v_cvt_f64_u32 v[6:7], v2\n  v_cvt_f32_f64 v5, v[6:7]",
-                                         "  v_ldexp_f32 v5, v3, 3", "  s_mov_b32 s20, 5\n  v_ldexp_f32 v5, v3, s20",
-                                         "  v_ldexp_f32 v5, v3, v2"},
-                                        n, one_and_a_half, zero, o);
+    const auto results = run_three_each(
+        {"  v_cvt_f32_u32 v5, v2", "  v_cvt_f32_u32_e64 v5, v2",
+         "  v_cvt_f32_u32_sdwa v5, v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0", "  v_cvt_f32_i32 v5, v2",
+         "  v_cvt_f64_u32 v[6:7], v2\n  v_cvt_f32_f64 v5, v[6:7]", "  v_ldexp_f32 v5, v3, 3",
+         "  s_mov_b32 s20, 5\n  v_ldexp_f32 v5, v3, s20", "  v_ldexp_f32 v5, v3, v2"},
+        n, one_and_a_half, zero, o);
     const auto &cvt_u = results[0], &cvt_u_e64 = results[1], &cvt_u_sdwa = results[2], &cvt_i = results[3],
                &cvt_f64 = results[4], &ldexp_inline = results[5], &ldexp_sgpr = results[6], &ldexp_vgpr = results[7];
     for (unsigned l = 0; l < 64; ++l) {
@@ -84,10 +83,11 @@ TEST_CASE("integer results of fp32 ops are never flushed as denormals", "[alu][f
     const KernelOptions o = fp32_mode(mcpu, mode);
     std::vector<u32> x(64), zero(64, 0);
     for (unsigned l = 0; l < 64; ++l) x[l] = bits(float(l) * 1000.25f);
-    const auto results = run_three_each({"  v_cvt_i32_f32 v5, v2", "  v_cvt_u32_f32_e64 v5, v2", "  v_cvt_rpi_i32_f32 v5, v2",
-                                         "  v_cvt_flr_i32_f32 v5, v2", "  v_frexp_exp_i32_f32 v5, v2",
-                                         "  v_cvt_f64_f32 v[6:7], v2\n  v_cvt_i32_f64 v5, v[6:7]"},
-                                        x, zero, zero, o);
+    const auto results =
+        run_three_each({"  v_cvt_i32_f32 v5, v2", "  v_cvt_u32_f32_e64 v5, v2", "  v_cvt_rpi_i32_f32 v5, v2",
+                        "  v_cvt_flr_i32_f32 v5, v2", "  v_frexp_exp_i32_f32 v5, v2",
+                        "  v_cvt_f64_f32 v[6:7], v2\n  v_cvt_i32_f64 v5, v[6:7]"},
+                       x, zero, zero, o);
     const auto &to_i = results[0], &to_u = results[1], &rpi = results[2], &flr = results[3], &frexp_exp = results[4],
                &f64_to_i = results[5];
     for (unsigned l = 0; l < 64; ++l) {
@@ -142,7 +142,8 @@ TEST_CASE("ds_swizzle_b32 rotate and FFT modes", "[lds][swizzle][fidelity]") {
         body += "  ds_swizzle_b32 v" + std::to_string(10 + k) + ", v2 offset:" + std::to_string(offsets[k]) + "\n";
     body += "  s_waitcnt lgkmcnt(0)\n";
     for (unsigned k = 0; k < std::size(offsets); ++k)
-        body += "  global_store_dword v1, v" + std::to_string(10 + k) + ", s[4:5] offset:" + std::to_string(256 * k) + "\n";
+        body +=
+            "  global_store_dword v1, v" + std::to_string(10 + k) + ", s[4:5] offset:" + std::to_string(256 * k) + "\n";
     KernelOptions o;
     o.mcpu = mcpu;
     const CodeObject co = assemble_kernel(body, o);
@@ -152,8 +153,8 @@ TEST_CASE("ds_swizzle_b32 rotate and FFT modes", "[lds][swizzle][fidelity]") {
     for (std::uint32_t i = 0; i < program.insts.size(); ++i) {
         if (program.insts[i].op != Op::ds_swizzle_b32) continue;
         const u32 offset = offsets[swizzles];
-        CHECK(program.disassemble(i) == "ds_swizzle_b32 v" + std::to_string(10 + swizzles) + ", v2 offset:" +
-                                            std::to_string(offset));
+        CHECK(program.disassemble(i) ==
+              "ds_swizzle_b32 v" + std::to_string(10 + swizzles) + ", v2 offset:" + std::to_string(offset));
         ++swizzles;
     }
     CHECK(swizzles == std::size(offsets));
@@ -195,10 +196,11 @@ u64 run_f64(const std::string& body, u64 a, u64 b, u64 c, const KernelOptions& o
     const auto set = [](const char* reg, u32 value) {
         return std::string("  v_mov_b32 ") + reg + ", " + std::to_string(value) + "\n";
     };
-    const CodeObject co = assemble_kernel(set("v2", u32(a)) + set("v3", u32(a >> 32)) + set("v4", u32(b)) +
-                                              set("v5", u32(b >> 32)) + set("v8", u32(c)) + set("v9", u32(c >> 32)) +
-                                              body + "\n  v_lshlrev_b32 v10, 3, v0\n  global_store_dwordx2 v10, v[6:7], s[4:5]\n",
-                                          options);
+    const CodeObject co =
+        assemble_kernel(set("v2", u32(a)) + set("v3", u32(a >> 32)) + set("v4", u32(b)) + set("v5", u32(b >> 32)) +
+                            set("v8", u32(c)) + set("v9", u32(c >> 32)) + body +
+                            "\n  v_lshlrev_b32 v10, 3, v0\n  global_store_dwordx2 v10, v[6:7], s[4:5]\n",
+                        options);
     const Program program = build_program(co, co.kernels.at(0));
     TestRun run(128);
     const DispatchResult r = run.run(program);
@@ -223,8 +225,8 @@ public:
         std::string source = "  v_mov_b32 v10, 0\n";
         for (std::size_t i = 0; i < cases_.size(); ++i) {
             const Case& k = cases_[i];
-            source += set("v2", u32(k.a)) + set("v3", u32(k.a >> 32)) + set("v4", u32(k.b)) + set("v5", u32(k.b >> 32)) +
-                      set("v8", u32(k.c)) + set("v9", u32(k.c >> 32)) + k.body +
+            source += set("v2", u32(k.a)) + set("v3", u32(k.a >> 32)) + set("v4", u32(k.b)) +
+                      set("v5", u32(k.b >> 32)) + set("v8", u32(k.c)) + set("v9", u32(k.c >> 32)) + k.body +
                       "\n  global_store_dwordx2 v10, v[6:7], s[4:5] offset:" + std::to_string(8 * i) + "\n";
         }
         REQUIRE(8 * cases_.size() <= 4095);  // the store's offset field
@@ -250,7 +252,6 @@ private:
     std::vector<Case> cases_;
 };
 
-
 }  // namespace
 
 // MODE.FP_DENORM [7:6] (.amdhsa_float_denorm_mode_16_64) governs f64 operands
@@ -271,27 +272,26 @@ TEST_CASE("the fp16/fp64 denorm mode flushes f64 inputs and results", "[alu][flo
     };
     // A denormal input times 2^60 is normal: 0 only when the input is flushed.
     expect("  v_mul_f64 v[6:7], v[2:3], v[4:5]", min_denormal, bits64(0x1p60), 0,
-          (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
+           (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
     // Normal inputs, denormal product: 0 only when the result is flushed.
     expect("  v_mul_f64 v[6:7], v[2:3], v[4:5]", bits64(small), bits64(0x1p-10), 0,
-          (flush_out ? zero : bits64(std::ldexp(1.0, -1032))));
+           (flush_out ? zero : bits64(std::ldexp(1.0, -1032))));
     expect("  v_mul_f64 v[6:7], v[2:3], v[4:5]", bits64(-small), bits64(0x1p-10), 0,
-          (flush_out ? negative_zero : bits64(-std::ldexp(1.0, -1032))));
+           (flush_out ? negative_zero : bits64(-std::ldexp(1.0, -1032))));
     // An SGPR pair source is flushed as a VGPR one.
     expect("  s_mov_b32 s20, 1\n  s_mov_b32 s21, 0\n  v_mul_f64 v[6:7], s[20:21], v[4:5]", 0, bits64(0x1p60), 0,
-                   (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
+           (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
     expect("  v_add_f64 v[6:7], v[2:3], v[4:5]", bits64(small * 1.5), bits64(-small), 0,
-          (flush_out ? zero : bits64(small * 0.5)));
+           (flush_out ? zero : bits64(small * 0.5)));
     expect("  v_fma_f64 v[6:7], v[2:3], v[4:5], v[8:9]", bits64(tiny), bits64(0x1p60), bits64(1.0),
-          (flush_in ? bits64(1.0) : bits64(1.0 + std::ldexp(1.0, -1014))));
+           (flush_in ? bits64(1.0) : bits64(1.0 + std::ldexp(1.0, -1014))));
     // v_ldexp_f64's exponent is an integer: never flushed; its f64 input is.
-    expect("  v_ldexp_f64 v[6:7], v[2:3], 60", min_denormal, 0, 0,
-          (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
+    expect("  v_ldexp_f64 v[6:7], v[2:3], 60", min_denormal, 0, 0, (flush_in ? zero : bits64(std::ldexp(1.0, -1014))));
     expect("  s_mov_b32 s20, -60\n  v_ldexp_f64 v[6:7], v[2:3], s20", bits64(small), 0, 0,
-          (flush_out ? zero : bits64(std::ldexp(1.0, -1082))));
+           (flush_out ? zero : bits64(std::ldexp(1.0, -1082))));
     // Compares read flushed inputs: a denormal equals zero when flushed.
     expect("  v_cmp_eq_f64 vcc, v[2:3], v[4:5]\n  v_cndmask_b32 v6, 0, 1, vcc\n  v_mov_b32 v7, 0", min_denormal, zero,
-                  0, (flush_in ? 1u : 0u));
+           0, (flush_in ? 1u : 0u));
     // Conversions: each operand under its own precision's mode (the fp32 mode is 3: kept).
     expect("  v_cvt_f64_f32 v[6:7], v2", bits64(0) | bits(0x1p-140f), 0, 0, bits64(0x1p-140));
     expect("  v_cvt_f32_f64 v6, v[2:3]\n  v_mov_b32 v7, 0", bits64(0x1p-140), 0, 0, bits(0x1p-140f));
@@ -303,7 +303,8 @@ TEST_CASE("the fp16/fp64 denorm mode flushes f64 inputs and results", "[alu][flo
     cases.check();
 }
 
-TEST_CASE("f32 conversions to and from f64 follow the fp32 mode on their f32 side", "[alu][float][denorm][f64][fidelity]") {
+TEST_CASE("f32 conversions to and from f64 follow the fp32 mode on their f32 side",
+          "[alu][float][denorm][f64][fidelity]") {
     const unsigned mode = GENERATE(0u, 1u, 2u, 3u);
     INFO("fp32 denorm mode " << mode);
     KernelOptions o;
@@ -321,11 +322,11 @@ namespace {
 std::vector<u32> buffer_load(const char* mcpu, u32 stride, u32 num_records, const std::string& load) {
     KernelOptions o;
     o.mcpu = mcpu;
-    const CodeObject co = assemble_kernel("  s_mov_b32 s20, s6\n  s_and_b32 s21, s7, 0xffff\n  s_or_b32 s21, s21, " +
-                                              std::to_string(stride << 16) + "\n  s_mov_b32 s22, " +
-                                              std::to_string(num_records) + "\n  s_mov_b32 s23, 0\n  v_mov_b32 v6, 0x5a5a\n" +
-                                              load + "\n  s_waitcnt vmcnt(0)\n  global_store_dword v1, v6, s[4:5]\n",
-                                          o);
+    const CodeObject co = assemble_kernel(
+        "  s_mov_b32 s20, s6\n  s_and_b32 s21, s7, 0xffff\n  s_or_b32 s21, s21, " + std::to_string(stride << 16) +
+            "\n  s_mov_b32 s22, " + std::to_string(num_records) + "\n  s_mov_b32 s23, 0\n  v_mov_b32 v6, 0x5a5a\n" +
+            load + "\n  s_waitcnt vmcnt(0)\n  global_store_dword v1, v6, s[4:5]\n",
+        o);
     const Program program = build_program(co, co.kernels.at(0));
     TestRun run(256);
     std::vector<u32> data(256);
@@ -349,8 +350,9 @@ TEST_CASE("buffer range checks follow the ISA's raw and structured rules", "[mem
     const auto at4 = buffer_load(mcpu, 0, 6, "  buffer_load_dword v6, off, s[20:23], 0 offset:4");
     const auto at8 = buffer_load(mcpu, 0, 6, "  buffer_load_dword v6, off, s[20:23], 0 offset:8");
     // Per dword: of a dwordx2 at offset 4, dword 0 (offset 4) is in range, dword 1 (offset 8) is not.
-    const auto pair = buffer_load(mcpu, 0, 6, "  buffer_load_dwordx2 v[6:7], off, s[20:23], 0 offset:4\n  s_waitcnt vmcnt(0)\n"
-                                              "  v_add_u32 v6, v6, v7");
+    const auto pair = buffer_load(mcpu, 0, 6,
+                                  "  buffer_load_dwordx2 v[6:7], off, s[20:23], 0 offset:4\n  s_waitcnt vmcnt(0)\n"
+                                  "  v_add_u32 v6, v6, v7");
     // Per lane (offen): lanes whose offset 4*lane + 4 < 11 are in range (lanes 0 and 1).
     const auto lanes = buffer_load(mcpu, 0, 11, "  buffer_load_dword v6, v1, s[20:23], 0 offen offset:4");
     // Structured, stride 8: only the index is checked, not offset:12 against the stride.
@@ -358,7 +360,8 @@ TEST_CASE("buffer range checks follow the ISA's raw and structured rules", "[mem
     // A stride without idxen is a raw buffer: the offset is checked, the index (0) is not.
     const auto strided_raw = buffer_load(mcpu, 4, 256, "  buffer_load_dword v6, v1, s[20:23], 0 offen");
     // The SGPR offset is not part of the check.
-    const auto soffset = buffer_load(mcpu, 0, 6, "  s_mov_b32 s24, 64\n  buffer_load_dword v6, off, s[20:23], s24 offset:4");
+    const auto soffset =
+        buffer_load(mcpu, 0, 6, "  s_mov_b32 s24, 64\n  buffer_load_dword v6, off, s[20:23], s24 offset:4");
     for (unsigned l = 0; l < 64; ++l) {
         INFO("lane " << l);
         CHECK(at4[l] == 1001);
@@ -374,8 +377,8 @@ TEST_CASE("buffer range checks follow the ISA's raw and structured rules", "[mem
 // What hipcc -fgpu-flush-denormals-to-zero makes of integer division and
 // int -> float: the host's answers in every lane.
 TEST_CASE("hipcc -fgpu-flush-denormals-to-zero: integer division and int to float", "[hip][denorm][fidelity]") {
-    const CodeObject co = compile_hip(hip_source("denormal_flush.hip"),
-                                      "-fgpu-flush-denormals-to-zero --offload-arch=gfx906");
+    const CodeObject co =
+        compile_hip(hip_source("denormal_flush.hip"), "-fgpu-flush-denormals-to-zero --offload-arch=gfx906");
     const Program program = build_program(co, co.kernel("integer_math"));
     REQUIRE(program.descriptor.float_mode.denorm_32 == FloatDenormMode::flush_src_dst);
     const unsigned n = 1000, block = 256;
@@ -410,7 +413,8 @@ TEST_CASE("clamp and omod on f32 and f16 results", "[alu][float][clamp][fidelity
     const auto quadrupled_clamped = run_three("  v_mul_f32_e64 v5, v2, v3 clamp mul:4", a, b, zero, o);
     const auto halved = run_three("  v_mul_f32_e64 v5, v2, v3 div:2", a, b, zero, o);
     std::vector<u32> a16(64), b16(64, 0x3c00);
-    for (unsigned l = 0; l < 64; ++l) a16[l] = l % 4 == 0 ? 0xc000 : l % 4 == 1 ? 0x3400 : l % 4 == 2 ? 0x3e00 : 0x7e00;  // -2, 0.25, 1.5, NaN
+    for (unsigned l = 0; l < 64; ++l)
+        a16[l] = l % 4 == 0 ? 0xc000 : l % 4 == 1 ? 0x3400 : l % 4 == 2 ? 0x3e00 : 0x7e00;  // -2, 0.25, 1.5, NaN
     const auto clamped16 = run_three("  v_mul_f16_e64 v5, v2, v3 clamp", a16, b16, zero, o);
     const auto doubled16 = run_three("  v_mul_f16_e64 v5, v2, v3 mul:2", a16, b16, zero, o);
     const auto clamp01 = [](float x) { return std::isnan(x) ? 0.0f : x < 0 ? 0.0f : x > 1 ? 1.0f : x; };
@@ -429,12 +433,13 @@ TEST_CASE("clamp and omod on f32 and f16 results", "[alu][float][clamp][fidelity
         else CHECK(doubled16[l] == want_doubled16[l % 4]);
     }
     // Packed f32 (gfx90a): clamp per half.
-    const CodeObject pk = assemble_kernel("  v_mov_b32 v3, 0x40400000\n  v_mov_b32 v4, 0.5\n  v_mov_b32 v5, 0.5\n"
-                                          "  v_pk_mul_f32 v[6:7], v[2:3], v[4:5] clamp\n"
-                                          "  v_pk_fma_f32 v[8:9], v[2:3], v[4:5], v[4:5] clamp\n"
-                                          "  v_add_f32 v5, v6, v7\n  v_add_f32 v5, v5, v8\n  v_add_f32 v5, v5, v9\n"
-                                          "  global_store_dword v1, v5, s[4:5]",
-                                          fp32_mode("gfx90a", 3));
+    const CodeObject pk = assemble_kernel(
+        "  v_mov_b32 v3, 0x40400000\n  v_mov_b32 v4, 0.5\n  v_mov_b32 v5, 0.5\n"
+        "  v_pk_mul_f32 v[6:7], v[2:3], v[4:5] clamp\n"
+        "  v_pk_fma_f32 v[8:9], v[2:3], v[4:5], v[4:5] clamp\n"
+        "  v_add_f32 v5, v6, v7\n  v_add_f32 v5, v5, v8\n  v_add_f32 v5, v5, v9\n"
+        "  global_store_dword v1, v5, s[4:5]",
+        fp32_mode("gfx90a", 3));
     const Program pk_program = build_program(pk, pk.kernels.at(0));
     TestRun pk_run(64);
     REQUIRE(pk_run.run(pk_program).ok());

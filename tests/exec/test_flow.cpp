@@ -143,7 +143,7 @@ TEST_CASE("an unimplemented instruction stops the run naming it and its PC", "[f
     CHECK(r.fault->instruction == "s_set_gpr_idx_off");
     CHECK(r.fault->what == "instruction not implemented");
     CHECK(r.fault->pc == program.code_address + program.insts[4].pc);
-    CHECK(r.fault->message.find("pc 0x" ) != std::string::npos);
+    CHECK(r.fault->message.find("pc 0x") != std::string::npos);
 }
 
 TEST_CASE("running past the end of the code and endless loops are errors", "[flow][errors]") {
@@ -224,7 +224,8 @@ TEST_CASE("results and counters are identical for 1, 2 and 5 threads", "[flow][t
 namespace {
 // Counts what the observer interface reports; one per workgroup.
 struct CountingObserver : WorkgroupObserver {
-    std::uint64_t instructions = 0, lds_accesses = 0, global_accesses = 0, issues = 0, landings = 0, barriers = 0, ended = 0;
+    std::uint64_t instructions = 0, lds_accesses = 0, global_accesses = 0, issues = 0, landings = 0, barriers = 0,
+                  ended = 0;
     void before_instruction(const Wave&, const ExecInst&) override { ++instructions; }
     void memory_access(const Wave&, const ExecInst&, const MemoryAccess& a) override {
         ++(a.space == MemoryAccess::Space::lds ? lds_accesses : global_accesses);
@@ -279,8 +280,8 @@ TEST_CASE("checkers observe instructions, memory, counters and barriers per work
         CHECK(o.instructions == r.counters.wave_instructions() / 3);
         CHECK(o.lds_accesses == 2 * 2);     // 2 waves x (write + read)
         CHECK(o.global_accesses == 2 * 2);  // 2 waves x (load + store)
-        CHECK(o.issues == 2 * 6);    // per wave: s_load x2, global load and store, ds write and read
-        CHECK(o.landings == 2 * 5);  // the final store is never waited for, so it never retires
+        CHECK(o.issues == 2 * 6);           // per wave: s_load x2, global load and store, ds write and read
+        CHECK(o.landings == 2 * 5);         // the final store is never waited for, so it never retires
         CHECK(o.barriers == 1);
         CHECK(o.ended == 2);
     }

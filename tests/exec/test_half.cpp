@@ -111,9 +111,9 @@ std::vector<u32> all_halves(u32 high = 0) {
     return v;
 }
 
-const std::vector<u32> special_halves = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400, 0x8400, 0x3c00, 0xbc00,
-                                         0x3c01, 0x3bff, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x7d00, 0x3800, 0x4000,
-                                         0x5bff, 0x1400, 0x0200, 0x7a00};
+const std::vector<u32> special_halves = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400, 0x8400,
+                                         0x3c00, 0xbc00, 0x3c01, 0x3bff, 0x7bff, 0xfbff, 0x7c00, 0xfc00,
+                                         0x7e00, 0x7d00, 0x3800, 0x4000, 0x5bff, 0x1400, 0x0200, 0x7a00};
 
 // Operand pairs (a, b): all pairs of specials, random bit patterns, and
 // random values of nearby magnitude (cancellation, ties). `high` fills the
@@ -180,10 +180,13 @@ TEST_CASE("f16 conversions: all 65536 halves", "[alu][half]") {
         return nan16(a) ? 0u : std::uint16_t(std::int16_t(x <= -32768.0f ? -32768 : x >= 32767.0f ? 32767 : int(x)));
     });
     // Rounding exact unary ops against float then half.
-    const std::pair<const char*, float (*)(float)> exact_unary[] = {
-        {"v_floor_f16", std::floor}, {"v_ceil_f16", std::ceil}, {"v_trunc_f16", std::trunc}, {"v_rndne_f16", std::nearbyint}};
+    const std::pair<const char*, float (*)(float)> exact_unary[] = {{"v_floor_f16", std::floor},
+                                                                    {"v_ceil_f16", std::ceil},
+                                                                    {"v_trunc_f16", std::trunc},
+                                                                    {"v_rndne_f16", std::nearbyint}};
     for (const auto& [name, fn] : exact_unary)
-        check_lanes(std::string("  ") + name + " v5, v2", in, [fn = fn](u32 a, u32, u32) { return round_half(fn(f(a))); });
+        check_lanes(std::string("  ") + name + " v5, v2", in,
+                    [fn = fn](u32 a, u32, u32) { return round_half(fn(f(a))); });
 }
 
 TEST_CASE("v_cvt_f16_f32 rounds to nearest even at every half midpoint", "[alu][half]") {
@@ -193,8 +196,7 @@ TEST_CASE("v_cvt_f16_f32 rounds to nearest even at every half midpoint", "[alu][
         // The midpoint between h and h + 1, and one float ulp either side, both signs.
         const double mid = (double(f(h)) + double(f(h + 1))) / 2;
         const float m = float(mid);
-        for (float x : {m, std::nextafter(m, 0.0f), std::nextafter(m, 1e9f), -m})
-            in.a.push_back(bits(x));
+        for (float x : {m, std::nextafter(m, 0.0f), std::nextafter(m, 1e9f), -m}) in.a.push_back(bits(x));
     }
     for (int i = 0; i < 65536; ++i) in.a.push_back(rng());  // any f32 bits: tiny, huge, NaN
     in.b = in.c = in.a;
@@ -254,9 +256,10 @@ TEST_CASE("v_fma_f16 and v_mad_u16 keep the other half; op_sel picks halves", "[
     // VOP2 forms zero the high half; SDWA selects and places words.
     check_lanes("  v_mov_b32 v5, 0x12345678\n  v_add_f16 v5, v2, v3", in,
                 [](u32 a, u32 b, u32) { return round_half(f(a) + f(b)); });
-    check_lanes("  v_mov_b32 v5, 0x12345678\n  v_mul_f16_sdwa v5, v2, v3 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE "
-                "src0_sel:WORD_1 src1_sel:WORD_0",
-                in, [&](u32 a, u32 b, u32) { return 0x5678u | (round_half(f(hi(a)) * f(b)) << 16); });
+    check_lanes(
+        "  v_mov_b32 v5, 0x12345678\n  v_mul_f16_sdwa v5, v2, v3 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE "
+        "src0_sel:WORD_1 src1_sel:WORD_0",
+        in, [&](u32 a, u32 b, u32) { return 0x5678u | (round_half(f(hi(a)) * f(b)) << 16); });
     check_lanes("  v_pack_b32_f16 v5, v2, v3 op_sel:[1,0,0,0]", in,
                 [&](u32 a, u32 b, u32) { return hi(a) | ((b & 0xffff) << 16); });
     // Inline constants are f16 encodings; literals are 16-bit patterns.
@@ -281,8 +284,9 @@ TEST_CASE("v_mac_f16/v_mad_f16/v_madak_f16 round the product and flush denormals
     check_lanes("  v_mov_b32 v5, 0\n  v_madmk_f16 v5, v2, 0x4100, v3", in,
                 [&](u32 a, u32 b, u32) { return mad(a, 0x4100, b); });
     // The FP16 denorm mode flushes add inputs and results.
-    check_lanes("  v_add_f16 v5, v2, v3", in,
-                [&](u32 a, u32 b, u32) { return flush(round_half(f(flush(a)) + f(flush(b)))); }, true);
+    check_lanes(
+        "  v_add_f16 v5, v2, v3", in, [&](u32 a, u32 b, u32) { return flush(round_half(f(flush(a)) + f(flush(b)))); },
+        true);
 }
 
 TEST_CASE("v_frexp_mant_f16 and v_frexp_exp_i16_f16 split every half", "[alu][half]") {
@@ -323,31 +327,32 @@ TEST_CASE("f16 and 16-bit integer compares, v_cmp_class_f16", "[alu][half]") {
     const Pairs in = operand_triples(5);
     // Predicate order f, lt, eq, le, gt, lg, ge, o, u, nge, nlg, ngt, nle, neq, nlt, tru: bit r of the index is
     // the result for relation r (less, equal, greater, unordered).
-    const char* names[] = {"f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru"};
-    const auto relation = [](float x, float y) { return std::isnan(x) || std::isnan(y) ? 3 : x < y ? 0 : x == y ? 1 : 2; };
+    const char* names[] = {"f", "lt",  "eq",  "le",  "gt",  "lg",  "ge",  "o",
+                           "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru"};
+    const auto relation = [](float x, float y) {
+        return std::isnan(x) || std::isnan(y) ? 3 : x < y ? 0 : x == y ? 1 : 2;
+    };
     const std::string to_v5 = "\n  v_cndmask_b32 v5, 0, 1, vcc";
     for (unsigned p = 0; p < 16; ++p) {
         check_lanes(std::string("  v_cmp_") + names[p] + "_f16 vcc, v2, v3" + to_v5, in,
                     [&](u32 a, u32 b, u32) { return (p >> relation(f(a), f(b))) & 1; });
         if (p >= 8) continue;
         const char* int_names[] = {"f", "lt", "eq", "le", "gt", "ne", "ge", "t"};
-        check_lanes(std::string("  v_cmp_") + int_names[p] + "_i16 vcc, v2, v3" + to_v5, in, [&](u32 a, u32 b, u32) {
-            return (p >> relation(std::int16_t(a), std::int16_t(b))) & 1;
-        });
-        check_lanes(std::string("  v_cmp_") + int_names[p] + "_u16 vcc, v2, v3" + to_v5, in, [&](u32 a, u32 b, u32) {
-            return (p >> relation(float(a & 0xffff), float(b & 0xffff))) & 1;
-        });
+        check_lanes(std::string("  v_cmp_") + int_names[p] + "_i16 vcc, v2, v3" + to_v5, in,
+                    [&](u32 a, u32 b, u32) { return (p >> relation(std::int16_t(a), std::int16_t(b))) & 1; });
+        check_lanes(std::string("  v_cmp_") + int_names[p] + "_u16 vcc, v2, v3" + to_v5, in,
+                    [&](u32 a, u32 b, u32) { return (p >> relation(float(a & 0xffff), float(b & 0xffff))) & 1; });
     }
-    check_lanes("  v_cmpx_lt_f16 vcc, v2, v3\n  v_mov_b32 v5, 0\n  s_mov_b64 exec, -1\n  v_cndmask_b32 v5, 0, 1, vcc", in,
-                [&](u32 a, u32 b, u32) { return f(a) < f(b) ? 1u : 0u; });
+    check_lanes("  v_cmpx_lt_f16 vcc, v2, v3\n  v_mov_b32 v5, 0\n  s_mov_b64 exec, -1\n  v_cndmask_b32 v5, 0, 1, vcc",
+                in, [&](u32 a, u32 b, u32) { return f(a) < f(b) ? 1u : 0u; });
     Pairs classes = in;
     for (std::size_t l = 0; l < classes.b.size(); ++l) classes.b[l] = 1u << (l % 10);
     check_lanes("  v_cmp_class_f16 vcc, v2, v3" + to_v5, classes, [](u32 a, u32 mask, u32) -> u32 {
         const float x = f(a);
         const bool neg = std::signbit(x);
-        unsigned bit = std::isnan(x) ? ((a & 0x200) ? 1 : 0)
-                       : std::isinf(x) ? (neg ? 2 : 9)
-                       : x == 0 ? (neg ? 5 : 6)
+        unsigned bit = std::isnan(x)             ? ((a & 0x200) ? 1 : 0)
+                       : std::isinf(x)           ? (neg ? 2 : 9)
+                       : x == 0                  ? (neg ? 5 : 6)
                        : std::fabs(x) < 0x1p-14f ? (neg ? 4 : 7)
                                                  : (neg ? 3 : 8);
         return (mask >> bit) & 1;
@@ -392,8 +397,8 @@ TEST_CASE("packed f16 and 16-bit ops with op_sel, op_sel_hi, neg_lo, neg_hi", "[
         {"v_pk_mad_u16 v5, v2, v3, v4 op_sel:[1,0,1]", [](u32 a, u32 b, u32 c) { return a * b + c; }, 5, 7, 0, 0,
          false},
         {"v_pk_mad_i16 v5, v2, v3, v4", [](u32 a, u32 b, u32 c) { return a * b + c; }, 0, 7, 0, 0, false},
-        {"v_pk_min_f16 v5, v2, v3 op_sel_hi:[0,0]", [](u32 a, u32 b, u32) { return min_max_oracle(false, a, b); }, 0,
-         0, 0, 0, true},
+        {"v_pk_min_f16 v5, v2, v3 op_sel_hi:[0,0]", [](u32 a, u32 b, u32) { return min_max_oracle(false, a, b); }, 0, 0,
+         0, 0, true},
         {"v_pk_add_i16 v5, v2, v3", [](u32 a, u32 b, u32) { return a + b; }, 0, 3, 0, 0, false},
         {"v_pk_sub_u16 v5, v2, v3", [](u32 a, u32 b, u32) { return a - b; }, 0, 3, 0, 0, false},
         {"v_pk_lshrrev_b16 v5, v2, v3", [](u32 a, u32 b, u32) { return b >> (a & 15); }, 0, 3, 0, 0, false},
@@ -452,7 +457,8 @@ TEST_CASE("hipcc fp16 kernels match host _Float16 arithmetic bit for bit", "[hip
     std::vector<std::uint16_t> a(n), b(n);
     for (int i = 0; i < n; ++i) {
         // Mostly finite values of moderate size, some specials and random bit patterns.
-        a[i] = i < 24 ? std::uint16_t(special_halves[i]) : std::uint16_t(i % 7 ? (rng() & 0x7fff) % 0x5c00 | (rng() & 0x8000) : rng());
+        a[i] = i < 24 ? std::uint16_t(special_halves[i])
+                      : std::uint16_t(i % 7 ? (rng() & 0x7fff) % 0x5c00 | (rng() & 0x8000) : rng());
         b[i] = std::uint16_t(i % 5 ? (rng() & 0x7fff) % 0x5c00 | (rng() & 0x8000) : rng());
     }
     DeviceMemory memory;
@@ -479,14 +485,10 @@ TEST_CASE("hipcc fp16 kernels match host _Float16 arithmetic bit for bit", "[hip
         // (short)x: v_cvt_i16_f16 truncates and saturates, NaN -> 0.
         const float truncated = std::isnan(float(x)) ? 0.0f : std::trunc(float(x));
         const short as_short = short(std::clamp(truncated, -32768.0f, 32767.0f));
-        const u32 want[8] = {bits_of(H(x + y)),
-                             bits_of(H(product - x)),
-                             fma_oracle(a[i], b[i], bits_of(H(0.75f))),
-                             bits_of(x > y ? x : y),
-                             round_half(float(x) * 3.0f),
-                             round_half(float(as_short)),
-                             bits_of(H(product + x)),
-                             bits_of(H(swapped_product + y))};
+        const u32 want[8] = {
+            bits_of(H(x + y)),       bits_of(H(product - x)),        fma_oracle(a[i], b[i], bits_of(H(0.75f))),
+            bits_of(x > y ? x : y),  round_half(float(x) * 3.0f),    round_half(float(as_short)),
+            bits_of(H(product + x)), bits_of(H(swapped_product + y))};
         for (int k = 0; k < 8; ++k) check("half_math", 8 * i + k, out[8 * i + k], want[k]);
     }
 
@@ -521,17 +523,14 @@ TEST_CASE("v_fma_mix_f32/mixlo_f16/mixhi_f16: f16 or f32 sources, one rounding",
     }
     const auto lo = [](u32 x) { return f(x & 0xffff); };
     const auto hi = [](u32 x) { return f(x >> 16); };
-    check_lanes("  v_fma_mix_f32 v5, v2, v3, v4 op_sel_hi:[1,1,0]", in, [&](u32 a, u32 b, u32 c) {
-        return bits(std::fma(lo(a), lo(b), from_bits(c)));
-    });
-    check_lanes("  v_fma_mix_f32 v5, -v2, |v3|, v4 op_sel:[1,0,0] op_sel_hi:[1,1,0]", in, [&](u32 a, u32 b, u32 c) {
-        return bits(std::fma(-hi(a), std::fabs(lo(b)), from_bits(c)));
-    });
+    check_lanes("  v_fma_mix_f32 v5, v2, v3, v4 op_sel_hi:[1,1,0]", in,
+                [&](u32 a, u32 b, u32 c) { return bits(std::fma(lo(a), lo(b), from_bits(c))); });
+    check_lanes("  v_fma_mix_f32 v5, -v2, |v3|, v4 op_sel:[1,0,0] op_sel_hi:[1,1,0]", in,
+                [&](u32 a, u32 b, u32 c) { return bits(std::fma(-hi(a), std::fabs(lo(b)), from_bits(c))); });
     check_lanes("  v_mov_b32 v5, 0x12345678\n  v_fma_mixlo_f16 v5, v2, v3, v4 op_sel_hi:[1,1,0]", in,
                 [&](u32 a, u32 b, u32 c) { return 0x12340000u | fma_to_half(lo(a), lo(b), from_bits(c)); });
     check_lanes("  v_mov_b32 v5, 0x12345678\n  v_fma_mixhi_f16 v5, v4, v3, v2 op_sel:[0,1,1] op_sel_hi:[0,1,1]", in,
                 [&](u32 a, u32 b, u32 c) { return 0x5678u | fma_to_half(from_bits(c), hi(b), hi(a)) << 16; });
-    check_lanes("  v_mov_b32 v5, 0\n  v_fma_mixlo_f16 v5, v2, v3, v4", in, [&](u32 a, u32 b, u32 c) {
-        return fma_to_half(from_bits(a), from_bits(b), from_bits(c));
-    });
+    check_lanes("  v_mov_b32 v5, 0\n  v_fma_mixlo_f16 v5, v2, v3, v4", in,
+                [&](u32 a, u32 b, u32 c) { return fma_to_half(from_bits(a), from_bits(b), from_bits(c)); });
 }

@@ -79,7 +79,8 @@ TEST_CASE("hipcc programs for gfx906 and gfx90a at -O2 and -O0 -g against host r
             std::vector<i32> in(n);
             for (int i = 0; i < n; ++i) in[i] = (i * 7919) % 1000 - 500;
             DeviceMemory memory;
-            const u64 d_in = memory.allocate(4 * n), d_out = memory.allocate(12 * groups), d_first = memory.allocate(4 * n);
+            const u64 d_in = memory.allocate(4 * n), d_out = memory.allocate(12 * groups),
+                      d_first = memory.allocate(4 * n);
             memory.write(d_in, in.data(), 4 * n);
             run_1d(memory, p, n, block, 2, d_in, d_out, d_first, n);
             std::vector<i32> out(3 * groups);
@@ -160,7 +161,8 @@ TEST_CASE("hipcc programs for gfx906 and gfx90a at -O2 and -O0 -g against host r
                 CHECK(out[3 * i] == i32(u32(sdot2)));
                 CHECK(u32(out[3 * i + 1]) == u32(udot4));
                 CHECK(out[3 * i + 2] == i32(u32(sdot8)));
-                const float want = float(a[i] % 7) * 0.5f * float(c[i] % 3) + float(bb[i] % 5) * 0.25f * -1.5f + float(i);
+                const float want =
+                    float(a[i] % 7) * 0.5f * float(c[i] % 3) + float(bb[i] % 5) * 0.25f * -1.5f + float(i);
                 CHECK(fout[i] == want);
             }
         }
@@ -170,7 +172,8 @@ TEST_CASE("hipcc programs for gfx906 and gfx90a at -O2 and -O0 -g against host r
         for (const Build& b : builds) {
             INFO(b.arch << " " << b.options);
             const Program p = hip_program(b, "sines");
-            const std::vector<double> x = {0.5, -2.0, 100.0, 1e5, -3.7e9, 1e22, 6.0e100, -1.2e200, 1e300, 0x1.fffffffffffffp1023};
+            const std::vector<double> x = {0.5,  -2.0,    100.0,    1e5,   -3.7e9,
+                                           1e22, 6.0e100, -1.2e200, 1e300, 0x1.fffffffffffffp1023};
             const int n = int(x.size());
             DeviceMemory memory;
             const u64 d_x = memory.allocate(8 * n), d_out = memory.allocate(16 * n);
@@ -178,7 +181,8 @@ TEST_CASE("hipcc programs for gfx906 and gfx90a at -O2 and -O0 -g against host r
             run_1d(memory, p, n, 64, 1, d_x, d_out, n);
             std::vector<double> out(2 * n);
             memory.read(d_out, out.data(), 16 * n);
-            // The device library's sin/cos are within 1 ulp (ROCm's ocml); host libm is within 1 ulp of the exact value.
+            // The device library's sin/cos are within 1 ulp (ROCm's ocml); host libm is within 1 ulp of the exact
+            // value.
             auto ulps = [](double a, double b) {
                 i64 ia, ib;
                 std::memcpy(&ia, &a, 8);
@@ -188,8 +192,8 @@ TEST_CASE("hipcc programs for gfx906 and gfx90a at -O2 and -O0 -g against host r
                 return ia > ib ? u64(ia - ib) : u64(ib - ia);
             };
             for (int i = 0; i < n; ++i) {
-                INFO("x = " << x[i] << ": sin " << out[2 * i] << " vs " << std::sin(x[i]) << ", cos " << out[2 * i + 1] << " vs "
-                            << std::cos(x[i]));
+                INFO("x = " << x[i] << ": sin " << out[2 * i] << " vs " << std::sin(x[i]) << ", cos " << out[2 * i + 1]
+                            << " vs " << std::cos(x[i]));
                 CHECK(ulps(out[2 * i], std::sin(x[i])) <= 2);
                 CHECK(ulps(out[2 * i + 1], std::cos(x[i])) <= 2);
             }
@@ -262,7 +266,8 @@ struct Atomic64Inputs {
 };
 Atomic64Inputs atomic64_inputs(bool floats) {
     Atomic64Inputs in;
-    const u64 specials[] = {0, 1, 2, ~0ull, 0x8000000000000000ull, 0x7fffffffffffffffull, 0x100000000ull, 0xffffffffull};
+    const u64 specials[] = {
+        0, 1, 2, ~0ull, 0x8000000000000000ull, 0x7fffffffffffffffull, 0x100000000ull, 0xffffffffull};
     const double float_specials[] = {0.0, -0.0, 1.5, -2.25, 1e300, -1e300, 0x1p-1074, 3.0};
     u64 state = 99;
     for (unsigned l = 0; l < 64; ++l) {
@@ -297,11 +302,13 @@ std::string atomic64_body(Path path, const std::string& mnemonic, bool cmpswap, 
     const std::string glc = returns ? " glc" : "";
     switch (path) {
     case Path::global:
-        s += "  " + mnemonic + (returns ? " v[10:11]," : "") + " v2, " + (cmpswap ? "v[4:7]" : "v[4:5]") + ", s[4:5]" + glc + "\n";
+        s += "  " + mnemonic + (returns ? " v[10:11]," : "") + " v2, " + (cmpswap ? "v[4:7]" : "v[4:5]") + ", s[4:5]" +
+             glc + "\n";
         break;
     case Path::flat:
         s += "  v_mov_b32 v13, s5\n  v_add_co_u32 v12, vcc, s4, v2\n  v_addc_co_u32 v13, vcc, 0, v13, vcc\n";
-        s += "  " + mnemonic + (returns ? " v[10:11]," : "") + " v[12:13], " + (cmpswap ? "v[4:7]" : "v[4:5]") + glc + "\n";
+        s += "  " + mnemonic + (returns ? " v[10:11]," : "") + " v[12:13], " + (cmpswap ? "v[4:7]" : "v[4:5]") + glc +
+             "\n";
         break;
     case Path::buffer:
         s += "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, 0x200\n  s_mov_b32 s23, 0x27000\n";
@@ -310,8 +317,10 @@ std::string atomic64_body(Path path, const std::string& mnemonic, bool cmpswap, 
         break;
     case Path::lds:
         s += "  ds_write_b64 v2, v[8:9]\n  s_waitcnt lgkmcnt(0)\n";
-        s += "  " + mnemonic + " " + (returns ? "v[10:11], " : "") + "v2, " + (cmpswap ? "v[6:7], v[4:5]" : "v[4:5]") + "\n";
-        s += "  s_waitcnt lgkmcnt(0)\n  ds_read_b64 v[8:9], v2\n  s_waitcnt lgkmcnt(0)\n  global_store_dwordx2 v2, v[8:9], s[4:5]\n";
+        s += "  " + mnemonic + " " + (returns ? "v[10:11], " : "") + "v2, " + (cmpswap ? "v[6:7], v[4:5]" : "v[4:5]") +
+             "\n";
+        s += "  s_waitcnt lgkmcnt(0)\n  ds_read_b64 v[8:9], v2\n  s_waitcnt lgkmcnt(0)\n  global_store_dwordx2 v2, "
+             "v[8:9], s[4:5]\n";
         break;
     }
     s += "  s_waitcnt vmcnt(0)\n  global_store_dwordx2 v2, v[10:11], s[10:11]\n  s_waitcnt vmcnt(0)\n";
@@ -376,8 +385,8 @@ private:
             const u64 want = a.apply(in.memory[l], in.data[l], in.compare[l]);
             const u64 got = memory[2 * l] | u64(memory[2 * l + 1]) << 32;
             const u64 old = returned[2 * l] | u64(returned[2 * l + 1]) << 32;
-            INFO(c.mnemonic << " lane " << l << " memory " << std::hex << in.memory[l] << " data " << in.data[l] << " compare "
-                            << in.compare[l]);
+            INFO(c.mnemonic << " lane " << l << " memory " << std::hex << in.memory[l] << " data " << in.data[l]
+                            << " compare " << in.compare[l]);
             CHECK(got == want);
             CHECK(old == (returns ? in.memory[l] : 0x00005eed00005eedull));
         }
@@ -436,11 +445,13 @@ TEST_CASE("64-bit LDS atomics with and without return", "[lds][atomic][isaops]")
     // DS_CONDXCHG32_RTN_B64 (RDNA pseudocode): "if DATA[31] then LDS[ADDR0] = {1'0, DATA[30:0]}",
     // the same for DATA[63] and ADDR0 + 4; the old element returns.
     const Atomic64 condxchg{"condxchg32", [](u64 o, u64 d, u64) {
-        const u64 low = (d & 0x80000000ull) ? d & 0x7fffffffull : o & 0xffffffffull;
-        const u64 high = (d & 0x8000000000000000ull) ? d & 0x7fffffff00000000ull : o & 0xffffffff00000000ull;
-        return high | low;
-    }};
-    for (const char* mcpu : {"gfx900", "gfx90a"}) checks.add(Path::lds, "ds_condxchg32_rtn_b64", condxchg, false, mcpu, true);
+                                const u64 low = (d & 0x80000000ull) ? d & 0x7fffffffull : o & 0xffffffffull;
+                                const u64 high =
+                                    (d & 0x8000000000000000ull) ? d & 0x7fffffff00000000ull : o & 0xffffffff00000000ull;
+                                return high | low;
+                            }};
+    for (const char* mcpu : {"gfx900", "gfx90a"})
+        checks.add(Path::lds, "ds_condxchg32_rtn_b64", condxchg, false, mcpu, true);
     checks.run();
 }
 
@@ -485,10 +496,11 @@ TEST_CASE("ds_min/max_rtn_i32/u32 return the old value", "[lds][atomic][isaops]"
         data[l] = (l % 4 == 0) ? memory[l] : (l * 0x85ebca6bu);
     }
     for (const Op32& op : ops) {
-        const std::string body = std::string("  global_load_dword v4, v1, s[6:7]\n  global_load_dword v8, v1, s[4:5]\n") +
-                                 "  s_waitcnt vmcnt(0)\n  ds_write_b32 v1, v8\n  s_waitcnt lgkmcnt(0)\n  " + op.name +
-                                 " v10, v1, v4\n  s_waitcnt lgkmcnt(0)\n  ds_read_b32 v8, v1\n  s_waitcnt lgkmcnt(0)\n"
-                                 "  global_store_dword v1, v8, s[4:5]\n  global_store_dword v1, v10, s[10:11]\n";
+        const std::string body =
+            std::string("  global_load_dword v4, v1, s[6:7]\n  global_load_dword v8, v1, s[4:5]\n") +
+            "  s_waitcnt vmcnt(0)\n  ds_write_b32 v1, v8\n  s_waitcnt lgkmcnt(0)\n  " + op.name +
+            " v10, v1, v4\n  s_waitcnt lgkmcnt(0)\n  ds_read_b32 v8, v1\n  s_waitcnt lgkmcnt(0)\n"
+            "  global_store_dword v1, v8, s[4:5]\n  global_store_dword v1, v10, s[10:11]\n";
         const auto [after, returned] = run_memory_op(body, "gfx906", memory, data);
         for (unsigned l = 0; l < 64; ++l) {
             INFO(op.name << " lane " << l);
@@ -519,7 +531,8 @@ TEST_CASE("ds_append/ds_consume: one LDS counter at M0 + offset and every active
   global_store_dword v1, v6, s[4:5]
   global_store_dword v1, v7, s[6:7]
   global_store_dword v1, v8, s[8:9]
-)", KernelOptions{"gfx906", 64});
+)",
+                                          KernelOptions{"gfx906", 64});
     TestRun run(64);
     run.run_to_end(build_program(co, co.kernels.at(0)));
     const auto appended = run.read(0, 64), consumed = run.read(1, 64), counter = run.read(2, 64);
@@ -582,14 +595,14 @@ TEST_CASE("s_getreg_b32 reads every hardware register the emulator models", "[al
         // -O0 code: s_getreg(SH_MEM_BASES, 0, 16) << 16 is the private aperture's high half.
         CHECK(w[1] << 16 == w[2]);
         CHECK(w[0] >> 16 << 16 == w[3]);
-        CHECK(w[4] == (wave % 4) << 4);                                  // HW_ID: SIMD_ID = wave, WAVE_ID 0, TG_ID 0
+        CHECK(w[4] == (wave % 4) << 4);  // HW_ID: SIMD_ID = wave, WAVE_ID 0, TG_ID 0
         CHECK(w[5] == (u32(p.descriptor.vgpr_blocks) << 8 | u32((p.descriptor.allocated_sgprs + 15) / 16 - 1) << 24));
-        CHECK(w[6] == 2u << 12);                                         // 1000 bytes: two 512-byte granules
-        CHECK(w[7] == 0);                                                // TRAPSTS
-        CHECK(w[8] == (1u | 1u << 10 | 1u << 16));                        // STATUS: SCC, VCCZ (VCC still 0), VALID
-        CHECK(w[9] == 1);                                                // IB_STS: one load outstanding
+        CHECK(w[6] == 2u << 12);                    // 1000 bytes: two 512-byte granules
+        CHECK(w[7] == 0);                           // TRAPSTS
+        CHECK(w[8] == (1u | 1u << 10 | 1u << 16));  // STATUS: SCC, VCCZ (VCC still 0), VALID
+        CHECK(w[9] == 1);                           // IB_STS: one load outstanding
         CHECK(w[10] == 0);
-        CHECK(w[11] == 0x3f0);                                           // MODE: the descriptor's denorm modes, IEEE off
+        CHECK(w[11] == 0x3f0);  // MODE: the descriptor's denorm modes, IEEE off
     }
 }
 
@@ -627,8 +640,10 @@ TEST_CASE("s_memtime and s_memrealtime count up and land at lgkmcnt", "[alu][clo
 
 TEST_CASE("LDS f64 min/max/cmpst and 64-bit mskor", "[lds][atomic][isaops]") {
     Atomic64Checks checks;
-    // DS_CMPST_F64: "MEM = (MEM == DATA) ? DATA2 : MEM" compared as doubles; DS_MSKOR_B64: "MEM = (MEM & ~DATA) | DATA2".
-    const Atomic64 cmpst{"cmpst_f64", [](u64 o, u64 d, u64 c) { return from_bits64(o) == from_bits64(c) ? d : o; }, true};
+    // DS_CMPST_F64: "MEM = (MEM == DATA) ? DATA2 : MEM" compared as doubles; DS_MSKOR_B64: "MEM = (MEM & ~DATA) |
+    // DATA2".
+    const Atomic64 cmpst{"cmpst_f64", [](u64 o, u64 d, u64 c) { return from_bits64(o) == from_bits64(c) ? d : o; },
+                         true};
     const Atomic64 mskor{"mskor_b64", [](u64 o, u64 d, u64 c) { return (o & ~c) | d; }, true};
     for (const bool returns : {true, false}) {
         const std::string rtn = returns ? "_rtn" : "";
@@ -659,7 +674,8 @@ TEST_CASE("LDS 32-bit float min/max/cmpst and mskor and wrap", "[lds][atomic][is
         {"ds_mskor_rtn_b32", [](u32 o, u32 d, u32 d2) { return (o & ~d) | d2; }, true, true},
         {"ds_wrap_rtn_b32", [](u32 o, u32 d, u32 d2) { return o >= d ? o - d : o + d2; }, true, true},
     };
-    const u32 specials[] = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0x7fc00000, 0x00000001, 0x40490fdb};
+    const u32 specials[] = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000,
+                            0x7f800000, 0x7fc00000, 0x00000001, 0x40490fdb};
     std::vector<u32> memory(64), data(64), data2(64);
     for (u32 l = 0; l < 64; ++l) {
         memory[l] = l < 32 ? specials[l % 8] : l * 0x9e3779b9u;
@@ -668,14 +684,17 @@ TEST_CASE("LDS 32-bit float min/max/cmpst and mskor and wrap", "[lds][atomic][is
     }
     for (const Op32& op : ops) {
         const std::string operands = op.two_data ? " v1, v4, v5" : " v1, v4";
-        const std::string body = std::string("  global_load_dword v4, v1, s[6:7]\n  global_load_dword v5, v1, s[8:9]\n") +
-                                 "  global_load_dword v8, v1, s[4:5]\n  v_mov_b32 v10, 0x5eed\n"
-                                 "  s_waitcnt vmcnt(0)\n  ds_write_b32 v1, v8\n  s_waitcnt lgkmcnt(0)\n  " + op.name +
-                                 (op.returns ? " v10," : "") + operands + "\n  s_waitcnt lgkmcnt(0)\n  ds_read_b32 v8, v1\n"
-                                 "  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v8, s[4:5]\n  global_store_dword v1, v10, s[10:11]\n";
+        const std::string body =
+            std::string("  global_load_dword v4, v1, s[6:7]\n  global_load_dword v5, v1, s[8:9]\n") +
+            "  global_load_dword v8, v1, s[4:5]\n  v_mov_b32 v10, 0x5eed\n"
+            "  s_waitcnt vmcnt(0)\n  ds_write_b32 v1, v8\n  s_waitcnt lgkmcnt(0)\n  " +
+            op.name + (op.returns ? " v10," : "") + operands +
+            "\n  s_waitcnt lgkmcnt(0)\n  ds_read_b32 v8, v1\n"
+            "  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v8, s[4:5]\n  global_store_dword v1, v10, s[10:11]\n";
         const auto [after, returned] = run_memory_op(body, "gfx906", memory, data, data2);
         for (unsigned l = 0; l < 64; ++l) {
-            INFO(op.name << " lane " << l << " memory " << std::hex << memory[l] << " data " << data[l] << " data2 " << data2[l]);
+            INFO(op.name << " lane " << l << " memory " << std::hex << memory[l] << " data " << data[l] << " data2 "
+                         << data2[l]);
             CHECK(after[l] == op.apply(memory[l], data[l], data2[l]));
             CHECK(returned[l] == (op.returns ? memory[l] : 0x5eedu));
         }
@@ -686,27 +705,36 @@ TEST_CASE("ds_wrxchg2(st64)_rtn_b32/b64 swap at two addresses and return both", 
     // Lane l: element addresses 8l + offset0/offset1 elements (times 64 for st64).
     for (const bool wide : {false, true})
         for (const bool st64 : {false, true}) {
-            const std::string name = std::string("ds_wrxchg2") + (st64 ? "st64" : "") + "_rtn_" + (wide ? "b64" : "b32");
+            const std::string name =
+                std::string("ds_wrxchg2") + (st64 ? "st64" : "") + "_rtn_" + (wide ? "b64" : "b32");
             const unsigned element = wide ? 8 : 4, scale = element * (st64 ? 64 : 1);
             const unsigned offset0 = 1, offset1 = 3;
             std::string body = "  v_lshlrev_b32 v2, 3, v0\n";
             // Fill the LDS with a pattern: dword i = i * 3 + 1.
             body += "  v_mov_b32 v3, 0\n";
-            body += "  s_mov_b32 s20, 0\n.Lfill:\n  v_lshlrev_b32 v6, 2, v0\n  v_add_u32 v6, s20, v6\n"
-                    "  v_lshrrev_b32 v7, 2, v6\n  v_mad_u32_u24 v7, v7, 3, 1\n  ds_write_b32 v6, v7\n"
-                    "  s_add_u32 s20, s20, 256\n  s_cmp_lt_u32 s20, 0x8000\n  s_cbranch_scc1 .Lfill\n  s_waitcnt lgkmcnt(0)\n";
-            body += "  v_add_u32 v4, 0x100, v0\n  v_add_u32 v5, 0x200, v0\n  v_add_u32 v8, 0x300, v0\n  v_add_u32 v9, 0x400, v0\n";
+            body +=
+                "  s_mov_b32 s20, 0\n.Lfill:\n  v_lshlrev_b32 v6, 2, v0\n  v_add_u32 v6, s20, v6\n"
+                "  v_lshrrev_b32 v7, 2, v6\n  v_mad_u32_u24 v7, v7, 3, 1\n  ds_write_b32 v6, v7\n"
+                "  s_add_u32 s20, s20, 256\n  s_cmp_lt_u32 s20, 0x8000\n  s_cbranch_scc1 .Lfill\n  s_waitcnt "
+                "lgkmcnt(0)\n";
+            body +=
+                "  v_add_u32 v4, 0x100, v0\n  v_add_u32 v5, 0x200, v0\n  v_add_u32 v8, 0x300, v0\n  v_add_u32 v9, "
+                "0x400, v0\n";
             if (wide) body += "  " + name + " v[10:13], v2, v[4:5], v[8:9] offset0:1 offset1:3\n";
             else body += "  " + name + " v[10:11], v2, v4, v8 offset0:1 offset1:3\n";
             body += "  s_waitcnt lgkmcnt(0)\n";
             const unsigned dwords = wide ? 4 : 2;
             body += "  v_lshlrev_b32 v14, " + std::to_string(wide ? 4 : 3) + ", v0\n";
-            body += std::string("  global_store_dword") + (wide ? "x4 v14, v[10:13]" : "x2 v14, v[10:11]") + ", s[4:5]\n";
+            body +=
+                std::string("  global_store_dword") + (wide ? "x4 v14, v[10:13]" : "x2 v14, v[10:11]") + ", s[4:5]\n";
             // Read back the two written elements.
-            body += "  v_add_u32 v15, " + std::to_string(offset0 * scale) + ", v2\n  v_add_u32 v16, " + std::to_string(offset1 * scale) + ", v2\n";
-            body += std::string("  ds_read_") + (wide ? "b64 v[20:21], v15\n  ds_read_b64 v[22:23], v16\n" : "b32 v20, v15\n  ds_read_b32 v22, v16\n");
+            body += "  v_add_u32 v15, " + std::to_string(offset0 * scale) + ", v2\n  v_add_u32 v16, " +
+                    std::to_string(offset1 * scale) + ", v2\n";
+            body += std::string("  ds_read_") + (wide ? "b64 v[20:21], v15\n  ds_read_b64 v[22:23], v16\n"
+                                                      : "b32 v20, v15\n  ds_read_b32 v22, v16\n");
             body += "  s_waitcnt lgkmcnt(0)\n  v_lshlrev_b32 v17, 4, v0\n";
-            body += wide ? "  global_store_dwordx4 v17, v[20:23], s[6:7]\n" : "  v_mov_b32 v21, v22\n  global_store_dwordx2 v17, v[20:21], s[6:7]\n";
+            body += wide ? "  global_store_dwordx4 v17, v[20:23], s[6:7]\n"
+                         : "  v_mov_b32 v21, v22\n  global_store_dwordx2 v17, v[20:21], s[6:7]\n";
             KernelOptions options;
             options.lds_bytes = 0x8000;
             const CodeObject co = assemble_kernel(body, options);
@@ -777,12 +805,15 @@ TEST_CASE("packed f16 atomic adds on global/buffer (gfx908+) and flat/LDS (gfx94
     const Form forms[] = {
         {"gfx908", "  global_atomic_pk_add_f16 v1, v4, s[4:5]\n"},
         {"gfx90a", "  global_atomic_pk_add_f16 v10, v1, v4, s[4:5] glc\n"},
-        {"gfx940", "  v_mov_b32 v13, s5\n  v_add_co_u32 v12, vcc, s4, v1\n  v_addc_co_u32 v13, vcc, 0, v13, vcc\n"
-                   "  flat_atomic_pk_add_f16 v10, v[12:13], v4 sc0\n"},
-        {"gfx908", "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, 0x100\n  s_mov_b32 s23, 0x27000\n"
-                   "  buffer_atomic_pk_add_f16 v4, v1, s[20:23], 0 offen\n"},
-        {"gfx940", "  ds_write_b32 v1, v8\n  s_waitcnt lgkmcnt(0)\n  ds_pk_add_rtn_f16 v10, v1, v4\n  s_waitcnt lgkmcnt(0)\n"
-                   "  ds_read_b32 v8, v1\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v8, s[4:5]\n"},
+        {"gfx940",
+         "  v_mov_b32 v13, s5\n  v_add_co_u32 v12, vcc, s4, v1\n  v_addc_co_u32 v13, vcc, 0, v13, vcc\n"
+         "  flat_atomic_pk_add_f16 v10, v[12:13], v4 sc0\n"},
+        {"gfx908",
+         "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, 0x100\n  s_mov_b32 s23, 0x27000\n"
+         "  buffer_atomic_pk_add_f16 v4, v1, s[20:23], 0 offen\n"},
+        {"gfx940",
+         "  ds_write_b32 v1, v8\n  s_waitcnt lgkmcnt(0)\n  ds_pk_add_rtn_f16 v10, v1, v4\n  s_waitcnt lgkmcnt(0)\n"
+         "  ds_read_b32 v8, v1\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v8, s[4:5]\n"},
     };
     std::vector<u32> memory(64), data(64);
     for (u32 l = 0; l < 64; ++l) {
@@ -793,8 +824,10 @@ TEST_CASE("packed f16 atomic adds on global/buffer (gfx908+) and flat/LDS (gfx94
     }
     for (const Form& form : forms) {
         const bool returns = form.text.find("v10") != std::string::npos;
-        const std::string body = "  global_load_dword v4, v1, s[6:7]\n  global_load_dword v8, v1, s[4:5]\n  v_mov_b32 v10, 0x5eed\n"
-                                 "  s_waitcnt vmcnt(0)\n" + form.text + "  s_waitcnt vmcnt(0)\n  global_store_dword v1, v10, s[10:11]\n";
+        const std::string body =
+            "  global_load_dword v4, v1, s[6:7]\n  global_load_dword v8, v1, s[4:5]\n  v_mov_b32 v10, 0x5eed\n"
+            "  s_waitcnt vmcnt(0)\n" +
+            form.text + "  s_waitcnt vmcnt(0)\n  global_store_dword v1, v10, s[10:11]\n";
         INFO(form.text);
         const auto [after, returned] = run_memory_op(body, form.mcpu, memory, data);
         for (unsigned l = 0; l < 64; ++l) {
@@ -836,16 +869,20 @@ TEST_CASE("scalar atomics on addresses and buffers in 32 and 64 bits and s_buffe
                         "  s_load_dwordx2 s[22:23], s[8:9], s28\n"
                         "  s_waitcnt lgkmcnt(0)\n";
                     if (cmpswap && !wide) body += "  s_mov_b32 s21, s22\n";
-                    const std::string data = wide ? (cmpswap ? "s[20:23]" : "s[20:21]") : (cmpswap ? "s[20:21]" : "s20");
+                    const std::string data =
+                        wide ? (cmpswap ? "s[20:23]" : "s[20:21]") : (cmpswap ? "s[20:21]" : "s20");
                     if (buffer) {
-                        body += "  s_mov_b32 s24, s4\n  s_mov_b32 s25, s5\n  s_mov_b32 s26, 0x100\n  s_mov_b32 s27, 0x27000\n";
+                        body +=
+                            "  s_mov_b32 s24, s4\n  s_mov_b32 s25, s5\n  s_mov_b32 s26, 0x100\n  s_mov_b32 s27, "
+                            "0x27000\n";
                         body += "  " + name + " " + data + ", s[24:27], s28 glc\n";
                     } else {
                         body += "  " + name + " " + data + ", s[4:5], s28 glc\n";
                     }
-                    body += "  s_dcache_wb\n  s_waitcnt lgkmcnt(0)\n"
-                            "  v_mov_b32 v2, s20\n  v_mov_b32 v3, s21\n  v_mov_b32 v5, s28\n"
-                            "  global_store_dwordx2 v5, v[2:3], s[10:11]\n";
+                    body +=
+                        "  s_dcache_wb\n  s_waitcnt lgkmcnt(0)\n"
+                        "  v_mov_b32 v2, s20\n  v_mov_b32 v3, s21\n  v_mov_b32 v5, s28\n"
+                        "  global_store_dwordx2 v5, v[2:3], s[10:11]\n";
                     if (collecting) {
                         bodies.push_back(body);
                         continue;
@@ -861,8 +898,8 @@ TEST_CASE("scalar atomics on addresses and buffers in 32 and 64 bits and s_buffe
                     REQUIRE(r.ok());
                     const auto memory = run.read(0, 2 * groups), returned = run.read(3, 2 * groups);
                     for (unsigned g = 0; g < groups; ++g) {
-                        INFO(name << " workgroup " << g << std::hex << " memory " << in.memory[g] << " data " << in.data[g]
-                                  << " compare " << in.compare[g]);
+                        INFO(name << " workgroup " << g << std::hex << " memory " << in.memory[g] << " data "
+                                  << in.data[g] << " compare " << in.compare[g]);
                         if (wide) {
                             const u64 want = a.apply(in.memory[g], in.data[g], in.compare[g]);
                             CHECK((memory[2 * g] | u64(memory[2 * g + 1]) << 32) == want);
@@ -870,7 +907,8 @@ TEST_CASE("scalar atomics on addresses and buffers in 32 and 64 bits and s_buffe
                         } else {
                             // 32 bits: the 64-bit rule on the low dwords (sign-extended for the signed
                             // min/max, zero-extended otherwise), truncated; the high dword of memory is untouched.
-                            const bool is_signed = std::string(a.op).rfind("smin", 0) == 0 || std::string(a.op).rfind("smax", 0) == 0;
+                            const bool is_signed =
+                                std::string(a.op).rfind("smin", 0) == 0 || std::string(a.op).rfind("smax", 0) == 0;
                             auto widen = [is_signed](u64 x) { return is_signed ? u64(i64(i32(u32(x)))) : u64(u32(x)); };
                             const u32 want = u32(a.apply(widen(in.memory[g]), widen(in.data[g]), widen(in.compare[g])));
                             CHECK(memory[2 * g] == want);
@@ -901,7 +939,8 @@ TEST_CASE("scalar atomics on addresses and buffers in 32 and 64 bits and s_buffe
 }
 
 TEST_CASE("inline float constants of 64-bit integer operands are doubles", "[alu][isaops]") {
-    // LLVM (AMDGPUUsage, "inline constants": the 64-bit operand forms) and hipcc -O0 code: s_mov_b64 s[6:7], 0.5 is f64 0.5.
+    // LLVM (AMDGPUUsage, "inline constants": the 64-bit operand forms) and hipcc -O0 code: s_mov_b64 s[6:7], 0.5 is f64
+    // 0.5.
     const CodeObject co = assemble_kernel(R"(
   s_mov_b64 s[20:21], 0.5
   s_mov_b64 s[22:23], -4.0
@@ -958,15 +997,17 @@ TEST_CASE("ds src2 forms (gfx900-gfx908): MEM(A) = MEM(A) op MEM(A + offset elem
                 if (underscore == std::string::npos) name = "ds_" + stem + "_src2_u" + type;
                 else name = "ds_" + stem.substr(0, underscore) + "_src2_" + stem.substr(underscore + 1) + type;
                 // Lane l's A is 64 * l + 32: B = A + 3, A - 3 or A (elements) stays in the lane's 64 bytes.
-                const std::string body = "  v_lshlrev_b32 v2, 6, v0\n  v_add_u32 v2, 32, v2\n"
-                                         "  s_mov_b32 s20, 0\n.Lfill:\n  v_lshlrev_b32 v6, 2, v0\n  v_add_u32 v6, s20, v6\n"
-                                         "  s_mov_b32 s21, 0x9e3779b1\n  v_mul_lo_u32 v7, v6, s21\n  ds_write_b32 v6, v7\n"
-                                         "  s_add_u32 s20, s20, 256\n  s_cmp_lt_u32 s20, 0x1000\n  s_cbranch_scc1 .Lfill\n"
-                                         "  s_waitcnt lgkmcnt(0)\n  " + name + " v2 offset:" + std::to_string(offset) +
-                                         "\n  s_waitcnt lgkmcnt(0)\n"
-                                         "  s_mov_b32 s20, 0\n.Lcopy:\n  v_lshlrev_b32 v6, 2, v0\n  v_add_u32 v6, s20, v6\n"
-                                         "  ds_read_b32 v7, v6\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v6, v7, s[4:5]\n"
-                                         "  s_add_u32 s20, s20, 256\n  s_cmp_lt_u32 s20, 0x1000\n  s_cbranch_scc1 .Lcopy\n";
+                const std::string body =
+                    "  v_lshlrev_b32 v2, 6, v0\n  v_add_u32 v2, 32, v2\n"
+                    "  s_mov_b32 s20, 0\n.Lfill:\n  v_lshlrev_b32 v6, 2, v0\n  v_add_u32 v6, s20, v6\n"
+                    "  s_mov_b32 s21, 0x9e3779b1\n  v_mul_lo_u32 v7, v6, s21\n  ds_write_b32 v6, v7\n"
+                    "  s_add_u32 s20, s20, 256\n  s_cmp_lt_u32 s20, 0x1000\n  s_cbranch_scc1 .Lfill\n"
+                    "  s_waitcnt lgkmcnt(0)\n  " +
+                    name + " v2 offset:" + std::to_string(offset) +
+                    "\n  s_waitcnt lgkmcnt(0)\n"
+                    "  s_mov_b32 s20, 0\n.Lcopy:\n  v_lshlrev_b32 v6, 2, v0\n  v_add_u32 v6, s20, v6\n"
+                    "  ds_read_b32 v7, v6\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v6, v7, s[4:5]\n"
+                    "  s_add_u32 s20, s20, 256\n  s_cmp_lt_u32 s20, 0x1000\n  s_cbranch_scc1 .Lcopy\n";
                 cases.push_back({name, &op, wide, offset});
                 bodies.push_back(body);
             }
@@ -1031,7 +1072,7 @@ namespace {
 
 // A typed buffer format as the V# gives it (word3 NUM_FORMAT 14:12, DATA_FORMAT 18:15).
 struct TypedCase {
-    const char* op;       // the instruction, without operands
+    const char* op;  // the instruction, without operands
     unsigned data_format, num_format;
     unsigned components, bits;  // of the format
 };
@@ -1120,16 +1161,16 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
     CHECK(typed_store_reference(0x3f000000u, snorm8, false) == 64u);    // 63.5 -> even 64
 
     const TypedCase cases[] = {
-        {"format_x", 4, float_, 1, 32},         {"format_xyzw", 14, uint_, 4, 32},
-        {"format_xyzw", 13, sint_, 3, 32},      {"format_xyz", 11, float_, 2, 32},
-        {"format_xyzw", 1, unorm, 1, 8},        {"format_xyzw", 10, unorm, 4, 8},
-        {"format_xy", 3, uint_, 2, 8},          {"format_xyzw", 10, sint_, 4, 8},
-        {"format_x", 2, uint_, 1, 16},          {"format_xy", 5, unorm, 2, 16},
-        {"format_xyzw", 12, float_, 4, 16},     {"format_xy", 5, sint_, 2, 16},
-        {"format_d16_x", 2, float_, 1, 16},     {"format_d16_xy", 3, unorm, 2, 8},
-        {"format_d16_xyz", 12, uint_, 4, 16},   {"format_d16_xyzw", 10, sint_, 4, 8},
-        {"format_d16_hi_x", 2, uint_, 1, 16},   {"format_d16_xyzw", 12, float_, 4, 16},
-        {"format_xyzw", 10, snorm, 4, 8},       {"format_xy", 5, snorm, 2, 16},
+        {"format_x", 4, float_, 1, 32},       {"format_xyzw", 14, uint_, 4, 32},
+        {"format_xyzw", 13, sint_, 3, 32},    {"format_xyz", 11, float_, 2, 32},
+        {"format_xyzw", 1, unorm, 1, 8},      {"format_xyzw", 10, unorm, 4, 8},
+        {"format_xy", 3, uint_, 2, 8},        {"format_xyzw", 10, sint_, 4, 8},
+        {"format_x", 2, uint_, 1, 16},        {"format_xy", 5, unorm, 2, 16},
+        {"format_xyzw", 12, float_, 4, 16},   {"format_xy", 5, sint_, 2, 16},
+        {"format_d16_x", 2, float_, 1, 16},   {"format_d16_xy", 3, unorm, 2, 8},
+        {"format_d16_xyz", 12, uint_, 4, 16}, {"format_d16_xyzw", 10, sint_, 4, 8},
+        {"format_d16_hi_x", 2, uint_, 1, 16}, {"format_d16_xyzw", 12, float_, 4, 16},
+        {"format_xyzw", 10, snorm, 4, 8},     {"format_xy", 5, snorm, 2, 16},
         {"format_d16_xy", 3, snorm, 2, 8},
     };
     // Memory bytes and register values: mixed bits, with floats that matter to each conversion.
@@ -1142,7 +1183,9 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
         memory[i] = seed ^ (seed >> 13);
         const u32 f = floats[i % 12];
         // Halves: low from the float list (as f16 when it fits), high from the bits.
-        registers[i] = (i % 3 == 0) ? f : (i % 3 == 1) ? (half_bits(from_bits(f)) | (memory[i] & 0xffff0000u)) : memory[i] * 7u;
+        registers[i] = (i % 3 == 0)   ? f
+                       : (i % 3 == 1) ? (half_bits(from_bits(f)) | (memory[i] & 0xffff0000u))
+                                      : memory[i] * 7u;
     }
     const u32 sentinel = 0x5eed5eedu, background = 0xa5a5a5a5u;
     // Two passes over the cases: the first only collects each target's
@@ -1169,17 +1212,20 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
             const u32 num_records = 63 * element + c.bits / 8;
             const u32 word3 = c.data_format << 15 | c.num_format << 12;
             std::ostringstream setup;
-            setup << "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, " << num_records << "\n  s_mov_b32 s23, 0x"
-                  << std::hex << word3 << std::dec << "\n  v_mul_u32_u24 v2, " << element << ", v0\n  v_lshlrev_b32 v3, 4, v0\n";
+            setup << "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, " << num_records
+                  << "\n  s_mov_b32 s23, 0x" << std::hex << word3 << std::dec << "\n  v_mul_u32_u24 v2, " << element
+                  << ", v0\n  v_lshlrev_b32 v3, 4, v0\n";
             for (const bool store : {false, true}) {
                 std::ostringstream body;
                 body << setup.str();
                 if (store) {
-                    body << "  global_load_dwordx4 v[4:7], v3, s[6:7]\n  s_waitcnt vmcnt(0)\n  buffer_store_" << c.op << " "
-                         << vdata << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n";
+                    body << "  global_load_dwordx4 v[4:7], v3, s[6:7]\n  s_waitcnt vmcnt(0)\n  buffer_store_" << c.op
+                         << " " << vdata << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n";
                 } else {
-                    for (unsigned r = 4; r < 8; ++r) body << "  v_mov_b32 v" << r << ", 0x" << std::hex << sentinel << std::dec << "\n";
-                    body << "  buffer_load_" << c.op << " " << vdata << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n"
+                    for (unsigned r = 4; r < 8; ++r)
+                        body << "  v_mov_b32 v" << r << ", 0x" << std::hex << sentinel << std::dec << "\n";
+                    body << "  buffer_load_" << c.op << " " << vdata
+                         << ", v2, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n"
                          << "  global_store_dwordx4 v3, v[4:7], s[8:9]\n";
                 }
                 for (const char* mcpu : {"gfx900", "gfx90a"}) {
@@ -1205,7 +1251,8 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
                         INFO("lane " << l);
                         if (!store) {
                             u32 want[4] = {sentinel, sentinel, sentinel, sentinel};
-                            for (unsigned r2 = 0; r2 < regs; ++r2) want[r2] = d16 && count == 1 ? (hi ? sentinel & 0xffff : sentinel & 0xffff0000u) : 0;
+                            for (unsigned r2 = 0; r2 < regs; ++r2)
+                                want[r2] = d16 && count == 1 ? (hi ? sentinel & 0xffff : sentinel & 0xffff0000u) : 0;
                             for (unsigned k = 0; k < count; ++k) {
                                 u32 value;
                                 if (k >= c.components) {
@@ -1226,7 +1273,8 @@ TEST_CASE("buffer_load/store_format_* convert per the resource's DATA_FORMAT and
                                 const unsigned k = b / bytes_per, offset = l * element + b;
                                 std::uint8_t want = 0xa5;
                                 if (k < count && offset - (b % bytes_per) < num_records) {
-                                    const u32 reg = d16 ? registers[4 * l + k / 2] >> ((k & 1) || hi ? 16 : 0) : registers[4 * l + k];
+                                    const u32 reg = d16 ? registers[4 * l + k / 2] >> ((k & 1) || hi ? 16 : 0)
+                                                        : registers[4 * l + k];
                                     want = std::uint8_t(typed_store_reference(reg, c, d16) >> (8 * (b % bytes_per)));
                                 }
                                 CHECK(bytes[offset] == want);
@@ -1248,8 +1296,8 @@ TEST_CASE("buffer format accesses with an unimplemented format stop naming it", 
     };
     for (const auto& [word3, name] : formats) {
         std::ostringstream body;
-        body << "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, 256\n  s_mov_b32 s23, 0x" << std::hex << word3
-             << "\n  buffer_load_format_x v4, v1, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n";
+        body << "  s_mov_b32 s20, s4\n  s_mov_b32 s21, s5\n  s_mov_b32 s22, 256\n  s_mov_b32 s23, 0x" << std::hex
+             << word3 << "\n  buffer_load_format_x v4, v1, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n";
         KernelOptions options;
         options.mcpu = "gfx906";
         const CodeObject co = assemble_kernel(body.str(), options);

@@ -118,9 +118,9 @@ TEST_CASE("loads land at s_waitcnt: early reads see stale registers", "[memory][
     REQUIRE(run.run(program).ok());
     const auto out = run.read(0, 256);
     for (unsigned l = 0; l < 64; ++l) {
-        CHECK(out[4 * l + 0] == 11u);       // before any wait
-        CHECK(out[4 * l + 1] == 100 + l);   // vmcnt(1): the older load landed
-        CHECK(out[4 * l + 2] == 22u);       // ... the newer one not yet
+        CHECK(out[4 * l + 0] == 11u);      // before any wait
+        CHECK(out[4 * l + 1] == 100 + l);  // vmcnt(1): the older load landed
+        CHECK(out[4 * l + 2] == 22u);      // ... the newer one not yet
         CHECK(out[4 * l + 3] == 200 + l);
     }
 }

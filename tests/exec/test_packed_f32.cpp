@@ -100,8 +100,8 @@ std::vector<Lane> operand_lanes(u32 seed) {
     std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
     for (int i = 0; i < 1024; ++i) {
         const float x = dist(rng), y = dist(rng);
-        lanes.push_back({pair(bits(x), bits(dist(rng))), pair(bits(y), bits(dist(rng))),
-                         pair(bits(-x * y), bits(dist(rng)))});
+        lanes.push_back(
+            {pair(bits(x), bits(dist(rng))), pair(bits(y), bits(dist(rng))), pair(bits(-x * y), bits(dist(rng)))});
     }
     // Random bit patterns (denormal products, overflow, NaN payloads).
     for (int i = 0; i < 1024; ++i) lanes.push_back({pair(rng(), rng()), pair(rng(), rng()), pair(rng(), rng())});
@@ -216,15 +216,14 @@ TEST_CASE("v_pk_fma_f32: neg_lo / neg_hi, denormals kept or flushed, gfx942", "[
 
 TEST_CASE("v_pk_mul_f32 and v_pk_add_f32 with op_sel, op_sel_hi, neg", "[alu][packed_f32]") {
     for (unsigned mode : {0u, 3u})
-        for (const Modifiers& m : {Modifiers{0, 3, 0, 0}, Modifiers{1, 0, 0, 0}, Modifiers{2, 1, 1, 2},
-                                   Modifiers{3, 3, 2, 1}}) {
+        for (const Modifiers& m :
+             {Modifiers{0, 3, 0, 0}, Modifiers{1, 0, 0, 0}, Modifiers{2, 1, 1, 2}, Modifiers{3, 3, 2, 1}}) {
             check("v_pk_mul_f32", Fp::mul, m, mode);
             check("v_pk_add_f32", Fp::add, m, mode);
         }
 }
 
-TEST_CASE("v_pk_fma_f32 worked out by hand: fused rounding, B broadcast, denormals, zeros, NaN",
-          "[alu][packed_f32]") {
+TEST_CASE("v_pk_fma_f32 worked out by hand: fused rounding, B broadcast, denormals, zeros, NaN", "[alu][packed_f32]") {
     auto pair = [](u32 lo, u32 hi) { return u64{lo} | (u64{hi} << 32); };
     const u32 one_up = 0x3f800001;    // 1 + 2^-23
     const u32 one_down = 0x3f7fffff;  // 1 - 2^-24
@@ -285,9 +284,10 @@ TEST_CASE("v_pk_fma_f32 reads every source before writing: a destination overlap
     // it must see the old value (ISA: sources are read, then the result written).
     const std::vector<Lane> lanes = operand_lanes(21);
     for (unsigned mode : {0u, 3u}) {
-        const auto got = run_lanes("  v_pk_fma_f32 v[2:3], v[2:3], v[4:5], v[6:7] op_sel_hi:[0,1,1]\n"
-                                   "  v_mov_b32 v8, v2\n  v_mov_b32 v9, v3",
-                                   lanes, mode);
+        const auto got = run_lanes(
+            "  v_pk_fma_f32 v[2:3], v[2:3], v[4:5], v[6:7] op_sel_hi:[0,1,1]\n"
+            "  v_mov_b32 v8, v2\n  v_mov_b32 v9, v3",
+            lanes, mode);
         unsigned bad = 0;
         for (std::size_t i = 0; i < lanes.size(); ++i) {
             const u64 want = oracle(Fp::fma, lanes[i], Modifiers{0, 6, 0, 0}, mode == 0);

@@ -234,8 +234,8 @@ TEST_CASE("scratch accesses outside the private segment fault", "[scratch][fault
         CHECK(r.fault->what.find("no private segment") != std::string::npos);
     }
     SECTION("past the work-item's segment") {
-        const Program program = build("  v_mov_b32 v2, 64\n  scratch_load_dword v3, v2, off\n  s_waitcnt vmcnt(0)",
-                                      with_scratch(64));
+        const Program program =
+            build("  v_mov_b32 v2, 64\n  scratch_load_dword v3, v2, off\n  s_waitcnt vmcnt(0)", with_scratch(64));
         TestRun run;
         const DispatchResult r = run.run(program);
         REQUIRE(r.fault);

@@ -41,8 +41,17 @@ GemmResult run_gemm(const Program& program, const Gemm& g, const std::vector<flo
     memory.write(da, a.data(), 4 * a.size());
     memory.write(db, b.data(), 4 * b.size());
     memory.write(dc, c0.data(), 4 * c0.size());
-    dppgemm_sgemm_kernargs k{da, db, dc, std::uint32_t(g.m), std::uint32_t(g.n), std::uint32_t(g.k), std::uint32_t(g.lda),
-                             std::uint32_t(g.ldb), std::uint32_t(g.ldc), g.alpha, g.beta};
+    dppgemm_sgemm_kernargs k{da,
+                             db,
+                             dc,
+                             std::uint32_t(g.m),
+                             std::uint32_t(g.n),
+                             std::uint32_t(g.k),
+                             std::uint32_t(g.lda),
+                             std::uint32_t(g.ldb),
+                             std::uint32_t(g.ldc),
+                             g.alpha,
+                             g.beta};
     LaunchConfig config;
     config.grid = {std::uint32_t((g.m + 127) / 128), std::uint32_t((g.n + 127) / 128), 1};
     config.block = {256, 1, 1};
@@ -243,8 +252,7 @@ TEST_CASE("packed: LDS conflict-free under both lane groupings (gfx90a consecuti
         const Program program = build_program(co, co.kernels.at(0));
         Gemm g;
         g.m = 128, g.n = 128, g.k = 64, g.lda = 128, g.ldb = 64, g.ldc = 128;
-        const std::vector<float> a = random_matrix(128 * 64, rng), b = random_matrix(64 * 128, rng),
-                                 c(128 * 128, 0.0f);
+        const std::vector<float> a = random_matrix(128 * 64, rng), b = random_matrix(64 * 128, rng), c(128 * 128, 0.0f);
         const GemmResult r = run_gemm(program, g, a, b, c, 1);
         REQUIRE(r.dispatch.ok());
         INFO(target);

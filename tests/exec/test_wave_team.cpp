@@ -46,8 +46,17 @@ Outcome run_sgemm(const Program& program, unsigned threads, int k) {
     memory.write(da, a.data(), 4 * a.size());
     memory.write(db, b.data(), 4 * b.size());
     memory.write(dc, c.data(), 4 * c.size());
-    dppgemm_sgemm_kernargs args{da, db, dc, std::uint32_t(m), std::uint32_t(n), std::uint32_t(k), std::uint32_t(m),
-                                std::uint32_t(k), std::uint32_t(m), 1.25f, -0.5f};
+    dppgemm_sgemm_kernargs args{da,
+                                db,
+                                dc,
+                                std::uint32_t(m),
+                                std::uint32_t(n),
+                                std::uint32_t(k),
+                                std::uint32_t(m),
+                                std::uint32_t(k),
+                                std::uint32_t(m),
+                                1.25f,
+                                -0.5f};
     LaunchConfig config;
     config.grid = {1, 1, 1};
     config.block = {256, 1, 1};
@@ -65,7 +74,8 @@ Outcome run_sgemm(const Program& program, unsigned threads, int k) {
 
 TEST_CASE("a one-workgroup dppgemm SGEMM gives the same C and counters on 1, 2 and 4 threads", "[waves]") {
     for (const char* variant : {"dpp0", "dpp1"}) {
-        const std::string path = dppgemm::test_support::code_object_dir() + "/gfx906/dppgemm_sgemm_" + variant + "_NN.co";
+        const std::string path =
+            dppgemm::test_support::code_object_dir() + "/gfx906/dppgemm_sgemm_" + variant + "_NN.co";
         REQUIRE(std::filesystem::exists(path));
         const CodeObject co = load_code_object(path);
         const Program program = build_program(co, co.kernels.at(0));
@@ -150,7 +160,7 @@ fault:
         r.threads = threads;
         Outcome o;
         o.dispatch = r.run(program);
-        o.memory = r.read(0, 64);  // wave 0's phase-1 stores
+        o.memory = r.read(0, 64);                                      // wave 0's phase-1 stores
         for (std::uint32_t x : r.read(1, 256)) o.memory.push_back(x);  // every wave's phase-0 stores
         return o;
     };
@@ -175,11 +185,12 @@ TEST_CASE("a program with atomics keeps its waves in order on several threads", 
   ds_add_rtn_u32 v4, v2, v3
   s_waitcnt lgkmcnt(0)
   global_store_dword v1, v4, s[4:5]
-)", [] {
-        KernelOptions options;
-        options.lds_bytes = 64;
-        return options;
-    }());
+)",
+                                          [] {
+                                              KernelOptions options;
+                                              options.lds_bytes = 64;
+                                              return options;
+                                          }());
     const Program program = build_program(co, co.kernels.at(0));
     CHECK(program.wave_order_matters);
     auto run = [&](unsigned threads) {

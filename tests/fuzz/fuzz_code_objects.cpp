@@ -80,7 +80,9 @@ class Mutator {
 public:
     explicit Mutator(std::uint64_t seed) : random_(seed) {}
 
-    std::size_t below(std::size_t n) { return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(random_); }
+    std::size_t below(std::size_t n) {
+        return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(random_);
+    }
 
     // Headers are where most decisions are taken: aim there half the time.
     std::pair<std::size_t, std::size_t> region(const Bytes& b) {
@@ -111,26 +113,38 @@ public:
                 break;
             }
             case 3: {  // a 16-, 32- or 64-bit field at a boundary value
-                const std::uint64_t values[] = {0, 1, 0xffff, 0xffffffffu, 0x80000000u, ~std::uint64_t(0),
-                                                std::uint64_t(1) << 63, std::uint64_t(1) << 28,
-                                                std::uint64_t(512) << 20, bytes.size(), bytes.size() + 1, 64, 4096};
+                const std::uint64_t values[] = {0,
+                                                1,
+                                                0xffff,
+                                                0xffffffffu,
+                                                0x80000000u,
+                                                ~std::uint64_t(0),
+                                                std::uint64_t(1) << 63,
+                                                std::uint64_t(1) << 28,
+                                                std::uint64_t(512) << 20,
+                                                bytes.size(),
+                                                bytes.size() + 1,
+                                                64,
+                                                4096};
                 const std::size_t at = begin + below(length);
                 const std::uint64_t value = values[below(sizeof values / sizeof values[0])];
                 const std::size_t width = std::size_t(2) << below(3);
-                for (std::size_t i = 0; i < width && at + i < bytes.size(); ++i) bytes[at + i] = std::uint8_t(value >> (8 * i));
+                for (std::size_t i = 0; i < width && at + i < bytes.size(); ++i)
+                    bytes[at + i] = std::uint8_t(value >> (8 * i));
                 break;
             }
             case 4: {  // copy a chunk of the input over another place
                 const std::size_t from = below(bytes.size()), to = begin + below(length);
-                const std::size_t count = std::min<std::size_t>({below(64) + 1, bytes.size() - from, bytes.size() - to});
+                const std::size_t count =
+                    std::min<std::size_t>({below(64) + 1, bytes.size() - from, bytes.size() - to});
                 std::memmove(bytes.data() + to, bytes.data() + from, count);
                 break;
             }
             case 5: {  // splice: a chunk of another seed at the same place
                 const Bytes& other = corpus[below(corpus.size())];
                 const std::size_t at = begin + below(length);
-                const std::size_t count = std::min<std::size_t>({below(256) + 1, other.size() > at ? other.size() - at : 0,
-                                                    bytes.size() - at});
+                const std::size_t count = std::min<std::size_t>(
+                    {below(256) + 1, other.size() > at ? other.size() - at : 0, bytes.size() - at});
                 if (count) std::memcpy(bytes.data() + at, other.data() + at, count);
                 break;
             }
@@ -138,7 +152,8 @@ public:
                 for (std::size_t i = 0; i < edits; ++i) {
                     const std::size_t at = (begin + below(length)) & ~std::size_t(3);
                     const std::uint32_t word = std::uint32_t(random_());
-                    for (std::size_t k = 0; k < 4 && at + k < bytes.size(); ++k) bytes[at + k] = std::uint8_t(word >> (8 * k));
+                    for (std::size_t k = 0; k < 4 && at + k < bytes.size(); ++k)
+                        bytes[at + k] = std::uint8_t(word >> (8 * k));
                 }
                 break;
             }
@@ -161,8 +176,8 @@ std::vector<std::string> run_arguments(const std::string& path, Mutator& mutator
         if (co.kernels.empty()) return {};
         const dppgemm::emu::Kernel& kernel = co.kernels[mutator.below(co.kernels.size())];
         args.insert(args.end(), {"--kernel", kernel.name, "--block",
-                                 std::to_string(std::max<std::uint32_t>(1, std::min<std::uint32_t>(
-                                     64, kernel.metadata.max_flat_workgroup_size)))});
+                                 std::to_string(std::max<std::uint32_t>(
+                                     1, std::min<std::uint32_t>(64, kernel.metadata.max_flat_workgroup_size)))});
         for (std::size_t i = 0; i < kernel.metadata.args.size(); ++i) {
             const dppgemm::emu::KernelArgument& arg = kernel.metadata.args[i];
             const std::string name = std::to_string(i);
@@ -212,9 +227,12 @@ bool run_cli(const std::vector<std::string>& args, Tally& tally) {
 
 bool documented_hip_error(hipError_t e) {
     switch (e) {
-    case hipSuccess: case hipErrorInvalidImage: case hipErrorNoBinaryForGpu: case hipErrorFileNotFound:
-    case hipErrorNotFound: case hipErrorOutOfMemory:
-        return true;
+    case hipSuccess:
+    case hipErrorInvalidImage:
+    case hipErrorNoBinaryForGpu:
+    case hipErrorFileNotFound:
+    case hipErrorNotFound:
+    case hipErrorOutOfMemory: return true;
     default: return false;
     }
 }

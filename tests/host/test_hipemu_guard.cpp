@@ -14,8 +14,8 @@
 namespace dppgemm::hipemu {
 std::vector<hipError_t> recorded;  // what the library's record() would remember
 hipError_t record(hipError_t error) {
-  recorded.push_back(error);
-  return error;
+    recorded.push_back(error);
+    return error;
 }
 }  // namespace dppgemm::hipemu
 
@@ -25,59 +25,60 @@ using dppgemm::hipemu::guarded_void;
 using dppgemm::hipemu::recorded;
 
 TEST_CASE("hipemu guard: a body that returns passes its error through") {
-  recorded.clear();
-  CHECK(guarded("hipFoo", [] { return hipErrorInvalidValue; }) == hipErrorInvalidValue);
-  CHECK(recorded == std::vector<hipError_t>{hipErrorInvalidValue});
+    recorded.clear();
+    CHECK(guarded("hipFoo", [] { return hipErrorInvalidValue; }) == hipErrorInvalidValue);
+    CHECK(recorded == std::vector<hipError_t>{hipErrorInvalidValue});
 }
 
 TEST_CASE("hipemu guard: each exception becomes its error and one line") {
-  struct Case {
-    hipError_t (*body)();
-    hipError_t error;
-    const char* line;
-  };
-  const Case cases[] = {
-      {[]() -> hipError_t { throw std::bad_alloc(); }, hipErrorOutOfMemory,
-       "hipemu: hipFoo: out of host memory (hipErrorOutOfMemory)\n"},
-      {[]() -> hipError_t { throw std::length_error("vector too long"); }, hipErrorOutOfMemory,
-       "hipemu: hipFoo: vector too long (hipErrorOutOfMemory)\n"},
-      {[]() -> hipError_t { throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
-                                                    "thread"); },
-       hipErrorOutOfMemory, nullptr},
-      {[]() -> hipError_t { throw std::invalid_argument("bad segment"); }, hipErrorUnknown,
-       "hipemu: hipFoo: bad segment (hipErrorUnknown)\n"},
-      {[]() -> hipError_t { throw 42; }, hipErrorUnknown, "hipemu: hipFoo: unknown exception (hipErrorUnknown)\n"},
-  };
-  for (const Case& c : cases) {
-    recorded.clear();
-    CapturedStderr captured;
-    CHECK(guarded("hipFoo", c.body) == c.error);
-    const std::string text = captured.text();
-    CHECK(recorded == std::vector<hipError_t>{c.error});
-    CHECK(count_of(text, "\n") == 1);
-    CHECK(text.rfind("hipemu: hipFoo: ", 0) == 0);
-    if (c.line) CHECK(text == c.line);
-  }
+    struct Case {
+        hipError_t (*body)();
+        hipError_t error;
+        const char* line;
+    };
+    const Case cases[] = {
+        {[]() -> hipError_t { throw std::bad_alloc(); }, hipErrorOutOfMemory,
+         "hipemu: hipFoo: out of host memory (hipErrorOutOfMemory)\n"},
+        {[]() -> hipError_t { throw std::length_error("vector too long"); }, hipErrorOutOfMemory,
+         "hipemu: hipFoo: vector too long (hipErrorOutOfMemory)\n"},
+        {[]() -> hipError_t {
+             throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again), "thread");
+         },
+         hipErrorOutOfMemory, nullptr},
+        {[]() -> hipError_t { throw std::invalid_argument("bad segment"); }, hipErrorUnknown,
+         "hipemu: hipFoo: bad segment (hipErrorUnknown)\n"},
+        {[]() -> hipError_t { throw 42; }, hipErrorUnknown, "hipemu: hipFoo: unknown exception (hipErrorUnknown)\n"},
+    };
+    for (const Case& c : cases) {
+        recorded.clear();
+        CapturedStderr captured;
+        CHECK(guarded("hipFoo", c.body) == c.error);
+        const std::string text = captured.text();
+        CHECK(recorded == std::vector<hipError_t>{c.error});
+        CHECK(count_of(text, "\n") == 1);
+        CHECK(text.rfind("hipemu: hipFoo: ", 0) == 0);
+        if (c.line) CHECK(text == c.line);
+    }
 }
 
 TEST_CASE("hipemu guard: entry points returning something else return the given value") {
-  recorded.clear();
-  CapturedStderr captured;
-  int* fallback = nullptr;
-  CHECK(guarded_value("__hipFoo", fallback, []() -> int* { throw std::bad_alloc(); }) == nullptr);
-  CHECK(recorded == std::vector<hipError_t>{hipErrorOutOfMemory});
-  CHECK(captured.text() == "hipemu: __hipFoo: out of host memory (hipErrorOutOfMemory)\n");
+    recorded.clear();
+    CapturedStderr captured;
+    int* fallback = nullptr;
+    CHECK(guarded_value("__hipFoo", fallback, []() -> int* { throw std::bad_alloc(); }) == nullptr);
+    CHECK(recorded == std::vector<hipError_t>{hipErrorOutOfMemory});
+    CHECK(captured.text() == "hipemu: __hipFoo: out of host memory (hipErrorOutOfMemory)\n");
 }
 
 TEST_CASE("hipemu guard: entry points returning nothing only record and say") {
-  recorded.clear();
-  CapturedStderr captured;
-  bool ran = false;
-  guarded_void("__hipBar", [&] {
-    ran = true;
-    throw std::length_error("map too long");
-  });
-  CHECK(ran);
-  CHECK(recorded == std::vector<hipError_t>{hipErrorOutOfMemory});
-  CHECK(captured.text() == "hipemu: __hipBar: map too long (hipErrorOutOfMemory)\n");
+    recorded.clear();
+    CapturedStderr captured;
+    bool ran = false;
+    guarded_void("__hipBar", [&] {
+        ran = true;
+        throw std::length_error("map too long");
+    });
+    CHECK(ran);
+    CHECK(recorded == std::vector<hipError_t>{hipErrorOutOfMemory});
+    CHECK(captured.text() == "hipemu: __hipBar: map too long (hipErrorOutOfMemory)\n");
 }

@@ -18,126 +18,124 @@
 namespace {
 
 std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  for (std::string part; std::getline(stream, part, sep);) parts.push_back(part);
-  return parts;
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    for (std::string part; std::getline(stream, part, sep);) parts.push_back(part);
+    return parts;
 }
 
 // The target's row of include/dppgemm/targets.def: whether it has a feature
 // (a word of the row's feature list).
 bool target_has(const std::string& target, const std::string& feature) {
-  std::string features;
+    std::string features;
 #define DPPGEMM_TARGET(name, mach, llvm, kernels, feature_list, lds_banks) \
-  if (target == #name) features = feature_list;
+    if (target == #name) features = feature_list;
 #include "dppgemm/targets.def"
-  std::istringstream words(features);
-  for (std::string word; words >> word;)
-    if (word == feature) return true;
-  return false;
+    std::istringstream words(features);
+    for (std::string word; words >> word;)
+        if (word == feature) return true;
+    return false;
 }
 
-std::string code_object_path(const std::string& target, const std::string& variant,
-                             const std::string& layout) {
-  return std::string(DPPGEMM_CODE_OBJECT_DIR) + "/" + target + "/dppgemm_sgemm_" + variant + "_" +
-         layout + ".co";
+std::string code_object_path(const std::string& target, const std::string& variant, const std::string& layout) {
+    return std::string(DPPGEMM_CODE_OBJECT_DIR) + "/" + target + "/dppgemm_sgemm_" + variant + "_" + layout + ".co";
 }
 
 struct Instruction {
-  uint64_t address;
-  std::string mnemonic;
-  std::string text;
-  int64_t branch_target = -1;  // kernel-relative, for branches
+    uint64_t address;
+    std::string mnemonic;
+    std::string text;
+    int64_t branch_target = -1;  // kernel-relative, for branches
 };
 
 // llvm-objdump -d: "\tmnemonic operands   // 000000001A2C: BF82FEBF <kernel+0x468>"
 std::vector<Instruction> disassemble(const std::string& target, const std::string& path) {
-  const std::string tool = dppgemm::test_support::llvm_for(target).objdump;
-  const std::string text = dppgemm::test_support::run_command(tool + " -d --mcpu=" + target + " " + path).output;
-  static const std::regex line(R"(^\s+(\S+)(.*?)\s*// ([0-9A-F]+):[^<]*(?:<[^+>]+\+0x([0-9a-f]+)>)?)");
-  std::vector<Instruction> code;
-  for (const std::string& l : split(text, '\n')) {
-    std::smatch m;
-    if (!std::regex_search(l, m, line)) continue;
-    Instruction inst{std::stoull(m[3], nullptr, 16), m[1], m[1].str() + m[2].str()};
-    if (m[4].matched) inst.branch_target = std::stoll(m[4], nullptr, 16);
-    code.push_back(inst);
-  }
-  REQUIRE(!code.empty());
-  return code;
+    const std::string tool = dppgemm::test_support::llvm_for(target).objdump;
+    const std::string text = dppgemm::test_support::run_command(tool + " -d --mcpu=" + target + " " + path).output;
+    static const std::regex line(R"(^\s+(\S+)(.*?)\s*// ([0-9A-F]+):[^<]*(?:<[^+>]+\+0x([0-9a-f]+)>)?)");
+    std::vector<Instruction> code;
+    for (const std::string& l : split(text, '\n')) {
+        std::smatch m;
+        if (!std::regex_search(l, m, line)) continue;
+        Instruction inst{std::stoull(m[3], nullptr, 16), m[1], m[1].str() + m[2].str()};
+        if (m[4].matched) inst.branch_target = std::stoll(m[4], nullptr, 16);
+        code.push_back(inst);
+    }
+    REQUIRE(!code.empty());
+    return code;
 }
 
 struct LoopCounts {
-  int macs = 0, dpp_macs = 0, packed_fmas = 0, other_valu = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
-  std::map<std::string, int> dpp_controls;  // "quad_perm", "row_ror", ... -> DPP macs and movs using it
+    int macs = 0, dpp_macs = 0, packed_fmas = 0, other_valu = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
+    std::map<std::string, int> dpp_controls;  // "quad_perm", "row_ror", ... -> DPP macs and movs using it
 };
 
 bool is_mac(const std::string& mnemonic) {
-  return mnemonic.rfind("v_mac_f32", 0) == 0 || mnemonic.rfind("v_fmac_f32", 0) == 0;
+    return mnemonic.rfind("v_mac_f32", 0) == 0 || mnemonic.rfind("v_fmac_f32", 0) == 0;
 }
 
 // The steady-state loop: from the target of the only backward s_branch to it.
 LoopCounts count_main_loop(const std::vector<Instruction>& code) {
-  const uint64_t base = code.front().address;
-  LoopCounts counts;
-  for (size_t end = 0; end < code.size(); ++end) {
-    const Instruction& branch = code[end];
-    if (branch.mnemonic != "s_branch" || branch.branch_target < 0 ||
-        base + uint64_t(branch.branch_target) > branch.address)
-      continue;
-    ++counts.branches_back;
-    for (const Instruction& inst : code) {
-      if (inst.address < base + uint64_t(branch.branch_target) || inst.address > branch.address) continue;
-      if (is_mac(inst.mnemonic)) {
-        ++counts.macs;
-        if (inst.mnemonic.find("_dpp") != std::string::npos) ++counts.dpp_macs;
-      } else if (inst.mnemonic == "v_pk_fma_f32") {
-        ++counts.packed_fmas;
-      } else if (inst.mnemonic.rfind("v_", 0) == 0) {
-        ++counts.other_valu;
-      }
-      static const std::regex control(R"( (quad_perm|row_ror|row_newbcast|row_shl|row_shr):)");
-      std::smatch m;
-      if (std::regex_search(inst.text, m, control)) ++counts.dpp_controls[m[1]];
-      if (inst.mnemonic == "ds_read_b128") ++counts.lds_reads_b128;
-      if (inst.mnemonic == "s_barrier") ++counts.barriers;
+    const uint64_t base = code.front().address;
+    LoopCounts counts;
+    for (size_t end = 0; end < code.size(); ++end) {
+        const Instruction& branch = code[end];
+        if (branch.mnemonic != "s_branch" || branch.branch_target < 0 ||
+            base + uint64_t(branch.branch_target) > branch.address)
+            continue;
+        ++counts.branches_back;
+        for (const Instruction& inst : code) {
+            if (inst.address < base + uint64_t(branch.branch_target) || inst.address > branch.address) continue;
+            if (is_mac(inst.mnemonic)) {
+                ++counts.macs;
+                if (inst.mnemonic.find("_dpp") != std::string::npos) ++counts.dpp_macs;
+            } else if (inst.mnemonic == "v_pk_fma_f32") {
+                ++counts.packed_fmas;
+            } else if (inst.mnemonic.rfind("v_", 0) == 0) {
+                ++counts.other_valu;
+            }
+            static const std::regex control(R"( (quad_perm|row_ror|row_newbcast|row_shl|row_shr):)");
+            std::smatch m;
+            if (std::regex_search(inst.text, m, control)) ++counts.dpp_controls[m[1]];
+            if (inst.mnemonic == "ds_read_b128") ++counts.lds_reads_b128;
+            if (inst.mnemonic == "s_barrier") ++counts.barriers;
+        }
     }
-  }
-  return counts;
+    return counts;
 }
 
 // The first kernel's entries from `llvm-readelf --notes` (YAML-like text).
 struct Metadata {
-  std::map<std::string, std::string> kernel;
-  std::vector<std::map<std::string, std::string>> args;
+    std::map<std::string, std::string> kernel;
+    std::vector<std::map<std::string, std::string>> args;
 };
 
 Metadata read_metadata(const std::string& target, const std::string& path) {
-  const std::string tool = dppgemm::test_support::llvm_for(target).readelf;
-  const std::string text = dppgemm::test_support::run_command(tool + " --notes " + path).output;
-  static const std::regex entry(R"(^(\s*)(- )?(\.[a-z_]+):\s*(\S*)\s*$)");
-  Metadata meta;
-  bool in_args = false;
-  size_t args_indent = 0;
-  for (const std::string& l : split(text, '\n')) {
-    std::smatch m;
-    if (!std::regex_match(l, m, entry)) continue;
-    const size_t indent = m[1].length();
-    if (m[3] == ".args") {
-      in_args = true;
-      args_indent = indent;
-      continue;
+    const std::string tool = dppgemm::test_support::llvm_for(target).readelf;
+    const std::string text = dppgemm::test_support::run_command(tool + " --notes " + path).output;
+    static const std::regex entry(R"(^(\s*)(- )?(\.[a-z_]+):\s*(\S*)\s*$)");
+    Metadata meta;
+    bool in_args = false;
+    size_t args_indent = 0;
+    for (const std::string& l : split(text, '\n')) {
+        std::smatch m;
+        if (!std::regex_match(l, m, entry)) continue;
+        const size_t indent = m[1].length();
+        if (m[3] == ".args") {
+            in_args = true;
+            args_indent = indent;
+            continue;
+        }
+        if (in_args && indent > args_indent) {
+            if (m[2].matched) meta.args.emplace_back();
+            REQUIRE(!meta.args.empty());
+            meta.args.back()[m[3]] = m[4];
+        } else {
+            in_args = false;
+            meta.kernel[m[3]] = m[4];
+        }
     }
-    if (in_args && indent > args_indent) {
-      if (m[2].matched) meta.args.emplace_back();
-      REQUIRE(!meta.args.empty());
-      meta.args.back()[m[3]] = m[4];
-    } else {
-      in_args = false;
-      meta.kernel[m[3]] = m[4];
-    }
-  }
-  return meta;
+    return meta;
 }
 
 // The rows of include/dppgemm/variants.def; a wave issues a 256th of the
@@ -167,12 +165,12 @@ const std::map<std::string, std::string> kDefines = {
 #undef DPPGEMM_VARIANT
 };
 bool sets(const std::string& variant, const std::string& assignment) {
-  return (" " + kDefines.at(variant) + " ").find(" " + assignment + " ") != std::string::npos;
+    return (" " + kDefines.at(variant) + " ").find(" " + assignment + " ") != std::string::npos;
 }
 
 // Rows that need target features are not built for every target.
 bool built(const std::string& target, const std::string& variant) {
-  return std::filesystem::exists(code_object_path(target, variant, "NN"));
+    return std::filesystem::exists(code_object_path(target, variant, "NN"));
 }
 // The DPP control every mac (and the A movs: dpp3's 4 per k, dpp3half's 4 per odd k) of a variant uses.
 const std::map<std::string, std::map<std::string, int>> kDppControlsPerStep = {
@@ -186,92 +184,92 @@ const std::map<std::string, std::map<std::string, int>> kDppControlsPerStep = {
 // Two stages of an A tile (8 rows of 128 + 4 floats) and a B tile (8 rows of
 // 132, 144 or 136 floats: docs/kernels.md, "LDS layout").
 const std::map<std::string, unsigned> kLdsBytes = {
-    {"dpp0", 2 * 8 * (132 + 132) * 4}, {"dpp1", 2 * 8 * (132 + 132) * 4}, {"dpp2", 2 * 8 * (132 + 144) * 4},
-    {"dpp3", 2 * 8 * (132 + 144) * 4}, {"dpp3half", 2 * 8 * (132 + 144) * 4}, {"bcast", 2 * 8 * (132 + 136) * 4},
+    {"dpp0", 2 * 8 * (132 + 132) * 4},  {"dpp1", 2 * 8 * (132 + 132) * 4},     {"dpp2", 2 * 8 * (132 + 144) * 4},
+    {"dpp3", 2 * 8 * (132 + 144) * 4},  {"dpp3half", 2 * 8 * (132 + 144) * 4}, {"bcast", 2 * 8 * (132 + 136) * 4},
     {"packed", 2 * 8 * (132 + 132) * 4}};
 
 }  // namespace
 
 TEST_CASE("every variant, layout and target has the documented steady-state loop") {
-  for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
-    for (const std::string& variant : kVariants)
-      for (const std::string& layout : kLayouts) {
-        if (!built(target, variant)) continue;
-        CAPTURE(target, variant, layout);
-        const auto code = disassemble(target, code_object_path(target, variant, layout));
-        const LoopCounts loop = count_main_loop(code);
-        CHECK(loop.branches_back == 1);
-        // 8 k x 64 multiply-adds: one wave's share of a 128x128x8 step; with
-        // PACKED=1 all of them as 256 v_pk_fma_f32 (two each), without DPP.
-        const bool packed = sets(variant, "PACKED=1");
-        CHECK(loop.macs + 2 * loop.packed_fmas == 512);
-        CHECK(loop.packed_fmas == (packed ? 256 : 0));
-        CHECK(loop.lds_reads_b128 == kLdsReadsPerStep.at(variant));
-        CHECK(loop.dpp_macs == (sets(variant, "DPP=0") ? 0 : 512));
-        CHECK(loop.dpp_controls == kDppControlsPerStep.at(variant));
-        // dpp0's loop besides its 512 macs: 4 LDS address swaps and, per operand
-        // contiguous in k (A of T*, B of *N), 1 v_cmp + 4 v_cndmask. A row has
-        // the table's extra VALU on top (dpp3: 32 A movs; dpp3half: 16 movs and a
-        // fifth address swap; packed: 256 fewer multiply-add instructions).
-        const int k_contiguous = (layout[0] == 'T') + (layout[1] == 'N');
-        CHECK(loop.macs + loop.packed_fmas + loop.other_valu ==
-              512 + 4 + 5 * k_contiguous + kExtraValuPerWaveStep.at(variant));
-        CHECK(loop.barriers == 1);
+    for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
+        for (const std::string& variant : kVariants)
+            for (const std::string& layout : kLayouts) {
+                if (!built(target, variant)) continue;
+                CAPTURE(target, variant, layout);
+                const auto code = disassemble(target, code_object_path(target, variant, layout));
+                const LoopCounts loop = count_main_loop(code);
+                CHECK(loop.branches_back == 1);
+                // 8 k x 64 multiply-adds: one wave's share of a 128x128x8 step; with
+                // PACKED=1 all of them as 256 v_pk_fma_f32 (two each), without DPP.
+                const bool packed = sets(variant, "PACKED=1");
+                CHECK(loop.macs + 2 * loop.packed_fmas == 512);
+                CHECK(loop.packed_fmas == (packed ? 256 : 0));
+                CHECK(loop.lds_reads_b128 == kLdsReadsPerStep.at(variant));
+                CHECK(loop.dpp_macs == (sets(variant, "DPP=0") ? 0 : 512));
+                CHECK(loop.dpp_controls == kDppControlsPerStep.at(variant));
+                // dpp0's loop besides its 512 macs: 4 LDS address swaps and, per operand
+                // contiguous in k (A of T*, B of *N), 1 v_cmp + 4 v_cndmask. A row has
+                // the table's extra VALU on top (dpp3: 32 A movs; dpp3half: 16 movs and a
+                // fifth address swap; packed: 256 fewer multiply-add instructions).
+                const int k_contiguous = (layout[0] == 'T') + (layout[1] == 'N');
+                CHECK(loop.macs + loop.packed_fmas + loop.other_valu ==
+                      512 + 4 + 5 * k_contiguous + kExtraValuPerWaveStep.at(variant));
+                CHECK(loop.barriers == 1);
 
-        int mac = 0, fmac = 0;
-        for (const Instruction& inst : code) {
-          mac += inst.mnemonic.rfind("v_mac_f32", 0) == 0;
-          fmac += inst.mnemonic.rfind("v_fmac_f32", 0) == 0;
-        }
-        // Fused without v_mac_f32 (gfx942) and wherever the row sets FMAC=1 (packed:
-        // the epilogue's blend is v_fmac_f32, fused like v_pk_fma_f32).
-        if (!target_has(target, "mac_f32") || sets(variant, "FMAC=1")) {
-          CHECK(mac == 0);
-          CHECK(fmac >= 64);
-        } else {
-          CHECK(fmac == 0);
-          CHECK(mac > 512);
-        }
-      }
+                int mac = 0, fmac = 0;
+                for (const Instruction& inst : code) {
+                    mac += inst.mnemonic.rfind("v_mac_f32", 0) == 0;
+                    fmac += inst.mnemonic.rfind("v_fmac_f32", 0) == 0;
+                }
+                // Fused without v_mac_f32 (gfx942) and wherever the row sets FMAC=1 (packed:
+                // the epilogue's blend is v_fmac_f32, fused like v_pk_fma_f32).
+                if (!target_has(target, "mac_f32") || sets(variant, "FMAC=1")) {
+                    CHECK(mac == 0);
+                    CHECK(fmac >= 64);
+                } else {
+                    CHECK(fmac == 0);
+                    CHECK(mac > 512);
+                }
+            }
 }
 
 TEST_CASE("metadata matches the kernarg struct and the launch contract") {
-  const std::vector<std::tuple<std::string, size_t, size_t, std::string>> expected = {
-      {"a", offsetof(dppgemm_sgemm_kernargs, a), 8, "global_buffer"},
-      {"b", offsetof(dppgemm_sgemm_kernargs, b), 8, "global_buffer"},
-      {"c", offsetof(dppgemm_sgemm_kernargs, c), 8, "global_buffer"},
-      {"size_m", offsetof(dppgemm_sgemm_kernargs, size_m), 4, "by_value"},
-      {"size_n", offsetof(dppgemm_sgemm_kernargs, size_n), 4, "by_value"},
-      {"size_k", offsetof(dppgemm_sgemm_kernargs, size_k), 4, "by_value"},
-      {"lda", offsetof(dppgemm_sgemm_kernargs, lda), 4, "by_value"},
-      {"ldb", offsetof(dppgemm_sgemm_kernargs, ldb), 4, "by_value"},
-      {"ldc", offsetof(dppgemm_sgemm_kernargs, ldc), 4, "by_value"},
-      {"alpha", offsetof(dppgemm_sgemm_kernargs, alpha), 4, "by_value"},
-      {"beta", offsetof(dppgemm_sgemm_kernargs, beta), 4, "by_value"},
-  };
-  for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
-    for (const std::string& variant : kVariants)
-      for (const std::string& layout : kLayouts) {
-        if (!built(target, variant)) continue;
-        CAPTURE(target, variant, layout);
-        const Metadata meta = read_metadata(target, code_object_path(target, variant, layout));
-        CHECK(meta.kernel.at(".name") == "dppgemm_sgemm_" + variant + "_" + layout);
-        CHECK(meta.kernel.at(".symbol") == "dppgemm_sgemm_" + variant + "_" + layout + ".kd");
-        CHECK(std::stoul(meta.kernel.at(".kernarg_segment_size")) == sizeof(dppgemm_sgemm_kernargs));
-        CHECK(meta.kernel.at(".max_flat_workgroup_size") == "256");
-        CHECK(meta.kernel.at(".wavefront_size") == "64");
-        const unsigned lds = std::stoul(meta.kernel.at(".group_segment_fixed_size"));
-        CHECK(lds == kLdsBytes.at(variant));
-        CHECK(lds <= 65536);
-        CHECK(std::stoul(meta.kernel.at(".vgpr_count")) <= 128);  // 2 waves per SIMD
-        REQUIRE(meta.args.size() == expected.size());
-        for (size_t i = 0; i < expected.size(); ++i) {
-          const auto& [name, offset, size, kind] = expected[i];
-          CAPTURE(name);
-          CHECK(meta.args[i].at(".name") == name);
-          CHECK(std::stoul(meta.args[i].at(".offset")) == offset);
-          CHECK(std::stoul(meta.args[i].at(".size")) == size);
-          CHECK(meta.args[i].at(".value_kind") == kind);
-        }
-      }
+    const std::vector<std::tuple<std::string, size_t, size_t, std::string>> expected = {
+        {"a", offsetof(dppgemm_sgemm_kernargs, a), 8, "global_buffer"},
+        {"b", offsetof(dppgemm_sgemm_kernargs, b), 8, "global_buffer"},
+        {"c", offsetof(dppgemm_sgemm_kernargs, c), 8, "global_buffer"},
+        {"size_m", offsetof(dppgemm_sgemm_kernargs, size_m), 4, "by_value"},
+        {"size_n", offsetof(dppgemm_sgemm_kernargs, size_n), 4, "by_value"},
+        {"size_k", offsetof(dppgemm_sgemm_kernargs, size_k), 4, "by_value"},
+        {"lda", offsetof(dppgemm_sgemm_kernargs, lda), 4, "by_value"},
+        {"ldb", offsetof(dppgemm_sgemm_kernargs, ldb), 4, "by_value"},
+        {"ldc", offsetof(dppgemm_sgemm_kernargs, ldc), 4, "by_value"},
+        {"alpha", offsetof(dppgemm_sgemm_kernargs, alpha), 4, "by_value"},
+        {"beta", offsetof(dppgemm_sgemm_kernargs, beta), 4, "by_value"},
+    };
+    for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
+        for (const std::string& variant : kVariants)
+            for (const std::string& layout : kLayouts) {
+                if (!built(target, variant)) continue;
+                CAPTURE(target, variant, layout);
+                const Metadata meta = read_metadata(target, code_object_path(target, variant, layout));
+                CHECK(meta.kernel.at(".name") == "dppgemm_sgemm_" + variant + "_" + layout);
+                CHECK(meta.kernel.at(".symbol") == "dppgemm_sgemm_" + variant + "_" + layout + ".kd");
+                CHECK(std::stoul(meta.kernel.at(".kernarg_segment_size")) == sizeof(dppgemm_sgemm_kernargs));
+                CHECK(meta.kernel.at(".max_flat_workgroup_size") == "256");
+                CHECK(meta.kernel.at(".wavefront_size") == "64");
+                const unsigned lds = std::stoul(meta.kernel.at(".group_segment_fixed_size"));
+                CHECK(lds == kLdsBytes.at(variant));
+                CHECK(lds <= 65536);
+                CHECK(std::stoul(meta.kernel.at(".vgpr_count")) <= 128);  // 2 waves per SIMD
+                REQUIRE(meta.args.size() == expected.size());
+                for (size_t i = 0; i < expected.size(); ++i) {
+                    const auto& [name, offset, size, kind] = expected[i];
+                    CAPTURE(name);
+                    CHECK(meta.args[i].at(".name") == name);
+                    CHECK(std::stoul(meta.args[i].at(".offset")) == offset);
+                    CHECK(std::stoul(meta.args[i].at(".size")) == size);
+                    CHECK(meta.args[i].at(".value_kind") == kind);
+                }
+            }
 }

@@ -46,7 +46,7 @@ inline std::pair<std::size_t, std::size_t> metadata_note(const Bytes& bytes) {
 
 // ELF64 header field offsets.
 constexpr std::size_t ei_class = 4, ei_data = 5, ei_osabi = 7, ei_abiversion = 8;
-constexpr std::size_t e_type = 16, e_machine = 18, e_phoff = 32, e_shoff = 40, e_flags = 48, e_phnum = 56,
-                      e_shnum = 60, e_shstrndx = 62;
+constexpr std::size_t e_type = 16, e_machine = 18, e_phoff = 32, e_shoff = 40, e_flags = 48, e_phnum = 56, e_shnum = 60,
+                      e_shstrndx = 62;
 
 }  // namespace loader_test

@@ -4,10 +4,10 @@
 
 #include <sstream>
 
+#include "cli_runner.hpp"
 #include "emu/loader/code_object.hpp"
 #include "emu/tools/cli.hpp"
 #include "emu/tools/launch.hpp"
-#include "cli_runner.hpp"
 #include "toolchain.hpp"
 
 using namespace dppgemm::emu;
@@ -75,8 +75,9 @@ TEST_CASE("cli: info prints targets, kernels, descriptors and metadata", "[cli]"
     CHECK(contains(r.out, "target: gfx90a (xnack any, sramecc any)\n"));
     CHECK(contains(r.out, "code object version: 5 (metadata 1.2)\nkernels: 2\n"));
     CHECK(contains(r.out, "kernel wide\n  code: 0x1800, 20 bytes\n"));
-    CHECK(contains(r.out, "  VGPRs: 56 allocated (40 arch, 16 acc, accum_offset 40), metadata vgpr_count 37, "
-                          "agpr_count 16\n"));
+    CHECK(contains(r.out,
+                   "  VGPRs: 56 allocated (40 arch, 16 acc, accum_offset 40), metadata vgpr_count 37, "
+                   "agpr_count 16\n"));
     CHECK(contains(r.out, "  workitem ids: x y z in v0 (packed, 10 bits each)\n"));
     CHECK(contains(r.out, "     2  offset  16  size  8  by_value  count\n"));
     CHECK(contains(r.out, "     6  offset  40  size  8  hidden_printf_buffer global\n"));
@@ -107,14 +108,17 @@ TEST_CASE("cli: run checks its options against the metadata", "[cli]") {
     r = with({"--arg", "scale=1.5", "--buffer", "out=4096"});
     CHECK(r.err == "dppgemm-emu run: argument 2 'count' (by_value, 8 bytes) has no value: add --arg count=VALUE\n");
     r = with({"--arg", "scale=1.5", "--arg", "count=1"});
-    CHECK(r.err ==
-          "dppgemm-emu run: argument 0 'out' (global_buffer, 8 bytes) has no buffer: add --buffer out=BYTES or =@FILE\n");
+    CHECK(
+        r.err ==
+        "dppgemm-emu run: argument 0 'out' (global_buffer, 8 bytes) has no buffer: add --buffer out=BYTES or =@FILE\n");
     r = with({"--arg", "out=1"});
     CHECK(r.err ==
-          "dppgemm-emu run: --arg out: argument 0 'out' (global_buffer, 8 bytes) is not a by-value argument; use --buffer\n");
+          "dppgemm-emu run: --arg out: argument 0 'out' (global_buffer, 8 bytes) is not a by-value argument; use "
+          "--buffer\n");
     r = with({"--arg", "3=1"});
-    CHECK(r.err == "dppgemm-emu run: --arg 3: argument 3 (hidden_global_offset_x, 8 bytes) is a hidden argument; the "
-                   "emulator fills it in\n");
+    CHECK(r.err ==
+          "dppgemm-emu run: --arg 3: argument 3 (hidden_global_offset_x, 8 bytes) is a hidden argument; the "
+          "emulator fills it in\n");
     r = with({"--arg", "7=1"});
     CHECK(r.err == "dppgemm-emu run: --arg 7: kernel 'wide' has 7 arguments\n");
     r = with({"--arg", "scale=1.5", "--arg", "1=2.5"});
@@ -147,8 +151,8 @@ TEST_CASE("run options resolve into a launch plan", "[cli]") {
     CHECK(plan.block == std::array<std::uint32_t, 3>{64, 4, 1});
     REQUIRE(plan.kernarg.size() == 48);
     // scale = -0.5f at 8 (0xbf000000), count at 16, everything else zero.
-    const std::vector<std::uint8_t> expected = {0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0x00, 0xbf, 0, 0, 0, 0,
-                                                0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    const std::vector<std::uint8_t> expected = {0, 0, 0, 0, 0,    0,    0,    0,    0x00, 0x00, 0x00, 0xbf,
+                                                0, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
     CHECK(std::vector<std::uint8_t>(plan.kernarg.begin(), plan.kernarg.begin() + 24) == expected);
     CHECK(std::all_of(plan.kernarg.begin() + 24, plan.kernarg.end(), [](std::uint8_t b) { return b == 0; }));
     REQUIRE(plan.buffers.size() == 1);
@@ -193,9 +197,9 @@ TEST_CASE("cli: disasm prints llvm-objdump's lines without the raw words", "[cli
             if (!expected.empty()) expected += "\n";
             expected += kernel.name + ":\n";
             std::ostringstream command;
-            command << dppgemm::test_support::llvm15().objdump << " -d --mcpu=" << mcpu << std::hex << " --start-address=0x"
-                    << kernel.code_address << " --stop-address=0x" << kernel.code_address + kernel.code.size() << " "
-                    << path;
+            command << dppgemm::test_support::llvm15().objdump << " -d --mcpu=" << mcpu << std::hex
+                    << " --start-address=0x" << kernel.code_address << " --stop-address=0x"
+                    << kernel.code_address + kernel.code.size() << " " << path;
             std::istringstream lines(loader_test::run(command.str()));
             std::size_t instructions = 0;
             for (std::string line; std::getline(lines, line);) {

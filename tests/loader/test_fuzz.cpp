@@ -43,7 +43,9 @@ class Mutator {
 public:
     explicit Mutator(std::uint64_t seed) : random_(seed) {}
 
-    std::size_t below(std::size_t n) { return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(random_); }
+    std::size_t below(std::size_t n) {
+        return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(random_);
+    }
 
     // A range worth corrupting: the ELF header, program headers, section
     // headers, the metadata note, or anywhere.
@@ -76,12 +78,13 @@ public:
             break;
         }
         case 3: {  // a 32- or 64-bit field set to a boundary value
-            static const std::uint64_t values[] = {0, 1, 0xffffffffu, 0x80000000u, ~std::uint64_t(0), 1ull << 63,
-                                                   original.size(), original.size() + 1};
+            static const std::uint64_t values[] = {
+                0, 1, 0xffffffffu, 0x80000000u, ~std::uint64_t(0), 1ull << 63, original.size(), original.size() + 1};
             const std::size_t at = begin + below(length);
             const std::uint64_t value = values[below(sizeof values / sizeof values[0])];
             const std::size_t width = below(2) ? 4 : 8;
-            for (std::size_t i = 0; i < width && at + i < bytes.size(); ++i) bytes[at + i] = std::uint8_t(value >> (8 * i));
+            for (std::size_t i = 0; i < width && at + i < bytes.size(); ++i)
+                bytes[at + i] = std::uint8_t(value >> (8 * i));
             break;
         }
         default: {  // copy a chunk over another place
@@ -143,7 +146,8 @@ TEST_CASE("fuzz: 20000 corrupted metadata blobs", "[loader][fuzz]") {
     const Bytes valid = read_bytes(assemble("fuzz_metadata", two_kernels_source("gfx90a", 5), "gfx90a", 5));
     const auto [at, size] = metadata_note(valid);
     REQUIRE(at != std::string::npos);
-    const Bytes blob(valid.begin() + static_cast<std::ptrdiff_t>(at), valid.begin() + static_cast<std::ptrdiff_t>(at + size));
+    const Bytes blob(valid.begin() + static_cast<std::ptrdiff_t>(at),
+                     valid.begin() + static_cast<std::ptrdiff_t>(at + size));
     CHECK(parse_metadata(blob.data(), blob.size()).kernels.size() == 2);
     Mutator mutator(42);
     std::size_t parsed = 0, rejected = 0;

@@ -44,9 +44,8 @@ void check_descriptor_against_objdump(const std::string& path, const Kernel& ker
     CHECK(llvm.at("dx10_clamp") == kd.float_mode.dx10_clamp);
     CHECK(llvm.at("ieee_mode") == kd.float_mode.ieee_mode);
     CHECK(llvm.at("fp16_overflow") == kd.float_mode.fp16_overflow);
-    const char* private_segment = has_architected_flat_scratch(target)
-                                      ? "enable_private_segment"
-                                      : "system_sgpr_private_segment_wavefront_offset";
+    const char* private_segment = has_architected_flat_scratch(target) ? "enable_private_segment"
+                                                                       : "system_sgpr_private_segment_wavefront_offset";
     CHECK(llvm.at(private_segment) == kd.system_sgprs.private_segment_wave_offset);
     CHECK(llvm.at("system_sgpr_workgroup_id_x") == kd.system_sgprs.workgroup_id_x);
     CHECK(llvm.at("system_sgpr_workgroup_id_y") == kd.system_sgprs.workgroup_id_y);
@@ -92,7 +91,8 @@ void check_metadata_against_readelf(const std::string& path, const CodeObject& c
 void check_code_against_objdump(const std::string& path, const Kernel& kernel, const std::string& mcpu,
                                 const std::string& function_symbol) {
     INFO(path << " kernel " << kernel.name);
-    CHECK(kernel.code_address == kernel.descriptor_address + std::uint64_t(kernel.descriptor.kernel_code_entry_byte_offset));
+    CHECK(kernel.code_address ==
+          kernel.descriptor_address + std::uint64_t(kernel.descriptor.kernel_code_entry_byte_offset));
     CHECK(kernel.code == loader_test::objdump_code(path, function_symbol, mcpu));
 }
 
@@ -287,7 +287,6 @@ TEST_CASE("target features come from e_flags", "[loader]") {
 }
 
 namespace {
-
 
 void check_hip_object(const std::string& path, const CodeObject& co) {
     CHECK(co.target.processor == Target::gfx906);

@@ -14,8 +14,7 @@ using namespace loader_test;
 namespace {
 
 const Bytes& valid_gfx906() {
-    static const Bytes bytes =
-        read_bytes(assemble("valid_gfx906", two_kernels_source("gfx906", 4), "gfx906", 4));
+    static const Bytes bytes = read_bytes(assemble("valid_gfx906", two_kernels_source("gfx906", 4), "gfx906", 4));
     return bytes;
 }
 
@@ -45,9 +44,7 @@ std::size_t wide_descriptor(const Bytes& bytes) {
     return at;
 }
 
-std::string without_metadata(const std::string& source) {
-    return source.substr(0, source.find("\t.amdgpu_metadata"));
-}
+std::string without_metadata(const std::string& source) { return source.substr(0, source.find("\t.amdgpu_metadata")); }
 
 }  // namespace
 
@@ -75,13 +72,12 @@ TEST_CASE("rejects what is not a gfx9 code object v4/v5, naming the field", "[lo
 }
 
 TEST_CASE("rejects code object v3 and unlinked objects", "[loader][malformed]") {
-    const std::string v3 = assemble("v3", two_kernels_source("gfx906", 4), "gfx906", 4,
-                                    "-mllvm --amdhsa-code-object-version=3");
+    const std::string v3 =
+        assemble("v3", two_kernels_source("gfx906", 4), "gfx906", 4, "-mllvm --amdhsa-code-object-version=3");
     CHECK(read_bytes(v3)[ei_abiversion] == 1);
-    CHECK_THROWS_WITH(load_code_object(v3),
-                      v3 + ": code object v3 (ABI version 1) is not supported; use v4 or v5");
-    const std::string object = assemble_relocatable("relocatable", two_kernels_source("gfx906", 4), "gfx906",
-                                                    "-mcode-object-version=4");
+    CHECK_THROWS_WITH(load_code_object(v3), v3 + ": code object v3 (ABI version 1) is not supported; use v4 or v5");
+    const std::string object =
+        assemble_relocatable("relocatable", two_kernels_source("gfx906", 4), "gfx906", "-mcode-object-version=4");
     CHECK_THROWS_WITH(load_code_object(object),
                       object + ": e_type is 1, expected 3 (ET_DYN): link the object with ld.lld -shared");
 }
@@ -100,8 +96,9 @@ TEST_CASE("rejects missing or garbled metadata and descriptors", "[loader][malfo
     std::string pointing_at_code = source;
     pointing_at_code.replace(pointing_at_code.find(".symbol: narrow.kd"), 18, ".symbol: narrow");
     const std::string wrong_kd = assemble("wrong_kd", pointing_at_code, "gfx906", 4);
-    CHECK_THROWS_WITH(load_code_object(wrong_kd), wrong_kd + ": kernel 'narrow': descriptor symbol 'narrow' has type 2 "
-                                                             "and size 8, expected an object (1) of 64 bytes");
+    CHECK_THROWS_WITH(load_code_object(wrong_kd), wrong_kd +
+                                                      ": kernel 'narrow': descriptor symbol 'narrow' has type 2 "
+                                                      "and size 8, expected an object (1) of 64 bytes");
 
     CHECK(rejection_after([](Bytes& b) { b[find(b, "global_buffer") + 12] = 'z'; }) ==
           "metadata amdhsa.kernels[0].args[0].value_kind: unknown value kind 'global_buffez'");
@@ -121,9 +118,10 @@ TEST_CASE("rejects missing or garbled metadata and descriptors", "[loader][malfo
     // 48-byte kernarg segment.
     CHECK(rejection_after([](Bytes& b) {
               const std::size_t count = find(b, Bytes{0xa5, 'c', 'o', 'u', 'n', 't'});  // msgpack "count"
-              b[find(Bytes(b.begin() + count, b.end()), ".offset") + count + 7] = 48;  // fixint after the key
-          }) == "metadata amdhsa.kernels[0].args[2]: argument at offset 48 of size 8 ends past the kernarg segment "
-                "of 48 bytes");
+              b[find(Bytes(b.begin() + count, b.end()), ".offset") + count + 7] = 48;   // fixint after the key
+          }) ==
+          "metadata amdhsa.kernels[0].args[2]: argument at offset 48 of size 8 ends past the kernarg segment "
+          "of 48 bytes");
 
     const std::size_t kd = wide_descriptor(valid_gfx906());
     CHECK(rejection_after([kd](Bytes& b) { put<std::int64_t>(b, kd + 16, 0x7fff0000 - 0x6c0); }) ==

@@ -135,8 +135,8 @@ std::vector<std::uint8_t> objdump_code(const std::string& path, const std::strin
     }
     REQUIRE(size > 0);
     std::ostringstream command;
-    command << dppgemm::test_support::llvm_for(mcpu).objdump << " -d --mcpu=" << mcpu
-            << std::hex << " --start-address=0x" << start << " --stop-address=0x" << start + size << " " << path;
+    command << dppgemm::test_support::llvm_for(mcpu).objdump << " -d --mcpu=" << mcpu << std::hex
+            << " --start-address=0x" << start << " --stop-address=0x" << start + size << " " << path;
     // "	s_cbranch_scc1 2     // 000000001E60: BF850002 <_Z6reducePKfPf+0x60>"
     const std::regex line(R"(// [0-9A-Fa-f]+: ((?:[0-9A-F]{8}(?: |$))+))");
     std::vector<std::uint8_t> bytes;

@@ -39,7 +39,8 @@ const char* metadata_entry = R"(
 )";
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
     return s;
 }
 
@@ -71,7 +72,8 @@ std::string kernel_text(const std::string& name, const std::string& body, const 
         // User SGPRs s[0:3] V#, s[4:5] kernarg, s[6:7] flat scratch init; s8 workgroup id, s9 wave offset:
         // moved to where the prologue below expects kernarg and workgroup id.
         s << "  s_add_u32 flat_scratch_lo, s6, s9\n  s_addc_u32 flat_scratch_hi, s7, 0\n  s_mov_b32 s33, s9\n"
-          << "  s_mov_b64 s[36:37], s[0:1]\n  s_mov_b64 s[38:39], s[2:3]\n  s_mov_b64 s[0:1], s[4:5]\n  s_mov_b32 s2, s8\n";
+          << "  s_mov_b64 s[36:37], s[0:1]\n  s_mov_b64 s[38:39], s[2:3]\n  s_mov_b64 s[0:1], s[4:5]\n  s_mov_b32 s2, "
+             "s8\n";
     if (o.prologue)
         s << "  s_load_dwordx8 s[4:11], s[0:1], 0x0\n"
           << "  s_load_dwordx4 s[12:15], s[0:1], 0x20\n"
@@ -98,9 +100,10 @@ std::string kernel_text(const std::string& name, const std::string& body, const 
 }
 
 std::string metadata_text(const std::string& name, const KernelOptions& o) {
-    return replace_all(replace_all(replace_all(replace_all(metadata_entry, "NAME", name), "LDS_BYTES", std::to_string(o.lds_bytes)),
-                                   "VGPRS", std::to_string(o.vgprs)),
-                       "PRIVATE_BYTES", std::to_string(o.private_bytes));
+    return replace_all(
+        replace_all(replace_all(replace_all(metadata_entry, "NAME", name), "LDS_BYTES", std::to_string(o.lds_bytes)),
+                    "VGPRS", std::to_string(o.vgprs)),
+        "PRIVATE_BYTES", std::to_string(o.private_bytes));
 }
 
 std::string source_of(const std::vector<std::pair<std::string, std::string>>& kernels, const KernelOptions& o) {
@@ -199,7 +202,8 @@ const char* const load_three = R"(
 std::vector<std::uint32_t> run_three(const std::string& op, const std::vector<std::uint32_t>& a,
                                      const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
                                      const KernelOptions& options) {
-    const CodeObject co = assemble_kernel(std::string(load_three) + op + "\n  global_store_dword v1, v5, s[4:5]\n", options);
+    const CodeObject co =
+        assemble_kernel(std::string(load_three) + op + "\n  global_store_dword v1, v5, s[4:5]\n", options);
     const Program program = build_program(co, co.kernels.at(0));
     TestRun run(64);
     run.fill(1, a);
@@ -209,9 +213,11 @@ std::vector<std::uint32_t> run_three(const std::string& op, const std::vector<st
     return run.read(0, 64);
 }
 
-std::vector<std::vector<std::uint32_t>> run_three_each(const std::vector<std::string>& ops, const std::vector<std::uint32_t>& a,
-                                                      const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
-                                                      const KernelOptions& options) {
+std::vector<std::vector<std::uint32_t>> run_three_each(const std::vector<std::string>& ops,
+                                                       const std::vector<std::uint32_t>& a,
+                                                       const std::vector<std::uint32_t>& b,
+                                                       const std::vector<std::uint32_t>& c,
+                                                       const KernelOptions& options) {
     std::string body;
     for (std::size_t i = 0; i < ops.size(); ++i) {
         body += std::string(load_three);

@@ -28,7 +28,7 @@ using dppgemm::test_support::hip_source;
 struct KernelOptions {
     std::string mcpu = "gfx906";
     unsigned lds_bytes = 0;
-    unsigned denorm_mode_32 = 3;  // .amdhsa_float_denorm_mode_32
+    unsigned denorm_mode_32 = 3;     // .amdhsa_float_denorm_mode_32
     unsigned denorm_mode_16_64 = 3;  // .amdhsa_float_denorm_mode_16_64
     unsigned vgprs = 64;
     bool prologue = true;
@@ -82,9 +82,11 @@ std::vector<std::uint32_t> run_three(const std::string& op, const std::vector<st
 // ops run one after another, each with fresh inputs and v5..v9, s[20:21] and
 // vcc zero as in run_three's fresh wave; result i is what run_three(ops[i])
 // would return. Uses s[34:35].
-std::vector<std::vector<std::uint32_t>> run_three_each(const std::vector<std::string>& ops, const std::vector<std::uint32_t>& a,
-                                                      const std::vector<std::uint32_t>& b, const std::vector<std::uint32_t>& c,
-                                                      const KernelOptions& options = {});
+std::vector<std::vector<std::uint32_t>> run_three_each(const std::vector<std::string>& ops,
+                                                       const std::vector<std::uint32_t>& a,
+                                                       const std::vector<std::uint32_t>& b,
+                                                       const std::vector<std::uint32_t>& c,
+                                                       const KernelOptions& options = {});
 
 // The hipcc-compiled kernels of hip/kernels.hip (gfx906), built once per process.
 const CodeObject& hip_kernels();

@@ -14,9 +14,9 @@
 #include <random>
 #include <sstream>
 
+#include "cli_runner.hpp"
 #include "dppgemm/code_objects.h"
 #include "dppgemm/reference.hpp"
-#include "cli_runner.hpp"
 #include "emu/tools/commands.hpp"
 #include "emu/tools/launch.hpp"
 #include "toolchain.hpp"
@@ -24,8 +24,8 @@
 namespace {
 
 using Result = loader_test::CliResult;
-using loader_test::contains;
 using loader_test::cli;
+using loader_test::contains;
 
 std::string path_in_work_dir(const std::string& name) { return loader_test::work_dir() + "/" + name; }
 
@@ -109,12 +109,12 @@ std::string metadata_entry(const std::string& name) {
 }
 
 const std::string& faulting_kernels() {
-    static const std::string path = loader_test::assemble(
-        "tools_faulting",
-        std::string(faulting_code) + descriptor("oob") + descriptor("spin") +
-            "\t.amdgpu_metadata\n---\namdhsa.version: [ 1, 1 ]\namdhsa.kernels:\n" + metadata_entry("oob") +
-            metadata_entry("spin") + "...\n\t.end_amdgpu_metadata\n",
-        "gfx906", 4);
+    static const std::string path =
+        loader_test::assemble("tools_faulting",
+                              std::string(faulting_code) + descriptor("oob") + descriptor("spin") +
+                                  "\t.amdgpu_metadata\n---\namdhsa.version: [ 1, 1 ]\namdhsa.kernels:\n" +
+                                  metadata_entry("oob") + metadata_entry("spin") + "...\n\t.end_amdgpu_metadata\n",
+                              "gfx906", 4);
     return path;
 }
 
@@ -131,15 +131,24 @@ TEST_CASE("run: dppgemm SGEMM with buffers from files, C dumped bitwise equal to
     write_floats(path_in_work_dir("sgemm_a.bin"), a);
     write_floats(path_in_work_dir("sgemm_b.bin"), b);
     write_floats(path_in_work_dir("sgemm_c.bin"), c0);
-    const Result r = cli({"run", co, "--kernel", "dppgemm_sgemm_dpp0_NN", "--grid", "2,2", "--block", "256",
-                          "--buffer", "a=@" + path_in_work_dir("sgemm_a.bin"),
-                          "--buffer", "b=@" + path_in_work_dir("sgemm_b.bin"),
-                          "--buffer", "c=@" + path_in_work_dir("sgemm_c.bin"),
-                          "--arg", "size_m=200", "--arg", "size_n=130", "--arg", "size_k=21",
-                          "--arg", "lda=203", "--arg", "ldb=22", "--arg", "ldc=201", "--arg", "alpha=1.5",
-                          "--arg", "beta=-0.25", "--threads", "2",
-                          "--dump", "c=" + path_in_work_dir("sgemm_c_after.bin"),
-                          "--json", path_in_work_dir("sgemm.json")});
+    const Result r = cli({"run",       co,
+                          "--kernel",  "dppgemm_sgemm_dpp0_NN",
+                          "--grid",    "2,2",
+                          "--block",   "256",
+                          "--buffer",  "a=@" + path_in_work_dir("sgemm_a.bin"),
+                          "--buffer",  "b=@" + path_in_work_dir("sgemm_b.bin"),
+                          "--buffer",  "c=@" + path_in_work_dir("sgemm_c.bin"),
+                          "--arg",     "size_m=200",
+                          "--arg",     "size_n=130",
+                          "--arg",     "size_k=21",
+                          "--arg",     "lda=203",
+                          "--arg",     "ldb=22",
+                          "--arg",     "ldc=201",
+                          "--arg",     "alpha=1.5",
+                          "--arg",     "beta=-0.25",
+                          "--threads", "2",
+                          "--dump",    "c=" + path_in_work_dir("sgemm_c_after.bin"),
+                          "--json",    path_in_work_dir("sgemm.json")});
     INFO(r.err);
     REQUIRE(r.code == 0);
     CHECK(contains(r.out, "kernel dppgemm_sgemm_dpp0_NN: grid 2,2,1 block 256,1,1\n"));
@@ -184,10 +193,17 @@ TEST_CASE("run: a hipcc kernel takes its arguments by position", "[run][hip]") {
     const std::vector<float> a = random_floats(std::size_t(m) * k, rng), b = random_floats(std::size_t(k) * n, rng);
     write_floats(path_in_work_dir("hip_a.bin"), a);
     write_floats(path_in_work_dir("hip_b.bin"), b);
-    const Result r = cli({"run", co, "--kernel", "naive_sgemm", "--grid", "3,3", "--block", "16,8", "--buffer",
-                          "0=@" + path_in_work_dir("hip_a.bin"), "--buffer", "1=@" + path_in_work_dir("hip_b.bin"),
-                          "--buffer", "2=" + std::to_string(4 * m * n), "--arg", "3=37", "--arg", "4=21", "--arg",
-                          "5=13", "--dump", "2=" + path_in_work_dir("hip_c.bin")});
+    const Result r = cli({"run",      co,
+                          "--kernel", "naive_sgemm",
+                          "--grid",   "3,3",
+                          "--block",  "16,8",
+                          "--buffer", "0=@" + path_in_work_dir("hip_a.bin"),
+                          "--buffer", "1=@" + path_in_work_dir("hip_b.bin"),
+                          "--buffer", "2=" + std::to_string(4 * m * n),
+                          "--arg",    "3=37",
+                          "--arg",    "4=21",
+                          "--arg",    "5=13",
+                          "--dump",   "2=" + path_in_work_dir("hip_c.bin")});
     INFO(r.err);
     REQUIRE(r.code == 0);
     CHECK(contains(r.out, "workgroups: 9 of 9 run, 18 waves\n"));
@@ -230,20 +246,24 @@ TEST_CASE("run: the watchdog stops an endless loop", "[run][fault]") {
     const Result r = cli({"run", faulting_kernels(), "--kernel", "spin", "--grid", "1", "--block", "64", "--buffer",
                           "out=4", "--watchdog", "1000"});
     CHECK(r.code == 1);
-    CHECK(r.err == "dppgemm-emu run: kernel 'spin': workgroup (0,0,0) wave 0 pc 0x1700: s_branch 65535: watchdog: more "
-                   "than 1000 instructions in one wave (endless loop?)\n");
+    CHECK(r.err ==
+          "dppgemm-emu run: kernel 'spin': workgroup (0,0,0) wave 0 pc 0x1700: s_branch 65535: watchdog: more "
+          "than 1000 instructions in one wave (endless loop?)\n");
 }
 
 TEST_CASE("run: the executable's exit codes", "[run]") {
     const std::string base = std::string(DPPGEMM_EMU_PATH) + " run " + faulting_kernels() + " --grid 1 --block 64 ";
-    auto exit_code = [](const std::string& command) { return dppgemm::test_support::exit_code(command + " > /dev/null 2>&1"); };
+    auto exit_code = [](const std::string& command) {
+        return dppgemm::test_support::exit_code(command + " > /dev/null 2>&1");
+    };
     CHECK(exit_code(base + "--kernel oob --buffer out=64 --no-check") == 0);
     CHECK(exit_code(base + "--kernel spin --buffer out=64 --watchdog 10") == 1);
     CHECK(exit_code(base + "--kernel oob") == 2);
 }
 
 TEST_CASE("run: usage errors exit 2 naming the option", "[run][usage]") {
-    const std::vector<std::string> base = {"run", faulting_kernels(), "--kernel", "oob", "--grid", "1", "--block", "64"};
+    const std::vector<std::string> base = {"run", faulting_kernels(), "--kernel", "oob", "--grid",
+                                           "1",   "--block",          "64"};
     auto with = [&](std::vector<std::string> extra) {
         std::vector<std::string> args = base;
         args.insert(args.end(), extra.begin(), extra.end());
@@ -285,7 +305,6 @@ std::string with_last_load_memsz(const std::string& source, std::uint64_t memsz,
     return path;
 }
 
-
 }  // namespace
 
 TEST_CASE("run: a code object whose segments end past 256 MiB is refused by every command, exit 2", "[run][usage]") {
@@ -304,16 +323,16 @@ TEST_CASE("run: a code object whose segments end past 256 MiB is refused by ever
 }
 
 TEST_CASE("run: --watchdog takes 0..2^48, the default stops an endless loop within seconds", "[run][usage]") {
-    const std::vector<std::string> base = {"run", faulting_kernels(), "--kernel", "spin", "--grid", "1", "--block",
-                                           "64", "--buffer", "out=4"};
+    const std::vector<std::string> base = {"run", faulting_kernels(), "--kernel", "spin",     "--grid",
+                                           "1",   "--block",          "64",       "--buffer", "out=4"};
     for (const std::string value : {"-1", "18446744073709551616", "281474976710657", "1e9", ""}) {
         std::vector<std::string> args = base;
         args.insert(args.end(), {"--watchdog", value});
         const Result r = cli(args);
         CAPTURE(value);
         CHECK(r.code == 2);
-        CHECK(r.err == "dppgemm-emu: --watchdog '" + value +
-                           "': expected an instruction count in 0..2^48 (0: no watchdog)\n");
+        CHECK(r.err ==
+              "dppgemm-emu: --watchdog '" + value + "': expected an instruction count in 0..2^48 (0: no watchdog)\n");
     }
     CHECK(dppgemm::emu::tools::RunOptions{}.watchdog == std::uint64_t(1) << 28);
     const Result r = cli(base);  // the default: 2^28 instructions
@@ -327,7 +346,8 @@ TEST_CASE("run: --dump and --json paths are checked before the run", "[run][usag
     const Result r = cli({"run", faulting_kernels(), "--kernel", "oob", "--grid", "1", "--block", "64", "--buffer",
                           "out=64", "--dump", "out=" + dump, "--json", "/nonexistent/dir/counters.json"});
     CHECK(r.code == 2);
-    CHECK(r.err == "dppgemm-emu run: --json: cannot write '/nonexistent/dir/counters.json': No such file or directory\n");
+    CHECK(r.err ==
+          "dppgemm-emu run: --json: cannot write '/nonexistent/dir/counters.json': No such file or directory\n");
     CHECK(r.out.empty());
     CHECK_FALSE(std::ifstream(dump).good());  // nothing ran, so nothing was dumped
     const Result directory = cli({"run", faulting_kernels(), "--kernel", "oob", "--grid", "1", "--block", "64",
@@ -343,14 +363,16 @@ TEST_CASE("run: FIFOs, pipes and devices are read with a cap, never waited on", 
     Result r = cli({"info", fifo});  // a FIFO nobody writes reads as empty
     CHECK(r.code == 2);
     CHECK(r.err == "dppgemm-emu info: " + fifo + ": truncated: 0 bytes, shorter than the 64-byte ELF header\n");
-    r = cli({"run", faulting_kernels(), "--kernel", "oob", "--grid", "1", "--block", "64", "--buffer",
-             "out=@/dev/zero"});
+    r = cli(
+        {"run", faulting_kernels(), "--kernel", "oob", "--grid", "1", "--block", "64", "--buffer", "out=@/dev/zero"});
     CHECK(r.code == 2);
-    CHECK(r.err == "dppgemm-emu run: --buffer out: '/dev/zero': more than the limit of 256 MiB (not a regular file, "
-                   "read until the limit)\n");
+    CHECK(r.err ==
+          "dppgemm-emu run: --buffer out: '/dev/zero': more than the limit of 256 MiB (not a regular file, "
+          "read until the limit)\n");
     // A pipe (here the shell's) as the code object: read whole, not sought.
     const std::string emu = DPPGEMM_EMU_PATH;
-    CHECK(dppgemm::test_support::exit_code("cat " + faulting_kernels() + " | " + emu + " info /dev/stdin > /dev/null") == 0);
+    CHECK(dppgemm::test_support::exit_code("cat " + faulting_kernels() + " | " + emu +
+                                           " info /dev/stdin > /dev/null") == 0);
     std::remove(fifo.c_str());
 }
 
@@ -363,8 +385,9 @@ TEST_CASE("run: --buffer sizes are checked against the machine's memory, and cos
     CHECK(contains(r.err, "the buffers may take (the machine's available memory)\n"));
     // 512 MiB the kernel never touches: resident memory stays far below it.
     const std::string emu = DPPGEMM_EMU_PATH;
-    CHECK(dppgemm::test_support::exit_code(emu + " run " + faulting_kernels() +
-                         " --kernel oob --grid 1 --block 64 --no-check --buffer out=536870912 > /dev/null") == 0);
+    CHECK(dppgemm::test_support::exit_code(
+              emu + " run " + faulting_kernels() +
+              " --kernel oob --grid 1 --block 64 --no-check --buffer out=536870912 > /dev/null") == 0);
     struct rusage usage {};
     REQUIRE(getrusage(RUSAGE_CHILDREN, &usage) == 0);
     CHECK(usage.ru_maxrss < 128 * 1024);  // KiB
