@@ -36,37 +36,16 @@ constexpr PrintingRow printing_rows[] = {
 #undef DPPGEMM_FORMS
 };
 
+// Opcodes per family (Family order).
 constexpr int space_size[] = {256, 128, 32, 256, 128, 256, 256, 64, 256, 1024, 128, 256, 128, 128, 128, 128};
-static_assert(sizeof(space_size) / sizeof(space_size[0]) == static_cast<int>(Space::count));
-
-Space native_space(Family family) {
-    switch (family) {
-    case Family::SOP1: return Space::SOP1;
-    case Family::SOP2: return Space::SOP2;
-    case Family::SOPK: return Space::SOPK;
-    case Family::SOPC: return Space::SOPC;
-    case Family::SOPP: return Space::SOPP;
-    case Family::SMEM: return Space::SMEM;
-    case Family::VOP1: return Space::VOP1;
-    case Family::VOP2: return Space::VOP2;
-    case Family::VOPC: return Space::VOPC;
-    case Family::VOP3: return Space::VOP3;
-    case Family::VOP3P: return Space::VOP3P;
-    case Family::DS: return Space::DS;
-    case Family::FLAT: return Space::FLAT;
-    case Family::SCRATCH: return Space::SCRATCH;
-    case Family::GLOBAL: return Space::GLOBAL;
-    case Family::MUBUF: return Space::MUBUF;
-    }
-    return Space::SOPP;
-}
+static_assert(sizeof(space_size) / sizeof(space_size[0]) == family_count);
 
 struct Tables {
     // forms[op][target][form]
     std::vector<std::array<std::array<FormBits, static_cast<int>(Form::count)>, target_count>> forms;
     std::vector<std::array<OperandPrinting, target_count>> printing;  // printing[op][target]
     // ops[target][space] -> opcode-indexed Op
-    std::array<std::array<std::vector<Op>, static_cast<int>(Space::count)>, target_count> ops;
+    std::array<std::array<std::vector<Op>, family_count>, target_count> ops;
 
     Tables() : forms(op_count), printing(op_count) {
         for (const PrintingRow& row : printing_rows)
@@ -76,12 +55,12 @@ struct Tables {
             bits = {true, row.accepted, row.printed};
         }
         for (int t = 0; t < target_count; ++t)
-            for (int s = 0; s < static_cast<int>(Space::count); ++s) ops[t][s].assign(space_size[s], Op::invalid);
+            for (int s = 0; s < family_count; ++s) ops[t][s].assign(space_size[s], Op::invalid);
         for (std::size_t i = 1; i < op_count; ++i) {
             const OpInfo& info = op_info(static_cast<Op>(i));
             for (int t = 0; t < target_count; ++t) {
                 if (info.opcode[t] >= 0)
-                    ops[t][static_cast<int>(native_space(info.family))][info.opcode[t]] = static_cast<Op>(i);
+                    ops[t][static_cast<int>(info.family)][info.opcode[t]] = static_cast<Op>(i);
                 if (info.vop3_opcode[t] >= 0)
                     ops[t][static_cast<int>(Space::VOP3)][info.vop3_opcode[t]] = static_cast<Op>(i);
             }

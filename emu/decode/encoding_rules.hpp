@@ -74,26 +74,10 @@ inline bool mixed_precision(Op op, Target t) { return operand_printing(op, t).ha
 inline bool src0_vgpr_number(Op op, Target t) { return operand_printing(op, t).has(PF_SRC0_VGPR_NUMBER); }
 inline bool neg_is_sext(Op op, Target t, int bit) { return (operand_printing(op, t).sext_neg_bits >> bit) & 1; }
 
-// Encoding spaces with their own opcode numbering.
-enum class Space : std::uint8_t {
-    SOP1,
-    SOP2,
-    SOPK,
-    SOPC,
-    SOPP,
-    SMEM,
-    VOP1,
-    VOP2,
-    VOPC,
-    VOP3,
-    VOP3P,
-    DS,
-    FLAT,
-    SCRATCH,
-    GLOBAL,
-    MUBUF,
-    count
-};
+// Each family numbers its opcodes on its own (VOP3's numbering also holds
+// the VOP3 forms of VOP1, VOP2 and VOPC ops): the opcode spaces are the
+// families.
+using Space = Family;
 // Op for an opcode number in a space on a target (Op::invalid when none).
 Op lookup(Target target, Space space, unsigned opcode);
 

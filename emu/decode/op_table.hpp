@@ -42,8 +42,9 @@ enum class Family : std::uint8_t {
     FLAT,
     SCRATCH,
     GLOBAL,
-    MUBUF,
+    MUBUF,  // the last: family_count below
 };
+inline constexpr int family_count = static_cast<int>(Family::MUBUF) + 1;
 const char* family_name(Family family);
 
 // Operand fields of each family, in the order of OpInfo::dwords[]
