@@ -10,9 +10,9 @@
 #include <random>
 
 #include "dppgemm/dppgemm.hpp"
-#include "dppgemm/kernargs.h"
 #include "dppgemm/reference.hpp"
 #include "kernel_builder.hpp"
+#include "sgemm_run.hpp"
 
 using namespace exec_test;
 
@@ -20,56 +20,6 @@ namespace {
 
 std::string code_object_path(const std::string& target, const std::string& variant, const std::string& layout) {
     return code_object_dir() + "/" + target + "/dppgemm_sgemm_" + variant + "_" + layout + ".co";
-}
-
-struct Gemm {
-    char ta = 'N', tb = 'N';
-    int m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
-    float alpha = 1.0f, beta = 0.0f;
-};
-
-struct GemmResult {
-    std::vector<float> c;
-    DispatchResult dispatch;
-};
-
-GemmResult run_gemm(const Program& program, const Gemm& g, const std::vector<float>& a, const std::vector<float>& b,
-                    const std::vector<float>& c0, unsigned threads) {
-    DeviceMemory memory;
-    const std::uint64_t da = memory.allocate(4 * a.size(), "A"), db = memory.allocate(4 * b.size(), "B"),
-                        dc = memory.allocate(4 * c0.size(), "C");
-    memory.write(da, a.data(), 4 * a.size());
-    memory.write(db, b.data(), 4 * b.size());
-    memory.write(dc, c0.data(), 4 * c0.size());
-    dppgemm_sgemm_kernargs k{da,
-                             db,
-                             dc,
-                             std::uint32_t(g.m),
-                             std::uint32_t(g.n),
-                             std::uint32_t(g.k),
-                             std::uint32_t(g.lda),
-                             std::uint32_t(g.ldb),
-                             std::uint32_t(g.ldc),
-                             g.alpha,
-                             g.beta};
-    LaunchConfig config;
-    config.grid = {std::uint32_t((g.m + 127) / 128), std::uint32_t((g.n + 127) / 128), 1};
-    config.block = {256, 1, 1};
-    config.kernarg.resize(sizeof k);
-    std::memcpy(config.kernarg.data(), &k, sizeof k);
-    config.threads = threads;
-    GemmResult r;
-    r.dispatch = launch(memory, program, config);
-    r.c.resize(c0.size());
-    memory.read(dc, r.c.data(), 4 * c0.size());
-    return r;
-}
-
-std::vector<float> random_matrix(std::size_t count, std::mt19937& rng) {
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<float> v(count);
-    for (float& x : v) x = dist(rng);
-    return v;
 }
 
 // The multiply-add the kernel performs (the library's answer, from the variant table).

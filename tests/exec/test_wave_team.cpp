@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <random>
 
-#include "dppgemm/kernargs.h"
 #include "kernel_builder.hpp"
+#include "sgemm_run.hpp"
 #include "test_toolchain.hpp"
 
 using namespace exec_test;
@@ -33,40 +33,15 @@ void require_same(const Outcome& sequential, const Outcome& parallel) {
 // dppgemm SGEMM 128x128xK: one workgroup of four waves, LDS tiles between
 // two barriers per K step.
 Outcome run_sgemm(const Program& program, unsigned threads, int k) {
-    const int m = 128, n = 128;
     std::mt19937 rng(7);
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n), c(std::size_t(m) * n);
-    for (float& x : a) x = dist(rng);
-    for (float& x : b) x = dist(rng);
-    for (float& x : c) x = dist(rng);
-    DeviceMemory memory;
-    const std::uint64_t da = memory.allocate(4 * a.size(), "A"), db = memory.allocate(4 * b.size(), "B"),
-                        dc = memory.allocate(4 * c.size(), "C");
-    memory.write(da, a.data(), 4 * a.size());
-    memory.write(db, b.data(), 4 * b.size());
-    memory.write(dc, c.data(), 4 * c.size());
-    dppgemm_sgemm_kernargs args{da,
-                                db,
-                                dc,
-                                std::uint32_t(m),
-                                std::uint32_t(n),
-                                std::uint32_t(k),
-                                std::uint32_t(m),
-                                std::uint32_t(k),
-                                std::uint32_t(m),
-                                1.25f,
-                                -0.5f};
-    LaunchConfig config;
-    config.grid = {1, 1, 1};
-    config.block = {256, 1, 1};
-    config.kernarg.resize(sizeof args);
-    std::memcpy(config.kernarg.data(), &args, sizeof args);
-    config.threads = threads;
+    const std::vector<float> a = random_matrix(std::size_t(128) * k, rng), b = random_matrix(std::size_t(k) * 128, rng),
+                             c = random_matrix(128 * 128, rng);
+    const Gemm g{'N', 'N', 128, 128, k, 128, k, 128, 1.25f, -0.5f};
+    const GemmResult r = run_gemm(program, g, a, b, c, threads);
     Outcome o;
-    o.dispatch = launch(memory, program, config);
-    o.memory.resize(c.size());
-    memory.read(dc, o.memory.data(), 4 * c.size());
+    o.dispatch = r.dispatch;
+    o.memory.resize(r.c.size());
+    std::memcpy(o.memory.data(), r.c.data(), 4 * r.c.size());
     return o;
 }
 
