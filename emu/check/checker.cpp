@@ -99,7 +99,7 @@ public:
 
     void memory_access(const Wave& w, const ExecInst& e, const MemoryAccess& a) override {
         if (a.space != MemoryAccess::Space::lds) return;
-        const LdsShadow::Pattern& pattern = lds_.pattern(a, e.index);
+        const LdsShadow::Pattern& pattern = lds_.pattern(a, e.index, !checker_.options().compare_lds_patterns);
         check_alignment(w, e, a, pattern);
         if (e.inst->info().has(OF_ATOMIC)) return;  // atomics are meant to be shared
         if (!lds_ready_) {
@@ -186,13 +186,19 @@ private:
         if (align <= 1) return;
         // Every active lane's address is the origin plus its relative address:
         // when all of those are multiples of `align` (almost always), the
-        // origin decides.
-        if ((pattern.origin | pattern.relative_or) % align == 0) return;
+        // origin decides. (A mask: align is a power of two, and a division
+        // here cost as much as the race check.)
+        if (((pattern.origin | pattern.relative_or) & (align - 1)) == 0) return;
+        report_misaligned(w, e, a, align);
+    }
+
+    [[gnu::noinline]] void report_misaligned(const Wave& w, const ExecInst& e, const MemoryAccess& a,
+                                             std::uint32_t align) {
         std::uint64_t lanes = 0, first = 0;
         for (unsigned l = 0; l < 64; ++l) {
             if (!((a.lanes >> l) & 1)) continue;
             for (unsigned el = 0; el < a.addresses_per_lane; ++el)
-                if (a.address[el][l] % align) {
+                if (a.address[el][l] & (align - 1)) {
                     if (!lanes) first = a.address[el][l];
                     lanes |= 1ull << l;
                 }

@@ -46,6 +46,10 @@ struct CheckOptions {
     // Watch every instruction instead of the WatchPlan's (watch_plan.hpp):
     // slower, same findings (tests compare the two).
     bool watch_every_instruction = false;
+    // Compare each LDS access's lane addresses with its instruction's last
+    // ones instead of trusting the executor's MemoryAccess::pattern_id:
+    // slower, same findings (tests compare the two).
+    bool compare_lds_patterns = false;
 };
 
 class WorkgroupChecker;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+
 namespace dppgemm::emu::check {
 namespace {
 
@@ -34,6 +35,8 @@ void LdsShadow::reset(std::uint32_t bytes) {
     read_inst_.resize(words * 64);
     epoch_low_ = low_ = ~0u;
     epoch_high_ = high_ = 0;
+    log_.clear();
+    log_bits_.clear();
 }
 
 void LdsShadow::new_epoch() {
@@ -44,6 +47,16 @@ void LdsShadow::new_epoch() {
     }
     epoch_low_ = ~0u;
     epoch_high_ = 0;
+    log_.clear();
+    log_bits_.clear();
+}
+
+void LdsShadow::write_out_log() {
+    for (const LoggedAccess& a : log_)
+        for (std::uint32_t i = 0; i < a.words; ++i)
+            store(a.write ? write_inst_ : read_inst_, a.first_word + i, log_bits_[a.bits_at + i], a.inst);
+    log_.clear();
+    log_bits_.clear();
 }
 
 void LdsShadow::ensure_wave(std::uint32_t wave) {
@@ -106,49 +119,50 @@ void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint32_t dwords) {
 
 namespace {
 
-// Whether address[el][l] - origin for active lanes, 0 for the others, equals
-// `relative` (one pass without early exit: the loop over contiguous lanes
-// vectorizes); if not, `relative` becomes it. relative_or: their OR.
-template <bool AllLanes>
-bool same_relative(const MemoryAccess& a, std::uint64_t origin, std::uint64_t (*relative)[64],
-                   std::uint64_t& relative_or) {
-    auto relative_address = [&](unsigned el, unsigned l) {
-        const std::uint64_t active = AllLanes ? ~0ull : 0 - ((a.lanes >> l) & 1);
-        return (a.address[el][l] - origin) & active;
-    };
-    std::uint64_t differences = 0, all = 0;
+std::uint64_t relative_address(const MemoryAccess& a, std::uint64_t origin, unsigned el, unsigned l) {
+    return (a.address[el][l] - origin) & (0 - ((a.lanes >> l) & 1));
+}
+
+// Whether the active lanes' addresses relative to `origin` (0 for the
+// others) are `relative`. One pass without early exit (the loop over
+// contiguous lanes vectorizes).
+bool same_relative(const MemoryAccess& a, std::uint64_t origin, const std::uint64_t (*relative)[64]) {
+    std::uint64_t differences = 0;
     for (unsigned el = 0; el < a.addresses_per_lane; ++el)
-        for (unsigned l = 0; l < 64; ++l) {
-            const std::uint64_t r = relative_address(el, l);
-            differences |= r ^ relative[el][l];
-            all |= r;
-        }
-    relative_or = all;
-    if (differences == 0) return true;
-    for (unsigned el = 0; el < a.addresses_per_lane; ++el)
-        for (unsigned l = 0; l < 64; ++l) relative[el][l] = relative_address(el, l);
-    return false;
+        for (unsigned l = 0; l < 64; ++l) differences |= relative_address(a, origin, el, l) ^ relative[el][l];
+    return differences == 0;
 }
 
 }  // namespace
 
-const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_t inst) {
+const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_t inst, bool use_pattern_id) {
     if (patterns_.size() <= inst) patterns_.resize(inst + 1);
     if (!patterns_[inst]) patterns_[inst] = std::make_unique<Pattern>();
     Pattern& p = *patterns_[inst];
     const std::uint64_t origin = a.lanes ? a.address[0][__builtin_ctzll(a.lanes)] : 0;
     const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
     p.origin = origin;
-    const bool same_shape = p.valid && p.lanes == a.lanes && p.addresses_per_lane == a.addresses_per_lane &&
-                            p.dwords == dwords && p.origin_byte_in_dword == origin % 4;
-    const bool same = a.lanes == ~0ull ? same_relative<true>(a, origin, p.relative, p.relative_or)
-                                       : same_relative<false>(a, origin, p.relative, p.relative_or);
-    if (same && same_shape) return p;
+    // The executor's pattern id, where it gives one, says whether the access
+    // repeats: comparing its 64 lanes' addresses was a third of the race
+    // detector's time.
+    const bool same = use_pattern_id && a.pattern_id
+                          ? p.valid && p.pattern_id == a.pattern_id
+                          : p.valid && p.lanes == a.lanes && p.addresses_per_lane == a.addresses_per_lane &&
+                                p.dwords == dwords && p.origin_byte_in_dword == origin % 4 &&
+                                same_relative(a, origin, p.relative);
+    if (same) return p;
     p.valid = true;
+    p.pattern_id = a.pattern_id;
     p.lanes = a.lanes;
     p.addresses_per_lane = a.addresses_per_lane;
     p.dwords = dwords;
     p.origin_byte_in_dword = origin % 4;
+    p.relative_or = 0;
+    for (unsigned el = 0; el < 2; ++el)
+        for (unsigned l = 0; l < 64; ++l) {
+            p.relative[el][l] = el < a.addresses_per_lane ? relative_address(a, origin, el, l) : 0;
+            p.relative_or |= p.relative[el][l];
+        }
     // A whole wave whose lanes 16..63 repeat lanes 0..15 (row broadcasts of
     // the micro kernels) has the outcome of its first 16 lanes.
     p.rows_repeat = a.lanes == ~0ull;
@@ -198,9 +212,12 @@ LdsConflict LdsShadow::describe(const MemoryAccess& a, unsigned lanes, std::uint
 }
 
 void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict) {
+    // Bounds the log: long epochs write it out now and then.
+    constexpr std::size_t log_limit = 1 << 14;
+    if (log_bits_.size() > log_limit) write_out_log();
+    log_.push_back({inst, write, low_, high_ - low_ + 1, log_bits_.size()});
     for (std::uint32_t w = low_; w <= high_; ++w) {
         const std::uint64_t bits = access_[w];
-        if (!bits) continue;
         if (write) {
             // This wave is now the dwords' last writer. Other waves can only
             // have been before if the access conflicted.
@@ -209,9 +226,9 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
                     if (v != wave) written_[v][w] &= ~bits;
             written_[wave][w] |= bits;
             written_any_[w] |= bits;
-            store(write_inst_, w, bits, inst);
+            log_bits_.push_back(bits);
         } else {
-            store(read_inst_, w, bits & ~read_any_[w], inst);  // the epoch's first read
+            log_bits_.push_back(bits & ~read_any_[w]);  // the epoch's first reads
             read_twice_[w] |= bits & read_any_[w] & ~read_[wave][w];
             read_[wave][w] |= bits;
             read_any_[w] |= bits;
@@ -242,6 +259,7 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
     std::uint64_t conflicting = 0;
     for (std::uint32_t w = low_; w <= high_; ++w) conflicting |= access_[w] & conflicts(w, wave, a.write);
     if (conflicting) {
+        write_out_log();
         c = describe(a, p.rows_repeat ? 16 : 64, dwords, wave);
         if (p.rows_repeat) c.lanes = (c.lanes & 0xffff) * 0x0001000100010001ull;
     }

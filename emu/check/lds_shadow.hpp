@@ -49,12 +49,13 @@ public:
     };
     struct Pattern {
         bool valid = false;
+        std::uint64_t pattern_id = 0;  // MemoryAccess::pattern_id of the access it was made from
         std::uint64_t lanes = 0;
         unsigned addresses_per_lane = 0;
         std::uint32_t dwords = 0, origin_byte_in_dword = 0;
         std::uint64_t relative[2][64] = {};
         bool rows_repeat = false;       // lanes 16..63 repeat lanes 0..15
-        std::uint64_t relative_or = 0;  // of every active lane's relative address
+        std::uint64_t relative_or = 0;  // of every relative address
         std::vector<Run> runs;
         // The runs as a bitmap: bit i is dword span_first + i from the origin's.
         std::int64_t span_first = 0;
@@ -64,7 +65,9 @@ public:
         void collect(const MemoryAccess& a, std::uint32_t dwords);
     };
     // The access's pattern (the instruction's last one when it repeats).
-    const Pattern& pattern(const MemoryAccess& a, std::uint32_t inst);
+    // Whether it repeats: the executor's MemoryAccess::pattern_id says so if
+    // it gives one and use_pattern_id; else the lanes' addresses are compared.
+    const Pattern& pattern(const MemoryAccess& a, std::uint32_t inst, bool use_pattern_id);
     // Records an access of `wave` by instruction `inst`; returns its conflicts.
     LdsConflict access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst);
 
@@ -76,7 +79,21 @@ private:
     // disjoint; `read_twice_` holds the dwords read by two waves or more.
     std::vector<Words> written_, read_;
     Words written_any_, read_any_, read_twice_;
-    std::vector<std::uint32_t> write_inst_, read_inst_;  // per dword: last write, first read of the epoch
+    // Per dword: the epoch's last write and first read, for describing a
+    // conflict. Kept lazily: an access appends the instruction and its words
+    // (for a read, only the dwords the epoch had not read) to a log, written
+    // out to these only before a conflict is described or when the log grows
+    // long. Why: most epochs end without a conflict, and writing an
+    // instruction per dword was a third of the race detector's time.
+    std::vector<std::uint32_t> write_inst_, read_inst_;
+    struct LoggedAccess {
+        std::uint32_t inst;
+        bool write;
+        std::uint32_t first_word, words;  // the words are log_bits_[bits_at .. bits_at + words)
+        std::size_t bits_at;
+    };
+    std::vector<LoggedAccess> log_;
+    Words log_bits_;
     std::uint32_t epoch_low_ = ~0u, epoch_high_ = 0;     // words touched this epoch
     // The current access's dwords, words [low_, high_].
     Words access_;
@@ -90,6 +107,7 @@ private:
     std::uint64_t conflicts(std::uint32_t w, std::uint32_t wave, bool write) const;
     LdsConflict describe(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords, std::uint32_t wave) const;
     void record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict);
+    void write_out_log();
 };
 
 }  // namespace dppgemm::emu::check

@@ -6,21 +6,29 @@ namespace dppgemm::emu::check {
 
 namespace {
 constexpr unsigned vm_limit = 63, lgkm_limit = 15;
+
+// Calls f(word, bits) for the slot words `range` covers (clipped to slot_count).
+template <typename F>
+void for_slot_words(const RegRange& range, F f) {
+    const unsigned end = std::min(unsigned(range.slot) + range.count, slot_count);
+    for (unsigned s = range.slot; s < end;) {
+        const unsigned take = std::min(64 - s % 64, end - s);
+        f(s / 64, (take == 64 ? ~0ull : ((std::uint64_t{1} << take) - 1)) << (s % 64));
+        s += take;
+    }
 }
+}  // namespace
 
 void Scoreboard::reset() {
     entries_.clear();
     vm_count_ = lgkm_count_ = 0;
-    pending_.fill(0);
     bits_.fill(0);
 }
 
-void Scoreboard::mark(const InFlightMemoryOp& e, int delta) {
-    for (unsigned s = e.dest.slot; s < unsigned(e.dest.slot) + e.dest.count && s < slot_count; ++s) {
-        pending_[s] = static_cast<std::uint16_t>(pending_[s] + delta);
-        const std::uint64_t bit = std::uint64_t{1} << (s % 64);
-        bits_[s / 64] = pending_[s] ? bits_[s / 64] | bit : bits_[s / 64] & ~bit;
-    }
+bool Scoreboard::any_pending(const RegRange& range) const {
+    std::uint64_t hit = 0;
+    for_slot_words(range, [&](unsigned word, std::uint64_t bits) { hit |= bits_[word] & bits; });
+    return hit != 0;
 }
 
 void Scoreboard::wait(unsigned vm, unsigned lgkm) {
@@ -37,14 +45,17 @@ void Scoreboard::wait(unsigned vm, unsigned lgkm) {
         vm_so_far += e.vm;
         lds_so_far += e.lgkm_in_order;
         if (completes(e, vm_total - vm_so_far, lds_total - lds_so_far, vm, lgkm)) {
-            mark(e, -1);
             vm_count_ -= e.vm;
             lgkm_count_ -= e.lgkm;
         } else {
             entries_[kept++] = e;
         }
     }
+    if (kept == entries_.size()) return;
     entries_.resize(kept);
+    bits_.fill(0);
+    for (const InFlightMemoryOp& e : entries_)
+        for_slot_words(e.dest, [&](unsigned word, std::uint64_t bits) { bits_[word] |= bits; });
 }
 
 const InFlightMemoryOp* Scoreboard::pending_in(const RegRange& range) const {
@@ -76,7 +87,7 @@ void Scoreboard::issue(const InFlightMemoryOp& entry) {
     entries_.push_back(entry);
     vm_count_ += entry.vm;
     lgkm_count_ += entry.lgkm;
-    mark(entry, +1);
+    for_slot_words(entry.dest, [&](unsigned word, std::uint64_t bits) { bits_[word] |= bits; });
 }
 
 const InFlightMemoryOp* Scoreboard::unfinished_lds_write() const {

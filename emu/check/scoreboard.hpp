@@ -69,11 +69,7 @@ public:
         for (unsigned i = 0; i < f.touched_words; ++i) hit |= bits_[f.touched[i].word] & f.touched[i].bits;
         return hit != 0;
     }
-    bool any_pending(const RegRange& range) const {
-        for (unsigned s = range.slot; s < unsigned(range.slot) + range.count && s < slot_count; ++s)
-            if (pending_[s]) return true;
-        return false;
-    }
+    bool any_pending(const RegRange& range) const;
     // The oldest in-flight entry not yet reported whose result register overlaps `range`, or nullptr.
     const InFlightMemoryOp* pending_in(const RegRange& range) const;
     // An in-flight entry that may land after (or race) a new load into `dest`
@@ -88,9 +84,9 @@ public:
 private:
     std::vector<InFlightMemoryOp> entries_;              // issue order
     unsigned vm_count_ = 0, lgkm_count_ = 0;             // entries occupying each counter
-    std::array<std::uint16_t, slot_count> pending_{};    // in-flight results per register slot
-    std::array<std::uint64_t, slot_count / 64> bits_{};  // slots with pending_ != 0
-    void mark(const InFlightMemoryOp& e, int delta);
+    // Slots some entry's result covers. Rebuilt from the entries when a wait
+    // completes some (they are few: at most the counters' limits).
+    std::array<std::uint64_t, slot_count / 64> bits_{};
 };
 
 }  // namespace dppgemm::emu::check

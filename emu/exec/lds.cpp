@@ -1,6 +1,7 @@
 #include "emu/exec/lds.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace dppgemm::emu {
 namespace {
@@ -115,6 +116,19 @@ bool relative_pattern(const LdsLaneAddresses& access, std::uint64_t active_lanes
     return differences == 0;
 }
 
+// Process-wide unique, without a shared counter per call: each thread takes
+// ids in blocks.
+std::uint64_t new_pattern_id() {
+    constexpr std::uint64_t block = 1 << 16;
+    static std::atomic<std::uint64_t> next_block{1};
+    thread_local std::uint64_t next = 0, end = 0;
+    if (next == end) {
+        next = next_block.fetch_add(1) * block;
+        end = next + block;
+    }
+    return next++;
+}
+
 }  // namespace
 
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint64_t active_lanes,
@@ -130,6 +144,7 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
                                   : relative_pattern<false>(access, active_lanes, origin, memo.relative, relative);
     if (same_pattern && same_shape) return memo.cycles;
     memo.valid = true;
+    memo.pattern_id = new_pattern_id();
     memo.passes = &passes;
     memo.active_lanes = active_lanes;
     memo.elements = access.elements;

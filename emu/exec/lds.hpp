@@ -53,9 +53,12 @@ struct LdsLaneAddresses {
 // a loop body's ds instruction usually repeats its relative pattern: each
 // instruction keeps its last pattern (byte addresses relative to the first
 // active lane's, and that lane's byte within its dword) and count, and
-// recomputes only when the pattern changes. Exact, not a hash.
+// recomputes only when the pattern changes. Exact, not a hash. Each pattern
+// it keeps gets a new id (unique in the process), which observers receive
+// (MemoryAccess::pattern_id) so that they need not compare it again.
 struct LdsConflictMemo {
     bool valid = false;
+    std::uint64_t pattern_id = 0;
     const LdsLaneGrouping* passes = nullptr;
     std::uint64_t active_lanes = 0;
     unsigned elements = 0, dwords_per_element = 0;

@@ -31,6 +31,11 @@ struct MemoryAccess {
     std::uint32_t bytes_per_lane = 0;  // per address
     unsigned addresses_per_lane = 1;   // 2 for ds_read2/write2
     std::uint64_t address[2][64] = {};
+    // Nonzero: accesses with the same id have the same lanes, addresses per
+    // lane, bytes per lane, byte of the first lane's address within its
+    // dword, and addresses relative to the first lane's (the executor's bank
+    // model tells repeats apart already, emu/exec/lds.hpp). 0: not known.
+    std::uint64_t pattern_id = 0;
 };
 
 class WorkgroupObserver {

@@ -181,7 +181,8 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
     }
     const LdsLaneGrouping& passes =
         lds_bank_model(w.group->env->program->target).passes(write, a.elements * a.dwords_per_element);
-    c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, passes, w.group->memo(e.index));
+    LdsConflictMemo& memo = w.group->memo(e.index);
+    c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, passes, memo);
     if (WorkgroupObserver* o = w.group->observer) {
         MemoryAccess& access = w.group->observed_access;
         access.space = MemoryAccess::Space::lds;
@@ -190,6 +191,7 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
         access.lanes = exec;
         access.bytes_per_lane = f.bytes;
         access.addresses_per_lane = a.elements;
+        access.pattern_id = exec ? memo.pattern_id : 0;
         for (unsigned el = 0; el < a.elements; ++el)
             for (unsigned l = 0; l < 64; ++l) access.address[el][l] = a.byte[el][l];
         o->memory_access(w, e, access);

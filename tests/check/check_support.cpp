@@ -36,6 +36,7 @@ Checked run_checked(exec_test::TestRun& run, const Program& program, CheckOption
 Checked planned_and_every(const std::function<Checked(CheckOptions)>& run, CheckOptions options) {
     const Checked planned = run(options);
     options.watch_every_instruction = true;
+    options.compare_lds_patterns = true;
     const Checked every = run(options);
     INFO("watch plan:\n" << planned.text() << "every instruction:\n" << every.text());
     CHECK(planned.text() == every.text());

@@ -25,8 +25,9 @@ Checked launch_checked(DeviceMemory& memory, const Program& program, LaunchConfi
 // Runs the program on the test buffers with a Checker.
 Checked run_checked(exec_test::TestRun& run, const Program& program, CheckOptions options = {});
 // `run` (which sets up fresh inputs and runs checked with the options it is
-// given) with the checker's watch plan and watching every instruction
-// (CheckOptions::watch_every_instruction): the findings must be the same, in
+// given) with the checker's fast paths and without them, watching every
+// instruction and comparing every LDS access's lane addresses
+// (CheckOptions::watch_every_instruction, compare_lds_patterns): the findings must be the same, in
 // the same order, with the same lanes and counts (a CHECK here). Returns the
 // planned run's.
 Checked planned_and_every(const std::function<Checked(CheckOptions)>& run, CheckOptions options = {});
