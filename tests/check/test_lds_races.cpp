@@ -167,6 +167,28 @@ TEST_CASE("LDS race: a broadcast read of another wave's write, and atomics", "[c
     CHECK(atomics.checked.findings.empty());
 }
 
+TEST_CASE("LDS race: a long barrier interval still names the first reader and the last writer", "[check][lds]") {
+    // Wave 0 reads dwords 0..63 (first), writes 64..127, then 20000 times
+    // reads 0..63 again and writes 64..127 with other instructions: more
+    // accesses than the shadow logs before writing out who touched what.
+    // Wave 1 then reads 64..127 and writes 0..63.
+    const Planted p = check_body(wave_number + lane_offset +
+                                     "  v_mov_b32 v5, v0\n  v_mov_b32 v7, v0\n"
+                                     "  s_cmp_eq_u32 s20, 1\n  s_cbranch_scc1 .Lsecond\n"
+                                     "  ds_read_b32 v3, v2\n  ds_write_b32 v2, v0 offset:256\n  s_waitcnt lgkmcnt(0)\n"
+                                     "  s_mov_b32 s21, 20000\n"
+                                     ".Lloop:\n  ds_read_b32 v4, v2\n  ds_write_b32 v2, v7 offset:256\n"
+                                     "  s_waitcnt lgkmcnt(0)\n  s_sub_u32 s21, s21, 1\n  s_cmp_lg_u32 s21, 0\n"
+                                     "  s_cbranch_scc1 .Lloop\n  s_branch .Ldone\n"
+                                     ".Lsecond:\n  ds_read_b32 v6, v2 offset:256\n  ds_write_b32 v2, v5\n"
+                                     "  s_waitcnt lgkmcnt(0)\n.Ldone:",
+                                 waves(2));
+    check_races(p, {{1, all_lanes, "ds_read_b32 v6", "ds_write_b32 v2, v7", "wave 0",
+                     "reads LDS 0x100, written by wave 0 with no s_barrier between"},
+                    {1, all_lanes, "ds_write_b32 v2, v5", "ds_read_b32 v3", "wave 0",
+                     "writes LDS 0x0, read by wave 0 with no s_barrier between"}});
+}
+
 TEST_CASE("LDS race: counted once per instruction pair across workgroups and barrier intervals", "[check][lds]") {
     // The racy exchange twice, with a barrier between the rounds: each round
     // races again.
