@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 
+#include "emu/exec/wave.hpp"
 #include "kernel_builder.hpp"
 
 using namespace exec_test;
@@ -385,4 +386,113 @@ table:
     const auto out = run.read(0, 2);
     CHECK(out[0] == 0x12345678u);
     CHECK(out[1] == 0x9abcdef0u);
+}
+
+namespace {
+// Records every LDS access's pattern id with the pattern it stands for.
+struct LdsPattern {
+    std::uint64_t lanes = 0;
+    unsigned addresses_per_lane = 0, bytes_per_lane = 0;
+    std::uint64_t origin_byte_in_dword = 0;
+    std::vector<std::uint64_t> relative;  // address - the first active lane's, 0 for inactive lanes
+    bool operator==(const LdsPattern& o) const {
+        return lanes == o.lanes && addresses_per_lane == o.addresses_per_lane && bytes_per_lane == o.bytes_per_lane &&
+               origin_byte_in_dword == o.origin_byte_in_dword && relative == o.relative;
+    }
+};
+struct PatternObserver : WorkgroupObserver {
+    std::vector<std::pair<std::uint64_t, LdsPattern>> seen;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint64_t>> ids;  // by wave and instruction
+    void memory_access(const Wave& w, const ExecInst& e, const MemoryAccess& a) override {
+        if (a.space != MemoryAccess::Space::lds || !a.lanes) return;
+        LdsPattern p{a.lanes, a.addresses_per_lane, a.bytes_per_lane, 0, {}};
+        const std::uint64_t origin = a.address[0][__builtin_ctzll(a.lanes)];
+        p.origin_byte_in_dword = origin % 4;
+        for (unsigned el = 0; el < a.addresses_per_lane; ++el)
+            for (unsigned l = 0; l < 64; ++l) p.relative.push_back(((a.lanes >> l) & 1) ? a.address[el][l] - origin : 0);
+        seen.emplace_back(a.pattern_id, p);
+        ids[{w.id, e.index}].push_back(a.pattern_id);
+    }
+};
+struct PatternDispatch : DispatchObserver {
+    std::mutex mutex;
+    std::vector<std::pair<std::uint64_t, LdsPattern>> seen;
+    std::vector<std::vector<std::uint64_t>> ids;  // per wave and instruction, in order
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override { return std::make_unique<PatternObserver>(); }
+    void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver> o) override {
+        std::lock_guard<std::mutex> lock(mutex);
+        const PatternObserver& mine = *static_cast<PatternObserver*>(o.get());
+        seen.insert(seen.end(), mine.seen.begin(), mine.seen.end());
+        for (const auto& [key, list] : mine.ids) ids.push_back(list);
+    }
+};
+}  // namespace
+
+TEST_CASE("LDS accesses carry pattern ids: one id, one lane pattern", "[flow][observer][lds]") {
+    // A loop whose ds instructions repeat their lane pattern at a new base
+    // (s21 steps), switch to another pattern halfway (a wider stride, fewer
+    // lanes) and back; ds_read2 has two addresses per lane.
+    const Program program = build(R"(
+  v_and_b32 v2, 63, v0
+  v_lshlrev_b32 v2, 2, v2
+  v_lshlrev_b32 v3, 3, v2
+  s_mov_b32 s21, 0
+  s_mov_b32 s22, 0
+.Lloop:
+  s_cmp_eq_u32 s22, 3
+  s_cbranch_scc1 .Lwide
+  v_add_u32 v4, s21, v2
+  s_branch .Laccess
+.Lwide:
+  s_mov_b64 exec, 0xffff
+  v_add_u32 v4, s21, v3
+.Laccess:
+  ds_write_b32 v4, v0
+  ds_read_b32 v5, v4 offset:2
+  ds_read2_b32 v[6:7], v4 offset1:5
+  s_waitcnt lgkmcnt(0)
+  s_mov_b64 exec, -1
+  s_add_u32 s21, s21, 4
+  s_add_u32 s22, s22, 1
+  s_cmp_lt_u32 s22, 6
+  s_cbranch_scc1 .Lloop
+)",
+                                  [] {
+                                      KernelOptions o;
+                                      o.lds_bytes = 4096;
+                                      return o;
+                                  }());
+    TestRun run(256);
+    run.grid = {2, 1, 1};
+    run.block = {128, 1, 1};
+    run.threads = 2;
+    PatternDispatch observer;
+    Kernargs args(program);
+    for (int i = 0; i < 4; ++i) args.set(i, run.buffer[i]);
+    for (int i = 0; i < 4; ++i) args.set(4 + i, run.value[i]);
+    LaunchConfig config;
+    config.grid = run.grid;
+    config.block = run.block;
+    config.kernarg = args.bytes();
+    config.observer = &observer;
+    REQUIRE(launch(run.memory, program, config).ok());
+    // 2 workgroups x 2 waves x 6 iterations x 3 accesses.
+    REQUIRE(observer.seen.size() == 2 * 2 * 6 * 3);
+    std::map<std::uint64_t, LdsPattern> by_id;
+    for (const auto& [id, pattern] : observer.seen) {
+        CHECK(id != 0);
+        const auto [it, inserted] = by_id.emplace(id, pattern);
+        CHECK(it->second == pattern);
+    }
+    // An instruction repeating its pattern keeps its id (iterations 0-2 and
+    // 4-5); the wide iteration 3 differs from both neighbours.
+    REQUIRE(observer.ids.size() == 2 * 2 * 3);
+    for (const std::vector<std::uint64_t>& id : observer.ids) {
+        REQUIRE(id.size() == 6);
+        CHECK(id[1] == id[0]);
+        CHECK(id[2] == id[0]);
+        CHECK(id[3] != id[2]);
+        CHECK(id[4] != id[3]);
+        CHECK(id[5] == id[4]);
+    }
 }
