@@ -87,10 +87,7 @@ public:
         WaveModel& m = model(w);
         if (entry.dest.count)
             if (const InFlightMemoryOp* other = m.scoreboard.unordered_with(entry))
-                report(w, Rule::overwrite_before_wait, p.lanes, e.index, &other->inst, "",
-                       "loads into " + range_name(entry.dest) +
-                           " while an earlier load into it, which may complete later, is in flight (" +
-                           counter_name(*other) + ")");
+                report_unordered_load(w, e, p.lanes, entry, *other);
         m.scoreboard.issue(entry);
     }
 
@@ -198,14 +195,22 @@ private:
         for (unsigned l = 0; l < 64; ++l) {
             if (!((a.lanes >> l) & 1)) continue;
             for (unsigned el = 0; el < a.addresses_per_lane; ++el)
-                if (a.address[el][l] & (align - 1)) {
-                    if (!lanes) first = a.address[el][l];
+                if (a.address_of(el, l) & (align - 1)) {
+                    if (!lanes) first = a.address_of(el, l);
                     lanes |= 1ull << l;
                 }
         }
         if (lanes)
             report(w, Rule::lds_misaligned, lanes, e.index, nullptr, "",
                    "LDS address " + hex(first) + " is not " + std::to_string(align) + "-byte aligned");
+    }
+
+    [[gnu::noinline]] void report_unordered_load(const Wave& w, const ExecInst& e, std::uint64_t lanes,
+                                                 const InFlightMemoryOp& entry, const InFlightMemoryOp& other) {
+        report(w, Rule::overwrite_before_wait, lanes, e.index, &other.inst, "",
+               "loads into " + range_name(entry.dest) +
+                   " while an earlier load into it, which may complete later, is in flight (" + counter_name(other) +
+                   ")");
     }
 
     void report_race(const Wave& w, const ExecInst& e, const MemoryAccess& a, const LdsConflict& c) {

@@ -1,7 +1,6 @@
 #include "emu/check/lds_shadow.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 
 namespace dppgemm::emu::check {
@@ -26,13 +25,14 @@ void store(std::vector<std::uint32_t>& inst_of, std::uint32_t w, std::uint64_t b
 
 void LdsShadow::reset(std::uint32_t bytes) {
     dwords_ = (bytes + 3) / 4;
-    const std::size_t words = (dwords_ + 63) / 64;
-    for (Words* w : {&written_any_, &read_any_, &read_twice_, &access_}) w->assign(words, 0);
-    for (Words& w : written_) w.assign(words, 0);
-    for (Words& w : read_) w.assign(words, 0);
+    words_ = (dwords_ + 63) / 64;
+    shared_.assign(words_, Shared{});
+    access_.assign(words_, 0);
+    written_.assign(std::size_t(waves_) * words_, 0);
+    read_.assign(std::size_t(waves_) * words_, 0);
     // Valid only where a bitmap says so: no need to clear.
-    write_inst_.resize(words * 64);
-    read_inst_.resize(words * 64);
+    write_inst_.resize(std::size_t(words_) * 64);
+    read_inst_.resize(std::size_t(words_) * 64);
     epoch_low_ = low_ = ~0u;
     epoch_high_ = high_ = 0;
     log_.clear();
@@ -40,10 +40,13 @@ void LdsShadow::reset(std::uint32_t bytes) {
 }
 
 void LdsShadow::new_epoch() {
-    for (std::uint32_t w = epoch_low_; w <= epoch_high_ && w < written_any_.size(); ++w) {
-        written_any_[w] = read_any_[w] = read_twice_[w] = 0;
-        for (Words& bits : written_) bits[w] = 0;
-        for (Words& bits : read_) bits[w] = 0;
+    if (epoch_low_ <= epoch_high_) {
+        const std::uint32_t high = std::min(epoch_high_, words_ - 1);
+        for (std::uint32_t w = epoch_low_; w <= high; ++w) shared_[w] = Shared{};
+        for (std::uint32_t v = 0; v < waves_; ++v) {
+            std::fill(&written(v, epoch_low_), &written(v, high) + 1, 0);
+            std::fill(&read(v, epoch_low_), &read(v, high) + 1, 0);
+        }
     }
     epoch_low_ = ~0u;
     epoch_high_ = 0;
@@ -60,10 +63,10 @@ void LdsShadow::write_out_log() {
 }
 
 void LdsShadow::ensure_wave(std::uint32_t wave) {
-    while (written_.size() <= wave) {
-        written_.emplace_back(written_any_.size(), 0);
-        read_.emplace_back(written_any_.size(), 0);
-    }
+    if (wave < waves_) return;
+    waves_ = wave + 1;
+    written_.resize(std::size_t(waves_) * words_, 0);
+    read_.resize(std::size_t(waves_) * words_, 0);
 }
 
 // Clipped to the LDS (the executor faults on accesses past it before the
@@ -93,7 +96,7 @@ void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint32_t dwords) {
     for (unsigned l = 0; l < lanes_to_merge; ++l) {
         if (!((a.lanes >> l) & 1)) continue;
         for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
-            const std::int64_t first = static_cast<std::int64_t>(a.address[el][l] / 4) - origin_dword,
+            const std::int64_t first = static_cast<std::int64_t>(a.address_of(el, l) / 4) - origin_dword,
                                end = first + dwords;
             if (first == run_end) {
                 run_end = end;
@@ -120,7 +123,7 @@ void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint32_t dwords) {
 namespace {
 
 std::uint64_t relative_address(const MemoryAccess& a, std::uint64_t origin, unsigned el, unsigned l) {
-    return (a.address[el][l] - origin) & (0 - ((a.lanes >> l) & 1));
+    return (a.address_of(el, l) - origin) & (0 - ((a.lanes >> l) & 1));
 }
 
 // Whether the active lanes' addresses relative to `origin` (0 for the
@@ -139,7 +142,7 @@ const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_
     if (patterns_.size() <= inst) patterns_.resize(inst + 1);
     if (!patterns_[inst]) patterns_[inst] = std::make_unique<Pattern>();
     Pattern& p = *patterns_[inst];
-    const std::uint64_t origin = a.lanes ? a.address[0][__builtin_ctzll(a.lanes)] : 0;
+    const std::uint64_t origin = a.lanes ? a.address_of(0, __builtin_ctzll(a.lanes)) : 0;
     const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
     p.origin = origin;
     // The executor's pattern id, where it gives one, says whether the access
@@ -166,16 +169,17 @@ const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_
     // A whole wave whose lanes 16..63 repeat lanes 0..15 (row broadcasts of
     // the micro kernels) has the outcome of its first 16 lanes.
     p.rows_repeat = a.lanes == ~0ull;
-    for (unsigned el = 0; el < a.addresses_per_lane && p.rows_repeat; ++el)
-        p.rows_repeat = std::memcmp(&a.address[el][16], &a.address[el][0], sizeof a.address[el][0] * 48) == 0;
+    for (unsigned el = 0; el < a.addresses_per_lane; ++el)
+        for (unsigned l = 16; l < 64; ++l) p.rows_repeat &= a.address_of(el, l) == a.address_of(el, l % 16);
     p.collect(a, dwords);
     return p;
 }
 
 std::uint64_t LdsShadow::conflicts(std::uint32_t w, std::uint32_t wave, bool write) const {
-    const std::uint64_t others_wrote = written_any_[w] & ~written_[wave][w];
+    const Shared& all = shared_[w];
+    const std::uint64_t others_wrote = all.written_any & ~written(wave, w);
     if (!write) return others_wrote;
-    return others_wrote | (read_any_[w] & ~read_[wave][w]) | read_twice_[w];
+    return others_wrote | (all.read_any & ~read(wave, w)) | all.read_twice;
 }
 
 // The conflict lane by lane, against the state before the access.
@@ -185,7 +189,7 @@ LdsConflict LdsShadow::describe(const MemoryAccess& a, unsigned lanes, std::uint
     for (unsigned l = 0; l < lanes; ++l) {
         if (!((a.lanes >> l) & 1)) continue;
         for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
-            const std::uint64_t first = a.address[el][l] / 4;
+            const std::uint64_t first = a.address_of(el, l) / 4;
             for (std::uint64_t d = first; d < first + dwords && d < dwords_; ++d) {
                 const std::uint32_t w = static_cast<std::uint32_t>(d / 64);
                 if (!(conflicts(w, wave, a.write) & bit_of(d))) continue;
@@ -193,17 +197,17 @@ LdsConflict LdsShadow::describe(const MemoryAccess& a, unsigned lanes, std::uint
                 if (described) continue;
                 described = true;
                 c.address = static_cast<std::uint32_t>(d * 4);
-                c.other_wrote = (written_any_[w] & ~written_[wave][w] & bit_of(d)) != 0;
+                c.other_wrote = (shared_[w].written_any & ~written(wave, w) & bit_of(d)) != 0;
                 if (c.other_wrote) {
                     c.other_inst = write_inst_[d];
-                    for (std::uint32_t v = 0; v < written_.size(); ++v)
-                        if (written_[v][w] & bit_of(d)) c.other_wave = v;
+                    for (std::uint32_t v = 0; v < waves_; ++v)
+                        if (written(v, w) & bit_of(d)) c.other_wave = v;
                 } else {
                     c.other_inst = read_inst_[d];
                     c.other_wave = ~0u;
-                    if (!(read_twice_[w] & bit_of(d)))
-                        for (std::uint32_t v = 0; v < read_.size(); ++v)
-                            if (read_[v][w] & bit_of(d)) c.other_wave = v;
+                    if (!(shared_[w].read_twice & bit_of(d)))
+                        for (std::uint32_t v = 0; v < waves_; ++v)
+                            if (read(v, w) & bit_of(d)) c.other_wave = v;
                 }
             }
         }
@@ -211,29 +215,42 @@ LdsConflict LdsShadow::describe(const MemoryAccess& a, unsigned lanes, std::uint
     return c;
 }
 
+void LdsShadow::record_write(std::uint32_t wave, std::uint32_t w, std::uint64_t bits, bool had_conflict) {
+    // This wave is now the dwords' last writer. Other waves can only have
+    // been before if the access conflicted.
+    if (had_conflict)
+        for (std::uint32_t v = 0; v < waves_; ++v)
+            if (v != wave) written(v, w) &= ~bits;
+    written(wave, w) |= bits;
+    shared_[w].written_any |= bits;
+    log_bits_.push_back(bits);
+}
+
+void LdsShadow::record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t bits) {
+    Shared& all = shared_[w];
+    std::uint64_t& mine = read(wave, w);
+    log_bits_.push_back(bits & ~all.read_any);  // the epoch's first reads
+    all.read_twice |= bits & all.read_any & ~mine;
+    mine |= bits;
+    all.read_any |= bits;
+}
+
 void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict) {
     // Bounds the log: long epochs write it out now and then.
     constexpr std::size_t log_limit = 1 << 14;
     if (log_bits_.size() > log_limit) write_out_log();
-    log_.push_back({inst, write, low_, high_ - low_ + 1, log_bits_.size()});
-    for (std::uint32_t w = low_; w <= high_; ++w) {
-        const std::uint64_t bits = access_[w];
-        if (write) {
-            // This wave is now the dwords' last writer. Other waves can only
-            // have been before if the access conflicted.
-            if (had_conflict)
-                for (std::uint32_t v = 0; v < written_.size(); ++v)
-                    if (v != wave) written_[v][w] &= ~bits;
-            written_[wave][w] |= bits;
-            written_any_[w] |= bits;
-            log_bits_.push_back(bits);
-        } else {
-            log_bits_.push_back(bits & ~read_any_[w]);  // the epoch's first reads
-            read_twice_[w] |= bits & read_any_[w] & ~read_[wave][w];
-            read_[wave][w] |= bits;
-            read_any_[w] |= bits;
-        }
-    }
+    // Field by field: a braced temporary was copied with a wide load of
+    // narrow stores, a store-forwarding stall that cost more than the rest.
+    LoggedAccess& logged = log_.emplace_back();
+    logged.inst = inst;
+    logged.write = write;
+    logged.first_word = low_;
+    logged.words = high_ - low_ + 1;
+    logged.bits_at = log_bits_.size();
+    if (write)
+        for (std::uint32_t w = low_; w <= high_; ++w) record_write(wave, w, access_[w], had_conflict);
+    else
+        for (std::uint32_t w = low_; w <= high_; ++w) record_read(wave, w, access_[w]);
     epoch_low_ = std::min(epoch_low_, low_);
     epoch_high_ = std::max(epoch_high_, high_);
 }

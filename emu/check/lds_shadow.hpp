@@ -73,12 +73,20 @@ public:
 
 private:
     using Words = std::vector<std::uint64_t>;
-    std::uint32_t dwords_ = 0;
-    // This epoch. Per wave (written_[wave], read_[wave]): the dwords whose
-    // last writer it is, and the dwords it read. The writers' sets are
-    // disjoint; `read_twice_` holds the dwords read by two waves or more.
-    std::vector<Words> written_, read_;
-    Words written_any_, read_any_, read_twice_;
+    std::uint32_t dwords_ = 0, words_ = 0, waves_ = 0;
+    // This epoch. Per wave (word w of wave v at v * words_ + w): the dwords
+    // whose last writer it is, and the dwords it read. The writers' sets are
+    // disjoint. Per word, for all waves: their unions, and the dwords read
+    // by two waves or more.
+    Words written_, read_;
+    struct Shared {
+        std::uint64_t written_any = 0, read_any = 0, read_twice = 0;
+    };
+    std::vector<Shared> shared_;
+    std::uint64_t& written(std::uint32_t wave, std::uint32_t w) { return written_[std::size_t(wave) * words_ + w]; }
+    std::uint64_t& read(std::uint32_t wave, std::uint32_t w) { return read_[std::size_t(wave) * words_ + w]; }
+    std::uint64_t written(std::uint32_t wave, std::uint32_t w) const { return written_[std::size_t(wave) * words_ + w]; }
+    std::uint64_t read(std::uint32_t wave, std::uint32_t w) const { return read_[std::size_t(wave) * words_ + w]; }
     // Per dword: the epoch's last write and first read, for describing a
     // conflict. Kept lazily: an access appends the instruction and its words
     // (for a read, only the dwords the epoch had not read) to a log, written
@@ -107,6 +115,8 @@ private:
     std::uint64_t conflicts(std::uint32_t w, std::uint32_t wave, bool write) const;
     LdsConflict describe(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords, std::uint32_t wave) const;
     void record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict);
+    void record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t bits);
+    void record_write(std::uint32_t wave, std::uint32_t w, std::uint64_t bits, bool had_conflict);
     void write_out_log();
 };
 

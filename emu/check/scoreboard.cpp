@@ -7,11 +7,20 @@ namespace dppgemm::emu::check {
 namespace {
 constexpr unsigned vm_limit = 63, lgkm_limit = 15;
 
-// Calls f(word, bits) for the slot words `range` covers (clipped to slot_count).
+// Calls f(word, bits) for the slot words `range` covers (clipped to
+// slot_count). A load's result is at most 16 registers, two words at most:
+// those without a loop (this runs at every load and completing wait).
 template <typename F>
-void for_slot_words(const RegRange& range, F f) {
-    const unsigned end = std::min(unsigned(range.slot) + range.count, slot_count);
-    for (unsigned s = range.slot; s < end;) {
+inline void for_slot_words(const RegRange& range, F f) {
+    const unsigned first = range.slot, shift = first % 64;
+    if (range.count < 64 && first + range.count <= slot_count) {
+        const std::uint64_t run = (std::uint64_t{1} << range.count) - 1;
+        f(first / 64, run << shift);
+        if (shift + range.count > 64) f(first / 64 + 1, run >> (64 - shift));
+        return;
+    }
+    const unsigned end = std::min(first + range.count, slot_count);
+    for (unsigned s = first; s < end;) {
         const unsigned take = std::min(64 - s % 64, end - s);
         f(s / 64, (take == 64 ? ~0ull : ((std::uint64_t{1} << take) - 1)) << (s % 64));
         s += take;
@@ -21,7 +30,7 @@ void for_slot_words(const RegRange& range, F f) {
 
 void Scoreboard::reset() {
     entries_.clear();
-    vm_count_ = lgkm_count_ = 0;
+    vm_count_ = lgkm_count_ = lds_count_ = 0;
     bits_.fill(0);
 }
 
@@ -32,23 +41,23 @@ bool Scoreboard::any_pending(const RegRange& range) const {
 }
 
 void Scoreboard::wait(unsigned vm, unsigned lgkm) {
-    if (entries_.empty()) return;
-    unsigned vm_total = 0, lds_total = 0;
-    for (const InFlightMemoryOp& e : entries_) {
-        vm_total += e.vm;
-        lds_total += e.lgkm_in_order;
-    }
+    // Nothing completes when no counter holds more than the wait leaves:
+    // an entry needs that many younger ones of its counter (or lgkmcnt(0)).
+    if (vm_count_ <= vm && lgkm_count_ <= lgkm) return;
     unsigned vm_so_far = 0, lds_so_far = 0;  // up to and including entries_[i]
+    const unsigned vm_total = vm_count_, lds_total = lds_count_;
     std::size_t kept = 0;
     for (std::size_t i = 0; i < entries_.size(); ++i) {
-        const InFlightMemoryOp e = entries_[i];
+        const InFlightMemoryOp& e = entries_[i];
         vm_so_far += e.vm;
         lds_so_far += e.lgkm_in_order;
         if (completes(e, vm_total - vm_so_far, lds_total - lds_so_far, vm, lgkm)) {
             vm_count_ -= e.vm;
             lgkm_count_ -= e.lgkm;
+            lds_count_ -= e.lgkm_in_order;
         } else {
-            entries_[kept++] = e;
+            if (kept != i) entries_[kept] = e;
+            ++kept;
         }
     }
     if (kept == entries_.size()) return;
@@ -87,6 +96,7 @@ void Scoreboard::issue(const InFlightMemoryOp& entry) {
     entries_.push_back(entry);
     vm_count_ += entry.vm;
     lgkm_count_ += entry.lgkm;
+    lds_count_ += entry.lgkm_in_order;
     for_slot_words(entry.dest, [&](unsigned word, std::uint64_t bits) { bits_[word] |= bits; });
 }
 

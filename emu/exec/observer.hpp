@@ -20,8 +20,7 @@ struct ExecInst;
 struct InFlightMemoryOp;
 
 // One memory instruction's lane accesses (LDS byte offsets, or device
-// addresses), address[element][lane]: lanes contiguous, so that observers
-// scan them with vector instructions. Addresses of lanes outside `lanes`
+// addresses), address_of(element, lane). Addresses of lanes outside `lanes`
 // are unspecified.
 struct MemoryAccess {
     enum class Space : std::uint8_t { lds, global } space = Space::global;
@@ -30,7 +29,15 @@ struct MemoryAccess {
     std::uint64_t lanes = 0;           // lanes that access memory
     std::uint32_t bytes_per_lane = 0;  // per address
     unsigned addresses_per_lane = 1;   // 2 for ds_read2/write2
+    // Where the lanes' addresses are: ds_* instructions lend the executor's
+    // own LDS offsets (lds_offsets[element][lane]); other accesses fill
+    // `address`. Why: copying 64 or 128 offsets into `address` at every ds
+    // access cost more than the race check that reads a few of them.
+    const std::uint32_t (*lds_offsets)[64] = nullptr;
     std::uint64_t address[2][64] = {};
+    std::uint64_t address_of(unsigned element, unsigned lane) const {
+        return lds_offsets ? lds_offsets[element][lane] : address[element][lane];
+    }
     // Nonzero: accesses with the same id have the same lanes, addresses per
     // lane, bytes per lane, byte of the first lane's address within its
     // dword, and addresses relative to the first lane's (the executor's bank

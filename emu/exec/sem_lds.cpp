@@ -192,9 +192,9 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
         access.bytes_per_lane = f.bytes;
         access.addresses_per_lane = a.elements;
         access.pattern_id = exec ? memo.pattern_id : 0;
-        for (unsigned el = 0; el < a.elements; ++el)
-            for (unsigned l = 0; l < 64; ++l) access.address[el][l] = a.byte[el][l];
+        access.lds_offsets = a.byte;
         o->memory_access(w, e, access);
+        access.lds_offsets = nullptr;  // `a` ends here
     }
 }
 

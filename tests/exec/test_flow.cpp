@@ -406,10 +406,10 @@ struct PatternObserver : WorkgroupObserver {
     void memory_access(const Wave& w, const ExecInst& e, const MemoryAccess& a) override {
         if (a.space != MemoryAccess::Space::lds || !a.lanes) return;
         LdsPattern p{a.lanes, a.addresses_per_lane, a.bytes_per_lane, 0, {}};
-        const std::uint64_t origin = a.address[0][__builtin_ctzll(a.lanes)];
+        const std::uint64_t origin = a.address_of(0, __builtin_ctzll(a.lanes));
         p.origin_byte_in_dword = origin % 4;
         for (unsigned el = 0; el < a.addresses_per_lane; ++el)
-            for (unsigned l = 0; l < 64; ++l) p.relative.push_back(((a.lanes >> l) & 1) ? a.address[el][l] - origin : 0);
+            for (unsigned l = 0; l < 64; ++l) p.relative.push_back(((a.lanes >> l) & 1) ? a.address_of(el, l) - origin : 0);
         seen.emplace_back(a.pattern_id, p);
         ids[{w.id, e.index}].push_back(a.pattern_id);
     }
