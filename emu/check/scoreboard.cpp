@@ -6,6 +6,7 @@ namespace dppgemm::emu::check {
 
 namespace {
 constexpr unsigned vm_limit = 63, lgkm_limit = 15;
+static_assert(slot_count / 64 <= 64, "a word mask of the slot bitmap fits a 64-bit word");
 
 // Calls f(word, bits) for the slot words `range` covers (clipped to
 // slot_count). A load's result is at most 16 registers, two words at most:
@@ -47,6 +48,7 @@ void Scoreboard::wait(unsigned vm, unsigned lgkm) {
     unsigned vm_so_far = 0, lds_so_far = 0;  // up to and including entries_[i]
     const unsigned vm_total = vm_count_, lds_total = lds_count_;
     std::size_t kept = 0;
+    std::uint64_t completed_words = 0;
     for (std::size_t i = 0; i < entries_.size(); ++i) {
         const InFlightMemoryOp& e = entries_[i];
         vm_so_far += e.vm;
@@ -55,6 +57,7 @@ void Scoreboard::wait(unsigned vm, unsigned lgkm) {
             vm_count_ -= e.vm;
             lgkm_count_ -= e.lgkm;
             lds_count_ -= e.lgkm_in_order;
+            for_slot_words(e.dest, [&](unsigned word, std::uint64_t) { completed_words |= std::uint64_t{1} << word; });
         } else {
             if (kept != i) entries_[kept] = e;
             ++kept;
@@ -62,9 +65,14 @@ void Scoreboard::wait(unsigned vm, unsigned lgkm) {
     }
     if (kept == entries_.size()) return;
     entries_.resize(kept);
-    bits_.fill(0);
+    // The words the completed entries' results lie in, rebuilt from the
+    // entries still in flight.
+    for (unsigned word = 0; word < bits_.size(); ++word)
+        if ((completed_words >> word) & 1) bits_[word] = 0;
     for (const InFlightMemoryOp& e : entries_)
-        for_slot_words(e.dest, [&](unsigned word, std::uint64_t bits) { bits_[word] |= bits; });
+        for_slot_words(e.dest, [&](unsigned word, std::uint64_t bits) {
+            if ((completed_words >> word) & 1) bits_[word] |= bits;
+        });
 }
 
 const InFlightMemoryOp* Scoreboard::pending_in(const RegRange& range) const {
