@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace dppgemm::emu::check {
 namespace {
 

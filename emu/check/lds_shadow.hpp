@@ -85,7 +85,9 @@ private:
     std::vector<Shared> shared_;
     std::uint64_t& written(std::uint32_t wave, std::uint32_t w) { return written_[std::size_t(wave) * words_ + w]; }
     std::uint64_t& read(std::uint32_t wave, std::uint32_t w) { return read_[std::size_t(wave) * words_ + w]; }
-    std::uint64_t written(std::uint32_t wave, std::uint32_t w) const { return written_[std::size_t(wave) * words_ + w]; }
+    std::uint64_t written(std::uint32_t wave, std::uint32_t w) const {
+        return written_[std::size_t(wave) * words_ + w];
+    }
     std::uint64_t read(std::uint32_t wave, std::uint32_t w) const { return read_[std::size_t(wave) * words_ + w]; }
     // Per dword: the epoch's last write and first read, for describing a
     // conflict. Kept lazily: an access appends the instruction and its words

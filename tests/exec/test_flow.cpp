@@ -409,7 +409,8 @@ struct PatternObserver : WorkgroupObserver {
         const std::uint64_t origin = a.address_of(0, __builtin_ctzll(a.lanes));
         p.origin_byte_in_dword = origin % 4;
         for (unsigned el = 0; el < a.addresses_per_lane; ++el)
-            for (unsigned l = 0; l < 64; ++l) p.relative.push_back(((a.lanes >> l) & 1) ? a.address_of(el, l) - origin : 0);
+            for (unsigned l = 0; l < 64; ++l)
+                p.relative.push_back(((a.lanes >> l) & 1) ? a.address_of(el, l) - origin : 0);
         seen.emplace_back(a.pattern_id, p);
         ids[{w.id, e.index}].push_back(a.pattern_id);
     }
