@@ -468,15 +468,8 @@ TEST_CASE("LDS accesses carry pattern ids: one id, one lane pattern", "[flow][ob
     run.block = {128, 1, 1};
     run.threads = 2;
     PatternDispatch observer;
-    Kernargs args(program);
-    for (int i = 0; i < 4; ++i) args.set(i, run.buffer[i]);
-    for (int i = 0; i < 4; ++i) args.set(4 + i, run.value[i]);
-    LaunchConfig config;
-    config.grid = run.grid;
-    config.block = run.block;
-    config.kernarg = args.bytes();
-    config.observer = &observer;
-    REQUIRE(launch(run.memory, program, config).ok());
+    run.observer = &observer;
+    REQUIRE(run.run(program).ok());
     // 2 workgroups x 2 waves x 6 iterations x 3 accesses.
     REQUIRE(observer.seen.size() == 2 * 2 * 6 * 3);
     std::map<std::uint64_t, LdsPattern> by_id;
