@@ -169,6 +169,7 @@ MemoryAccess* observed_global_access(Wave& w, bool write, u64 lanes, u32 bytes_p
     access.bytes_per_lane = bytes_per_lane;
     access.addresses_per_lane = 1;
     access.pattern_id = 0;
+    access.lds_offsets = nullptr;
     return &access;
 }
 
@@ -194,6 +195,7 @@ public:
         a.bytes_per_lane = bytes_per_lane;
         a.addresses_per_lane = 1;
         a.pattern_id = 0;
+        a.lds_offsets = nullptr;
         for (unsigned l = 0; l < 64; ++l) {
             a.address[0][l] = ((lanes_ >> l) & 1) ? offset_[l] : 0;
             a.address[1][l] = 0;
