@@ -174,13 +174,6 @@ const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_
     return p;
 }
 
-std::uint64_t LdsShadow::conflicts(std::uint32_t w, std::uint32_t wave, bool write) const {
-    const Shared& all = shared_[w];
-    const std::uint64_t others_wrote = all.written_any & ~written(wave, w);
-    if (!write) return others_wrote;
-    return others_wrote | (all.read_any & ~read(wave, w)) | all.read_twice;
-}
-
 // The conflict lane by lane, against the state before the access.
 LdsConflict LdsShadow::describe(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords, std::uint32_t wave) const {
     LdsConflict c;

@@ -114,7 +114,12 @@ private:
     void ensure_wave(std::uint32_t wave);
     void add(std::int64_t first_dword, std::int64_t count);
     // Dwords of word w another wave makes this access conflict with.
-    std::uint64_t conflicts(std::uint32_t w, std::uint32_t wave, bool write) const;
+    std::uint64_t conflicts(std::uint32_t w, std::uint32_t wave, bool write) const {
+        const Shared& all = shared_[w];
+        const std::uint64_t others_wrote = all.written_any & ~written(wave, w);
+        if (!write) return others_wrote;
+        return others_wrote | (all.read_any & ~read(wave, w)) | all.read_twice;
+    }
     LdsConflict describe(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords, std::uint32_t wave) const;
     void record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict);
     void record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t bits);
