@@ -7,6 +7,7 @@
 #include <cblas.h>
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -152,9 +153,15 @@ void run(const char* entry, const ColumnMajorCall& call) {
     }
     if (!s.next.sgemm) return log_line(entry, call, r.message + "; no next BLAS to run it, C unchanged");
     // Leading dimensions past the kernels' limit are expected and not worth a
-    // line unless asked; a fault or a failed launch always is.
-    if (s.log || r.status != dppgemm::Status::unsupported)
-        log_line(entry, call, r.message + "; next BLAS " + s.next.library + " runs it");
+    // line unless asked; a fault or a failed launch always is; any other
+    // unsupported call (a DPPGEMM_BLAS_VARIANT the GPU does not have) once,
+    // since every call after it would say the same.
+    static std::atomic<bool> said_unsupported{false};
+    const bool leading_dimension = r.status == dppgemm::Status::unsupported && r.invalid_argument != 0;
+    const bool say = s.log || (r.status == dppgemm::Status::unsupported
+                                   ? !leading_dimension && !said_unsupported.exchange(true)
+                                   : true);
+    if (say) log_line(entry, call, r.message + "; next BLAS " + s.next.library + " runs it");
     run_on_next_blas(s.next, call);
 }
 
@@ -164,10 +171,12 @@ void report_illegal(int position) {
 }
 
 // Reference BLAS rules: an illegal argument goes to xerbla_ and nothing else
-// happens; quick returns touch nothing.
+// happens; quick returns touch nothing. A null matrix the call would read or
+// write is illegal too (7, 9, 12), where reference BLAS would crash.
 void check_and_run(const char* entry, const ColumnMajorCall& call) {
-    const dppgemm::Result checked = dppgemm::check_sgemm_arguments(call.trans_a, call.trans_b, call.m, call.n, call.k,
-                                                                   call.alpha, call.lda, call.ldb, call.beta, call.ldc);
+    const dppgemm::Result checked =
+        dppgemm::check_sgemm_arguments(call.trans_a, call.trans_b, call.m, call.n, call.k, call.alpha, call.a, call.lda,
+                                       call.b, call.ldb, call.beta, call.c, call.ldc);
     if (checked.status == dppgemm::Status::invalid_argument) return report_illegal(checked.invalid_argument);
     if (checked.quick_return) {
         if (settings().log) log_line(entry, call, "nothing to compute");
