@@ -14,11 +14,10 @@
 #include <string>
 #include <string_view>
 
-// The BLAS error handler: the program's own when it defines one, else the one
-// of the BLAS this library links.
-extern "C" void xerbla_(const char* routine, const int* position, std::size_t routine_length);
-
 namespace {
+
+// The BLAS error handler, xerbla_(routine, position, routine length).
+using Xerbla = void (*)(const char*, const int*, std::size_t);
 
 // Fortran SGEMM as gfortran calls it: every argument by reference, then the
 // hidden lengths of the two CHARACTER arguments.
@@ -51,6 +50,7 @@ struct Settings {
     double threshold = 128.0 * 128.0 * 128.0;  // M*N*K below which the next BLAS runs the call
     bool log = false;
     NextBlas next;
+    Xerbla xerbla = nullptr;  // nullptr: none found, the message is printed here
 };
 
 std::optional<double> parse_count(std::string_view text) {
@@ -81,16 +81,39 @@ void* own_base_address() {
     return self.dli_fbase;
 }
 
-// The sgemm_ after this library in the lookup order. Never this library's own:
-// calling it would recurse forever.
-NextBlas find_next_blas() {
+// The BLAS of last resort, opened RTLD_LOCAL on first need: this library
+// links no BLAS, so that preloading it adds no BLAS symbols (sgemm_'s
+// neighbours, xerbla_ that LAPACK calls) to the process's global scope, where
+// they would take precedence over the program's own, e.g. those numpy and its
+// LAPACK load with RTLD_LOCAL.
+void* fallback_blas() {
+    static void* const handle = dlopen(DPPGEMM_BLAS_FALLBACK, RTLD_NOW | RTLD_LOCAL);
+    return handle;
+}
+
+NextBlas blas_at(void* found) {
     NextBlas next;
-    void* found = dlsym(RTLD_NEXT, "sgemm_");
     Dl_info where{};
     if (!found || !dladdr(found, &where) || where.dli_fbase == own_base_address()) return next;
     next.sgemm = reinterpret_cast<FortranSgemm>(found);
     next.library = where.dli_fname ? where.dli_fname : "?";
     return next;
+}
+
+// The sgemm_ after this library in the lookup order, else the fallback BLAS's.
+// Never this library's own: calling it would recurse forever.
+NextBlas find_next_blas() {
+    NextBlas next = blas_at(dlsym(RTLD_NEXT, "sgemm_"));
+    if (!next.sgemm && fallback_blas()) next = blas_at(dlsym(fallback_blas(), "sgemm_"));
+    return next;
+}
+
+// The program's own xerbla_ when it exports one (that is how programs catch
+// BLAS errors), else its BLAS's, else the fallback BLAS's.
+Xerbla find_xerbla() {
+    void* found = dlsym(RTLD_DEFAULT, "xerbla_");
+    if (!found && fallback_blas()) found = dlsym(fallback_blas(), "xerbla_");
+    return reinterpret_cast<Xerbla>(found);
 }
 
 // "dpp0, dpp1, dpp2 or best": the rows of the variant table.
@@ -109,6 +132,7 @@ Settings read_settings() {
     s.threshold = environment_setting("DPPGEMM_BLAS_THRESHOLD", s.threshold, parse_count, "a count M*N*K");
     s.log = environment_setting("DPPGEMM_BLAS_LOG", s.log, parse_flag, "0 or 1");
     s.next = find_next_blas();
+    s.xerbla = find_xerbla();
     return s;
 }
 
@@ -167,7 +191,9 @@ void run(const char* entry, const ColumnMajorCall& call) {
 
 void report_illegal(int position) {
     static constexpr char kRoutine[] = "SGEMM ";
-    xerbla_(kRoutine, &position, sizeof kRoutine - 1);
+    if (const Xerbla xerbla = settings().xerbla) return xerbla(kRoutine, &position, sizeof kRoutine - 1);
+    // Reference BLAS's words, without its STOP: no BLAS was found to say them.
+    std::fprintf(stderr, " ** On entry to %s parameter number %2d had an illegal value\n", kRoutine, position);
 }
 
 // Reference BLAS rules: an illegal argument goes to xerbla_ and nothing else
