@@ -3,6 +3,7 @@
 #include "emu/loader/read_file.hpp"
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -90,6 +91,10 @@ Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const
              int ldb, float beta, float* c, int ldc, const Options& options) {
     Result checked = check_sgemm_arguments(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     if (!checked || checked.quick_return) return checked;
+    // K = 0: alpha op(A) op(B) is an empty sum, and reference BLAS only scales
+    // C by beta. The kernels compute alpha * 0, NaN for an infinite or NaN
+    // alpha, so they run with alpha = 0 then (reference_sgemm does the same).
+    if (k == 0 && !std::isfinite(alpha)) alpha = 0.0f;
     const detail::Problem p{trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
     if (Result reach = check_kernel_reach(p); !reach) return reach;
 

@@ -441,3 +441,16 @@ TEST_CASE("sgemm: without a GPU the hip backend falls back to emu and says so on
           "dppgemm: hip: hipGetDeviceCount failed: hipErrorNoDevice (100); running on the emulator "
           "(emu backend) instead\n");
 }
+
+TEST_CASE("sgemm: K = 0 with an infinite or NaN alpha is beta C, bitwise the reference") {
+    for (const float alpha : {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+        Problem p = Problem::random('T', 'N', 130, 3, 0, 2, 9);
+        p.alpha = alpha;
+        p.beta = -0.5f;
+        std::vector<float> c;
+        REQUIRE(p.run(c, on(Backend::emu)));
+        CHECK(bitwise_equal(c, reference(dppgemm::MacKind::mac_f32, p)));
+        for (int j = 0; j < p.n; ++j)
+            for (int i = 0; i < p.m; ++i) CHECK(c[i + std::size_t(j) * p.ldc] == -0.5f * p.c[i + std::size_t(j) * p.ldc]);
+    }
+}
