@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -13,6 +14,15 @@ namespace {
 
 bool is_no_trans(char t) { return t == 'N' || t == 'n'; }
 bool is_trans(char t) { return t == 'T' || t == 't' || t == 'C' || t == 'c'; }
+
+// 'X', or the code of a character that would not show: '\0' would end the
+// message early, and bytes past ASCII print as mojibake.
+std::string quoted_char(char c) {
+    if (std::isprint(static_cast<unsigned char>(c))) return std::string("'") + c + "'";
+    char code[8];
+    std::snprintf(code, sizeof code, "0x%02x", static_cast<unsigned char>(c));
+    return code;
+}
 
 Result invalid(int position, const std::string& what) {
     Result r;
@@ -29,8 +39,8 @@ Result check_sgemm_arguments(char trans_a, char trans_b, int m, int n, int k, fl
     const bool no_trans_a = is_no_trans(trans_a), no_trans_b = is_no_trans(trans_b);
     const int rows_a = no_trans_a ? m : k;
     const int rows_b = no_trans_b ? k : n;
-    if (!no_trans_a && !is_trans(trans_a)) return invalid(1, std::string("transA = '") + trans_a + "'");
-    if (!no_trans_b && !is_trans(trans_b)) return invalid(2, std::string("transB = '") + trans_b + "'");
+    if (!no_trans_a && !is_trans(trans_a)) return invalid(1, "transA = " + quoted_char(trans_a));
+    if (!no_trans_b && !is_trans(trans_b)) return invalid(2, "transB = " + quoted_char(trans_b));
     if (m < 0) return invalid(3, "M = " + std::to_string(m));
     if (n < 0) return invalid(4, "N = " + std::to_string(n));
     if (k < 0) return invalid(5, "K = " + std::to_string(k));

@@ -77,6 +77,24 @@ Result check_kernel_reach(const detail::Problem& p) {
     return check(13, "ldc", p.ldc, true);
 }
 
+// Options values outside their enums (a cast from an integer) are refused,
+// not run as something else.
+Result check_options(const Options& options) {
+    Result r;
+    r.status = Status::invalid_argument;
+    if (options.variant != Variant::best && !variant_info(options.variant)) {
+        r.message = "sgemm: Options::variant = " + std::to_string(int(options.variant)) +
+                    " is neither a row of the variant table nor Variant::best";
+        return r;
+    }
+    if (options.backend != Backend::automatic && options.backend != Backend::hip && options.backend != Backend::emu) {
+        r.message = "sgemm: Options::backend = " + std::to_string(int(options.backend)) +
+                    " is not Backend::automatic, hip or emu";
+        return r;
+    }
+    return {};
+}
+
 void say_fallback_once(const std::string& why) {
     static std::atomic<bool> said{false};
     if (!said.exchange(true))
@@ -97,6 +115,7 @@ Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const
     if (k == 0 && !std::isfinite(alpha)) alpha = 0.0f;
     const detail::Problem p{trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
     if (Result reach = check_kernel_reach(p); !reach) return reach;
+    if (Result options_checked = check_options(options); !options_checked) return options_checked;
 
     if (options.backend == Backend::emu) return detail::run_emu(p, options);
     Result on_gpu = detail::run_hip(p, options);

@@ -40,7 +40,8 @@ struct VariantInfo {
 enum class Backend : std::uint8_t { automatic, hip, emu };
 enum class Status : std::uint8_t {
     success,
-    invalid_argument,  // an argument reference BLAS rejects; see invalid_argument
+    invalid_argument,  // an argument reference BLAS rejects (see invalid_argument), or an Options
+                       // value outside its enum (invalid_argument = 0)
     unsupported,       // legal in BLAS, outside what the kernels address (message says why)
     no_device,         // hip backend without a usable AMD GPU (and no fallback allowed)
     launch_failure,    // the backend failed to load or launch the kernel

@@ -454,3 +454,27 @@ TEST_CASE("sgemm: K = 0 with an infinite or NaN alpha is beta C, bitwise the ref
             for (int i = 0; i < p.m; ++i) CHECK(c[i + std::size_t(j) * p.ldc] == -0.5f * p.c[i + std::size_t(j) * p.ldc]);
     }
 }
+
+TEST_CASE("sgemm: a transpose that is no printable character is named by its code; bad Options values are refused") {
+    UntouchedCall call;
+    Result r = call('\0', 'N', 2, 2, 2, 1.0f, 2, 2, 0.0f, 2);
+    CHECK(r.invalid_argument == 1);
+    CHECK(r.message == "sgemm: parameter 1 (transA = 0x00) is illegal");
+    r = call('N', char(0xe9), 2, 2, 2, 1.0f, 2, 2, 0.0f, 2);
+    CHECK(r.message == "sgemm: parameter 2 (transB = 0xe9) is illegal");
+    const float x[4] = {1, 2, 3, 4};
+    float c[4] = {5, 6, 7, 8};
+    Options options = on(Backend::emu);
+    options.variant = static_cast<dppgemm::Variant>(99);
+    r = dppgemm::sgemm('N', 'N', 2, 2, 2, 1.0f, x, 2, x, 2, 0.0f, c, 2, options);
+    CHECK(r.status == Status::invalid_argument);
+    CHECK(r.invalid_argument == 0);
+    CHECK(r.message == "sgemm: Options::variant = 99 is neither a row of the variant table nor Variant::best");
+    options = on(Backend::emu);
+    options.backend = static_cast<Backend>(7);
+    r = dppgemm::sgemm('N', 'N', 2, 2, 2, 1.0f, x, 2, x, 2, 0.0f, c, 2, options);
+    CHECK(r.status == Status::invalid_argument);
+    CHECK(r.message == "sgemm: Options::backend = 7 is not Backend::automatic, hip or emu");
+    CHECK(c[0] == 5.0f);
+    CHECK(call.untouched());
+}
