@@ -39,6 +39,12 @@ struct Problem {
 
 dppgemm_sgemm_kernargs make_kernargs(const Problem& p, std::uint64_t a, std::uint64_t b, std::uint64_t c);
 
+// An upper bound of the instructions one wave of a dppgemm SGEMM kernel runs
+// for K: the emulator's watchdog for the launch, which the default (2^28,
+// about K = 3.6 million) would otherwise stop as an endless loop. The kernels
+// run about 600 instructions per 8-k step (tests/host checks the bound).
+std::uint64_t sgemm_wave_instruction_bound(int k);
+
 // gfx90a:sramecc+:xnack- -> gfx90a
 std::string base_arch(const std::string& gcn_arch_name);
 

@@ -4,6 +4,7 @@
 #include "emu/exec/dispatch.hpp"
 #include "emu/loader/code_object.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -102,6 +103,7 @@ Result run_emu(const Problem& p, const Options& options) {
         config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args),
                               reinterpret_cast<const std::uint8_t*>(&args) + sizeof args);
         config.threads = options.threads;
+        config.watchdog = std::max(emu::default_watchdog, sgemm_wave_instruction_bound(p.k));
         config.progress = options.progress;
         const emu::DispatchResult dispatch = emu::launch(memory, program, config);
         r.counters = public_counters(dispatch.counters);

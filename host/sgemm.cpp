@@ -27,6 +27,11 @@ dppgemm_sgemm_kernargs make_kernargs(const Problem& p, std::uint64_t a, std::uin
     return args;
 }
 
+std::uint64_t sgemm_wave_instruction_bound(int k) {
+    constexpr std::uint64_t kPerStep = 2048, kOutsideTheLoop = 1u << 20;
+    return kOutsideTheLoop + kPerStep * ((std::uint64_t(k) + 7) / 8);
+}
+
 std::string base_arch(const std::string& gcn_arch_name) { return gcn_arch_name.substr(0, gcn_arch_name.find(':')); }
 
 const dppgemm_code_object* choose_code_object(const std::string& target, Variant variant, const Problem& p) {

@@ -478,3 +478,39 @@ TEST_CASE("sgemm: a transpose that is no printable character is named by its cod
     CHECK(c[0] == 5.0f);
     CHECK(call.untouched());
 }
+
+namespace dppgemm::detail {
+std::uint64_t sgemm_wave_instruction_bound(int k);  // host/backend.hpp
+}
+
+// The emu backend's watchdog is the bound, not the 2^28 default, which a
+// legal K of about 10^7 would reach (the run would end as an "endless loop").
+// Checked against what the kernels really run: the instructions per wave at
+// K = 64 and the growth per 8-k step up to K = 1024, for every variant.
+TEST_CASE("sgemm: the emu backend's watchdog bound covers every kernel's instructions per wave at any K") {
+    const auto per_wave = [](const dppgemm::Counters& c) {
+        const std::uint64_t all = c.salu + c.valu + c.smem + c.vmem_load + c.vmem_store + c.lds_read + c.lds_write +
+                                  c.branch + c.waitcnt + c.barrier + c.nop + c.other;
+        return double(all) / double(c.waves);
+    };
+    for (const char* target : {"gfx906", "gfx90a"})
+        for (dppgemm::Variant variant : dppgemm::available_variants(target)) {
+            INFO(target << " " << dppgemm::to_string(variant));
+            double instructions[2];
+            const int ks[2] = {64, 1024};
+            for (int i = 0; i < 2; ++i) {
+                const Problem p = Problem::random('N', 'T', 128, 128, ks[i], 0, 3);
+                std::vector<float> c;
+                const Result r = p.run(c, on(Backend::emu, target, variant));
+                REQUIRE(r);
+                instructions[i] = per_wave(*r.counters);
+                CHECK(instructions[i] <= double(dppgemm::detail::sgemm_wave_instruction_bound(ks[i])));
+            }
+            const double per_step = (instructions[1] - instructions[0]) / double((ks[1] - ks[0]) / 8);
+            const double bound_per_step =
+                double(dppgemm::detail::sgemm_wave_instruction_bound(1024) - dppgemm::detail::sgemm_wave_instruction_bound(64)) /
+                double((ks[1] - ks[0]) / 8);
+            CHECK(per_step <= bound_per_step / 2);  // room for variants to come
+        }
+    CHECK(dppgemm::detail::sgemm_wave_instruction_bound(std::numeric_limits<int>::max()) < (std::uint64_t{1} << 48));
+}
