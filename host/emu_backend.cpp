@@ -98,7 +98,7 @@ Result run_emu(const Problem& p, const Options& options) {
 
         const dppgemm_sgemm_kernargs args = make_kernargs(p, a, b, c);
         emu::LaunchConfig config;
-        config.grid = {std::uint32_t((p.m + 127) / 128), std::uint32_t((p.n + 127) / 128), 1};
+        config.grid = {p.tiles_m(), p.tiles_n(), 1};
         config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
         config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args),
                               reinterpret_cast<const std::uint8_t*>(&args) + sizeof args);
