@@ -115,6 +115,10 @@ Result run_emu(const Problem& p, const Options& options) {
             memory.read(c + std::uint64_t(j) * p.ldc * 4, p.c + std::size_t(j) * p.ldc, std::size_t(p.m) * 4);
     } catch (const std::exception& e) {
         return fail(Status::launch_failure, std::string("emu: ") + e.what());
+    } catch (...) {
+        // Only the caller's Options::progress can throw something else; sgemm
+        // throws nothing (docs/reliability.md).
+        return fail(Status::launch_failure, "emu: an exception that is no std::exception (from Options::progress?)");
     }
     r.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return r;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "capture_stderr.hpp"
 #include "dppgemm/code_objects.h"
@@ -513,4 +514,25 @@ TEST_CASE("sgemm: the emu backend's watchdog bound covers every kernel's instruc
             CHECK(per_step <= bound_per_step / 2);  // room for variants to come
         }
     CHECK(dppgemm::detail::sgemm_wave_instruction_bound(std::numeric_limits<int>::max()) < (std::uint64_t{1} << 48));
+}
+
+// sgemm throws nothing, not even what the caller's progress callback throws.
+TEST_CASE("sgemm: an exception from Options::progress ends the run as a launch failure, C unchanged") {
+    const Problem p = Problem::random('N', 'N', 300, 260, 16, 0, 4);
+    for (const bool standard : {true, false}) {
+        Options options = on(Backend::emu);
+        options.threads = 2;
+        options.progress = [standard](std::uint64_t done, std::uint64_t) {
+            if (done < 2) return;
+            if (standard) throw std::runtime_error("stop here");
+            throw 42;
+        };
+        std::vector<float> c;
+        Result r = Result{};
+        REQUIRE_NOTHROW(r = p.run(c, options));
+        CHECK(r.status == Status::launch_failure);
+        CHECK(r.message == (standard ? "emu: stop here"
+                                     : "emu: an exception that is no std::exception (from Options::progress?)"));
+        CHECK(bitwise_equal(c, p.c));
+    }
 }
