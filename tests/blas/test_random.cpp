@@ -3,8 +3,9 @@
 // bad CBLAS enums), NaN and infinite alpha, beta and matrix elements, zeros in
 // B. libdppgemm-blas (every call on dppgemm) must report exactly what netlib's
 // reference BLAS reports to xerbla_ and leave C as it does: NaN where it has
-// NaN, the same infinities, the rest within the rounding bound. Found: K = 0
-// with a NaN alpha turned C into NaN (netlib: beta C).
+// NaN, the same infinities, the rest within the rounding bound. (The same
+// comparison run longer by hand found K = 0 with a NaN alpha turning C into
+// NaN; test_results.cpp has that case.)
 #include <catch2/catch.hpp>
 
 #include "blas_under_test.hpp"
