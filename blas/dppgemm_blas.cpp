@@ -181,11 +181,9 @@ void run(const char* entry, const ColumnMajorCall& call) {
     // unsupported call (a DPPGEMM_BLAS_VARIANT the GPU does not have) once,
     // since every call after it would say the same.
     static std::atomic<bool> said_unsupported{false};
-    const bool leading_dimension = r.status == dppgemm::Status::unsupported && r.invalid_argument != 0;
-    const bool say = s.log || (r.status == dppgemm::Status::unsupported
-                                   ? !leading_dimension && !said_unsupported.exchange(true)
-                                   : true);
-    if (say) log_line(entry, call, r.message + "; next BLAS " + s.next.library + " runs it");
+    const bool quiet = r.status == dppgemm::Status::unsupported &&
+                       (r.invalid_argument != 0 /* a leading dimension */ || said_unsupported.exchange(true));
+    if (s.log || !quiet) log_line(entry, call, r.message + "; next BLAS " + s.next.library + " runs it");
     run_on_next_blas(s.next, call);
 }
 
