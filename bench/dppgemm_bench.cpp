@@ -13,9 +13,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -154,13 +156,28 @@ ConfigReport run_config(const BenchOptions& o, const Shape& shape, std::uint64_t
     return report;
 }
 
+// A file that could be opened but not written (a full disk, /dev/full) fails
+// the run instead of leaving a truncated file behind in silence.
+bool written(std::ofstream& out, const char* flag, const std::string& path) {
+    out.close();
+    if (out) return true;
+    std::cerr << "dppgemm-bench: " << flag << " " << path << ": writing failed (" << std::strerror(errno) << ")\n";
+    return false;
+}
+
 bool write_outputs(const BenchOptions& o, const std::vector<ConfigReport>& reports) {
+    bool ok = true;
     if (!o.csv.empty()) {
         std::ofstream out(o.csv);
         write_csv(out, reports);
+        ok &= written(out, "--csv", o.csv);
     }
-    if (!o.json.empty()) std::ofstream(o.json) << report_json(o, reports).dump(2) << "\n";
-    if (o.plot.empty()) return true;
+    if (!o.json.empty()) {
+        std::ofstream out(o.json);
+        out << report_json(o, reports).dump(2) << "\n";
+        ok &= written(out, "--json", o.json);
+    }
+    if (o.plot.empty()) return ok;
     const std::string script = plot_script(o.plot, reports);
     FILE* gnuplot = popen("gnuplot", "w");
     if (gnuplot) std::fwrite(script.data(), 1, script.size(), gnuplot);
@@ -168,7 +185,7 @@ bool write_outputs(const BenchOptions& o, const std::vector<ConfigReport>& repor
         std::cerr << "dppgemm-bench: --plot " << o.plot << ": gnuplot failed\n";
         return false;
     }
-    return true;
+    return ok;
 }
 
 std::string gibibytes(double bytes) {

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <cmath>
@@ -15,7 +16,7 @@ namespace dppgemm::bench {
 namespace {
 
 [[noreturn]] void bad(const std::string& flag, const std::string& value, const std::string& why) {
-    throw UsageError("dppgemm-bench: " + flag + " " + value + ": " + why);
+    throw UsageError("dppgemm-bench: " + flag + " " + (value.empty() ? "''" : value) + ": " + why);
 }
 
 long long to_integer(const std::string& flag, const std::string& text, long long min, long long max) {
@@ -182,6 +183,8 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
         for (const std::string& name : split_list(variant)) {
             auto parsed = parse_variant(name);
             if (!parsed || *parsed == Variant::best) bad("--variant", name, "must be " + variant_names() + " or all");
+            if (std::find(o.variants.begin(), o.variants.end(), *parsed) != o.variants.end())
+                bad("--variant", variant, name + " is given twice");
             o.variants.push_back(*parsed);
         }
         if (o.variants.empty()) bad("--variant", variant, "no variant");
@@ -191,6 +194,8 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
     } else {
         for (const std::string& name : split_list(arch)) {
             if (!gpu_spec(name)) bad("--arch", name, "must be " + model_target_names(", ") + " or all");
+            if (std::find(o.archs.begin(), o.archs.end(), name) != o.archs.end())
+                bad("--arch", arch, name + " is given twice");
             o.archs.push_back(name);
         }
         if (o.archs.empty()) bad("--arch", arch, "no target");
@@ -198,8 +203,18 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
     auto parsed_backend = parse_backend(backend);
     if (!parsed_backend) bad("--backend", backend, "must be auto, hip or emu");
     o.backend = *parsed_backend;
+    // An empty path would otherwise read as the flag not given: no file, silently.
+    for (const auto& [flag, path] : {std::pair{"--csv", &o.csv}, {"--json", &o.json}, {"--plot", &o.plot}})
+        if (app.get_option(flag)->count() && path->empty()) bad(flag, "", "expected a file name");
     if (!o.plot.empty() && !ends_with(o.plot, ".svg") && !ends_with(o.plot, ".png"))
         bad("--plot", o.plot, "must end in .svg or .png");
+    // On the emulator the targets are known now: a variant one of them lacks
+    // is a usage error before anything runs, not a failed row after it.
+    if (o.backend == Backend::emu && !o.every_variant)
+        for (const std::string& target : o.archs)
+            for (Variant v : o.variants)
+                if (const std::string why = variant_unavailable_reason(v, target); !why.empty())
+                    bad("--variant", to_string(v), why);
     return o;
 }
 

@@ -7,17 +7,17 @@
 #include <cblas.h>
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
 
-// The BLAS error handler: the program's own when it defines one, else the one
-// of the BLAS this library links.
-extern "C" void xerbla_(const char* routine, const int* position, std::size_t routine_length);
-
 namespace {
+
+// The BLAS error handler, xerbla_(routine, position, routine length).
+using Xerbla = void (*)(const char*, const int*, std::size_t);
 
 // Fortran SGEMM as gfortran calls it: every argument by reference, then the
 // hidden lengths of the two CHARACTER arguments.
@@ -50,6 +50,7 @@ struct Settings {
     double threshold = 128.0 * 128.0 * 128.0;  // M*N*K below which the next BLAS runs the call
     bool log = false;
     NextBlas next;
+    Xerbla xerbla = nullptr;  // nullptr: none found, the message is printed here
 };
 
 std::optional<double> parse_count(std::string_view text) {
@@ -80,16 +81,39 @@ void* own_base_address() {
     return self.dli_fbase;
 }
 
-// The sgemm_ after this library in the lookup order. Never this library's own:
-// calling it would recurse forever.
-NextBlas find_next_blas() {
+// The BLAS of last resort, opened RTLD_LOCAL on first need: this library
+// links no BLAS, so that preloading it adds no BLAS symbols (sgemm_'s
+// neighbours, xerbla_ that LAPACK calls) to the process's global scope, where
+// they would take precedence over the program's own, e.g. those numpy and its
+// LAPACK load with RTLD_LOCAL.
+void* fallback_blas() {
+    static void* const handle = dlopen(DPPGEMM_BLAS_FALLBACK, RTLD_NOW | RTLD_LOCAL);
+    return handle;
+}
+
+NextBlas blas_at(void* found) {
     NextBlas next;
-    void* found = dlsym(RTLD_NEXT, "sgemm_");
     Dl_info where{};
     if (!found || !dladdr(found, &where) || where.dli_fbase == own_base_address()) return next;
     next.sgemm = reinterpret_cast<FortranSgemm>(found);
     next.library = where.dli_fname ? where.dli_fname : "?";
     return next;
+}
+
+// The sgemm_ after this library in the lookup order, else the fallback BLAS's.
+// Never this library's own: calling it would recurse forever.
+NextBlas find_next_blas() {
+    NextBlas next = blas_at(dlsym(RTLD_NEXT, "sgemm_"));
+    if (!next.sgemm && fallback_blas()) next = blas_at(dlsym(fallback_blas(), "sgemm_"));
+    return next;
+}
+
+// The program's own xerbla_ when it exports one (that is how programs catch
+// BLAS errors), else its BLAS's, else the fallback BLAS's.
+Xerbla find_xerbla() {
+    void* found = dlsym(RTLD_DEFAULT, "xerbla_");
+    if (!found && fallback_blas()) found = dlsym(fallback_blas(), "xerbla_");
+    return reinterpret_cast<Xerbla>(found);
 }
 
 // "dpp0, dpp1, dpp2 or best": the rows of the variant table.
@@ -108,6 +132,7 @@ Settings read_settings() {
     s.threshold = environment_setting("DPPGEMM_BLAS_THRESHOLD", s.threshold, parse_count, "a count M*N*K");
     s.log = environment_setting("DPPGEMM_BLAS_LOG", s.log, parse_flag, "0 or 1");
     s.next = find_next_blas();
+    s.xerbla = find_xerbla();
     return s;
 }
 
@@ -152,22 +177,30 @@ void run(const char* entry, const ColumnMajorCall& call) {
     }
     if (!s.next.sgemm) return log_line(entry, call, r.message + "; no next BLAS to run it, C unchanged");
     // Leading dimensions past the kernels' limit are expected and not worth a
-    // line unless asked; a fault or a failed launch always is.
-    if (s.log || r.status != dppgemm::Status::unsupported)
-        log_line(entry, call, r.message + "; next BLAS " + s.next.library + " runs it");
+    // line unless asked; a fault or a failed launch always is; any other
+    // unsupported call (a DPPGEMM_BLAS_VARIANT the GPU does not have) once,
+    // since every call after it would say the same.
+    static std::atomic<bool> said_unsupported{false};
+    const bool quiet = r.status == dppgemm::Status::unsupported &&
+                       (r.invalid_argument != 0 /* a leading dimension */ || said_unsupported.exchange(true));
+    if (s.log || !quiet) log_line(entry, call, r.message + "; next BLAS " + s.next.library + " runs it");
     run_on_next_blas(s.next, call);
 }
 
 void report_illegal(int position) {
     static constexpr char kRoutine[] = "SGEMM ";
-    xerbla_(kRoutine, &position, sizeof kRoutine - 1);
+    if (const Xerbla xerbla = settings().xerbla) return xerbla(kRoutine, &position, sizeof kRoutine - 1);
+    // Reference BLAS's words, without its STOP: no BLAS was found to say them.
+    std::fprintf(stderr, " ** On entry to %s parameter number %2d had an illegal value\n", kRoutine, position);
 }
 
 // Reference BLAS rules: an illegal argument goes to xerbla_ and nothing else
-// happens; quick returns touch nothing.
+// happens; quick returns touch nothing. A null matrix the call would read or
+// write is illegal too (7, 9, 12), where reference BLAS would crash.
 void check_and_run(const char* entry, const ColumnMajorCall& call) {
-    const dppgemm::Result checked = dppgemm::check_sgemm_arguments(call.trans_a, call.trans_b, call.m, call.n, call.k,
-                                                                   call.alpha, call.lda, call.ldb, call.beta, call.ldc);
+    const dppgemm::Result checked =
+        dppgemm::check_sgemm_arguments(call.trans_a, call.trans_b, call.m, call.n, call.k, call.alpha, call.a, call.lda,
+                                       call.b, call.ldb, call.beta, call.c, call.ldc);
     if (checked.status == dppgemm::Status::invalid_argument) return report_illegal(checked.invalid_argument);
     if (checked.quick_return) {
         if (settings().log) log_line(entry, call, "nothing to compute");

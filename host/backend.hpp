@@ -6,6 +6,7 @@
 #include "dppgemm/kernargs.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace dppgemm::detail {
@@ -33,11 +34,21 @@ struct Problem {
     std::size_t a_elements() const { return a_transposed() ? extent(k, m, lda) : extent(m, k, lda); }
     std::size_t b_elements() const { return b_transposed() ? extent(n, k, ldb) : extent(k, n, ldb); }
     std::size_t c_elements() const { return extent(m, n, ldc); }
+    // Workgroups: one per 128 x 128 tile of C (in 64 bits: N + 127 overflows an
+    // int for N near 2^31).
+    std::uint32_t tiles_m() const { return std::uint32_t((std::int64_t(m) + 127) / 128); }
+    std::uint32_t tiles_n() const { return std::uint32_t((std::int64_t(n) + 127) / 128); }
     // Reference BLAS reads A and B only when alpha != 0 and K > 0 (docs/host.md).
     bool reads_a_and_b() const { return alpha != 0.0f && k > 0; }
 };
 
 dppgemm_sgemm_kernargs make_kernargs(const Problem& p, std::uint64_t a, std::uint64_t b, std::uint64_t c);
+
+// An upper bound of the instructions one wave of a dppgemm SGEMM kernel runs
+// for K: the emulator's watchdog for the launch, which the default (2^28,
+// about K = 3.6 million) would otherwise stop as an endless loop. The kernels
+// run about 600 instructions per 8-k step (tests/host checks the bound).
+std::uint64_t sgemm_wave_instruction_bound(int k);
 
 // gfx90a:sramecc+:xnack- -> gfx90a
 std::string base_arch(const std::string& gcn_arch_name);

@@ -4,6 +4,7 @@
 #include "emu/exec/dispatch.hpp"
 #include "emu/loader/code_object.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -97,11 +98,12 @@ Result run_emu(const Problem& p, const Options& options) {
 
         const dppgemm_sgemm_kernargs args = make_kernargs(p, a, b, c);
         emu::LaunchConfig config;
-        config.grid = {std::uint32_t((p.m + 127) / 128), std::uint32_t((p.n + 127) / 128), 1};
+        config.grid = {p.tiles_m(), p.tiles_n(), 1};
         config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
         config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args),
                               reinterpret_cast<const std::uint8_t*>(&args) + sizeof args);
         config.threads = options.threads;
+        config.watchdog = std::max(emu::default_watchdog, sgemm_wave_instruction_bound(p.k));
         config.progress = options.progress;
         const emu::DispatchResult dispatch = emu::launch(memory, program, config);
         r.counters = public_counters(dispatch.counters);
@@ -113,6 +115,10 @@ Result run_emu(const Problem& p, const Options& options) {
             memory.read(c + std::uint64_t(j) * p.ldc * 4, p.c + std::size_t(j) * p.ldc, std::size_t(p.m) * 4);
     } catch (const std::exception& e) {
         return fail(Status::launch_failure, std::string("emu: ") + e.what());
+    } catch (...) {
+        // Only the caller's Options::progress can throw something else; sgemm
+        // throws nothing (docs/reliability.md).
+        return fail(Status::launch_failure, "emu: an exception that is no std::exception (from Options::progress?)");
     }
     r.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return r;

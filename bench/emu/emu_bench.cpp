@@ -125,7 +125,8 @@ private:
 Program load_program(const Options& o) {
     const dppgemm_code_object* object = dppgemm_find_code_object(o.target.c_str(), o.variant.c_str(), "NN");
     if (!object)
-        throw std::runtime_error("no embedded kernel for target '" + o.target + "' variant '" + o.variant + "'");
+        throw std::runtime_error("no embedded kernel for --target '" + o.target + "' and --variant '" + o.variant +
+                                 "' (targets: " + target_names(true) + ")");
     const CodeObject co = load_code_object(object->data, object->size, object->kernel_name);
     return build_program(co, co.kernels.at(0));
 }
@@ -157,7 +158,7 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"Checker overhead: SGEMM on the emulator without and with the checkers, and OpenBLAS"};
     app.add_option("--size", o.size, "M = N = K")->check(CLI::Range(1, 16384));
-    app.add_option("--threads", o.threads, "Emulator host threads (0: all cores)");
+    app.add_option("--threads", o.threads, "Emulator host threads (0: all cores)")->check(CLI::Range(0u, 1024u));
     std::string variants;
 #define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) \
     variants += std::string(variants.empty() ? "" : ", ") + #name;
@@ -169,7 +170,16 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 1000));
     app.add_option("--only", o.only, "Run only this configuration, once, without warm-up (to profile it)")
         ->check(CLI::IsMember({"unchecked", "idle", "checked"}));
-    CLI11_PARSE(app, argc, argv);
+    // Usage errors exit 2 with the tool's name, as dppgemm-emu and dppgemm-bench
+    // do (CLI11_PARSE would exit with CLI11's own codes, 104 to 109).
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& help) {
+        return app.exit(help);
+    } catch (const CLI::ParseError& error) {
+        std::fprintf(stderr, "dppgemm-emu-bench: %s (see --help)\n", error.what());
+        return 2;
+    }
     try {
         const Program program = load_program(o);
         SgemmSetup setup(o.size, o.threads);

@@ -106,6 +106,17 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     bool exec_no_check = false;
     exec_command_line->add_flag("--no-check", exec_no_check, "Run without the checkers (faults are still reported)");
 
+    // CLI11 would only say that a subcommand is required: name the word instead.
+    if (argc > 1 && argv[1][0] != '-') {
+        const std::string command = argv[1];
+        bool known = false;
+        for (const CLI::App* sub : app.get_subcommands({})) known = known || sub->get_name() == command;
+        if (!known) {
+            err << "dppgemm-emu: unknown command '" << command << "' (expected info, disasm, run or exec; see --help)\n";
+            return exit_usage;
+        }
+    }
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {

@@ -5,8 +5,10 @@
 // counts what hipemu reported (kernel faults and checker findings):
 //   dppgemm-emu exec: 2 findings; ./app exited with 0
 // Exit status: the program's when it is not 0, else 1 when there were
-// findings, else 0; 128 + N when the program was killed by signal N.
+// findings, else 0; 128 + N when the program was killed by signal N; 2 when
+// it could not be started (not found, not executable).
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -69,10 +71,21 @@ int exec_command(const ExecOptions& options, std::ostream& out, std::ostream& er
     close(findings_fd);
     const std::string findings_file = findings_template;
 
+    // The child reports a failed execvp through this pipe (closed on a
+    // successful exec), so that a program that cannot be started is a usage
+    // error and not confused with one that ran and exited with 127.
+    int exec_failure[2];
+    if (pipe2(exec_failure, O_CLOEXEC) != 0) {
+        err << "dppgemm-emu exec: pipe: " << std::strerror(errno) << "\n";
+        std::remove(findings_file.c_str());
+        return exit_usage;
+    }
     err.flush();
     const pid_t child = fork();
     if (child < 0) {
         err << "dppgemm-emu exec: fork: " << std::strerror(errno) << "\n";
+        close(exec_failure[0]);
+        close(exec_failure[1]);
         std::remove(findings_file.c_str());
         return exit_usage;
     }
@@ -86,13 +99,23 @@ int exec_command(const ExecOptions& options, std::ostream& out, std::ostream& er
         for (const std::string& arg : options.command) argv.push_back(const_cast<char*>(arg.c_str()));
         argv.push_back(nullptr);
         execvp(argv[0], argv.data());
-        const std::string message =
-            "dppgemm-emu exec: cannot run '" + options.command[0] + "': " + std::strerror(errno) + "\n";
-        (void)!write(STDERR_FILENO, message.data(), message.size());
+        const int error = errno;
+        (void)!write(exec_failure[1], &error, sizeof error);
         _exit(127);
     }
+    close(exec_failure[1]);
+    int exec_error = 0;
+    ssize_t got;
+    while ((got = read(exec_failure[0], &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
+    }
+    close(exec_failure[0]);
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (got == ssize_t(sizeof exec_error)) {
+        std::remove(findings_file.c_str());
+        err << "dppgemm-emu exec: cannot run '" << options.command[0] << "': " << std::strerror(exec_error) << "\n";
+        return exit_usage;
     }
     const std::size_t findings = count_lines(findings_file);
     std::remove(findings_file.c_str());

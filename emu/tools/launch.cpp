@@ -130,6 +130,14 @@ std::vector<std::uint8_t> encode_by_value(const std::string& value, std::uint64_
         if (too_large || (size == 4 && std::isfinite(number) && std::fabs(number) > std::numeric_limits<float>::max()))
             throw UsageError(what + ": '" + value + "' is out of range for a " + std::to_string(size) +
                              "-byte float (largest finite: " + (size == 4 ? "3.40282e+38" : "1.79769e+308") + ")");
+        // A nonzero value that the argument's float type cannot tell from 0 would
+        // silently run as 0 (alpha = 1e-50 takes SGEMM's alpha == 0 path).
+        const bool too_small =
+            (errno == ERANGE && number == 0.0) || (size == 4 && number != 0.0 && static_cast<float>(number) == 0.0f);
+        if (too_small)
+            throw UsageError(what + ": '" + value + "' is too small for a " + std::to_string(size) +
+                             "-byte float: it would be 0 (smallest nonzero: " +
+                             (size == 4 ? "1.4013e-45" : "4.94066e-324") + ")");
         if (size == 4) return bytes_of(static_cast<float>(number));
         if (size == 8) return bytes_of(number);
         throw UsageError(what + ": '" + value + "' is a floating-point value, but the argument has " +
@@ -181,7 +189,8 @@ LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_obje
     if (!plan.kernel) {
         std::string known;
         for (const Kernel& k : code_object.kernels) known += (known.empty() ? "" : ", ") + k.name;
-        throw UsageError("--kernel " + options.kernel + ": no such kernel in " + code_object.source +
+        throw UsageError("--kernel " + (options.kernel.empty() ? "''" : options.kernel) + ": no such kernel in " +
+                         code_object.source +
                          " (kernels: " + (known.empty() ? "none" : known) + ")");
     }
     const Kernel& kernel = *plan.kernel;

@@ -49,6 +49,7 @@ CodeObject from_bundle(const std::string& path, const char* bundle, std::size_t 
 }  // namespace
 
 CodeObject open_code_object(const std::string& path, const std::optional<std::string>& arch) {
+    if (arch && arch->empty()) throw UsageError("--arch '': expected a target name such as gfx906");
     // Read once: a pipe or /dev/stdin cannot be read again.
     const std::vector<char> bytes = read_code_object_file(path);
     if (is_offload_bundle(bytes.data(), bytes.size())) return from_bundle(path, bytes.data(), bytes.size(), arch);

@@ -40,7 +40,8 @@ struct VariantInfo {
 enum class Backend : std::uint8_t { automatic, hip, emu };
 enum class Status : std::uint8_t {
     success,
-    invalid_argument,  // an argument reference BLAS rejects; see invalid_argument
+    invalid_argument,  // an argument reference BLAS rejects (see invalid_argument), or an Options
+                       // value outside its enum (invalid_argument = 0)
     unsupported,       // legal in BLAS, outside what the kernels address (message says why)
     no_device,         // hip backend without a usable AMD GPU (and no fallback allowed)
     launch_failure,    // the backend failed to load or launch the kernel
@@ -98,6 +99,12 @@ Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const
 // these arguments before running anything (success, invalid or quick return).
 Result check_sgemm_arguments(char trans_a, char trans_b, int m, int n, int k, float alpha, int lda, int ldb, float beta,
                              int ldc);
+// The same, then the pointers the call would read or write: a null A (7) or
+// B (9) when alpha != 0 and K > 0, a null C (12) when there is work, is
+// invalid_argument at that position (reference BLAS would crash on it; a
+// quick return and alpha = 0 or K = 0 read no A or B, so null is legal there).
+Result check_sgemm_arguments(char trans_a, char trans_b, int m, int n, int k, float alpha, const float* a, int lda,
+                             const float* b, int ldb, float beta, const float* c, int ldc);
 
 // Bytes of memory the host can still give without swapping, as Linux
 // estimates them (/proc/meminfo MemAvailable); nullopt where unknown.

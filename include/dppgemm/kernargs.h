@@ -7,7 +7,9 @@
  * transposes are part of the kernel (layout NN, NT, TN or TT). M, N >= 1 (do
  * not launch an empty grid); K >= 0; lda/ldb/ldc as reference BLAS requires.
  * beta == 0 never reads C; alpha == 0 never reads A or B. Leading dimensions
- * of k-contiguous operands (A of TN/TT, B of NN/TN) and ldc must be < 2^22.
+ * of k-contiguous operands (A of TN/TT, B of NN/TN) and ldc must be < 2^22,
+ * those of M/N-contiguous ones (A of NN/NT, B of NT/TT) <= 76695826: tile
+ * offsets are 32-bit and below 2^31 bytes (docs/kernels.md).
  */
 #ifndef DPPGEMM_KERNARGS_H
 #define DPPGEMM_KERNARGS_H

@@ -3,6 +3,8 @@
 //   acc = +0; for k in [0, ceil(K/8)*8): acc = mac(acc, op(A)(m,k), op(B)(k,n))
 //     (elements past K are +0; no k loop at all when alpha == 0)
 //   r = alpha * acc;  if beta != 0: r = mac(r, beta, C(m,n));  C(m,n) = r
+//   (K = 0 with an infinite or NaN alpha: alpha = 0, as dppgemm::sgemm runs it,
+//   so that C = beta C as in reference BLAS, not NaN)
 // mac is the target's instruction: v_mac_f32 (round(a*b), then round(+c)) or
 // v_fmac_f32 (fused, one rounding). The kernels run with fp32 denormals
 // flushed (inputs and results), so the reference flushes them too.

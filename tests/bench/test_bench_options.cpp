@@ -108,6 +108,12 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
         {{"--sizes", ""}, {"--sizes", "no sizes"}},
         {{"--alpha", "1e39"}, {"--alpha", "1e39", "out of range for a float"}},
         {{"--beta", "-1e39"}, {"--beta", "-1e39", "out of range for a float"}},
+        {{"--json", ""}, {"--json ''", "expected a file name"}},
+        {{"--csv", ""}, {"--csv ''", "expected a file name"}},
+        {{"--variant", "dpp1,dpp0,dpp1"}, {"--variant dpp1,dpp0,dpp1", "dpp1 is given twice"}},
+        {{"--arch", "gfx906,gfx90a,gfx906"}, {"--arch", "gfx906 is given twice"}},
+        {{"--backend", "emu", "--variant", "bcast", "--arch", "gfx90a,gfx906"},
+         {"--variant bcast: bcast is not available on gfx906"}},
     };
     for (const auto& [args, expected_words] : cases) {
         CAPTURE(args);

@@ -254,6 +254,19 @@ TEST_CASE("bad flags stop the binary with exit status 2, naming the flag and the
     }
 }
 
+// An output file that opens but cannot be written (a full disk) fails the run
+// naming it, after the run: the tables on stdout are still there.
+TEST_CASE("an output file that cannot be written fails the run with exit status 1, naming it") {
+    for (const char* flag : {"--csv", "--json"}) {
+        const Outcome o = bench({"-m", "16", "-n", "16", "-k", "8", "--backend", "emu", "--variant", "dpp0", flag,
+                                 "/dev/full"});
+        CAPTURE(flag, o.err);
+        CHECK(o.status == 1);
+        CHECK(contains(o.err, std::string("dppgemm-bench: ") + flag + " /dev/full: writing failed"));
+        CHECK(contains(o.out, "dpp0"));
+    }
+}
+
 // Sizes the machine cannot hold are refused before anything is allocated,
 // with the estimate and the machine's figure (issue 17).
 TEST_CASE("a run larger than the machine's memory is refused with exit status 2 and the figures") {

@@ -197,3 +197,38 @@ TEST_CASE("legal calls report nothing, including the edge of every leading-dimen
     CHECK(outcome.reports.empty());
     CHECK_FALSE(outcome.c_untouched);
 }
+
+// Reference BLAS and OpenBLAS would crash on a null matrix the call reads or
+// writes; libdppgemm-blas reports it as illegal at the matrix's position (A 7,
+// B 9, C 12 of the column-major call) and touches nothing, whatever the
+// threshold (a call below it would otherwise reach the next BLAS and crash).
+TEST_CASE("a null matrix the call would read or write goes to xerbla_ at its position") {
+    const Blas& ours = blas_test::dppgemm_blas();
+    Buffers buffers;
+    const std::vector<float> c_before = buffers.c;
+    const int two = 2, three = 3, zero_size = 0;
+    const float one = 1.0f, zero = 0.0f;
+    const float* a = buffers.a.data();
+    const float* b = buffers.b.data();
+    blas_test::take_error_reports();
+    ours.sgemm("N", "N", &two, &two, &two, &one, nullptr, &two, b, &two, &zero, buffers.c.data(), &two, 1, 1);
+    CHECK(blas_test::take_error_reports() == xerbla(7));
+    ours.sgemm("N", "T", &two, &three, &two, &one, a, &two, nullptr, &three, &zero, buffers.c.data(), &two, 1, 1);
+    CHECK(blas_test::take_error_reports() == xerbla(9));
+    ours.sgemm("T", "N", &two, &two, &two, &zero, a, &two, b, &two, &zero, nullptr, &two, 1, 1);
+    CHECK(blas_test::take_error_reports() == xerbla(12));
+    // Row-major: A and B are B and A of the column-major call.
+    ours.cblas_sgemm(kRow, kN, kN, 2, 3, 4, 1.0f, nullptr, 4, b, 3, 0.0f, buffers.c.data(), 3);
+    CHECK(blas_test::take_error_reports() == xerbla(9));
+    ours.cblas_sgemm(kRow, kN, kN, 2, 3, 4, 1.0f, a, 4, nullptr, 3, 0.0f, buffers.c.data(), 3);
+    CHECK(blas_test::take_error_reports() == xerbla(7));
+    // The reference checks come first: lda < M wins over the null A.
+    const int one_int = 1;
+    ours.sgemm("N", "N", &two, &two, &two, &one, nullptr, &one_int, b, &two, &zero, buffers.c.data(), &two, 1, 1);
+    CHECK(blas_test::take_error_reports() == xerbla(8));
+    CHECK(buffers.c == c_before);
+    // Nothing read or written, nothing illegal: M = 0, and alpha = 0 with beta = 1.
+    ours.sgemm("N", "N", &zero_size, &two, &two, &one, nullptr, &one_int, nullptr, &two, &zero, nullptr, &one_int, 1, 1);
+    ours.sgemm("N", "N", &two, &two, &two, &zero, nullptr, &two, nullptr, &two, &one, nullptr, &two, 1, 1);
+    CHECK(blas_test::take_error_reports().empty());
+}

@@ -291,3 +291,30 @@ TEST_CASE("alpha = 0 with null A and B gives beta C through both entry points") 
                                           beta, row_major.data(), ldc);
     CHECK(std::memcmp(row_major.data(), ours.data(), ours.size() * sizeof(float)) == 0);
 }
+
+// K = 0: reference BLAS scales C by beta and nothing else, whatever alpha is;
+// alpha * (empty sum) must not turn C into NaN for an infinite or NaN alpha.
+TEST_CASE("K = 0 with an infinite or NaN alpha gives beta C, as reference BLAS") {
+    const int m = 70, n = 9, k = 0, lda = 70, ldb = 1, ldc = 71;
+    std::vector<float> a(std::size_t(lda), 1.0f), b(std::size_t(n), 1.0f), c0(std::size_t(ldc) * n);
+    for (std::size_t i = 0; i < c0.size(); ++i) c0[i] = 0.5f * float(i % 13) - 2.0f;
+    for (const float alpha : {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::quiet_NaN()})
+        for (const float beta : {0.0f, -1.5f}) {
+            INFO("alpha " << alpha << " beta " << beta);
+            std::vector<float> ours = c0;
+            blas_test::dppgemm_blas().sgemm("N", "N", &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb, &beta,
+                                            ours.data(), &ldc, 1, 1);
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < ldc; ++i) {
+                    const std::size_t at = i + std::size_t(j) * ldc;
+                    CHECK(ours[at] == (i < m ? beta * c0[at] : c0[at]));
+                }
+            if (const blas_test::Blas* reference = blas_test::reference_blas()) {
+                std::vector<float> theirs = c0;
+                reference->sgemm("N", "N", &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, theirs.data(),
+                                 &ldc, 1, 1);
+                CHECK(ours == theirs);
+            }
+        }
+}

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "capture_stderr.hpp"
 #include "dppgemm/code_objects.h"
@@ -46,12 +47,13 @@ std::vector<float> reference(dppgemm::MacKind mac, const Problem& p) {
     return c;
 }
 
-// sgemm with a 2x2 C of NaN sentinels and no A or B at all: an illegal or
-// quick-return call must touch none of them.
+// sgemm with a 2x2 C of NaN sentinels and A and B far too small for the
+// sizes: an illegal, unsupported or quick-return call must touch none of them.
 struct UntouchedCall {
     std::vector<float> c = std::vector<float>(4, std::numeric_limits<float>::quiet_NaN());
+    const float a_and_b[1] = {0.0f};
     Result operator()(char ta, char tb, int m, int n, int k, float alpha, int lda, int ldb, float beta, int ldc) {
-        return dppgemm::sgemm(ta, tb, m, n, k, alpha, nullptr, lda, nullptr, ldb, beta, c.data(), ldc,
+        return dppgemm::sgemm(ta, tb, m, n, k, alpha, a_and_b, lda, a_and_b, ldb, beta, c.data(), ldc,
                               on(Backend::emu));
     }
     bool untouched() const {
@@ -109,6 +111,115 @@ TEST_CASE("sgemm: leading dimensions beyond the kernels' reach are unsupported, 
     CHECK(r.invalid_argument == 13);
     CHECK(r.message.find("ldc = 4194304") != std::string::npos);
     CHECK(call.untouched());
+}
+
+// An operand contiguous in M or N (A not transposed, B transposed) is read
+// through a descriptor at its tile with 32-bit offsets up to (7 ld + 127) * 4
+// bytes, and num_records clamped to 2^31 (docs/kernels.md): ld = 76695826 is
+// the last that keeps them all inside. One more and the kernel reads zeros for
+// the far k of the tile, silently; sgemm refuses it instead.
+constexpr int kLargestContiguousLd = 76695826;
+
+// A 128 x 128 x 8 SGEMM run directly on the emulator with the contiguous
+// operand (A of NN or B of NT) spread over `ld`: only its 8 columns of 128
+// are written, so the multi-GiB allocation costs no host memory. Returns
+// whether C is bitwise the reference's.
+bool contiguous_operand_run_correct(const char* layout, int ld) {
+    using namespace dppgemm::emu;
+    const int m = 128, n = 128, k = 8;
+    const Problem dense = Problem::random(layout[0], layout[1], m, n, k, 0, 17);
+    const bool spread_a = layout[0] == 'N';
+    const std::vector<float>& spread = spread_a ? dense.a : dense.b;
+    const int spread_rows = spread_a ? m : n;  // rows of the contiguous operand (mn), k columns
+    const dppgemm_code_object* co = dppgemm_find_code_object("gfx906", "dpp1", layout);
+    REQUIRE(co);
+    const CodeObject object = load_code_object(co->data, co->size);
+    const Program program = build_program(object, object.kernel(co->kernel_name));
+    DeviceMemory memory;
+    const std::uint64_t spread_bytes = (std::uint64_t(k - 1) * std::uint64_t(ld) + std::uint64_t(spread_rows)) * 4;
+    const std::uint64_t a = spread_a ? memory.allocate(spread_bytes) : memory.allocate(dense.a.size() * 4);
+    const std::uint64_t b = spread_a ? memory.allocate(dense.b.size() * 4) : memory.allocate(spread_bytes);
+    const std::uint64_t c = memory.allocate(dense.c.size() * 4);
+    const std::uint64_t spread_at = spread_a ? a : b;
+    for (int kk = 0; kk < k; ++kk)
+        memory.write(spread_at + std::uint64_t(kk) * std::uint64_t(ld) * 4, &spread[std::size_t(kk) * spread_rows],
+                     std::size_t(spread_rows) * 4);
+    if (spread_a)
+        memory.write(b, dense.b.data(), dense.b.size() * 4);
+    else
+        memory.write(a, dense.a.data(), dense.a.size() * 4);
+    memory.write(c, dense.c.data(), dense.c.size() * 4);
+    const dppgemm_sgemm_kernargs args{a,
+                                      b,
+                                      c,
+                                      std::uint32_t(m),
+                                      std::uint32_t(n),
+                                      std::uint32_t(k),
+                                      std::uint32_t(spread_a ? ld : dense.lda),
+                                      std::uint32_t(spread_a ? dense.ldb : ld),
+                                      std::uint32_t(dense.ldc),
+                                      dense.alpha,
+                                      dense.beta};
+    LaunchConfig config;
+    config.grid = {1, 1, 1};
+    config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
+    config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args),
+                          reinterpret_cast<const std::uint8_t*>(&args + 1));
+    REQUIRE(launch(memory, program, config).ok());
+    std::vector<float> out(dense.c.size());
+    memory.read(c, out.data(), out.size() * 4);
+    return bitwise_equal(out, reference(dppgemm::MacKind::mac_f32, dense));
+}
+
+TEST_CASE("sgemm: the largest leading dimension of an operand contiguous in M or N is exactly the kernels' reach") {
+    for (const char* layout : {"NN", "NT"}) {
+        INFO(layout);
+        CHECK(contiguous_operand_run_correct(layout, kLargestContiguousLd));
+        CHECK_FALSE(contiguous_operand_run_correct(layout, kLargestContiguousLd + 1));
+    }
+    UntouchedCall call;
+    Result r = call('N', 'N', 2, 2, 2, 1.0f, kLargestContiguousLd + 1, 2, 0.0f, 2);
+    CHECK(r.status == Status::unsupported);
+    CHECK(r.invalid_argument == 8);
+    CHECK(r.message == "sgemm: lda = 76695827 is legal but above the kernels' limit of 76695826 for this layout");
+    r = call('T', 'T', 2, 2, 2, 1.0f, 2, kLargestContiguousLd + 1, 0.0f, 2);
+    CHECK(r.status == Status::unsupported);
+    CHECK(r.invalid_argument == 10);
+    CHECK(r.message == "sgemm: ldb = 76695827 is legal but above the kernels' limit of 76695826 for this layout");
+    CHECK(call.untouched());
+    // At the limit the call is taken (alpha = 0: A is never read or copied).
+    std::vector<float> c = {1.0f, 2.0f, 3.0f, 4.0f};
+    r = dppgemm::sgemm('N', 'N', 2, 2, 2, 0.0f, nullptr, kLargestContiguousLd, nullptr, 2, 0.5f, c.data(), 2,
+                       on(Backend::emu));
+    CHECK(r);
+    CHECK(c == std::vector<float>{0.5f, 1.0f, 1.5f, 2.0f});
+}
+
+TEST_CASE("sgemm: a null matrix the call reads or writes is refused at its position, named") {
+    const float x[4] = {1, 2, 3, 4};
+    float c[4] = {5, 6, 7, 8};
+    const Options emu = on(Backend::emu);
+    Result r = dppgemm::sgemm('N', 'N', 2, 2, 2, 1.0f, nullptr, 2, x, 2, 0.0f, c, 2, emu);
+    CHECK(r.status == Status::invalid_argument);
+    CHECK(r.invalid_argument == 7);
+    CHECK(r.message == "sgemm: parameter 7 (A = null, read since alpha != 0 and K = 2) is illegal");
+    r = dppgemm::sgemm('N', 'T', 2, 2, 2, -1.0f, x, 2, nullptr, 2, 1.0f, c, 2, emu);
+    CHECK(r.invalid_argument == 9);
+    CHECK(r.message == "sgemm: parameter 9 (B = null, read since alpha != 0 and K = 2) is illegal");
+    r = dppgemm::sgemm('T', 'N', 2, 3, 2, 1.0f, x, 2, x, 2, 0.0f, nullptr, 2, emu);
+    CHECK(r.invalid_argument == 12);
+    CHECK(r.message == "sgemm: parameter 12 (C = null with M = 2, N = 3) is illegal");
+    // alpha = 0 with a null C still writes C: refused too.
+    r = dppgemm::sgemm('N', 'N', 2, 2, 2, 0.0f, nullptr, 2, nullptr, 2, 0.0f, nullptr, 2, emu);
+    CHECK(r.invalid_argument == 12);
+    CHECK(c[0] == 5.0f);
+    // The reference-BLAS checks come first: an illegal lda wins over a null A.
+    r = dppgemm::sgemm('N', 'N', 2, 2, 2, 1.0f, nullptr, 1, x, 2, 0.0f, c, 2, emu);
+    CHECK(r.invalid_argument == 8);
+    // Nothing to read or write: null is legal (quick returns).
+    CHECK(dppgemm::sgemm('N', 'N', 0, 2, 2, 1.0f, nullptr, 1, nullptr, 2, 0.0f, nullptr, 1, emu));
+    CHECK(dppgemm::sgemm('N', 'N', 2, 2, 2, 0.0f, nullptr, 2, nullptr, 2, 1.0f, nullptr, 2, emu));
+    CHECK(dppgemm::check_sgemm_arguments('N', 'N', 2, 2, 2, 1.0f, nullptr, 2, x, 2, 0.0f, c, 2).invalid_argument == 7);
 }
 
 TEST_CASE("sgemm: quick returns succeed without reading A and B or touching C") {
@@ -330,4 +441,98 @@ TEST_CASE("sgemm: without a GPU the hip backend falls back to emu and says so on
     CHECK(text ==
           "dppgemm: hip: hipGetDeviceCount failed: hipErrorNoDevice (100); running on the emulator "
           "(emu backend) instead\n");
+}
+
+TEST_CASE("sgemm: K = 0 with an infinite or NaN alpha is beta C, bitwise the reference") {
+    for (const float alpha : {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+        Problem p = Problem::random('T', 'N', 130, 3, 0, 2, 9);
+        p.alpha = alpha;
+        p.beta = -0.5f;
+        std::vector<float> c;
+        REQUIRE(p.run(c, on(Backend::emu)));
+        CHECK(bitwise_equal(c, reference(dppgemm::MacKind::mac_f32, p)));
+        for (int j = 0; j < p.n; ++j)
+            for (int i = 0; i < p.m; ++i) CHECK(c[i + std::size_t(j) * p.ldc] == -0.5f * p.c[i + std::size_t(j) * p.ldc]);
+    }
+}
+
+TEST_CASE("sgemm: a transpose that is no printable character is named by its code; bad Options values are refused") {
+    UntouchedCall call;
+    Result r = call('\0', 'N', 2, 2, 2, 1.0f, 2, 2, 0.0f, 2);
+    CHECK(r.invalid_argument == 1);
+    CHECK(r.message == "sgemm: parameter 1 (transA = 0x00) is illegal");
+    r = call('N', char(0xe9), 2, 2, 2, 1.0f, 2, 2, 0.0f, 2);
+    CHECK(r.message == "sgemm: parameter 2 (transB = 0xe9) is illegal");
+    const float x[4] = {1, 2, 3, 4};
+    float c[4] = {5, 6, 7, 8};
+    Options options = on(Backend::emu);
+    options.variant = static_cast<dppgemm::Variant>(99);
+    r = dppgemm::sgemm('N', 'N', 2, 2, 2, 1.0f, x, 2, x, 2, 0.0f, c, 2, options);
+    CHECK(r.status == Status::invalid_argument);
+    CHECK(r.invalid_argument == 0);
+    CHECK(r.message == "sgemm: Options::variant = 99 is neither a row of the variant table nor Variant::best");
+    options = on(Backend::emu);
+    options.backend = static_cast<Backend>(7);
+    r = dppgemm::sgemm('N', 'N', 2, 2, 2, 1.0f, x, 2, x, 2, 0.0f, c, 2, options);
+    CHECK(r.status == Status::invalid_argument);
+    CHECK(r.message == "sgemm: Options::backend = 7 is not Backend::automatic, hip or emu");
+    CHECK(c[0] == 5.0f);
+    CHECK(call.untouched());
+}
+
+namespace dppgemm::detail {
+std::uint64_t sgemm_wave_instruction_bound(int k);  // host/backend.hpp
+}
+
+// The emu backend's watchdog is the bound, not the 2^28 default, which a
+// legal K of about 10^7 would reach (the run would end as an "endless loop").
+// Checked against what the kernels really run: the instructions per wave at
+// K = 64 and the growth per 8-k step up to K = 1024, for every variant.
+TEST_CASE("sgemm: the emu backend's watchdog bound covers every kernel's instructions per wave at any K") {
+    const auto per_wave = [](const dppgemm::Counters& c) {
+        const std::uint64_t all = c.salu + c.valu + c.smem + c.vmem_load + c.vmem_store + c.lds_read + c.lds_write +
+                                  c.branch + c.waitcnt + c.barrier + c.nop + c.other;
+        return double(all) / double(c.waves);
+    };
+    for (const char* target : {"gfx906", "gfx90a"})
+        for (dppgemm::Variant variant : dppgemm::available_variants(target)) {
+            INFO(target << " " << dppgemm::to_string(variant));
+            double instructions[2];
+            const int ks[2] = {64, 1024};
+            for (int i = 0; i < 2; ++i) {
+                const Problem p = Problem::random('N', 'T', 128, 128, ks[i], 0, 3);
+                std::vector<float> c;
+                const Result r = p.run(c, on(Backend::emu, target, variant));
+                REQUIRE(r);
+                instructions[i] = per_wave(*r.counters);
+                CHECK(instructions[i] <= double(dppgemm::detail::sgemm_wave_instruction_bound(ks[i])));
+            }
+            const double per_step = (instructions[1] - instructions[0]) / double((ks[1] - ks[0]) / 8);
+            const double bound_per_step =
+                double(dppgemm::detail::sgemm_wave_instruction_bound(1024) - dppgemm::detail::sgemm_wave_instruction_bound(64)) /
+                double((ks[1] - ks[0]) / 8);
+            CHECK(per_step <= bound_per_step / 2);  // room for variants to come
+        }
+    CHECK(dppgemm::detail::sgemm_wave_instruction_bound(std::numeric_limits<int>::max()) < (std::uint64_t{1} << 48));
+}
+
+// sgemm throws nothing, not even what the caller's progress callback throws.
+TEST_CASE("sgemm: an exception from Options::progress ends the run as a launch failure, C unchanged") {
+    const Problem p = Problem::random('N', 'N', 300, 260, 16, 0, 4);
+    for (const bool standard : {true, false}) {
+        Options options = on(Backend::emu);
+        options.threads = 2;
+        options.progress = [standard](std::uint64_t done, std::uint64_t) {
+            if (done < 2) return;
+            if (standard) throw std::runtime_error("stop here");
+            throw 42;
+        };
+        std::vector<float> c;
+        Result r = Result{};
+        REQUIRE_NOTHROW(r = p.run(c, options));
+        CHECK(r.status == Status::launch_failure);
+        CHECK(r.message == (standard ? "emu: stop here"
+                                     : "emu: an exception that is no std::exception (from Options::progress?)"));
+        CHECK(bitwise_equal(c, p.c));
+    }
 }

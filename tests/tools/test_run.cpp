@@ -403,6 +403,49 @@ TEST_CASE("run: float arguments out of range are named as such", "[cli]") {
     CHECK_THROWS_WITH(encode_by_value("1e3x", 4, "--arg x"), "--arg x: '1e3x' is not a number");
 }
 
+// A nonzero value that rounds to 0 in the argument's type would run as 0
+// (alpha = 1e-50 takes SGEMM's alpha == 0 path): refused, naming it.
+TEST_CASE("run: nonzero float arguments too small for their type are refused, not run as 0", "[cli]") {
+    using dppgemm::emu::tools::encode_by_value;
+    CHECK_THROWS_WITH(encode_by_value("-1e-50", 4, "--arg alpha"),
+                      "--arg alpha: '-1e-50' is too small for a 4-byte float: it would be 0 (smallest nonzero: "
+                      "1.4013e-45)");
+    CHECK_THROWS_WITH(encode_by_value("1e-400", 8, "--arg x"),
+                      "--arg x: '1e-400' is too small for a 8-byte float: it would be 0 (smallest nonzero: "
+                      "4.94066e-324)");
+    const auto float_bits = [](const std::vector<std::uint8_t>& bytes) {
+        float value = 0;
+        std::memcpy(&value, bytes.data(), 4);
+        return value;
+    };
+    CHECK(float_bits(encode_by_value("1e-45", 4, "--arg x")) == 0x1p-149f);  // the smallest subnormal: kept
+    CHECK(float_bits(encode_by_value("0.0", 4, "--arg x")) == 0.0f);
+    CHECK(float_bits(encode_by_value("-0.0", 4, "--arg x")) == 0.0f);
+}
+
+TEST_CASE("dppgemm-emu: an unknown command, an empty --arch and a program exec cannot start are named, exit 2",
+          "[usage]") {
+    Result r = cli({"bogus", "x.co"});
+    CHECK(r.code == 2);
+    CHECK(r.err == "dppgemm-emu: unknown command 'bogus' (expected info, disasm, run or exec; see --help)\n");
+    const std::string co = faulting_kernels();
+    r = cli({"info", co, "--arch", ""});
+    CHECK(r.code == 2);
+    CHECK(r.err == "dppgemm-emu info: --arch '': expected a target name such as gfx906\n");
+    r = cli({"run", co, "--kernel", "", "--grid", "1", "--block", "64"});
+    CHECK(r.code == 2);
+    CHECK(contains(r.err, "--kernel '': no such kernel in"));
+    // exec: a program that cannot be started is a usage error with no
+    // summary line; one that runs and exits 127 keeps its status.
+    const std::string exec = std::string(DPPGEMM_EMU_PATH) + " exec -- ";
+    const std::string log = path_in_work_dir("exec_missing.txt");
+    CHECK(dppgemm::test_support::exit_code(exec + "/nonexistent/program 2> " + log) == 2);
+    const std::vector<std::uint8_t> said = loader_test::read_bytes(log);
+    CHECK(std::string(said.begin(), said.end()) ==
+          "dppgemm-emu exec: cannot run '/nonexistent/program': No such file or directory\n");
+    CHECK(dppgemm::test_support::exit_code(exec + "sh -c 'exit 127' 2> /dev/null") == 127);
+}
+
 // The tools open bundles themselves (the code object for --arch); one that holds
 // no device code object says so. hipModuleLoad's hint to unbundle is tested in
 // tests/host.
