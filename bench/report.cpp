@@ -382,7 +382,7 @@ namespace {
 // configuration with the most steps (edges matter least there).
 struct ParetoPoint {
     std::string target, variant;
-    std::uint64_t steps = 0;
+    long long steps = 0;  // Problem::steps() of the largest problem seen
     PerStep figures;
 };
 
@@ -395,7 +395,7 @@ std::vector<ParetoPoint> pareto_points(const std::vector<ConfigReport>& reports)
             auto same = std::find_if(points.begin(), points.end(), [&](const ParetoPoint& q) {
                 return q.target == row.target && q.variant == row.variant;
             });
-            if (same == points.end()) same = points.insert(points.end(), ParetoPoint{row.target, row.variant});
+            if (same == points.end()) same = points.insert(points.end(), ParetoPoint{row.target, row.variant, 0, {}});
             if (r.problem.steps() > same->steps) {
                 same->steps = r.problem.steps();
                 same->figures = *s;

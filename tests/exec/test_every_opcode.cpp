@@ -478,7 +478,7 @@ std::vector<OpCase> valu_cases() {
     std::vector<OpCase> cases;
     auto add = [&](std::string mnemonic, std::string text, Reference ref, Compare compare = Compare::bits,
                    double tolerance = 0) {
-        cases.push_back({std::move(mnemonic), std::move(text), std::move(ref), compare, tolerance});
+        cases.push_back({std::move(mnemonic), std::move(text), std::move(ref), compare, tolerance, {}});
     };
     auto vop1_f32 = [&](const char* name, float (*fn)(float)) {
         add(name, std::string(name) + " $D, $A", f32_result([fn](const LaneInput& in) { return fn(f(in.a)); }),
@@ -1336,7 +1336,7 @@ std::vector<OpCase> salu_cases() {
     std::vector<OpCase> cases;
     auto add = [&](std::string mnemonic, std::string text, std::function<Effect(const LaneInput&)> fn) {
         cases.push_back({std::move(mnemonic), std::move(text), [fn](const Wave& w, int) { return fn(w.lane[0]); },
-                         Compare::bits, 0});
+                         Compare::bits, 0, {}});
     };
     // SCC rules shared by many ops.
     auto result32 = [](u32 r, std::optional<bool> scc) { return Effect{r, {}, scc, {}, {}, {}}; };
