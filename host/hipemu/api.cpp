@@ -51,11 +51,24 @@ hipError_t copy_on_stream(void* dst, const void* src, size_t bytes, hipMemcpyKin
     return runtime().copy(dst, src, bytes, kind);
 }
 
-// hipHostMalloc'd blocks: host memory kernels reach at the same address (mapped).
+// hipHostMalloc'd blocks: host memory kernels reach at the same address
+// (mapped), with the flags they were allocated with (hipHostGetFlags).
 std::mutex host_blocks_mutex;
-std::map<void*, size_t> host_blocks;
+std::map<void*, unsigned> host_blocks;
 
 }  // namespace
+
+namespace dppgemm::hipemu {
+
+bool host_block_flags(const void* pointer, unsigned* flags) {
+    std::lock_guard<std::mutex> lock(host_blocks_mutex);
+    auto it = host_blocks.find(const_cast<void*>(pointer));
+    if (it == host_blocks.end()) return false;
+    *flags = it->second;
+    return true;
+}
+
+}  // namespace dppgemm::hipemu
 
 extern "C" {
 
@@ -187,7 +200,7 @@ hipError_t hipMemGetInfo(size_t* free, size_t* total) {
 hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (!ptr) return record(hipErrorInvalidValue);
-        (void)flags;  // pinning and coherence mean nothing to the emulator; every block is mapped
+        // Pinning and coherence mean nothing to the emulator; every block is mapped, its flags kept.
         *ptr = nullptr;
         if (size == 0) return hipSuccess;
         constexpr size_t page = 4096;
@@ -198,7 +211,7 @@ hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
             return record(hipErrorOutOfMemory);
         }
         std::lock_guard<std::mutex> lock(host_blocks_mutex);
-        host_blocks[block] = size;
+        host_blocks[block] = flags;
         *ptr = block;
         return hipSuccess;
     });

@@ -72,6 +72,20 @@ hipError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, siz
     return hipSuccess;
 }
 
+// Sets width bytes of each of height rows, pitch apart; every row is checked
+// before the first is written.
+hipError_t fill_2d(void* dst, size_t pitch, int value, size_t width, size_t height) {
+    if (width == 0 || height == 0) return hipSuccess;
+    if (width > pitch) return hipErrorInvalidPitchValue;
+    const std::optional<size_t> extent = extent_2d(dst, pitch, width, height);
+    if (!extent || !runtime().is_mapped(dst, *extent)) return hipErrorInvalidValue;
+    for (size_t row = 0; row < height; ++row)
+        if (hipError_t e = runtime().fill(static_cast<char*>(dst) + row * pitch, std::uint8_t(value), 1, width);
+            e != hipSuccess)
+            return e;
+    return hipSuccess;
+}
+
 // [symbol's device address + offset, + bytes) inside the variable.
 hipError_t symbol_range(const void* symbol, size_t bytes, size_t offset, char** out) {
     void* address = nullptr;
@@ -85,6 +99,11 @@ hipError_t symbol_range(const void* symbol, size_t bytes, size_t offset, char** 
 }  // namespace
 
 namespace dppgemm::hipemu {
+
+bool is_managed(const void* pointer) {
+    std::lock_guard<std::mutex> lock(managed_mutex);
+    return managed_blocks.count(const_cast<void*>(pointer)) == 1;
+}
 
 // hipFree of managed memory (api.cpp): true when `pointer` was one.
 bool free_managed(void* pointer) {
@@ -254,6 +273,182 @@ hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t sizeBy
         char* from = nullptr;
         if (hipError_t e = symbol_range(symbol, sizeBytes, offset, &from); e != hipSuccess) return record(e);
         return record(runtime().copy(dst, from, sizeBytes, kind));
+    });
+}
+
+// ---- memsets of every width, sync and async ----
+
+hipError_t hipMemsetD16(hipDeviceptr_t dst, unsigned short value, size_t count) {
+    return dppgemm::hipemu::guarded(__func__,
+                                    [&]() -> hipError_t { return record(runtime().fill(dst, value, 2, count)); });
+}
+hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(runtime().fill(dst, value, 1, count));
+    });
+}
+hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(runtime().fill(dst, value, 2, count));
+    });
+}
+hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(runtime().fill(dst, std::uint32_t(value), 4, count));
+    });
+}
+hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(fill_2d(dst, pitch, value, width, height)); });
+}
+hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(fill_2d(dst, pitch, value, width, height));
+    });
+}
+
+// ---- copies under other names ----
+
+hipError_t hipMemcpyWithStream(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
+        return record(runtime().copy(dst, src, sizeBytes, kind));
+    });
+}
+// One device: a peer copy is a copy within it; another device number is hipErrorInvalidDevice.
+hipError_t hipMemcpyPeer(void* dst, int dstDeviceId, const void* src, int srcDeviceId, size_t sizeBytes) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_device(dstDeviceId); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().check_device(srcDeviceId); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
+        return record(runtime().copy(dst, src, sizeBytes, hipMemcpyDeviceToDevice));
+    });
+}
+hipError_t hipMemcpyPeerAsync(void* dst, int dstDeviceId, const void* src, int srcDevice, size_t sizeBytes,
+                              hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().check_device(dstDeviceId); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().check_device(srcDevice); e != hipSuccess) return record(e);
+        return record(runtime().copy(dst, src, sizeBytes, hipMemcpyDeviceToDevice));
+    });
+}
+
+// ---- host allocations under their other names ----
+
+hipError_t hipMallocHost(void** ptr, size_t size) { return hipHostMalloc(ptr, size, hipHostMallocDefault); }
+hipError_t hipMemAllocHost(void** ptr, size_t size) { return hipHostMalloc(ptr, size, hipHostMallocDefault); }
+hipError_t hipHostAlloc(void** ptr, size_t size, unsigned int flags) { return hipHostMalloc(ptr, size, flags); }
+hipError_t hipFreeHost(void* ptr) { return hipHostFree(ptr); }
+hipError_t hipMemAllocPitch(hipDeviceptr_t* dptr, size_t* pitch, size_t widthInBytes, size_t height,
+                            unsigned int elementSizeBytes) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16)
+            return record(hipErrorInvalidValue);
+        return hipMallocPitch(dptr, pitch, widthInBytes, height);
+    });
+}
+hipError_t hipHostGetFlags(unsigned int* flagsPtr, void* hostPtr) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!flagsPtr || !hostPtr) return record(hipErrorInvalidValue);
+        if (!dppgemm::hipemu::host_block_flags(hostPtr, flagsPtr)) return record(hipErrorInvalidValue);
+        return hipSuccess;
+    });
+}
+
+// ---- what a pointer is ----
+
+// As ROCm 5.2 (ROCclr): hipMalloc'd memory is hipMemoryTypeDevice with only
+// a device pointer; mapped host memory (hipHostMalloc, registered, managed) is
+// hipMemoryTypeHost with both pointers, isManaged for hipMallocManaged; an
+// address in neither is hipErrorInvalidValue.
+hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void* ptr) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!attributes || !ptr) return record(hipErrorInvalidValue);
+        Runtime::Range range;
+        if (!runtime().range_of(ptr, &range)) return record(hipErrorInvalidValue);
+        *attributes = hipPointerAttribute_t{};
+        attributes->memoryType = range.device ? hipMemoryTypeDevice : hipMemoryTypeHost;
+        attributes->device = 0;
+        attributes->devicePointer = const_cast<void*>(ptr);
+        if (!range.device) attributes->hostPointer = const_cast<void*>(ptr);
+        attributes->isManaged = dppgemm::hipemu::is_managed(range.base) ? 1 : 0;
+        unsigned flags = 0;
+        if (dppgemm::hipemu::host_block_flags(range.base, &flags)) attributes->allocationFlags = flags;
+        return hipSuccess;
+    });
+}
+hipError_t hipMemGetAddressRange(hipDeviceptr_t* pbase, size_t* psize, hipDeviceptr_t dptr) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        Runtime::Range range;
+        if (!runtime().range_of(dptr, &range)) return record(hipErrorNotFound);
+        if (pbase) *pbase = range.base;
+        if (psize) *psize = range.size;
+        return hipSuccess;
+    });
+}
+hipError_t hipMemPtrGetInfo(void* ptr, size_t* size) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!ptr || !size) return record(hipErrorInvalidValue);
+        Runtime::Range range;
+        if (!runtime().range_of(ptr, &range)) return record(hipErrorInvalidValue);
+        *size = range.size;
+        return hipSuccess;
+    });
+}
+
+// ---- managed memory: one address space, nothing to migrate ----
+
+// Advice and prefetches are checked and change nothing: managed memory is
+// host memory the device reaches at its own address.
+hipError_t hipMemAdvise(const void* dev_ptr, size_t count, hipMemoryAdvise advice, int device) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        const bool known = (advice >= hipMemAdviseSetReadMostly && advice <= hipMemAdviseUnsetAccessedBy) ||
+                           advice == hipMemAdviseSetCoarseGrain || advice == hipMemAdviseUnsetCoarseGrain;
+        if (!dev_ptr || count == 0 || !known) return record(hipErrorInvalidValue);
+        if (device != hipCpuDeviceId)
+            if (hipError_t e = runtime().check_device(device); e != hipSuccess) return record(e);
+        if (!runtime().is_mapped(dev_ptr, count)) return record(hipErrorInvalidValue);
+        return hipSuccess;
+    });
+}
+hipError_t hipMemPrefetchAsync(const void* dev_ptr, size_t count, int device, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!dev_ptr || count == 0) return record(hipErrorInvalidValue);
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (device != hipCpuDeviceId)
+            if (hipError_t e = runtime().check_device(device); e != hipSuccess) return record(e);
+        if (!runtime().is_mapped(dev_ptr, count)) return record(hipErrorInvalidValue);
+        return hipSuccess;
+    });
+}
+hipError_t hipStreamAttachMemAsync(hipStream_t stream, void* dev_ptr, size_t length, unsigned int flags) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (!dev_ptr || (flags != hipMemAttachGlobal && flags != hipMemAttachHost && flags != hipMemAttachSingle))
+            return record(hipErrorInvalidValue);
+        if (!runtime().is_mapped(dev_ptr, length ? length : 1)) return record(hipErrorInvalidValue);
+        return hipSuccess;
+    });
+}
+
+// ---- the stream-ordered allocator: the stream is in order and done, so these are hipMalloc and hipFree ----
+
+hipError_t hipMallocAsync(void** dev_ptr, size_t size, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(runtime().allocate(dev_ptr, size));
+    });
+}
+hipError_t hipFreeAsync(void* dev_ptr, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(runtime().release(dev_ptr));
     });
 }
 

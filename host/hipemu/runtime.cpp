@@ -152,6 +152,21 @@ bool Runtime::is_mapped(const void* pointer, std::size_t bytes) const {
     return memory_.find(address_of(pointer), bytes) != nullptr;
 }
 
+bool Runtime::range_of(const void* pointer, Range* out) const {
+    const std::uint64_t address = address_of(pointer);
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto* table : {&allocation_sizes_, &host_mappings_}) {
+        auto it = table->upper_bound(address);
+        if (it == table->begin()) continue;
+        --it;
+        if (address - it->first < it->second) {
+            *out = Range{reinterpret_cast<void*>(it->first), it->second, table == &allocation_sizes_};
+            return true;
+        }
+    }
+    return false;
+}
+
 hipError_t Runtime::copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind) {
     if (kind < hipMemcpyHostToHost || kind > hipMemcpyDefault) return hipErrorInvalidMemcpyDirection;
     if (bytes == 0) return hipSuccess;
@@ -193,10 +208,25 @@ hipError_t Runtime::check_stream(hipStream_t stream) const {
                                                                                       : hipErrorInvalidHandle;
 }
 
-hipError_t Runtime::create_stream(hipStream_t* out, unsigned flags) {
+hipError_t Runtime::create_stream(hipStream_t* out, unsigned flags, int priority) {
     if (!out || (flags != hipStreamDefault && flags != hipStreamNonBlocking)) return hipErrorInvalidValue;
     std::lock_guard<std::mutex> lock(mutex_);
     *out = streams_.create(flags);
+    (*out)->priority = std::clamp(priority, stream_priority_high, stream_priority_low);
+    return hipSuccess;
+}
+
+hipError_t Runtime::stream_flags(hipStream_t stream, unsigned* flags, int* priority) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stream == nullptr || stream == hipStreamPerThread) {
+        if (flags) *flags = hipStreamDefault;
+        if (priority) *priority = 0;
+        return hipSuccess;
+    }
+    const ihipStream_t* s = streams_.find(stream);
+    if (!s) return hipErrorInvalidHandle;
+    if (flags) *flags = s->flags;
+    if (priority) *priority = s->priority;
     return hipSuccess;
 }
 

@@ -39,6 +39,7 @@ struct ihipModule_t {
 };
 struct ihipStream_t {
     unsigned flags = 0;
+    int priority = 0;  // hipStreamCreateWithPriority's, clamped to [stream_priority_high, stream_priority_low]
 };
 struct ihipEvent_t {
     unsigned flags = 0;
@@ -111,7 +112,11 @@ public:
     std::size_t bytes_allocated() const;
 
     hipError_t check_stream(hipStream_t stream) const;
-    hipError_t create_stream(hipStream_t* out, unsigned flags);
+    hipError_t create_stream(hipStream_t* out, unsigned flags, int priority = 0);
+    // A stream's flags and priority (the null stream's: default, 0).
+    hipError_t stream_flags(hipStream_t stream, unsigned* flags, int* priority) const;
+    // Stream priorities as ROCm 5.2 numbers them: lower is greater.
+    static constexpr int stream_priority_high = -1, stream_priority_low = 1;
     hipError_t destroy_stream(hipStream_t stream);
 
     hipError_t check_event(hipEvent_t event) const;
@@ -153,6 +158,14 @@ public:
     hipError_t unmap_host(void* host);
     // Whether [pointer, pointer + bytes) is device or mapped host memory.
     bool is_mapped(const void* pointer, std::size_t bytes = 1) const;
+    // The hipMalloc'd allocation (device = true) or mapped host block holding
+    // pointer: its first byte and size; false when pointer is in neither.
+    struct Range {
+        void* base = nullptr;
+        std::size_t size = 0;
+        bool device = false;
+    };
+    bool range_of(const void* pointer, Range* out) const;
 
 private:
     Runtime();
@@ -186,6 +199,10 @@ hipError_t function_of_stub(const void* stub, hipFunction_t* out);
 // its host-side shadow: device address and size (hipErrorInvalidSymbol when unknown).
 // hipFree of hipMallocManaged memory (memory_more.cpp): true when it was.
 bool free_managed(void* pointer);
+// Whether pointer is the start of a hipMallocManaged block (memory_more.cpp).
+bool is_managed(const void* pointer);
+// The flags a hipHostMalloc'd block was allocated with; false when pointer is not one (api.cpp).
+bool host_block_flags(const void* pointer, unsigned* flags);
 hipError_t variable_of_shadow(const void* shadow, void** address, std::size_t* bytes);
 
 }  // namespace dppgemm::hipemu
