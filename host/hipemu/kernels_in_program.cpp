@@ -94,7 +94,9 @@ private:
         hipModule_t& module = modules_[fat_binary];
         if (module && !Runtime::instance().has_module(module)) module = nullptr;  // hipDeviceReset unloaded it
         if (!module) {
-            if (hipError_t e = Runtime::instance().load_module_image(&module, fat_binary->bundle); e != hipSuccess) {
+            if (hipError_t e = Runtime::instance().load_module_image(&module, fat_binary->bundle,
+                                                                      "the program's device code (hipcc fat binary)");
+                e != hipSuccess) {
                 module = nullptr;
                 return e;
             }

@@ -344,14 +344,14 @@ hipError_t Runtime::load_module_file(hipModule_t* out, const char* path) {
     return load_module(out, bytes.data(), bytes.size(), path);
 }
 
-hipError_t Runtime::load_module_image(hipModule_t* out, const void* image) {
+hipError_t Runtime::load_module_image(hipModule_t* out, const void* image, const std::string& source) {
     if (!out || !image) return hipErrorInvalidValue;
     const std::optional<std::size_t> size = image_size(image);
     if (!size) {
-        say("hipModuleLoadData: the image is neither a 64-bit ELF code object nor a clang offload bundle");
+        say(source + ": the image is neither a 64-bit ELF code object nor a clang offload bundle");
         return hipErrorInvalidImage;
     }
-    return load_module(out, image, *size, "hipModuleLoadData image");
+    return load_module(out, image, *size, source);
 }
 
 hipError_t Runtime::unload_module(hipModule_t module) {

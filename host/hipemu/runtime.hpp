@@ -138,7 +138,9 @@ public:
 
     hipError_t load_module(hipModule_t* out, const void* image, std::size_t size, const std::string& source);
     // An image in memory without its size (hipModuleLoadData): an ELF code object or an offload bundle.
-    hipError_t load_module_image(hipModule_t* out, const void* image);
+    // source names the image in messages.
+    hipError_t load_module_image(hipModule_t* out, const void* image,
+                                 const std::string& source = "hipModuleLoadData image");
     hipError_t load_module_file(hipModule_t* out, const char* path);
     hipError_t unload_module(hipModule_t module);
     bool has_module(hipModule_t module) const {
