@@ -3,6 +3,8 @@
 // plausible numbers. Nothing here changes what the emulator computes.
 #include "device.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 
 namespace dppgemm::hipemu {
@@ -107,6 +109,31 @@ std::optional<int> device_attribute(const hipDeviceProp_t& p, hipDeviceAttribute
     case hipDeviceAttributeManagedMemory: return p.managedMemory;
     case hipDeviceAttributeCooperativeLaunch: return p.cooperativeLaunch;
     case hipDeviceAttributeTextureAlignment: return int(p.textureAlignment);
+    // The rest of hipDeviceProp_t's fields, each under its attribute.
+    case hipDeviceAttributeTotalConstantMemory: return int(std::min<size_t>(p.totalConstMem, INT_MAX));
+    case hipDeviceAttributeSharedMemPerMultiprocessor: return int(p.maxSharedMemoryPerMultiProcessor);
+    case hipDeviceAttributeTexturePitchAlignment: return int(p.texturePitchAlignment);
+    case hipDeviceAttributeMaxPitch: return int(std::min<size_t>(p.memPitch, INT_MAX));
+    case hipDeviceAttributeCooperativeMultiDeviceLaunch: return p.cooperativeMultiDeviceLaunch;
+    case hipDeviceAttributeMaxTexture1DWidth: return p.maxTexture1D;
+    case hipDeviceAttributeMaxTexture1DLinear: return p.maxTexture1DLinear;
+    case hipDeviceAttributeMaxTexture2DWidth: return p.maxTexture2D[0];
+    case hipDeviceAttributeMaxTexture2DHeight: return p.maxTexture2D[1];
+    case hipDeviceAttributeMaxTexture3DWidth: return p.maxTexture3D[0];
+    case hipDeviceAttributeMaxTexture3DHeight: return p.maxTexture3D[1];
+    case hipDeviceAttributeMaxTexture3DDepth: return p.maxTexture3D[2];
+    case hipDeviceAttributeKernelExecTimeout: return p.kernelExecTimeoutEnabled;
+    case hipDeviceAttributeTccDriver: return p.tccDriver;
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc: return p.cooperativeMultiDeviceUnmatchedFunc;
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim: return p.cooperativeMultiDeviceUnmatchedGridDim;
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim: return p.cooperativeMultiDeviceUnmatchedBlockDim;
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem: return p.cooperativeMultiDeviceUnmatchedSharedMem;
+    case hipDeviceAttributeIsLargeBar: return p.isLargeBar;
+    case hipDeviceAttributeAsicRevision: return p.asicRevision;
+    case hipDeviceAttributeDirectManagedMemAccessFromHost: return p.directManagedMemAccessFromHost;
+    case hipDeviceAttributeConcurrentManagedAccess: return p.concurrentManagedAccess;
+    case hipDeviceAttributePageableMemoryAccess: return p.pageableMemoryAccess;
+    case hipDeviceAttributePageableMemoryAccessUsesHostPageTables: return p.pageableMemoryAccessUsesHostPageTables;
     default: return std::nullopt;
     }
 }
