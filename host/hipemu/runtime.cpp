@@ -348,7 +348,10 @@ hipError_t Runtime::load_module_image(hipModule_t* out, const void* image, const
     if (!out || !image) return hipErrorInvalidValue;
     const std::optional<std::size_t> size = image_size(image);
     if (!size) {
-        say(source + ": the image is neither a 64-bit ELF code object nor a clang offload bundle");
+        // hipModuleLoadData's own image is named after the call, as its other errors are.
+        const bool from_call = source == "hipModuleLoadData image";
+        say((from_call ? std::string("hipModuleLoadData") : source) +
+            ": the image is neither a 64-bit ELF code object nor a clang offload bundle");
         return hipErrorInvalidImage;
     }
     return load_module(out, image, *size, source);
