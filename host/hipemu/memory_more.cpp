@@ -8,6 +8,7 @@
 #include <hip/hip_runtime_api.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -47,9 +48,9 @@ std::optional<size_t> extent_2d(const void* base, size_t pitch, size_t width, si
     return extent;
 }
 
-// Every size is checked before the first row moves: a refused copy writes nothing.
-hipError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                   hipMemcpyKind kind) {
+// Whether a 2D copy may run: every size checked, each device side holding every row.
+hipError_t check_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                    hipMemcpyKind kind) {
     if (width == 0 || height == 0) return hipSuccess;
     if (width > dpitch || width > spitch) return hipErrorInvalidPitchValue;
     const std::optional<size_t> dst_extent = extent_2d(dst, dpitch, width, height);
@@ -64,6 +65,14 @@ hipError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, siz
     if (!device_side_fits(dst, *dst_extent, kind == hipMemcpyHostToDevice || kind == hipMemcpyDeviceToDevice) ||
         !device_side_fits(src, *src_extent, kind == hipMemcpyDeviceToHost || kind == hipMemcpyDeviceToDevice))
         return hipErrorInvalidValue;
+    return hipSuccess;
+}
+
+// Every size is checked before the first row moves: a refused copy writes nothing.
+hipError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                   hipMemcpyKind kind) {
+    if (width == 0 || height == 0) return hipSuccess;
+    if (hipError_t e = check_2d(dst, dpitch, src, spitch, width, height, kind); e != hipSuccess) return e;
     for (size_t row = 0; row < height; ++row)
         if (hipError_t e = runtime().copy(static_cast<char*>(dst) + row * dpitch,
                                           static_cast<const char*>(src) + row * spitch, width, kind);
@@ -83,6 +92,63 @@ hipError_t fill_2d(void* dst, size_t pitch, int value, size_t width, size_t heig
         if (hipError_t e = runtime().fill(static_cast<char*>(dst) + row * pitch, std::uint8_t(value), 1, width);
             e != hipSuccess)
             return e;
+    return hipSuccess;
+}
+
+// The byte of a pitched 3D region at (x bytes, y rows, z slices), nothing when it overflows.
+std::optional<std::uintptr_t> byte_3d(const hipPitchedPtr& p, const hipPos& pos) {
+    const std::optional<size_t> slice = byte_count(p.pitch, p.ysize);
+    const std::optional<size_t> z = slice ? byte_count(pos.z, *slice) : std::nullopt;
+    const std::optional<size_t> y = byte_count(pos.y, p.pitch);
+    if (!z || !y || *z > SIZE_MAX - *y || *z + *y > SIZE_MAX - pos.x) return std::nullopt;
+    const size_t offset = *z + *y + pos.x;
+    if (reinterpret_cast<std::uintptr_t>(p.ptr) > UINTPTR_MAX - offset) return std::nullopt;
+    return reinterpret_cast<std::uintptr_t>(p.ptr) + offset;
+}
+
+// A 3D copy between pitched regions (hipMemcpy3D without arrays): slice by
+// slice as 2D copies, every slice checked before the first byte moves.
+hipError_t copy_3d(const hipMemcpy3DParms* p) {
+    if (!p) return hipErrorInvalidValue;
+    if (p->srcArray || p->dstArray) {
+        std::fprintf(stderr, "hipemu: hipMemcpy3D with a hipArray is not provided (arrays are not)\n");
+        return hipErrorNotSupported;
+    }
+    const hipExtent& e = p->extent;
+    if (e.width == 0 || e.height == 0 || e.depth == 0) return hipSuccess;
+    if (!p->srcPtr.ptr || !p->dstPtr.ptr || e.height > p->srcPtr.ysize || e.height > p->dstPtr.ysize)
+        return hipErrorInvalidValue;
+    const auto slice = [&](const hipPitchedPtr& ptr, const hipPos& pos, size_t z) -> std::optional<std::uintptr_t> {
+        return z > SIZE_MAX - pos.z ? std::nullopt : byte_3d(ptr, hipPos{pos.x, pos.y, pos.z + z});
+    };
+    for (int pass = 0; pass < 2; ++pass)
+        for (size_t z = 0; z < e.depth; ++z) {
+            const std::optional<std::uintptr_t> to = slice(p->dstPtr, p->dstPos, z);
+            const std::optional<std::uintptr_t> from = slice(p->srcPtr, p->srcPos, z);
+            if (!to || !from) return hipErrorInvalidValue;
+            void* dst = reinterpret_cast<void*>(*to);
+            const void* src = reinterpret_cast<const void*>(*from);
+            const hipError_t r = pass == 0 ? check_2d(dst, p->dstPtr.pitch, src, p->srcPtr.pitch, e.width, e.height, p->kind)
+                                           : copy_2d(dst, p->dstPtr.pitch, src, p->srcPtr.pitch, e.width, e.height, p->kind);
+            if (r != hipSuccess) return r;
+        }
+    return hipSuccess;
+}
+
+hipError_t fill_3d(const hipPitchedPtr& p, int value, const hipExtent& e) {
+    if (e.width == 0 || e.height == 0 || e.depth == 0) return hipSuccess;
+    if (!p.ptr || e.height > p.ysize) return hipErrorInvalidValue;
+    for (int pass = 0; pass < 2; ++pass)
+        for (size_t z = 0; z < e.depth; ++z) {
+            const std::optional<std::uintptr_t> at = byte_3d(p, hipPos{0, 0, z});
+            if (!at) return hipErrorInvalidValue;
+            void* slice = reinterpret_cast<void*>(*at);
+            const std::optional<size_t> extent = e.width > p.pitch ? std::nullopt : extent_2d(slice, p.pitch, e.width, e.height);
+            if (pass == 0 && (!extent || !runtime().is_mapped(slice, *extent)))
+                return e.width > p.pitch ? hipErrorInvalidPitchValue : hipErrorInvalidValue;
+            if (pass == 1)
+                if (hipError_t r = fill_2d(slice, p.pitch, value, e.width, e.height); r != hipSuccess) return r;
+        }
     return hipSuccess;
 }
 
@@ -449,6 +515,46 @@ hipError_t hipFreeAsync(void* dev_ptr, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
         return record(runtime().release(dev_ptr));
+    });
+}
+
+// ---- 3D: pitched allocations, copies and memsets (no arrays) ----
+
+// Rows padded as hipMallocPitch pads them; ysize is the height.
+hipError_t hipMalloc3D(hipPitchedPtr* pitchedDevPtr, hipExtent extent) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!pitchedDevPtr) return record(hipErrorInvalidValue);
+        if (!runtime().device()) return record(hipErrorNoDevice);
+        const std::optional<size_t> row = round_up(extent.width, runtime().device()->properties.texturePitchAlignment);
+        const std::optional<size_t> rows = byte_count(extent.height, extent.depth);
+        const std::optional<size_t> bytes = row && rows ? byte_count(*row, *rows) : std::nullopt;
+        if (!bytes) return record(hipErrorInvalidValue);
+        void* ptr = nullptr;
+        if (hipError_t e = runtime().allocate(&ptr, *bytes); e != hipSuccess) return record(e);
+        *pitchedDevPtr = hipPitchedPtr{ptr, *row, extent.width, extent.height};
+        return hipSuccess;
+    });
+}
+hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) {
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(fill_3d(pitchedDevPtr, value, extent)); });
+}
+hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(fill_3d(pitchedDevPtr, value, extent));
+    });
+}
+hipError_t hipMemcpy3D(const struct hipMemcpy3DParms* p) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
+        return record(copy_3d(p));
+    });
+}
+hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms* p, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(copy_3d(p));
     });
 }
 

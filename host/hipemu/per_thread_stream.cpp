@@ -3,7 +3,7 @@
 // work, with stream 0 meaning the calling thread's default stream. Here every
 // stream runs its work when it is enqueued, so the per-thread default stream
 // is the null stream and each forwards to its plain form. (ROCm 5.2 exports
-// them with C linkage; the array and 3D forms are not provided.)
+// them with C linkage; the array forms are not provided.)
 #include <hip/hip_runtime_api.h>
 
 extern "C" {
@@ -25,6 +25,10 @@ hipError_t hipMemcpy2D_spt(void* dst, size_t dpitch, const void* src, size_t spi
 hipError_t hipMemset_spt(void* dst, int value, size_t sizeBytes) { return hipMemset(dst, value, sizeBytes); }
 hipError_t hipMemset2D_spt(void* dst, size_t pitch, int value, size_t width, size_t height) {
     return hipMemset2D(dst, pitch, value, width, height);
+}
+hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms* p) { return hipMemcpy3D(p); }
+hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) {
+    return hipMemset3D(pitchedDevPtr, value, extent);
 }
 hipError_t hipMemcpyAsync_spt(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream) {
     return hipMemcpyAsync(dst, src, sizeBytes, kind, stream);

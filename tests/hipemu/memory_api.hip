@@ -1,5 +1,6 @@
 // The memory API beyond hipMalloc/hipMemcpy: memsets of every width (sync
-// and async), 2D memsets and copies in every direction, hipMemcpyDefault,
+// and async), 2D memsets and copies in every direction, 3D pitched volumes
+// (hipMalloc3D, hipMemset3D, hipMemcpy3D of whole volumes and sub-boxes), hipMemcpyDefault,
 // hipMemcpyWithStream, peer copies on one device, host allocations under
 // their other names, pointer attributes and address ranges, managed memory
 // with prefetch and advice.
@@ -7,7 +8,19 @@
 #include "hip_check.h"
 #include <cstring>
 #include <cstdint>
+#include <algorithm>
 #include <vector>
+
+// A 7-point stencil over the interior of a pitched 3D volume.
+__global__ void stencil(hipPitchedPtr in, hipPitchedPtr out, int nx, int ny, int nz) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y, z = blockIdx.z;
+  if (x < 1 || y < 1 || z < 1 || x >= nx - 1 || y >= ny - 1 || z >= nz - 1) return;
+  auto at = [](hipPitchedPtr p, int x, int y, int z) -> float& {
+    return reinterpret_cast<float*>(static_cast<char*>(p.ptr) + (size_t(z) * p.ysize + y) * p.pitch)[x];
+  };
+  at(out, x, y, z) = at(in, x - 1, y, z) + at(in, x + 1, y, z) + at(in, x, y - 1, z) + at(in, x, y + 1, z) +
+                     at(in, x, y, z - 1) + at(in, x, y, z + 1) - 6.0f * at(in, x, y, z);
+}
 
 __global__ void add_one(int* p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -112,6 +125,61 @@ int main() {
   CHECK(hipPointerGetAttributes(&attr, pm));
   EXPECT(attr.isManaged == 1);
   CHECK(hipFree(pm));
+  // 3D: pitched volumes, a memset, copies host <-> device and of a sub-box.
+  {
+    const int nx = 19, ny = 7, nz = 5;
+    std::vector<float> vol(nx * ny * nz), res(nx * ny * nz, -1.0f);
+    for (int i = 0; i < nx * ny * nz; ++i) vol[i] = float((i * 37) % 101) * 0.5f;
+    hipExtent extent = make_hipExtent(nx * sizeof(float), ny, nz);
+    hipPitchedPtr din3, dout3;
+    CHECK(hipMalloc3D(&din3, extent));
+    CHECK(hipMalloc3D(&dout3, extent));
+    EXPECT(din3.pitch >= nx * sizeof(float) && din3.pitch % 256 == 0 && din3.xsize == nx * sizeof(float) && din3.ysize == ny);
+    CHECK(hipMemset3D(dout3, 0, extent));
+    hipMemcpy3DParms up = {};
+    up.srcPtr = make_hipPitchedPtr(vol.data(), nx * sizeof(float), nx, ny);
+    up.dstPtr = din3;
+    up.extent = extent;
+    up.kind = hipMemcpyHostToDevice;
+    CHECK(hipMemcpy3D(&up));
+    stencil<<<dim3(1, 1, nz), dim3(32, 8)>>>(din3, dout3, nx, ny, nz);
+    CHECK(hipGetLastError());
+    hipMemcpy3DParms down = {};
+    down.srcPtr = dout3;
+    down.dstPtr = make_hipPitchedPtr(res.data(), nx * sizeof(float), nx, ny);
+    down.extent = extent;
+    down.kind = hipMemcpyDeviceToHost;
+    CHECK(hipMemcpy3DAsync(&down, s));
+    CHECK(hipStreamSynchronize(s));
+    auto v = [&](int x, int y, int z) { return vol[(z * ny + y) * nx + x]; };
+    for (int z = 0; z < nz; ++z)
+      for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) {
+          bool inside = x > 0 && y > 0 && z > 0 && x < nx - 1 && y < ny - 1 && z < nz - 1;
+          float want = inside ? v(x - 1, y, z) + v(x + 1, y, z) + v(x, y - 1, z) + v(x, y + 1, z) + v(x, y, z - 1) + v(x, y, z + 1) - 6.0f * v(x, y, z) : 0.0f;
+          if (res[(z * ny + y) * nx + x] != want) { std::printf("memory_api: stencil (%d,%d,%d) = %g, expected %g\n", x, y, z, res[(z * ny + y) * nx + x], want); return 1; }
+        }
+    // A 4x3x2 box from (2,1,1) of the input volume to (0,0,0) of a host box.
+    std::vector<float> box(4 * 3 * 2, 0.0f);
+    hipMemcpy3DParms part = {};
+    part.srcPtr = din3;
+    part.srcPos = make_hipPos(2 * sizeof(float), 1, 1);
+    part.dstPtr = make_hipPitchedPtr(box.data(), 4 * sizeof(float), 4, 3);
+    part.extent = make_hipExtent(4 * sizeof(float), 3, 2);
+    part.kind = hipMemcpyDeviceToHost;
+    CHECK(hipMemcpy3D(&part));
+    for (int z = 0; z < 2; ++z)
+      for (int y = 0; y < 3; ++y)
+        for (int x = 0; x < 4; ++x) EXPECT(box[(z * 3 + y) * 4 + x] == v(x + 2, y + 1, z + 1));
+    // A box reaching past the volume is refused and copies nothing.
+    part.srcPos = make_hipPos(0, 0, nz - 1);
+    std::fill(box.begin(), box.end(), -2.0f);
+    EXPECT(hipMemcpy3D(&part) == hipErrorInvalidValue);
+    EXPECT(box[0] == -2.0f);
+    (void)hipGetLastError();
+    CHECK(hipFree(din3.ptr));
+    CHECK(hipFree(dout3.ptr));
+  }
   CHECK(hipStreamDestroy(s));
   if (failures) return 1;
   std::printf("memory_api: correct\n");
