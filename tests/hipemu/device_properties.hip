@@ -1,6 +1,7 @@
 // What a program asks about the device before it runs: hipGetDeviceProperties
 // fields against hipDeviceGetAttribute, name, arch, PCI id round trip, memory,
-// versions, occupancy of a real kernel, hipFuncGetAttributes, and launches
+// versions, occupancy of a real kernel, hipFuncGetAttributes, the context
+// API (create, current, push/pop, primary context), and launches
 // the runtime must refuse (too many threads, too much shared memory).
 #define PROGRAM "device_properties"
 #include "hip_check.h"
@@ -73,6 +74,32 @@ int main() {
   CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_with_lds, 1024, 0));
   EXPECT(blocks >= 1);
   CHECK(hipFuncSetAttribute(reinterpret_cast<const void*>(kernel_with_lds), hipFuncAttributeMaxDynamicSharedMemorySize, 8192));
+  // The context API of driver-style programs: one device, one context
+  // (deprecated in ROCm 5.2's header, still used by ported driver-API code).
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+  CHECK(hipInit(0));
+  hipDevice_t device;
+  CHECK(hipDeviceGet(&device, 0));
+  hipCtx_t ctx = nullptr, current = nullptr, primary = nullptr, popped = nullptr;
+  CHECK(hipCtxCreate(&ctx, 0, device));
+  CHECK(hipCtxGetCurrent(&current));
+  EXPECT(ctx != nullptr && current == ctx);
+  hipDevice_t ctx_device = -1;
+  CHECK(hipCtxGetDevice(&ctx_device));
+  EXPECT(ctx_device == 0);
+  CHECK(hipDevicePrimaryCtxRetain(&primary, device));
+  CHECK(hipCtxPushCurrent(primary));
+  CHECK(hipCtxPopCurrent(&popped));
+  EXPECT(popped == primary);
+  unsigned ctx_flags = 99;
+  int active = 0;
+  CHECK(hipDevicePrimaryCtxGetState(device, &ctx_flags, &active));
+  EXPECT(active == 1);
+  CHECK(hipCtxSynchronize());
+  CHECK(hipDevicePrimaryCtxRelease(device));
+  CHECK(hipCtxDestroy(ctx));
+#pragma clang diagnostic pop
   // Launches the runtime refuses, and says why.
   float* out;
   CHECK(hipMalloc(&out, 4096 * sizeof(float)));
