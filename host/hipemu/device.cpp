@@ -59,6 +59,18 @@ hipDeviceProp_t properties_of(emu::Target target, const std::string& target_id) 
     p.canMapHostMemory = 1;  // hipHostMalloc'd and registered memory is mapped (memory_more.cpp)
     p.managedMemory = 1;     // hipMallocManaged: host memory kernels reach at the same address
     p.gcnArch = board.gcn_arch;
+    // The capability bits ROCm 5.2 reports for every gfx9 device, each of which
+    // the emulator provides (32/64-bit atomics on global and LDS memory, float
+    // atomic add and exchange, doubles, wave vote, ballot and shuffle, system
+    // fences, 3D grids); the ones ROCm leaves 0 stay 0.
+    p.arch.hasGlobalInt32Atomics = p.arch.hasGlobalFloatAtomicExch = 1;
+    p.arch.hasSharedInt32Atomics = p.arch.hasSharedFloatAtomicExch = 1;
+    p.arch.hasFloatAtomicAdd = 1;
+    p.arch.hasGlobalInt64Atomics = p.arch.hasSharedInt64Atomics = 1;
+    p.arch.hasDoubles = 1;
+    p.arch.hasWarpVote = p.arch.hasWarpBallot = p.arch.hasWarpShuffle = 1;
+    p.arch.hasThreadFenceSystem = 1;
+    p.arch.has3dGrid = 1;
     p.memPitch = memory_bytes;
     p.textureAlignment = 256;
     p.texturePitchAlignment = 256;

@@ -47,6 +47,11 @@ int main() {
   EXPECT(attr(hipDeviceAttributeManagedMemory) == p.managedMemory);
   EXPECT(attr(hipDeviceAttributeCanMapHostMemory) == p.canMapHostMemory);
   EXPECT(std::string(p.gcnArchName).rfind("gfx9", 0) == 0);
+  // What device queries print and some programs check before running.
+  EXPECT(p.arch.hasGlobalInt32Atomics && p.arch.hasSharedInt32Atomics && p.arch.hasGlobalInt64Atomics &&
+         p.arch.hasSharedInt64Atomics && p.arch.hasFloatAtomicAdd && p.arch.hasDoubles && p.arch.hasWarpVote &&
+         p.arch.hasWarpBallot && p.arch.hasWarpShuffle && p.arch.has3dGrid);
+  EXPECT(!p.arch.hasDynamicParallelism && !p.arch.hasSurfaceFuncs);
   EXPECT(p.totalGlobalMem > (1ull << 30));
   char name[256];
   CHECK(hipDeviceGetName(name, sizeof name, 0));
