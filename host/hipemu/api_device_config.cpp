@@ -399,4 +399,33 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig* pConfig) {
     });
 }
 
+// ---- cooperative launches ----
+
+// A cooperative launch runs as any other; its grid must fit on the device at
+// once (occupancy x CUs), as ROCm requires. Grid-wide synchronization
+// (grid_group::sync(), ds_gws_barrier) is not provided: a kernel reaching it
+// stops with "instruction not implemented", so cooperativeLaunch stays 0.
+hipError_t hipLaunchCooperativeKernel(const void* f, dim3 gridDim, dim3 blockDimX, void** kernelParams,
+                                      unsigned int sharedMemBytes, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        hipFunction_t function = nullptr;
+        if (hipError_t e = function_of(f, &function); e != hipSuccess) return record(e);
+        const unsigned long long block = 1ull * blockDimX.x * blockDimX.y * blockDimX.z;
+        int per_cu = 0;
+        if (block == 0 || block > 1024 ||
+            max_active_blocks(&per_cu, function, int(block), sharedMemBytes) != hipSuccess)
+            return record(hipErrorInvalidValue);
+        const unsigned long long grid = 1ull * gridDim.x * gridDim.y * gridDim.z;
+        const unsigned long long resident =
+            1ull * unsigned(per_cu) * unsigned(Runtime::instance().device()->properties.multiProcessorCount);
+        if (grid > resident) {
+            std::fprintf(stderr,
+                         "hipemu: hipLaunchCooperativeKernel: %llu workgroups, at most %llu fit on the device at once\n",
+                         grid, resident);
+            return record(hipErrorCooperativeLaunchTooLarge);
+        }
+        return hipLaunchKernel(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
+    });
+}
+
 }  // extern "C"

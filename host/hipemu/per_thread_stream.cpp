@@ -42,6 +42,10 @@ hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned
     return hipStreamWaitEvent(stream, event, flags);
 }
 hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int* flags) { return hipStreamGetFlags(stream, flags); }
+hipError_t hipLaunchCooperativeKernel_spt(const void* f, dim3 gridDim, dim3 blockDim, void** kernelParams,
+                                          uint32_t sharedMemBytes, hipStream_t hStream) {
+    return hipLaunchCooperativeKernel(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
+}
 hipError_t hipLaunchKernel_spt(const void* function_address, dim3 numBlocks, dim3 dimBlocks, void** args,
                                size_t sharedMemBytes, hipStream_t stream) {
     return hipLaunchKernel(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);

@@ -1,6 +1,7 @@
 // Cooperative groups inside a block (thread_block sync, tiled_partition of
-// 16 and 32 with shfl_down and sync), __launch_bounds__, a device function
-// called recursively (stack in scratch), double-precision matrix multiply
+// 16 and 32 with shfl_down and sync), launched with <<<>>> and with
+// hipLaunchCooperativeKernel (and refused when the grid cannot be resident),
+// __launch_bounds__, a device function called recursively (stack in scratch), double-precision matrix multiply
 // with shared tiles, an N-body step with rsqrtf, device assert that holds.
 #define PROGRAM "cooperative_groups"
 #include "hip_check.h"
@@ -78,7 +79,16 @@ int main() {
     int *din, *d16, *d32, *dt;
     CHECK(hipMalloc(&din, n * 4)); CHECK(hipMalloc(&d16, n / 16 * 4)); CHECK(hipMalloc(&d32, n / 32 * 4)); CHECK(hipMalloc(&dt, blocks * 4));
     CHECK(hipMemcpy(din, in.data(), n * 4, hipMemcpyHostToDevice));
-    tile_sums<<<blocks, threads>>>(din, d16, d32, dt);
+    // A cooperative launch (no grid-wide sync in the kernel) runs as any other.
+    void* args[] = {&din, &d16, &d32, &dt};
+    CHECK(hipLaunchCooperativeKernel(reinterpret_cast<const void*>(tile_sums), dim3(blocks), dim3(threads), args, 0, 0));
+    // One that cannot be resident at once is refused.
+    if (hipLaunchCooperativeKernel(reinterpret_cast<const void*>(tile_sums), dim3(1 << 20), dim3(threads), args, 0, 0) !=
+        hipErrorCooperativeLaunchTooLarge) {
+      std::printf("cooperative_groups: an oversized cooperative launch was not refused\n");
+      bad = 1;
+    }
+    (void)hipGetLastError();
     std::vector<int> s16(n / 16), s32(n / 32), tot(blocks);
     CHECK(hipMemcpy(s16.data(), d16, n / 16 * 4, hipMemcpyDeviceToHost));
     CHECK(hipMemcpy(s32.data(), d32, n / 32 * 4, hipMemcpyDeviceToHost));
