@@ -48,7 +48,17 @@ hipError_t copy_synchronously(void* dst, const void* src, size_t bytes, hipMemcp
 
 hipError_t copy_on_stream(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream) {
     if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return e;
+    if (dppgemm::hipemu::capture(stream, [=] { return runtime().copy(dst, src, bytes, kind); })) return hipSuccess;
     return runtime().copy(dst, src, bytes, kind);
+}
+
+// A fill on a stream: now, or as a node of the graph the stream is capturing.
+hipError_t fill_on_stream(void* dst, std::uint32_t pattern, std::size_t pattern_bytes, std::size_t count,
+                          hipStream_t stream) {
+    if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return e;
+    if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, pattern, pattern_bytes, count); }))
+        return hipSuccess;
+    return runtime().fill(dst, pattern, pattern_bytes, count);
 }
 
 // hipHostMalloc'd blocks: host memory kernels reach at the same address
@@ -270,8 +280,7 @@ hipError_t hipMemset(void* dst, int value, size_t bytes) {
 }
 hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-        return hipMemset(dst, value, bytes);
+        return record(fill_on_stream(dst, std::uint8_t(value), 1, bytes, stream));
     });
 }
 hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count) {
@@ -323,8 +332,12 @@ hipError_t hipEventDestroy(hipEvent_t event) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t { return record(runtime().destroy_event(event)); });
 }
 hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
-    return dppgemm::hipemu::guarded(__func__,
-                                    [&]() -> hipError_t { return record(runtime().record_event(event, stream)); });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_event(event); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [event] { return runtime().record_event(event, nullptr); }))
+            return hipSuccess;
+        return record(runtime().record_event(event, stream));
+    });
 }
 hipError_t hipEventSynchronize(hipEvent_t event) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {

@@ -273,6 +273,8 @@ hipError_t hipMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t sp
                             hipMemcpyKind kind, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [=] { return copy_2d(dst, dpitch, src, spitch, width, height, kind); }))
+            return hipSuccess;
         return record(copy_2d(dst, dpitch, src, spitch, width, height, kind));
     });
 }
@@ -351,18 +353,21 @@ hipError_t hipMemsetD16(hipDeviceptr_t dst, unsigned short value, size_t count) 
 hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, value, 1, count); })) return hipSuccess;
         return record(runtime().fill(dst, value, 1, count));
     });
 }
 hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, value, 2, count); })) return hipSuccess;
         return record(runtime().fill(dst, value, 2, count));
     });
 }
 hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, std::uint32_t(value), 4, count); })) return hipSuccess;
         return record(runtime().fill(dst, std::uint32_t(value), 4, count));
     });
 }
@@ -373,6 +378,8 @@ hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t 
 hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [=] { return fill_2d(dst, pitch, value, width, height); }))
+            return hipSuccess;
         return record(fill_2d(dst, pitch, value, width, height));
     });
 }
@@ -554,6 +561,7 @@ hipError_t hipMemcpy3D(const struct hipMemcpy3DParms* p) {
 hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms* p, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (p && dppgemm::hipemu::capture(stream, [q = *p] { return copy_3d(&q); })) return hipSuccess;
         return record(copy_3d(p));
     });
 }

@@ -454,8 +454,34 @@ hipError_t Runtime::kernel_arguments(const LaunchRequest& request, std::vector<s
     return hipSuccess;
 }
 
+hipError_t Runtime::deferred_launch(const LaunchRequest& request, Work* out) {
+    auto bytes = std::make_shared<std::vector<std::uint8_t>>();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!request.function || !is_function(request.function)) return hipErrorInvalidHandle;
+        if (hipError_t e = kernel_arguments(request, *bytes); e != hipSuccess) return e;
+    }
+    LaunchRequest later = request;
+    later.kernel_params = nullptr;
+    later.stream = nullptr;
+    *out = [this, later, bytes]() {
+        std::size_t size = bytes->size();
+        void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, bytes->data(), HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                         HIP_LAUNCH_PARAM_END};
+        LaunchRequest now = later;
+        now.extra = extra;
+        return launch(now);
+    };
+    return hipSuccess;
+}
+
 hipError_t Runtime::launch(const LaunchRequest& request) {
     if (hipError_t e = check_stream(request.stream); e != hipSuccess) return e;
+    if (request.stream && is_capturing(request.stream)) {  // the null stream is never captured
+        Work work;
+        if (hipError_t e = deferred_launch(request, &work); e != hipSuccess) return e;
+        if (capture(request.stream, std::move(work))) return hipSuccess;
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     if (!request.function || !is_function(request.function)) return hipErrorInvalidHandle;
     emu::LaunchConfig config;

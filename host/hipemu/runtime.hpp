@@ -13,6 +13,7 @@
 
 #include <array>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -59,6 +60,14 @@ struct LaunchRequest {
 
 // Remembers a failure for hipGetLastError and returns it (api.cpp).
 hipError_t record(hipError_t error);
+
+// Work a graph runs when it is launched (graphs.cpp).
+using Work = std::function<hipError_t()>;
+// While `stream` is being captured into a graph: keeps `work` as the
+// capture's next node and returns true; otherwise false (run the work now).
+bool capture(hipStream_t stream, Work work);
+// Whether `stream` is being captured now.
+bool is_capturing(hipStream_t stream);
 
 // count elements of element_bytes each, in bytes; nullopt when the product
 // does not fit in size_t. Every size computed from a caller's counts (fills,
@@ -151,6 +160,8 @@ public:
     // hipModuleGetGlobal: a variable's device address and size in the module's image.
     hipError_t get_global(hipDeviceptr_t* address, std::size_t* bytes, hipModule_t module, const char* name);
     hipError_t launch(const LaunchRequest& request);
+    // The launch as work to run later (a graph node): its arguments copied now.
+    hipError_t deferred_launch(const LaunchRequest& request, Work* out);
     // The module a function belongs to; nullptr for an unknown handle.
     const ihipModule_t* module_of(hipFunction_t f) const;
 
