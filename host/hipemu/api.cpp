@@ -279,9 +279,8 @@ hipError_t hipMemset(void* dst, int value, size_t bytes) {
         __func__, [&]() -> hipError_t { return record(runtime().fill(dst, std::uint8_t(value), 1, bytes)); });
 }
 hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t stream) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        return record(fill_on_stream(dst, std::uint8_t(value), 1, bytes, stream));
-    });
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(fill_on_stream(dst, std::uint8_t(value), 1, bytes, stream)); });
 }
 hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count) {
     return dppgemm::hipemu::guarded(__func__,

@@ -336,9 +336,8 @@ hipError_t hipDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPrio
     });
 }
 hipError_t hipStreamCreateWithPriority(hipStream_t* stream, unsigned int flags, int priority) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        return record(Runtime::instance().create_stream(stream, flags, priority));
-    });
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(Runtime::instance().create_stream(stream, flags, priority)); });
 }
 hipError_t hipStreamGetPriority(hipStream_t stream, int* priority) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
@@ -419,9 +418,9 @@ hipError_t hipLaunchCooperativeKernel(const void* f, dim3 gridDim, dim3 blockDim
         const unsigned long long resident =
             1ull * unsigned(per_cu) * unsigned(Runtime::instance().device()->properties.multiProcessorCount);
         if (grid > resident) {
-            std::fprintf(stderr,
-                         "hipemu: hipLaunchCooperativeKernel: %llu workgroups, at most %llu fit on the device at once\n",
-                         grid, resident);
+            std::fprintf(
+                stderr, "hipemu: hipLaunchCooperativeKernel: %llu workgroups, at most %llu fit on the device at once\n",
+                grid, resident);
             return record(hipErrorCooperativeLaunchTooLarge);
         }
         return hipLaunchKernel(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);

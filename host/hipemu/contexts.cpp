@@ -118,8 +118,8 @@ hipError_t hipDevicePrimaryCtxRetain(hipCtx_t* pctx, hipDevice_t dev) {
     });
 }
 hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
-    return dppgemm::hipemu::guarded(
-        __func__, [&]() -> hipError_t { return record(Runtime::instance().check_device(dev)); });
+    return dppgemm::hipemu::guarded(__func__,
+                                    [&]() -> hipError_t { return record(Runtime::instance().check_device(dev)); });
 }
 // The primary context is always active: the device's state is never torn down but by hipDeviceReset.
 hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int* flags, int* active) {

@@ -119,7 +119,8 @@ extern "C" {
 
 hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (mode < hipStreamCaptureModeGlobal || mode > hipStreamCaptureModeRelaxed) return record(hipErrorInvalidValue);
+        if (mode < hipStreamCaptureModeGlobal || mode > hipStreamCaptureModeRelaxed)
+            return record(hipErrorInvalidValue);
         // The null stream cannot capture (as in CUDA and ROCm).
         if (stream == nullptr) return record(hipErrorStreamCaptureUnsupported);
         if (hipError_t e = Runtime::instance().check_stream(stream); e != hipSuccess) return record(e);
@@ -193,9 +194,12 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t* pGraphNode, hipGraph_t graph, c
         if (hipError_t e = dppgemm::hipemu::function_of_stub(pNodeParams->func, &function); e != hipSuccess)
             return record(e);
         const hipKernelNodeParams& p = *pNodeParams;
-        dppgemm::hipemu::LaunchRequest request{function,          {p.gridDim.x, p.gridDim.y, p.gridDim.z},
-                                               {p.blockDim.x, p.blockDim.y, p.blockDim.z}, p.sharedMemBytes,
-                                               nullptr,           p.kernelParams,
+        dppgemm::hipemu::LaunchRequest request{function,
+                                               {p.gridDim.x, p.gridDim.y, p.gridDim.z},
+                                               {p.blockDim.x, p.blockDim.y, p.blockDim.z},
+                                               p.sharedMemBytes,
+                                               nullptr,
+                                               p.kernelParams,
                                                p.extra};
         Work work;
         if (hipError_t e = Runtime::instance().deferred_launch(request, &work); e != hipSuccess) return record(e);

@@ -143,8 +143,8 @@ hiprtcResult compile(_hiprtcProgram& p, int count, const char** options) {
     std::vector<std::string> files = {"program.hip", "program.co", "log"};
     std::string source = p.source + "\n";
     for (std::size_t i = 0; i < p.name_expressions.size(); ++i)
-        source += "static void __hipemu_name_expression_" + std::to_string(i) + "() { auto e = " +
-                  p.name_expressions[i] + "; (void)e; }\n";
+        source += "static void __hipemu_name_expression_" + std::to_string(i) +
+                  "() { auto e = " + p.name_expressions[i] + "; (void)e; }\n";
     bool written = static_cast<bool>(std::ofstream(dir + "/program.hip") << source);
     for (const auto& [include_name, contents] : p.headers) {
         if (include_name.find('/') != std::string::npos || include_name.empty() || include_name[0] == '.') {
@@ -160,8 +160,12 @@ hiprtcResult compile(_hiprtcProgram& p, int count, const char** options) {
         return HIPRTC_ERROR_INTERNAL_ERROR;
     }
     const char* hipcc = std::getenv("DPPGEMM_HIPEMU_HIPCC");
-    std::vector<std::string> args = {hipcc && *hipcc ? hipcc : "hipcc", "--genco", "--offload-arch=" + arch,
-                                     "-include", "hip/hip_runtime.h", "-I" + dir};
+    std::vector<std::string> args = {hipcc && *hipcc ? hipcc : "hipcc",
+                                     "--genco",
+                                     "--offload-arch=" + arch,
+                                     "-include",
+                                     "hip/hip_runtime.h",
+                                     "-I" + dir};
     args.insert(args.end(), passed.begin(), passed.end());
     args.insert(args.end(), {dir + "/program.hip", "-o", dir + "/program.co"});
     const int status = run(args, dir + "/log");
@@ -220,7 +224,8 @@ const char* hiprtcGetErrorString(hiprtcResult result) {
     case HIPRTC_ERROR_INVALID_OPTION: return "HIPRTC_ERROR_INVALID_OPTION";
     case HIPRTC_ERROR_COMPILATION: return "HIPRTC_ERROR_COMPILATION";
     case HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE: return "HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE";
-    case HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION: return "HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION";
+    case HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION:
+        return "HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION";
     case HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION: return "HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION";
     case HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID: return "HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID";
     case HIPRTC_ERROR_INTERNAL_ERROR: return "HIPRTC_ERROR_INTERNAL_ERROR";

@@ -234,10 +234,13 @@ void HostcallService::serve_lane(std::uint32_t service, std::uint64_t* slot) {
     if (service != kServicePrintf) {
         if (!unknown_services_said_[service]) {
             if (service == kServiceDeviceMemory)
-                std::fprintf(stderr, "hipemu: device-side malloc/free (hostcall service %u) is not provided; "
-                                     "malloc returns a null pointer\n", service);
+                std::fprintf(stderr,
+                             "hipemu: device-side malloc/free (hostcall service %u) is not provided; "
+                             "malloc returns a null pointer\n",
+                             service);
             else
-                std::fprintf(stderr, "hipemu: device hostcall service %u is not provided (only printf, 2); replying 0\n",
+                std::fprintf(stderr,
+                             "hipemu: device hostcall service %u is not provided (only printf, 2); replying 0\n",
                              service);
             unknown_services_said_[service] = true;
         }

@@ -95,7 +95,7 @@ private:
         if (module && !Runtime::instance().has_module(module)) module = nullptr;  // hipDeviceReset unloaded it
         if (!module) {
             if (hipError_t e = Runtime::instance().load_module_image(&module, fat_binary->bundle,
-                                                                      "the program's device code (hipcc fat binary)");
+                                                                     "the program's device code (hipcc fat binary)");
                 e != hipSuccess) {
                 module = nullptr;
                 return e;
@@ -113,7 +113,8 @@ private:
             if (m.fat_binary != fat_binary) continue;
             hipDeviceptr_t device = nullptr;
             std::size_t bytes = 0;
-            if (hipError_t e = Runtime::instance().get_global(&device, &bytes, module, m.name.c_str()); e != hipSuccess) {
+            if (hipError_t e = Runtime::instance().get_global(&device, &bytes, module, m.name.c_str());
+                e != hipSuccess) {
                 std::fprintf(stderr, "hipemu: __managed__ variable '%s' is not in the program's code object\n",
                              m.name.c_str());
                 return e;
@@ -196,7 +197,8 @@ void __hipRegisterManagedVar(void* handle, void** pointer, void* init_value, con
         }
         void* block = nullptr;
         if (hipMallocManaged(&block, size, hipMemAttachGlobal) != hipSuccess) {
-            std::fprintf(stderr, "hipemu: __hipRegisterManagedVar: no managed memory for '%s' (%zu bytes)\n", name, size);
+            std::fprintf(stderr, "hipemu: __hipRegisterManagedVar: no managed memory for '%s' (%zu bytes)\n", name,
+                         size);
             return;
         }
         if (init_value) std::memcpy(block, init_value, size);
@@ -289,9 +291,10 @@ hipError_t launch_work_items(hipFunction_t f, uint32_t globalWorkSizeX, uint32_t
     if (sharedMemBytes > 0xffffffffu) return dppgemm::hipemu::record(hipErrorInvalidValue);
     dppgemm::hipemu::Runtime& runtime = dppgemm::hipemu::Runtime::instance();
     if (startEvent)
-        if (hipError_t e = runtime.record_event(startEvent, hStream); e != hipSuccess) return dppgemm::hipemu::record(e);
-    if (hipError_t e = runtime.launch({f, grid, {local[0], local[1], local[2]}, unsigned(sharedMemBytes), hStream,
-                                       kernelParams, extra});
+        if (hipError_t e = runtime.record_event(startEvent, hStream); e != hipSuccess)
+            return dppgemm::hipemu::record(e);
+    if (hipError_t e = runtime.launch(
+            {f, grid, {local[0], local[1], local[2]}, unsigned(sharedMemBytes), hStream, kernelParams, extra});
         e != hipSuccess)
         return dppgemm::hipemu::record(e);
     if (stopEvent) return dppgemm::hipemu::record(runtime.record_event(stopEvent, hStream));

@@ -128,8 +128,9 @@ hipError_t copy_3d(const hipMemcpy3DParms* p) {
             if (!to || !from) return hipErrorInvalidValue;
             void* dst = reinterpret_cast<void*>(*to);
             const void* src = reinterpret_cast<const void*>(*from);
-            const hipError_t r = pass == 0 ? check_2d(dst, p->dstPtr.pitch, src, p->srcPtr.pitch, e.width, e.height, p->kind)
-                                           : copy_2d(dst, p->dstPtr.pitch, src, p->srcPtr.pitch, e.width, e.height, p->kind);
+            const hipError_t r = pass == 0
+                                     ? check_2d(dst, p->dstPtr.pitch, src, p->srcPtr.pitch, e.width, e.height, p->kind)
+                                     : copy_2d(dst, p->dstPtr.pitch, src, p->srcPtr.pitch, e.width, e.height, p->kind);
             if (r != hipSuccess) return r;
         }
     return hipSuccess;
@@ -143,7 +144,8 @@ hipError_t fill_3d(const hipPitchedPtr& p, int value, const hipExtent& e) {
             const std::optional<std::uintptr_t> at = byte_3d(p, hipPos{0, 0, z});
             if (!at) return hipErrorInvalidValue;
             void* slice = reinterpret_cast<void*>(*at);
-            const std::optional<size_t> extent = e.width > p.pitch ? std::nullopt : extent_2d(slice, p.pitch, e.width, e.height);
+            const std::optional<size_t> extent =
+                e.width > p.pitch ? std::nullopt : extent_2d(slice, p.pitch, e.width, e.height);
             if (pass == 0 && (!extent || !runtime().is_mapped(slice, *extent)))
                 return e.width > p.pitch ? hipErrorInvalidPitchValue : hipErrorInvalidValue;
             if (pass == 1)
@@ -367,13 +369,14 @@ hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t co
 hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-        if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, std::uint32_t(value), 4, count); })) return hipSuccess;
+        if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, std::uint32_t(value), 4, count); }))
+            return hipSuccess;
         return record(runtime().fill(dst, std::uint32_t(value), 4, count));
     });
 }
 hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
-    return dppgemm::hipemu::guarded(
-        __func__, [&]() -> hipError_t { return record(fill_2d(dst, pitch, value, width, height)); });
+    return dppgemm::hipemu::guarded(__func__,
+                                    [&]() -> hipError_t { return record(fill_2d(dst, pitch, value, width, height)); });
 }
 hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
@@ -543,8 +546,8 @@ hipError_t hipMalloc3D(hipPitchedPtr* pitchedDevPtr, hipExtent extent) {
     });
 }
 hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) {
-    return dppgemm::hipemu::guarded(
-        __func__, [&]() -> hipError_t { return record(fill_3d(pitchedDevPtr, value, extent)); });
+    return dppgemm::hipemu::guarded(__func__,
+                                    [&]() -> hipError_t { return record(fill_3d(pitchedDevPtr, value, extent)); });
 }
 hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
