@@ -569,4 +569,65 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms* p, hipStream_t stream
     });
 }
 
+// ---- stream memory operations ----
+
+// The writes happen when enqueued (the stream has finished everything before
+// them). A wait whose condition already holds passes; one that does not would
+// wait for a write still to come, which a runtime that runs work when it is
+// enqueued cannot do: hipErrorNotSupported, said on stderr.
+hipError_t hipStreamWriteValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (!ptr || flags != 0) return record(hipErrorInvalidValue);
+        return record(runtime().copy(ptr, &value, sizeof value, hipMemcpyDefault));
+    });
+}
+hipError_t hipStreamWriteValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (!ptr || flags != 0) return record(hipErrorInvalidValue);
+        return record(runtime().copy(ptr, &value, sizeof value, hipMemcpyDefault));
+    });
+}
+
+}  // extern "C"
+
+namespace {
+
+// The comparison of hip_runtime_api.h: Gte (*ptr & mask) >= value, Eq ==,
+// And ((*ptr & mask) & value) != 0, Nor ~((*ptr & mask) | (value & mask)) != 0.
+template <class T>
+hipError_t wait_value(const char* entry, hipStream_t stream, void* ptr, T value, unsigned flags, T mask) {
+    if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return e;
+    if (!ptr || flags > hipStreamWaitValueNor) return hipErrorInvalidValue;
+    T now = 0;
+    if (hipError_t e = runtime().copy(&now, ptr, sizeof now, hipMemcpyDefault); e != hipSuccess) return e;
+    const T masked = now & mask;
+    const bool holds = flags == hipStreamWaitValueGte   ? masked >= value
+                       : flags == hipStreamWaitValueEq  ? masked == value
+                       : flags == hipStreamWaitValueAnd ? (masked & value) != 0
+                                                        : T(~(masked | (value & mask))) != 0;
+    if (holds) return hipSuccess;
+    std::fprintf(stderr,
+                 "hipemu: %s: the condition does not hold when the wait is enqueued, and waiting for a later "
+                 "write is not provided (work runs when it is enqueued)\n",
+                 entry);
+    return hipErrorNotSupported;
+}
+
+}  // namespace
+
+extern "C" {
+
+hipError_t hipStreamWaitValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags, uint32_t mask) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        return record(wait_value("hipStreamWaitValue32", stream, ptr, value, flags, mask));
+    });
+}
+hipError_t hipStreamWaitValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags, uint64_t mask) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        return record(wait_value("hipStreamWaitValue64", stream, ptr, value, flags, mask));
+    });
+}
+
 }  // extern "C"

@@ -3,7 +3,7 @@
 // (hipMalloc3D, hipMemset3D, hipMemcpy3D of whole volumes and sub-boxes), hipMemcpyDefault,
 // hipMemcpyWithStream, peer copies on one device, host allocations under
 // their other names, pointer attributes and address ranges, managed memory
-// with prefetch and advice.
+// with prefetch and advice, stream memory writes and waits.
 #define PROGRAM "memory_api"
 #include "hip_check.h"
 #include <cstring>
@@ -179,6 +179,20 @@ int main() {
     (void)hipGetLastError();
     CHECK(hipFree(din3.ptr));
     CHECK(hipFree(dout3.ptr));
+  }
+  // Stream memory operations: writes land, a wait whose condition holds passes.
+  {
+    unsigned long long* flag;
+    CHECK(hipMalloc(&flag, 16));
+    CHECK(hipStreamWriteValue64(s, flag, 0x1234567890ull, 0));
+    CHECK(hipStreamWriteValue32(s, flag + 1, 77u, 0));
+    CHECK(hipStreamWaitValue64(s, flag, 0x1234567890ull, hipStreamWaitValueEq, ~0ull));
+    CHECK(hipStreamWaitValue32(s, flag + 1, 70u, hipStreamWaitValueGte, 0xffffffffu));
+    CHECK(hipStreamWaitValue32(s, flag + 1, 4u, hipStreamWaitValueAnd, 0xffffffffu));  // 77 & 4
+    unsigned long long back[2] = {};
+    CHECK(hipMemcpy(back, flag, 16, hipMemcpyDeviceToHost));
+    EXPECT(back[0] == 0x1234567890ull && (back[1] & 0xffffffffu) == 77u);
+    CHECK(hipFree(flag));
   }
   CHECK(hipStreamDestroy(s));
   if (failures) return 1;
