@@ -309,13 +309,17 @@ void build_code(Program& p) {
             e.direct_vgprs = e.direct_vgprs && !inst.mods.neg && !inst.mods.neg_hi && in_range;
         }
         e.row_dpp_vgprs = vgprs_as_they_are && e.dpp && e.dpp->row_local;
-        // Integer clamp (saturation) and output modifiers of integer or mask results are not modelled: stop rather than
-        // guess.
+        // Integer clamp saturates where the op registers its saturating form; other integer clamp and output
+        // modifiers of integer or mask results are not modelled: stop rather than guess.
         const OperandType result = operand_types(inst.op).dst;
         const bool float_result = (result == OperandType::f32 && s.fp != sem::FloatPolicy::none) ||
                                   (result == OperandType::f16 && s.fp == sem::FloatPolicy::half);
-        if (s.fn && (inst.clamp || inst.omod) && info.family != Family::VOP3P && !float_result)
+        if (s.fn && inst.clamp && !inst.omod && s.saturating) {
+            e.fn = s.saturating;
+            e.output_modifiers = false;  // the saturating form clamps itself; no fp32 clamp on top
+        } else if (s.fn && (inst.clamp || inst.omod) && info.family != Family::VOP3P && !float_result) {
             e.fn = sem::not_implemented;
+        }
         if (!inst.valid()) e.fn = sem::not_implemented;
     }
     // Running off the end of the code is an error, not an s_endpgm.

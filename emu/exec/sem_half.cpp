@@ -322,6 +322,17 @@ u32 frexp_exp_f16(const HalfMode&, u32 a, u32, u32) {
 u32 add_u16(const HalfMode&, u32 a, u32 b, u32) { return a + b; }
 u32 sub_u16(const HalfMode&, u32 a, u32 b, u32) { return a - b; }
 u32 subrev_u16(const HalfMode&, u32 a, u32 b, u32) { return b - a; }
+// With clamp (Semantic::saturating): "Supports saturation (unsigned 16-bit
+// integer domain)" (V_ADD_U16, V_SUB_U16, V_SUBREV_U16 and the packed
+// V_PK_ADD_U16 / V_PK_SUB_U16): the exact result limited to [0, 0xffff]; the
+// signed packed forms V_PK_ADD_I16 / V_PK_SUB_I16 to [-32768, 32767].
+u32 saturate_u16(i32 exact) { return u32(std::clamp(exact, 0, 0xffff)); }
+u32 saturate_i16(i32 exact) { return u32(std::clamp(exact, -32768, 32767)) & 0xffff; }
+u32 add_u16_saturating(const HalfMode&, u32 a, u32 b, u32) { return saturate_u16(i32(a) + i32(b)); }
+u32 sub_u16_saturating(const HalfMode&, u32 a, u32 b, u32) { return saturate_u16(i32(a) - i32(b)); }
+u32 subrev_u16_saturating(const HalfMode&, u32 a, u32 b, u32) { return saturate_u16(i32(b) - i32(a)); }
+u32 add_i16_saturating(const HalfMode&, u32 a, u32 b, u32) { return saturate_i16(i32(i16(a)) + i32(i16(b))); }
+u32 sub_i16_saturating(const HalfMode&, u32 a, u32 b, u32) { return saturate_i16(i32(i16(a)) - i32(i16(b))); }
 u32 mul_lo_u16(const HalfMode&, u32 a, u32 b, u32) { return a * b; }
 u32 lshlrev_b16(const HalfMode&, u32 a, u32 b, u32) { return b << (a & 15); }
 u32 lshrrev_b16(const HalfMode&, u32 a, u32 b, u32) { return (b & 0xffff) >> (a & 15); }
@@ -550,10 +561,11 @@ void op16(Wave& w, const ExecInst& e) {
 
 // VOP3P: each half of the result from the halves op_sel (low) and
 // op_sel_hi (high) pick, negated per neg_lo/neg_hi for f16 operations.
-template <unsigned Sources, bool Float, LaneFn F>
+// Saturating: F is the op's saturating form (Semantic::saturating), run when clamp is set.
+template <unsigned Sources, bool Float, LaneFn F, bool Saturating = false>
 void packed16(Wave& w, const ExecInst& e) {
     const Inst& inst = *e.inst;
-    if (inst.clamp && !Float) not_implemented(w, e);  // integer saturation is not modelled
+    if (inst.clamp && !Float && !Saturating) not_implemented(w, e);  // integer saturation not modelled for this op
     const HalfMode m = mode_of(w);
     const In kind = Float ? In::f16 : In::i16;
     alignas(64) Lanes t0, t1, t2, out;
@@ -818,6 +830,9 @@ void register_half(Table& t) {
     v(Op::v_add_u16, op16<i16_binary, add_u16>, N);
     v(Op::v_sub_u16, op16<i16_binary, sub_u16>, N);
     v(Op::v_subrev_u16, op16<i16_binary, subrev_u16>, N);
+    set_saturating(t, Op::v_add_u16, op16<i16_binary, add_u16_saturating>);
+    set_saturating(t, Op::v_sub_u16, op16<i16_binary, sub_u16_saturating>);
+    set_saturating(t, Op::v_subrev_u16, op16<i16_binary, subrev_u16_saturating>);
     v(Op::v_mul_lo_u16, op16<i16_binary, mul_lo_u16>, N);
     v(Op::v_lshlrev_b16, op16<i16_binary, lshlrev_b16>, N);
     v(Op::v_lshrrev_b16, op16<i16_binary, lshrrev_b16>, N);
@@ -853,6 +868,10 @@ void register_half(Table& t) {
     v(Op::v_pk_add_i16, packed16<2, false, add_u16>, N);
     v(Op::v_pk_sub_u16, packed16<2, false, sub_u16>, N);
     v(Op::v_pk_sub_i16, packed16<2, false, sub_u16>, N);
+    set_saturating(t, Op::v_pk_add_u16, packed16<2, false, add_u16_saturating, true>);
+    set_saturating(t, Op::v_pk_add_i16, packed16<2, false, add_i16_saturating, true>);
+    set_saturating(t, Op::v_pk_sub_u16, packed16<2, false, sub_u16_saturating, true>);
+    set_saturating(t, Op::v_pk_sub_i16, packed16<2, false, sub_i16_saturating, true>);
     v(Op::v_pk_mul_lo_u16, packed16<2, false, mul_lo_u16>, N);
     v(Op::v_pk_lshlrev_b16, packed16<2, false, lshlrev_b16>, N);
     v(Op::v_pk_lshrrev_b16, packed16<2, false, lshrrev_b16>, N);

@@ -371,11 +371,12 @@ u32 cube(u32 xb, u32 yb, u32 zb) {
     return fp::as_bits(r);
 }
 
-// V_ADD_I16 / V_SUB_I16 (gfx9 VOP3): "D.i16 = S0.i16 +- S1.i16", wrapping
-// (clamp, the saturating form, stops the run as integer clamp does everywhere:
-// program.cpp); op_sel picks the source halves and the destination half (the
-// other half kept, as v_mad_u16).
-template <bool Subtract>
+// V_ADD_I16 / V_SUB_I16 (gfx9 VOP3): "D.i16 = S0.i16 +- S1.i16", wrapping, or
+// with clamp (Saturating, Semantic::saturating) saturating in the signed
+// 16-bit domain, [-32768, 32767], as the other integer adds do in theirs;
+// op_sel picks the source halves and the destination half (the other half
+// kept, as v_mad_u16).
+template <bool Subtract, bool Saturating = false>
 void add_sub_i16(Wave& w, const ExecInst& e) {
     const Inst& inst = *e.inst;
     alignas(64) Lanes t0, t1, out;
@@ -386,7 +387,8 @@ void add_sub_i16(Wave& w, const ExecInst& e) {
     const u32* old = vreg(w, e.dst);
     for (unsigned l = 0; l < 64; ++l) {
         const i32 x = std::int16_t(a[l] >> sa), y = std::int16_t(b[l] >> sb);
-        const i32 r = Subtract ? x - y : x + y;
+        const i32 exact = Subtract ? x - y : x + y;
+        const i32 r = Saturating ? std::clamp(exact, -32768, 32767) : exact;
         const u32 h = u32(r) & 0xffff;
         out[l] = high ? (old[l] & 0xffffu) | h << 16 : (old[l] & 0xffff0000u) | h;
     }
@@ -473,6 +475,8 @@ void register_isaops(Table& t) {
     v(Op::v_mqsad_u32_u8, quad_sad<true, 32>);
     v(Op::v_add_i16, add_sub_i16<false>);
     v(Op::v_sub_i16, add_sub_i16<true>);
+    set_saturating(t, Op::v_add_i16, add_sub_i16<false, true>);
+    set_saturating(t, Op::v_sub_i16, add_sub_i16<true, true>);
     f(Op::v_cvt_norm_i16_f16, cvt_norm_16_f16<true>, H);
     f(Op::v_cvt_norm_u16_f16, cvt_norm_16_f16<false>, H);
 }

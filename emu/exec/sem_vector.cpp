@@ -3,6 +3,7 @@
 // (VGPR, broadcast scalar, DPP-gathered, abs/neg/flush applied), runs the
 // lane loop and commits under EXEC. Compiled with -ffp-contract=off.
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -543,6 +544,21 @@ float med3_f(float a, float b, float c) { return fp::med3(a, b, c); }
 u32 add_u32(u32 a, u32 b) { return a + b; }
 u32 sub_u32(u32 a, u32 b) { return a - b; }
 u32 subrev_u32(u32 a, u32 b) { return b - a; }
+
+// With clamp, the integer adds and subtracts saturate instead of wrapping:
+// "Supports saturation (unsigned 32-bit integer domain)" (V_ADD_U32,
+// V_SUB_U32, V_SUBREV_U32, V_ADD_CO_U32 ... V_SUBBREV_CO_U32 in the CDNA ISA
+// guides' VOP2 chapter: the exact result limited to [0, 0xffffffff]);
+// V_ADD_I32 / V_SUB_I32 (VOP3, gfx9) in the signed 32-bit domain, limited to
+// [INT32_MIN, INT32_MAX]. The carry ops' carry-out is the unsaturated one
+// (the pseudo-code sets VCC from tmp).
+u32 saturate_u32(i64 exact) { return exact < 0 ? 0u : exact > i64(UINT32_MAX) ? UINT32_MAX : u32(exact); }
+u32 saturate_i32(i64 exact) { return u32(i32(std::clamp<i64>(exact, INT32_MIN, INT32_MAX))); }
+u32 add_u32_saturating(u32 a, u32 b) { return saturate_u32(i64(a) + b); }
+u32 sub_u32_saturating(u32 a, u32 b) { return saturate_u32(i64(a) - b); }
+u32 subrev_u32_saturating(u32 a, u32 b) { return saturate_u32(i64(b) - a); }
+u32 add_i32_saturating(u32 a, u32 b) { return saturate_i32(i64(i32(a)) + i32(b)); }
+u32 sub_i32_saturating(u32 a, u32 b) { return saturate_i32(i64(i32(a)) - i32(b)); }
 u32 mul_i32_i24(u32 a, u32 b) { return u32(i32(a << 8) >> 8) * u32(i32(b << 8) >> 8); }
 u32 mul_hi_i32_i24(u32 a, u32 b) { return u32(u64(i64(i32(a << 8) >> 8) * i64(i32(b << 8) >> 8)) >> 32); }
 u32 mul_u32_u24(u32 a, u32 b) { return (a & 0xffffff) * (b & 0xffffff); }
@@ -615,6 +631,14 @@ u64 subrev_co(u32 a, u32 b, u32) { return (u64(b) - a) & 0x1ffffffffull; }
 u64 addc_co(u32 a, u32 b, u32 c) { return u64(a) + b + c; }
 u64 subb_co(u32 a, u32 b, u32 c) { return (u64(a) - b - c) & 0x1ffffffffull; }
 u64 subbrev_co(u32 a, u32 b, u32 c) { return (u64(b) - a - c) & 0x1ffffffffull; }
+// The saturating forms (clamp): the carry/borrow bit as above, the result saturated.
+u64 with_carry(u64 carry, i64 exact) { return carry << 32 | saturate_u32(exact); }
+u64 add_co_saturating(u32 a, u32 b, u32 c) { return with_carry(add_co(a, b, c) >> 32, i64(a) + b); }
+u64 sub_co_saturating(u32 a, u32 b, u32 c) { return with_carry(sub_co(a, b, c) >> 32, i64(a) - b); }
+u64 subrev_co_saturating(u32 a, u32 b, u32 c) { return with_carry(subrev_co(a, b, c) >> 32, i64(b) - a); }
+u64 addc_co_saturating(u32 a, u32 b, u32 c) { return with_carry(addc_co(a, b, c) >> 32, i64(a) + b + c); }
+u64 subb_co_saturating(u32 a, u32 b, u32 c) { return with_carry(subb_co(a, b, c) >> 32, i64(a) - b - c); }
+u64 subbrev_co_saturating(u32 a, u32 b, u32 c) { return with_carry(subbrev_co(a, b, c) >> 32, i64(b) - a - c); }
 
 // Compares.
 bool f_lt(u32 a, u32 b) { return as_float(a) < as_float(b); }
@@ -1027,6 +1051,17 @@ void register_vector(Table& t) {
     v(Op::v_subbrev_co_u32, vop_carry<subbrev_co>);
     v(Op::v_add_i32, vop2<add_u32>);  // gfx9 VOP3 forms without carry
     v(Op::v_sub_i32, vop2<sub_u32>);
+    set_saturating(t, Op::v_add_u32, vop2<add_u32_saturating>);
+    set_saturating(t, Op::v_sub_u32, vop2<sub_u32_saturating>);
+    set_saturating(t, Op::v_subrev_u32, vop2<subrev_u32_saturating>);
+    set_saturating(t, Op::v_add_co_u32, vop_carry<add_co_saturating>);
+    set_saturating(t, Op::v_sub_co_u32, vop_carry<sub_co_saturating>);
+    set_saturating(t, Op::v_subrev_co_u32, vop_carry<subrev_co_saturating>);
+    set_saturating(t, Op::v_addc_co_u32, vop_carry<addc_co_saturating>);
+    set_saturating(t, Op::v_subb_co_u32, vop_carry<subb_co_saturating>);
+    set_saturating(t, Op::v_subbrev_co_u32, vop_carry<subbrev_co_saturating>);
+    set_saturating(t, Op::v_add_i32, vop2<add_i32_saturating>);
+    set_saturating(t, Op::v_sub_i32, vop2<sub_i32_saturating>);
 
     // VOP3
     v(Op::v_mad_f32, multiply_add_op<false>, FloatPolicy::no_denormals);

@@ -30,6 +30,10 @@ struct Semantic {
     InstClass cls = InstClass::other;
     FloatPolicy fp = FloatPolicy::none;
     bool src2_is_dst = false;  // v_mac/v_fmac: the accumulator is the destination
+    // The op with VOP3 clamp set on an integer result: its saturating form
+    // (the ISA's "Supports saturation (unsigned 32-bit integer domain)" and
+    // the like); null where integer clamp is not modelled (the run stops).
+    ExecFn saturating = nullptr;
 };
 
 using Table = std::array<Semantic, op_count>;
@@ -37,6 +41,9 @@ using Table = std::array<Semantic, op_count>;
 inline void set(Table& t, Op op, ExecFn fn, InstClass cls, FloatPolicy fp = FloatPolicy::none) {
     t[static_cast<std::size_t>(op)] = Semantic{fn, cls, fp, false};
 }
+
+// Registers the form op runs when its clamp bit is set (Semantic::saturating).
+inline void set_saturating(Table& t, Op op, ExecFn fn) { t[static_cast<std::size_t>(op)].saturating = fn; }
 
 void register_scalar(Table& t);
 void register_vector(Table& t);

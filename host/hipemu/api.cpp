@@ -48,14 +48,37 @@ hipError_t copy_synchronously(void* dst, const void* src, size_t bytes, hipMemcp
 
 hipError_t copy_on_stream(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream) {
     if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return e;
+    if (dppgemm::hipemu::capture(stream, [=] { return runtime().copy(dst, src, bytes, kind); })) return hipSuccess;
     return runtime().copy(dst, src, bytes, kind);
 }
 
-// hipHostMalloc'd blocks: host memory kernels reach at the same address (mapped).
+// A fill on a stream: now, or as a node of the graph the stream is capturing.
+hipError_t fill_on_stream(void* dst, std::uint32_t pattern, std::size_t pattern_bytes, std::size_t count,
+                          hipStream_t stream) {
+    if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return e;
+    if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, pattern, pattern_bytes, count); }))
+        return hipSuccess;
+    return runtime().fill(dst, pattern, pattern_bytes, count);
+}
+
+// hipHostMalloc'd blocks: host memory kernels reach at the same address
+// (mapped), with the flags they were allocated with (hipHostGetFlags).
 std::mutex host_blocks_mutex;
-std::map<void*, size_t> host_blocks;
+std::map<void*, unsigned> host_blocks;
 
 }  // namespace
+
+namespace dppgemm::hipemu {
+
+bool host_block_flags(const void* pointer, unsigned* flags) {
+    std::lock_guard<std::mutex> lock(host_blocks_mutex);
+    auto it = host_blocks.find(const_cast<void*>(pointer));
+    if (it == host_blocks.end()) return false;
+    *flags = it->second;
+    return true;
+}
+
+}  // namespace dppgemm::hipemu
 
 extern "C" {
 
@@ -187,7 +210,7 @@ hipError_t hipMemGetInfo(size_t* free, size_t* total) {
 hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (!ptr) return record(hipErrorInvalidValue);
-        (void)flags;  // pinning and coherence mean nothing to the emulator; every block is mapped
+        // Pinning and coherence mean nothing to the emulator; every block is mapped, its flags kept.
         *ptr = nullptr;
         if (size == 0) return hipSuccess;
         constexpr size_t page = 4096;
@@ -198,7 +221,7 @@ hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
             return record(hipErrorOutOfMemory);
         }
         std::lock_guard<std::mutex> lock(host_blocks_mutex);
-        host_blocks[block] = size;
+        host_blocks[block] = flags;
         *ptr = block;
         return hipSuccess;
     });
@@ -256,10 +279,8 @@ hipError_t hipMemset(void* dst, int value, size_t bytes) {
         __func__, [&]() -> hipError_t { return record(runtime().fill(dst, std::uint8_t(value), 1, bytes)); });
 }
 hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t stream) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-        return hipMemset(dst, value, bytes);
-    });
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(fill_on_stream(dst, std::uint8_t(value), 1, bytes, stream)); });
 }
 hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count) {
     return dppgemm::hipemu::guarded(__func__,
@@ -310,8 +331,12 @@ hipError_t hipEventDestroy(hipEvent_t event) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t { return record(runtime().destroy_event(event)); });
 }
 hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
-    return dppgemm::hipemu::guarded(__func__,
-                                    [&]() -> hipError_t { return record(runtime().record_event(event, stream)); });
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_event(event); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [event] { return runtime().record_event(event, nullptr); }))
+            return hipSuccess;
+        return record(runtime().record_event(event, stream));
+    });
 }
 hipError_t hipEventSynchronize(hipEvent_t event) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 
 #include "guard.hpp"
 #include "runtime.hpp"
@@ -263,6 +264,166 @@ hipError_t hipGetDeviceFlags(unsigned int* flags) {
         if (!Runtime::instance().device()) return record(hipErrorNoDevice);
         *flags = device_flags;
         return hipSuccess;
+    });
+}
+
+// ---- one device: peers, PCI identity, choosing ----
+
+// A device is never its own peer (as on ROCm and CUDA), and there is no other.
+hipError_t hipDeviceCanAccessPeer(int* canAccessPeer, int deviceId, int peerDeviceId) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!canAccessPeer) return record(hipErrorInvalidValue);
+        if (hipError_t e = Runtime::instance().check_device(deviceId); e != hipSuccess) return record(e);
+        if (hipError_t e = Runtime::instance().check_device(peerDeviceId); e != hipSuccess) return record(e);
+        *canAccessPeer = 0;
+        return hipSuccess;
+    });
+}
+hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (flags != 0) return record(hipErrorInvalidValue);
+        if (hipError_t e = Runtime::instance().check_device(peerDeviceId); e != hipSuccess) return record(e);
+        return record(hipErrorInvalidDevice);  // the one device is not its own peer
+    });
+}
+hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = Runtime::instance().check_device(peerDeviceId); e != hipSuccess) return record(e);
+        return record(hipErrorPeerAccessNotEnabled);
+    });
+}
+// "domain:bus:device.function" in hex, as ROCm prints it: 0000:03:00.0.
+hipError_t hipDeviceGetPCIBusId(char* pciBusId, int len, int device) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!pciBusId || len <= 0) return record(hipErrorInvalidValue);
+        if (hipError_t e = Runtime::instance().check_device(device); e != hipSuccess) return record(e);
+        const hipDeviceProp_t& p = Runtime::instance().device()->properties;
+        std::snprintf(pciBusId, size_t(len), "%04x:%02x:%02x.0", unsigned(p.pciDomainID), unsigned(p.pciBusID),
+                      unsigned(p.pciDeviceID));
+        return hipSuccess;
+    });
+}
+hipError_t hipDeviceGetByPCIBusId(int* device, const char* pciBusId) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!device || !pciBusId) return record(hipErrorInvalidValue);
+        if (!Runtime::instance().device()) return record(hipErrorNoDevice);
+        unsigned domain = 0, bus = 0, slot = 0, function = 0;
+        if (std::sscanf(pciBusId, "%x:%x:%x.%x", &domain, &bus, &slot, &function) != 4)
+            return record(hipErrorInvalidValue);
+        const hipDeviceProp_t& p = Runtime::instance().device()->properties;
+        if (domain != unsigned(p.pciDomainID) || bus != unsigned(p.pciBusID) || slot != unsigned(p.pciDeviceID))
+            return record(hipErrorInvalidDevice);
+        *device = 0;
+        return hipSuccess;
+    });
+}
+hipError_t hipChooseDevice(int* device, const hipDeviceProp_t* prop) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!device || !prop) return record(hipErrorInvalidValue);
+        if (!Runtime::instance().device()) return record(hipErrorNoDevice);
+        *device = 0;
+        return hipSuccess;
+    });
+}
+
+// ---- stream priorities and flags ----
+
+hipError_t hipDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (leastPriority) *leastPriority = Runtime::stream_priority_low;
+        if (greatestPriority) *greatestPriority = Runtime::stream_priority_high;
+        return hipSuccess;
+    });
+}
+hipError_t hipStreamCreateWithPriority(hipStream_t* stream, unsigned int flags, int priority) {
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(Runtime::instance().create_stream(stream, flags, priority)); });
+}
+hipError_t hipStreamGetPriority(hipStream_t stream, int* priority) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!priority) return record(hipErrorInvalidValue);
+        return record(Runtime::instance().stream_flags(stream, nullptr, priority));
+    });
+}
+hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int* flags) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!flags) return record(hipErrorInvalidValue);
+        return record(Runtime::instance().stream_flags(stream, flags, nullptr));
+    });
+}
+
+// ---- function and shared-memory configuration: checked, nothing to apply ----
+
+// The dynamic LDS a launch may ask for is checked at launch against the
+// CU's 64 KiB; the attribute is accepted within that (ROCm 5.2 keeps no
+// attributes either).
+hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int value) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        hipFunction_t f = nullptr;
+        if (hipError_t e = function_of(func, &f); e != hipSuccess) return record(e);
+        if (attr == hipFuncAttributeMaxDynamicSharedMemorySize) {
+            const unsigned lds = cu_limits(f->program.target).lds_bytes;
+            if (value < 0 || unsigned(value) > lds - f->program.descriptor.group_segment_fixed_size)
+                return record(hipErrorInvalidValue);
+            return hipSuccess;
+        }
+        if (attr == hipFuncAttributePreferredSharedMemoryCarveout)
+            return value >= -1 && value <= 100 ? hipSuccess : record(hipErrorInvalidValue);
+        return record(hipErrorInvalidValue);
+    });
+}
+hipError_t hipFuncSetSharedMemConfig(const void* func, hipSharedMemConfig config) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (config < hipSharedMemBankSizeDefault || config > hipSharedMemBankSizeEightByte)
+            return record(hipErrorInvalidValue);
+        hipFunction_t f = nullptr;
+        return record(function_of(func, &f));
+    });
+}
+hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (config < hipSharedMemBankSizeDefault || config > hipSharedMemBankSizeEightByte)
+            return record(hipErrorInvalidValue);
+        if (!Runtime::instance().device()) return record(hipErrorNoDevice);
+        return hipSuccess;
+    });
+}
+// LDS banks are 4 bytes wide on every gfx9 target.
+hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig* pConfig) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!pConfig) return record(hipErrorInvalidValue);
+        if (!Runtime::instance().device()) return record(hipErrorNoDevice);
+        *pConfig = hipSharedMemBankSizeFourByte;
+        return hipSuccess;
+    });
+}
+
+// ---- cooperative launches ----
+
+// A cooperative launch runs as any other; its grid must fit on the device at
+// once (occupancy x CUs), as ROCm requires. Grid-wide synchronization
+// (grid_group::sync(), ds_gws_barrier) is not provided: a kernel reaching it
+// stops with "instruction not implemented", so cooperativeLaunch stays 0.
+hipError_t hipLaunchCooperativeKernel(const void* f, dim3 gridDim, dim3 blockDimX, void** kernelParams,
+                                      unsigned int sharedMemBytes, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        hipFunction_t function = nullptr;
+        if (hipError_t e = function_of(f, &function); e != hipSuccess) return record(e);
+        const unsigned long long block = 1ull * blockDimX.x * blockDimX.y * blockDimX.z;
+        int per_cu = 0;
+        if (block == 0 || block > 1024 ||
+            max_active_blocks(&per_cu, function, int(block), sharedMemBytes) != hipSuccess)
+            return record(hipErrorInvalidValue);
+        const unsigned long long grid = 1ull * gridDim.x * gridDim.y * gridDim.z;
+        const unsigned long long resident =
+            1ull * unsigned(per_cu) * unsigned(Runtime::instance().device()->properties.multiProcessorCount);
+        if (grid > resident) {
+            std::fprintf(
+                stderr, "hipemu: hipLaunchCooperativeKernel: %llu workgroups, at most %llu fit on the device at once\n",
+                grid, resident);
+            return record(hipErrorCooperativeLaunchTooLarge);
+        }
+        return hipLaunchKernel(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
     });
 }
 

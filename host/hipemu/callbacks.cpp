@@ -17,8 +17,15 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (!callback || flags != 0) return record(hipErrorInvalidValue);
         if (hipError_t e = Runtime::instance().check_stream(stream); e != hipSuccess) return record(e);
-        callback(stream, Runtime::instance().peek_pending_fault(), userData);
-        return hipSuccess;
+        // In a capture it becomes a graph's host node (ROCm 5.2 exports no
+        // hipLaunchHostFunc, so programs linked against it use this), called
+        // with the stream it was captured from and the status when it runs.
+        const auto call = [callback, stream, userData]() {
+            callback(stream, Runtime::instance().peek_pending_fault(), userData);
+            return hipSuccess;
+        };
+        if (dppgemm::hipemu::capture(stream, call)) return hipSuccess;
+        return call();
     });
 }
 
@@ -26,8 +33,12 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* userData)
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (!fn) return record(hipErrorInvalidValue);
         if (hipError_t e = Runtime::instance().check_stream(stream); e != hipSuccess) return record(e);
-        fn(userData);
-        return hipSuccess;
+        const auto call = [fn, userData]() {
+            fn(userData);
+            return hipSuccess;
+        };
+        if (dppgemm::hipemu::capture(stream, call)) return hipSuccess;  // a graph's host node
+        return call();
     });
 }
 

@@ -3,6 +3,8 @@
 // plausible numbers. Nothing here changes what the emulator computes.
 #include "device.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 
 namespace dppgemm::hipemu {
@@ -57,6 +59,18 @@ hipDeviceProp_t properties_of(emu::Target target, const std::string& target_id) 
     p.canMapHostMemory = 1;  // hipHostMalloc'd and registered memory is mapped (memory_more.cpp)
     p.managedMemory = 1;     // hipMallocManaged: host memory kernels reach at the same address
     p.gcnArch = board.gcn_arch;
+    // The capability bits ROCm 5.2 reports for every gfx9 device, each of which
+    // the emulator provides (32/64-bit atomics on global and LDS memory, float
+    // atomic add and exchange, doubles, wave vote, ballot and shuffle, system
+    // fences, 3D grids); the ones ROCm leaves 0 stay 0.
+    p.arch.hasGlobalInt32Atomics = p.arch.hasGlobalFloatAtomicExch = 1;
+    p.arch.hasSharedInt32Atomics = p.arch.hasSharedFloatAtomicExch = 1;
+    p.arch.hasFloatAtomicAdd = 1;
+    p.arch.hasGlobalInt64Atomics = p.arch.hasSharedInt64Atomics = 1;
+    p.arch.hasDoubles = 1;
+    p.arch.hasWarpVote = p.arch.hasWarpBallot = p.arch.hasWarpShuffle = 1;
+    p.arch.hasThreadFenceSystem = 1;
+    p.arch.has3dGrid = 1;
     p.memPitch = memory_bytes;
     p.textureAlignment = 256;
     p.texturePitchAlignment = 256;
@@ -107,6 +121,31 @@ std::optional<int> device_attribute(const hipDeviceProp_t& p, hipDeviceAttribute
     case hipDeviceAttributeManagedMemory: return p.managedMemory;
     case hipDeviceAttributeCooperativeLaunch: return p.cooperativeLaunch;
     case hipDeviceAttributeTextureAlignment: return int(p.textureAlignment);
+    // The rest of hipDeviceProp_t's fields, each under its attribute.
+    case hipDeviceAttributeTotalConstantMemory: return int(std::min<size_t>(p.totalConstMem, INT_MAX));
+    case hipDeviceAttributeSharedMemPerMultiprocessor: return int(p.maxSharedMemoryPerMultiProcessor);
+    case hipDeviceAttributeTexturePitchAlignment: return int(p.texturePitchAlignment);
+    case hipDeviceAttributeMaxPitch: return int(std::min<size_t>(p.memPitch, INT_MAX));
+    case hipDeviceAttributeCooperativeMultiDeviceLaunch: return p.cooperativeMultiDeviceLaunch;
+    case hipDeviceAttributeMaxTexture1DWidth: return p.maxTexture1D;
+    case hipDeviceAttributeMaxTexture1DLinear: return p.maxTexture1DLinear;
+    case hipDeviceAttributeMaxTexture2DWidth: return p.maxTexture2D[0];
+    case hipDeviceAttributeMaxTexture2DHeight: return p.maxTexture2D[1];
+    case hipDeviceAttributeMaxTexture3DWidth: return p.maxTexture3D[0];
+    case hipDeviceAttributeMaxTexture3DHeight: return p.maxTexture3D[1];
+    case hipDeviceAttributeMaxTexture3DDepth: return p.maxTexture3D[2];
+    case hipDeviceAttributeKernelExecTimeout: return p.kernelExecTimeoutEnabled;
+    case hipDeviceAttributeTccDriver: return p.tccDriver;
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc: return p.cooperativeMultiDeviceUnmatchedFunc;
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim: return p.cooperativeMultiDeviceUnmatchedGridDim;
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim: return p.cooperativeMultiDeviceUnmatchedBlockDim;
+    case hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem: return p.cooperativeMultiDeviceUnmatchedSharedMem;
+    case hipDeviceAttributeIsLargeBar: return p.isLargeBar;
+    case hipDeviceAttributeAsicRevision: return p.asicRevision;
+    case hipDeviceAttributeDirectManagedMemAccessFromHost: return p.directManagedMemAccessFromHost;
+    case hipDeviceAttributeConcurrentManagedAccess: return p.concurrentManagedAccess;
+    case hipDeviceAttributePageableMemoryAccess: return p.pageableMemoryAccess;
+    case hipDeviceAttributePageableMemoryAccessUsesHostPageTables: return p.pageableMemoryAccessUsesHostPageTables;
     default: return std::nullopt;
     }
 }

@@ -13,6 +13,7 @@ namespace {
 
 // services.cl's service numbers and message descriptor fields.
 constexpr std::uint32_t kServicePrintf = 2;
+constexpr std::uint32_t kServiceDeviceMemory = 3;  // device malloc/free (SERVICE_DEVMEM)
 constexpr std::uint64_t kDescriptorBegin = 1u << 0;
 constexpr std::uint64_t kDescriptorEnd = 1u << 1;
 constexpr unsigned kDescriptorLengthShift = 5;  // 3 bits: words of the packet used, after the descriptor
@@ -232,8 +233,15 @@ bool HostcallService::serve_ready_packets() {
 void HostcallService::serve_lane(std::uint32_t service, std::uint64_t* slot) {
     if (service != kServicePrintf) {
         if (!unknown_services_said_[service]) {
-            std::fprintf(stderr, "hipemu: device hostcall service %u is not provided (only printf, 2); replying 0\n",
-                         service);
+            if (service == kServiceDeviceMemory)
+                std::fprintf(stderr,
+                             "hipemu: device-side malloc/free (hostcall service %u) is not provided; "
+                             "malloc returns a null pointer\n",
+                             service);
+            else
+                std::fprintf(stderr,
+                             "hipemu: device hostcall service %u is not provided (only printf, 2); replying 0\n",
+                             service);
             unknown_services_said_[service] = true;
         }
         slot[0] = slot[1] = 0;

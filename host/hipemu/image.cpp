@@ -78,7 +78,11 @@ ExtractedCodeObject extract_code_object(const void* image, std::size_t size, con
         out.why = "offload bundle table runs past the end of the image";
     } else if (!out.data) {
         out.error = hipErrorNoBinaryForGpu;
-        out.why = "offload bundle has no code object for " + processor + " (it has: " + triples + ")";
+        // Which device is played is the user's choice (docs/host.md): say how to make them meet.
+        out.why = "offload bundle has no code object for " + processor + " (it has: " + triples +
+                  "); the emulated device is chosen by DPPGEMM_HIPEMU_ARCH (default gfx906): set it to a gfx9 "
+                  "target the program has, or build with --offload-arch=" +
+                  processor;
     } else {
         out.error = hipSuccess;
     }

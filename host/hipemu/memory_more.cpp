@@ -8,6 +8,7 @@
 #include <hip/hip_runtime_api.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -47,9 +48,9 @@ std::optional<size_t> extent_2d(const void* base, size_t pitch, size_t width, si
     return extent;
 }
 
-// Every size is checked before the first row moves: a refused copy writes nothing.
-hipError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                   hipMemcpyKind kind) {
+// Whether a 2D copy may run: every size checked, each device side holding every row.
+hipError_t check_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                    hipMemcpyKind kind) {
     if (width == 0 || height == 0) return hipSuccess;
     if (width > dpitch || width > spitch) return hipErrorInvalidPitchValue;
     const std::optional<size_t> dst_extent = extent_2d(dst, dpitch, width, height);
@@ -64,11 +65,92 @@ hipError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, siz
     if (!device_side_fits(dst, *dst_extent, kind == hipMemcpyHostToDevice || kind == hipMemcpyDeviceToDevice) ||
         !device_side_fits(src, *src_extent, kind == hipMemcpyDeviceToHost || kind == hipMemcpyDeviceToDevice))
         return hipErrorInvalidValue;
+    return hipSuccess;
+}
+
+// Every size is checked before the first row moves: a refused copy writes nothing.
+hipError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                   hipMemcpyKind kind) {
+    if (width == 0 || height == 0) return hipSuccess;
+    if (hipError_t e = check_2d(dst, dpitch, src, spitch, width, height, kind); e != hipSuccess) return e;
     for (size_t row = 0; row < height; ++row)
         if (hipError_t e = runtime().copy(static_cast<char*>(dst) + row * dpitch,
                                           static_cast<const char*>(src) + row * spitch, width, kind);
             e != hipSuccess)
             return e;
+    return hipSuccess;
+}
+
+// Sets width bytes of each of height rows, pitch apart; every row is checked
+// before the first is written.
+hipError_t fill_2d(void* dst, size_t pitch, int value, size_t width, size_t height) {
+    if (width == 0 || height == 0) return hipSuccess;
+    if (width > pitch) return hipErrorInvalidPitchValue;
+    const std::optional<size_t> extent = extent_2d(dst, pitch, width, height);
+    if (!extent || !runtime().is_mapped(dst, *extent)) return hipErrorInvalidValue;
+    for (size_t row = 0; row < height; ++row)
+        if (hipError_t e = runtime().fill(static_cast<char*>(dst) + row * pitch, std::uint8_t(value), 1, width);
+            e != hipSuccess)
+            return e;
+    return hipSuccess;
+}
+
+// The byte of a pitched 3D region at (x bytes, y rows, z slices), nothing when it overflows.
+std::optional<std::uintptr_t> byte_3d(const hipPitchedPtr& p, const hipPos& pos) {
+    const std::optional<size_t> slice = byte_count(p.pitch, p.ysize);
+    const std::optional<size_t> z = slice ? byte_count(pos.z, *slice) : std::nullopt;
+    const std::optional<size_t> y = byte_count(pos.y, p.pitch);
+    if (!z || !y || *z > SIZE_MAX - *y || *z + *y > SIZE_MAX - pos.x) return std::nullopt;
+    const size_t offset = *z + *y + pos.x;
+    if (reinterpret_cast<std::uintptr_t>(p.ptr) > UINTPTR_MAX - offset) return std::nullopt;
+    return reinterpret_cast<std::uintptr_t>(p.ptr) + offset;
+}
+
+// A 3D copy between pitched regions (hipMemcpy3D without arrays): slice by
+// slice as 2D copies, every slice checked before the first byte moves.
+hipError_t copy_3d(const hipMemcpy3DParms* p) {
+    if (!p) return hipErrorInvalidValue;
+    if (p->srcArray || p->dstArray) {
+        std::fprintf(stderr, "hipemu: hipMemcpy3D with a hipArray is not provided (arrays are not)\n");
+        return hipErrorNotSupported;
+    }
+    const hipExtent& e = p->extent;
+    if (e.width == 0 || e.height == 0 || e.depth == 0) return hipSuccess;
+    if (!p->srcPtr.ptr || !p->dstPtr.ptr || e.height > p->srcPtr.ysize || e.height > p->dstPtr.ysize)
+        return hipErrorInvalidValue;
+    const auto slice = [&](const hipPitchedPtr& ptr, const hipPos& pos, size_t z) -> std::optional<std::uintptr_t> {
+        return z > SIZE_MAX - pos.z ? std::nullopt : byte_3d(ptr, hipPos{pos.x, pos.y, pos.z + z});
+    };
+    for (int pass = 0; pass < 2; ++pass)
+        for (size_t z = 0; z < e.depth; ++z) {
+            const std::optional<std::uintptr_t> to = slice(p->dstPtr, p->dstPos, z);
+            const std::optional<std::uintptr_t> from = slice(p->srcPtr, p->srcPos, z);
+            if (!to || !from) return hipErrorInvalidValue;
+            void* dst = reinterpret_cast<void*>(*to);
+            const void* src = reinterpret_cast<const void*>(*from);
+            const hipError_t r = pass == 0
+                                     ? check_2d(dst, p->dstPtr.pitch, src, p->srcPtr.pitch, e.width, e.height, p->kind)
+                                     : copy_2d(dst, p->dstPtr.pitch, src, p->srcPtr.pitch, e.width, e.height, p->kind);
+            if (r != hipSuccess) return r;
+        }
+    return hipSuccess;
+}
+
+hipError_t fill_3d(const hipPitchedPtr& p, int value, const hipExtent& e) {
+    if (e.width == 0 || e.height == 0 || e.depth == 0) return hipSuccess;
+    if (!p.ptr || e.height > p.ysize) return hipErrorInvalidValue;
+    for (int pass = 0; pass < 2; ++pass)
+        for (size_t z = 0; z < e.depth; ++z) {
+            const std::optional<std::uintptr_t> at = byte_3d(p, hipPos{0, 0, z});
+            if (!at) return hipErrorInvalidValue;
+            void* slice = reinterpret_cast<void*>(*at);
+            const std::optional<size_t> extent =
+                e.width > p.pitch ? std::nullopt : extent_2d(slice, p.pitch, e.width, e.height);
+            if (pass == 0 && (!extent || !runtime().is_mapped(slice, *extent)))
+                return e.width > p.pitch ? hipErrorInvalidPitchValue : hipErrorInvalidValue;
+            if (pass == 1)
+                if (hipError_t r = fill_2d(slice, p.pitch, value, e.width, e.height); r != hipSuccess) return r;
+        }
     return hipSuccess;
 }
 
@@ -85,6 +167,11 @@ hipError_t symbol_range(const void* symbol, size_t bytes, size_t offset, char** 
 }  // namespace
 
 namespace dppgemm::hipemu {
+
+bool is_managed(const void* pointer) {
+    std::lock_guard<std::mutex> lock(managed_mutex);
+    return managed_blocks.count(const_cast<void*>(pointer)) == 1;
+}
 
 // hipFree of managed memory (api.cpp): true when `pointer` was one.
 bool free_managed(void* pointer) {
@@ -188,6 +275,8 @@ hipError_t hipMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t sp
                             hipMemcpyKind kind, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [=] { return copy_2d(dst, dpitch, src, spitch, width, height, kind); }))
+            return hipSuccess;
         return record(copy_2d(dst, dpitch, src, spitch, width, height, kind));
     });
 }
@@ -254,6 +343,290 @@ hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t sizeBy
         char* from = nullptr;
         if (hipError_t e = symbol_range(symbol, sizeBytes, offset, &from); e != hipSuccess) return record(e);
         return record(runtime().copy(dst, from, sizeBytes, kind));
+    });
+}
+
+// ---- memsets of every width, sync and async ----
+
+hipError_t hipMemsetD16(hipDeviceptr_t dst, unsigned short value, size_t count) {
+    return dppgemm::hipemu::guarded(__func__,
+                                    [&]() -> hipError_t { return record(runtime().fill(dst, value, 2, count)); });
+}
+hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, value, 1, count); })) return hipSuccess;
+        return record(runtime().fill(dst, value, 1, count));
+    });
+}
+hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, value, 2, count); })) return hipSuccess;
+        return record(runtime().fill(dst, value, 2, count));
+    });
+}
+hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, std::uint32_t(value), 4, count); }))
+            return hipSuccess;
+        return record(runtime().fill(dst, std::uint32_t(value), 4, count));
+    });
+}
+hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
+    return dppgemm::hipemu::guarded(__func__,
+                                    [&]() -> hipError_t { return record(fill_2d(dst, pitch, value, width, height)); });
+}
+hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (dppgemm::hipemu::capture(stream, [=] { return fill_2d(dst, pitch, value, width, height); }))
+            return hipSuccess;
+        return record(fill_2d(dst, pitch, value, width, height));
+    });
+}
+
+// ---- copies under other names ----
+
+hipError_t hipMemcpyWithStream(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
+        return record(runtime().copy(dst, src, sizeBytes, kind));
+    });
+}
+// One device: a peer copy is a copy within it; another device number is hipErrorInvalidDevice.
+hipError_t hipMemcpyPeer(void* dst, int dstDeviceId, const void* src, int srcDeviceId, size_t sizeBytes) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_device(dstDeviceId); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().check_device(srcDeviceId); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
+        return record(runtime().copy(dst, src, sizeBytes, hipMemcpyDeviceToDevice));
+    });
+}
+hipError_t hipMemcpyPeerAsync(void* dst, int dstDeviceId, const void* src, int srcDevice, size_t sizeBytes,
+                              hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().check_device(dstDeviceId); e != hipSuccess) return record(e);
+        if (hipError_t e = runtime().check_device(srcDevice); e != hipSuccess) return record(e);
+        return record(runtime().copy(dst, src, sizeBytes, hipMemcpyDeviceToDevice));
+    });
+}
+
+// ---- host allocations under their other names ----
+
+hipError_t hipMallocHost(void** ptr, size_t size) { return hipHostMalloc(ptr, size, hipHostMallocDefault); }
+hipError_t hipMemAllocHost(void** ptr, size_t size) { return hipHostMalloc(ptr, size, hipHostMallocDefault); }
+hipError_t hipHostAlloc(void** ptr, size_t size, unsigned int flags) { return hipHostMalloc(ptr, size, flags); }
+hipError_t hipFreeHost(void* ptr) { return hipHostFree(ptr); }
+hipError_t hipMemAllocPitch(hipDeviceptr_t* dptr, size_t* pitch, size_t widthInBytes, size_t height,
+                            unsigned int elementSizeBytes) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16)
+            return record(hipErrorInvalidValue);
+        return hipMallocPitch(dptr, pitch, widthInBytes, height);
+    });
+}
+hipError_t hipHostGetFlags(unsigned int* flagsPtr, void* hostPtr) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!flagsPtr || !hostPtr) return record(hipErrorInvalidValue);
+        if (!dppgemm::hipemu::host_block_flags(hostPtr, flagsPtr)) return record(hipErrorInvalidValue);
+        return hipSuccess;
+    });
+}
+
+// ---- what a pointer is ----
+
+// As ROCm 5.2 (ROCclr): hipMalloc'd memory is hipMemoryTypeDevice with only
+// a device pointer; mapped host memory (hipHostMalloc, registered, managed) is
+// hipMemoryTypeHost with both pointers, isManaged for hipMallocManaged; an
+// address in neither is hipErrorInvalidValue.
+hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void* ptr) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!attributes || !ptr) return record(hipErrorInvalidValue);
+        Runtime::Range range;
+        if (!runtime().range_of(ptr, &range)) return record(hipErrorInvalidValue);
+        *attributes = hipPointerAttribute_t{};
+        attributes->memoryType = range.device ? hipMemoryTypeDevice : hipMemoryTypeHost;
+        attributes->device = 0;
+        attributes->devicePointer = const_cast<void*>(ptr);
+        if (!range.device) attributes->hostPointer = const_cast<void*>(ptr);
+        attributes->isManaged = dppgemm::hipemu::is_managed(range.base) ? 1 : 0;
+        unsigned flags = 0;
+        if (dppgemm::hipemu::host_block_flags(range.base, &flags)) attributes->allocationFlags = flags;
+        return hipSuccess;
+    });
+}
+hipError_t hipMemGetAddressRange(hipDeviceptr_t* pbase, size_t* psize, hipDeviceptr_t dptr) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        Runtime::Range range;
+        if (!runtime().range_of(dptr, &range)) return record(hipErrorNotFound);
+        if (pbase) *pbase = range.base;
+        if (psize) *psize = range.size;
+        return hipSuccess;
+    });
+}
+hipError_t hipMemPtrGetInfo(void* ptr, size_t* size) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!ptr || !size) return record(hipErrorInvalidValue);
+        Runtime::Range range;
+        if (!runtime().range_of(ptr, &range)) return record(hipErrorInvalidValue);
+        *size = range.size;
+        return hipSuccess;
+    });
+}
+
+// ---- managed memory: one address space, nothing to migrate ----
+
+// Advice and prefetches are checked and change nothing: managed memory is
+// host memory the device reaches at its own address.
+hipError_t hipMemAdvise(const void* dev_ptr, size_t count, hipMemoryAdvise advice, int device) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        const bool known = (advice >= hipMemAdviseSetReadMostly && advice <= hipMemAdviseUnsetAccessedBy) ||
+                           advice == hipMemAdviseSetCoarseGrain || advice == hipMemAdviseUnsetCoarseGrain;
+        if (!dev_ptr || count == 0 || !known) return record(hipErrorInvalidValue);
+        if (device != hipCpuDeviceId)
+            if (hipError_t e = runtime().check_device(device); e != hipSuccess) return record(e);
+        if (!runtime().is_mapped(dev_ptr, count)) return record(hipErrorInvalidValue);
+        return hipSuccess;
+    });
+}
+hipError_t hipMemPrefetchAsync(const void* dev_ptr, size_t count, int device, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!dev_ptr || count == 0) return record(hipErrorInvalidValue);
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (device != hipCpuDeviceId)
+            if (hipError_t e = runtime().check_device(device); e != hipSuccess) return record(e);
+        if (!runtime().is_mapped(dev_ptr, count)) return record(hipErrorInvalidValue);
+        return hipSuccess;
+    });
+}
+hipError_t hipStreamAttachMemAsync(hipStream_t stream, void* dev_ptr, size_t length, unsigned int flags) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (!dev_ptr || (flags != hipMemAttachGlobal && flags != hipMemAttachHost && flags != hipMemAttachSingle))
+            return record(hipErrorInvalidValue);
+        if (!runtime().is_mapped(dev_ptr, length ? length : 1)) return record(hipErrorInvalidValue);
+        return hipSuccess;
+    });
+}
+
+// ---- the stream-ordered allocator: the stream is in order and done, so these are hipMalloc and hipFree ----
+
+hipError_t hipMallocAsync(void** dev_ptr, size_t size, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(runtime().allocate(dev_ptr, size));
+    });
+}
+hipError_t hipFreeAsync(void* dev_ptr, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(runtime().release(dev_ptr));
+    });
+}
+
+// ---- 3D: pitched allocations, copies and memsets (no arrays) ----
+
+// Rows padded as hipMallocPitch pads them; ysize is the height.
+hipError_t hipMalloc3D(hipPitchedPtr* pitchedDevPtr, hipExtent extent) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!pitchedDevPtr) return record(hipErrorInvalidValue);
+        if (!runtime().device()) return record(hipErrorNoDevice);
+        const std::optional<size_t> row = round_up(extent.width, runtime().device()->properties.texturePitchAlignment);
+        const std::optional<size_t> rows = byte_count(extent.height, extent.depth);
+        const std::optional<size_t> bytes = row && rows ? byte_count(*row, *rows) : std::nullopt;
+        if (!bytes) return record(hipErrorInvalidValue);
+        void* ptr = nullptr;
+        if (hipError_t e = runtime().allocate(&ptr, *bytes); e != hipSuccess) return record(e);
+        *pitchedDevPtr = hipPitchedPtr{ptr, *row, extent.width, extent.height};
+        return hipSuccess;
+    });
+}
+hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) {
+    return dppgemm::hipemu::guarded(__func__,
+                                    [&]() -> hipError_t { return record(fill_3d(pitchedDevPtr, value, extent)); });
+}
+hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        return record(fill_3d(pitchedDevPtr, value, extent));
+    });
+}
+hipError_t hipMemcpy3D(const struct hipMemcpy3DParms* p) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return record(e);
+        return record(copy_3d(p));
+    });
+}
+hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms* p, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (p && dppgemm::hipemu::capture(stream, [q = *p] { return copy_3d(&q); })) return hipSuccess;
+        return record(copy_3d(p));
+    });
+}
+
+// ---- stream memory operations ----
+
+// The writes happen when enqueued (the stream has finished everything before
+// them). A wait whose condition already holds passes; one that does not would
+// wait for a write still to come, which a runtime that runs work when it is
+// enqueued cannot do: hipErrorNotSupported, said on stderr.
+hipError_t hipStreamWriteValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (!ptr || flags != 0) return record(hipErrorInvalidValue);
+        return record(runtime().copy(ptr, &value, sizeof value, hipMemcpyDefault));
+    });
+}
+hipError_t hipStreamWriteValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
+        if (!ptr || flags != 0) return record(hipErrorInvalidValue);
+        return record(runtime().copy(ptr, &value, sizeof value, hipMemcpyDefault));
+    });
+}
+
+}  // extern "C"
+
+namespace {
+
+// The comparison of hip_runtime_api.h: Gte (*ptr & mask) >= value, Eq ==,
+// And ((*ptr & mask) & value) != 0, Nor ~((*ptr & mask) | (value & mask)) != 0.
+template <class T>
+hipError_t wait_value(const char* entry, hipStream_t stream, void* ptr, T value, unsigned flags, T mask) {
+    if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return e;
+    if (!ptr || flags > hipStreamWaitValueNor) return hipErrorInvalidValue;
+    T now = 0;
+    if (hipError_t e = runtime().copy(&now, ptr, sizeof now, hipMemcpyDefault); e != hipSuccess) return e;
+    const T masked = now & mask;
+    const bool holds = flags == hipStreamWaitValueGte   ? masked >= value
+                       : flags == hipStreamWaitValueEq  ? masked == value
+                       : flags == hipStreamWaitValueAnd ? (masked & value) != 0
+                                                        : T(~(masked | (value & mask))) != 0;
+    if (holds) return hipSuccess;
+    std::fprintf(stderr,
+                 "hipemu: %s: the condition does not hold when the wait is enqueued, and waiting for a later "
+                 "write is not provided (work runs when it is enqueued)\n",
+                 entry);
+    return hipErrorNotSupported;
+}
+
+}  // namespace
+
+extern "C" {
+
+hipError_t hipStreamWaitValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags, uint32_t mask) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        return record(wait_value("hipStreamWaitValue32", stream, ptr, value, flags, mask));
+    });
+}
+hipError_t hipStreamWaitValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags, uint64_t mask) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        return record(wait_value("hipStreamWaitValue64", stream, ptr, value, flags, mask));
     });
 }
 

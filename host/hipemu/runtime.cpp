@@ -152,6 +152,21 @@ bool Runtime::is_mapped(const void* pointer, std::size_t bytes) const {
     return memory_.find(address_of(pointer), bytes) != nullptr;
 }
 
+bool Runtime::range_of(const void* pointer, Range* out) const {
+    const std::uint64_t address = address_of(pointer);
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto* table : {&allocation_sizes_, &host_mappings_}) {
+        auto it = table->upper_bound(address);
+        if (it == table->begin()) continue;
+        --it;
+        if (address - it->first < it->second) {
+            *out = Range{reinterpret_cast<void*>(it->first), it->second, table == &allocation_sizes_};
+            return true;
+        }
+    }
+    return false;
+}
+
 hipError_t Runtime::copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind) {
     if (kind < hipMemcpyHostToHost || kind > hipMemcpyDefault) return hipErrorInvalidMemcpyDirection;
     if (bytes == 0) return hipSuccess;
@@ -193,10 +208,25 @@ hipError_t Runtime::check_stream(hipStream_t stream) const {
                                                                                       : hipErrorInvalidHandle;
 }
 
-hipError_t Runtime::create_stream(hipStream_t* out, unsigned flags) {
+hipError_t Runtime::create_stream(hipStream_t* out, unsigned flags, int priority) {
     if (!out || (flags != hipStreamDefault && flags != hipStreamNonBlocking)) return hipErrorInvalidValue;
     std::lock_guard<std::mutex> lock(mutex_);
     *out = streams_.create(flags);
+    (*out)->priority = std::clamp(priority, stream_priority_high, stream_priority_low);
+    return hipSuccess;
+}
+
+hipError_t Runtime::stream_flags(hipStream_t stream, unsigned* flags, int* priority) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stream == nullptr || stream == hipStreamPerThread) {
+        if (flags) *flags = hipStreamDefault;
+        if (priority) *priority = 0;
+        return hipSuccess;
+    }
+    const ihipStream_t* s = streams_.find(stream);
+    if (!s) return hipErrorInvalidHandle;
+    if (flags) *flags = s->flags;
+    if (priority) *priority = s->priority;
     return hipSuccess;
 }
 
@@ -314,14 +344,17 @@ hipError_t Runtime::load_module_file(hipModule_t* out, const char* path) {
     return load_module(out, bytes.data(), bytes.size(), path);
 }
 
-hipError_t Runtime::load_module_image(hipModule_t* out, const void* image) {
+hipError_t Runtime::load_module_image(hipModule_t* out, const void* image, const std::string& source) {
     if (!out || !image) return hipErrorInvalidValue;
     const std::optional<std::size_t> size = image_size(image);
     if (!size) {
-        say("hipModuleLoadData: the image is neither a 64-bit ELF code object nor a clang offload bundle");
+        // hipModuleLoadData's own image is named after the call, as its other errors are.
+        const bool from_call = source == "hipModuleLoadData image";
+        say((from_call ? std::string("hipModuleLoadData") : source) +
+            ": the image is neither a 64-bit ELF code object nor a clang offload bundle");
         return hipErrorInvalidImage;
     }
-    return load_module(out, image, *size, "hipModuleLoadData image");
+    return load_module(out, image, *size, source);
 }
 
 hipError_t Runtime::unload_module(hipModule_t module) {
@@ -421,8 +454,34 @@ hipError_t Runtime::kernel_arguments(const LaunchRequest& request, std::vector<s
     return hipSuccess;
 }
 
+hipError_t Runtime::deferred_launch(const LaunchRequest& request, Work* out) {
+    auto bytes = std::make_shared<std::vector<std::uint8_t>>();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!request.function || !is_function(request.function)) return hipErrorInvalidHandle;
+        if (hipError_t e = kernel_arguments(request, *bytes); e != hipSuccess) return e;
+    }
+    LaunchRequest later = request;
+    later.kernel_params = nullptr;
+    later.stream = nullptr;
+    *out = [this, later, bytes]() {
+        std::size_t size = bytes->size();
+        void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, bytes->data(), HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                         HIP_LAUNCH_PARAM_END};
+        LaunchRequest now = later;
+        now.extra = extra;
+        return launch(now);
+    };
+    return hipSuccess;
+}
+
 hipError_t Runtime::launch(const LaunchRequest& request) {
     if (hipError_t e = check_stream(request.stream); e != hipSuccess) return e;
+    if (request.stream && is_capturing(request.stream)) {  // the null stream is never captured
+        Work work;
+        if (hipError_t e = deferred_launch(request, &work); e != hipSuccess) return e;
+        if (capture(request.stream, std::move(work))) return hipSuccess;
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     if (!request.function || !is_function(request.function)) return hipErrorInvalidHandle;
     emu::LaunchConfig config;

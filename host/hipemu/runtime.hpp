@@ -13,6 +13,7 @@
 
 #include <array>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,6 +40,7 @@ struct ihipModule_t {
 };
 struct ihipStream_t {
     unsigned flags = 0;
+    int priority = 0;  // hipStreamCreateWithPriority's, clamped to [stream_priority_high, stream_priority_low]
 };
 struct ihipEvent_t {
     unsigned flags = 0;
@@ -58,6 +60,14 @@ struct LaunchRequest {
 
 // Remembers a failure for hipGetLastError and returns it (api.cpp).
 hipError_t record(hipError_t error);
+
+// Work a graph runs when it is launched (graphs.cpp).
+using Work = std::function<hipError_t()>;
+// While `stream` is being captured into a graph: keeps `work` as the
+// capture's next node and returns true; otherwise false (run the work now).
+bool capture(hipStream_t stream, Work work);
+// Whether `stream` is being captured now.
+bool is_capturing(hipStream_t stream);
 
 // count elements of element_bytes each, in bytes; nullopt when the product
 // does not fit in size_t. Every size computed from a caller's counts (fills,
@@ -111,7 +121,11 @@ public:
     std::size_t bytes_allocated() const;
 
     hipError_t check_stream(hipStream_t stream) const;
-    hipError_t create_stream(hipStream_t* out, unsigned flags);
+    hipError_t create_stream(hipStream_t* out, unsigned flags, int priority = 0);
+    // A stream's flags and priority (the null stream's: default, 0).
+    hipError_t stream_flags(hipStream_t stream, unsigned* flags, int* priority) const;
+    // Stream priorities as ROCm 5.2 numbers them: lower is greater.
+    static constexpr int stream_priority_high = -1, stream_priority_low = 1;
     hipError_t destroy_stream(hipStream_t stream);
 
     hipError_t check_event(hipEvent_t event) const;
@@ -133,7 +147,9 @@ public:
 
     hipError_t load_module(hipModule_t* out, const void* image, std::size_t size, const std::string& source);
     // An image in memory without its size (hipModuleLoadData): an ELF code object or an offload bundle.
-    hipError_t load_module_image(hipModule_t* out, const void* image);
+    // source names the image in messages.
+    hipError_t load_module_image(hipModule_t* out, const void* image,
+                                 const std::string& source = "hipModuleLoadData image");
     hipError_t load_module_file(hipModule_t* out, const char* path);
     hipError_t unload_module(hipModule_t module);
     bool has_module(hipModule_t module) const {
@@ -144,6 +160,8 @@ public:
     // hipModuleGetGlobal: a variable's device address and size in the module's image.
     hipError_t get_global(hipDeviceptr_t* address, std::size_t* bytes, hipModule_t module, const char* name);
     hipError_t launch(const LaunchRequest& request);
+    // The launch as work to run later (a graph node): its arguments copied now.
+    hipError_t deferred_launch(const LaunchRequest& request, Work* out);
     // The module a function belongs to; nullptr for an unknown handle.
     const ihipModule_t* module_of(hipFunction_t f) const;
 
@@ -153,6 +171,14 @@ public:
     hipError_t unmap_host(void* host);
     // Whether [pointer, pointer + bytes) is device or mapped host memory.
     bool is_mapped(const void* pointer, std::size_t bytes = 1) const;
+    // The hipMalloc'd allocation (device = true) or mapped host block holding
+    // pointer: its first byte and size; false when pointer is in neither.
+    struct Range {
+        void* base = nullptr;
+        std::size_t size = 0;
+        bool device = false;
+    };
+    bool range_of(const void* pointer, Range* out) const;
 
 private:
     Runtime();
@@ -186,6 +212,10 @@ hipError_t function_of_stub(const void* stub, hipFunction_t* out);
 // its host-side shadow: device address and size (hipErrorInvalidSymbol when unknown).
 // hipFree of hipMallocManaged memory (memory_more.cpp): true when it was.
 bool free_managed(void* pointer);
+// Whether pointer is the start of a hipMallocManaged block (memory_more.cpp).
+bool is_managed(const void* pointer);
+// The flags a hipHostMalloc'd block was allocated with; false when pointer is not one (api.cpp).
+bool host_block_flags(const void* pointer, unsigned* flags);
 hipError_t variable_of_shadow(const void* shadow, void** address, std::size_t* bytes);
 
 }  // namespace dppgemm::hipemu

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -454,4 +455,77 @@ TEST_CASE("clamp and omod on f32 and f16 results", "[alu][float][clamp][fidelity
     REQUIRE(r.fault);
     CHECK(r.fault->message.find("v_cvt_i32_f32") != std::string::npos);
     CHECK(r.fault->message.find("clamp/omod") != std::string::npos);
+}
+
+// Integer clamp: the adds and subtracts that "support saturation" in the ISA
+// guides (VOP2 V_ADD_U32 ... V_SUBBREV_CO_U32 and V_ADD_U16 ... V_SUBREV_U16:
+// "(unsigned 32/16-bit integer domain)"; VOP3 V_ADD_I32/V_SUB_I32/V_ADD_I16/
+// V_SUB_I16 and VOP3P V_PK_ADD_I16/V_PK_SUB_I16 in the signed domain) give the
+// exact result limited to the domain's range; the carry-out stays the
+// unsaturated one. hipcc emits v_add_u32 clamp for __clzll (ffbh + 32,
+// saturating at ~0) and the saturating-add builtins.
+TEST_CASE("integer clamp saturates adds and subtracts in their domain", "[alu][clamp][fidelity]") {
+    const std::vector<u32> edges = {0u,          1u,          2u,          0x7fffu,     0x8000u,     0xffffu,
+                                    0x10000u,    0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu,
+                                    0x12345678u, 0xfedcba98u, 0x00017fffu, 0xffff8000u};
+    std::vector<u32> a(64), b(64), c(64);
+    for (unsigned l = 0; l < 64; ++l) {
+        a[l] = edges[l % 16];
+        b[l] = edges[(l / 16 + l * 5) % 16];
+        c[l] = l % 3 == 0;  // carry-in lanes
+    }
+    const std::vector<std::string> ops = {
+        "  v_add_u32_e64 v5, v2, v3 clamp",
+        "  v_sub_u32_e64 v5, v2, v3 clamp",
+        "  v_subrev_u32_e64 v5, v2, v3 clamp",
+        "  v_add_i32 v5, v2, v3 clamp",
+        "  v_sub_i32 v5, v2, v3 clamp",
+        "  v_add_co_u32_e64 v5, s[20:21], v2, v3 clamp",
+        "  v_sub_co_u32_e64 v5, s[20:21], v2, v3 clamp",
+        "  v_cmp_ne_u32 vcc, 0, v4\n  v_addc_co_u32_e64 v5, s[20:21], v2, v3, vcc clamp",
+        "  v_cmp_ne_u32 vcc, 0, v4\n  v_subb_co_u32_e64 v5, s[20:21], v2, v3, vcc clamp",
+        // the carry-out of a saturated add: lanes with carry get 1 in v5
+        "  v_add_co_u32_e64 v6, s[20:21], v2, v3 clamp\n  v_cndmask_b32_e64 v5, 0, 1, s[20:21]",
+        "  v_add_u16_e64 v5, v2, v3 clamp",
+        "  v_sub_u16_e64 v5, v2, v3 clamp",
+        "  v_subrev_u16_e64 v5, v2, v3 clamp",
+        "  v_add_i16 v5, v2, v3 clamp",
+        "  v_sub_i16 v5, v2, v3 clamp",
+        "  v_pk_add_u16 v5, v2, v3 clamp",
+        "  v_pk_sub_u16 v5, v2, v3 clamp",
+        "  v_pk_add_i16 v5, v2, v3 clamp",
+        "  v_pk_sub_i16 v5, v2, v3 clamp",
+    };
+    const auto r = run_three_each(ops, a, b, c);
+    const auto u32_range = [](i64 x) { return u32(std::min<i64>(std::max<i64>(x, 0), 0xffffffffll)); };
+    const auto i32_range = [](i64 x) { return u32(i32(std::min<i64>(std::max<i64>(x, INT32_MIN), INT32_MAX))); };
+    const auto u16_range = [](i64 x) { return u32(std::min<i64>(std::max<i64>(x, 0), 0xffff)); };
+    const auto i16_range = [](i64 x) { return u32(std::min<i64>(std::max<i64>(x, -32768), 32767)) & 0xffff; };
+    const auto lo = [](u32 x, bool s) { return s ? i64(std::int16_t(x & 0xffff)) : i64(x & 0xffff); };
+    const auto hi = [](u32 x, bool s) { return s ? i64(std::int16_t(x >> 16)) : i64(x >> 16); };
+    for (unsigned l = 0; l < 64; ++l) {
+        const u32 x = a[l], y = b[l], cin = c[l];
+        const i64 ux = x, uy = y, sx = i32(x), sy = i32(y);
+        INFO("lane " << l << ": " << hex(x) << ", " << hex(y) << ", carry " << cin);
+        CHECK(r[0][l] == u32_range(ux + uy));
+        CHECK(r[1][l] == u32_range(ux - uy));
+        CHECK(r[2][l] == u32_range(uy - ux));
+        CHECK(r[3][l] == i32_range(sx + sy));
+        CHECK(r[4][l] == i32_range(sx - sy));
+        CHECK(r[5][l] == u32_range(ux + uy));
+        CHECK(r[6][l] == u32_range(ux - uy));
+        CHECK(r[7][l] == u32_range(ux + uy + cin));
+        CHECK(r[8][l] == u32_range(ux - uy - cin));
+        CHECK(r[9][l] == u32(ux + uy > 0xffffffffll));
+        // 16-bit VOP2/VOP3 forms: the low halves, high half of the result 0 (op_sel 0).
+        CHECK(r[10][l] == u16_range(lo(x, false) + lo(y, false)));
+        CHECK(r[11][l] == u16_range(lo(x, false) - lo(y, false)));
+        CHECK(r[12][l] == u16_range(lo(y, false) - lo(x, false)));
+        CHECK((r[13][l] & 0xffff) == i16_range(lo(x, true) + lo(y, true)));
+        CHECK((r[14][l] & 0xffff) == i16_range(lo(x, true) - lo(y, true)));
+        CHECK(r[15][l] == (u16_range(lo(x, false) + lo(y, false)) | u16_range(hi(x, false) + hi(y, false)) << 16));
+        CHECK(r[16][l] == (u16_range(lo(x, false) - lo(y, false)) | u16_range(hi(x, false) - hi(y, false)) << 16));
+        CHECK(r[17][l] == (i16_range(lo(x, true) + lo(y, true)) | i16_range(hi(x, true) + hi(y, true)) << 16));
+        CHECK(r[18][l] == (i16_range(lo(x, true) - lo(y, true)) | i16_range(hi(x, true) - hi(y, true)) << 16));
+    }
 }

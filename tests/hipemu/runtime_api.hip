@@ -152,8 +152,8 @@ int main() {
   EXPECT(hipFree(d_values) == hipSuccess && hipFree(d_sums) == hipSuccess);
 
   // An entry point hipemu does not provide: its documented failure.
-  hipGraph_t graph = nullptr;
-  EXPECT(hipGraphCreate(&graph, 0) == hipErrorNotSupported);
+  hipGraph_t clone = nullptr;
+  EXPECT(hipGraphClone(&clone, nullptr) == hipErrorNotSupported);
   EXPECT(hipGetLastError() == hipErrorNotSupported);
 
   std::printf("runtime_api: %s\n", failures ? "WRONG" : "correct");
