@@ -68,7 +68,10 @@ void collect_reads(InstFacts& f, const ExecInst& e) {
     const bool stores_dst = (info.family == Family::MUBUF && (info.has(OF_STORE) || info.has(OF_ATOMIC))) ||
                             (info.family == Family::SMEM && info.has(OF_STORE));
     if (stores_dst || info.has(OF_READS_DST)) add_read(f, range_of(e.dst));
-    if (info.has(OF_READS_VCC)) add_read(f, RegRange{static_cast<std::uint16_t>(slot_vcc), 2});
+    // Carry-in ops (v_cndmask, v_addc, ...) have their lane mask among the
+    // sources: VCC in e32 (the decoder puts it there), any SGPR pair in e64.
+    if (info.has(OF_READS_VCC) && !info.has(OF_CARRY_IN))
+        add_read(f, RegRange{static_cast<std::uint16_t>(slot_vcc), 2});
     if (info.has(OF_READS_EXEC) || f.valu || f.vmem || f.ds)
         add_read(f, RegRange{static_cast<std::uint16_t>(slot_exec), 2});
     if (f.movrel) add_read(f, RegRange{static_cast<std::uint16_t>(slot_m0), 1});

@@ -135,6 +135,13 @@ std::vector<PlantedCase> cases() {
                  "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 0\n  v_cndmask_b32 v2, 0, 1, vcc" + store_v2,
                  "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 1\n  v_cndmask_b32 v2, 0, 1, vcc" + store_v2, "v_cndmask_b32",
                  "v_cmp_eq_u32", on("gfx940")});
+    // The VOP3 forms name their lane mask as a source: VCC only when written so.
+    c.push_back({"gfx940: v_cndmask_b32_e64 reads VCC as its mask right after v_cmp", Rule::valu_sgpr_after_valu,
+                 "  v_cmp_eq_u32 vcc, 0, v0\n  v_cndmask_b32_e64 v2, 0, 1, vcc" + store_v2,
+                 "  v_cmp_eq_u32 vcc, 0, v0\n  v_cndmask_b32_e64 v2, 0, 1, s[12:13]\n"
+                 "  v_addc_co_u32_e64 v3, s[14:15], v0, v0, s[12:13]" +
+                     store_v2,
+                 "v_cndmask_b32", "v_cmp_eq_u32", on("gfx940")});
     c.push_back(
         {"gfx940: v_readfirstlane right after a VALU write of its VGPR", Rule::readlane_after_valu,
          "  v_mov_b32 v3, v0\n  v_readfirstlane_b32 s20, v3\n  s_nop 1\n  v_mov_b32 v2, s20" + store_v2,
