@@ -553,12 +553,21 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
                 if (--running == 0) all_done.notify_all();
             });
         if (config.progress) {
-            std::unique_lock<std::mutex> lock(running_mutex);
-            while (running != 0) {
-                lock.unlock();
-                config.progress(shared.finished.load(), shared.workgroup_count);
-                lock.lock();
-                all_done.wait_for(lock, std::chrono::milliseconds(100), [&] { return running == 0; });
+            try {
+                std::unique_lock<std::mutex> lock(running_mutex);
+                while (running != 0) {
+                    lock.unlock();
+                    config.progress(shared.finished.load(), shared.workgroup_count);
+                    lock.lock();
+                    all_done.wait_for(lock, std::chrono::milliseconds(100), [&] { return running == 0; });
+                }
+            } catch (...) {
+                // The caller's callback threw: the workers stop after their
+                // current workgroup and are joined before the exception
+                // leaves (destroying a running std::thread ends the process).
+                shared.next.store(shared.workgroup_count);
+                for (std::thread& t : pool) t.join();
+                throw;
             }
         }
         for (std::thread& t : pool) t.join();

@@ -79,6 +79,8 @@ struct LaunchConfig {
     std::uint64_t hostcall_buffer = 0;
     // Called on the launching thread, about every 100 ms and once at the end,
     // with (workgroups finished, workgroups in the grid). Empty: not called.
+    // If it throws, the workers stop after their current workgroup and
+    // launch passes the exception on.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 

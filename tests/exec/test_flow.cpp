@@ -490,3 +490,34 @@ TEST_CASE("LDS accesses carry pattern ids: one id, one lane pattern", "[flow][ob
         CHECK(id[5] == id[4]);
     }
 }
+
+TEST_CASE("a progress callback that throws: launch stops its workers and passes the exception on", "[flow][progress]") {
+    // The first report comes while the workers run (a loop long enough for
+    // that): the exception must leave launch after they are joined, not end
+    // the process.
+    const Program program = build(R"(
+  s_mov_b32 s20, 20000
+.Lloop:
+  s_sub_u32 s20, s20, 1
+  s_cmp_lg_u32 s20, 0
+  s_cbranch_scc1 .Lloop
+)");
+    TestRun run(256);
+    run.grid = {64, 1, 1};
+    run.block = {64, 1, 1};
+    Kernargs args(program);
+    for (int i = 0; i < 4; ++i) args.set(i, run.buffer[i]);
+    for (int i = 0; i < 4; ++i) args.set(4 + i, run.value[i]);
+    LaunchConfig config;
+    config.grid = run.grid;
+    config.block = run.block;
+    config.kernarg = args.bytes();
+    config.threads = 2;
+    unsigned reports = 0;
+    config.progress = [&](std::uint64_t, std::uint64_t) {
+        ++reports;
+        throw std::runtime_error("stop");
+    };
+    CHECK_THROWS_WITH(launch(run.memory, program, config), "stop");
+    CHECK(reports == 1);
+}
