@@ -266,15 +266,8 @@ TEST_CASE("checkers observe instructions, memory, counters and barriers per work
     run.block = {128, 1, 1};
     run.threads = 2;
     CountingDispatch observer;
-    Kernargs args(program);
-    for (int i = 0; i < 4; ++i) args.set(i, run.buffer[i]);
-    for (int i = 0; i < 4; ++i) args.set(4 + i, run.value[i]);
-    LaunchConfig config;
-    config.grid = run.grid;
-    config.block = run.block;
-    config.kernarg = args.bytes();
-    config.observer = &observer;
-    const DispatchResult r = launch(run.memory, program, config);
+    run.observer = &observer;
+    const DispatchResult r = run.run(program);
     REQUIRE(r.ok());
     REQUIRE(observer.finished.size() == 3);
     for (const auto& [id, o] : observer.finished) {
@@ -505,19 +498,12 @@ TEST_CASE("a progress callback that throws: launch stops its workers and passes 
     TestRun run(256);
     run.grid = {64, 1, 1};
     run.block = {64, 1, 1};
-    Kernargs args(program);
-    for (int i = 0; i < 4; ++i) args.set(i, run.buffer[i]);
-    for (int i = 0; i < 4; ++i) args.set(4 + i, run.value[i]);
-    LaunchConfig config;
-    config.grid = run.grid;
-    config.block = run.block;
-    config.kernarg = args.bytes();
-    config.threads = 2;
+    run.threads = 2;
     unsigned reports = 0;
-    config.progress = [&](std::uint64_t, std::uint64_t) {
+    run.progress = [&](std::uint64_t, std::uint64_t) {
         ++reports;
         throw std::runtime_error("stop");
     };
-    CHECK_THROWS_WITH(launch(run.memory, program, config), "stop");
+    CHECK_THROWS_WITH(run.run(program), "stop");
     CHECK(reports == 1);
 }

@@ -164,6 +164,7 @@ DispatchResult TestRun::run(const Program& program) {
     config.threads = threads;
     config.observer = observer;
     config.watchdog = watchdog;
+    config.progress = progress;
     return launch(memory, program, config);
 }
 

@@ -9,6 +9,7 @@
 // with `global_store_dword v1, vN, s[4:5]`.
 
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -57,6 +58,7 @@ struct TestRun {
     unsigned threads = 1;
     DispatchObserver* observer = nullptr;
     std::uint64_t watchdog = LaunchConfig{}.watchdog;
+    std::function<void(std::uint64_t, std::uint64_t)> progress;  // LaunchConfig::progress
 
     // Buffers of `dwords` dwords each, zeroed.
     explicit TestRun(std::size_t dwords = 1024);
