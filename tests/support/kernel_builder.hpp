@@ -9,8 +9,8 @@
 // with `global_store_dword v1, vN, s[4:5]`.
 
 #include <array>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
