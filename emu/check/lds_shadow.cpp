@@ -126,8 +126,8 @@ std::uint64_t relative_address(const MemoryAccess& a, std::uint64_t origin, unsi
 }
 
 // Whether the active lanes' addresses relative to `origin` (0 for the
-// others) are `relative`. One pass without early exit (the loop over
-// contiguous lanes vectorizes).
+// others) are `relative`: for accesses without a pattern id (FLAT to LDS),
+// or when the ids are not trusted (CheckOptions::compare_lds_patterns).
 bool same_relative(const MemoryAccess& a, std::uint64_t origin, const std::uint64_t (*relative)[64]) {
     std::uint64_t differences = 0;
     for (unsigned el = 0; el < a.addresses_per_lane; ++el)
