@@ -139,8 +139,8 @@ void columns(const Problem& p, const PackedA& a, int first_col, int end_col) {
 void reference_sgemm(MacKind mac, char trans_a, char trans_b, int m, int n, int k, float alpha, const float* a, int lda,
                      const float* b, int ldb, float beta, float* c, int ldc) {
     if (m <= 0 || n <= 0) return;
-    // As dppgemm::sgemm runs the kernels: K = 0 is an empty sum, whatever alpha.
-    if (k == 0 && !std::isfinite(alpha)) alpha = 0.0f;
+    // As dppgemm::sgemm runs the kernels: K = 0 or alpha = 0 with alpha = +0.
+    if (k == 0 || alpha == 0.0f) alpha = 0.0f;
     const bool ta = trans_a == 'T' || trans_a == 't';
     const bool tb = trans_b == 'T' || trans_b == 't';
     const int padded_k = is_zero(alpha) ? 0 : (k + kUnroll - 1) / kUnroll * kUnroll;

@@ -456,6 +456,22 @@ TEST_CASE("sgemm: K = 0 with an infinite or NaN alpha is beta C, bitwise the ref
     }
 }
 
+TEST_CASE("sgemm: alpha = -0, or K = 0 with a negative alpha, and beta = 0 give C = +0, as reference BLAS") {
+    // Reference BLAS sets C to zero there; alpha * (the empty sum) would be -0.
+    for (const auto& [k, alpha] : {std::pair{16, -0.0f}, std::pair{0, -2.0f}, std::pair{0, -0.0f}}) {
+        Problem p = Problem::random('N', 'T', 70, 9, k, 1, 5);
+        p.alpha = alpha;
+        p.beta = 0.0f;
+        std::vector<float> c;
+        REQUIRE(p.run(c, on(Backend::emu)));
+        CHECK(bitwise_equal(c, reference(dppgemm::MacKind::mac_f32, p)));
+        std::size_t not_plus_zero = 0;
+        for (int j = 0; j < p.n; ++j)
+            for (int i = 0; i < p.m; ++i) not_plus_zero += std::signbit(c[i + std::size_t(j) * p.ldc]) || c[i + std::size_t(j) * p.ldc] != 0.0f;
+        CHECK(not_plus_zero == 0);
+    }
+}
+
 TEST_CASE("sgemm: a transpose that is no printable character is named by its code; bad Options values are refused") {
     UntouchedCall call;
     Result r = call('\0', 'N', 2, 2, 2, 1.0f, 2, 2, 0.0f, 2);
