@@ -38,6 +38,18 @@ struct MemoryAccess {
     std::uint64_t address_of(unsigned element, unsigned lane) const {
         return lds_offsets ? lds_offsets[element][lane] : address[element][lane];
     }
+    // A new access's description; its addresses, and for ds accesses
+    // lds_offsets and pattern_id, are the caller's to fill.
+    void begin(Space where, bool writes, std::uint64_t active, std::uint32_t bytes, unsigned per_lane = 1) {
+        space = where;
+        write = writes;
+        read = !writes;
+        lanes = active;
+        bytes_per_lane = bytes;
+        addresses_per_lane = per_lane;
+        lds_offsets = nullptr;
+        pattern_id = 0;
+    }
     // Nonzero: accesses with the same id have the same lanes, addresses per
     // lane, bytes per lane, byte of the first lane's address within its
     // dword, and addresses relative to the first lane's (the executor's bank

@@ -185,12 +185,7 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
     c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, passes, memo);
     if (WorkgroupObserver* o = w.group->observer) {
         MemoryAccess& access = w.group->observed_access;
-        access.space = MemoryAccess::Space::lds;
-        access.write = write;
-        access.read = !write;
-        access.lanes = exec;
-        access.bytes_per_lane = f.bytes;
-        access.addresses_per_lane = a.elements;
+        access.begin(MemoryAccess::Space::lds, write, exec, f.bytes, a.elements);
         access.pattern_id = exec ? memo.pattern_id : 0;
         access.lds_offsets = a.byte;
         o->memory_access(w, e, access);

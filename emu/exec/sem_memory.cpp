@@ -162,14 +162,7 @@ u32 load_value(const std::uint8_t* host, const Format& f) {
 MemoryAccess* observed_global_access(Wave& w, bool write, u64 lanes, u32 bytes_per_lane) {
     if (!w.group->observe_global_memory) return nullptr;
     MemoryAccess& access = w.group->observed_access;
-    access.space = MemoryAccess::Space::global;
-    access.write = write;
-    access.read = !write;
-    access.lanes = lanes;
-    access.bytes_per_lane = bytes_per_lane;
-    access.addresses_per_lane = 1;
-    access.pattern_id = 0;
-    access.lds_offsets = nullptr;
+    access.begin(MemoryAccess::Space::global, write, lanes, bytes_per_lane);
     return &access;
 }
 
@@ -188,14 +181,7 @@ public:
     void report(Wave& w, const ExecInst& e, bool write, u32 bytes_per_lane) const {
         if (!lanes_) return;
         MemoryAccess& a = w.group->observed_access;
-        a.space = MemoryAccess::Space::lds;
-        a.write = write;
-        a.read = !write;
-        a.lanes = lanes_;
-        a.bytes_per_lane = bytes_per_lane;
-        a.addresses_per_lane = 1;
-        a.pattern_id = 0;
-        a.lds_offsets = nullptr;
+        a.begin(MemoryAccess::Space::lds, write, lanes_, bytes_per_lane);
         for (unsigned l = 0; l < 64; ++l) {
             a.address[0][l] = ((lanes_ >> l) & 1) ? offset_[l] : 0;
             a.address[1][l] = 0;
