@@ -145,6 +145,15 @@ void land(Wave& w, const InFlightMemoryOp& p) {
         }
         break;
     }
+    // A store (or atomic) that s_waitcnt retires is complete: every later
+    // access of any wave sees it. The memory model's release sequences rest
+    // on that (LLVM AMDGPUUsage, "Memory Model GFX6-GFX9", "GFX90A",
+    // "GFX942": s_waitcnt vmcnt(0) before the releasing store or atomic).
+    // The store wrote memory at issue, but on the host it may still sit in
+    // this core's store buffer, where a later load of this thread can pass
+    // it (x86-TSO reorders stores with later loads): a full fence drains it.
+    // Kernels retire few stores, so the fence costs nothing measurable.
+    if (p.writes_memory) __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (WorkgroupObserver* o = w.group->observer) o->landed(w, p);
 }
 

@@ -2,7 +2,9 @@
 // The data format (width, sign extension, d16 halves) comes from the op
 // table's columns (op_semantics.txt); the addressing from the encoding. Loads read
 // memory at issue and land in registers at the s_waitcnt that retires them
-// (see core.cpp); stores write at issue.
+// (see core.cpp); stores write at issue. Each lane's access is one
+// single-copy access of its bytes (single_copy.hpp): other workgroups, on
+// other host threads, never see half of a lane's dwordx2.
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +14,7 @@
 
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/semantics.hpp"
+#include "emu/exec/single_copy.hpp"
 #include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
@@ -146,15 +149,27 @@ u32 load_value(const std::uint8_t* host, const Format& f) {
     if (!host) return 0;
     if (f.bytes == 4) {
         u32 v;
-        std::memcpy(&v, host, 4);
+        load_single_copy(&v, host, 4);
         return v;
     }
     if (f.bytes == 2) {
         std::uint16_t v;
-        std::memcpy(&v, host, 2);
+        load_single_copy(&v, host, 2);
         return f.sign ? u32(std::int32_t(std::int16_t(v))) : v;
     }
-    return f.sign ? u32(std::int32_t(std::int8_t(*host))) : *host;
+    std::uint8_t v;
+    load_single_copy(&v, host, 1);
+    return f.sign ? u32(std::int32_t(std::int8_t(v))) : v;
+}
+
+// Host bytes of lane l's whole access when its dwords are contiguous in one
+// allocation and all in range (then one single-copy access carries them, as
+// the GPU carries an aligned dwordx2 in one piece); nullptr otherwise.
+std::uint8_t* whole_lane(std::uint8_t* const host[4], unsigned dwords) {
+    if (dwords < 2 || !host[0]) return nullptr;
+    for (unsigned d = 1; d < dwords; ++d)
+        if (host[d] != host[0] + 4 * d) return nullptr;
+    return host[0];
 }
 
 // The workgroup's MemoryAccess, reset for a global access, when an observer
@@ -287,29 +302,47 @@ bool direct_access(Wave& w, const ExecInst& e, const Format& f, u64 exec, DwordL
     return host || !(exec & touched);
 }
 
+// Lane-major: each lane's dwords are read (written) together, in one
+// single-copy access when all are in range, so that a lane's dwordx2 is never
+// seen half old, half new by another workgroup.
 u64 direct_load(const DwordLanes& a, const std::uint8_t* host, u64 lowest, u64 exec, unsigned dwords, u32* data) {
-    u64 bytes = 0;
+    u64 all_in_range = exec, bytes = 0;
     for (unsigned d = 0; d < dwords; ++d) {
-        const u64 lanes = exec & a.in_range[d];
-        for (unsigned l = 0; l < 64; ++l) {
-            u32 value = 0;
-            if ((lanes >> l) & 1) std::memcpy(&value, host + (a.address[l] - lowest) + 4 * d, 4);
-            data[64 * d + l] = value;
+        all_in_range &= a.in_range[d];
+        bytes += 4ull * unsigned(__builtin_popcountll(exec & a.in_range[d]));
+    }
+    for (unsigned l = 0; l < 64; ++l) {
+        u32 value[4] = {};
+        if ((all_in_range >> l) & 1) {
+            load_single_copy(value, host + (a.address[l] - lowest), 4 * dwords);
+        } else if ((exec >> l) & 1) {
+            for (unsigned d = 0; d < dwords; ++d)
+                if ((a.in_range[d] >> l) & 1) load_single_copy(&value[d], host + (a.address[l] - lowest) + 4 * d, 4);
         }
-        bytes += 4ull * unsigned(__builtin_popcountll(lanes));
+        for (unsigned d = 0; d < dwords; ++d) data[64 * d + l] = value[d];
     }
     return bytes;
 }
 
 u64 direct_store(const DwordLanes& a, std::uint8_t* host, u64 lowest, u64 exec, unsigned dwords, Wave& w,
                  const Src& data) {
-    u64 bytes = 0;
+    u64 all_in_range = exec, bytes = 0;
+    const u32* values[4];
     for (unsigned d = 0; d < dwords; ++d) {
-        const u64 lanes = exec & a.in_range[d];
-        const u32* value = vreg(w, data, d);
-        for (unsigned l = 0; l < 64; ++l)
-            if ((lanes >> l) & 1) std::memcpy(host + (a.address[l] - lowest) + 4 * d, &value[l], 4);
-        bytes += 4ull * unsigned(__builtin_popcountll(lanes));
+        all_in_range &= a.in_range[d];
+        bytes += 4ull * unsigned(__builtin_popcountll(exec & a.in_range[d]));
+        values[d] = vreg(w, data, d);
+    }
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        u32 value[4];
+        for (unsigned d = 0; d < dwords; ++d) value[d] = values[d][l];
+        if ((all_in_range >> l) & 1) {
+            store_single_copy(host + (a.address[l] - lowest), value, 4 * dwords);
+        } else {
+            for (unsigned d = 0; d < dwords; ++d)
+                if ((a.in_range[d] >> l) & 1) store_single_copy(host + (a.address[l] - lowest) + 4 * d, &value[d], 4);
+        }
     }
     return bytes;
 }
@@ -340,15 +373,24 @@ void vmem_load(Wave& w, const ExecInst& e) {
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
+        std::uint8_t* host[4] = {};
         for (unsigned d = 0; d < f.dwords; ++d) {
             u64 address;
-            const std::uint8_t* host = addr.at(l, 4 * d, f.bytes, &address);
+            host[d] = addr.at(l, 4 * d, f.bytes, &address);
             if (d == 0 && access) access->address[0][l] = address;
             if (d == 0) flat_lds.note(l, address);
-            u32 value = load_value(host, f);
+            if (host[d]) bytes += f.bytes;
+        }
+        if (const std::uint8_t* lane = whole_lane(host, f.dwords)) {
+            u32 value[4];
+            load_single_copy(value, lane, 4u * f.dwords);
+            for (unsigned d = 0; d < f.dwords; ++d) data[64 * d + l] = value[d];
+            continue;
+        }
+        for (unsigned d = 0; d < f.dwords; ++d) {
+            u32 value = load_value(host[d], f);
             if (f.d16 && f.hi) value <<= 16;
             data[64 * d + l] = value;
-            if (host) bytes += f.bytes;
         }
     }
     w.group->counters.global_read_bytes += bytes;
@@ -369,6 +411,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
         w.group->counters.global_write_bytes += direct_store(direct, span, lowest, exec, f.dwords, w, data);
         InFlightMemoryOp entry;
         entry.counter = WaitCounter::vm;
+        entry.writes_memory = true;
         issue(w, e, entry);
         return;
     }
@@ -377,21 +420,31 @@ void vmem_store(Wave& w, const ExecInst& e) {
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
+        std::uint8_t* host[4] = {};
         for (unsigned d = 0; d < f.dwords; ++d) {
             u64 address;
-            std::uint8_t* host = addr.at(l, 4 * d, f.bytes, &address);
+            host[d] = addr.at(l, 4 * d, f.bytes, &address);
             if (d == 0 && access) access->address[0][l] = address;
             if (d == 0) flat_lds.note(l, address);
-            if (!host) continue;  // buffer range check: dropped
+            if (host[d]) bytes += f.bytes;  // null: the buffer range check drops the dword
+        }
+        if (std::uint8_t* lane = whole_lane(host, f.dwords)) {
+            u32 value[4];
+            for (unsigned d = 0; d < f.dwords; ++d) value[d] = vreg(w, data, d)[l];
+            store_single_copy(lane, value, 4u * f.dwords);
+            continue;
+        }
+        for (unsigned d = 0; d < f.dwords; ++d) {
+            if (!host[d]) continue;
             u32 value = vreg(w, data, d)[l];
             if (f.hi) value >>= 16;
-            std::memcpy(host, &value, f.bytes);  // little-endian: the low bytes
-            bytes += f.bytes;
+            store_single_copy(host[d], &value, f.bytes);  // little-endian: the low bytes
         }
     }
     w.group->counters.global_write_bytes += bytes;
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::vm;
+    entry.writes_memory = true;
     issue(w, e, entry);
     if (access) w.group->observer->memory_access(w, e, *access);
     flat_lds.report(w, e, true, u32(f.bytes) * f.dwords);
@@ -553,7 +606,7 @@ void typed_load(Wave& w, const ExecInst& e) {
                 const std::uint8_t* host = addr.at(l, c * bytes, bytes, &address);
                 if (c == 0 && access) access->address[0][l] = address;
                 u32 raw = 0;
-                if (host) std::memcpy(&raw, host, bytes), total += bytes;
+                if (host) load_single_copy(&raw, host, bytes), total += bytes;
                 value = host ? typed_to_register(raw, f, t.d16) : 0;
             }
             if (!t.d16) data[64 * c + l] = value;
@@ -581,13 +634,14 @@ void typed_store(Wave& w, const ExecInst& e) {
             if (!host) continue;  // out of range: dropped
             u32 value = t.d16 ? vreg(w, e.dst, c / 2)[l] >> (((c & 1) || t.hi) ? 16 : 0) : vreg(w, e.dst, c)[l];
             const u32 raw = typed_from_register(value, f, t.d16);
-            std::memcpy(host, &raw, bytes);  // little-endian: the low bytes
+            store_single_copy(host, &raw, bytes);  // little-endian: the low bytes
             total += bytes;
         }
     }
     w.group->counters.global_write_bytes += total;
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::vm;
+    entry.writes_memory = true;
     issue(w, e, entry);
     if (access) w.group->observer->memory_access(w, e, *access);
 }
@@ -691,6 +745,7 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
     const bool returns = e.inst->glc;
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::vm;
+    entry.writes_memory = true;
     if (returns) {
         entry.dest = InFlightMemoryOp::Dest::vgpr;
         entry.dwords = std::uint8_t(dwords);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "emu/exec/semantics.hpp"
+#include "emu/exec/single_copy.hpp"
 #include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
@@ -474,13 +475,13 @@ void smem_load(Wave& w, const ExecInst& e) {
             if (off + 4 > r.num_records) continue;
             const std::uint8_t* host = w.group->translator.translate(r.base + off, 4);
             if (!host) fault_at(FaultKind::global_out_of_bounds, "s_buffer_load outside any allocation", r.base + off);
-            std::memcpy(&data[d], host, 4);
+            load_single_copy(&data[d], host, 4);
         }
     } else {
         const u64 address = (read64(w, e.src[0]) + offset) & ~u64(3);
         const std::uint8_t* host = w.group->translator.translate(address, 4ull * dwords);
         if (!host) fault_at(FaultKind::global_out_of_bounds, "s_load outside any allocation", address);
-        std::memcpy(data, host, 4ull * dwords);
+        load_single_copy(data, host, 4u * dwords);
     }
     w.group->counters.scalar_read_bytes += 4ull * dwords;
 }
@@ -492,9 +493,10 @@ void smem_store(Wave& w, const ExecInst& e) {
     const u64 address = (read64(w, e.src[0]) + offset) & ~u64(3);
     std::uint8_t* host = w.group->translator.translate(address, 4ull * dwords);
     if (!host) fault_at(FaultKind::global_out_of_bounds, "s_store outside any allocation", address);
-    std::memcpy(host, &w.sreg[e.dst.index], 4ull * dwords);
+    store_single_copy(host, &w.sreg[e.dst.index], 4u * dwords);
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
+    entry.writes_memory = true;
     issue(w, e, entry);
 }
 

@@ -13,6 +13,7 @@
 
 #include <cstring>
 #include "emu/exec/semantics.hpp"
+#include "emu/exec/single_copy.hpp"
 #include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
@@ -39,10 +40,11 @@ void s_buffer_store(Wave& w, const ExecInst& e) {
         if (at + 4 > r.num_records) continue;
         std::uint8_t* host = w.group->translator.translate(r.base + at, 4);
         if (!host) fault_at(FaultKind::global_out_of_bounds, "s_buffer_store outside any allocation", r.base + at);
-        std::memcpy(host, &w.sreg[e.dst.index + d], 4);
+        store_single_copy(host, &w.sreg[e.dst.index + d], 4);
     }
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
+    entry.writes_memory = true;
     issue(w, e, entry);
 }
 
@@ -76,6 +78,7 @@ void s_atomic(Wave& w, const ExecInst& e) {
     }
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
+    entry.writes_memory = true;
     if (e.inst->glc) {
         entry.dest = InFlightMemoryOp::Dest::sgpr;
         entry.dwords = Dwords;
@@ -117,7 +120,7 @@ void s_scratch_load(Wave& w, const ExecInst& e) {
     entry.dwords = static_cast<std::uint8_t>(dwords);
     entry.reg = e.dst.index;
     InFlightMemoryOp& p = issue(w, e, entry);
-    std::memcpy(w.pending.data(p), host, 4ull * dwords);
+    load_single_copy(w.pending.data(p), host, 4u * dwords);
     w.group->counters.scalar_read_bytes += 4ull * dwords;
 }
 
@@ -125,9 +128,10 @@ void s_scratch_store(Wave& w, const ExecInst& e) {
     const u64 address = scratch_address(w, e);
     std::uint8_t* host = w.group->translator.translate(address, 4ull * e.dst.dwords);
     if (!host) fault_at(FaultKind::global_out_of_bounds, "s_scratch_store outside any allocation", address);
-    std::memcpy(host, &w.sreg[e.dst.index], 4ull * e.dst.dwords);
+    store_single_copy(host, &w.sreg[e.dst.index], 4u * e.dst.dwords);
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
+    entry.writes_memory = true;
     issue(w, e, entry);
 }
 

@@ -49,6 +49,9 @@ struct InFlightMemoryOp {
     WaitCounter counter = WaitCounter::vm;
     Dest dest = Dest::none;
     std::uint8_t dwords = 0;
+    // The operation wrote global memory (a store or an atomic): when it
+    // retires, its writes must be visible to every other workgroup.
+    bool writes_memory = false;
     std::uint16_t reg = 0;
     std::uint32_t keep_mask = 0;   // bits of the old register value kept (d16 loads)
     std::uint64_t lanes = 0;       // lanes written (vector destinations)
