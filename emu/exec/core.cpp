@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "emu/exec/semantics.hpp"
+#include "emu/exec/weak_memory.hpp"
 
 namespace dppgemm::emu::sem {
 
@@ -153,7 +154,10 @@ void land(Wave& w, const InFlightMemoryOp& p) {
     // this core's store buffer, where a later load of this thread can pass
     // it (x86-TSO reorders stores with later loads): a full fence drains it.
     // Kernels retire few stores, so the fence costs nothing measurable.
-    if (p.writes_memory) __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (p.writes_memory) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        if (w.group->weak && p.counter == WaitCounter::vm) w.group->weak->store_retired(w);
+    }
     if (WorkgroupObserver* o = w.group->observer) o->landed(w, p);
 }
 

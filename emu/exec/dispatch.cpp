@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <sstream>
 #include <thread>
 #include <utility>
@@ -15,6 +16,7 @@
 #include "emu/exec/apertures.hpp"
 #include "emu/exec/wave.hpp"
 #include "emu/exec/wave_team.hpp"
+#include "emu/exec/weak_memory.hpp"
 #include "emu/util.hpp"
 
 namespace dppgemm::emu {
@@ -167,8 +169,45 @@ public:
             run_group(id);
             s_.finished.fetch_add(1, std::memory_order_relaxed);
         }
+        add_counters();
+    }
+
+    void add_counters() {
         std::lock_guard<std::mutex> lock(s_.mutex);
         s_.counters += group_.counters;
+    }
+
+    // The random schedule: this worker is resident slot `index` and its
+    // workgroups see `weak` memory.
+    void use_weak_memory(WeakMemory& weak) {
+        group_.weak = &weak;
+        group_.resident_slot = index_;
+    }
+
+    // The random schedule's unit of work: starts workgroup `linear`.
+    void begin(std::uint64_t linear) { begin_group(linear); }
+    // Runs one randomly chosen wave of the current workgroup for at most
+    // `budget` instructions (or releases a barrier every wave has reached).
+    // Returns false once the workgroup has ended or faulted.
+    bool step(std::mt19937_64& rng, std::uint64_t budget) {
+        std::vector<Wave*> running;
+        for (auto& w : waves_)
+            if (w->state == WaveState::running) running.push_back(w.get());
+        if (running.empty()) {
+            if (all_waves_ended() || !release_barrier()) {
+                end_group();
+                return false;
+            }
+            return true;
+        }
+        Wave& w = *running[rng() % running.size()];
+        if (!run_wave(w, budget)) {
+            record_fault(w, *faults_[w.id]);
+            faults_[w.id].reset();
+            end_group();
+            return false;
+        }
+        return true;
     }
 
 private:
@@ -182,8 +221,9 @@ private:
     // LDS): what a wave updates while it runs is then its own.
     PooledWaveTeam team_;
     std::vector<std::unique_ptr<Workgroup>> views_;
-    std::vector<unsigned> phase_waves_;        // the waves that run in this phase, in order
-    std::vector<std::exception_ptr> escaped_;  // by wave: what a team thread caught
+    std::vector<unsigned> phase_waves_;            // the waves that run in this phase, in order
+    std::vector<std::exception_ptr> escaped_;      // by wave: what a team thread caught
+    std::unique_ptr<WorkgroupObserver> observer_;  // of the current workgroup
 
     // The private segment buffer V# as the ROCm runtime builds it: the whole
     // scratch backing, stride 0, swizzled with ADD_TID, index stride 64
@@ -297,17 +337,32 @@ private:
     // Runs the wave until it reaches a barrier or its end. Returns false on
     // a fault, which it leaves in faults_[w.id]. Counts into w.group: group_,
     // or in team mode the wave's view.
-    bool run_wave(Wave& w) {
+    // With a budget (the random schedule), the wave also stops after that
+    // many instructions, still running.
+    bool run_wave(Wave& w, std::uint64_t budget = 0) {
         std::uint64_t* classes = w.group->counters.instructions.data();
         std::uint64_t& multiply_adds = w.group->counters.valu_multiply_add;
         WorkgroupObserver* observer = w.group->observer;
         std::uint32_t current = w.pc;
+        const bool budgeted = budget != 0;
         try {
             // An s_setreg that changes the fp32 denorm mode switches w.code and
             // leaves the loop (WaveState::code_switched): no per-instruction test.
             for (;;) {
                 const ExecInst* code = w.code;
-                if (!observer) {
+                if (budgeted) {
+                    while (w.state == WaveState::running && budget) {
+                        --budget;
+                        current = w.pc;
+                        const ExecInst& e = code[current];
+                        if (group_.watches(current)) observer->before_instruction(w, e);
+                        ++classes[static_cast<std::size_t>(e.cls)];
+                        multiply_adds += e.multiply_add;
+                        ++w.executed;
+                        w.pc = e.next;
+                        e.fn(w, e);
+                    }
+                } else if (!observer) {
                     while (w.state == WaveState::running) {
                         current = w.pc;
                         const ExecInst& e = code[current];
@@ -336,7 +391,10 @@ private:
             faults_[w.id] = WaveFault{current, error};
             return false;
         }
-        if (w.state == WaveState::ended && observer) observer->wave_ended(w);
+        if (w.state == WaveState::ended) {
+            if (observer) observer->wave_ended(w);
+            if (w.group->weak) w.group->weak->wave_ended(w);
+        }
         return true;
     }
 
@@ -397,7 +455,7 @@ private:
         std::memset(s_.env.memory->translate(s_.scratch + index_ * bytes, bytes), 0, bytes);
     }
 
-    void run_group(std::uint64_t linear) {
+    void begin_group(std::uint64_t linear) {
         const std::array<std::uint32_t, 3>& g = s_.config.grid;
         group_.linear_id = linear;
         group_.id = {static_cast<std::uint32_t>(linear % g[0]), static_cast<std::uint32_t>((linear / g[0]) % g[1]),
@@ -405,11 +463,11 @@ private:
         group_.lds.reset(s_.lds_size);
         clear_scratch();
         group_.barriers = 0;
-        std::unique_ptr<WorkgroupObserver> observer;
-        if (s_.config.observer) observer = s_.config.observer->start(linear);
-        group_.observer = observer.get();
-        group_.observe_global_memory = observer && observer->observes_global_memory();
-        group_.watched = observer ? observer->watched_instructions() : nullptr;
+        observer_.reset();
+        if (s_.config.observer) observer_ = s_.config.observer->start(linear);
+        group_.observer = observer_.get();
+        group_.observe_global_memory = observer_ && observer_->observes_global_memory();
+        group_.watched = observer_ ? observer_->watched_instructions() : nullptr;
         for (unsigned i = 0; i < waves_.size(); ++i) init_wave(*waves_[i], i);
         group_.counters.workgroups += 1;
         group_.counters.waves += waves_.size();
@@ -423,7 +481,33 @@ private:
                 waves_[i]->group = &view;
             }
         }
+    }
 
+    bool all_waves_ended() const {
+        for (auto& w : waves_)
+            if (w->state != WaveState::ended) return false;
+        return true;
+    }
+
+    // Every wave is at the barrier or done: releases the barrier. Returns
+    // false when no wave was waiting at it.
+    bool release_barrier() {
+        bool released = false;
+        for (auto& w : waves_)
+            if (w->state == WaveState::at_barrier) w->state = WaveState::running, released = true;
+        if (!released) return false;
+        ++group_.barriers;
+        if (group_.observer) group_.observer->barrier_released(group_.barriers);
+        return true;
+    }
+
+    void end_group() {
+        group_.observer = nullptr;
+        if (s_.config.observer) s_.config.observer->finish(group_.linear_id, std::move(observer_));
+    }
+
+    void run_group(std::uint64_t linear) {
+        begin_group(linear);
         bool faulted = false;
         while (!faulted) {
             if (team_) {
@@ -438,18 +522,10 @@ private:
                     }
                 }
             }
-            if (faulted) break;
-            unsigned ended = 0;
-            for (auto& w : waves_) ended += w->state == WaveState::ended;
-            if (ended == waves_.size()) break;
-            // Every wave is at the barrier or done: release the barrier.
-            for (auto& w : waves_)
-                if (w->state == WaveState::at_barrier) w->state = WaveState::running;
-            ++group_.barriers;
-            if (group_.observer) group_.observer->barrier_released(group_.barriers);
+            if (faulted || all_waves_ended()) break;
+            release_barrier();
         }
-        group_.observer = nullptr;
-        if (s_.config.observer) s_.config.observer->finish(linear, std::move(observer));
+        end_group();
     }
 };
 
@@ -470,6 +546,62 @@ void allocate_scratch(Shared& shared, DispatchObjects& objects, unsigned workers
 }
 
 }  // namespace
+
+// The random schedule (dispatch.hpp): `resident` workers take turns on this
+// thread, each holding one workgroup in flight; workgroups start in order
+// as slots free up. Stops at the first fault.
+void run_random_schedule(Shared& shared, unsigned resident) {
+    const Schedule& schedule = shared.config.schedule;
+    WeakMemory weak(schedule.seed, std::max(resident / 2, 1u));
+    std::mt19937_64& rng = weak.rng();
+    std::vector<std::unique_ptr<Worker>> workers;
+    std::vector<unsigned> in_flight;
+    // Each workgroup runs at its own speed, picked at random over a 32:1
+    // range when it starts and again now and then: a slow one stalls for
+    // long stretches between two of its instructions, as a wave starved by
+    // its neighbours does.
+    std::vector<std::uint64_t> speed(resident);
+    auto start = [&](unsigned slot) {
+        workers[slot]->begin(shared.next++);
+        speed[slot] = std::uint64_t{1} << (rng() % 6);
+    };
+    for (unsigned i = 0; i < resident; ++i) {
+        workers.push_back(std::make_unique<Worker>(shared, i));
+        workers.back()->use_weak_memory(weak);
+        start(i);
+        in_flight.push_back(i);
+    }
+    auto last_report = std::chrono::steady_clock::now();
+    while (!in_flight.empty()) {
+        std::uint64_t total = 0;
+        for (unsigned slot : in_flight) total += speed[slot];
+        std::uint64_t ticket = rng() % total;
+        std::size_t pick = 0;
+        while (ticket >= speed[in_flight[pick]]) ticket -= speed[in_flight[pick++]];
+        Worker& worker = *workers[in_flight[pick]];
+        // Mostly short slices, so that workgroups interleave finely; now and
+        // then a long one, so that one runs ahead of the others.
+        const std::uint64_t budget = rng() % 8 == 0 ? 1 + rng() % 2000 : 1 + rng() % 24;
+        if (rng() % 16 == 0) speed[in_flight[pick]] = std::uint64_t{1} << (rng() % 6);
+        if (!worker.step(rng, budget)) {
+            shared.finished.fetch_add(1, std::memory_order_relaxed);
+            if (shared.first_fault.load() != ~std::uint64_t{0}) break;
+            if (shared.next < shared.workgroup_count) {
+                start(in_flight[pick]);
+            } else {
+                in_flight.erase(in_flight.begin() + static_cast<std::ptrdiff_t>(pick));
+            }
+        }
+        weak.drain_some();
+        if (shared.config.progress && std::chrono::steady_clock::now() - last_report > std::chrono::milliseconds(100)) {
+            shared.config.progress(shared.finished.load(), shared.workgroup_count);
+            last_report = std::chrono::steady_clock::now();
+        }
+    }
+    weak.drain_all();
+    for (auto& worker : workers) worker->add_counters();
+    if (shared.config.progress) shared.config.progress(shared.finished.load(), shared.workgroup_count);
+}
 
 DispatchResult launch(DeviceMemory& memory, const Program& program, const LaunchConfig& config) {
     const KernelDescriptor& kd = program.descriptor;
@@ -534,8 +666,14 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     // order of the waves.
     if (!config.observer && !program.wave_order_matters)
         shared.team_threads = std::min(all_threads / std::max(threads, 1u), shared.waves_per_group);
-    allocate_scratch(shared, objects, std::max(threads, 1u));
-    if (threads <= 1 && !config.progress) {
+    const bool random = config.schedule.kind == Schedule::Kind::random;
+    const auto resident =
+        static_cast<unsigned>(std::min<std::uint64_t>(std::max(config.schedule.resident, 1u), shared.workgroup_count));
+    if (random) shared.team_threads = 1;
+    allocate_scratch(shared, objects, random ? resident : std::max(threads, 1u));
+    if (random) {
+        run_random_schedule(shared, resident);
+    } else if (threads <= 1 && !config.progress) {
         Worker(shared, 0).run();
     } else {
         // With a progress callback even one worker gets its own thread, so
@@ -579,6 +717,31 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     if (!shared.faults.empty()) result.fault = shared.faults.begin()->second;
     return result;
 }
+
+Schedule Schedule::parse(const std::string& text) {
+    Schedule schedule;
+    if (text == "parallel") return schedule;
+    schedule.kind = Kind::random;
+    if (text == "random") {
+        std::random_device device;
+        schedule.seed = (std::uint64_t(device()) << 32) | device();
+        return schedule;
+    }
+    const std::string prefix = "random:";
+    std::size_t used = 0;
+    if (text.compare(0, prefix.size(), prefix) == 0 && text.size() > prefix.size() &&
+        text.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
+        try {
+            schedule.seed = std::stoull(text.substr(prefix.size()), &used);
+            return schedule;
+        } catch (const std::out_of_range&) {
+        }
+    }
+    throw std::invalid_argument("schedule '" + text +
+                                "': expected parallel, random or random:SEED (SEED a 64-bit decimal)");
+}
+
+std::string Schedule::name() const { return kind == Kind::parallel ? "parallel" : "random:" + std::to_string(seed); }
 
 Kernargs::Kernargs(const Program& program)
     : program_(&program),

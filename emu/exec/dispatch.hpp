@@ -33,6 +33,17 @@
 // program with an LDS or global race between waves of one phase (which the
 // checkers report) may give results that depend on the thread count.
 // docs/emulator-performance.md "Small grids" has the measurements.
+//
+// The random schedule (LaunchConfig::schedule, a stress mode): every
+// workgroup runs on the launching thread, up to Schedule::resident of them in
+// flight at once (started in order, as the GPU's dispatcher does, on
+// resident / 2 compute units), each step running a randomly chosen wave of a
+// randomly chosen workgroup for a random number of instructions; and memory
+// is as weak as the AMDGPU memory model allows (weak_memory.hpp): stores
+// reach other workgroups late and out of order, non-bypassing loads may hit a
+// stale L1. A program that passes data between workgroups without the
+// memory model's release and acquire then goes wrong in a few runs. The same
+// seed replays the same schedule.
 
 #include <array>
 #include <cstdint>
@@ -55,6 +66,19 @@ namespace dppgemm::emu {
 // about 5 s of a one-instruction loop on one core (docs/reliability.md), far
 // above any dppgemm kernel (K = 10^5 is about 2.5 million per wave).
 inline constexpr std::uint64_t default_watchdog = std::uint64_t{1} << 28;
+
+struct Schedule {
+    enum class Kind : std::uint8_t { parallel, random };
+    Kind kind = Kind::parallel;
+    std::uint64_t seed = 0;
+    unsigned resident = 8;  // random: workgroups in flight at once
+
+    // "parallel", "random" (seed from std::random_device) or "random:SEED";
+    // throws std::invalid_argument naming the text otherwise.
+    static Schedule parse(const std::string& text);
+    // "parallel" or "random:SEED": what parse() reads back.
+    std::string name() const;
+};
 
 struct LaunchConfig {
     std::array<std::uint32_t, 3> grid{1, 1, 1};   // workgroups per dimension
@@ -82,6 +106,8 @@ struct LaunchConfig {
     // If it throws, the workers stop after their current workgroup and
     // launch passes the exception on.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
+    // How the workgroups are interleaved (see the top of this file).
+    Schedule schedule;
 };
 
 // Why a dispatch stopped: the lowest-numbered faulting workgroup's first fault.

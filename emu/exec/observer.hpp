@@ -25,8 +25,12 @@ struct InFlightMemoryOp;
 struct MemoryAccess {
     enum class Space : std::uint8_t { lds, global } space = Space::global;
     bool write = false;
-    bool read = false;                 // atomics read and write
-    std::uint64_t lanes = 0;           // lanes that access memory
+    bool read = false;  // atomics read and write
+    // Lanes that access memory; of a global access, only lanes that reach
+    // memory other workgroups share (not the private segment, not LDS
+    // through the flat aperture: those lanes are seen as LDS accesses).
+    // A scalar load is a global access of lane 0.
+    std::uint64_t lanes = 0;
     std::uint32_t bytes_per_lane = 0;  // per address
     unsigned addresses_per_lane = 1;   // 2 for ds_read2/write2
     // Where the lanes' addresses are: ds_* instructions lend the executor's

@@ -13,8 +13,10 @@
 #include <type_traits>
 
 #include "emu/exec/apertures.hpp"
+#include "emu/exec/memory_model.hpp"
 #include "emu/exec/semantics.hpp"
 #include "emu/exec/single_copy.hpp"
+#include "emu/exec/weak_memory.hpp"
 #include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
@@ -82,6 +84,8 @@ public:
     std::uint8_t* at(unsigned l, u32 byte_offset, u32 width, u64* address_out) {
         const Inst& inst = *e_.inst;
         u64 address;
+        last_shared_ = false;
+        bool private_segment = scratch_ || (buffer_ && resource_.add_tid);
         if (buffer_) {
             u64 index = 0, offset = u64(inst.offset) + byte_offset;
             const u32* vaddr = e_.src[0].kind == Src::Kind::vgpr ? w_.v[e_.src[0].index] : nullptr;
@@ -111,12 +115,17 @@ public:
             if (flat_ && address - private_aperture_base < aperture_size) {
                 address = private_address(l, u32(address - private_aperture_base), width);
                 *address_out = address;
+                private_segment = true;
             }
         }
         std::uint8_t* host = w_.group->translator.translate(address, width);
         if (!host) fault_at(FaultKind::global_out_of_bounds, "memory access outside any allocation", address);
+        last_shared_ = !private_segment;
         return host;
     }
+    // Whether the last at() reached memory other workgroups share (global
+    // memory; not LDS, not the work-item's private segment).
+    bool last_shared() const { return last_shared_; }
 
 private:
     // Where byte `offset` of lane l's private segment lives: FLAT_SCRATCH
@@ -139,7 +148,7 @@ private:
 
     Wave& w_;
     const ExecInst& e_;
-    bool buffer_ = false, flat_ = false, scratch_ = false, has_saddr_ = false;
+    bool buffer_ = false, flat_ = false, scratch_ = false, has_saddr_ = false, last_shared_ = false;
     BufferResource resource_;
     u32 soffset_ = 0;
     u64 saddr_ = 0;
@@ -287,7 +296,7 @@ std::uint8_t* whole_span(Wave& w, const DwordLanes& a, u64 lanes, unsigned dword
 // The fast path's lanes and span, or false for the lane-by-lane path.
 bool direct_access(Wave& w, const ExecInst& e, const Format& f, u64 exec, DwordLanes& a, std::uint8_t*& host,
                    u64& lowest) {
-    if (w.group->observe_global_memory || f.bytes != 4 || f.d16) return false;
+    if (w.group->observe_global_memory || w.group->weak || f.bytes != 4 || f.d16) return false;
     const Family family = e.inst->info().family;
     if (family == Family::MUBUF) {
         if (!raw_buffer_lanes(w, e, f.dwords, a)) return false;
@@ -370,25 +379,37 @@ void vmem_load(Wave& w, const ExecInst& e) {
     }
     MemoryAccess* access = observed_global_access(w, false, exec, u32(f.bytes) * f.dwords);
     FlatLdsLanes flat_lds(w, e);
+    WeakMemory* weak = w.group->weak;
+    const bool bypass_l1 = load_bypasses_l1(w.group->env->program->target, *e.inst);
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
         std::uint8_t* host[4] = {};
+        u64 address[4];
+        bool shared[4];
         for (unsigned d = 0; d < f.dwords; ++d) {
-            u64 address;
-            host[d] = addr.at(l, 4 * d, f.bytes, &address);
-            if (d == 0 && access) access->address[0][l] = address;
-            if (d == 0) flat_lds.note(l, address);
+            host[d] = addr.at(l, 4 * d, f.bytes, &address[d]);
+            shared[d] = addr.last_shared();
+            if (d == 0 && access) access->address[0][l] = address[0];
+            if (d == 0 && access && !shared[0]) access->lanes &= ~(u64{1} << l);
+            if (d == 0) flat_lds.note(l, address[0]);
             if (host[d]) bytes += f.bytes;
         }
-        if (const std::uint8_t* lane = whole_lane(host, f.dwords)) {
+        const std::uint8_t* lane = weak ? nullptr : whole_lane(host, f.dwords);
+        if (lane) {
             u32 value[4];
             load_single_copy(value, lane, 4u * f.dwords);
             for (unsigned d = 0; d < f.dwords; ++d) data[64 * d + l] = value[d];
             continue;
         }
         for (unsigned d = 0; d < f.dwords; ++d) {
-            u32 value = load_value(host[d], f);
+            u32 seen = 0;
+            const std::uint8_t* source = host[d];
+            if (weak && host[d] && shared[d]) {
+                weak->load(w, address[d], host[d], f.bytes, bypass_l1, &seen);
+                source = reinterpret_cast<const std::uint8_t*>(&seen);
+            }
+            u32 value = load_value(source, f);
             if (f.d16 && f.hi) value <<= 16;
             data[64 * d + l] = value;
         }
@@ -417,18 +438,23 @@ void vmem_store(Wave& w, const ExecInst& e) {
     }
     MemoryAccess* access = observed_global_access(w, true, exec, u32(f.bytes) * f.dwords);
     FlatLdsLanes flat_lds(w, e);
+    WeakMemory* weak = w.group->weak;
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
         std::uint8_t* host[4] = {};
+        u64 address[4];
+        bool shared[4];
         for (unsigned d = 0; d < f.dwords; ++d) {
-            u64 address;
-            host[d] = addr.at(l, 4 * d, f.bytes, &address);
-            if (d == 0 && access) access->address[0][l] = address;
-            if (d == 0) flat_lds.note(l, address);
+            host[d] = addr.at(l, 4 * d, f.bytes, &address[d]);
+            shared[d] = addr.last_shared();
+            if (d == 0 && access) access->address[0][l] = address[0];
+            if (d == 0 && access && !shared[0]) access->lanes &= ~(u64{1} << l);
+            if (d == 0) flat_lds.note(l, address[0]);
             if (host[d]) bytes += f.bytes;  // null: the buffer range check drops the dword
         }
-        if (std::uint8_t* lane = whole_lane(host, f.dwords)) {
+        std::uint8_t* lane = weak ? nullptr : whole_lane(host, f.dwords);
+        if (lane) {
             u32 value[4];
             for (unsigned d = 0; d < f.dwords; ++d) value[d] = vreg(w, data, d)[l];
             store_single_copy(lane, value, 4u * f.dwords);
@@ -438,9 +464,11 @@ void vmem_store(Wave& w, const ExecInst& e) {
             if (!host[d]) continue;
             u32 value = vreg(w, data, d)[l];
             if (f.hi) value >>= 16;
-            store_single_copy(host[d], &value, f.bytes);  // little-endian: the low bytes
+            if (weak && shared[d]) weak->store(w, address[d], host[d], f.bytes, &value);
+            else store_single_copy(host[d], &value, f.bytes);  // little-endian: the low bytes
         }
     }
+    if (weak) weak->store_issued(w);
     w.group->counters.global_write_bytes += bytes;
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::vm;
@@ -605,8 +633,13 @@ void typed_load(Wave& w, const ExecInst& e) {
                 u64 address;
                 const std::uint8_t* host = addr.at(l, c * bytes, bytes, &address);
                 if (c == 0 && access) access->address[0][l] = address;
+                if (c == 0 && access && !addr.last_shared()) access->lanes &= ~(u64{1} << l);
                 u32 raw = 0;
-                if (host) load_single_copy(&raw, host, bytes), total += bytes;
+                if (host && w.group->weak && addr.last_shared())
+                    w.group->weak->load(w, address, host, bytes,
+                                        load_bypasses_l1(w.group->env->program->target, *e.inst), &raw);
+                else if (host) load_single_copy(&raw, host, bytes);
+                if (host) total += bytes;
                 value = host ? typed_to_register(raw, f, t.d16) : 0;
             }
             if (!t.d16) data[64 * c + l] = value;
@@ -631,13 +664,16 @@ void typed_store(Wave& w, const ExecInst& e) {
             u64 address;
             std::uint8_t* host = addr.at(l, c * bytes, bytes, &address);
             if (c == 0 && access) access->address[0][l] = address;
+            if (c == 0 && access && !addr.last_shared()) access->lanes &= ~(u64{1} << l);
             if (!host) continue;  // out of range: dropped
             u32 value = t.d16 ? vreg(w, e.dst, c / 2)[l] >> (((c & 1) || t.hi) ? 16 : 0) : vreg(w, e.dst, c)[l];
             const u32 raw = typed_from_register(value, f, t.d16);
-            store_single_copy(host, &raw, bytes);  // little-endian: the low bytes
+            if (w.group->weak && addr.last_shared()) w.group->weak->store(w, address, host, bytes, &raw);
+            else store_single_copy(host, &raw, bytes);  // little-endian: the low bytes
             total += bytes;
         }
     }
+    if (w.group->weak) w.group->weak->store_issued(w);
     w.group->counters.global_write_bytes += total;
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::vm;
@@ -754,15 +790,20 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
     }
     InFlightMemoryOp& p = issue(w, e, entry);
     u32* out = w.pending.data(p);
+    MemoryAccess* access = observed_global_access(w, true, exec, 4 * dwords);
+    if (access) access->read = true;
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
         u64 address;
         std::uint8_t* host = addr.at(l, 0, 4 * dwords, &address);
+        if (access) access->address[0][l] = address;
+        if (access && !addr.last_shared()) access->lanes &= ~(u64{1} << l);
         if (!host) {
             for (unsigned d = 0; d < dwords; ++d) out[64 * d + l] = 0;
             continue;
         }
         if (address & (4 * dwords - 1)) fault_at(FaultKind::misaligned, "misaligned atomic", address);
+        if (w.group->weak && addr.last_shared()) w.group->weak->before_atomic(w, address, 4 * dwords);
         if (dwords == 1) {
             const u32 value = vreg(w, data, 0)[l];
             const u32 compare = op == AtomicKind::cmpswap ? vreg(w, data, 1)[l] : 0;
@@ -778,6 +819,12 @@ void vmem_atomic(Wave& w, const ExecInst& e) {
         w.group->counters.global_read_bytes += 4 * dwords;
         w.group->counters.global_write_bytes += 4 * dwords;
     }
+    if (w.group->weak) w.group->weak->store_issued(w);
+    if (access) w.group->observer->memory_access(w, e, *access);
+}
+
+void invalidate_l1(Wave& w, const ExecInst&) {
+    if (w.group->weak) w.group->weak->invalidate(w, WeakMemory::Cache::vector_l1);
 }
 
 void no_effect(Wave&, const ExecInst&) {}
@@ -815,9 +862,10 @@ void register_memory(Table& t) {
             set(t, op, vmem_store, InstClass::vmem_store);
         }
     }
-    // Cache control: no caches here.
+    // Cache control: the caches exist only in the random schedule's weak
+    // memory, which has the vector L1 alone (the L2 is coherent for one agent).
     for (Op op : {Op::buffer_wbinvl1, Op::buffer_wbinvl1_vol, Op::buffer_wbl2, Op::buffer_inv, Op::buffer_invl2})
-        set(t, op, no_effect, InstClass::other);
+        set(t, op, invalidates_l1(op) ? invalidate_l1 : no_effect, InstClass::other);
 }
 
 }  // namespace dppgemm::emu::sem

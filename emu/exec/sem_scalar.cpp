@@ -5,8 +5,10 @@
 #include <cstring>
 #include <limits>
 
+#include "emu/exec/memory_model.hpp"
 #include "emu/exec/semantics.hpp"
 #include "emu/exec/single_copy.hpp"
+#include "emu/exec/weak_memory.hpp"
 #include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
@@ -481,7 +483,18 @@ void smem_load(Wave& w, const ExecInst& e) {
         const u64 address = (read64(w, e.src[0]) + offset) & ~u64(3);
         const std::uint8_t* host = w.group->translator.translate(address, 4ull * dwords);
         if (!host) fault_at(FaultKind::global_out_of_bounds, "s_load outside any allocation", address);
-        load_single_copy(data, host, 4u * dwords);
+        if (w.group->weak)
+            w.group->weak->load(w, address, host, 4u * dwords, scalar_load_bypasses_cache(*e.inst), data,
+                                WeakMemory::Cache::scalar);
+        else load_single_copy(data, host, 4u * dwords);
+        // The inter-workgroup checker sees scalar loads of global memory as
+        // one lane's access (lane 0).
+        if (w.group->observe_global_memory) {
+            MemoryAccess& a = w.group->observed_access;
+            a.begin(MemoryAccess::Space::global, false, 1, 4u * dwords);
+            a.address[0][0] = address;
+            w.group->observer->memory_access(w, e, a);
+        }
     }
     w.group->counters.scalar_read_bytes += 4ull * dwords;
 }

@@ -14,6 +14,7 @@
 #include <cstring>
 #include "emu/exec/semantics.hpp"
 #include "emu/exec/single_copy.hpp"
+#include "emu/exec/weak_memory.hpp"
 #include "emu/util.hpp"
 
 namespace dppgemm::emu::sem {
@@ -135,11 +136,17 @@ void s_scratch_store(Wave& w, const ExecInst& e) {
     issue(w, e, entry);
 }
 
-// Write-backs complete at lgkmcnt; invalidates and probes have nothing to do.
+// Write-backs complete at lgkmcnt; probes have nothing to do.
 void counted(Wave& w, const ExecInst& e) {
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_smem;
     issue(w, e, entry);
+}
+
+// s_dcache_inv: the scalar cache exists only in the random schedule's weak memory.
+void invalidate_scalar_cache(Wave& w, const ExecInst& e) {
+    if (w.group->weak) w.group->weak->invalidate(w, WeakMemory::Cache::scalar);
+    counted(w, e);
 }
 void no_effect(Wave&, const ExecInst&) {}
 
@@ -163,7 +170,8 @@ void register_smem(Table& t) {
         set(t, op, s_scratch_load, M);
     for (Op op : {Op::s_scratch_store_dword, Op::s_scratch_store_dwordx2, Op::s_scratch_store_dwordx4})
         set(t, op, s_scratch_store, M);
-    for (Op op : {Op::s_dcache_wb, Op::s_dcache_wb_vol, Op::s_dcache_inv, Op::s_dcache_inv_vol}) set(t, op, counted, M);
+    for (Op op : {Op::s_dcache_wb, Op::s_dcache_wb_vol}) set(t, op, counted, M);
+    for (Op op : {Op::s_dcache_inv, Op::s_dcache_inv_vol}) set(t, op, invalidate_scalar_cache, M);
     for (Op op : {Op::s_atc_probe, Op::s_atc_probe_buffer}) set(t, op, no_effect, M);
 }
 

@@ -119,6 +119,7 @@ inline std::uint32_t mode_register(const FloatMode& m) {
 enum class WaveState : std::uint8_t { running, at_barrier, ended, code_switched };
 
 struct Workgroup;
+class WeakMemory;
 
 struct alignas(64) Wave {
     std::uint32_t v[max_vgprs][64];
@@ -168,6 +169,11 @@ struct Workgroup {
     MemoryAccess observed_access;
     std::array<std::uint32_t, 3> id{};
     std::uint64_t linear_id = 0;
+    // The random schedule (dispatch.hpp): the relaxed memory the waves see,
+    // and which of the workgroups in flight this is (its compute unit is
+    // resident_slot % compute units). Null in the parallel schedule.
+    WeakMemory* weak = nullptr;
+    unsigned resident_slot = 0;
     std::uint32_t barriers = 0;
     // Per ds instruction (by index), created on first use; kept across the
     // workgroups a worker runs.

@@ -22,6 +22,7 @@ namespace {
 
 const char* kArchVariable = "DPPGEMM_HIPEMU_ARCH";
 const char* kThreadsVariable = "DPPGEMM_HIPEMU_THREADS";
+const char* kScheduleVariable = "DPPGEMM_EMU_SCHEDULE";
 
 void say(const std::string& message) { std::fprintf(stderr, "hipemu: %s\n", message.c_str()); }
 
@@ -40,6 +41,21 @@ unsigned threads_from_environment() {
         return unsigned(std::stoul(value));
     say(std::string("ignoring ") + kThreadsVariable + "='" + value + "' (expected 0..1024; 0: every core)");
     return 0;
+}
+
+emu::Schedule schedule_from_environment() {
+    const char* text = std::getenv(kScheduleVariable);
+    if (!text || !*text) return {};
+    try {
+        emu::Schedule schedule = emu::Schedule::parse(text);
+        if (schedule.kind == emu::Schedule::Kind::random)
+            say("random schedule, seed " + std::to_string(schedule.seed) + " (replay: " + kScheduleVariable + "=" +
+                schedule.name() + ")");
+        return schedule;
+    } catch (const std::invalid_argument& e) {
+        say(std::string("ignoring ") + kScheduleVariable + ": " + e.what());
+        return {};
+    }
 }
 
 bool uses_hostcall(const emu::Program& program) {
@@ -70,7 +86,7 @@ Runtime& Runtime::instance() {
     return *runtime;
 }
 
-Runtime::Runtime() : emulator_threads_(threads_from_environment()) {
+Runtime::Runtime() : emulator_threads_(threads_from_environment()), schedule_(schedule_from_environment()) {
     const char* arch = std::getenv(kArchVariable);
     const std::string wanted = arch && *arch ? arch : emu::target_name(emu::default_target);
     device_ = emulated_device(wanted);
@@ -494,6 +510,8 @@ hipError_t Runtime::launch(const LaunchRequest& request) {
     if (hipError_t e = kernel_arguments(request, config.kernarg); e != hipSuccess) return e;
     config.dynamic_lds = request.shared_bytes;
     config.threads = emulator_threads_;
+    config.schedule = schedule_;
+    config.schedule.seed += launches_++;
     const emu::Program& program = request.function->program;
     config.image_address = request.function->module ? request.function->module->image_address : 0;
     std::optional<emu::check::Checker> checker;

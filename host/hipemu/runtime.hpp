@@ -195,6 +195,10 @@ private:
     mutable std::mutex mutex_;
     std::optional<EmulatedDevice> device_;
     unsigned emulator_threads_ = 0;
+    // DPPGEMM_EMU_SCHEDULE; random: launch n runs with seed + n, so that the
+    // printed seed replays the program's whole sequence of launches.
+    emu::Schedule schedule_;
+    std::uint64_t launches_ = 0;
     emu::DeviceMemory memory_;
     std::map<std::uint64_t, std::size_t> allocation_sizes_;  // hipMalloc'd addresses
     std::map<std::uint64_t, std::size_t> host_mappings_;     // map_host'd addresses

@@ -7,7 +7,7 @@
 namespace exec_test {
 
 GemmResult run_gemm(const Program& program, const Gemm& g, const std::vector<float>& a, const std::vector<float>& b,
-                    const std::vector<float>& c0, unsigned threads) {
+                    const std::vector<float>& c0, unsigned threads, const Schedule& schedule) {
     DeviceMemory memory;
     const std::uint64_t da = memory.allocate(4 * a.size(), "A"), db = memory.allocate(4 * b.size(), "B"),
                         dc = memory.allocate(4 * c0.size(), "C");
@@ -31,6 +31,7 @@ GemmResult run_gemm(const Program& program, const Gemm& g, const std::vector<flo
     config.kernarg.resize(sizeof k);
     std::memcpy(config.kernarg.data(), &k, sizeof k);
     config.threads = threads;
+    config.schedule = schedule;
     GemmResult r;
     r.dispatch = launch(memory, program, config);
     r.c.resize(c0.size());

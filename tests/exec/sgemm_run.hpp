@@ -10,7 +10,6 @@
 
 namespace exec_test {
 
-
 struct Gemm {
     char ta = 'N', tb = 'N';
     int m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
@@ -22,9 +21,10 @@ struct GemmResult {
     DispatchResult dispatch;
 };
 
-// C = alpha op(A) op(B) + beta C on a grid of 128x128 tiles, `threads` host threads.
+// C = alpha op(A) op(B) + beta C on a grid of 128x128 tiles, `threads` host
+// threads (the parallel schedule) or the given schedule.
 GemmResult run_gemm(const Program& program, const Gemm& g, const std::vector<float>& a, const std::vector<float>& b,
-                    const std::vector<float>& c0, unsigned threads);
+                    const std::vector<float>& c0, unsigned threads, const Schedule& schedule = {});
 
 // `count` values uniform in [-1, 1).
 std::vector<float> random_matrix(std::size_t count, std::mt19937& rng);

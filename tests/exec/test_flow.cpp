@@ -273,7 +273,7 @@ TEST_CASE("checkers observe instructions, memory, counters and barriers per work
     for (const auto& [id, o] : observer.finished) {
         CHECK(o.instructions == r.counters.wave_instructions() / 3);
         CHECK(o.lds_accesses == 2 * 2);     // 2 waves x (write + read)
-        CHECK(o.global_accesses == 2 * 2);  // 2 waves x (load + store)
+        CHECK(o.global_accesses == 2 * 4);  // 2 waves x (s_load x2 + load + store)
         CHECK(o.issues == 2 * 6);           // per wave: s_load x2, global load and store, ds write and read
         CHECK(o.landings == 2 * 5);         // the final store is never waited for, so it never retires
         CHECK(o.barriers == 1);
@@ -506,4 +506,25 @@ TEST_CASE("a progress callback that throws: launch stops its workers and passes 
     };
     CHECK_THROWS_WITH(run.run(program), "stop");
     CHECK(reports == 1);
+}
+
+TEST_CASE("a schedule is named parallel, random or random:SEED", "[flow][schedule]") {
+    CHECK(Schedule::parse("parallel").kind == Schedule::Kind::parallel);
+    CHECK(Schedule::parse("random").kind == Schedule::Kind::random);
+    const Schedule seeded = Schedule::parse("random:18446744073709551615");
+    CHECK(seeded.kind == Schedule::Kind::random);
+    CHECK(seeded.seed == 18446744073709551615ull);
+    CHECK(seeded.name() == "random:18446744073709551615");
+    CHECK(Schedule::parse(seeded.name()).seed == seeded.seed);
+    CHECK(Schedule{}.name() == "parallel");
+    for (const char* bad :
+         {"", "Random", "random:", "random:-1", "random:1x", "random:18446744073709551616", "serial"}) {
+        INFO(bad);
+        try {
+            Schedule::parse(bad);
+            FAIL("accepted");
+        } catch (const std::invalid_argument& e) {
+            CHECK(std::string(e.what()).find(std::string("'") + bad + "'") != std::string::npos);
+        }
+    }
 }

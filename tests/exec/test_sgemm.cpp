@@ -289,3 +289,26 @@ TEST_CASE("results and counters do not depend on the thread count", "[sgemm][thr
     CHECK(one.dispatch.counters == four.dispatch.counters);
     CHECK(std::memcmp(one.c.data(), four.c.data(), 4 * one.c.size()) == 0);
 }
+
+TEST_CASE("the random schedule gives a race-free kernel's results and counters, seed by seed", "[sgemm][schedule]") {
+    std::mt19937 rng(12);
+    const CodeObject co = load_code_object(code_object_path("gfx906", "dpp2", "NT"));
+    const Program program = build_program(co, co.kernels.at(0));
+    Gemm g;
+    g.tb = 'T';
+    g.m = 300, g.n = 260, g.k = 24, g.lda = 300, g.ldb = 260, g.ldc = 300, g.beta = 0.5f;
+    const std::vector<float> a = random_matrix(300 * 24, rng), b = random_matrix(24 * 260, rng),
+                             c = random_matrix(300 * 260, rng);
+    const GemmResult parallel = run_gemm(program, g, a, b, c, 2);
+    REQUIRE(parallel.dispatch.ok());
+    for (std::uint64_t seed : {1u, 2u, 3u}) {
+        Schedule random;
+        random.kind = Schedule::Kind::random;
+        random.seed = seed;
+        random.resident = 4;  // fewer than the 6 workgroups: slots are reused
+        const GemmResult r = run_gemm(program, g, a, b, c, 2, random);
+        REQUIRE(r.dispatch.ok());
+        CHECK(r.dispatch.counters == parallel.dispatch.counters);
+        CHECK(std::memcmp(r.c.data(), parallel.c.data(), 4 * r.c.size()) == 0);
+    }
+}
