@@ -6,6 +6,7 @@
 #include "emu/check/hazards.hpp"
 #include "emu/check/lds_shadow.hpp"
 #include "emu/check/scoreboard.hpp"
+#include "emu/exec/memory_model.hpp"
 #include "emu/exec/wave.hpp"
 
 namespace dppgemm::emu::check {
@@ -43,10 +44,17 @@ class WorkgroupChecker : public WorkgroupObserver {
 public:
     explicit WorkgroupChecker(const Checker& checker) : checker_(checker) {}
 
-    void begin() {
+    void begin(std::uint64_t workgroup_linear_id) {
         if (checker_.options().watch_every_instruction) watched_.assign(checker_.plan().watched.size(), 1);
         else watched_ = checker_.plan().watched;
-        for (auto& m : waves_) reset(*m);
+        sync_ = checker_.global_sync().active();
+        if (sync_) {
+            const Program& p = checker_.program();
+            for (std::size_t i = 0; i < p.insts.size() && i < watched_.size(); ++i)
+                if (invalidates_l1(p.insts[i].op) || invalidates_scalar_cache(p.insts[i].op)) watched_[i] = 1;
+        }
+        workgroup_ = workgroup_linear_id;
+        for (std::size_t i = 0; i < waves_.size(); ++i) reset(*waves_[i], static_cast<std::uint32_t>(i));
         findings_.clear();
         seen_.clear();
         lds_ready_ = false;
@@ -63,6 +71,11 @@ public:
             report(w, Rule::scratch_without_allocation, w.exec(), e.index, nullptr, "",
                    "scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
         WaveModel& m = model(w);
+        if (sync_ && invalidates_l1(e.inst->op)) {
+            join(m.sync.acquired, m.sync.pending);
+            m.sync.published.reset();
+        }
+        if (sync_ && invalidates_scalar_cache(e.inst->op)) join(m.sync.acquired_scalar, m.sync.pending);
         if (f.waitcnt) m.scoreboard.wait(e.inst->waitcnt.vmcnt, e.inst->waitcnt.lgkmcnt);
         if (f.barrier) check_published(w, e, m);
         if (!m.scoreboard.empty()) check_pending(w, e, f, m);
@@ -89,13 +102,25 @@ public:
             if (const InFlightMemoryOp* other = m.scoreboard.unordered_with(entry))
                 report_unordered_load(w, e, p.lanes, entry, *other);
         m.scoreboard.issue(entry);
+        if (p.writes_memory && p.counter == WaitCounter::vm) ++m.sync.stores_issued;
     }
 
-    // Global bounds are the executor's own fault; only LDS is checked here.
-    bool observes_global_memory() const override { return false; }
+    void landed(const Wave& w, const emu::InFlightMemoryOp& p) override {
+        if (!p.writes_memory || p.counter != WaitCounter::vm) return;
+        WaveSync& sync = model(w).sync;
+        ++sync.stores_completed;
+        sync.published.reset();
+    }
+
+    // Global bounds are the executor's own fault; global accesses matter
+    // only to the inter-workgroup check, for the kernels it watches.
+    bool observes_global_memory() const override { return sync_; }
 
     void memory_access(const Wave& w, const ExecInst& e, const MemoryAccess& a) override {
-        if (a.space != MemoryAccess::Space::lds) return;
+        if (a.space == MemoryAccess::Space::global) {
+            if (sync_) check_global(w, e, a);
+            return;
+        }
         const LdsShadow::Pattern& pattern = lds_.pattern(a, e.index, !checker_.options().compare_lds_patterns);
         check_alignment(w, e, a, pattern);
         if (e.inst->info().has(OF_ATOMIC)) return;  // atomics are meant to be shared
@@ -107,14 +132,30 @@ public:
         if (c.any()) report_race(w, e, a, c);
     }
 
+    // The waves of a workgroup share their CU's L1, and the barrier orders
+    // each wave's earlier accesses before every wave's later ones: what one
+    // acquired, and the stores each had completed, all of them now know.
     void barrier_released(std::uint32_t) override {
         if (lds_ready_) lds_.new_epoch();
+        if (!sync_) return;
+        Knowledge all, all_scalar;
+        for (auto& m : waves_) {
+            join(all, m->sync.acquired);
+            join(all, Knowledge{{m->sync.key, m->sync.stores_completed}});
+            join(all_scalar, m->sync.acquired_scalar);
+        }
+        for (auto& m : waves_) {
+            m->sync.acquired = all;
+            m->sync.acquired_scalar = all_scalar;
+            m->sync.published.reset();
+        }
     }
 
 private:
     struct WaveModel {
         Scoreboard scoreboard;
         HazardTracker hazards;
+        WaveSync sync;
     };
     using Key = std::tuple<Rule, std::uint32_t, bool, std::uint32_t>;
 
@@ -122,6 +163,8 @@ private:
     std::vector<std::unique_ptr<WaveModel>> waves_;
     LdsShadow lds_;
     bool lds_ready_ = false;  // reset for this workgroup's LDS size
+    bool sync_ = false;       // GlobalSync::active(): global accesses are checked
+    std::uint64_t workgroup_ = 0;
     std::vector<Finding> findings_;
     std::map<Key, std::size_t> seen_;
     std::vector<HazardHit> hits_;
@@ -138,17 +181,56 @@ private:
         return dest.count == 0 || (dest.slot >= result.slot && dest.slot + dest.count <= result.slot + result.count);
     }
 
-    void reset(WaveModel& m) const {
+    void reset(WaveModel& m, std::uint32_t wave) const {
         m.scoreboard.reset();
         m.hazards.reset(has(checker_.program().target, Feature::gfx940_insts));
+        m.sync.reset(workgroup_ << 8 | wave);
     }
 
     WaveModel& model(const Wave& w) {
         while (waves_.size() <= w.id) {
             waves_.push_back(std::make_unique<WaveModel>());
-            reset(*waves_.back());
+            reset(*waves_.back(), static_cast<std::uint32_t>(waves_.size() - 1));
         }
         return *waves_[w.id];
+    }
+
+    void check_global(const Wave& w, const ExecInst& e, const MemoryAccess& a) {
+        GlobalSync& global = checker_.global_sync();
+        WaveSync& sync = model(w).sync;
+        const bool atomic = a.read && a.write;
+        const bool scalar = e.inst->info().family == Family::SMEM;
+        const bool bypass = atomic || (a.read && (scalar ? scalar_load_bypasses_cache(*e.inst)
+                                                         : load_bypasses_l1(checker_.program().target, *e.inst)));
+        const Knowledge& acquired = scalar ? sync.acquired_scalar : sync.acquired;
+        std::optional<GlobalSync::Store> race;
+        std::uint64_t race_lanes = 0, race_address = 0;
+        for (unsigned l = 0; l < 64; ++l) {
+            if (!((a.lanes >> l) & 1)) continue;
+            const std::uint64_t address = a.address_of(0, l);
+            if (bypass) global.read_synchronizing(sync, address, a.bytes_per_lane);
+            if (a.write) {
+                global.store(sync, w.group->id, e.index, address, a.bytes_per_lane, atomic);
+            } else if (!bypass) {
+                std::optional<GlobalSync::Store> st = global.unordered_store(sync, acquired, address, a.bytes_per_lane);
+                if (!st) continue;
+                if (!race) race = st, race_address = address;
+                if (st->inst == race->inst) race_lanes |= std::uint64_t{1} << l;
+            }
+        }
+        if (race) report_global_race(w, e, race_lanes, race_address, *race);
+    }
+
+    [[gnu::noinline]] void report_global_race(const Wave& w, const ExecInst& e, std::uint64_t lanes,
+                                              std::uint64_t address, const GlobalSync::Store& st) {
+        const std::string writer = "workgroup (" + std::to_string(st.workgroup[0]) + "," +
+                                   std::to_string(st.workgroup[1]) + "," + std::to_string(st.workgroup[2]) + ") wave " +
+                                   std::to_string(st.writer & 0xff);
+        report(w, Rule::global_race, lanes, e.index, &st.inst, writer,
+               "reads global " + hex(address) + ", written by " + writer +
+                   " in this dispatch, with no release/acquire between (writer: s_waitcnt vmcnt(0) before a "
+                   "store or atomic that this wave reads with glc/sc1 or an atomic; reader: then "
+                   "buffer_wbinvl1_vol/buffer_inv before this load): the load may see the old value");
     }
 
     void check_published(const Wave& w, const ExecInst& e, const WaveModel& m) {
@@ -254,11 +336,15 @@ private:
 };
 
 Checker::Checker(const Program& program, CheckOptions options)
-    : program_(program), options_(options), facts_(inst_facts(program)), plan_(watch_plan(program, facts_)) {}
+    : program_(program),
+      options_(options),
+      facts_(inst_facts(program)),
+      plan_(watch_plan(program, facts_)),
+      global_sync_(program) {}
 
 Checker::~Checker() = default;
 
-std::unique_ptr<WorkgroupObserver> Checker::start(std::uint64_t) {
+std::unique_ptr<WorkgroupObserver> Checker::start(std::uint64_t workgroup_linear_id) {
     std::unique_ptr<WorkgroupObserver> observer;
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -268,7 +354,7 @@ std::unique_ptr<WorkgroupObserver> Checker::start(std::uint64_t) {
         }
     }
     if (!observer) observer = std::make_unique<WorkgroupChecker>(*this);
-    static_cast<WorkgroupChecker&>(*observer).begin();
+    static_cast<WorkgroupChecker&>(*observer).begin(workgroup_linear_id);
     return observer;
 }
 
@@ -282,6 +368,7 @@ void Checker::finish(std::uint64_t workgroup_linear_id, std::unique_ptr<Workgrou
 void Checker::clear() {
     std::lock_guard<std::mutex> lock(mutex_);
     by_workgroup_.clear();
+    global_sync_.clear();
 }
 
 Rule rule_of_fault(const Fault& fault) {

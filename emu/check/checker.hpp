@@ -10,6 +10,9 @@
 //   * LDS between waves: the same bytes touched by two waves with no
 //     s_barrier between (write-read, read-write, write-write), and an
 //     s_barrier reached while a ds_write is not covered by lgkmcnt;
+//   * global memory between workgroups: a plain load of what another
+//     workgroup stored in the dispatch with no release/acquire between
+//     (global_sync.hpp);
 //   * the gfx9 software-managed hazards (wait states), docs/checkers.md;
 //   * bounds and validity: LDS outside the allocation or misaligned, global
 //     outside every allocation, scratch without an allocation or past the
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include "emu/check/finding.hpp"
+#include "emu/check/global_sync.hpp"
 #include "emu/check/inst_facts.hpp"
 #include "emu/check/watch_plan.hpp"
 #include "emu/exec/dispatch.hpp"
@@ -72,12 +76,14 @@ public:
     const std::vector<InstFacts>& facts() const { return facts_; }
     const WatchPlan& plan() const { return plan_; }
     const CheckOptions& options() const { return options_; }
+    GlobalSync& global_sync() const { return global_sync_; }
 
 private:
     const Program& program_;
     CheckOptions options_;
     std::vector<InstFacts> facts_;
     WatchPlan plan_;
+    mutable GlobalSync global_sync_;
     mutable std::mutex mutex_;
     std::map<std::uint64_t, std::vector<Finding>> by_workgroup_;
     std::vector<std::unique_ptr<WorkgroupObserver>> pool_;  // reused WorkgroupCheckers

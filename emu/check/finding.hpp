@@ -18,6 +18,8 @@ enum class Rule : std::uint8_t {
     // LDS between waves.
     lds_race,               // two waves touch the same LDS bytes with no s_barrier between
     lds_unpublished_write,  // s_barrier while a ds_write is not covered by lgkmcnt
+    // Global memory between workgroups (global_sync.hpp).
+    global_race,  // a plain load of another workgroup's store with no release/acquire between
     // Software-managed hazards (wait states, docs/checkers.md).
     dpp_after_valu_write,    // VALU writes a VGPR, DPP instruction reads it: 2
     dpp_after_exec_write,    // VALU writes EXEC, DPP instruction: 5
