@@ -96,14 +96,19 @@ public:
 
     void memory_access(const Wave& w, const ExecInst& e, const MemoryAccess& a) override {
         if (a.space != MemoryAccess::Space::lds) return;
-        const LdsShadow::Pattern& pattern = lds_.pattern(a, e.index, !checker_.options().compare_lds_patterns);
-        check_alignment(w, e, a, pattern);
+        const bool use_ids = !checker_.options().compare_lds_patterns;
+        const LdsShadow::Pattern* pattern = &lds_.pattern(a, e.index, use_ids);
+        check_alignment(w, e, a, *pattern);
         if (e.inst->info().has(OF_ATOMIC)) return;  // atomics are meant to be shared
         if (!lds_ready_) {
             lds_.reset(w.group->lds.size());
             lds_ready_ = true;
         }
-        const LdsConflict c = lds_.access(a, pattern, w.id, e.index);
+        if (!lds_.in_bytes() && !LdsShadow::whole_dwords(a, pattern->origin, pattern->relative_or)) {
+            lds_.use_bytes();
+            pattern = &lds_.pattern(a, e.index, use_ids);
+        }
+        const LdsConflict c = lds_.access(a, *pattern, w.id, e.index);
         if (c.any()) report_race(w, e, a, c);
     }
 
