@@ -186,6 +186,20 @@ TEST_CASE("LDS race: bytes after whole dwords in one barrier interval", "[check]
                      "writes LDS 0x103, read by wave 0 with no s_barrier between"}});
 }
 
+TEST_CASE("LDS race: an unaligned dword overlaps the next dword's bytes", "[check][lds]") {
+    // Wave 0 writes byte 4 l + 7 in lane l. Wave 1 writes 4 unaligned bytes
+    // elsewhere (from then on the shadow is in bytes), then bytes 4 l + 5 ..
+    // 4 l + 8 in lane l: each lane's third byte is wave 0's.
+    const Planted p = check_body(wave_number + lane_offset +
+                                     "  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lsecond\n"
+                                     "  ds_write_b8 v2, v0 offset:7\n  s_waitcnt lgkmcnt(0)\n  s_branch .Ldone\n"
+                                     ".Lsecond:\n  v_add_u32 v4, 0x200, v2\n  ds_write_b32 v4, v0 offset:3\n"
+                                     "  ds_write_b32 v2, v0 offset:5\n  s_waitcnt lgkmcnt(0)\n.Ldone:",
+                                 waves(2));
+    check_races(p, {{1, all_lanes, "ds_write_b32 v2", "ds_write_b8", "wave 0",
+                     "writes LDS 0x7, written by wave 0 with no s_barrier between"}});
+}
+
 TEST_CASE("LDS race: a broadcast read of another wave's write, and atomics", "[check][lds]") {
     // Wave 0 writes dwords 0..63; wave 1 reads dword 5 in every lane.
     const Planted p =
