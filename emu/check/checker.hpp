@@ -14,7 +14,9 @@
 //     workgroup stored in the dispatch with no release/acquire between
 //     (global_sync.hpp);
 //   * the gfx9 software-managed hazards (wait states), docs/checkers.md;
-//   * bounds and validity: LDS outside the allocation or misaligned, global
+//   * bounds and validity: LDS outside the allocation, an LDS atomic
+//     misaligned (unaligned loads and stores are legal: ROCm runs gfx9 in
+//     unaligned mode, docs/checkers.md), global
 //     outside every allocation, scratch without an allocation or past the
 //     private segment, running past the end of the code, the watchdog (the last ones come from the
 //     executor's fault, turned into a finding by findings()).

@@ -36,7 +36,7 @@ enum class Rule : std::uint8_t {
     trans_forwarding,        // gfx94x: transcendental VALU result read by a VALU: 1
     // Bounds and validity.
     lds_out_of_range,            // LDS address outside the kernel's allocation
-    lds_misaligned,              // ds_read/ds_write address not aligned to its element
+    lds_misaligned,              // LDS atomic address not aligned to its element
     global_out_of_bounds,        // global/flat/buffer/scalar access outside every allocation
     scratch_without_allocation,  // scratch access in a kernel with no private segment
     scratch_out_of_segment,      // scratch access past the work-item's private segment

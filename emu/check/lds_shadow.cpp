@@ -5,17 +5,17 @@
 namespace dppgemm::emu::check {
 namespace {
 
-constexpr std::uint64_t bit_of(std::uint64_t dword) { return std::uint64_t{1} << (dword % 64); }
+constexpr std::uint64_t bit_of(std::uint64_t unit) { return std::uint64_t{1} << (unit % 64); }
 
-// inst_of[d] = inst for the dwords d of word w set in `bits`, a run of set
+// inst_of[d] = inst for the units d of word w set in `bits`, a run of set
 // bits at a time (bits are only set below the LDS size).
 void store(std::vector<std::uint32_t>& inst_of, std::uint32_t w, std::uint64_t bits, std::uint32_t inst) {
-    std::uint32_t* word_dwords = inst_of.data() + std::size_t(w) * 64;
+    std::uint32_t* word_units = inst_of.data() + std::size_t(w) * 64;
     while (bits) {
         const unsigned first = static_cast<unsigned>(__builtin_ctzll(bits));
         const std::uint64_t from_first = bits >> first;
         const unsigned length = ~from_first == 0 ? 64 - first : static_cast<unsigned>(__builtin_ctzll(~from_first));
-        std::fill_n(word_dwords + first, length, inst);
+        std::fill_n(word_units + first, length, inst);
         bits = first + length >= 64 ? 0 : bits & (~0ull << (first + length));
     }
 }
@@ -23,8 +23,9 @@ void store(std::vector<std::uint32_t>& inst_of, std::uint32_t w, std::uint64_t b
 }  // namespace
 
 void LdsShadow::reset(std::uint32_t bytes) {
-    dwords_ = (bytes + 3) / 4;
-    words_ = (dwords_ + 63) / 64;
+    lds_bytes_ = bytes;
+    units_ = (bytes + (1u << unit_shift_) - 1) >> unit_shift_;
+    words_ = (units_ + 63) / 64;
     shared_.assign(words_, Shared{});
     access_.assign(words_, 0);
     written_.assign(std::size_t(waves_) * words_, 0);
@@ -53,6 +54,63 @@ void LdsShadow::new_epoch() {
     log_bits_.clear();
 }
 
+namespace {
+
+// Each bit u of `from` (`from_words` words) as bits u * factor .. u * factor
+// + factor - 1 of `to` (`to_words` words, cleared first).
+void widen(const std::uint64_t* from, std::uint32_t from_words, std::uint64_t* to, std::uint32_t to_words,
+           unsigned factor) {
+    std::fill_n(to, to_words, 0);
+    const std::uint64_t group = (std::uint64_t{1} << factor) - 1;
+    for (std::uint32_t w = 0; w < from_words; ++w)
+        for (std::uint64_t bits = from[w]; bits; bits &= bits - 1) {
+            const std::uint64_t first = (std::uint64_t{w} * 64 + __builtin_ctzll(bits)) * factor;
+            if (first / 64 < to_words) to[first / 64] |= group << (first % 64);
+        }
+}
+
+}  // namespace
+
+void LdsShadow::use_bytes() {
+    for (auto& p : patterns_)
+        if (p) p->valid = false;
+    if (unit_shift_ == 0) return;
+    write_out_log();
+    const unsigned factor = 1u << unit_shift_;
+    const std::uint32_t old_words = words_, old_units = units_;
+    unit_shift_ = 0;
+    units_ = lds_bytes_;
+    words_ = (units_ + 63) / 64;
+    const auto widen_per_wave = [&](Words& state) {
+        Words wide(std::size_t(waves_) * words_);
+        for (std::uint32_t v = 0; v < waves_; ++v)
+            widen(state.data() + std::size_t(v) * old_words, old_words, wide.data() + std::size_t(v) * words_, words_,
+                  factor);
+        state = std::move(wide);
+    };
+    widen_per_wave(written_);
+    widen_per_wave(read_);
+    std::vector<Shared> shared(words_);
+    for (std::uint64_t Shared::*field : {&Shared::written_any, &Shared::read_any, &Shared::read_twice}) {
+        Words from(old_words), to(words_);
+        for (std::uint32_t w = 0; w < old_words; ++w) from[w] = shared_[w].*field;
+        widen(from.data(), old_words, to.data(), words_, factor);
+        for (std::uint32_t w = 0; w < words_; ++w) shared[w].*field = to[w];
+    }
+    shared_ = std::move(shared);
+    for (std::vector<std::uint32_t>* inst_of : {&write_inst_, &read_inst_}) {
+        std::vector<std::uint32_t> wide(std::size_t(words_) * 64);
+        for (std::uint32_t u = 0; u < old_units; ++u)
+            for (unsigned b = 0; b < factor && u * factor + b < wide.size(); ++b) wide[u * factor + b] = (*inst_of)[u];
+        *inst_of = std::move(wide);
+    }
+    access_.assign(words_, 0);
+    if (epoch_low_ <= epoch_high_) {
+        epoch_low_ *= factor;
+        epoch_high_ = std::min(words_ - 1, epoch_high_ * factor + factor - 1);
+    }
+}
+
 void LdsShadow::write_out_log() {
     for (const LoggedAccess& a : log_)
         for (std::uint32_t i = 0; i < a.words; ++i)
@@ -72,8 +130,8 @@ void LdsShadow::ensure_wave(std::uint32_t wave) {
 // observer sees them; flat-to-LDS lanes far past it become offsets past the
 // end).
 void LdsShadow::add(std::int64_t first, std::int64_t count) {
-    if (first < 0 || first >= std::int64_t(dwords_)) return;
-    const std::uint32_t end = static_cast<std::uint32_t>(std::min<std::int64_t>(first + count, dwords_));
+    if (first < 0 || first >= std::int64_t(units_)) return;
+    const std::uint32_t end = static_cast<std::uint32_t>(std::min<std::int64_t>(first + count, units_));
     low_ = std::min(low_, static_cast<std::uint32_t>(first / 64));
     high_ = std::max(high_, (end - 1) / 64);
     for (std::uint32_t d = static_cast<std::uint32_t>(first); d < end;) {
@@ -83,20 +141,20 @@ void LdsShadow::add(std::int64_t first, std::int64_t count) {
     }
 }
 
-// Lanes in order, merging each lane's dwords into the run of dwords before
+// Lanes in order, merging each lane's units into the run of units before
 // when they continue it (consecutive elements: tile rows) or lie inside it
 // (lanes sharing an address: broadcast reads), so that a typical access is
-// one or a few ranges. Runs are relative to the origin's dword.
-void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint32_t dwords) {
+// one or a few ranges. Runs are relative to the origin's unit.
+void LdsShadow::Pattern::collect(const MemoryAccess& a, unsigned unit_shift) {
     runs.clear();
     const unsigned lanes_to_merge = rows_repeat ? 16 : 64;
-    const std::int64_t origin_dword = static_cast<std::int64_t>(origin / 4);
+    const std::int64_t origin_unit = static_cast<std::int64_t>(origin >> unit_shift);
     std::int64_t run_first = 0, run_end = 0;  // empty
     for (unsigned l = 0; l < lanes_to_merge; ++l) {
         if (!((a.lanes >> l) & 1)) continue;
         for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
-            const std::int64_t first = static_cast<std::int64_t>(a.address_of(el, l) / 4) - origin_dword,
-                               end = first + dwords;
+            const std::int64_t first = static_cast<std::int64_t>(a.address_of(el, l) >> unit_shift) - origin_unit,
+                               end = first + units;
             if (first == run_end) {
                 run_end = end;
             } else if (first < run_first || end > run_end) {
@@ -113,8 +171,8 @@ void LdsShadow::Pattern::collect(const MemoryAccess& a, std::uint32_t dwords) {
         span_first = std::min(span_first, r.first);
         span_end = std::max(span_end, r.first + r.count);
     }
-    span_dwords = static_cast<std::uint32_t>(span_end - span_first);
-    span.assign((span_dwords + 63) / 64, 0);
+    span_units = static_cast<std::uint32_t>(span_end - span_first);
+    span.assign((span_units + 63) / 64, 0);
     for (const Run& r : runs)
         for (std::int64_t d = r.first - span_first; d < r.first - span_first + r.count; ++d) span[d / 64] |= bit_of(d);
 }
@@ -142,7 +200,9 @@ const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_
     if (!patterns_[inst]) patterns_[inst] = std::make_unique<Pattern>();
     Pattern& p = *patterns_[inst];
     const std::uint64_t origin = a.lanes ? a.address_of(0, __builtin_ctzll(a.lanes)) : 0;
-    const std::uint32_t dwords = a.bytes_per_lane <= 4 ? 1 : a.bytes_per_lane / 4;
+    // At least one: dword units stand for a smaller access only until the
+    // caller sees it is one and asks for bytes.
+    const std::uint32_t units = std::max<std::uint32_t>(1, a.bytes_per_lane >> unit_shift_);
     p.origin = origin;
     // The executor's pattern id, where it gives one, says whether the access
     // repeats: comparing its 64 lanes' addresses was a third of the race
@@ -150,14 +210,14 @@ const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_
     const bool same = use_pattern_id && a.pattern_id
                           ? p.valid && p.pattern_id == a.pattern_id
                           : p.valid && p.lanes == a.lanes && p.addresses_per_lane == a.addresses_per_lane &&
-                                p.dwords == dwords && p.origin_byte_in_dword == origin % 4 &&
+                                p.units == units && p.origin_byte_in_dword == origin % 4 &&
                                 same_relative(a, origin, p.relative);
     if (same) return p;
     p.valid = true;
     p.pattern_id = a.pattern_id;
     p.lanes = a.lanes;
     p.addresses_per_lane = a.addresses_per_lane;
-    p.dwords = dwords;
+    p.units = units;
     p.origin_byte_in_dword = origin % 4;
     p.relative_or = 0;
     for (unsigned el = 0; el < 2; ++el)
@@ -170,25 +230,25 @@ const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_
     p.rows_repeat = a.lanes == ~0ull;
     for (unsigned el = 0; el < a.addresses_per_lane; ++el)
         for (unsigned l = 16; l < 64; ++l) p.rows_repeat &= a.address_of(el, l) == a.address_of(el, l % 16);
-    p.collect(a, dwords);
+    p.collect(a, unit_shift_);
     return p;
 }
 
 // The conflict lane by lane, against the state before the access.
-LdsConflict LdsShadow::describe(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords, std::uint32_t wave) const {
+LdsConflict LdsShadow::describe(const MemoryAccess& a, unsigned lanes, std::uint32_t units, std::uint32_t wave) const {
     LdsConflict c;
     bool described = false;
     for (unsigned l = 0; l < lanes; ++l) {
         if (!((a.lanes >> l) & 1)) continue;
         for (unsigned el = 0; el < a.addresses_per_lane; ++el) {
-            const std::uint64_t first = a.address_of(el, l) / 4;
-            for (std::uint64_t d = first; d < first + dwords && d < dwords_; ++d) {
+            const std::uint64_t first = a.address_of(el, l) >> unit_shift_;
+            for (std::uint64_t d = first; d < first + units && d < units_; ++d) {
                 const std::uint32_t w = static_cast<std::uint32_t>(d / 64);
                 if (!(conflicts(w, wave, a.write) & bit_of(d))) continue;
                 c.lanes |= std::uint64_t{1} << l;
                 if (described) continue;
                 described = true;
-                c.address = static_cast<std::uint32_t>(d * 4);
+                c.address = static_cast<std::uint32_t>(d << unit_shift_);
                 c.other_wrote = (shared_[w].written_any & ~written(wave, w) & bit_of(d)) != 0;
                 if (c.other_wrote) {
                     c.other_inst = write_inst_[d];
@@ -208,7 +268,7 @@ LdsConflict LdsShadow::describe(const MemoryAccess& a, unsigned lanes, std::uint
 }
 
 void LdsShadow::record_write(std::uint32_t wave, std::uint32_t w, std::uint64_t bits, bool had_conflict) {
-    // This wave is now the dwords' last writer. Other waves can only have
+    // This wave is now the units' last writer. Other waves can only have
     // been before if the access conflicted.
     if (had_conflict)
         for (std::uint32_t v = 0; v < waves_; ++v)
@@ -251,25 +311,24 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
     LdsConflict c;
     if (!a.lanes) return c;
     ensure_wave(wave);
-    const std::uint32_t dwords = p.dwords;
-    const std::int64_t start = static_cast<std::int64_t>(p.origin / 4) + p.span_first;
-    if (start >= 0 && start + p.span_dwords <= std::int64_t(dwords_)) {  // inside the LDS: the span shifted in place
+    const std::int64_t start = static_cast<std::int64_t>(p.origin >> unit_shift_) + p.span_first;
+    if (start >= 0 && start + p.span_units <= std::int64_t(units_)) {  // inside the LDS: the span shifted in place
         const std::uint32_t first_word = static_cast<std::uint32_t>(start / 64), shift = start % 64;
         for (std::size_t i = 0; i < p.span.size(); ++i) {
             access_[first_word + i] |= p.span[i] << shift;
             if (shift && first_word + i + 1 < access_.size()) access_[first_word + i + 1] |= p.span[i] >> (64 - shift);
         }
         low_ = first_word;
-        high_ = static_cast<std::uint32_t>((start + p.span_dwords - 1) / 64);
+        high_ = static_cast<std::uint32_t>((start + p.span_units - 1) / 64);
     } else {
-        for (const Run& run : p.runs) add(static_cast<std::int64_t>(p.origin / 4) + run.first, run.count);
+        for (const Run& run : p.runs) add(static_cast<std::int64_t>(p.origin >> unit_shift_) + run.first, run.count);
     }
     if (low_ > high_) return c;  // all past the LDS
     std::uint64_t conflicting = 0;
     for (std::uint32_t w = low_; w <= high_; ++w) conflicting |= access_[w] & conflicts(w, wave, a.write);
     if (conflicting) {
         write_out_log();
-        c = describe(a, p.rows_repeat ? 16 : 64, dwords, wave);
+        c = describe(a, p.rows_repeat ? 16 : 64, p.units, wave);
         if (p.rows_repeat) c.lanes = (c.lanes & 0xffff) * 0x0001000100010001ull;
     }
     record(wave, inst, a.write, conflicting != 0);

@@ -1,20 +1,25 @@
 #pragma once
 // Per-workgroup LDS shadow for the race detector. Within one barrier
 // interval ("epoch": between two s_barrier releases), two waves touching the
-// same dword, at least one of them writing, is a race: nothing orders them.
-// Granularity is the dword (sub-dword accesses of different waves to
-// different bytes of one dword are reported too); atomics are not races.
+// same byte, at least one of them writing, is a race: nothing orders them.
+// Atomics are not races.
 //
-// The state is bitmaps over the LDS dwords, per wave and epoch: the dwords
-// the wave wrote last and those it read, and their unions. Why bitmaps: the
+// The state is bitmaps over LDS units, per wave and epoch: the units the
+// wave wrote last and those it read, and their unions. A unit is a dword
+// while every access so far covered whole, aligned dwords (then a dword
+// stands for its four bytes exactly), and a byte from the first access that
+// does not (use_bytes() widens the state). Why not bytes always: a 64-lane
+// ds_read_b128 is 16 bitmap words in bytes, 4 in dwords, and bytes
+// throughout made a checked SGEMM about 25 % slower (docs/checkers.md). Why
+// bitmaps: the
 // per-dword, per-lane shadow this replaces was a quarter of a checked
 // SGEMM's time; an instruction's lanes usually cover a contiguous range
 // (16 or 64 lanes of consecutive elements), which is a few 64-bit words
 // here, tested and updated word by word. Only an access that conflicts
-// goes through its lanes one by one, to report them as before: the lanes
-// whose dwords conflict with what other waves did earlier in the epoch, and
-// the first such dword (lanes in order, then elements) with the other wave
-// and instruction.
+// goes through its lanes one by one, to report them: the lanes whose units
+// conflict with what other waves did earlier in the epoch, and the first
+// such unit (lanes in order, then elements) with the other wave and
+// instruction.
 
 #include <cstdint>
 #include <memory>
@@ -26,7 +31,7 @@ namespace dppgemm::emu::check {
 
 struct LdsConflict {
     std::uint64_t lanes = 0;       // lanes of the current access that conflict
-    std::uint32_t address = 0;     // first conflicting dword's byte address
+    std::uint32_t address = 0;     // first conflicting unit's byte address
     std::uint32_t other_inst = 0;  // the other wave's instruction
     std::uint32_t other_wave = 0;  // ~0u: several other waves (read by two or more)
     bool other_wrote = false;
@@ -36,15 +41,23 @@ struct LdsConflict {
 class LdsShadow {
 public:
     void reset(std::uint32_t bytes);
+    // Units are bytes from now on (kept by later reset()s); the state of
+    // the epoch so far is widened. The patterns must be asked for again.
+    void use_bytes();
+    bool in_bytes() const { return unit_shift_ == 0; }
+    // Whether dword units describe the access exactly: whole dwords, aligned.
+    static bool whole_dwords(const MemoryAccess& a, std::uint64_t origin, std::uint64_t relative_or) {
+        return a.bytes_per_lane % 4 == 0 && ((origin | relative_or) & 3) == 0;
+    }
     // An s_barrier released every wave: a new epoch.
     void new_epoch();
     // An access's lane addresses relative to its first active lane's (the
-    // origin), and the dwords they cover, kept per instruction. Why: a loop
+    // origin), and the units they cover, kept per instruction. Why: a loop
     // body's ds instruction repeats its pattern at another base (the next k,
     // the other stage), and comparing it is one vectorized pass where
-    // merging lanes into dword ranges goes lane by lane.
+    // merging lanes into unit ranges goes lane by lane.
     struct Run {
-        std::int64_t first;  // dwords from the origin's
+        std::int64_t first;  // units from the origin's
         std::int64_t count;
     };
     struct Pattern {
@@ -52,17 +65,17 @@ public:
         std::uint64_t pattern_id = 0;  // MemoryAccess::pattern_id of the access it was made from
         std::uint64_t lanes = 0;
         unsigned addresses_per_lane = 0;
-        std::uint32_t dwords = 0, origin_byte_in_dword = 0;
+        std::uint32_t units = 0, origin_byte_in_dword = 0;  // units per lane and element
         std::uint64_t relative[2][64] = {};
         bool rows_repeat = false;       // lanes 16..63 repeat lanes 0..15
         std::uint64_t relative_or = 0;  // of every relative address
         std::vector<Run> runs;
-        // The runs as a bitmap: bit i is dword span_first + i from the origin's.
+        // The runs as a bitmap: bit i is unit span_first + i from the origin's.
         std::int64_t span_first = 0;
-        std::uint32_t span_dwords = 0;
+        std::uint32_t span_units = 0;
         std::vector<std::uint64_t> span;
         std::uint64_t origin = 0;  // of the access the pattern was last asked for
-        void collect(const MemoryAccess& a, std::uint32_t dwords);
+        void collect(const MemoryAccess& a, unsigned unit_shift);
     };
     // The access's pattern (the instruction's last one when it repeats).
     // Whether it repeats: the executor's MemoryAccess::pattern_id says so if
@@ -73,10 +86,11 @@ public:
 
 private:
     using Words = std::vector<std::uint64_t>;
-    std::uint32_t dwords_ = 0, words_ = 0, waves_ = 0;
-    // This epoch. Per wave (word w of wave v at v * words_ + w): the dwords
-    // whose last writer it is, and the dwords it read. The writers' sets are
-    // disjoint. Per word, for all waves: their unions, and the dwords read
+    unsigned unit_shift_ = 2;  // log2 of a unit's bytes
+    std::uint32_t lds_bytes_ = 0, units_ = 0, words_ = 0, waves_ = 0;
+    // This epoch. Per wave (word w of wave v at v * words_ + w): the units
+    // whose last writer it is, and the units it read. The writers' sets are
+    // disjoint. Per word, for all waves: their unions, and the units read
     // by two waves or more.
     Words written_, read_;
     struct Shared {
@@ -89,12 +103,12 @@ private:
         return written_[std::size_t(wave) * words_ + w];
     }
     std::uint64_t read(std::uint32_t wave, std::uint32_t w) const { return read_[std::size_t(wave) * words_ + w]; }
-    // Per dword: the epoch's last write and first read, for describing a
+    // Per unit: the epoch's last write and first read, for describing a
     // conflict. Kept lazily: an access appends the instruction and its words
-    // (for a read, only the dwords the epoch had not read) to a log, written
+    // (for a read, only the units the epoch had not read) to a log, written
     // out to these only before a conflict is described or when the log grows
     // long. Why: most epochs end without a conflict, and writing an
-    // instruction per dword was a third of the race detector's time.
+    // instruction per unit was a third of the race detector's time.
     std::vector<std::uint32_t> write_inst_, read_inst_;
     struct LoggedAccess {
         std::uint32_t inst;
@@ -104,23 +118,23 @@ private:
     };
     std::vector<LoggedAccess> log_;
     Words log_bits_;
-    std::uint32_t epoch_low_ = ~0u, epoch_high_ = 0;     // words touched this epoch
-    // The current access's dwords, words [low_, high_].
+    std::uint32_t epoch_low_ = ~0u, epoch_high_ = 0;  // words touched this epoch
+    // The current access's units, words [low_, high_].
     Words access_;
     std::uint32_t low_ = ~0u, high_ = 0;
 
     std::vector<std::unique_ptr<Pattern>> patterns_;  // by instruction, kept across workgroups
 
     void ensure_wave(std::uint32_t wave);
-    void add(std::int64_t first_dword, std::int64_t count);
-    // Dwords of word w another wave makes this access conflict with.
+    void add(std::int64_t first_unit, std::int64_t count);
+    // Units of word w another wave makes this access conflict with.
     std::uint64_t conflicts(std::uint32_t w, std::uint32_t wave, bool write) const {
         const Shared& all = shared_[w];
         const std::uint64_t others_wrote = all.written_any & ~written(wave, w);
         if (!write) return others_wrote;
         return others_wrote | (all.read_any & ~read(wave, w)) | all.read_twice;
     }
-    LdsConflict describe(const MemoryAccess& a, unsigned lanes, std::uint32_t dwords, std::uint32_t wave) const;
+    LdsConflict describe(const MemoryAccess& a, unsigned lanes, std::uint32_t units, std::uint32_t wave) const;
     void record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict);
     void record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t bits);
     void record_write(std::uint32_t wave, std::uint32_t w, std::uint64_t bits, bool had_conflict);

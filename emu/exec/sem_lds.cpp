@@ -246,7 +246,8 @@ void ds_write(Wave& w, const ExecInst& e) {
 }
 
 // 32-bit LDS atomics; the _rtn forms return the old value. ds_cmpst: data0
-// is the compare value, data1 the new one.
+// is the compare value, data1 the new one. 4-byte aligned addresses (the
+// unaligned mode covers loads and stores, not atomics: docs/checkers.md).
 template <bool Returns>
 void ds_atomic(Wave& w, const ExecInst& e) {
     const u64 exec = w.exec();
@@ -258,6 +259,7 @@ void ds_atomic(Wave& w, const ExecInst& e) {
     u32 old[64] = {};
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
+        if (a.byte[0][l] & 3) fault_at(FaultKind::lds_misaligned, "misaligned LDS atomic", a.byte[0][l]);
         std::uint8_t* host = lds_at(w, a.byte[0][l], 4);
         const u32 data0 = vreg(w, e.src[1])[l];
         const u32 data1 = e.src[2].kind != Src::Kind::none ? vreg(w, e.src[2])[l] : 0;

@@ -2,8 +2,10 @@
 // libdppgemm-hipemu, as `compute-sanitizer PROGRAM` does on NVIDIA GPUs: the
 // library is preloaded (LD_PRELOAD) with the checkers on (or off with
 // --no-check), the program's own output passes through, and a last line
-// counts what hipemu reported (kernel faults and checker findings):
+// counts what hipemu reported (kernel faults, checker findings and HIP API
+// errors, the last also by themselves):
 //   dppgemm-emu exec: 2 findings; ./app exited with 0
+//   dppgemm-emu exec: 3 findings (1 API error); ./app exited with 0
 // Exit status: the program's when it is not 0, else 1 when there were
 // findings, else 0; 128 + N when the program was killed by signal N; 2 when
 // it could not be started (not found, not executable).
@@ -41,11 +43,18 @@ std::string hipemu_library() {
     return DPPGEMM_EMU_HIPEMU_BUILD_PATH;
 }
 
-std::size_t count_lines(const std::string& path) {
+// hipemu's findings file: a line per report, its kind (host/hipemu/checks.hpp).
+struct Reported {
+    std::size_t all = 0, api_errors = 0;
+};
+Reported count_reports(const std::string& path) {
     std::ifstream file(path);
-    std::size_t lines = 0;
-    for (std::string line; std::getline(file, line);) lines += !line.empty();
-    return lines;
+    Reported r;
+    for (std::string line; std::getline(file, line);) {
+        r.all += !line.empty();
+        r.api_errors += line == "api-error";
+    }
+    return r;
 }
 
 }  // namespace
@@ -117,10 +126,14 @@ int exec_command(const ExecOptions& options, std::ostream& out, std::ostream& er
         err << "dppgemm-emu exec: cannot run '" << options.command[0] << "': " << std::strerror(exec_error) << "\n";
         return exit_usage;
     }
-    const std::size_t findings = count_lines(findings_file);
+    const Reported reported = count_reports(findings_file);
+    const std::size_t findings = reported.all;
     std::remove(findings_file.c_str());
 
-    const std::string counted = std::to_string(findings) + (findings == 1 ? " finding" : " findings");
+    std::string counted = std::to_string(findings) + (findings == 1 ? " finding" : " findings");
+    if (reported.api_errors)
+        counted +=
+            " (" + std::to_string(reported.api_errors) + (reported.api_errors == 1 ? " API error)" : " API errors)");
     int code = 0;
     if (WIFSIGNALED(status)) {
         err << "dppgemm-emu exec: " << counted << "; " << options.command[0] << " was killed by signal "

@@ -6,6 +6,9 @@
 #include <mutex>
 #include <set>
 #include <tuple>
+#include <utility>
+
+#include "guard.hpp"
 
 namespace dppgemm::hipemu {
 
@@ -23,6 +26,47 @@ void count_in_findings_file(const char* kind) {
 }
 
 }  // namespace
+
+bool api_errors_enabled() {
+    static const bool enabled = [] {
+        const char* text = std::getenv(kApiErrorsVariable);
+        return !(text && std::strcmp(text, "0") == 0);
+    }();
+    return enabled;
+}
+
+namespace {
+
+// What the runtime said during this thread's entry point call.
+thread_local std::string said_in_call;
+
+}  // namespace
+
+void say(const std::string& message) {
+    std::fprintf(stderr, "hipemu: %s\n", message.c_str());
+    if (api_call_depth > 0) said_in_call += message + "\n";
+}
+
+hipError_t finish_api_call(const char* entry, hipError_t error) noexcept {
+    try {
+        const std::string said = std::exchange(said_in_call, std::string());
+        // hipStreamQuery/hipEventQuery answer hipErrorNotReady while work is
+        // pending: a state, not a failure.
+        if (error == hipSuccess || error == hipErrorNotReady || !api_errors_enabled()) return error;
+        // One finding per entry point, error and reason said: a loop of
+        // failing launches is one, two libraries without the target two.
+        static std::set<std::tuple<std::string, int, std::string>> reported;
+        std::lock_guard<std::mutex> lock(said_mutex);
+        if (!reported.emplace(entry, static_cast<int>(error), said).second) return error;
+        std::fprintf(stderr, "hipemu: API error: %s returned %s (%s)\n", entry, hipGetErrorName(error),
+                     hipGetErrorString(error));
+        count_in_findings_file("api-error");
+        std::fflush(stderr);
+    } catch (...) {
+        std::fprintf(stderr, "hipemu: API error: %s returned %s\n", entry, hipGetErrorName(error));
+    }
+    return error;
+}
 
 bool checks_enabled() {
     static const bool enabled = [] {

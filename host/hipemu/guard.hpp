@@ -8,6 +8,8 @@
 //   std::system_error (no thread, ...)  -> hipErrorOutOfMemory
 //   any other exception                 -> hipErrorUnknown
 // docs/reliability.md ("libdppgemm-hipemu") lists the errors of each kind of bad input.
+// An error an outermost entry point returns is also an API error finding
+// (checks.hpp).
 //
 // Use (an entry point returning hipError_t):
 //   hipError_t hipFoo(int x) {
@@ -33,6 +35,21 @@ namespace dppgemm::hipemu {
 
 // Remembers a failure for hipGetLastError and returns it (api.cpp).
 hipError_t record(hipError_t error);
+
+// Entry points in progress on this thread: one calls another (hipExtLaunchKernel
+// calls hipLaunchKernel), and only the outermost reports its error.
+inline thread_local unsigned api_call_depth = 0;
+struct ApiCall {
+    ApiCall() noexcept { ++api_call_depth; }
+    ~ApiCall() { --api_call_depth; }
+    ApiCall(const ApiCall&) = delete;
+    ApiCall& operator=(const ApiCall&) = delete;
+    bool outermost() const noexcept { return api_call_depth == 1; }
+};
+
+// The end of an outermost entry point's call: its error is an API error
+// finding, with what the runtime said during the call (checks.hpp).
+hipError_t finish_api_call(const char* entry, hipError_t error) noexcept;
 
 namespace guard_detail {
 
@@ -64,11 +81,14 @@ inline hipError_t current_exception(const char* entry) noexcept {
 template <class Body>
 hipError_t guarded(const char* entry, Body&& body) noexcept {
     static_assert(std::is_same_v<decltype(body()), hipError_t>, "guarded(): the body returns a hipError_t");
+    const ApiCall call;
+    hipError_t error;
     try {
-        return record(body());
+        error = record(body());
     } catch (...) {
-        return guard_detail::current_exception(entry);
+        error = guard_detail::current_exception(entry);
     }
+    return call.outermost() ? finish_api_call(entry, error) : error;
 }
 
 template <class T, class Body>

@@ -81,7 +81,7 @@ ExtractedCodeObject extract_code_object(const void* image, std::size_t size, con
         // Which device is played is the user's choice (docs/host.md): say how to make them meet.
         out.why = "offload bundle has no code object for " + processor + " (it has: " + triples +
                   "); the emulated device is chosen by DPPGEMM_HIPEMU_ARCH (default gfx906): set it to a gfx9 "
-                  "target the program has, or build with --offload-arch=" +
+                  "target it has, or build it with --offload-arch=" +
                   processor;
     } else {
         out.error = hipSuccess;

@@ -4,11 +4,13 @@
 // kernels' host-side stubs before main; a launch finds the stub's kernel,
 // loads the bundle as a module on first use and launches it like
 // hipModuleLaunchKernel with kernelParams.
+#include <dlfcn.h>
 #include <hip/hip_runtime_api.h>
 
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <string>
@@ -29,6 +31,18 @@ struct FatBinaryWrapper {
     const void* unused;
 };
 constexpr std::int32_t kFatBinaryMagic = 0x48495046;
+
+// "<file> (hipcc fat binary)": the executable or shared library whose device
+// code it is (where its wrapper lies), so that a library's missing target is
+// not blamed on the program.
+std::string device_code_of(const FatBinaryWrapper* fat_binary) {
+    Dl_info info{};
+    std::string file;
+    if (dladdr(fat_binary, &info) && info.dli_fname && *info.dli_fname) file = info.dli_fname;
+    std::error_code error;
+    if (file.empty()) file = std::filesystem::read_symlink("/proc/self/exe", error).string();
+    return (file.empty() ? std::string("the program") : file) + " (hipcc fat binary)";
+}
 
 struct RegisteredKernel {
     const FatBinaryWrapper* fat_binary;
@@ -94,8 +108,8 @@ private:
         hipModule_t& module = modules_[fat_binary];
         if (module && !Runtime::instance().has_module(module)) module = nullptr;  // hipDeviceReset unloaded it
         if (!module) {
-            if (hipError_t e = Runtime::instance().load_module_image(&module, fat_binary->bundle,
-                                                                     "the program's device code (hipcc fat binary)");
+            if (hipError_t e =
+                    Runtime::instance().load_module_image(&module, fat_binary->bundle, device_code_of(fat_binary));
                 e != hipSuccess) {
                 module = nullptr;
                 return e;

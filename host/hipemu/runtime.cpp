@@ -24,8 +24,6 @@ const char* kArchVariable = "DPPGEMM_HIPEMU_ARCH";
 const char* kThreadsVariable = "DPPGEMM_HIPEMU_THREADS";
 const char* kScheduleVariable = "DPPGEMM_EMU_SCHEDULE";
 
-void say(const std::string& message) { std::fprintf(stderr, "hipemu: %s\n", message.c_str()); }
-
 std::uint64_t address_of(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); }
 
 // More emulator threads than this is a typo, not a machine.

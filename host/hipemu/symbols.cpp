@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "guard.hpp"
 #include "runtime.hpp"
 
 namespace dppgemm::hipemu {
@@ -30,7 +31,7 @@ void say_not_provided(const char* name) noexcept {
 
 int not_provided_error(const char* name) noexcept {
     say_not_provided(name);
-    return record(hipErrorNotSupported);
+    return finish_api_call(name, record(hipErrorNotSupported));
 }
 
 }  // namespace dppgemm::hipemu

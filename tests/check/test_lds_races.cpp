@@ -142,12 +142,62 @@ TEST_CASE("LDS race: ds_read2 conflicting in its second element only", "[check][
                      "reads LDS 0x0, written by wave 0 with no s_barrier between"}});
 }
 
-TEST_CASE("LDS race: different bytes of one dword by two waves", "[check][lds]") {
-    // Granularity is the dword: wave 0 writes byte 0, wave 1 byte 1 of each dword.
-    const Planted p = check_body(
-        wave_number + lane_offset + "  v_add_u32 v2, s20, v2\n  ds_write_b8 v2, v0\n  s_waitcnt lgkmcnt(0)", waves(2));
-    check_races(p, {{1, all_lanes, "ds_write_b8", "ds_write_b8", "wave 0",
-                     "writes LDS 0x0, written by wave 0 with no s_barrier between"}});
+TEST_CASE("LDS race: different bytes of one dword by two waves are no race", "[check][lds]") {
+    // Wave 0 writes byte 0, wave 1 byte 1 of each dword; then wave 1 writes
+    // bytes 2-3 with a 16-bit store and reads them back.
+    const Planted p = check_body(wave_number + lane_offset +
+                                     "  v_add_u32 v2, s20, v2\n  ds_write_b8 v2, v0\n  s_waitcnt lgkmcnt(0)\n"
+                                     "  s_cmp_eq_u32 s20, 1\n  s_cbranch_scc0 .Ldone\n"
+                                     "  ds_write_b16 v2, v0 offset:1\n  ds_read_u16 v3, v2 offset:1\n"
+                                     "  s_waitcnt lgkmcnt(0)\n.Ldone:",
+                                 waves(2));
+    INFO(p.checked.text());
+    CHECK(p.checked.result.ok());
+    CHECK(p.checked.findings.empty());
+}
+
+TEST_CASE("LDS race: the same byte of one dword by two waves", "[check][lds]") {
+    // Wave 0 writes bytes 0-1 of each dword, wave 1 byte 1 (lane l: 4 l + 1).
+    const Planted p = check_body(wave_number + lane_offset +
+                                     "  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lsecond\n"
+                                     "  ds_write_b16 v2, v0\n  s_waitcnt lgkmcnt(0)\n  s_branch .Ldone\n"
+                                     ".Lsecond:\n  ds_write_b8 v2, v0 offset:1\n  s_waitcnt lgkmcnt(0)\n.Ldone:",
+                                 waves(2));
+    check_races(p, {{1, all_lanes, "ds_write_b8", "ds_write_b16", "wave 0",
+                     "writes LDS 0x1, written by wave 0 with no s_barrier between"}});
+}
+
+TEST_CASE("LDS race: bytes after whole dwords in one barrier interval", "[check][lds]") {
+    // Wave 0 writes dwords 0..63 and reads dwords 64..127; wave 1 reads
+    // byte 2 of each of the first ones (a race with the write) and writes
+    // byte 3 of lanes 0-31's dword 64 + l (with the read): the whole-dword
+    // state so far stands for those bytes too.
+    const Planted p = check_body(wave_number + lane_offset +
+                                     "  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lsecond\n"
+                                     "  ds_write_b32 v2, v0\n  ds_read_b32 v3, v2 offset:256\n"
+                                     "  s_waitcnt lgkmcnt(0)\n  s_branch .Ldone\n"
+                                     ".Lsecond:\n  ds_read_u8 v3, v2 offset:2\n  s_waitcnt lgkmcnt(0)\n"
+                                     "  v_cmp_gt_u32 vcc, 0x80, v2\n  s_and_saveexec_b64 s[22:23], vcc\n"
+                                     "  ds_write_b8 v2, v0 offset:259\n  s_waitcnt lgkmcnt(0)\n.Ldone:",
+                                 waves(2));
+    check_races(p, {{1, all_lanes, "ds_read_u8", "ds_write_b32", "wave 0",
+                     "reads LDS 0x2, written by wave 0 with no s_barrier between"},
+                    {1, 0xffffffffull, "ds_write_b8", "ds_read_b32", "wave 0",
+                     "writes LDS 0x103, read by wave 0 with no s_barrier between"}});
+}
+
+TEST_CASE("LDS race: an unaligned dword overlaps the next dword's bytes", "[check][lds]") {
+    // Wave 0 writes byte 4 l + 7 in lane l. Wave 1 writes 4 unaligned bytes
+    // elsewhere (from then on the shadow is in bytes), then bytes 4 l + 5 ..
+    // 4 l + 8 in lane l: each lane's third byte is wave 0's.
+    const Planted p = check_body(wave_number + lane_offset +
+                                     "  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lsecond\n"
+                                     "  ds_write_b8 v2, v0 offset:7\n  s_waitcnt lgkmcnt(0)\n  s_branch .Ldone\n"
+                                     ".Lsecond:\n  v_add_u32 v4, 0x200, v2\n  ds_write_b32 v4, v0 offset:3\n"
+                                     "  ds_write_b32 v2, v0 offset:5\n  s_waitcnt lgkmcnt(0)\n.Ldone:",
+                                 waves(2));
+    check_races(p, {{1, all_lanes, "ds_write_b32 v2", "ds_write_b8", "wave 0",
+                     "writes LDS 0x7, written by wave 0 with no s_barrier between"}});
 }
 
 TEST_CASE("LDS race: a broadcast read of another wave's write, and atomics", "[check][lds]") {

@@ -161,14 +161,10 @@ std::vector<PlantedCase> cases() {
     c.push_back({"LDS read past the allocation", Rule::lds_out_of_range,
                  "  ds_read_b32 v2, v1 offset:256\n  s_waitcnt lgkmcnt(0)" + store_v2,
                  "  ds_read_b32 v2, v1 offset:0\n  s_waitcnt lgkmcnt(0)" + store_v2, "ds_read_b32", "", with_lds(256)});
-    c.push_back({"ds_read_b128 at 8 bytes past 16-byte alignment", Rule::lds_misaligned,
-                 "  v_lshlrev_b32 v3, 4, v0\n  ds_read_b128 v[4:7], v3 offset:8\n  s_waitcnt lgkmcnt(0)",
-                 "  v_lshlrev_b32 v3, 4, v0\n  ds_read_b128 v[4:7], v3 offset:16\n  s_waitcnt lgkmcnt(0)",
-                 "ds_read_b128", "", with_lds(2048)});
-    c.push_back({"ds_write_b64 at 4 bytes past 8-byte alignment", Rule::lds_misaligned,
-                 "  v_lshlrev_b32 v3, 3, v0\n  ds_write_b64 v3, v[4:5] offset:4\n  s_waitcnt lgkmcnt(0)",
-                 "  v_lshlrev_b32 v3, 3, v0\n  ds_write_b64 v3, v[4:5] offset:8\n  s_waitcnt lgkmcnt(0)",
-                 "ds_write_b64", "", with_lds(1024)});
+    c.push_back({"ds_add_u32 at 2 bytes past 4-byte alignment", Rule::lds_misaligned,
+                 "  v_mov_b32 v3, 1\n  ds_add_u32 v1, v3 offset:2\n  s_waitcnt lgkmcnt(0)",
+                 "  v_mov_b32 v3, 1\n  ds_add_u32 v1, v3 offset:4\n  s_waitcnt lgkmcnt(0)", "ds_add_u32", "",
+                 with_lds(1024)});
     c.push_back({"global load one buffer past the end", Rule::global_out_of_bounds,
                  "  v_add_u32 v3, 0x1000, v1\n  global_load_dword v2, v3, s[4:5]\n  s_waitcnt vmcnt(0)" + store_v2,
                  "  v_add_u32 v3, 0xf00, v1\n  global_load_dword v2, v3, s[4:5]\n  s_waitcnt vmcnt(0)" + store_v2,
@@ -219,6 +215,72 @@ TEST_CASE("each planted bug is reported once, at its instruction, and its fix ru
         INFO("fixed:\n" << fixed.checked.text());
         CHECK(fixed.checked.findings.empty());
         CHECK(fixed.checked.result.ok());
+    }
+}
+
+TEST_CASE("unaligned LDS and global accesses run byte for byte, with no finding", "[check][planted]") {
+    // LDS byte a = a for a < 256 (lane l writes 0x03020100 + 0x04040404 l at
+    // 4 l); then each lane reads at unaligned addresses, writes 8 bytes at
+    // 1024 + 8 l + 3 and reads them back, and loads a dword from p1 + l + 1.
+    const CodeObject co = exec_test::assemble_kernel(R"(
+  v_mov_b32 v3, 0x04040404
+  v_mul_lo_u32 v3, v3, v0
+  v_add_u32 v3, 0x03020100, v3
+  ds_write_b32 v1, v3
+  s_waitcnt lgkmcnt(0)
+  v_add_u32 v2, 3, v0
+  ds_read_b32 v4, v2
+  v_lshl_add_u32 v2, v0, 1, 1
+  ds_read_b64 v[5:6], v2
+  ds_read_b128 v[7:10], v0 offset:8
+  v_add_u32 v2, 1, v0
+  ds_read2_b32 v[11:12], v2 offset0:0 offset1:3
+  v_lshl_add_u32 v2, v0, 3, 3
+  v_mov_b32 v13, 0x11223344
+  v_mov_b32 v14, v0
+  ds_write_b64 v2, v[13:14] offset:1024
+  s_waitcnt lgkmcnt(0)
+  ds_read_b64 v[13:14], v2 offset:1024
+  v_add_u32 v2, 1, v0
+  global_load_dword v15, v2, s[6:7]
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  v_lshlrev_b32 v2, 6, v0
+  global_store_dword v2, v4, s[4:5]
+  global_store_dwordx2 v2, v[5:6], s[4:5] offset:4
+  global_store_dwordx4 v2, v[7:10], s[4:5] offset:12
+  global_store_dwordx2 v2, v[11:12], s[4:5] offset:28
+  global_store_dwordx3 v2, v[13:15], s[4:5] offset:36
+)",
+                                                     [] {
+                                                         exec_test::KernelOptions o;
+                                                         o.lds_bytes = 2048;
+                                                         return o;
+                                                     }());
+    const Program program = build_program(co, co.kernel("k"));
+    exec_test::TestRun run;
+    std::vector<std::uint32_t> global(64);
+    for (std::uint32_t i = 0; i < 64; ++i) global[i] = 0x80808080u + 0x04040404u * i + 0x03020100u;
+    run.fill(1, global);
+    const Checked c = run_checked(run, program);
+    INFO(c.text());
+    REQUIRE(c.result.ok());
+    CHECK(c.findings.empty());
+    // Dword of bytes a..a+3 of LDS (byte a = a) and of p1 (byte a = 0x80 + a).
+    const auto lds = [](std::uint32_t a) { return a | (a + 1) << 8 | (a + 2) << 16 | (a + 3) << 24; };
+    const auto p1 = [&](std::uint32_t a) { return lds(a) + 0x80808080u; };
+    const std::vector<std::uint32_t> out = run.read(0, 64 * 16);
+    for (std::uint32_t l = 0; l < 64; ++l) {
+        INFO("lane " << l);
+        const std::uint32_t* o = &out[16 * l];
+        CHECK(o[0] == lds(l + 3));
+        CHECK(o[1] == lds(2 * l + 1));
+        CHECK(o[2] == lds(2 * l + 5));
+        for (std::uint32_t d = 0; d < 4; ++d) CHECK(o[3 + d] == lds(l + 8 + 4 * d));
+        CHECK(o[7] == lds(l + 1));
+        CHECK(o[8] == lds(l + 13));
+        CHECK(o[9] == 0x11223344u);
+        CHECK(o[10] == l);
+        CHECK(o[11] == p1(l + 1));
     }
 }
 

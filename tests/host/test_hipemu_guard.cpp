@@ -5,7 +5,9 @@
 
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "../../host/hipemu/guard.hpp"
@@ -17,8 +19,14 @@ hipError_t record(hipError_t error) {
     recorded.push_back(error);
     return error;
 }
+std::vector<std::pair<std::string, hipError_t>> finished;  // the calls the library would report on
+hipError_t finish_api_call(const char* entry, hipError_t error) noexcept {
+    finished.emplace_back(entry, error);
+    return error;
+}
 }  // namespace dppgemm::hipemu
 
+using dppgemm::hipemu::finished;
 using dppgemm::hipemu::guarded;
 using dppgemm::hipemu::guarded_value;
 using dppgemm::hipemu::guarded_void;
@@ -81,4 +89,17 @@ TEST_CASE("hipemu guard: entry points returning nothing only record and say") {
     CHECK(ran);
     CHECK(recorded == std::vector<hipError_t>{hipErrorOutOfMemory});
     CHECK(captured.text() == "hipemu: __hipBar: map too long (hipErrorOutOfMemory)\n");
+}
+
+TEST_CASE("hipemu guard: only the outermost entry point of a call finishes it") {
+    finished.clear();
+    const hipError_t e = guarded("hipOuter", [] {
+        CHECK(guarded("hipInner", [] { return hipErrorNoBinaryForGpu; }) == hipErrorNoBinaryForGpu);
+        return hipErrorInvalidValue;
+    });
+    CHECK(e == hipErrorInvalidValue);
+    CHECK(finished == std::vector<std::pair<std::string, hipError_t>>{{"hipOuter", hipErrorInvalidValue}});
+    finished.clear();
+    CHECK(guarded("hipAfter", [] { return hipSuccess; }) == hipSuccess);
+    CHECK(finished == std::vector<std::pair<std::string, hipError_t>>{{"hipAfter", hipSuccess}});
 }
