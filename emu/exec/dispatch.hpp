@@ -82,6 +82,11 @@ struct LaunchConfig {
     // If it throws, the workers stop after their current workgroup and
     // launch passes the exception on.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
+    // Linear ids (ascending, each < the grid's workgroups) of the only
+    // workgroups to run; empty: all. What the others would write stays
+    // unwritten and the counters cover the listed ones alone: for observers
+    // that need a few representative workgroups (emu/timing), not results.
+    std::vector<std::uint64_t> only_workgroups;
 };
 
 // Why a dispatch stopped: the lowest-numbered faulting workgroup's first fault.
