@@ -67,8 +67,8 @@ enum class Outcome : std::uint8_t { issued, issued_free, blocked };
 
 class Cu {
 public:
-    Cu(const Program& program, const Parameters& p, const LaunchShape& shape)
-        : p_(p), shape_(shape), facts_(static_instructions(program)) {
+    Cu(const std::vector<StaticInst>& facts, const Parameters& p, const LaunchShape& shape)
+        : p_(p), shape_(shape), facts_(facts) {
         const double per_cu_clock = p.compute_units * p.clock_mhz * 1e6;
         vmem_bytes_per_clock_ = std::min(p.vmem_bytes_per_clock, p.l2_gb_per_s * 1e9 / per_cu_clock);
     }
@@ -133,7 +133,7 @@ public:
 private:
     const Parameters& p_;
     const LaunchShape& shape_;
-    std::vector<StaticInst> facts_;
+    const std::vector<StaticInst>& facts_;
     double vmem_bytes_per_clock_ = 64;
     std::vector<SimGroup> groups_;
     std::array<std::vector<SimWave*>, simds> by_simd_;
@@ -350,8 +350,7 @@ struct Occupancy {
     std::string limit;
 };
 
-Occupancy occupancy(const Program& program, const LaunchShape& shape, const Parameters& p) {
-    const KernelDescriptor& kd = program.descriptor;
+Occupancy occupancy(const LaunchShape& shape, const Parameters& p) {
     const unsigned waves = shape.waves_per_workgroup;
     const unsigned per_simd = (waves + simds - 1) / simds;  // of one workgroup, on its busiest SIMD
     Occupancy o{static_cast<unsigned>(p.workgroups_per_cu), "workgroups"};
@@ -360,19 +359,35 @@ Occupancy occupancy(const Program& program, const LaunchShape& shape, const Para
         if (v < o.workgroups) o = {v, why};
     };
     limit(std::floor(p.wave_slots_per_simd / per_simd), "wave slots");
-    if (kd.allocated_vgprs)
-        limit(std::floor(std::floor(p.vgprs_per_simd_lane / kd.allocated_vgprs) / per_simd), "vgprs");
-    if (kd.allocated_sgprs) limit(std::floor(std::floor(p.sgprs_per_simd / kd.allocated_sgprs) / per_simd), "sgprs");
+    if (shape.vgprs) limit(std::floor(std::floor(p.vgprs_per_simd_lane / shape.vgprs) / per_simd), "vgprs");
+    if (shape.sgprs) limit(std::floor(std::floor(p.sgprs_per_simd / shape.sgprs) / per_simd), "sgprs");
     if (shape.lds_bytes) limit(std::floor(p.lds_bytes / shape.lds_bytes), "lds");
     return o;
 }
 
 }  // namespace
 
+LaunchShape launch_shape(const Program& program, const std::array<std::uint32_t, 3>& grid,
+                         const std::array<std::uint32_t, 3>& block, std::uint32_t dynamic_lds) {
+    LaunchShape shape;
+    shape.grid = grid;
+    const std::uint64_t items = std::uint64_t(block[0]) * block[1] * block[2];
+    shape.waves_per_workgroup = static_cast<unsigned>((items + 63) / 64);
+    shape.lds_bytes = program.descriptor.group_segment_fixed_size + dynamic_lds;
+    shape.vgprs = program.descriptor.allocated_vgprs;
+    shape.sgprs = program.descriptor.allocated_sgprs;
+    return shape;
+}
+
 CuModelResult model_cu(const Program& program, const LaunchShape& shape, const std::vector<WorkgroupTrace>& traces,
                        const Parameters& p) {
+    return model_cu(static_instructions(program), shape, traces, p);
+}
+
+CuModelResult model_cu(const std::vector<StaticInst>& facts, const LaunchShape& shape,
+                       const std::vector<WorkgroupTrace>& traces, const Parameters& p) {
     if (traces.empty()) throw std::invalid_argument("the model needs at least one workgroup trace");
-    const Occupancy occ = occupancy(program, shape, p);
+    const Occupancy occ = occupancy(shape, p);
     if (occ.workgroups == 0)
         throw std::invalid_argument("a workgroup of " + std::to_string(shape.waves_per_workgroup) +
                                     " waves does not fit on a compute unit (limited by " + occ.limit + ")");
@@ -382,7 +397,6 @@ CuModelResult model_cu(const Program& program, const LaunchShape& shape, const s
 
     // Whole-grid DRAM bytes, every global byte once (no cache model).
     std::vector<double> vmem_bytes(traces.size(), 0);
-    const std::vector<StaticInst> facts = static_instructions(program);
     for (std::size_t t = 0; t < traces.size(); ++t)
         for (const WaveTrace& w : traces[t].waves)
             for (const TraceRecord& r : w.records)
@@ -398,7 +412,7 @@ CuModelResult model_cu(const Program& program, const LaunchShape& shape, const s
         }
     }
 
-    Cu cu(program, p, shape);
+    Cu cu(facts, p, shape);
     CuModelResult r = cu.run(ids, trace_of_id, occ.workgroups, traces);
     r.resident_workgroups = occ.workgroups;
     r.occupancy_limit = occ.limit;

@@ -52,8 +52,12 @@ const char* stall_meaning(Stall s);
 struct LaunchShape {
     std::array<std::uint32_t, 3> grid{1, 1, 1};  // workgroups
     unsigned waves_per_workgroup = 1;
-    std::uint32_t lds_bytes = 0;  // per workgroup, fixed + dynamic
+    std::uint32_t lds_bytes = 0;    // per workgroup, fixed + dynamic
+    unsigned vgprs = 0, sgprs = 0;  // allocated per wave (0: no limit from them)
 };
+// The shape of a launch of `program` (the descriptor's registers and LDS).
+LaunchShape launch_shape(const Program& program, const std::array<std::uint32_t, 3>& grid,
+                         const std::array<std::uint32_t, 3>& block, std::uint32_t dynamic_lds = 0);
 
 struct CuModelResult {
     double cycles = 0;  // the modeled kernel time, in core clocks
@@ -72,6 +76,8 @@ struct CuModelResult {
 // traces[trace_for(grid, id)] stands for workgroup `id`; a single trace
 // stands for every workgroup. Throws std::invalid_argument when a trace is
 // missing or a workgroup does not fit on a CU.
+CuModelResult model_cu(const std::vector<StaticInst>& instructions, const LaunchShape& shape,
+                       const std::vector<WorkgroupTrace>& traces, const Parameters& parameters);
 CuModelResult model_cu(const Program& program, const LaunchShape& shape, const std::vector<WorkgroupTrace>& traces,
                        const Parameters& parameters);
 

@@ -181,11 +181,7 @@ int run_model(const RunOptions& options, const CodeObject& code_object, const Pr
         err << "dppgemm-emu run: --model: " << traced.fault->message << "\n";
         return exit_kernel_fault;
     }
-    timing::LaunchShape shape;
-    shape.grid = plan.grid;
-    const std::uint64_t items = std::uint64_t(plan.block[0]) * plan.block[1] * plan.block[2];
-    shape.waves_per_workgroup = static_cast<unsigned>((items + 63) / 64);
-    shape.lds_bytes = program.descriptor.group_segment_fixed_size;
+    const timing::LaunchShape shape = timing::launch_shape(program, plan.grid, plan.block);
     const timing::CuModelResult modeled = timing::model_cu(program, shape, recorder.traces(), parameters);
     out << "modeled on " << target_name(program.target) << " (" << board(program.target).model_label << ", "
         << parameters.compute_units << " CUs at " << parameters.clock_mhz << " MHz):\n"

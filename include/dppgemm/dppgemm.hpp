@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dppgemm {
@@ -76,6 +77,31 @@ struct Options {
     unsigned threads = 0;                         // emu: host threads, 0 = all cores
     // emu: called from the launching thread as workgroups finish (done, total)
     std::function<void(std::uint64_t, std::uint64_t)> progress;
+    // emu: also model the launch's GPU time (Result::modeled), from traces of
+    // its first and last workgroups on a cycle-approximate compute-unit model
+    // (docs/performance-model.md).
+    bool model = false;
+    // emu, with `model`: run only the traced workgroups. C is then NOT
+    // computed (left as it was) and Result::counters cover those workgroups
+    // alone: for modeling large problems quickly.
+    bool model_only = false;
+    // emu, with `model`: parameters to override, "name=value,name=value"
+    // (the rows of emu/timing/parameters.def); an unknown name is invalid_argument.
+    std::string model_parameters;
+};
+
+// The modeled GPU time of one emu launch: modeled, never measured.
+struct ModeledTime {
+    std::string gpu;  // the board modeled ("Instinct MI50")
+    double milliseconds = 0, cycles = 0;
+    // Where the cycles went, summing to `cycles`, in a fixed order: valu,
+    // other_issue, dependency, lgkm_wait, vm_wait, barrier_wait, idle, dram
+    // (docs/performance-model.md, "Breakdown").
+    std::vector<std::pair<std::string, double>> components;
+    double lds_port_utilisation = 0;   // busy share of the two SIMD-pair LDS ports
+    unsigned resident_workgroups = 0;  // at once on a CU
+    std::string occupancy_limit;       // what limits them: "vgprs", "lds", ...
+    std::uint64_t workgroups_on_cu = 0;
 };
 
 struct Result {
@@ -87,6 +113,7 @@ struct Result {
     std::string target;                    // e.g. "gfx906"
     std::string kernel;                    // e.g. "dppgemm_sgemm_dpp1_NT"
     std::optional<Counters> counters;      // emu only
+    std::optional<ModeledTime> modeled;    // emu with Options::model
     double milliseconds = 0;               // hip: GPU time measured with events; emu: emulation wall time
     explicit operator bool() const { return status == Status::success; }
 };
