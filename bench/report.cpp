@@ -427,9 +427,9 @@ void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
            "nop,other,multiply_add_share_of_valu,emulation_wall_ms,wave_instructions_per_second,openblas_ms,"
            "emulation_over_openblas,"
            "measured_gpu_ms,measured_gflops,modeled_gpu_ms,modeled_gflops,modeled_bound,verification,"
-           "valu_per_step,lds_cycles_per_step,lds_share_of_valu_cycles,modeled_cycles,modeled_valu,"
-           "modeled_other_issue,modeled_dependency,modeled_lgkm_wait,modeled_vm_wait,modeled_barrier_wait,"
-           "modeled_idle,modeled_dram,modeled_lds_port_utilisation,modeled_roofline_gpu_ms\n";
+           "valu_per_step,lds_cycles_per_step,lds_share_of_valu_cycles,modeled_cycles";
+    for (const std::string& name : modeled_time_components()) out << ",modeled_" << name;
+    out << ",modeled_lds_port_utilisation,modeled_roofline_gpu_ms\n";
     for (const ConfigReport& r : reports)
         for (const Row& row : r.rows) {
             const nlohmann::json j = row_json(r, row);
@@ -454,8 +454,7 @@ void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
                 << ',' << (row.modeled ? row.modeled->bound : "") << ',' << verdict(row) << ','
                 << field("valu_per_step") << ',' << field("lds_cycles_per_step") << ','
                 << field("lds_share_of_valu_cycles") << ',' << sub("modeled", "cycles");
-            for (const char* name :
-                 {"valu", "other_issue", "dependency", "lgkm_wait", "vm_wait", "barrier_wait", "idle", "dram"})
+            for (const std::string& name : modeled_time_components())
                 out << ','
                     << (j.contains("modeled") && j["modeled"].contains("components")
                             ? j["modeled"]["components"].value(name, nlohmann::json()).dump()

@@ -74,6 +74,24 @@ ModeledTime public_modeled(const emu::timing::CuModelResult& m, emu::Target targ
 
 }  // namespace
 
+}  // namespace dppgemm::detail
+
+namespace dppgemm {
+
+const std::vector<std::string>& modeled_time_components() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> list;
+        for (std::size_t i = 0; i < emu::timing::stall_count; ++i)
+            list.push_back(emu::timing::stall_name(static_cast<emu::timing::Stall>(i)));
+        return list;
+    }();
+    return names;
+}
+
+}  // namespace dppgemm
+
+namespace dppgemm::detail {
+
 Result run_emu(const Problem& p, const Options& options) {
     Result r;
     r.backend = Backend::emu;

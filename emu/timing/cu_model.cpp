@@ -125,7 +125,8 @@ public:
         }
         r.cu_cycles = double(c);
         for (std::size_t i = 0; i < stall_count; ++i) r.components[i] = double(windows[i]);
-        r.lds_port_utilisation = c ? double(port_busy_[0] + port_busy_[1]) / (2.0 * double(c)) : 0;
+        r.lds_port_busy_clocks = double(port_busy_[0] + port_busy_[1]);
+        r.lds_port_utilisation = c ? r.lds_port_busy_clocks / (2.0 * double(c)) : 0;
         r.issued = issued_;
         return r;
     }
@@ -334,6 +335,8 @@ private:
         if (f.nop_wait_states)
             w.hold_until = std::max(w.hold_until,
                                     c + (p_.internal_takes_turn != 0 ? simds * f.nop_wait_states : f.nop_wait_states));
+        if (f.unit == Unit::branch && w.next < w.trace->records.size() && w.trace->records[w.next].inst != rec.inst + 1)
+            w.hold_until = std::max(w.hold_until, c + static_cast<Cycle>(p_.taken_branch_cycles));
         if (f.barrier) {
             SimGroup& g = groups_[w.group];
             w.at_barrier = true;
@@ -351,17 +354,21 @@ struct Occupancy {
 };
 
 Occupancy occupancy(const LaunchShape& shape, const Parameters& p) {
-    const unsigned waves = shape.waves_per_workgroup;
-    const unsigned per_simd = (waves + simds - 1) / simds;  // of one workgroup, on its busiest SIMD
+    // Waves are dealt to the SIMDs in turn (simd_order), so R workgroups put
+    // ceil(R x waves / 4) waves on the fullest SIMD: at most `per_simd` waves
+    // there allow floor(4 x per_simd / waves) workgroups.
+    const double waves = shape.waves_per_workgroup;
     Occupancy o{static_cast<unsigned>(p.workgroups_per_cu), "workgroups"};
-    auto limit = [&o](double n, const char* why) {
+    auto limit = [&o, waves](double per_simd, const char* why) {
+        const double n = std::floor(simds * std::floor(per_simd) / waves);
         const unsigned v = n < 0 ? 0 : static_cast<unsigned>(n);
         if (v < o.workgroups) o = {v, why};
     };
-    limit(std::floor(p.wave_slots_per_simd / per_simd), "wave slots");
-    if (shape.vgprs) limit(std::floor(std::floor(p.vgprs_per_simd_lane / shape.vgprs) / per_simd), "vgprs");
-    if (shape.sgprs) limit(std::floor(std::floor(p.sgprs_per_simd / shape.sgprs) / per_simd), "sgprs");
-    if (shape.lds_bytes) limit(std::floor(p.lds_bytes / shape.lds_bytes), "lds");
+    limit(p.wave_slots_per_simd, "wave slots");
+    if (shape.vgprs) limit(p.vgprs_per_simd_lane / shape.vgprs, "vgprs");
+    if (shape.sgprs) limit(p.sgprs_per_simd / shape.sgprs, "sgprs");
+    if (shape.lds_bytes && std::floor(p.lds_bytes / shape.lds_bytes) < o.workgroups)
+        o = {static_cast<unsigned>(std::floor(p.lds_bytes / shape.lds_bytes)), "lds"};
     return o;
 }
 
@@ -395,7 +402,8 @@ CuModelResult model_cu(const std::vector<StaticInst>& facts, const LaunchShape& 
     const std::uint64_t cus = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(p.compute_units));
     auto trace_index = [&](std::uint64_t id) { return std::min(trace_for(shape.grid, id), traces.size() - 1); };
 
-    // Whole-grid DRAM bytes, every global byte once (no cache model).
+    // Whole-grid global bytes, each through L2 once (no L1 hits, no cache
+    // misses modeled: DRAM traffic of a tiled kernel is far below this).
     std::vector<double> vmem_bytes(traces.size(), 0);
     for (std::size_t t = 0; t < traces.size(); ++t)
         for (const WaveTrace& w : traces[t].waves)
@@ -417,11 +425,11 @@ CuModelResult model_cu(const std::vector<StaticInst>& facts, const LaunchShape& 
     r.resident_workgroups = occ.workgroups;
     r.occupancy_limit = occ.limit;
     r.workgroups_on_cu = ids.size();
-    r.dram_cycles = grid_bytes / (p.memory_gb_per_s * 1e9) * p.clock_mhz * 1e6;
+    r.l2_cycles = grid_bytes / (p.l2_gb_per_s * 1e9) * p.clock_mhz * 1e6;
     r.cycles = r.cu_cycles;
-    if (r.dram_cycles > r.cu_cycles) {
-        r.components[static_cast<std::size_t>(Stall::dram)] = r.dram_cycles - r.cu_cycles;
-        r.cycles = r.dram_cycles;
+    if (r.l2_cycles > r.cu_cycles) {
+        r.components[static_cast<std::size_t>(Stall::l2)] = r.l2_cycles - r.cu_cycles;
+        r.cycles = r.l2_cycles;
     }
     r.milliseconds = r.cycles / (p.clock_mhz * 1e3);
     return r;
@@ -434,7 +442,7 @@ std::string to_json(const CuModelResult& r) {
     for (std::size_t i = 0; i < stall_count; ++i)
         s << (i ? ", " : "") << '"' << stall_name(static_cast<Stall>(i)) << "\": " << r.components[i];
     s << "}, \"lds_port_utilisation\": " << r.lds_port_utilisation << ", \"cu_cycles\": " << r.cu_cycles
-      << ", \"dram_cycles\": " << r.dram_cycles << ", \"resident_workgroups\": " << r.resident_workgroups
+      << ", \"l2_cycles\": " << r.l2_cycles << ", \"resident_workgroups\": " << r.resident_workgroups
       << ", \"occupancy_limit\": \"" << r.occupancy_limit << "\", \"workgroups_on_cu\": " << r.workgroups_on_cu
       << ", \"issued\": {";
     for (std::size_t i = 0; i < inst_class_count; ++i)

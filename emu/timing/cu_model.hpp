@@ -37,7 +37,7 @@ namespace dppgemm::emu::timing {
     X(vm_wait, "the oldest wave waited in s_waitcnt vmcnt (vector memory)")                                \
     X(barrier_wait, "the oldest wave waited at s_barrier")                                                 \
     X(idle, "no wave on the SIMD (before, between or after workgroups)")                                   \
-    X(dram, "the whole GPU's DRAM traffic takes longer than the busiest CU: the difference")
+    X(l2, "the whole GPU's global traffic through L2 takes longer than the busiest CU: the difference")
 
 enum class Stall : std::uint8_t {
 #define DPPGEMM_STALL(name, meaning) name,
@@ -64,7 +64,8 @@ struct CuModelResult {
     double milliseconds = 0;
     std::array<double, stall_count> components{};  // cycles; they sum to `cycles`
     double lds_port_utilisation = 0;               // busy clocks of the 2 pair ports / (2 x the CU's cycles)
-    double cu_cycles = 0, dram_cycles = 0;         // the busiest CU's time; the GPU's DRAM bytes / bandwidth
+    double lds_port_busy_clocks = 0;               // summed over the 2 pair ports
+    double cu_cycles = 0, l2_cycles = 0;           // the busiest CU's time; the grid's global bytes / L2 bandwidth
     unsigned resident_workgroups = 0;              // at once on a CU
     std::string occupancy_limit;                   // "vgprs", "sgprs", "lds", "wave slots", "workgroups"
     std::uint64_t workgroups_on_cu = 0;

@@ -94,9 +94,8 @@ struct Options {
 struct ModeledTime {
     std::string gpu;  // the board modeled ("Instinct MI50")
     double milliseconds = 0, cycles = 0;
-    // Where the cycles went, summing to `cycles`, in a fixed order: valu,
-    // other_issue, dependency, lgkm_wait, vm_wait, barrier_wait, idle, dram
-    // (docs/performance-model.md, "Breakdown").
+    // Where the cycles went, summing to `cycles`, in the order of
+    // modeled_time_components() (docs/performance-model.md, "Breakdown").
     std::vector<std::pair<std::string, double>> components;
     double lds_port_utilisation = 0;   // busy share of the two SIMD-pair LDS ports
     unsigned resident_workgroups = 0;  // at once on a CU
@@ -117,6 +116,9 @@ struct Result {
     double milliseconds = 0;               // hip: GPU time measured with events; emu: emulation wall time
     explicit operator bool() const { return status == Status::success; }
 };
+
+// The names of ModeledTime::components, in their order ("valu", "other_issue", ...).
+const std::vector<std::string>& modeled_time_components();
 
 // C = alpha * op(A) * op(B) + beta * C with host pointers (copied in and out).
 Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const float* a, int lda, const float* b,
