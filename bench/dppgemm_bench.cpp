@@ -100,6 +100,7 @@ Row run_variant(const BenchOptions& o, const Problem& p, Variant variant, const 
     options.model = true;
     options.model_only = o.model_only;
     options.model_parameters = o.model_params;
+    if (o.model_grid) options.model_parameter_sets = model_grid();
     ProgressBar bar(arch + " " + row.variant);
     options.progress = [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
     for (int run = 0; run < o.warmup + o.iterations; ++run) {
@@ -231,6 +232,7 @@ int run(const BenchOptions& o) {
     for (const Shape& shape : o.shapes) {
         reports.push_back(run_config(o, shape, seed++));
         print_table(std::cout, reports.back());
+        if (o.model_grid) print_model_grid(std::cout, reports.back());
         std::cout.flush();
         for (const Row& row : reports.back().rows) {
             if (!row.result)

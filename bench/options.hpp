@@ -34,6 +34,7 @@ struct BenchOptions {
     // traces (no C, no verification); --model-params: name=value,... overrides.
     bool model_only = false;
     std::string model_params;
+    bool model_grid = false;  // --model-grid: every variant over model_grid() (model.hpp)
 };
 
 // A flag with a bad value: names the flag and the value; exit status 2.

@@ -264,6 +264,33 @@ void print_table(std::ostream& out, const ConfigReport& r) {
                "on this machine.\n";
 }
 
+void print_model_grid(std::ostream& out, const ConfigReport& r) {
+    for (const auto& rows : by_target(r)) {
+        const Row* base = nullptr;
+        for (const Row* row : rows)
+            if (row->variant == "dpp0" && row->result.modeled) base = row;
+        if (!base || base->result.modeled_sets.empty()) continue;
+        const std::size_t points = base->result.modeled_sets.size();
+        out << rows.front()->target << ": modeled time vs dpp0 over " << points
+            << " sets of the cycle model's unknown parameters (docs/performance-model.md, \"Sensitivity\")\n";
+        for (const Row* row : rows) {
+            if (row == base || row->result.modeled_sets.size() != points) continue;
+            double least = 1e300, most = -1e300;
+            for (std::size_t i = 0; i < points; ++i) {
+                const double change =
+                    100.0 * (row->result.modeled_sets[i].milliseconds / base->result.modeled_sets[i].milliseconds - 1);
+                least = std::min(least, change);
+                most = std::max(most, change);
+            }
+            const char* sign = most < 0 ? "faster on the whole grid" : least > 0 ? "slower on the whole grid" : "mixed";
+            char text[160];
+            std::snprintf(text, sizeof text, "  %-10s %+7.2f%% .. %+7.2f%%  %s\n", row->variant.c_str(), least, most,
+                          sign);
+            out << text;
+        }
+    }
+}
+
 namespace {
 
 nlohmann::json counters_json(const Counters& c) {
@@ -349,6 +376,14 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
             m["resident_workgroups"] = cycle->resident_workgroups;
             m["occupancy_limit"] = cycle->occupancy_limit;
             m["workgroups_on_busiest_cu"] = cycle->workgroups_on_cu;
+        }
+        if (!row.result.modeled_sets.empty()) {
+            nlohmann::json grid = nlohmann::json::array();
+            const std::vector<std::string>& sets = model_grid();
+            for (std::size_t i = 0; i < row.result.modeled_sets.size(); ++i)
+                grid.push_back({{"parameters", i < sets.size() ? sets[i] : ""},
+                                {"gpu_ms", row.result.modeled_sets[i].milliseconds}});
+            m["grid"] = grid;
         }
         if (row.modeled) {
             const Modeled& roof = *row.modeled;

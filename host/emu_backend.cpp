@@ -154,11 +154,22 @@ Result run_emu(const Problem& p, const Options& options) {
         const emu::DispatchResult dispatch = emu::launch(memory, program, config);
         r.counters = public_counters(dispatch.counters);
         if (dispatch.fault) return fail(Status::kernel_fault, "emu: " + dispatch.fault->message);
-        if (recorder)
-            r.modeled = public_modeled(
-                emu::timing::model_cu(program, emu::timing::launch_shape(program, config.grid, config.block),
-                                      recorder->traces(), *parameters),
-                program.target);
+        if (recorder) {
+            const emu::timing::LaunchShape shape = emu::timing::launch_shape(program, config.grid, config.block);
+            const std::vector<emu::timing::WorkgroupTrace> traces = recorder->traces();
+            r.modeled = public_modeled(emu::timing::model_cu(program, shape, traces, *parameters), program.target);
+            for (const std::string& set : options.model_parameter_sets) {
+                emu::timing::Parameters varied = *parameters;
+                try {
+                    emu::timing::apply_overrides(varied, set);
+                } catch (const std::invalid_argument& e) {
+                    return fail(Status::invalid_argument,
+                                std::string("emu: Options::model_parameter_sets: ") + e.what());
+                }
+                r.modeled_sets.push_back(
+                    public_modeled(emu::timing::model_cu(program, shape, traces, varied), program.target));
+            }
+        }
         if (options.model && options.model_only) {
             r.milliseconds =
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

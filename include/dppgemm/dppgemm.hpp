@@ -88,6 +88,9 @@ struct Options {
     // emu, with `model`: parameters to override, "name=value,name=value"
     // (the rows of emu/timing/parameters.def); an unknown name is invalid_argument.
     std::string model_parameters;
+    // emu, with `model`: further parameter sets (each as model_parameters, on
+    // top of it) to model the same traces with: Result::modeled_sets, in order.
+    std::vector<std::string> model_parameter_sets;
 };
 
 // The modeled GPU time of one emu launch: modeled, never measured.
@@ -105,15 +108,16 @@ struct ModeledTime {
 
 struct Result {
     Status status = Status::success;
-    int invalid_argument = 0;              // BLAS position of the illegal argument, 0 if none
-    std::string message;                   // empty on success
-    bool quick_return = false;             // nothing to compute (BLAS quick-return rules)
-    Backend backend = Backend::automatic;  // the backend that ran
-    std::string target;                    // e.g. "gfx906"
-    std::string kernel;                    // e.g. "dppgemm_sgemm_dpp1_NT"
-    std::optional<Counters> counters;      // emu only
-    std::optional<ModeledTime> modeled;    // emu with Options::model
-    double milliseconds = 0;               // hip: GPU time measured with events; emu: emulation wall time
+    int invalid_argument = 0;               // BLAS position of the illegal argument, 0 if none
+    std::string message;                    // empty on success
+    bool quick_return = false;              // nothing to compute (BLAS quick-return rules)
+    Backend backend = Backend::automatic;   // the backend that ran
+    std::string target;                     // e.g. "gfx906"
+    std::string kernel;                     // e.g. "dppgemm_sgemm_dpp1_NT"
+    std::optional<Counters> counters;       // emu only
+    std::optional<ModeledTime> modeled;     // emu with Options::model
+    std::vector<ModeledTime> modeled_sets;  // emu: one per Options::model_parameter_sets
+    double milliseconds = 0;                // hip: GPU time measured with events; emu: emulation wall time
     explicit operator bool() const { return status == Status::success; }
 };
 
