@@ -211,3 +211,17 @@ TEST_CASE("dpp0 on the MI50 at 4096^3 models at 85-97% of its fp32 peak (A1, A3)
     CHECK(share >= 0.85);
     CHECK(share <= 0.97);
 }
+
+TEST_CASE("LaunchConfig::only_workgroups outside the grid, or not ascending, is refused naming the workgroup") {
+    const Program& program = kernel(dppgemm_find_code_object("gfx906", "dpp0", "NN")).program;
+    for (const auto& [only, named] : {std::pair{std::vector<std::uint64_t>{0, 4}, std::string("workgroup 4 ")},
+                                      std::pair{std::vector<std::uint64_t>{2, 1}, std::string("workgroup 1 ")}}) {
+        try {
+            run(program, 256, 256, 8, only, false);
+            FAIL("launched");
+        } catch (const LaunchError& e) {
+            CHECK(std::string(e.what()) ==
+                  "only_workgroups: " + named + "is not in the grid of 4 workgroups, or the list is not ascending");
+        }
+    }
+}
