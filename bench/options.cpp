@@ -184,6 +184,8 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
     o.threads = unsigned(to_integer("--threads", threads, 0, 4096));
     const long long v = to_integer("--verify", verify, 0, 1);
     o.verify = v == 1 && !o.model_only;
+    if (const std::string why = model_parameters_error(o.model_params); !why.empty())
+        bad("--model-params", o.model_params, why);
 
     if (variant == "all") {
         for (const VariantInfo& row : variant_table()) o.variants.push_back(row.variant);

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 
 namespace dppgemm::detail {
 
@@ -86,6 +87,16 @@ const std::vector<std::string>& modeled_time_components() {
         return list;
     }();
     return names;
+}
+
+std::string model_parameters_error(const std::string& text) {
+    emu::timing::Parameters parameters = emu::timing::parameters(emu::default_target);
+    try {
+        emu::timing::apply_overrides(parameters, text);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return {};
 }
 
 }  // namespace dppgemm

@@ -123,6 +123,9 @@ struct Result {
 
 // The names of ModeledTime::components, in their order ("valu", "other_issue", ...).
 const std::vector<std::string>& modeled_time_components();
+// Why Options::model_parameters text would be refused ("unknown model
+// parameter 'x'"); empty when it is fine.
+std::string model_parameters_error(const std::string& text);
 
 // C = alpha * op(A) * op(B) + beta * C with host pointers (copied in and out).
 Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const float* a, int lda, const float* b,

@@ -295,3 +295,21 @@ TEST_CASE("a run larger than the machine's memory is refused with exit status 2 
         CHECK(o.out.empty());
     }
 }
+
+TEST_CASE("the cycle model alone (--model-only) over its parameter grid (--model-grid), nothing verified") {
+    const fs::path json = scratch_dir() / "grid.json";
+    const Outcome o = bench({"-m", "256", "-n", "256", "-k", "64", "--variant", "dpp0,dpp1", "--backend", "emu",
+                             "--threads", "2", "--model-only", "--model-grid", "--json", json.string()});
+    CAPTURE(o.out, o.err);
+    REQUIRE(o.status == 0);
+    CHECK(contains(o.out, "gfx906: modeled time vs dpp0 over 32 sets of the cycle model's unknown parameters"));
+    CHECK(contains(o.out, "\n  dpp1 "));
+    CHECK(!contains(o.out, "modeled lower bound (roofline)"));  // partial counters: no roofline
+    const nlohmann::json report = nlohmann::json::parse(read(json));
+    for (const nlohmann::json& row : report["configs"][0]["variants"]) {
+        CHECK(row["verification"]["enabled"] == false);
+        CHECK(row["modeled"]["grid"].size() == 32);
+        CHECK(row["modeled"]["gpu_ms"].get<double>() > 0);
+        CHECK(!row["modeled"].contains("roofline"));
+    }
+}

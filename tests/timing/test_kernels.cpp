@@ -194,7 +194,7 @@ TEST_CASE("doubling K doubles the modeled time within 1%") {
         const Program& program = kernel(co).program;
         const Parameters p = parameters(program.target);
         INFO(co->kernel_name << " on " << co->target);
-        const Traced once = traced(program, 256, 256, 1024), twice = traced(program, 256, 256, 2048);
+        const Traced once = traced(program, 128, 128, 1024), twice = traced(program, 128, 128, 2048);
         const double ratio = model_cu(program, twice.shape, twice.traces, p).cycles /
                              model_cu(program, once.shape, once.traces, p).cycles;
         CHECK(std::abs(ratio - 2) <= 0.02);

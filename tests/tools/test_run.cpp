@@ -481,7 +481,8 @@ TEST_CASE("run: --model adds the modeled time, --model-only runs only the traced
                                            "--buffer", "c=" + bytes, "--arg",     "size_m=384",
                                            "--arg",    "size_n=384", "--arg",     "size_k=64",
                                            "--arg",    "lda=384",    "--arg",     "ldb=64",
-                                           "--arg",    "ldc=384",    "--threads", "2"};
+                                           "--arg",    "ldc=384",    "--arg",     "alpha=1",
+                                           "--arg",    "beta=0",     "--threads", "2"};
     auto with = [&](std::vector<std::string> extra) {
         std::vector<std::string> args = base;
         args.insert(args.end(), extra.begin(), extra.end());
