@@ -97,6 +97,10 @@ Row run_variant(const BenchOptions& o, const Problem& p, Variant variant, const 
     options.backend = o.backend;
     options.emu_target = arch;
     options.threads = o.threads;
+    options.model = true;
+    options.model_only = o.model_only;
+    options.model_parameters = o.model_params;
+    if (o.model_grid) options.model_parameter_sets = model_grid();
     ProgressBar bar(arch + " " + row.variant);
     options.progress = [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
     for (int run = 0; run < o.warmup + o.iterations; ++run) {
@@ -109,7 +113,7 @@ Row run_variant(const BenchOptions& o, const Problem& p, Variant variant, const 
         if (run >= o.warmup) row.ms.push_back(row.on_gpu() ? row.result.milliseconds : wall);
     }
     row.target = row.result.target.empty() ? arch : row.result.target;
-    if (row.result && row.result.counters)
+    if (row.result && row.result.counters && !o.model_only)
         if (const auto gpu = gpu_spec(row.target)) row.modeled = model_launch(*gpu, *row.result.counters, p.flops());
     return row;
 }
@@ -139,7 +143,9 @@ ConfigReport run_config(const BenchOptions& o, const Shape& shape, std::uint64_t
     Problem& p = report.problem;
     fill_random(p, seed);
     // At least one untimed OpenBLAS call: the first one starts its thread pool.
-    References references(p, openblas_sgemm(p, std::max(o.warmup, 1), o.iterations, report.openblas_ms));
+    // --model-only computes no C: nothing to compare, no OpenBLAS run.
+    References references(p, o.model_only ? std::vector<float>()
+                                          : openblas_sgemm(p, std::max(o.warmup, 1), o.iterations, report.openblas_ms));
     std::vector<float> c;
     for (const std::string& arch : o.archs) {
         for (Variant variant : o.variants) {
@@ -226,6 +232,7 @@ int run(const BenchOptions& o) {
     for (const Shape& shape : o.shapes) {
         reports.push_back(run_config(o, shape, seed++));
         print_table(std::cout, reports.back());
+        if (o.model_grid) print_model_grid(std::cout, reports.back());
         std::cout.flush();
         for (const Row& row : reports.back().rows) {
             if (!row.result)

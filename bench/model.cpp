@@ -60,6 +60,29 @@ std::optional<GpuSpec> gpu_spec(const std::string& target) {
     return std::nullopt;
 }
 
+const std::vector<std::string>& model_grid() {
+    // LDS latency; b128 read port time 16 or 21.6 clocks (address bytes per
+    // lane 0 or 5.6); barrier latency; whether internal instructions take an
+    // issue turn; whether an LDS instruction waits for a free port to issue.
+    static const std::vector<std::string> grid = [] {
+        const std::vector<std::vector<std::string>> axes = {
+            {"lds_latency=64", "lds_latency=128"},
+            {"lds_address_bytes_per_lane=0", "lds_address_bytes_per_lane=5.6"},
+            {"barrier_latency=0", "barrier_latency=64"},
+            {"internal_takes_turn=0", "internal_takes_turn=1"},
+            {"lds_issue_waits_for_port=0", "lds_issue_waits_for_port=1"}};
+        std::vector<std::string> all = {""};
+        for (const auto& axis : axes) {
+            std::vector<std::string> next;
+            for (const std::string& prefix : all)
+                for (const std::string& value : axis) next.push_back(prefix.empty() ? value : prefix + "," + value);
+            all = next;
+        }
+        return all;
+    }();
+    return grid;
+}
+
 std::uint64_t wave_instructions(const Counters& c) {
     return c.salu + c.valu + c.smem + c.vmem_load + c.vmem_store + c.lds_read + c.lds_write + c.branch + c.waitcnt +
            c.barrier + c.nop + c.other;

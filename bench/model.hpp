@@ -43,6 +43,11 @@ std::uint64_t wave_instructions(const Counters& counters);
 // written through the CU's LDS port plus the bank-conflict cycles.
 double lds_busy_cycles(const GpuSpec& gpu, const Counters& counters);
 
+// The cycle model's parameters nobody has published (docs/performance-model.md,
+// "Sensitivity"), each at two values: every combination as an override
+// string for Options::model_parameter_sets.
+const std::vector<std::string>& model_grid();
+
 // flops = 2 M N K.
 Modeled model_launch(const GpuSpec& gpu, const Counters& counters, double flops);
 

@@ -144,6 +144,15 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
            "Pareto chart: LDS requests and LDS cycles per step vs VALU per step, and GFLOPS (.svg or .png, gnuplot)")
         ->type_name("FILE");
     app.add_option("--threads", threads, "host threads of the emulator and OpenBLAS (0: all cores)")->type_name("INT");
+    app.add_flag("--model-only", o.model_only,
+                 "emu: run only the workgroups the cycle model traces (first and last): modeled figures in seconds "
+                 "at any size, no C and no verification");
+    app.add_option("--model-params", o.model_params,
+                   "emu: cycle-model parameters to override, NAME=VALUE[,NAME=VALUE...] (emu/timing/parameters.def)")
+        ->type_name("LIST");
+    app.add_flag("--model-grid", o.model_grid,
+                 "emu: also model every variant over the grid of the cycle model's unknown parameters and say, per "
+                 "variant, how its modeled time differs from dpp0's over the whole grid");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -174,7 +183,9 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
     o.seed = std::uint64_t(to_integer("--seed", seed, 0, LLONG_MAX));
     o.threads = unsigned(to_integer("--threads", threads, 0, 4096));
     const long long v = to_integer("--verify", verify, 0, 1);
-    o.verify = v == 1;
+    o.verify = v == 1 && !o.model_only;
+    if (const std::string why = model_parameters_error(o.model_params); !why.empty())
+        bad("--model-params", o.model_params, why);
 
     if (variant == "all") {
         for (const VariantInfo& row : variant_table()) o.variants.push_back(row.variant);

@@ -30,6 +30,11 @@ struct BenchOptions {
     bool verify = true;
     std::string csv, json, plot;
     unsigned threads = 0;  // emulator and OpenBLAS host threads, 0: all cores
+    // --model-only: the emulator runs only the workgroups the cycle model
+    // traces (no C, no verification); --model-params: name=value,... overrides.
+    bool model_only = false;
+    std::string model_params;
+    bool model_grid = false;  // --model-grid: every variant over model_grid() (model.hpp)
 };
 
 // A flag with a bad value: names the flag and the value; exit status 2.

@@ -25,6 +25,11 @@ double measured_gflops(const Problem& p, const Row& row) {
     return ms > 0 ? p.flops() / (ms * 1e6) : 0;
 }
 
+double cycle_model_gflops(const Problem& p, const Row& row) {
+    const double ms = row.result.modeled ? row.result.modeled->milliseconds : 0;
+    return ms > 0 ? p.flops() / (ms * 1e6) : 0;
+}
+
 std::string verdict(const Row& row) {
     if (!row.check.enabled) return "off";
     return row.check.passed() ? "passed" : "FAILED";
@@ -116,13 +121,34 @@ const std::vector<Figure>& figures() {
              return !row.on_gpu() && r.openblas_ms > 0 ? fixed(median(row.ms) / r.openblas_ms, 1) + " x"
                                                        : std::string();
          }},
-        {"modeled GPU time, ms",
+        {"modeled GPU time, ms (cycle model)",
+         [](const Problem&, const ConfigReport&, const Row& row) {
+             return row.result.modeled ? fixed(row.result.modeled->milliseconds, 3) : std::string();
+         }},
+        {"modeled GFLOPS (cycle model)",
+         [](const Problem& p, const ConfigReport&, const Row& row) {
+             return row.result.modeled ? fixed(cycle_model_gflops(p, row), 1) : std::string();
+         }},
+        {"modeled LDS port utilisation",
+         [](const Problem&, const ConfigReport&, const Row& row) {
+             return row.result.modeled ? fixed(100.0 * row.result.modeled->lds_port_utilisation, 1) + " %"
+                                       : std::string();
+         }},
+        {"modeled workgroups per CU at once",
+         [](const Problem&, const ConfigReport&, const Row& row) {
+             return row.result.modeled ? std::to_string(row.result.modeled->resident_workgroups) + " (" +
+                                             row.result.modeled->occupancy_limit + ")"
+                                       : std::string();
+         }},
+        {"modeled lower bound (roofline), ms",
          [](const Problem&, const ConfigReport&, const Row& row) {
              return row.modeled ? fixed(row.modeled->milliseconds, 3) : std::string();
          }},
-        {"modeled GFLOPS", [](const Problem&, const ConfigReport&,
-                              const Row& row) { return row.modeled ? fixed(row.modeled->gflops, 1) : std::string(); }},
-        {"modeled bound",
+        {"modeled roofline GFLOPS (upper bound)",
+         [](const Problem&, const ConfigReport&, const Row& row) {
+             return row.modeled ? fixed(row.modeled->gflops, 1) : std::string();
+         }},
+        {"modeled roofline bound",
          [](const Problem&, const ConfigReport&, const Row& row) { return row.modeled ? row.modeled->bound : ""; }},
         {"measured GPU time, ms (HIP events)",
          [](const Problem&, const ConfigReport&, const Row& row) {
@@ -134,6 +160,36 @@ const std::vector<Figure>& figures() {
          }},
         {"verification", [](const Problem&, const ConfigReport&, const Row& row) { return verdict(row); }},
     };
+    return list;
+}
+
+// The cycle model's breakdown, one figure per component, named by the result
+// (docs/performance-model.md, "Breakdown").
+std::vector<Figure> breakdown_figures(const std::vector<const Row*>& rows) {
+    std::vector<Figure> list;
+    for (const Row* row : rows) {
+        if (!row->result.modeled) continue;
+        for (std::size_t i = 0; i < row->result.modeled->components.size(); ++i)
+            list.push_back({"  modeled time: " + row->result.modeled->components[i].first,
+                            [i](const Problem&, const ConfigReport&, const Row& r) {
+                                const auto& m = r.result.modeled;
+                                return m && i < m->components.size() && m->cycles > 0
+                                           ? fixed(100.0 * m->components[i].second / m->cycles, 1) + " %"
+                                           : std::string();
+                            }});
+        break;
+    }
+    return list;
+}
+
+// The table's figures for these rows: figures(), the cycle model's
+// breakdown after its GFLOPS.
+std::vector<Figure> figures_for(const std::vector<const Row*>& rows) {
+    std::vector<Figure> list = figures();
+    const auto after = std::find_if(list.begin(), list.end(),
+                                    [](const Figure& f) { return f.label == "modeled GFLOPS (cycle model)"; });
+    const std::vector<Figure> breakdown = breakdown_figures(rows);
+    list.insert(after == list.end() ? list.end() : after + 1, breakdown.begin(), breakdown.end());
     return list;
 }
 
@@ -164,7 +220,7 @@ void print_block(std::ostream& out, const ConfigReport& report, const std::vecto
         out << text;
     }
     out << "\n";
-    for (const Figure& figure : figures()) {
+    for (const Figure& figure : figures_for(rows)) {
         std::vector<std::string> cells;
         bool any = false;
         for (const Row* row : rows) {
@@ -200,10 +256,39 @@ void print_table(std::ostream& out, const ConfigReport& r) {
         out << "\n";
     }
     bool modeled = false;
-    for (const Row& row : r.rows) modeled |= row.modeled.has_value();
+    for (const Row& row : r.rows) modeled |= row.modeled.has_value() || row.result.modeled.has_value();
     if (modeled)
-        out << "modeled: derived from the emulator's counts by docs/performance-model.md for the named GPU;\n"
-               "not measured on any GPU. Wall times and OpenBLAS times are measured on this machine.\n";
+        out << "modeled: the cycle model replays the emulator's traces of the first and last workgroups on a model\n"
+               "of one compute unit of the named GPU; the roofline is a lower bound from the counts alone\n"
+               "(docs/performance-model.md). Not measured on any GPU. Wall times and OpenBLAS times are measured\n"
+               "on this machine.\n";
+}
+
+void print_model_grid(std::ostream& out, const ConfigReport& r) {
+    for (const auto& rows : by_target(r)) {
+        const Row* base = nullptr;
+        for (const Row* row : rows)
+            if (row->variant == "dpp0" && row->result.modeled) base = row;
+        if (!base || base->result.modeled_sets.empty()) continue;
+        const std::size_t points = base->result.modeled_sets.size();
+        out << rows.front()->target << ": modeled time vs dpp0 over " << points
+            << " sets of the cycle model's unknown parameters (docs/performance-model.md, \"Sensitivity\")\n";
+        for (const Row* row : rows) {
+            if (row == base || row->result.modeled_sets.size() != points) continue;
+            double least = 1e300, most = -1e300;
+            for (std::size_t i = 0; i < points; ++i) {
+                const double change =
+                    100.0 * (row->result.modeled_sets[i].milliseconds / base->result.modeled_sets[i].milliseconds - 1);
+                least = std::min(least, change);
+                most = std::max(most, change);
+            }
+            const char* sign = most < 0 ? "faster on the whole grid" : least > 0 ? "slower on the whole grid" : "mixed";
+            char text[160];
+            std::snprintf(text, sizeof text, "  %-10s %+7.2f%% .. %+7.2f%%  %s\n", row->variant.c_str(), least, most,
+                          sign);
+            out << text;
+        }
+    }
 }
 
 namespace {
@@ -276,20 +361,49 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
             row.result.counters && ms > 0 ? wave_instructions(*row.result.counters) / (ms * 1e-3) : 0.0;
         j["emulation_over_openblas"] = r.openblas_ms > 0 ? ms / r.openblas_ms : 0.0;
     }
-    if (row.modeled) {
-        const Modeled& m = *row.modeled;
-        j["modeled"] = {{"is_modeled", true},
-                        {"label", "modeled by docs/performance-model.md, not measured"},
-                        {"gpu", gpu_spec(row.target) ? gpu_spec(row.target)->product : ""},
-                        {"gpu_ms", m.milliseconds},
-                        {"gflops", m.gflops},
-                        {"bound", m.bound},
-                        {"busiest_cu_workgroups", m.busiest_cu_workgroups},
-                        {"valu_cycles", m.valu_cycles},
-                        {"lds_cycles", m.lds_cycles},
-                        {"memory_cycles", m.memory_cycles},
-                        {"issue_cycles", m.issue_cycles},
-                        {"cycles", m.cycles}};
+    if (row.modeled || row.result.modeled) {
+        nlohmann::json m = {{"is_modeled", true},
+                            {"label", "modeled by docs/performance-model.md, not measured"},
+                            {"gpu", gpu_spec(row.target) ? gpu_spec(row.target)->product : ""}};
+        if (const auto& cycle = row.result.modeled) {
+            m["gpu_ms"] = cycle->milliseconds;
+            m["gflops"] = cycle_model_gflops(p, row);
+            m["cycles"] = cycle->cycles;
+            nlohmann::json components = nlohmann::json::object();
+            for (const auto& [name, cycles] : cycle->components) components[name] = cycles;
+            m["components"] = components;
+            m["lds_port_utilisation"] = cycle->lds_port_utilisation;
+            m["resident_workgroups"] = cycle->resident_workgroups;
+            m["occupancy_limit"] = cycle->occupancy_limit;
+            m["workgroups_on_busiest_cu"] = cycle->workgroups_on_cu;
+        }
+        if (!row.result.modeled_sets.empty()) {
+            nlohmann::json grid = nlohmann::json::array();
+            const std::vector<std::string>& sets = model_grid();
+            for (std::size_t i = 0; i < row.result.modeled_sets.size(); ++i)
+                grid.push_back({{"parameters", i < sets.size() ? sets[i] : ""},
+                                {"gpu_ms", row.result.modeled_sets[i].milliseconds}});
+            m["grid"] = grid;
+        }
+        if (row.modeled) {
+            const Modeled& roof = *row.modeled;
+            m["bound"] = roof.bound;
+            m["roofline"] = {{"label", "lower bound: the largest of VALU, LDS, DRAM and issue time"},
+                             {"gpu_ms", roof.milliseconds},
+                             {"gflops", roof.gflops},
+                             {"bound", roof.bound},
+                             {"busiest_cu_workgroups", roof.busiest_cu_workgroups},
+                             {"valu_cycles", roof.valu_cycles},
+                             {"lds_cycles", roof.lds_cycles},
+                             {"memory_cycles", roof.memory_cycles},
+                             {"issue_cycles", roof.issue_cycles},
+                             {"cycles", roof.cycles}};
+            if (!row.result.modeled) {
+                m["gpu_ms"] = roof.milliseconds;
+                m["gflops"] = roof.gflops;
+            }
+        }
+        j["modeled"] = m;
     }
     j["verification"] = {{"enabled", row.check.enabled},
                          {"passed", row.check.passed()},
@@ -348,7 +462,9 @@ void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
            "nop,other,multiply_add_share_of_valu,emulation_wall_ms,wave_instructions_per_second,openblas_ms,"
            "emulation_over_openblas,"
            "measured_gpu_ms,measured_gflops,modeled_gpu_ms,modeled_gflops,modeled_bound,verification,"
-           "valu_per_step,lds_cycles_per_step,lds_share_of_valu_cycles\n";
+           "valu_per_step,lds_cycles_per_step,lds_share_of_valu_cycles,modeled_cycles";
+    for (const std::string& name : modeled_time_components()) out << ",modeled_" << name;
+    out << ",modeled_lds_port_utilisation,modeled_roofline_gpu_ms\n";
     for (const ConfigReport& r : reports)
         for (const Row& row : r.rows) {
             const nlohmann::json j = row_json(r, row);
@@ -356,7 +472,7 @@ void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
             const Counters c = row.result.counters.value_or(Counters{});
             const auto field = [&](const char* key) { return j.contains(key) ? j[key].dump() : std::string(); };
             const auto sub = [&](const char* object, const char* key) {
-                return j.contains(object) ? j[object][key].dump() : std::string();
+                return j.contains(object) && j[object].contains(key) ? j[object][key].dump() : std::string();
             };
             out << p.ta << ',' << p.tb << ',' << p.m << ',' << p.n << ',' << p.k << ',' << p.alpha << ',' << p.lda
                 << ',' << p.ldb << ',' << p.beta << ',' << p.ldc << ',' << row.target << ',' << row.variant << ','
@@ -372,7 +488,17 @@ void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
                 << sub("measured", "gflops") << ',' << sub("modeled", "gpu_ms") << ',' << sub("modeled", "gflops")
                 << ',' << (row.modeled ? row.modeled->bound : "") << ',' << verdict(row) << ','
                 << field("valu_per_step") << ',' << field("lds_cycles_per_step") << ','
-                << field("lds_share_of_valu_cycles") << '\n';
+                << field("lds_share_of_valu_cycles") << ',' << sub("modeled", "cycles");
+            for (const std::string& name : modeled_time_components())
+                out << ','
+                    << (j.contains("modeled") && j["modeled"].contains("components")
+                            ? j["modeled"]["components"].value(name, nlohmann::json()).dump()
+                            : std::string());
+            out << ',' << sub("modeled", "lds_port_utilisation") << ','
+                << (j.contains("modeled") && j["modeled"].contains("roofline")
+                        ? j["modeled"]["roofline"]["gpu_ms"].dump()
+                        : std::string())
+                << '\n';
         }
 }
 
@@ -452,9 +578,10 @@ std::string plot_script(const std::string& path, const std::vector<ConfigReport>
     for (const ConfigReport& r : reports)
         for (const Row& row : r.rows) {
             if (!succeeded(row) || !row.result.counters || !r.problem.steps()) continue;
-            const double gflops = row.on_gpu()  ? measured_gflops(r.problem, row)
-                                  : row.modeled ? row.modeled->gflops
-                                                : 0;
+            const double gflops = row.on_gpu()         ? measured_gflops(r.problem, row)
+                                  : row.result.modeled ? cycle_model_gflops(r.problem, row)
+                                  : row.modeled        ? row.modeled->gflops
+                                                       : 0;
             modeled |= !row.on_gpu();
             measured |= row.on_gpu();
             series[row.target + " " + row.variant].emplace_back(r.problem.m, gflops);

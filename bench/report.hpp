@@ -33,6 +33,10 @@ struct ConfigReport {
 // One block per (configuration, target): a column per variant, a line per figure.
 void print_table(std::ostream& out, const ConfigReport& report);
 
+// --model-grid: per target, each variant's modeled time against dpp0's over
+// the whole grid of model_grid(), and whether the sign of the difference holds.
+void print_model_grid(std::ostream& out, const ConfigReport& report);
+
 // Everything, with the options that produced it (to rerun the same thing).
 nlohmann::json report_json(const BenchOptions& options, const std::vector<ConfigReport>& reports);
 

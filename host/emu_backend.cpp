@@ -3,12 +3,14 @@
 
 #include "emu/exec/dispatch.hpp"
 #include "emu/loader/code_object.hpp"
+#include "emu/timing/cu_model.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 
 namespace dppgemm::detail {
 
@@ -57,7 +59,49 @@ Counters public_counters(const emu::Counters& c) {
     return out;
 }
 
+ModeledTime public_modeled(const emu::timing::CuModelResult& m, emu::Target target) {
+    ModeledTime out;
+    out.gpu = emu::board(target).model_label;
+    out.milliseconds = m.milliseconds;
+    out.cycles = m.cycles;
+    for (std::size_t i = 0; i < emu::timing::stall_count; ++i)
+        out.components.emplace_back(emu::timing::stall_name(static_cast<emu::timing::Stall>(i)), m.components[i]);
+    out.lds_port_utilisation = m.lds_port_utilisation;
+    out.resident_workgroups = m.resident_workgroups;
+    out.occupancy_limit = m.occupancy_limit;
+    out.workgroups_on_cu = m.workgroups_on_cu;
+    return out;
+}
+
 }  // namespace
+
+}  // namespace dppgemm::detail
+
+namespace dppgemm {
+
+const std::vector<std::string>& modeled_time_components() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> list;
+        for (std::size_t i = 0; i < emu::timing::stall_count; ++i)
+            list.push_back(emu::timing::stall_name(static_cast<emu::timing::Stall>(i)));
+        return list;
+    }();
+    return names;
+}
+
+std::string model_parameters_error(const std::string& text) {
+    emu::timing::Parameters parameters = emu::timing::parameters(emu::default_target);
+    try {
+        emu::timing::apply_overrides(parameters, text);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return {};
+}
+
+}  // namespace dppgemm
+
+namespace dppgemm::detail {
 
 Result run_emu(const Problem& p, const Options& options) {
     Result r;
@@ -105,9 +149,43 @@ Result run_emu(const Problem& p, const Options& options) {
         config.threads = options.threads;
         config.watchdog = std::max(emu::default_watchdog, sgemm_wave_instruction_bound(p.k));
         config.progress = options.progress;
+        std::optional<emu::timing::Parameters> parameters;
+        std::optional<emu::timing::TraceRecorder> recorder;
+        if (options.model) {
+            parameters = emu::timing::parameters(program.target);
+            try {
+                emu::timing::apply_overrides(*parameters, options.model_parameters);
+            } catch (const std::invalid_argument& e) {
+                return fail(Status::invalid_argument, std::string("emu: Options::model_parameters: ") + e.what());
+            }
+            recorder.emplace(emu::timing::representative_workgroups(config.grid));
+            config.observer = &*recorder;
+            if (options.model_only) config.only_workgroups = emu::timing::representative_workgroups(config.grid);
+        }
         const emu::DispatchResult dispatch = emu::launch(memory, program, config);
         r.counters = public_counters(dispatch.counters);
         if (dispatch.fault) return fail(Status::kernel_fault, "emu: " + dispatch.fault->message);
+        if (recorder) {
+            const emu::timing::LaunchShape shape = emu::timing::launch_shape(program, config.grid, config.block);
+            const std::vector<emu::timing::WorkgroupTrace> traces = recorder->traces();
+            r.modeled = public_modeled(emu::timing::model_cu(program, shape, traces, *parameters), program.target);
+            for (const std::string& set : options.model_parameter_sets) {
+                emu::timing::Parameters varied = *parameters;
+                try {
+                    emu::timing::apply_overrides(varied, set);
+                } catch (const std::invalid_argument& e) {
+                    return fail(Status::invalid_argument,
+                                std::string("emu: Options::model_parameter_sets: ") + e.what());
+                }
+                r.modeled_sets.push_back(
+                    public_modeled(emu::timing::model_cu(program, shape, traces, varied), program.target));
+            }
+        }
+        if (options.model && options.model_only) {
+            r.milliseconds =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            return r;
+        }
         // beta == 0: the kernel wrote every element of op(C) it owns and C's
         // padding rows (ld > m) were never part of the matrix; copy back only
         // the m rows of each column so the caller's padding stays untouched.

@@ -164,8 +164,11 @@ public:
 
     void run() {
         while (true) {
-            const std::uint64_t id = s_.next.fetch_add(1);
-            if (id >= s_.workgroup_count || id > s_.first_fault.load()) break;
+            const std::uint64_t ticket = s_.next.fetch_add(1);
+            if (ticket >= s_.workgroup_count) break;
+            const std::vector<std::uint64_t>& only = s_.config.only_workgroups;
+            const std::uint64_t id = only.empty() ? ticket : only[ticket];
+            if (id > s_.first_fault.load()) break;
             run_group(id);
             s_.finished.fetch_add(1, std::memory_order_relaxed);
         }
@@ -562,7 +565,9 @@ void run_random_schedule(Shared& shared, unsigned resident) {
     // its neighbours does.
     std::vector<std::uint64_t> speed(resident);
     auto start = [&](unsigned slot) {
-        workers[slot]->begin(shared.next++);
+        const std::uint64_t ticket = shared.next++;
+        const std::vector<std::uint64_t>& only = shared.config.only_workgroups;
+        workers[slot]->begin(only.empty() ? ticket : only[ticket]);
         speed[slot] = std::uint64_t{1} << (rng() % 6);
     };
     for (unsigned i = 0; i < resident; ++i) {
@@ -654,6 +659,13 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     shared.items_per_group = static_cast<std::uint32_t>(items);
     shared.waves_per_group = static_cast<unsigned>((items + 63) / 64);
     shared.workgroup_count = std::uint64_t(config.grid[0]) * config.grid[1] * config.grid[2];
+    for (std::size_t i = 0; i < config.only_workgroups.size(); ++i)
+        if (config.only_workgroups[i] >= shared.workgroup_count ||
+            (i && config.only_workgroups[i] <= config.only_workgroups[i - 1]))
+            throw LaunchError("only_workgroups: workgroup " + std::to_string(config.only_workgroups[i]) +
+                              " is not in the grid of " + std::to_string(shared.workgroup_count) +
+                              " workgroups, or the list is not ascending");
+    if (!config.only_workgroups.empty()) shared.workgroup_count = config.only_workgroups.size();
 
     unsigned threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
     const unsigned all_threads = threads;

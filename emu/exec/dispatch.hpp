@@ -108,6 +108,11 @@ struct LaunchConfig {
     std::function<void(std::uint64_t, std::uint64_t)> progress;
     // How the workgroups are interleaved (see the top of this file).
     Schedule schedule;
+    // Linear ids (ascending, each < the grid's workgroups) of the only
+    // workgroups to run; empty: all. What the others would write stays
+    // unwritten and the counters cover the listed ones alone: for observers
+    // that need a few representative workgroups (emu/timing), not results.
+    std::vector<std::uint64_t> only_workgroups;
 };
 
 // Why a dispatch stopped: the lowest-numbered faulting workgroup's first fault.

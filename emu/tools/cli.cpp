@@ -93,6 +93,14 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                                  "default 2^28, a few seconds)");
     bool no_check = false;
     run_command_line->add_flag("--no-check", no_check, "Run without the checkers");
+    run_command_line->add_flag("--model", run.model,
+                               "Also print the modeled GPU time (a cycle-approximate compute-unit model fed by "
+                               "traces of the first and last workgroups; docs/performance-model.md)");
+    run_command_line->add_flag("--model-only", run.model_only,
+                               "Run only the workgroups the model traces and print the modeled time (buffers and "
+                               "counters cover those workgroups alone)");
+    run_command_line->add_option("--model-params", run.model_params,
+                                 "Model parameters to override: NAME=VALUE[,NAME=VALUE...] or @FILE");
 
     ExecOptions exec;
     CLI::App* exec_command_line = app.add_subcommand(
@@ -112,7 +120,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         bool known = false;
         for (const CLI::App* sub : app.get_subcommands({})) known = known || sub->get_name() == command;
         if (!known) {
-            err << "dppgemm-emu: unknown command '" << command << "' (expected info, disasm, run or exec; see --help)\n";
+            err << "dppgemm-emu: unknown command '" << command
+                << "' (expected info, disasm, run or exec; see --help)\n";
             return exit_usage;
         }
     }

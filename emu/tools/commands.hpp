@@ -54,6 +54,11 @@ struct RunOptions {
     // Instructions per wave before an "endless loop" fault; 0: none.
     std::uint64_t watchdog = default_watchdog;  // the executor's (emu/exec/dispatch.hpp)
     bool check = true;                          // --no-check: run without the checkers (emu/check/)
+    // --model: also the modeled time of the launch on the target (emu/timing),
+    // from traces of its representative workgroups; --model-only: only those
+    // workgroups run (buffers and counters are then partial).
+    bool model = false, model_only = false;
+    std::string model_params;  // --model-params: name=value,... or @FILE
 };
 
 struct ExecOptions {

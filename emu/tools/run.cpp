@@ -10,12 +10,14 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 
 #include "emu/check/checker.hpp"
 #include "emu/exec/dispatch.hpp"
+#include "emu/timing/cu_model.hpp"
 #include "emu/tools/commands.hpp"
 #include "emu/tools/launch.hpp"
 #include "emu/tools/open.hpp"
@@ -136,9 +138,61 @@ std::size_t report_findings(const check::Checker& checker, std::ostream& err) {
     return findings.size();
 }
 
+// The model's parameters for the program's target with --model-params applied.
+timing::Parameters model_parameters(const RunOptions& options, const Program& program) {
+    timing::Parameters parameters = timing::parameters(program.target);
+    std::string text = options.model_params;
+    if (!text.empty() && text[0] == '@') {
+        std::ifstream file(text.substr(1));
+        if (!file) throw UsageError("--model-params: cannot read '" + text.substr(1) + "'");
+        text.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    }
+    try {
+        timing::apply_overrides(parameters, text);
+    } catch (const std::invalid_argument& error) {
+        throw UsageError(std::string("--model-params: ") + error.what());
+    }
+    return parameters;
+}
+
+// Runs the representative workgroups again, on fresh copies of the buffers,
+// with the trace recorder, and prints the modeled time.
+int run_model(const RunOptions& options, const CodeObject& code_object, const Program& program, const LaunchPlan& plan,
+              std::ostream& out, std::ostream& err) {
+    const timing::Parameters parameters = model_parameters(options, program);
+    DeviceMemory memory;
+    LaunchConfig config;
+    config.grid = plan.grid;
+    config.block = plan.block;
+    config.kernarg = plan.kernarg;
+    upload_buffers(plan, memory, config.kernarg);
+    if (const std::uint64_t bytes = code_object.image_size()) {
+        config.image_address = memory.allocate(bytes, "code object image");
+        const std::vector<std::uint8_t> image = loaded_image(code_object, config.image_address);
+        memory.write(config.image_address, image.data(), image.size());
+    }
+    config.threads = plan.threads;
+    config.watchdog = options.watchdog;
+    config.only_workgroups = timing::representative_workgroups(plan.grid);
+    timing::TraceRecorder recorder(config.only_workgroups);
+    config.observer = &recorder;
+    const DispatchResult traced = launch(memory, program, config);
+    if (traced.fault) {
+        err << "dppgemm-emu run: --model: " << traced.fault->message << "\n";
+        return exit_kernel_fault;
+    }
+    const timing::LaunchShape shape = timing::launch_shape(program, plan.grid, plan.block);
+    const timing::CuModelResult modeled = timing::model_cu(program, shape, recorder.traces(), parameters);
+    out << "modeled on " << target_name(program.target) << " (" << board(program.target).model_label << ", "
+        << parameters.compute_units << " CUs at " << parameters.clock_mhz << " MHz):\n"
+        << timing::to_text(modeled);
+    return exit_ok;
+}
+
 int run_plan(const RunOptions& options, const CodeObject& code_object, const LaunchPlan& plan, std::ostream& out,
              std::ostream& err) {
     const Program program = build_program(code_object, *plan.kernel);
+    if (options.model_only) return run_model(options, code_object, program, plan, out, err);
     DeviceMemory memory;
     LaunchConfig config;
     config.grid = plan.grid;
@@ -168,6 +222,10 @@ int run_plan(const RunOptions& options, const CodeObject& code_object, const Lau
     if (plan.json) write_json(*plan.json, options, plan, result, seconds);
     print_summary(plan, result, seconds, out);
     const std::size_t findings = checker ? report_findings(*checker, err) : 0;
+    if (!result.fault && options.model) {
+        const int modeled = run_model(options, code_object, program, plan, out, err);
+        if (modeled != exit_ok) return modeled;
+    }
     if (!result.fault) return findings ? exit_kernel_fault : exit_ok;
     err << "dppgemm-emu run: " << result.fault->message << "\n";
     return exit_kernel_fault;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dppgemm {
@@ -76,20 +77,55 @@ struct Options {
     unsigned threads = 0;                         // emu: host threads, 0 = all cores
     // emu: called from the launching thread as workgroups finish (done, total)
     std::function<void(std::uint64_t, std::uint64_t)> progress;
+    // emu: also model the launch's GPU time (Result::modeled), from traces of
+    // its first and last workgroups on a cycle-approximate compute-unit model
+    // (docs/performance-model.md).
+    bool model = false;
+    // emu, with `model`: run only the traced workgroups. C is then NOT
+    // computed (left as it was) and Result::counters cover those workgroups
+    // alone: for modeling large problems quickly.
+    bool model_only = false;
+    // emu, with `model`: parameters to override, "name=value,name=value"
+    // (the rows of emu/timing/parameters.def); an unknown name is invalid_argument.
+    std::string model_parameters;
+    // emu, with `model`: further parameter sets (each as model_parameters, on
+    // top of it) to model the same traces with: Result::modeled_sets, in order.
+    std::vector<std::string> model_parameter_sets;
+};
+
+// The modeled GPU time of one emu launch: modeled, never measured.
+struct ModeledTime {
+    std::string gpu;  // the board modeled ("Instinct MI50")
+    double milliseconds = 0, cycles = 0;
+    // Where the cycles went, summing to `cycles`, in the order of
+    // modeled_time_components() (docs/performance-model.md, "Breakdown").
+    std::vector<std::pair<std::string, double>> components;
+    double lds_port_utilisation = 0;   // busy share of the two SIMD-pair LDS ports
+    unsigned resident_workgroups = 0;  // at once on a CU
+    std::string occupancy_limit;       // what limits them: "vgprs", "lds", ...
+    std::uint64_t workgroups_on_cu = 0;
 };
 
 struct Result {
     Status status = Status::success;
-    int invalid_argument = 0;              // BLAS position of the illegal argument, 0 if none
-    std::string message;                   // empty on success
-    bool quick_return = false;             // nothing to compute (BLAS quick-return rules)
-    Backend backend = Backend::automatic;  // the backend that ran
-    std::string target;                    // e.g. "gfx906"
-    std::string kernel;                    // e.g. "dppgemm_sgemm_dpp1_NT"
-    std::optional<Counters> counters;      // emu only
-    double milliseconds = 0;               // hip: GPU time measured with events; emu: emulation wall time
+    int invalid_argument = 0;               // BLAS position of the illegal argument, 0 if none
+    std::string message;                    // empty on success
+    bool quick_return = false;              // nothing to compute (BLAS quick-return rules)
+    Backend backend = Backend::automatic;   // the backend that ran
+    std::string target;                     // e.g. "gfx906"
+    std::string kernel;                     // e.g. "dppgemm_sgemm_dpp1_NT"
+    std::optional<Counters> counters;       // emu only
+    std::optional<ModeledTime> modeled;     // emu with Options::model
+    std::vector<ModeledTime> modeled_sets;  // emu: one per Options::model_parameter_sets
+    double milliseconds = 0;                // hip: GPU time measured with events; emu: emulation wall time
     explicit operator bool() const { return status == Status::success; }
 };
+
+// The names of ModeledTime::components, in their order ("valu", "other_issue", ...).
+const std::vector<std::string>& modeled_time_components();
+// Why Options::model_parameters text would be refused ("unknown model
+// parameter 'x'"); empty when it is fine.
+std::string model_parameters_error(const std::string& text);
 
 // C = alpha * op(A) * op(B) + beta * C with host pointers (copied in and out).
 Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const float* a, int lda, const float* b,

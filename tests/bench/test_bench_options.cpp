@@ -98,6 +98,8 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
         {{"--verify", "2"}, {"--verify", "2"}},
         {{"--plot", "chart.pdf"}, {"--plot", "chart.pdf"}},
         {{"--threads", "many"}, {"--threads", "many"}},
+        {{"--model-params", "lds_speed=1"}, {"--model-params", "lds_speed=1", "unknown model parameter 'lds_speed'"}},
+        {{"--model-params", "lds_latency=fast"}, {"--model-params", "'fast' is not a number"}},
         {{"--no-such-flag", "1"}, {"--no-such-flag"}},
         {{"--alpha", "nan"}, {"--alpha", "nan"}},
         {{"--beta", "inf"}, {"--beta", "inf"}},

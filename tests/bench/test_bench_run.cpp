@@ -6,6 +6,7 @@
 #include "dppgemm/dppgemm.hpp"
 #include "test_toolchain.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -149,6 +150,15 @@ TEST_CASE("every variant gfx906 has on 256x256x64: JSON, CSV and chart") {
         CHECK(row["modeled"]["is_modeled"] == true);
         CHECK(contains(row["modeled"]["label"].get<std::string>(), "not measured"));
         CHECK(row["modeled"]["gpu_ms"].get<double>() > 0);
+        // The cycle model: its breakdown sums to its cycles (within 0.5 %),
+        // one component per name of the API, and the roofline bounds it below.
+        const nlohmann::json& m = row["modeled"];
+        double components = 0;
+        for (const std::string& name : dppgemm::modeled_time_components())
+            components += m["components"][name].get<double>();
+        CHECK(m["components"].size() == dppgemm::modeled_time_components().size());
+        CHECK(std::abs(components - m["cycles"].get<double>()) <= 0.005 * m["cycles"].get<double>());
+        CHECK(m["roofline"]["gpu_ms"].get<double>() <= m["gpu_ms"].get<double>());
         CHECK(!row.contains("measured"));  // no GPU: nothing may look measured
         // 64 accumulators per workitem, one multiply-add each per k, 16 waves
         CHECK(row["counters"]["valu_multiply_add"] == 64 * 64 * 16);
@@ -258,8 +268,8 @@ TEST_CASE("bad flags stop the binary with exit status 2, naming the flag and the
 // naming it, after the run: the tables on stdout are still there.
 TEST_CASE("an output file that cannot be written fails the run with exit status 1, naming it") {
     for (const char* flag : {"--csv", "--json"}) {
-        const Outcome o = bench({"-m", "16", "-n", "16", "-k", "8", "--backend", "emu", "--variant", "dpp0", flag,
-                                 "/dev/full"});
+        const Outcome o =
+            bench({"-m", "16", "-n", "16", "-k", "8", "--backend", "emu", "--variant", "dpp0", flag, "/dev/full"});
         CAPTURE(flag, o.err);
         CHECK(o.status == 1);
         CHECK(contains(o.err, std::string("dppgemm-bench: ") + flag + " /dev/full: writing failed"));
@@ -283,5 +293,23 @@ TEST_CASE("a run larger than the machine's memory is refused with exit status 2 
         CHECK(contains(o.err, "dppgemm-bench: the run needs about "));
         CHECK(contains(o.err, " GiB this machine has available (MemAvailable)"));
         CHECK(o.out.empty());
+    }
+}
+
+TEST_CASE("the cycle model alone (--model-only) over its parameter grid (--model-grid), nothing verified") {
+    const fs::path json = scratch_dir() / "grid.json";
+    const Outcome o = bench({"-m", "256", "-n", "256", "-k", "64", "--variant", "dpp0,dpp1", "--backend", "emu",
+                             "--threads", "2", "--model-only", "--model-grid", "--json", json.string()});
+    CAPTURE(o.out, o.err);
+    REQUIRE(o.status == 0);
+    CHECK(contains(o.out, "gfx906: modeled time vs dpp0 over 32 sets of the cycle model's unknown parameters"));
+    CHECK(contains(o.out, "\n  dpp1 "));
+    CHECK(!contains(o.out, "modeled lower bound (roofline)"));  // partial counters: no roofline
+    const nlohmann::json report = nlohmann::json::parse(read(json));
+    for (const nlohmann::json& row : report["configs"][0]["variants"]) {
+        CHECK(row["verification"]["enabled"] == false);
+        CHECK(row["modeled"]["grid"].size() == 32);
+        CHECK(row["modeled"]["gpu_ms"].get<double>() > 0);
+        CHECK(!row["modeled"].contains("roofline"));
     }
 }

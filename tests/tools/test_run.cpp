@@ -471,3 +471,39 @@ TEST_CASE("run: the project's own kernels define sized STT_FUNC symbols (no warn
         CHECK(object.find_kernel(co->kernel_name)->code_size_from_symbol);
     }
 }
+
+TEST_CASE("run: --model adds the modeled time, --model-only runs only the traced workgroups", "[run][model]") {
+    const std::string co = dppgemm::test_support::code_object_dir() + "/gfx906/dppgemm_sgemm_dpp0_NN.co";
+    const std::string bytes = std::to_string(384 * 384 * 4);
+    const std::vector<std::string> base = {"run",      co,           "--kernel",  "dppgemm_sgemm_dpp0_NN",
+                                           "--grid",   "3,3",        "--block",   "256",
+                                           "--buffer", "a=" + bytes, "--buffer",  "b=" + bytes,
+                                           "--buffer", "c=" + bytes, "--arg",     "size_m=384",
+                                           "--arg",    "size_n=384", "--arg",     "size_k=64",
+                                           "--arg",    "lda=384",    "--arg",     "ldb=64",
+                                           "--arg",    "ldc=384",    "--arg",     "alpha=1",
+                                           "--arg",    "beta=0",     "--threads", "2"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return cli(args);
+    };
+    const Result full = with({"--model"});
+    INFO(full.err);
+    REQUIRE(full.code == 0);
+    CHECK(contains(full.out, "workgroups: 9 of 9 run, 36 waves\n"));
+    CHECK(contains(full.out, "modeled on gfx906 (Instinct MI50, 60 CUs at 1725 MHz):\nmodeled time: "));
+    CHECK(contains(full.out, "(busiest CU: 1 workgroups, 2 at once, limited by vgprs)\n"));
+    CHECK(contains(full.out, "modeled breakdown (% of time): valu "));
+    const Result only = with({"--model-only"});
+    REQUIRE(only.code == 0);
+    CHECK(!contains(only.out, "workgroups: "));  // the full launch does not run
+    const std::string modeled = full.out.substr(full.out.find("modeled on"));
+    CHECK(only.out == modeled);  // the same traces, the same figures
+    const Result slower = with({"--model-only", "--model-params", "lds_latency=500"});
+    REQUIRE(slower.code == 0);
+    CHECK(slower.out != only.out);
+    const Result unknown = with({"--model-only", "--model-params", "lds_speed=1"});
+    CHECK(unknown.code == 2);
+    CHECK(unknown.err == "dppgemm-emu run: --model-params: unknown model parameter 'lds_speed'\n");
+}

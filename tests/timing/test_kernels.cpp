@@ -1,0 +1,227 @@
+// The dppgemm kernels' traces: what they hold against the executor's
+// counters, and the model's time against the roofline's bounds and the
+// fully serialised sum, for every variant and target.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <string>
+
+#include "dppgemm/code_objects.h"
+#include "dppgemm/kernargs.h"
+#include "emu/exec/dispatch.hpp"
+#include "emu/loader/code_object.hpp"
+#include "emu/timing/cu_model.hpp"
+
+using namespace dppgemm::emu;
+using namespace dppgemm::emu::timing;
+
+namespace {
+
+struct Kernel {
+    const dppgemm_code_object* object;
+    Program program;
+};
+
+const Kernel& kernel(const dppgemm_code_object* co) {
+    static std::map<const dppgemm_code_object*, std::unique_ptr<Kernel>> cache;
+    auto& slot = cache[co];
+    if (!slot) {
+        const CodeObject object = load_code_object(co->data, co->size, co->kernel_name);
+        slot.reset(new Kernel{co, build_program(object, object.kernel(co->kernel_name))});
+    }
+    return *slot;
+}
+
+// Every NN code object (one per variant and target).
+std::vector<const dppgemm_code_object*> nn_objects() {
+    std::vector<const dppgemm_code_object*> list;
+    for (std::size_t i = 0; i < dppgemm_code_object_count(); ++i)
+        if (std::strcmp(dppgemm_code_object_at(i)->layout, "NN") == 0) list.push_back(dppgemm_code_object_at(i));
+    return list;
+}
+
+struct Traced {
+    std::vector<WorkgroupTrace> traces;
+    Counters counters;  // of the traced workgroups' launch
+    LaunchShape shape;
+};
+
+// An SGEMM launch of M x N x K (zero matrices: the control flow does not
+// depend on the values) running `only` with the recorder on `record`.
+Traced run(const Program& program, int m, int n, int k, std::vector<std::uint64_t> only, bool record) {
+    DeviceMemory memory;
+    const std::uint64_t bytes_a = 4ull * m * k, bytes_b = 4ull * k * n, bytes_c = 4ull * m * n;
+    dppgemm_sgemm_kernargs args{memory.allocate(bytes_a, "A"),
+                                memory.allocate(bytes_b, "B"),
+                                memory.allocate(bytes_c, "C"),
+                                std::uint32_t(m),
+                                std::uint32_t(n),
+                                std::uint32_t(k),
+                                std::uint32_t(m),
+                                std::uint32_t(k),
+                                std::uint32_t(m),
+                                1.0f,
+                                0.0f};
+    LaunchConfig config;
+    config.grid = {std::uint32_t((m + 127) / 128), std::uint32_t((n + 127) / 128), 1};
+    config.block = {256, 1, 1};
+    config.kernarg.resize(sizeof args);
+    std::memcpy(config.kernarg.data(), &args, sizeof args);
+    config.threads = 2;
+    config.only_workgroups = std::move(only);
+    TraceRecorder recorder(config.only_workgroups);
+    if (record) config.observer = &recorder;
+    const DispatchResult r = launch(memory, program, config);
+    REQUIRE(r.ok());
+    Traced t;
+    t.traces = recorder.traces();
+    t.counters = r.counters;
+    t.shape = launch_shape(program, config.grid, config.block);
+    return t;
+}
+
+Traced traced(const Program& program, int m, int n, int k) {
+    const std::array<std::uint32_t, 3> grid = {std::uint32_t((m + 127) / 128), std::uint32_t((n + 127) / 128), 1};
+    return run(program, m, n, k, representative_workgroups(grid), true);
+}
+
+// Lower bounds a correct model never beats, from the instructions the
+// busiest CU issues: its VALU work spread over 4 SIMDs, its LDS bytes
+// through 128 B/clk plus conflict cycles, each wave's instructions at one
+// per 4 clocks (one round after another), and the grid's traffic through L2.
+double largest_bound(const Program& program, const Traced& t, const CuModelResult& r, const Parameters& p) {
+    const std::vector<StaticInst> facts = static_instructions(program);
+    const std::uint64_t total = std::uint64_t(t.shape.grid[0]) * t.shape.grid[1] * t.shape.grid[2];
+    const std::uint64_t cus = static_cast<std::uint64_t>(p.compute_units);
+    double valu = 0, lds = 0, longest_wave = 0;
+    for (std::uint64_t id = 0; id < total; id += cus) {
+        const WorkgroupTrace& w = t.traces[std::min(trace_for(t.shape.grid, id), t.traces.size() - 1)];
+        for (const WaveTrace& wave : w.waves) {
+            longest_wave = std::max(longest_wave, double(wave.records.size()));
+            for (const TraceRecord& rec : wave.records) {
+                const StaticInst& f = facts[rec.inst];
+                if (f.unit == Unit::valu) valu += f.valu64 ? p.valu64_cycles : p.valu_cycles;
+                if (f.unit == Unit::lds) lds += rec.bytes / 128.0 + rec.conflict_cycles;
+            }
+        }
+    }
+    const double rounds = std::ceil(double(r.workgroups_on_cu) / r.resident_workgroups);
+    return std::max({valu / 4, lds, 4 * longest_wave * rounds, r.l2_cycles});
+}
+
+// Every instruction of the busiest CU one after another, each with all its
+// costs: an upper bound no overlap can exceed.
+double serialised(const Program& program, const Traced& t, const CuModelResult& r, const Parameters& p) {
+    const std::vector<StaticInst> facts = static_instructions(program);
+    const std::uint64_t total = std::uint64_t(t.shape.grid[0]) * t.shape.grid[1] * t.shape.grid[2];
+    double sum = 0;
+    for (std::uint64_t id = 0; id < total; id += static_cast<std::uint64_t>(p.compute_units)) {
+        const WorkgroupTrace& w = t.traces[std::min(trace_for(t.shape.grid, id), t.traces.size() - 1)];
+        for (const WaveTrace& wave : w.waves)
+            for (const TraceRecord& rec : wave.records) {
+                const StaticInst& f = facts[rec.inst];
+                sum += 4 * std::max<double>(1, f.nop_wait_states) + p.valu64_cycles + p.taken_branch_cycles +
+                       p.barrier_latency + p.smem_latency + p.vmem_latency + rec.bytes / 1.0 + p.lds_latency +
+                       rec.lanes * p.lds_address_bytes_per_lane * 2 / p.lds_port_bytes_per_clock +
+                       p.lds_conflict_cost * rec.conflict_cycles + 1;
+            }
+    }
+    return std::max(sum, r.l2_cycles) + 4;
+}
+
+}  // namespace
+
+TEST_CASE("a trace holds exactly the instructions by class the executor counts for its workgroup") {
+    for (const dppgemm_code_object* co : nn_objects()) {
+        const Program& program = kernel(co).program;
+        INFO(co->kernel_name << " on " << co->target);
+        const int m = 200, n = 300, k = 64;  // 2 x 3 tiles, the last one an edge in both dimensions
+        const Traced t = traced(program, m, n, k);
+        REQUIRE(t.traces.size() == 2);
+        Counters both;
+        for (const std::uint64_t id : {std::uint64_t(0), std::uint64_t(5)}) {
+            const Counters alone = run(program, m, n, k, {id}, false).counters;
+            const WorkgroupTrace& trace = t.traces[id == 0 ? 0 : 1];
+            CHECK(trace.linear_id == id);
+            CHECK(trace.counters.instructions == alone.instructions);
+            CHECK(trace.counters.valu_multiply_add == alone.valu_multiply_add);
+            CHECK(trace.counters.lds_bank_conflict_cycles == alone.lds_bank_conflict_cycles);
+            std::uint64_t records = 0;
+            for (const WaveTrace& w : trace.waves) records += w.records.size();
+            CHECK(records == alone.wave_instructions());
+            both += alone;
+        }
+        CHECK(both.instructions == t.counters.instructions);
+    }
+}
+
+TEST_CASE("modeled time lies between the roofline's largest bound and the fully serialised sum") {
+    for (const dppgemm_code_object* co : nn_objects()) {
+        const Program& program = kernel(co).program;
+        const Parameters p = parameters(program.target);
+        for (const int size : {128, 1000}) {
+            INFO(co->kernel_name << " on " << co->target << " at " << size);
+            const Traced t = traced(program, size, size, size);
+            const CuModelResult r = model_cu(program, t.shape, t.traces, p);
+            CHECK(r.cycles >= largest_bound(program, t, r, p));
+            CHECK(r.cycles <= serialised(program, t, r, p));
+            CHECK(std::abs(std::accumulate(r.components.begin(), r.components.end(), 0.0) - r.cycles) <=
+                  1e-9 * r.cycles);
+            // The busiest CU issues its workgroups' traced instructions, no more, no fewer.
+            std::array<std::uint64_t, inst_class_count> expected{};
+            const std::uint64_t total = std::uint64_t(t.shape.grid[0]) * t.shape.grid[1];
+            for (std::uint64_t id = 0; id < total; id += static_cast<std::uint64_t>(p.compute_units))
+                for (std::size_t c = 0; c < inst_class_count; ++c)
+                    expected[c] += t.traces[trace_for(t.shape.grid, id)].counters.instructions[c];
+            CHECK(r.issued == expected);
+            // Never above the GPU's fp32 peak (packed: twice the vector rate).
+            const double flops = 2.0 * size * size * size;
+            const double peak_per_clock = p.compute_units * 128 * (has(program.target, Feature::packed_fp32) ? 2 : 1);
+            CHECK(flops / r.cycles <= peak_per_clock);
+            // Deterministic.
+            const CuModelResult again = model_cu(program, t.shape, t.traces, p);
+            CHECK(again.cycles == r.cycles);
+            CHECK(again.components == r.components);
+        }
+    }
+}
+
+TEST_CASE("doubling K doubles the modeled time within 1%") {
+    for (const dppgemm_code_object* co : nn_objects()) {
+        const Program& program = kernel(co).program;
+        const Parameters p = parameters(program.target);
+        INFO(co->kernel_name << " on " << co->target);
+        const Traced once = traced(program, 128, 128, 1024), twice = traced(program, 128, 128, 2048);
+        const double ratio = model_cu(program, twice.shape, twice.traces, p).cycles /
+                             model_cu(program, once.shape, once.traces, p).cycles;
+        CHECK(std::abs(ratio - 2) <= 0.02);
+    }
+}
+
+TEST_CASE("dpp0 on the MI50 at 4096^3 models at 85-97% of its fp32 peak (A1, A3)") {
+    const Program& program = kernel(dppgemm_find_code_object("gfx906", "dpp0", "NN")).program;
+    const Parameters p = parameters(program.target);
+    const Traced t = traced(program, 4096, 4096, 4096);
+    const CuModelResult r = model_cu(program, t.shape, t.traces, p);
+    const double share = 2.0 * 4096 * 4096 * 4096 / r.cycles / (p.compute_units * 128);
+    INFO("share of peak " << share);
+    CHECK(share >= 0.85);
+    CHECK(share <= 0.97);
+}
+
+TEST_CASE("LaunchConfig::only_workgroups outside the grid, or not ascending, is refused naming the workgroup") {
+    const Program& program = kernel(dppgemm_find_code_object("gfx906", "dpp0", "NN")).program;
+    for (const auto& [only, named] : {std::pair{std::vector<std::uint64_t>{0, 4}, std::string("workgroup 4 ")},
+                                      std::pair{std::vector<std::uint64_t>{2, 1}, std::string("workgroup 1 ")}}) {
+        try {
+            run(program, 256, 256, 8, only, false);
+            FAIL("launched");
+        } catch (const LaunchError& e) {
+            CHECK(std::string(e.what()) ==
+                  "only_workgroups: " + named + "is not in the grid of 4 workgroups, or the list is not ascending");
+        }
+    }
+}
