@@ -20,7 +20,14 @@
 //                      (gfx90a/gfx940/gfx942 only)
 //   TRANS_A  0: op(A) = A (M x K, lda >= M), 1: op(A) = A^T (A is K x M, lda >= K)
 //   TRANS_B  0: op(B) = B (K x N, ldb >= K), 1: op(B) = B^T (B is N x K, ldb >= N)
-//   FMAC     0: v_mac_f32 (multiply, round, add, round), 1: v_fmac_f32 (fused)
+//   FMAC     0: v_mac_f32 (multiply, round, add, round; flushes fp32
+//            denormals whatever the mode: the ISA supports no fp32 denormals
+//            for v_mac_f32/v_mad_f32), 1: v_fmac_f32 (fused, one rounding;
+//            gfx906 and later, not gfx900)
+//   FP32_DENORMALS  0: the kernel descriptor's fp32 denorm mode flushes
+//            denormal inputs and results; 1: it keeps them (needs FMAC=1), so
+//            v_fmac_f32, v_mul_f32 and v_pk_fma_f32 compute IEEE binary32
+//            (the `_denorm` rows of the variant table)
 //   A_HALF_SHARED  DPP=3 only. 0 [dpp3]: A's other float4 arrives by row_ror:4
 //            on every k; 1 [dpp3half]: on odd k only, even k read it from LDS
 //            through a second address register (4096 requests, 17 extra VALU
@@ -155,6 +162,17 @@
 .ifndef FMAC
   .error "template parameter FMAC is not set"
 .endif
+.ifndef FP32_DENORMALS
+  .set FP32_DENORMALS, 0
+.endif
+.if FP32_DENORMALS != 0 && (FP32_DENORMALS != 1 || FMAC != 1)
+  .error "FP32_DENORMALS must be 0 or 1, and 1 needs FMAC=1: v_mac_f32 flushes fp32 denormals whatever the denorm mode"
+.endif
+.if FMAC
+  .if .amdgcn.gfx_generation_number == 9 && .amdgcn.gfx_generation_minor == 0 && .amdgcn.gfx_generation_stepping == 0
+    .error "FMAC=1: v_fmac_f32 does not exist on gfx900 (gfx906 and later have it)"
+  .endif
+.endif
 .ifndef PAD
   .set PAD, 4
 .endif
@@ -170,6 +188,8 @@
 .ifndef ARCHITECTED_FLAT_SCRATCH
   .set ARCHITECTED_FLAT_SCRATCH, 0
 .endif
+// The descriptor's fp32 denorm mode: 0 flushes inputs and results, 3 keeps both.
+.set FP32_DENORM_MODE, 3 * FP32_DENORMALS
 .set MAC_TILE, 128
 .set MIC, 8
 .set UNR, 8
@@ -651,9 +671,16 @@
 .endif
 .endm
 
+// beta = 0: C = alpha * acc. For TRANS_A=0 reference BLAS adds the
+// alpha-scaled products to C = +0, so a zero result is +0 whatever alpha's
+// sign: + 0 gives that (and changes no other value); for TRANS_A=1 it
+// computes alpha * (dot product) as the kernel does.
 .macro scale_and_store_row i, offset
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
   v_mul_f32 v[v_c + 8 * \j + \i], s[s_alpha], v[v_c + 8 * \j + \i]
+  .if !TRANS_A
+  v_add_f32 v[v_c + 8 * \j + \i], 0, v[v_c + 8 * \j + \i]
+  .endif
   buffer_store_dword v[v_c + 8 * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
   .endr
 .endm
@@ -685,7 +712,7 @@
   .amdhsa_next_free_vgpr VGPR_COUNT
   .amdhsa_next_free_sgpr SGPR_COUNT
   .amdhsa_reserve_vcc 1
-  .amdhsa_float_denorm_mode_32 0                     // v_mac_f32 never keeps fp32 denormals
+  .amdhsa_float_denorm_mode_32 FP32_DENORM_MODE
   .amdhsa_float_denorm_mode_16_64 3
   \extra
   \extra2
@@ -860,8 +887,27 @@
   lane_c_corner
   s_lshl_b32 s[s_ldc_bytes], s[s_ldc], 2
 
-  // beta == 0: C is not read (NaN in C stays out)
+  // Reference BLAS's sign of zero. With no products it forms beta C alone
+  // (+0 for beta = 0): alpha = 0, and K = 0 for TRANS_A=0, whose column
+  // update then only scales C; for TRANS_A=1 and K = 0 its dot-product form
+  // gives alpha * 0 + beta C, which the general path computes (acc = +0).
+  // No products: acc = +0 (no k step ran), and alpha becomes +0 for beta = 0
+  // (C = +0) or -0 otherwise (mac(-0, beta, C) = beta C + -0 = beta C, bit
+  // for bit, one rounding); an infinite alpha with K = 0 never reaches acc.
+  s_and_b32 s[s_tmp], s[s_alpha], 0x7fffffff
+  s_cmp_eq_u32 s[s_tmp], 0
+  s_cselect_b32 s[s_tmp + 1], 1, 0                  // 1: no products
+.if !TRANS_A
+  s_cmp_eq_u32 s[s_k], 0
+  s_cselect_b32 s[s_tmp + 1], 1, s[s_tmp + 1]
+.endif
   s_and_b32 s[s_tmp], s[s_beta], 0x7fffffff
+  s_cmp_eq_u32 s[s_tmp], 0
+  s_cselect_b32 s[s_tmp + 2], 0, 0x80000000
+  s_cmp_eq_u32 s[s_tmp + 1], 0
+  s_cselect_b32 s[s_alpha], s[s_alpha], s[s_tmp + 2]
+
+  // beta == 0: C is not read (NaN in C stays out)
   s_cmp_eq_u32 s[s_tmp], 0
   s_cbranch_scc0 .Lblend
   store_c scale_and_store_row
