@@ -31,7 +31,7 @@ enum class Variant : std::uint8_t {
 struct VariantInfo {
     Variant variant;
     const char* name;                          // "dpp1"
-    const char* defines;                       // template parameters, "NAME=VALUE ..." ("DPP=1")
+    const char* defines;                       // template parameters, "NAME=VALUE ..." ("B_QUAD_SHARED=1")
     const char* features;                      // target features it needs, "" = none ("row_newbcast")
     std::uint64_t lds_read_requests_per_step;  // lane LDS read requests per 128x128x8 workgroup step
     std::int64_t extra_valu_per_step;          // VALU instructions per step beyond dpp0's

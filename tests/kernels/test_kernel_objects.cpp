@@ -216,7 +216,7 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
                 CHECK(loop.macs + 2 * loop.packed_fmas == 512);
                 CHECK(loop.packed_fmas == (packed ? 256 : 0));
                 CHECK(loop.lds_reads_b128 == kLdsReadsPerStep.at(variant));
-                CHECK(loop.dpp_macs == (sets(variant, "DPP=0") ? 0 : 512));
+                CHECK(loop.dpp_macs == (kDppControlsPerStep.at(variant).empty() ? 0 : 512));
                 CHECK(loop.dpp_controls == kDppControlsPerStep.at(variant));
                 // dpp0's loop besides its 512 macs: 4 LDS address swaps and, per operand
                 // contiguous in k (A of T*, B of *N), 1 v_cmp + 4 v_cndmask. A row has
