@@ -4,29 +4,40 @@
 //
 // Template parameters (MIOpenGEMM names where the meaning is the same; set with
 // `.set` before `.include`, see cmake/DppgemmKernels.cmake):
-//   DPP      how operands reach the lanes (variant names in brackets):
-//            0 [dpp0]  every lane reads its own A and B from LDS
-//            1 [dpp1]  the 4 lanes of a quad share B: even lanes read the
-//                      lane's B columns 0..3, odd lanes 4..7; quad_perm picks them
-//            2 [dpp2]  as 1, and quad lanes 2, 3 read the next k row, so one
-//                      B read serves two k
-//            3 [dpp3]  16-lane rows of 4 x 4 lanes: B as 2 within each quad, and
-//                      each lane reads one of its two A float4s; the other comes
-//                      from the lane one quad back with v_mov_b32_dpp row_ror:4
-//            3 with A_HALF_SHARED=1 [dpp3half]  as 3 on odd k only: for even k
-//                      each lane reads both of its A float4s (no movs)
-//            4 [bcast] each 16-lane row shares y; its 16 lanes read the step's 8 k x
-//                      8 B values once, macs take them with row_newbcast:n
-//                      (gfx90a/gfx940/gfx942 only)
+//   Operand sharing, named features (0 or 1 each; variant names in brackets):
+//   (none)          [dpp0]  every lane reads its own A and B from LDS
+//   B_QUAD_SHARED   [dpp1]  the 4 lanes of a quad share B: even lanes read the
+//                   lane's B columns 0..3, odd lanes 4..7; quad_perm picks them
+//   B_TWO_K         [dpp2]  with B_QUAD_SHARED: quad lanes 2, 3 read the next
+//                   k row, so one B read serves two k
+//   A_ROW_SHARED    [dpp3]  with B_TWO_K: 16-lane rows of 4 x 4 lanes, B as
+//                   B_TWO_K within each quad, and each lane reads one of its two
+//                   A float4s; the other comes from the lane one quad back with
+//                   v_mov_b32_dpp row_ror:4
+//   A_HALF_SHARED   [dpp3half]  with A_ROW_SHARED: on odd k only; for even k
+//                   each lane reads both of its A float4s (no movs)
+//   B_ROW_BROADCAST [bcast] each 16-lane row shares y; its 16 lanes read the
+//                   step's 8 k x 8 B values once, macs take them with
+//                   row_newbcast:n (gfx90a/gfx940/gfx942 only); alone
+//   PACKED          [packed] v_pk_fma_f32 (below); no sharing
+//   Combinations outside these stop the assembly with an .error naming the
+//   parameters. They set SHARING, the scheme the macros below branch on:
+//   0 none, 1 B_QUAD_SHARED, 2 + B_TWO_K, 3 + A_ROW_SHARED, 4 B_ROW_BROADCAST.
 //   TRANS_A  0: op(A) = A (M x K, lda >= M), 1: op(A) = A^T (A is K x M, lda >= K)
 //   TRANS_B  0: op(B) = B (K x N, ldb >= K), 1: op(B) = B^T (B is N x K, ldb >= N)
-//   FMAC     0: v_mac_f32 (multiply, round, add, round), 1: v_fmac_f32 (fused)
-//   A_HALF_SHARED  DPP=3 only. 0 [dpp3]: A's other float4 arrives by row_ror:4
-//            on every k; 1 [dpp3half]: on odd k only, even k read it from LDS
-//            through a second address register (4096 requests, 17 extra VALU
-//            per wave and step instead of 3072 and 32)
+//   FMAC     0: v_mac_f32 (multiply, round, add, round; flushes fp32
+//            denormals whatever the mode: the ISA supports no fp32 denormals
+//            for v_mac_f32/v_mad_f32), 1: v_fmac_f32 (fused, one rounding;
+//            gfx906 and later, not gfx900)
+//   FP32_DENORMALS  0: the kernel descriptor's fp32 denorm mode flushes
+//            denormal inputs and results; 1: it keeps them (needs FMAC=1), so
+//            v_fmac_f32, v_mul_f32 and v_pk_fma_f32 compute IEEE binary32
+//            (the `_denorm` rows of the variant table)
+//   (A_HALF_SHARED=1 reads A's other float4 on even k through a second
+//   address register: 4096 requests, 17 extra VALU per wave and step instead
+//   of A_ROW_SHARED's 3072 and 32)
 //   PAD      LDS padding in floats appended to each 128-float A row (and B row
-//            for DPP 0, 1) (multiple of 4); DPP 2..4 fix their B rows (below)
+//            for SHARING 0, 1) (multiple of 4); SHARING 2..4 fix their B rows (below)
 //   ROW_NEWBCAST              1 where DPP row_newbcast exists (gfx90a, gfx94x)
 //   ACCUM_OFFSET_REQUIRED     1 on gfx90a/gfx94x (unified VGPR/AGPR file)
 //   ARCHITECTED_FLAT_SCRATCH  1 on gfx94x (no flat scratch SGPRs to reserve)
@@ -34,24 +45,24 @@
 // micro tile MIC=8x8 per workitem, unroll UNR=8, 256 workitems (MIOpenGEMM MAC).
 //
 // Workitem layout (tid 0..255; wave w = tid / 64; a DPP row is 16 lanes):
-//   DPP 0,1,2,4: x = tid % 16 (M direction), y = tid / 16 (N direction): a row
+//   SHARING 0,1,2,4: x = tid % 16 (M direction), y = tid / 16 (N direction): a row
 //     has one y and 16 x, a quad one y and 4 x.
-//   DPP 3: x = 4 ((tid / 16) % 4) + tid % 4, y = 4 w + (tid / 4) % 4: a row
+//   SHARING 3: x = 4 ((tid / 16) % 4) + tid % 4, y = 4 w + (tid / 4) % 4: a row
 //     has 4 x and 4 y (quad Q = (tid / 4) % 4 has y = 4 w + Q, lane q = tid % 4
 //     has x = 4 ((tid / 16) % 4) + q).
 // Rows of C a workitem owns (the macro tile's 128 x 128):
-//   DPP 0,1,2,4: {4x..4x+3} (set 0) and {64+4x..64+4x+3} (set 1)
-//   DPP 3: {8x+4h..8x+4h+3} (set 0, the A it reads) and {8x+4(1-h)..} (set 1,
+//   SHARING 0,1,2,4: {4x..4x+3} (set 0) and {64+4x..64+4x+3} (set 1)
+//   SHARING 3: {8x+4h..8x+4h+3} (set 0, the A it reads) and {8x+4(1-h)..} (set 1,
 //     the A it is given), h = Q % 2
-// Columns: DPP 0: {4y..4y+3, 64+4y..64+4y+3}; DPP 1..4: {8y..8y+7}.
+// Columns: SHARING 0: {4y..4y+3, 64+4y..64+4y+3}; SHARING 1..4: {8y..8y+7}.
 //
 // LDS layout (bytes), double buffered; a tile row holds one k:
 //   stage s at s * STAGE_BYTES, STAGE_BYTES = A_TILE_BYTES + B_TILE_BYTES
 //   A tile: stage + k * A_ROW_BYTES + m * 4, A_ROW_BYTES = (128 + PAD) * 4
 //   B tile: stage + A_TILE_BYTES + k * B_ROW_BYTES + B_SKEW_BYTES * (k / B_SKEW_ROWS) + n * 4
-//     DPP 0,1: B_ROW_BYTES = (128 + PAD) * 4, no skew
-//     DPP 2,3: rows of 144 floats, row k starts 16 * (k / 2) bytes later
-//     DPP 4:   rows of 136 floats, row k starts 16 * (k / 4) bytes later
+//     SHARING 0,1: B_ROW_BYTES = (128 + PAD) * 4, no skew
+//     SHARING 2,3: rows of 144 floats, row k starts 16 * (k / 2) bytes later
+//     SHARING 4:   rows of 136 floats, row k starts 16 * (k / 4) bytes later
 // The row strides and skews are what keeps every ds_read_b128 and ds_write_b32
 // free of bank conflicts, with 8-consecutive-lane b128 passes and with gfx942's
 // measured pairs of lane quarters ({0-3, 20-23}, {4-7, 16-19}, ...); docs/kernels.md
@@ -69,28 +80,28 @@
 // leading dimensions of k-contiguous operands and of C must be below 2^22.
 //
 // LDS read requests per 128x128x8 step (lanes x ds_read_b128):
-//   DPP=0: 256 * (2 A + 2 B) * 8 = 8192      DPP=1: 256 * (2 + 1) * 8 = 6144
-//   DPP=2: 256 * (2 + 1/2) * 8 = 5120        DPP=3: 256 * (1 + 1/2) * 8 = 3072
-//   DPP=4: 256 * (2 * 8 + 1) = 4352
-//   DPP=3 A_HALF_SHARED=1: 256 * ((2 + 1) / 2 + 1/2) * 8 = 4096 (A: 2 float4s
+//   SHARING=0: 256 * (2 A + 2 B) * 8 = 8192      SHARING=1: 256 * (2 + 1) * 8 = 6144
+//   SHARING=2: 256 * (2 + 1/2) * 8 = 5120        SHARING=3: 256 * (1 + 1/2) * 8 = 3072
+//   SHARING=4: 256 * (2 * 8 + 1) = 4352
+//   SHARING=3 A_HALF_SHARED=1: 256 * ((2 + 1) / 2 + 1/2) * 8 = 4096 (A: 2 float4s
 //     for even k, 1 for odd k; 16 ds_read_b128 per wave and step)
-// Extra VALU per wave and step: DPP=3 4 v_mov_b32_dpp per k = 32 (+6.25% on
-// the 512 macs); DPP=3 A_HALF_SHARED=1 4 per odd k = 16, plus 1 to swap the
+// Extra VALU per wave and step: SHARING=3 4 v_mov_b32_dpp per k = 32 (+6.25% on
+// the 512 macs); SHARING=3 A_HALF_SHARED=1 4 per odd k = 16, plus 1 to swap the
 // stage of its second A address = 17 (+3.3%); all others 0.
 // DPP applies to src0, so the shared value is always the first source:
 //   v_mac_f32 c, b, a quad_perm:[0,0,2,2]
-// The registers DPP reads (B everywhere, DPP=3's own A) are only ever written
+// The registers DPP reads (B everywhere, SHARING=3's own A) are only ever written
 // by ds_read (never by VALU), so no s_nop is needed before them (the
-// VALU-write -> DPP-read hazard cannot occur); DPP=3's moved A is read as a
+// VALU-write -> DPP-read hazard cannot occur); SHARING=3's moved A is read as a
 // plain source.
 
 // ---- packed fp32 (PACKED=1, gfx90a and gfx942 only) ----------------------
 //   PACKED   0: one fp32 multiply-add per instruction (v_mac_f32 / v_fmac_f32)
 //            1: v_pk_fma_f32, two fused multiply-adds per lane and instruction
-//               (needs DPP=0 and FMAC=1: every DPP form of v_pk_fma_f32 is
+//               (needs no sharing and FMAC=1: every DPP form of v_pk_fma_f32 is
 //               rejected by the assembler, and the epilogue's blend must be
 //               fused like the macs so that one reference describes the kernel)
-// Same lane layout, LDS layout, loads, edges and epilogue as DPP=0; only the
+// Same lane layout, LDS layout, loads, edges and epilogue as SHARING=0; only the
 // macs of a k change. The accumulators c(i, j) at v_c + 8 j + i pair rows i, i+1
 // (i even) in one even-aligned 64-bit register pair; A rows i, i+1 are the pair
 // v_a + set + i; B(k, j) sits in the pair v_b + set + 2 (j / 2). One
@@ -110,6 +121,33 @@
 .ifndef PACKED
   .set PACKED, 0
 .endif
+.ifdef DPP
+  .error "DPP is not a template parameter: name the sharing with B_QUAD_SHARED, B_TWO_K, A_ROW_SHARED, A_HALF_SHARED and B_ROW_BROADCAST"
+.endif
+.ifdef SHARING
+  .error "SHARING is derived from B_QUAD_SHARED, B_TWO_K, A_ROW_SHARED, A_HALF_SHARED and B_ROW_BROADCAST: set those"
+.endif
+.irp feature, B_QUAD_SHARED, B_TWO_K, A_ROW_SHARED, A_HALF_SHARED, B_ROW_BROADCAST
+  .ifndef \feature
+    .set \feature, 0
+  .endif
+  .if \feature != 0 && \feature != 1
+    .error "\feature must be 0 or 1"
+  .endif
+.endr
+.if B_TWO_K && !B_QUAD_SHARED
+  .error "B_TWO_K=1 needs B_QUAD_SHARED=1: one B read serves two k across the quad's lanes"
+.endif
+.if A_ROW_SHARED && !B_TWO_K
+  .error "A_ROW_SHARED=1 needs B_TWO_K=1 (and B_QUAD_SHARED=1): its 4x4-lane rows take B as B_TWO_K does"
+.endif
+.if A_HALF_SHARED && !A_ROW_SHARED
+  .error "A_HALF_SHARED=1 needs A_ROW_SHARED=1: it shares A on odd k only"
+.endif
+.if B_ROW_BROADCAST && B_QUAD_SHARED
+  .error "B_ROW_BROADCAST=1 excludes B_QUAD_SHARED, B_TWO_K and A_ROW_SHARED: each 16-lane row reads B once for all its lanes"
+.endif
+.set SHARING, 4 * B_ROW_BROADCAST + B_QUAD_SHARED + B_TWO_K + A_ROW_SHARED
 // The assembler's own target numbers decide, so that a build for a target
 // without packed fp32 stops here with this message instead of 256 "instruction
 // not supported on this GPU" lines.
@@ -128,11 +166,8 @@
     packed_target_error %_gen_major, %_gen_minor, %_gen_stepping
     .noaltmacro
   .endif
-  .ifndef DPP
-    .set DPP, 0
-  .endif
-  .if DPP != 0
-    .error "PACKED=1 needs DPP=0: v_pk_fma_f32 has no DPP form"
+  .if SHARING != 0
+    .error "PACKED=1 excludes B_QUAD_SHARED, B_TWO_K, A_ROW_SHARED and B_ROW_BROADCAST: v_pk_fma_f32 has no DPP form"
   .endif
   .ifdef FMAC
     .if FMAC != 1
@@ -143,9 +178,6 @@
   .endif
 .endif
 
-.ifndef DPP
-  .error "template parameter DPP is not set"
-.endif
 .ifndef TRANS_A
   .error "template parameter TRANS_A is not set"
 .endif
@@ -154,6 +186,17 @@
 .endif
 .ifndef FMAC
   .error "template parameter FMAC is not set"
+.endif
+.ifndef FP32_DENORMALS
+  .set FP32_DENORMALS, 0
+.endif
+.if FP32_DENORMALS != 0 && (FP32_DENORMALS != 1 || FMAC != 1)
+  .error "FP32_DENORMALS must be 0 or 1, and 1 needs FMAC=1: v_mac_f32 flushes fp32 denormals whatever the denorm mode"
+.endif
+.if FMAC
+  .if .amdgcn.gfx_generation_number == 9 && .amdgcn.gfx_generation_minor == 0 && .amdgcn.gfx_generation_stepping == 0
+    .error "FMAC=1: v_fmac_f32 does not exist on gfx900 (gfx906 and later have it)"
+  .endif
 .endif
 .ifndef PAD
   .set PAD, 4
@@ -170,18 +213,14 @@
 .ifndef ARCHITECTED_FLAT_SCRATCH
   .set ARCHITECTED_FLAT_SCRATCH, 0
 .endif
+// The descriptor's fp32 denorm mode: 0 flushes inputs and results, 3 keeps both.
+.set FP32_DENORM_MODE, 3 * FP32_DENORMALS
 .set MAC_TILE, 128
 .set MIC, 8
 .set UNR, 8
 .set MAC, 256
-.if DPP < 0 || DPP > 4
-  .error "DPP must be 0 (dpp0), 1 (dpp1), 2 (dpp2), 3 (dpp3) or 4 (bcast)"
-.endif
-.if DPP == 4 && ROW_NEWBCAST == 0
-  .error "DPP=4 (variant bcast) needs DPP row_newbcast, which only gfx90a, gfx940 and gfx942 have; not available on this target"
-.endif
-.if A_HALF_SHARED != 0 && (A_HALF_SHARED != 1 || DPP != 3)
-  .error "A_HALF_SHARED must be 0 or 1, and 1 (variant dpp3half) needs DPP=3: it changes how dpp3's A reaches the lanes"
+.if B_ROW_BROADCAST && ROW_NEWBCAST == 0
+  .error "B_ROW_BROADCAST=1 (variant bcast) needs DPP row_newbcast, which only gfx90a, gfx940 and gfx942 have; not available on this target"
 .endif
 .if (PAD % 4) != 0
   .error "PAD must be a multiple of 4 floats (ds_read_b128 alignment)"
@@ -190,11 +229,11 @@
 // ---- LDS geometry -------------------------------------------------------
 .set A_ROW_BYTES, (MAC_TILE + PAD) * 4
 .set A_TILE_BYTES, UNR * A_ROW_BYTES
-.if DPP == 2 || DPP == 3
+.if SHARING == 2 || SHARING == 3
   .set B_ROW_BYTES, 144 * 4
   .set B_SKEW_BYTES, 16
   .set B_SKEW_ROWS, 2
-.elseif DPP == 4
+.elseif SHARING == 4
   .set B_ROW_BYTES, 136 * 4
   .set B_SKEW_BYTES, 16
   .set B_SKEW_ROWS, 4
@@ -212,7 +251,7 @@
 .endif
 .set STAGE_BYTES, A_TILE_BYTES + B_TILE_BYTES
 .set LDS_BYTES, 2 * STAGE_BYTES
-.set GROUP_BYTES, (MAC_TILE / 2) * 4      // DPP 0..2, 4: second float4 group of A (and of B for DPP 0)
+.set GROUP_BYTES, (MAC_TILE / 2) * 4      // SHARING 0..2, 4: second float4 group of A (and of B for SHARING 0)
 .if LDS_BYTES > 65536
   .error "LDS tiles exceed 64 KiB"
 .endif
@@ -272,10 +311,10 @@
 
 // ---- VGPR map -------------------------------------------------------------
 .set v_c, 0                // v[0:63]   accumulators, c(i, j) at v_c + 8 j + i (i: row of the set i / 4, j: column)
-.set v_a, 64               // v[64:79]  A values, two sets of 8 (k even / k odd); DPP=3: 4 read + 4 moved
+.set v_a, 64               // v[64:79]  A values, two sets of 8 (k even / k odd); SHARING=3: 4 read + 4 moved
                            //           (A_HALF_SHARED=1: k even 8 read, k odd 4 read + 4 moved)
-.set v_b, 80               // v[80:95]  B values: two sets of B_REGS (k parity; DPP=2,3: k/2 parity); DPP=4: one set of 4 per step
-.if DPP == 0
+.set v_b, 80               // v[80:95]  B values: two sets of B_REGS (k parity; SHARING=2,3: k/2 parity); SHARING=4: one set of 4 per step
+.if SHARING == 0
   .set B_REGS, 8
 .else
   .set B_REGS, 4
@@ -300,7 +339,7 @@
 .set v_col_off, v_load_a   // v[96:103] byte offset of C column j, row set's first row, of this lane
 .set v_row_first, v_goff_a // first C row of row set 0 of this lane
 .set v_col_first, v_goff_a + 1 // first C column of this lane
-.set v_row_first_1, v_goff_a + 2 // DPP=3: first C row of row set 1
+.set v_row_first_1, v_goff_a + 2 // SHARING=3: first C row of row set 1
 .set s_ldc_bytes, s_step_a
 
 // ---- helpers --------------------------------------------------------------
@@ -466,38 +505,38 @@
 // ---- the 8x8 micro kernel -------------------------------------------------
 
 // _a_moved = 1 when the A float4 of row set 1 for k comes from the lane one quad
-// back (DPP=3: every k; with A_HALF_SHARED=1 odd k only), 0 when it is read.
+// back (SHARING=3: every k; with A_HALF_SHARED=1 odd k only), 0 when it is read.
 .macro a_moved_is k
-  .set _a_moved, (DPP == 3) && !(A_HALF_SHARED && ((\k) % 2) == 0)
+  .set _a_moved, (SHARING == 3) && !(A_HALF_SHARED && ((\k) % 2) == 0)
 .endm
 
-// A reads of one k into register set k % 2: DPP=3 reads the float4 of its own
+// A reads of one k into register set k % 2: SHARING=3 reads the float4 of its own
 // row set (the lane address selects it), and that of row set 1 from its second
 // address where it is not moved; the others both groups.
 .macro read_a k
   .set _set_a, v_a + ((\k) % 2) * 8
   ds_read_b128 v[_set_a:_set_a + 3], v[v_lds_read_a] offset:(\k) * A_ROW_BYTES
   a_moved_is \k
-.if DPP != 3
+.if SHARING != 3
   ds_read_b128 v[_set_a + 4:_set_a + 7], v[v_lds_read_a] offset:(\k) * A_ROW_BYTES + GROUP_BYTES
 .elseif !_a_moved
   ds_read_b128 v[_set_a + 4:_set_a + 7], v[v_lds_read_a_other] offset:(\k) * A_ROW_BYTES
 .endif
 .endm
 
-// B reads of one k: DPP=0 both groups, DPP=1 one group per lane, DPP=2,3 one
-// group of row k or k+1 per lane for even k, DPP=4 the whole step at k = 0
+// B reads of one k: SHARING=0 both groups, SHARING=1 one group per lane, SHARING=2,3 one
+// group of row k or k+1 per lane for even k, SHARING=4 the whole step at k = 0
 // (the lane address holds its row and group).
 .macro read_b k
   b_row_offset_is \k
-.if DPP == 0
+.if SHARING == 0
   .set _set_b, v_b + ((\k) % 2) * B_REGS
   ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row
   ds_read_b128 v[_set_b + 4:_set_b + 7], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row + GROUP_BYTES
-.elseif DPP == 1
+.elseif SHARING == 1
   .set _set_b, v_b + ((\k) % 2) * B_REGS
   ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row
-.elseif DPP == 4
+.elseif SHARING == 4
   .if (\k) == 0
   ds_read_b128 v[v_b:v_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES
   .endif
@@ -511,13 +550,13 @@
 
 // How many ds_read instructions read_a + read_b issue for k (for s_waitcnt lgkmcnt).
 .macro reads_of_k_is k
-.if DPP == 0
+.if SHARING == 0
   .set _reads, 4
-.elseif DPP == 1
+.elseif SHARING == 1
   .set _reads, 3
-.elseif DPP == 2
+.elseif SHARING == 2
   .set _reads, 2 + (((\k) + 1) % 2)
-.elseif DPP == 3
+.elseif SHARING == 3
   a_moved_is \k
   .set _reads, 2 - _a_moved + (((\k) + 1) % 2)
 .else
@@ -525,7 +564,7 @@
 .endif
 .endm
 
-// DPP=3: the A float4 of the other row set comes from the lane one quad back
+// SHARING=3: the A float4 of the other row set comes from the lane one quad back
 // in the row (same x, the other h), 4 v_mov_b32_dpp per k it is moved for.
 .macro move_a k
   .set _set_a, v_a + ((\k) % 2) * 8
@@ -545,13 +584,13 @@
 // lane gets it.
 .macro mac_column k, j
   .set _set_a, v_a + ((\k) % 2) * 8
-.if DPP == 0
+.if SHARING == 0
   mac_rows \j, _set_a, (v_b + ((\k) % 2) * B_REGS + \j)
-.elseif DPP == 1
+.elseif SHARING == 1
   // even quad lanes hold columns 0..3 of the lane, odd lanes 4..7
   .set _lane, \j / 4
   mac_rows \j, _set_a, (v_b + ((\k) % 2) * B_REGS + (\j % 4)), "quad_perm:[_lane,_lane,_lane+2,_lane+2] row_mask:0xf bank_mask:0xf"
-.elseif DPP == 4
+.elseif SHARING == 4
   // row lane 8 (k / 4) + 4 (j / 4) + k % 4 read B(k, column group j / 4)
   .set _lane, 8 * ((\k) / 4) + 4 * (\j / 4) + ((\k) % 4)
   mac_rows \j, _set_a, (v_b + (\j % 4)), "row_newbcast:_lane row_mask:0xf bank_mask:0xf"
@@ -614,7 +653,7 @@
 // corner, or OUT_OF_RANGE past N (then the store is dropped).
 .macro column_offsets row_first
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-  .if DPP == 0
+  .if SHARING == 0
   v_add_u32 v[v_col_off + \j], (\j / 4) * 64 + (\j % 4), v[v_col_first]
   .else
   v_add_u32 v[v_col_off + \j], \j, v[v_col_first]
@@ -639,11 +678,11 @@
   s_mov_b64 exec, -1
 .endm
 
-// Both row sets: 64 rows apart (DPP 0..2, 4), or each from its own first row (DPP=3).
+// Both row sets: 64 rows apart (SHARING 0..2, 4), or each from its own first row (SHARING=3).
 .macro store_c op
   column_offsets v_row_first
   store_row_set \op, 0, v_row_first, 0
-.if DPP == 3
+.if SHARING == 3
   column_offsets v_row_first_1
   store_row_set \op, 1, v_row_first_1, 0
 .else
@@ -651,9 +690,16 @@
 .endif
 .endm
 
+// beta = 0: C = alpha * acc. For TRANS_A=0 reference BLAS adds the
+// alpha-scaled products to C = +0, so a zero result is +0 whatever alpha's
+// sign: + 0 gives that (and changes no other value); for TRANS_A=1 it
+// computes alpha * (dot product) as the kernel does.
 .macro scale_and_store_row i, offset
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
   v_mul_f32 v[v_c + 8 * \j + \i], s[s_alpha], v[v_c + 8 * \j + \i]
+  .if !TRANS_A
+  v_add_f32 v[v_c + 8 * \j + \i], 0, v[v_c + 8 * \j + \i]
+  .endif
   buffer_store_dword v[v_c + 8 * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
   .endr
 .endm
@@ -685,7 +731,7 @@
   .amdhsa_next_free_vgpr VGPR_COUNT
   .amdhsa_next_free_sgpr SGPR_COUNT
   .amdhsa_reserve_vcc 1
-  .amdhsa_float_denorm_mode_32 0                     // v_mac_f32 never keeps fp32 denormals
+  .amdhsa_float_denorm_mode_32 FP32_DENORM_MODE
   .amdhsa_float_denorm_mode_16_64 3
   \extra
   \extra2
@@ -696,7 +742,7 @@
 
 // v_tmp = x, v_tmp + 1 = y of this lane (header: workitem layout).
 .macro lane_xy
-.if DPP == 3
+.if SHARING == 3
   v_bfe_u32 v[v_tmp], v[v_tid], 4, 2
   v_and_b32 v[v_tmp + 2], 3, v[v_tid]
   v_lshl_add_u32 v[v_tmp], v[v_tmp], 2, v[v_tmp + 2]     // x = 4 ((tid / 16) % 4) + tid % 4
@@ -712,7 +758,7 @@
 // LDS read addresses (stage 0) of this lane, relative to the A tile / B tile.
 .macro lane_read_addresses
   lane_xy
-.if DPP == 3
+.if SHARING == 3
   // A: the float4 of row set 0 = rows 8x + 4h, h = Q % 2
   v_bfe_u32 v[v_tmp + 2], v[v_tid], 2, 1
   v_lshlrev_b32 v[v_tmp + 2], 4, v[v_tmp + 2]
@@ -724,9 +770,9 @@
 .else
   v_lshlrev_b32 v[v_lds_read_a], 4, v[v_tmp]        // 4x floats
 .endif
-.if DPP == 0
+.if SHARING == 0
   v_lshlrev_b32 v[v_lds_read_b], 4, v[v_tmp + 1]    // 4y floats
-.elseif DPP == 4
+.elseif SHARING == 4
   // row lane i = tid % 16 reads B(k_i, group g_i): k_i = 4 (i / 8) + i % 4,
   // g_i = (i / 4) % 2 (header: LDS layout; B_SKEW_ROWS = 4)
   v_and_b32 v[v_tmp + 2], 3, v[v_tid]
@@ -742,7 +788,7 @@
   v_and_b32 v[v_tmp + 2], 1, v[v_tid]
   v_lshlrev_b32 v[v_tmp + 2], 4, v[v_tmp + 2]
   v_lshl_add_u32 v[v_lds_read_b], v[v_tmp + 1], 5, v[v_tmp + 2]
-  .if DPP >= 2
+  .if SHARING >= 2
   // ... of row k + q / 2 (k even: the skew of rows k and k + 1 is the same)
   v_bfe_u32 v[v_tmp + 2], v[v_tid], 1, 1
   v_mul_u32_u24 v[v_tmp + 2], B_ROW_BYTES, v[v_tmp + 2]
@@ -754,7 +800,7 @@
 // First C row (row set 0) and first column of this lane, for the epilogue.
 .macro lane_c_corner
   lane_xy
-.if DPP == 3
+.if SHARING == 3
   v_bfe_u32 v[v_tmp + 2], v[v_tid], 2, 1            // h
   v_lshlrev_b32 v[v_tmp], 3, v[v_tmp]               // 8x
   v_lshl_add_u32 v[v_row_first], v[v_tmp + 2], 2, v[v_tmp]
@@ -762,7 +808,7 @@
 .else
   v_lshlrev_b32 v[v_row_first], 2, v[v_tmp]         // 4x
 .endif
-.if DPP == 0
+.if SHARING == 0
   v_lshlrev_b32 v[v_col_first], 2, v[v_tmp + 1]     // 4y
 .else
   v_lshlrev_b32 v[v_col_first], 3, v[v_tmp + 1]     // 8y
@@ -860,8 +906,27 @@
   lane_c_corner
   s_lshl_b32 s[s_ldc_bytes], s[s_ldc], 2
 
-  // beta == 0: C is not read (NaN in C stays out)
+  // Reference BLAS's sign of zero. With no products it forms beta C alone
+  // (+0 for beta = 0): alpha = 0, and K = 0 for TRANS_A=0, whose column
+  // update then only scales C; for TRANS_A=1 and K = 0 its dot-product form
+  // gives alpha * 0 + beta C, which the general path computes (acc = +0).
+  // No products: acc = +0 (no k step ran), and alpha becomes +0 for beta = 0
+  // (C = +0) or -0 otherwise (mac(-0, beta, C) = beta C + -0 = beta C, bit
+  // for bit, one rounding); an infinite alpha with K = 0 never reaches acc.
+  s_and_b32 s[s_tmp], s[s_alpha], 0x7fffffff
+  s_cmp_eq_u32 s[s_tmp], 0
+  s_cselect_b32 s[s_tmp + 1], 1, 0                  // 1: no products
+.if !TRANS_A
+  s_cmp_eq_u32 s[s_k], 0
+  s_cselect_b32 s[s_tmp + 1], 1, s[s_tmp + 1]
+.endif
   s_and_b32 s[s_tmp], s[s_beta], 0x7fffffff
+  s_cmp_eq_u32 s[s_tmp], 0
+  s_cselect_b32 s[s_tmp + 2], 0, 0x80000000
+  s_cmp_eq_u32 s[s_tmp + 1], 0
+  s_cselect_b32 s[s_alpha], s[s_alpha], s[s_tmp + 2]
+
+  // beta == 0: C is not read (NaN in C stays out)
   s_cmp_eq_u32 s[s_tmp], 0
   s_cbranch_scc0 .Lblend
   store_c scale_and_store_row

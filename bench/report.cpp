@@ -211,7 +211,9 @@ std::string target_title(const Row& row) {
 
 void print_block(std::ostream& out, const ConfigReport& report, const std::vector<const Row*>& rows) {
     const std::string title = target_title(*rows.front());
-    const int label_width = std::max<int>(40, int(title.size()) + 1), cell_width = 14;
+    const int label_width = std::max<int>(40, int(title.size()) + 1);
+    int cell_width = 14;  // and one space more than the longest variant name
+    for (const Row* row : rows) cell_width = std::max<int>(cell_width, int(row->variant.size()) + 1);
     char text[256];
     std::snprintf(text, sizeof text, "%-*s", label_width, title.c_str());
     out << text;
@@ -588,7 +590,10 @@ std::string plot_script(const std::string& path, const std::vector<ConfigReport>
         }
     const bool png = path.size() > 4 && path.compare(path.size() - 4, 4, ".png") == 0;
     std::ostringstream s;
-    s << "set terminal " << (png ? "pngcairo size 1800,560 font ',10'" : "svg size 1800,560 dynamic font ',10'") << "\n"
+    // noenhanced: the underscores of variant names are text, not subscripts
+    s << "set terminal "
+      << (png ? "pngcairo size 1800,560 noenhanced font ',10'" : "svg size 1800,560 dynamic noenhanced font ',10'")
+      << "\n"
       << "set output '" << path << "'\n"
       << "set multiplot layout 1,3 title 'dppgemm-bench: SGEMM " << (reports.empty() ? ' ' : reports[0].problem.ta)
       << (reports.empty() ? ' ' : reports[0].problem.tb)

@@ -114,11 +114,6 @@ Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const
              int ldb, float beta, float* c, int ldc, const Options& options) {
     Result checked = check_sgemm_arguments(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     if (!checked || checked.quick_return) return checked;
-    // K = 0 or alpha = 0: reference BLAS only scales C by beta (C = +0 for
-    // beta = 0). The kernels compute alpha * 0 + beta C: NaN for an infinite
-    // or NaN alpha, -0 for alpha = -0 or a negative alpha times the empty
-    // sum; so they run with alpha = +0 then (reference_sgemm does the same).
-    if (k == 0 || alpha == 0.0f) alpha = 0.0f;
     const detail::Problem p{trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
     if (Result reach = check_kernel_reach(p); !reach) return reach;
     if (Result options_checked = check_options(options); !options_checked) return options_checked;

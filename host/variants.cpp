@@ -9,10 +9,25 @@
 
 namespace dppgemm {
 
+namespace {
+
+// `assignment` ("FMAC=1") is one of the row's space-separated template parameters.
+bool sets_parameter(const char* defines, std::string_view assignment) {
+    std::string_view rest(defines);
+    while (!rest.empty()) {
+        const std::size_t space = rest.find(' ');
+        if (rest.substr(0, space) == assignment) return true;
+        rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    }
+    return false;
+}
+
+}  // namespace
+
 const std::vector<VariantInfo>& variant_table() {
     static const std::vector<VariantInfo> table = {
 #define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) \
-    {Variant::name, #name, defines, features, requests, extra_valu, idea},
+    {Variant::name, #name, defines, features, requests, extra_valu, idea, sets_parameter(defines, "FP32_DENORMALS=1")},
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
     };
@@ -44,9 +59,13 @@ std::vector<Variant> available_variants(std::string_view target) {
 }
 
 std::optional<Variant> best_variant(std::string_view target) {
+    const std::vector<Variant> available = available_variants(target);
+    bool any_keeps_denormals = false;
+    for (Variant v : available) any_keeps_denormals |= variant_info(v)->keeps_denormals;
     const VariantInfo* best = nullptr;
-    for (Variant v : available_variants(target)) {
+    for (Variant v : available) {
         const VariantInfo* row = variant_info(v);
+        if (any_keeps_denormals && !row->keeps_denormals) continue;
         if (!best || row->extra_valu_per_step < best->extra_valu_per_step ||
             (row->extra_valu_per_step == best->extra_valu_per_step &&
              row->lds_read_requests_per_step < best->lds_read_requests_per_step))
@@ -56,21 +75,6 @@ std::optional<Variant> best_variant(std::string_view target) {
     return best->variant;
 }
 
-namespace {
-
-// `assignment` ("FMAC=1") is one of the row's space-separated template parameters.
-bool sets_parameter(const char* defines, std::string_view assignment) {
-    std::string_view rest(defines);
-    while (!rest.empty()) {
-        const std::size_t space = rest.find(' ');
-        if (rest.substr(0, space) == assignment) return true;
-        rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
-    }
-    return false;
-}
-
-}  // namespace
-
 MacKind kernel_mac_kind(Variant variant, std::string_view target) {
     const std::string base = detail::base_arch(std::string(target));
     if (variant == Variant::best)
@@ -79,6 +83,7 @@ MacKind kernel_mac_kind(Variant variant, std::string_view target) {
     // the kernels keep v_mac_f32 where the target has it). A target outside the
     // table has no kernels; mac_f32 is as good an answer as any there.
     const VariantInfo* row = variant_info(variant);
+    if (row && row->keeps_denormals) return MacKind::fmac_f32_denormals;
     if (row && sets_parameter(row->defines, "FMAC=1")) return MacKind::fmac_f32;
     const std::optional<emu::Target> t = emu::target_from_name(base);
     return t && !emu::has(*t, emu::Feature::mac_f32) ? MacKind::fmac_f32 : MacKind::mac_f32;

@@ -51,8 +51,8 @@ int main() {
         std::fprintf(stderr, "consumer: sgemm failed: %s\n", r.message.c_str());
         return 1;
     }
-    dppgemm::reference_sgemm(dppgemm::MacKind::mac_f32, 'N', 'N', m, n, k, 1.5f, a.data(), m, b.data(), k, 0.25f,
-                             expected.data(), m);
+    dppgemm::reference_sgemm(dppgemm::kernel_mac_kind(options.variant, options.emu_target), 'N', 'N', m, n, k, 1.5f,
+                             a.data(), m, b.data(), k, 0.25f, expected.data(), m);
     const bool equal = std::memcmp(c.data(), expected.data(), c.size() * sizeof(float)) == 0;
     const dppgemm_code_object* co = dppgemm_find_code_object("gfx906", "dpp2", "NN");
     const bool file_ok = co && installed_file_matches(*co);

@@ -32,11 +32,12 @@ enum class Variant : std::uint8_t {
 struct VariantInfo {
     Variant variant;
     const char* name;                          // "dpp1"
-    const char* defines;                       // template parameters, "NAME=VALUE ..." ("DPP=1")
+    const char* defines;                       // template parameters, "NAME=VALUE ..." ("B_QUAD_SHARED=1")
     const char* features;                      // target features it needs, "" = none ("row_newbcast")
     std::uint64_t lds_read_requests_per_step;  // lane LDS read requests per 128x128x8 workgroup step
     std::int64_t extra_valu_per_step;          // VALU instructions per step beyond dpp0's
     const char* idea;                          // one line
+    bool keeps_denormals;                      // fp32 denormals kept (FP32_DENORMALS=1: fused v_fmac_f32)
 };
 enum class Backend : std::uint8_t { automatic, hip, emu };
 enum class Status : std::uint8_t {
@@ -155,9 +156,11 @@ const VariantInfo* variant_info(Variant variant);
 // suffixes such as ":xnack-" are ignored), in table order; empty for a target
 // without kernels.
 std::vector<Variant> available_variants(std::string_view target);
-// What `best` runs on a target: the available row with the least extra VALU
-// work, then the fewest LDS read requests (the kernels are VALU-bound in the
-// model, docs/performance-model.md). nullopt when the target has no kernels.
+// What `best` runs on a target: among the available rows that keep fp32
+// denormals (all available rows where none does: gfx900 has no v_fmac_f32),
+// the one with the least extra VALU work, then the fewest LDS read requests
+// (the kernels are VALU-bound in the model, docs/performance-model.md).
+// nullopt when the target has no kernels.
 std::optional<Variant> best_variant(std::string_view target);
 // Why `variant` cannot run on `target`, e.g. "bcast is not available on gfx906
 // (needs row_newbcast; built for gfx90a, gfx942)"; empty when it can, and

@@ -119,8 +119,9 @@ std::vector<float> run_reference(const Call& call, const Operands& x) {
     std::vector<float> c = x.c.data;
     const ColumnMajorProblem& p = x.problem;
     const char ta = transposed(p.trans_a) ? 'T' : 'N', tb = transposed(p.trans_b) ? 'T' : 'N';
-    dppgemm::reference_sgemm(dppgemm::MacKind::mac_f32, ta, tb, p.m, p.n, p.k, call.alpha, x.first.data.data(),
-                             x.first.ld, x.second.data.data(), x.second.ld, call.beta, c.data(), x.c.ld);
+    dppgemm::reference_sgemm(dppgemm::kernel_mac_kind(dppgemm::Variant::best, dppgemm::default_emu_target), ta, tb, p.m,
+                             p.n, p.k, call.alpha, x.first.data.data(), x.first.ld, x.second.data.data(), x.second.ld,
+                             call.beta, c.data(), x.c.ld);
     return c;
 }
 
@@ -292,9 +293,69 @@ TEST_CASE("alpha = 0 with null A and B gives beta C through both entry points") 
     CHECK(std::memcmp(row_major.data(), ours.data(), ours.size() * sizeof(float)) == 0);
 }
 
-// K = 0: reference BLAS scales C by beta and nothing else, whatever alpha is;
-// alpha * (empty sum) must not turn C into NaN for an infinite or NaN alpha.
-TEST_CASE("K = 0 with an infinite or NaN alpha gives beta C, as reference BLAS") {
+// Reference BLAS forms beta C alone for alpha = 0, and for K = 0 when A is
+// not transposed (its column update); with A transposed it computes
+// alpha * (dot product) + beta C even for K = 0 (NaN for an infinite alpha).
+// Not transposed, it adds alpha-scaled products to C = +0 (beta = 0), so a
+// zero sum is +0 whatever alpha's sign; transposed, alpha * (+0). Each case
+// against netlib's sgemm_, bit for bit (NaN as NaN), in every layout.
+TEST_CASE("C as reference BLAS gives it, sign of zero and NaN, where it scales C alone or sums zero products") {
+    const blas_test::Blas* netlib = blas_test::reference_blas();
+    if (!netlib) {
+        WARN("no netlib libblas.so.3 (Debian libblas3): nothing to compare with");
+        return;
+    }
+    constexpr float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    struct Case {
+        int k;
+        float alpha, beta;
+        bool zero_operands;  // A is +-0 throughout: every product is zero
+        float c;             // 0 (either sign): every element of C; else C varies around it
+    };
+    const Case cases[] = {
+        {16, 0.0f, -1.0f, false, 0.0f}, {16, -0.0f, 2.0f, false, -0.0f}, {0, 3.0f, -1.0f, false, 0.0f},
+        {0, -2.0f, 0.0f, false, 5.0f},  {0, inf, 0.0f, false, 5.0f},     {0, nan, -1.5f, false, 5.0f},
+        {0, -inf, -1.5f, false, -0.0f}, {16, -2.0f, 0.0f, true, 5.0f},   {19, -0.5f, 0.0f, true, 5.0f},
+        {16, -0.0f, 0.0f, false, 5.0f}, {21, 2.0f, 0.0f, true, 5.0f},
+    };
+    const int m = 70, n = 9, ldc = 71;
+    for (const char ta : {'N', 'T'})
+        for (const char tb : {'N', 'T'})
+            for (const Case& c : cases) {
+                const int lda = ta == 'N' ? m : std::max(c.k, 1), ldb = tb == 'N' ? std::max(c.k, 1) : n;
+                std::vector<float> a(std::size_t(lda) * (ta == 'N' ? std::max(c.k, 1) : m));
+                std::vector<float> b(std::size_t(ldb) * (tb == 'N' ? n : std::max(c.k, 1)));
+                for (std::size_t i = 0; i < a.size(); ++i)
+                    a[i] = c.zero_operands ? (i % 3 ? 0.0f : -0.0f) : 0.25f * float(i % 7) - 0.5f;
+                for (std::size_t i = 0; i < b.size(); ++i) b[i] = 0.5f * float(i % 5) - 1.25f;
+                std::vector<float> c0(std::size_t(ldc) * n);
+                for (std::size_t i = 0; i < c0.size(); ++i)
+                    c0[i] = c.c == 0.0f ? c.c : c.c * (0.5f * float(i % 13) - 2.0f);
+                std::vector<float> ours = c0, theirs = c0, same_order = c0;
+                const char tas[2] = {ta, 0}, tbs[2] = {tb, 0};
+                blas_test::dppgemm_blas().sgemm(tas, tbs, &m, &n, &c.k, &c.alpha, a.data(), &lda, b.data(), &ldb,
+                                                &c.beta, ours.data(), &ldc, 1, 1);
+                netlib->sgemm(tas, tbs, &m, &n, &c.k, &c.alpha, a.data(), &lda, b.data(), &ldb, &c.beta, theirs.data(),
+                              &ldc, 1, 1);
+                dppgemm::reference_sgemm(dppgemm::kernel_mac_kind(dppgemm::Variant::best, dppgemm::default_emu_target),
+                                         ta, tb, m, n, c.k, c.alpha, a.data(), lda, b.data(), ldb, c.beta,
+                                         same_order.data(), ldc);
+                std::size_t differ_from_netlib = 0, differ_from_same_order = 0;
+                for (std::size_t i = 0; i < ours.size(); ++i) {
+                    const bool nan = std::isnan(ours[i]);
+                    differ_from_netlib += nan ? !std::isnan(theirs[i]) : !same_bits(ours[i], theirs[i]);
+                    differ_from_same_order += nan ? !std::isnan(same_order[i]) : !same_bits(ours[i], same_order[i]);
+                }
+                INFO(tas << tbs << " K=" << c.k << " alpha=" << c.alpha << " beta=" << c.beta << " zero operands="
+                         << c.zero_operands << " C=" << c.c << ": C(0,0) " << ours[0] << ", netlib " << theirs[0]);
+                CHECK(differ_from_netlib == 0);
+                CHECK(differ_from_same_order == 0);
+            }
+}
+
+// K = 0 with A not transposed: reference BLAS scales C by beta and nothing
+// else, whatever alpha is; alpha * (empty sum) must not turn C into NaN.
+TEST_CASE("K = 0, A not transposed, with an infinite or NaN alpha gives beta C, as reference BLAS") {
     const int m = 70, n = 9, k = 0, lda = 70, ldb = 1, ldc = 71;
     std::vector<float> a(std::size_t(lda), 1.0f), b(std::size_t(n), 1.0f), c0(std::size_t(ldc) * n);
     for (std::size_t i = 0; i < c0.size(); ++i) c0[i] = 0.5f * float(i % 13) - 2.0f;

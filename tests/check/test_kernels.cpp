@@ -9,6 +9,7 @@
 #include <mutex>
 #include <random>
 
+#include "../support/kernel_table.hpp"
 #include "check_support.hpp"
 #include "dppgemm/code_objects.h"
 #include "dppgemm/kernargs.h"
@@ -103,9 +104,13 @@ bool is_mutation_site(const Inst& inst) {
 
 TEST_CASE("the dppgemm kernels report nothing on every target, variant and layout", "[check][sgemm]") {
     const std::vector<SgemmKernel> kernels = sgemm_kernels();
-    CHECK(kernels.size() ==
-          (5 * 5 + 2 + 2) * 4);  // dpp0..dpp3, dpp3half on 5 targets; bcast and packed on gfx90a and gfx942; 4 layouts
+    CHECK(kernels.size() == dppgemm_test::expected_code_objects());
     for (const SgemmKernel& k : kernels) {
+        // The rows that keep fp32 denormals (FP32_DENORMALS=1) start the wave
+        // with MODE's fp32 denorm field at 3; every other kernel flushes (0).
+        CHECK(k.code.kernels.at(0).descriptor.float_mode.denorm_32 == (dppgemm_test::keeps_denormals(k.object->variant)
+                                                                           ? FloatDenormMode::flush_none
+                                                                           : FloatDenormMode::flush_src_dst));
         const Program program = build_program(k.code, k.code.kernels.at(0));
         const Checked c = run_sgemm_both(program, k.object->layout);
         INFO(k.name() << "\n" << c.text());

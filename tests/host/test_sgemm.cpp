@@ -40,6 +40,9 @@ std::vector<float> run_on_emulator(const dppgemm_code_object& co, const Problem&
                            counters);
 }
 
+// The multiply-add of what Variant::best runs on gfx906 (the tests' default target).
+dppgemm::MacKind best_mac() { return dppgemm::kernel_mac_kind(dppgemm::Variant::best, "gfx906"); }
+
 std::vector<float> reference(dppgemm::MacKind mac, const Problem& p) {
     std::vector<float> c = p.c;
     dppgemm::reference_sgemm(mac, p.ta, p.tb, p.m, p.n, p.k, p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta,
@@ -144,10 +147,8 @@ bool contiguous_operand_run_correct(const char* layout, int ld) {
     for (int kk = 0; kk < k; ++kk)
         memory.write(spread_at + std::uint64_t(kk) * std::uint64_t(ld) * 4, &spread[std::size_t(kk) * spread_rows],
                      std::size_t(spread_rows) * 4);
-    if (spread_a)
-        memory.write(b, dense.b.data(), dense.b.size() * 4);
-    else
-        memory.write(a, dense.a.data(), dense.a.size() * 4);
+    if (spread_a) memory.write(b, dense.b.data(), dense.b.size() * 4);
+    else memory.write(a, dense.a.data(), dense.a.size() * 4);
     memory.write(c, dense.c.data(), dense.c.size() * 4);
     const dppgemm_sgemm_kernargs args{a,
                                       b,
@@ -263,9 +264,12 @@ TEST_CASE("sgemm: the emu backend is bitwise the reference and the emulator run 
                 const dppgemm_code_object* co =
                     dppgemm_find_code_object(target.name, dppgemm::to_string(variant), layout);
                 REQUIRE(co);
-                // packed (v_pk_fma_f32 and a v_fmac_f32 blend) is fused on every target
-                const dppgemm::MacKind mac =
-                    variant == dppgemm::Variant::packed ? dppgemm::MacKind::fmac_f32 : target.mac;
+                // packed (v_pk_fma_f32 and a v_fmac_f32 blend) is fused on every target; the
+                // rows that keep denormals are fused and flush nothing
+                const dppgemm::MacKind mac = dppgemm::variant_info(variant)->keeps_denormals
+                                                 ? dppgemm::MacKind::fmac_f32_denormals
+                                             : variant == dppgemm::Variant::packed ? dppgemm::MacKind::fmac_f32
+                                                                                   : target.mac;
                 CHECK(dppgemm::kernel_mac_kind(variant, target.name) == mac);
                 CHECK(bitwise_equal(c, reference(mac, p)));
                 CHECK(bitwise_equal(c, run_on_emulator(*co, p)));
@@ -341,13 +345,16 @@ TEST_CASE("sgemm: packed on gfx906 is refused with a clear message, and runs on 
     }
 }
 
-TEST_CASE("sgemm: best is the available row with the least extra VALU, then the fewest LDS requests") {
+TEST_CASE("sgemm: best is the available denormal-keeping row with the least extra VALU, then the fewest LDS requests") {
     for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"}) {
         const std::optional<dppgemm::Variant> best = dppgemm::best_variant(target);
         REQUIRE(best);
         const dppgemm::VariantInfo* chosen = dppgemm::variant_info(*best);
+        // gfx900 has no v_fmac_f32, so no row that keeps denormals
+        CHECK(chosen->keeps_denormals == (std::string(target) != "gfx900"));
         for (dppgemm::Variant v : dppgemm::available_variants(target)) {
             const dppgemm::VariantInfo* row = dppgemm::variant_info(v);
+            if (row->keeps_denormals != chosen->keeps_denormals) continue;
             INFO(target << " best " << chosen->name << " vs " << row->name);
             CHECK(chosen->extra_valu_per_step <= row->extra_valu_per_step);
             if (chosen->extra_valu_per_step == row->extra_valu_per_step)
@@ -360,10 +367,12 @@ TEST_CASE("sgemm: best is the available row with the least extra VALU, then the 
         CHECK(r.kernel == std::string("dppgemm_sgemm_") + chosen->name + "_NT");
     }
     CHECK_FALSE(dppgemm::best_variant("gfx940"));
-    // With today's rows: dpp2 where there is no packed fp32, packed (half the VALU) where there is.
-    CHECK(dppgemm::to_string(*dppgemm::best_variant("gfx906")) == std::string("dpp2"));
-    CHECK(dppgemm::to_string(*dppgemm::best_variant("gfx90a")) == std::string("packed"));
-    CHECK(dppgemm::to_string(*dppgemm::best_variant("gfx942:sramecc+:xnack-")) == std::string("packed"));
+    // With today's rows: dpp2 where there is no packed fp32, packed (half the VALU) where there is,
+    // their denormal-keeping twins where v_fmac_f32 exists.
+    CHECK(dppgemm::to_string(*dppgemm::best_variant("gfx900")) == std::string("dpp2"));
+    CHECK(dppgemm::to_string(*dppgemm::best_variant("gfx906")) == std::string("dpp2_denorm"));
+    CHECK(dppgemm::to_string(*dppgemm::best_variant("gfx90a")) == std::string("packed_denorm"));
+    CHECK(dppgemm::to_string(*dppgemm::best_variant("gfx942:sramecc+:xnack-")) == std::string("packed_denorm"));
 }
 
 TEST_CASE("sgemm: beta = 0 never reads C, alpha = 0 never reads A and B") {
@@ -374,7 +383,7 @@ TEST_CASE("sgemm: beta = 0 never reads C, alpha = 0 never reads A and B") {
     p.beta = 0.0f;
     std::vector<float> c;
     REQUIRE(p.run(c, on(Backend::emu)));
-    CHECK(bitwise_equal(c, reference(dppgemm::MacKind::mac_f32, p)));
+    CHECK(bitwise_equal(c, reference(best_mac(), p)));
     for (float x : {c[0], c[std::size_t(p.ldc) * p.n - 3]}) CHECK_FALSE(std::isnan(x));
     CHECK(c[p.m] == p.c[p.m]);  // the padding rows are not part of C: left alone
     CHECK(c[p.m + 1] == p.c[p.m + 1]);
@@ -436,24 +445,38 @@ TEST_CASE("sgemm: without a GPU the hip backend falls back to emu and says so on
     REQUIRE(r1);
     REQUIRE(r2);
     CHECK(r1.backend == Backend::emu);
-    CHECK(bitwise_equal(first, reference(dppgemm::MacKind::mac_f32, p)));
+    CHECK(bitwise_equal(first, reference(best_mac(), p)));
     CHECK(bitwise_equal(second, first));
     CHECK(text ==
           "dppgemm: hip: hipGetDeviceCount failed: hipErrorNoDevice (100); running on the emulator "
           "(emu backend) instead\n");
 }
 
-TEST_CASE("sgemm: K = 0 with an infinite or NaN alpha is beta C, bitwise the reference") {
-    for (const float alpha : {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
-        Problem p = Problem::random('T', 'N', 130, 3, 0, 2, 9);
-        p.alpha = alpha;
-        p.beta = -0.5f;
-        std::vector<float> c;
-        REQUIRE(p.run(c, on(Backend::emu)));
-        CHECK(bitwise_equal(c, reference(dppgemm::MacKind::mac_f32, p)));
-        for (int j = 0; j < p.n; ++j)
-            for (int i = 0; i < p.m; ++i) CHECK(c[i + std::size_t(j) * p.ldc] == -0.5f * p.c[i + std::size_t(j) * p.ldc]);
-    }
+TEST_CASE(
+    "sgemm: K = 0 with an infinite or NaN alpha is beta C with A as is, NaN with A transposed, as reference BLAS") {
+    // Reference BLAS's column update (A as is) only scales C for K = 0; its
+    // dot-product form (A transposed) computes alpha * 0 + beta C.
+    for (const char ta : {'N', 'T'})
+        for (const float alpha : {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+            Problem p = Problem::random(ta, 'N', 130, 3, 0, 2, 9);
+            p.alpha = alpha;
+            p.beta = -0.5f;
+            std::vector<float> c;
+            REQUIRE(p.run(c, on(Backend::emu)));
+            const std::vector<float> expected = reference(best_mac(), p);
+            for (int j = 0; j < p.n; ++j)
+                for (int i = 0; i < p.m; ++i) {
+                    const std::size_t at = i + std::size_t(j) * p.ldc;
+                    INFO(ta << " alpha " << alpha << " C(" << i << ", " << j << ") = " << c[at]);
+                    if (ta == 'N') {
+                        CHECK(c[at] == -0.5f * p.c[at]);
+                        CHECK(std::memcmp(&c[at], &expected[at], 4) == 0);
+                    } else {
+                        CHECK(std::isnan(c[at]));
+                        CHECK(std::isnan(expected[at]));
+                    }
+                }
+        }
 }
 
 TEST_CASE("sgemm: alpha = -0, or K = 0 with a negative alpha, and beta = 0 give C = +0, as reference BLAS") {
@@ -464,10 +487,11 @@ TEST_CASE("sgemm: alpha = -0, or K = 0 with a negative alpha, and beta = 0 give 
         p.beta = 0.0f;
         std::vector<float> c;
         REQUIRE(p.run(c, on(Backend::emu)));
-        CHECK(bitwise_equal(c, reference(dppgemm::MacKind::mac_f32, p)));
+        CHECK(bitwise_equal(c, reference(best_mac(), p)));
         std::size_t not_plus_zero = 0;
         for (int j = 0; j < p.n; ++j)
-            for (int i = 0; i < p.m; ++i) not_plus_zero += std::signbit(c[i + std::size_t(j) * p.ldc]) || c[i + std::size_t(j) * p.ldc] != 0.0f;
+            for (int i = 0; i < p.m; ++i)
+                not_plus_zero += std::signbit(c[i + std::size_t(j) * p.ldc]) || c[i + std::size_t(j) * p.ldc] != 0.0f;
         CHECK(not_plus_zero == 0);
     }
 }
@@ -524,9 +548,9 @@ TEST_CASE("sgemm: the emu backend's watchdog bound covers every kernel's instruc
                 CHECK(instructions[i] <= double(dppgemm::detail::sgemm_wave_instruction_bound(ks[i])));
             }
             const double per_step = (instructions[1] - instructions[0]) / double((ks[1] - ks[0]) / 8);
-            const double bound_per_step =
-                double(dppgemm::detail::sgemm_wave_instruction_bound(1024) - dppgemm::detail::sgemm_wave_instruction_bound(64)) /
-                double((ks[1] - ks[0]) / 8);
+            const double bound_per_step = double(dppgemm::detail::sgemm_wave_instruction_bound(1024) -
+                                                 dppgemm::detail::sgemm_wave_instruction_bound(64)) /
+                                          double((ks[1] - ks[0]) / 8);
             CHECK(per_step <= bound_per_step / 2);  // room for variants to come
         }
     CHECK(dppgemm::detail::sgemm_wave_instruction_bound(std::numeric_limits<int>::max()) < (std::uint64_t{1} << 48));
@@ -547,8 +571,97 @@ TEST_CASE("sgemm: an exception from Options::progress ends the run as a launch f
         Result r = Result{};
         REQUIRE_NOTHROW(r = p.run(c, options));
         CHECK(r.status == Status::launch_failure);
-        CHECK(r.message == (standard ? "emu: stop here"
-                                     : "emu: an exception that is no std::exception (from Options::progress?)"));
+        CHECK(r.message ==
+              (standard ? "emu: stop here" : "emu: an exception that is no std::exception (from Options::progress?)"));
         CHECK(bitwise_equal(c, p.c));
     }
+}
+
+namespace {
+
+// The kernels' order written out with std::fmaf, fp32 denormals kept, one
+// element at a time (independent of reference_sgemm's vectorized packing):
+// acc = +0, one fused multiply-add per k up to the next multiple of 8 (+0
+// past K), then alpha * acc and one fused beta C.
+std::vector<float> fused_same_order(const Problem& p) {
+    std::vector<float> c = p.c;
+    const int padded_k = (p.k + 7) / 8 * 8;
+    for (int j = 0; j < p.n; ++j)
+        for (int i = 0; i < p.m; ++i) {
+            float acc = 0.0f;
+            for (int l = 0; l < padded_k; ++l) {
+                const float a =
+                    l < p.k ? (p.ta == 'T' ? p.a[l + std::size_t(i) * p.lda] : p.a[i + std::size_t(l) * p.lda]) : 0.0f;
+                const float b =
+                    l < p.k ? (p.tb == 'T' ? p.b[j + std::size_t(l) * p.ldb] : p.b[l + std::size_t(j) * p.ldb]) : 0.0f;
+                acc = std::fmaf(a, b, acc);
+            }
+            const volatile float scaled = p.alpha * acc;
+            float& out = c[i + std::size_t(j) * p.ldc];
+            out = std::fmaf(p.beta, out, scaled);
+        }
+    return c;
+}
+
+// A random problem scaled so that products, sums and C sit among the fp32
+// denormals (below 2^-126): A by 2^-64, B by 2^-62, C by 2^-127.
+Problem near_underflow(char ta, char tb, int m, int n, int k, unsigned seed) {
+    Problem p = Problem::random(ta, tb, m, n, k, 1, seed);
+    for (float& x : p.a) x = std::ldexp(x, -64);
+    for (float& x : p.b) x = std::ldexp(x, -62);
+    for (float& x : p.c) x = std::ldexp(x, -127);
+    return p;
+}
+
+std::size_t denormals(const std::vector<float>& x) {
+    return std::size_t(std::count_if(x.begin(), x.end(), [](float v) { return std::fpclassify(v) == FP_SUBNORMAL; }));
+}
+
+}  // namespace
+
+TEST_CASE("sgemm: the kernels that keep denormals are bitwise the fused same-order reference near underflow") {
+    struct Shape {
+        int m, n, k;
+    };
+    for (const char* target : {"gfx906", "gfx90a", "gfx942"})
+        for (const char* layout : {"NN", "NT", "TN", "TT"})
+            for (const Shape s : {Shape{130, 67, 21}, Shape{1, 1, 1}, Shape{129, 4, 9}}) {
+                const Problem p = near_underflow(layout[0], layout[1], s.m, s.n, s.k, unsigned(s.m + layout[0]));
+                const std::vector<float> expected = fused_same_order(p);
+                REQUIRE(bitwise_equal(reference(dppgemm::MacKind::fmac_f32_denormals, p), expected));
+                const std::vector<float> flushed = reference(dppgemm::MacKind::fmac_f32, p);
+                if (s.m * s.n > 1) {
+                    CHECK(denormals(expected) > std::size_t(s.m * s.n / 2));
+                    CHECK_FALSE(bitwise_equal(flushed, expected));
+                }
+                std::size_t kernels = 0;
+                for (dppgemm::Variant variant : dppgemm::available_variants(target)) {
+                    const dppgemm::VariantInfo* row = dppgemm::variant_info(variant);
+                    std::vector<float> c;
+                    const Result r = p.run(c, on(Backend::emu, target, variant));
+                    INFO(target << " " << layout << " " << row->name << " " << s.m << "x" << s.n << "x" << s.k << ": "
+                                << r.message);
+                    REQUIRE(r);
+                    if (row->keeps_denormals) {
+                        ++kernels;
+                        CHECK(bitwise_equal(c, expected));
+                    } else {
+                        CHECK(bitwise_equal(c, reference(dppgemm::kernel_mac_kind(variant, target), p)));
+                    }
+                }
+                CHECK(kernels >= 5);
+            }
+}
+
+TEST_CASE("sgemm: best keeps denormals, and gfx900 (no v_fmac_f32) has no kernel that does") {
+    const Problem p = near_underflow('N', 'N', 64, 8, 16, 3);
+    std::vector<float> c;
+    REQUIRE(p.run(c, on(Backend::emu)));
+    CHECK(bitwise_equal(c, fused_same_order(p)));
+    for (dppgemm::Variant variant : dppgemm::available_variants("gfx900"))
+        CHECK_FALSE(dppgemm::variant_info(variant)->keeps_denormals);
+    const Result r = p.run(c, on(Backend::emu, "gfx900", dppgemm::Variant::dpp1_denorm));
+    CHECK(r.status == Status::unsupported);
+    CHECK(r.message ==
+          "emu: dpp1_denorm is not available on gfx900 (needs fmac_f32; built for gfx906, gfx908, gfx90a, gfx942)");
 }

@@ -1,6 +1,7 @@
 // The table compiled into the library holds every code object, byte for byte.
 #include <catch2/catch.hpp>
 
+#include "../support/kernel_table.hpp"
 #include "dppgemm/code_objects.h"
 
 #include <algorithm>
@@ -12,9 +13,8 @@
 
 TEST_CASE("the embedded table holds every code object, identical to the built file") {
     const size_t count = dppgemm_code_object_count();
-    // dpp0..dpp3, dpp3half on 5 targets; bcast (row_newbcast) and packed (v_pk_fma_f32) on gfx90a and gfx942; 4 layouts
-    // each
-    CHECK(count == (5 * 5 + 2 + 2) * 4);
+    // every variant row on every kernel target with its features, 4 layouts each
+    CHECK(count == dppgemm_test::expected_code_objects());
     std::set<std::string> keys;
     for (size_t i = 0; i < count; ++i) {
         const dppgemm_code_object* co = dppgemm_code_object_at(i);

@@ -50,6 +50,6 @@ expect("/* none */" 1 "no DPPGEMM_VARIANT rows")
 # The project's own table reads cleanly.
 execute_process(COMMAND ${CMAKE_COMMAND} -DDPPGEMM_CMAKE_DIR=${DPPGEMM_CMAKE_DIR} -DTABLE=${PROJECT_TABLE}
                         -P ${CMAKE_CURRENT_LIST_DIR}/read_table.cmake RESULT_VARIABLE result ERROR_VARIABLE out)
-if(NOT result EQUAL 0 OR NOT out MATCHES "dpp0\\|sgemm.s\\|DPP=0")
+if(NOT result EQUAL 0 OR NOT out MATCHES "dpp1\\|sgemm.s\\|B_QUAD_SHARED=1")
   message(FATAL_ERROR "include/dppgemm/variants.def:\n${out}")
 endif()

@@ -1,0 +1,54 @@
+# The template refuses parameter combinations that cannot work, each with an
+# error naming the parameters, and assembles the combinations of the variant
+# table's rows.
+cmake_minimum_required(VERSION 3.20)
+
+function(assemble name target params out_var result_var)
+  set(wrapper ${WORK_DIR}/${name}.s)
+  set(text "")
+  foreach(param TRANS_A=0 TRANS_B=0 PAD=4 ACCUM_OFFSET_REQUIRED=0 ARCHITECTED_FLAT_SCRATCH=0 ${params})
+    string(REPLACE "=" ", " param "${param}")
+    string(APPEND text ".set ${param}\n")
+  endforeach()
+  string(APPEND text ".include \"${TEMPLATE}\"\ndppgemm_sgemm k\n")
+  file(WRITE ${wrapper} "${text}")
+  execute_process(COMMAND ${CLANG} -x assembler -target amdgcn-amd-amdhsa -mcpu=${target} -Wa,--fatal-warnings
+                          -c ${wrapper} -o ${WORK_DIR}/${name}.o
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE result)
+  set(${out_var} "${out}${err}" PARENT_SCOPE)
+  set(${result_var} ${result} PARENT_SCOPE)
+endfunction()
+
+file(MAKE_DIRECTORY ${WORK_DIR})
+# name | target | parameters (comma separated) | the error
+set(cases
+  "two_k_alone|gfx906|FMAC=0,B_TWO_K=1|error: B_TWO_K=1 needs B_QUAD_SHARED=1"
+  "a_row_alone|gfx906|FMAC=0,B_QUAD_SHARED=1,A_ROW_SHARED=1|error: A_ROW_SHARED=1 needs B_TWO_K=1"
+  "a_half_alone|gfx906|FMAC=0,A_HALF_SHARED=1|error: A_HALF_SHARED=1 needs A_ROW_SHARED=1"
+  "broadcast_and_quad|gfx90a|FMAC=0,ROW_NEWBCAST=1,B_QUAD_SHARED=1,B_ROW_BROADCAST=1|error: B_ROW_BROADCAST=1 excludes B_QUAD_SHARED"
+  "broadcast_gfx906|gfx906|FMAC=0,B_ROW_BROADCAST=1|error: B_ROW_BROADCAST=1 (variant bcast) needs DPP row_newbcast"
+  "packed_shared|gfx90a|PACKED=1,FMAC=1,B_QUAD_SHARED=1|error: PACKED=1 excludes B_QUAD_SHARED"
+  "not_boolean|gfx906|FMAC=0,B_QUAD_SHARED=2|error: B_QUAD_SHARED must be 0 or 1"
+  "dpp_number|gfx906|FMAC=0,DPP=1|error: DPP is not a template parameter"
+  "denormals_with_mac|gfx906|FMAC=0,FP32_DENORMALS=1|error: FP32_DENORMALS must be 0 or 1, and 1 needs FMAC=1"
+  "fmac_gfx900|gfx900|FMAC=1|error: FMAC=1: v_fmac_f32 does not exist on gfx900")
+foreach(case IN LISTS cases)
+  string(REPLACE "|" ";" fields "${case}")
+  list(GET fields 0 name)
+  list(GET fields 1 target)
+  list(GET fields 2 params)
+  list(GET fields 3 expected)
+  string(REPLACE "," ";" params "${params}")
+  assemble(${name} ${target} "${params}" output result)
+  if(result EQUAL 0)
+    message(FATAL_ERROR "${name}: ${params} assembled for ${target}")
+  endif()
+  string(FIND "${output}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${name}: the output lacks\n  ${expected}\n${output}")
+  endif()
+endforeach()
+assemble(dpp3half gfx906 "FMAC=1;FP32_DENORMALS=1;B_QUAD_SHARED=1;B_TWO_K=1;A_ROW_SHARED=1;A_HALF_SHARED=1" output result)
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "the dpp3half_denorm parameters do not assemble for gfx906:\n${output}")
+endif()
