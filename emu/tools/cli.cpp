@@ -112,7 +112,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         bool known = false;
         for (const CLI::App* sub : app.get_subcommands({})) known = known || sub->get_name() == command;
         if (!known) {
-            err << "dppgemm-emu: unknown command '" << command << "' (expected info, disasm, run or exec; see --help)\n";
+            err << "dppgemm-emu: unknown command '" << command
+                << "' (expected info, disasm, run or exec; see --help)\n";
             return exit_usage;
         }
     }

@@ -10,7 +10,6 @@
 
 namespace exec_test {
 
-
 struct Gemm {
     char ta = 'N', tb = 'N';
     int m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
