@@ -83,11 +83,6 @@ const std::vector<std::string>& model_grid() {
     return grid;
 }
 
-std::uint64_t wave_instructions(const Counters& c) {
-    return c.salu + c.valu + c.smem + c.vmem_load + c.vmem_store + c.lds_read + c.lds_write + c.branch + c.waitcnt +
-           c.barrier + c.nop + c.other;
-}
-
 double lds_busy_cycles(const GpuSpec& gpu, const Counters& c) {
     return double(c.lds_read_bytes + c.lds_write_bytes) / gpu.lds_bytes_per_clock + double(c.lds_bank_conflict_cycles);
 }
@@ -109,7 +104,7 @@ Modeled model_launch(const GpuSpec& gpu, const Counters& c, double flops) {
     // A wave issues at most one instruction every 4 clocks; waves of resident
     // workgroups overlap, later rounds of workgroups wait.
     const double rounds = std::ceil(busy / std::max(1, gpu.resident_workgroups));
-    m.issue_cycles = rounds * 4.0 * double(wave_instructions(c)) / double(c.waves);
+    m.issue_cycles = rounds * 4.0 * double(c.wave_instructions()) / double(c.waves);
 
     const std::pair<double, const char*> bounds[] = {
         {m.valu_cycles, "valu"}, {m.lds_cycles, "lds"}, {m.memory_cycles, "memory"}, {m.issue_cycles, "issue"}};

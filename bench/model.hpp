@@ -36,9 +36,6 @@ struct Modeled {
     std::string bound;  // "valu", "lds", "memory" or "issue"
 };
 
-// All wave instructions of a launch, every class.
-std::uint64_t wave_instructions(const Counters& counters);
-
 // LDS busy clocks of a launch, summed over its workgroups: the bytes read and
 // written through the CU's LDS port plus the bank-conflict cycles.
 double lds_busy_cycles(const GpuSpec& gpu, const Counters& counters);

@@ -65,7 +65,6 @@ Figure counted(std::string label, Field field) {
 }
 
 const std::vector<Figure>& figures() {
-    using C = Counters;
     static const std::vector<Figure> list = {
         {"LDS read requests / 128x128x8 step",
          [](const Problem& p, const ConfigReport&, const Row& row) {
@@ -73,9 +72,6 @@ const std::vector<Figure>& figures() {
                         ? std::to_string(row.result.counters->lds_read_requests / p.steps())
                         : std::string();
          }},
-        counted("LDS read requests (lanes), total", [](const C& c) { return c.lds_read_requests; }),
-        counted("LDS bytes read + written", [](const C& c) { return c.lds_read_bytes + c.lds_write_bytes; }),
-        counted("LDS bank-conflict cycles", [](const C& c) { return c.lds_bank_conflict_cycles; }),
         {"LDS cycles / step (bytes/128+conflicts)",
          [](const Problem& p, const ConfigReport&, const Row& row) {
              const auto s = per_step(p, row);
@@ -91,20 +87,11 @@ const std::vector<Figure>& figures() {
              const auto s = per_step(p, row);
              return s ? fixed(100.0 * s->lds_share_of_valu(), 1) + " %" : std::string();
          }},
-        counted("wave instructions, all classes", [](const C& c) { return wave_instructions(c); }),
-        counted("  VALU", [](const C& c) { return c.valu; }),
-        counted("    of which DPP", [](const C& c) { return c.valu_dpp; }),
-        {"    multiply-add share of VALU",
+        {"multiply-add share of VALU",
          [](const Problem&, const ConfigReport&, const Row& row) {
              const auto& c = row.result.counters;
              return c && c->valu ? fixed(100.0 * c->valu_multiply_add / c->valu, 1) + " %" : std::string();
          }},
-        counted("  SALU", [](const C& c) { return c.salu; }),
-        counted("  SMEM", [](const C& c) { return c.smem; }),
-        counted("  VMEM load + store", [](const C& c) { return c.vmem_load + c.vmem_store; }),
-        counted("  LDS read + write", [](const C& c) { return c.lds_read + c.lds_write; }),
-        counted("  branch, waitcnt, barrier, nop, other",
-                [](const C& c) { return c.branch + c.waitcnt + c.barrier + c.nop + c.other; }),
         {"emulation wall time, ms",
          [](const Problem&, const ConfigReport&, const Row& row) {
              return row.on_gpu() ? std::string() : fixed(median(row.ms), 1);
@@ -113,7 +100,7 @@ const std::vector<Figure>& figures() {
          [](const Problem&, const ConfigReport&, const Row& row) {
              const double ms = median(row.ms);
              return row.result.counters && ms > 0
-                        ? fixed(wave_instructions(*row.result.counters) / (ms * 1e3), 1) + " M"
+                        ? fixed(row.result.counters->wave_instructions() / (ms * 1e3), 1) + " M"
                         : std::string();
          }},
         {"emulation time / OpenBLAS time",
@@ -160,6 +147,21 @@ const std::vector<Figure>& figures() {
          }},
         {"verification", [](const Problem&, const ConfigReport&, const Row& row) { return verdict(row); }},
     };
+    return list;
+}
+
+// Every counter of dppgemm/counters.def by its name, after wave_instructions
+// (the classes, indented, add up to it).
+const std::vector<Figure>& counter_figures() {
+    static const std::vector<Figure> list = [] {
+        std::vector<Figure> l = {counted("wave_instructions", [](const Counters& c) { return c.wave_instructions(); })};
+        for (const CounterInfo& info : counter_table) {
+            const auto member = info.member;
+            l.push_back(counted(std::string(info.instruction_class ? "  " : "") + info.name,
+                                [member](const Counters& c) { return c.*member; }));
+        }
+        return l;
+    }();
     return list;
 }
 
@@ -222,7 +224,12 @@ void print_block(std::ostream& out, const ConfigReport& report, const std::vecto
         out << text;
     }
     out << "\n";
-    for (const Figure& figure : figures_for(rows)) {
+    const std::vector<Figure> table = figures_for(rows);
+    std::vector<const Figure*> lines;
+    for (const std::vector<Figure>* list : {&table, &counter_figures()})
+        for (const Figure& figure : *list) lines.push_back(&figure);
+    for (const Figure* line : lines) {
+        const Figure& figure = *line;
         std::vector<std::string> cells;
         bool any = false;
         for (const Row* row : rows) {
@@ -296,30 +303,9 @@ void print_model_grid(std::ostream& out, const ConfigReport& r) {
 namespace {
 
 nlohmann::json counters_json(const Counters& c) {
-    return {{"workgroups", c.workgroups},
-            {"waves", c.waves},
-            {"salu", c.salu},
-            {"valu", c.valu},
-            {"valu_dpp", c.valu_dpp},
-            {"valu_multiply_add", c.valu_multiply_add},
-            {"smem", c.smem},
-            {"vmem_load", c.vmem_load},
-            {"vmem_store", c.vmem_store},
-            {"lds_read", c.lds_read},
-            {"lds_write", c.lds_write},
-            {"branch", c.branch},
-            {"waitcnt", c.waitcnt},
-            {"barrier", c.barrier},
-            {"nop", c.nop},
-            {"other", c.other},
-            {"wave_instructions", wave_instructions(c)},
-            {"lds_read_requests", c.lds_read_requests},
-            {"lds_read_bytes", c.lds_read_bytes},
-            {"lds_write_requests", c.lds_write_requests},
-            {"lds_write_bytes", c.lds_write_bytes},
-            {"lds_bank_conflict_cycles", c.lds_bank_conflict_cycles},
-            {"global_read_bytes", c.global_read_bytes},
-            {"global_write_bytes", c.global_write_bytes}};
+    nlohmann::json j = {{"wave_instructions", c.wave_instructions()}};
+    for (const CounterInfo& info : counter_table) j[info.name] = c.*info.member;
+    return j;
 }
 
 nlohmann::json difference_json(const std::optional<Difference>& d) {
@@ -360,7 +346,7 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
         const double ms = median(row.ms);
         j["emulation_wall_ms"] = ms;
         j["wave_instructions_per_second"] =
-            row.result.counters && ms > 0 ? wave_instructions(*row.result.counters) / (ms * 1e-3) : 0.0;
+            row.result.counters && ms > 0 ? row.result.counters->wave_instructions() / (ms * 1e-3) : 0.0;
         j["emulation_over_openblas"] = r.openblas_ms > 0 ? ms / r.openblas_ms : 0.0;
     }
     if (row.modeled || row.result.modeled) {
@@ -459,9 +445,9 @@ nlohmann::json report_json(const BenchOptions& options, const std::vector<Config
 
 void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
     out << "transA,transB,M,N,K,alpha,lda,ldb,beta,ldc,target,variant,backend,status,"
-           "lds_read_requests_per_step,lds_read_requests,lds_bytes,lds_bank_conflict_cycles,wave_instructions,"
-           "salu,valu,valu_dpp,valu_multiply_add,smem,vmem_load,vmem_store,lds_read,lds_write,branch,waitcnt,barrier,"
-           "nop,other,multiply_add_share_of_valu,emulation_wall_ms,wave_instructions_per_second,openblas_ms,"
+           "lds_read_requests_per_step,lds_bytes,wave_instructions,";
+    for (const CounterInfo& info : counter_table) out << info.name << ',';
+    out << "multiply_add_share_of_valu,emulation_wall_ms,wave_instructions_per_second,openblas_ms,"
            "emulation_over_openblas,"
            "measured_gpu_ms,measured_gflops,modeled_gpu_ms,modeled_gflops,modeled_bound,verification,"
            "valu_per_step,lds_cycles_per_step,lds_share_of_valu_cycles,modeled_cycles";
@@ -479,14 +465,12 @@ void write_csv(std::ostream& out, const std::vector<ConfigReport>& reports) {
             out << p.ta << ',' << p.tb << ',' << p.m << ',' << p.n << ',' << p.k << ',' << p.alpha << ',' << p.lda
                 << ',' << p.ldb << ',' << p.beta << ',' << p.ldc << ',' << row.target << ',' << row.variant << ','
                 << to_string(row.result.backend) << ',' << to_string(row.result.status) << ','
-                << field("lds_read_requests_per_step") << ',' << c.lds_read_requests << ','
-                << c.lds_read_bytes + c.lds_write_bytes << ',' << c.lds_bank_conflict_cycles << ','
-                << wave_instructions(c) << ',' << c.salu << ',' << c.valu << ',' << c.valu_dpp << ','
-                << c.valu_multiply_add << ',' << c.smem << ',' << c.vmem_load << ',' << c.vmem_store << ','
-                << c.lds_read << ',' << c.lds_write << ',' << c.branch << ',' << c.waitcnt << ',' << c.barrier << ','
-                << c.nop << ',' << c.other << ',' << field("multiply_add_share_of_valu") << ','
-                << field("emulation_wall_ms") << ',' << field("wave_instructions_per_second") << ',' << r.openblas_ms
-                << ',' << field("emulation_over_openblas") << ',' << sub("measured", "gpu_ms") << ','
+                << field("lds_read_requests_per_step") << ',' << c.lds_read_bytes + c.lds_write_bytes << ','
+                << c.wave_instructions() << ',';
+            for (const CounterInfo& info : counter_table) out << c.*info.member << ',';
+            out << field("multiply_add_share_of_valu") << ',' << field("emulation_wall_ms") << ','
+                << field("wave_instructions_per_second") << ',' << r.openblas_ms << ','
+                << field("emulation_over_openblas") << ',' << sub("measured", "gpu_ms") << ','
                 << sub("measured", "gflops") << ',' << sub("modeled", "gpu_ms") << ',' << sub("modeled", "gflops")
                 << ',' << (row.modeled ? row.modeled->bound : "") << ',' << verdict(row) << ','
                 << field("valu_per_step") << ',' << field("lds_cycles_per_step") << ','

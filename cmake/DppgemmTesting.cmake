@@ -4,7 +4,7 @@
 #
 # dppgemm_test_toolchain(<target>)
 #   Gives test executable <target> its toolchain: links dppgemm_test_support
-#   (tests/support/toolchain.hpp: the tools' paths, running a command, this
+#   (tests/support/test_toolchain.hpp: the tools' paths, running a command, this
 #   process's work directory, assembling, linking and hipcc; kernel_builder.hpp:
 #   small kernels assembled and run on the emulator) and makes it wait for the
 #   project's code objects when they are built.
@@ -43,4 +43,18 @@ function(dppgemm_test_toolchain target)
   if(TARGET dppgemm_code_object_files)
     add_dependencies(${target} dppgemm_code_object_files)
   endif()
+endfunction()
+
+# dppgemm_discover_tests(<exe> [catch_discover_tests options...])
+#   Registers the Catch2 cases of <exe> as ctests named "<area>: <case>",
+#   <area> being the tests/ folder the call is in. Each case runs with
+#   `-w NoAssertions` (a case that checks nothing fails), and one that ends
+#   with dppgemm_test_skip_code (test_toolchain.hpp: skip_test) is reported
+#   skipped, never passed.
+set(dppgemm_test_skip_code 77)
+function(dppgemm_discover_tests exe)
+  cmake_parse_arguments(arg "" "" "PROPERTIES" ${ARGN})
+  get_filename_component(area ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  catch_discover_tests(${exe} TEST_PREFIX "${area}: " EXTRA_ARGS -w NoAssertions ${arg_UNPARSED_ARGUMENTS}
+    PROPERTIES SKIP_RETURN_CODE ${dppgemm_test_skip_code} ${arg_PROPERTIES})
 endfunction()

@@ -31,31 +31,10 @@ const emu::Program& program_for(const dppgemm_code_object* co) {
 }
 
 Counters public_counters(const emu::Counters& c) {
-    using emu::InstClass;
     Counters out;
-    out.workgroups = c.workgroups;
-    out.waves = c.waves;
-    out.salu = c[InstClass::salu];
-    out.valu = c.valu();
-    out.valu_dpp = c[InstClass::valu_dpp];
-    out.valu_multiply_add = c.valu_multiply_add;
-    out.smem = c[InstClass::smem];
-    out.vmem_load = c[InstClass::vmem_load];
-    out.vmem_store = c[InstClass::vmem_store];
-    out.lds_read = c[InstClass::lds_read];
-    out.lds_write = c[InstClass::lds_write];
-    out.branch = c[InstClass::branch];
-    out.waitcnt = c[InstClass::waitcnt];
-    out.barrier = c[InstClass::barrier];
-    out.nop = c[InstClass::nop];
-    out.other = c[InstClass::other];
-    out.lds_read_requests = c.lds_read_requests;
-    out.lds_read_bytes = c.lds_read_bytes;
-    out.lds_write_requests = c.lds_write_requests;
-    out.lds_write_bytes = c.lds_write_bytes;
-    out.lds_bank_conflict_cycles = c.lds_bank_conflict_cycles;
-    out.global_read_bytes = c.global_read_bytes;
-    out.global_write_bytes = c.global_write_bytes;
+#define DPPGEMM_INSTRUCTION_CLASS(name, counts) out.name = c[emu::InstClass::name];
+#define DPPGEMM_COUNTER(name, counts) out.name = c.name;
+#include "dppgemm/counters.def"
     return out;
 }
 

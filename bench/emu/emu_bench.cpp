@@ -27,7 +27,7 @@ using namespace dppgemm::emu;
 
 namespace {
 
-constexpr double checker_budget = 1.5;  // checked / unchecked, issue 18
+constexpr double checker_budget = 1.5;  // checked / unchecked time the checkers may cost (docs/emulator-performance.md)
 
 struct Options {
     int size = 1024;

@@ -5,36 +5,8 @@
 namespace dppgemm::emu::check {
 
 const char* rule_name(Rule rule) {
-    static constexpr const char* names[rule_count] = {
-        "read-before-wait",
-        "overwrite-before-wait",
-        "lds-race",
-        "lds-unpublished-write",
-        "global-race",
-        "dpp-after-valu-write",
-        "dpp-after-exec-write",
-        "lane-select-after-valu",
-        "vmem-sgpr-after-valu",
-        "execz-vccz-after-valu",
-        "div-fmas-after-vcc",
-        "movrel-after-m0",
-        "getreg-after-setreg",
-        "store-data-overwrite",
-        "valu-sgpr-after-valu",
-        "readlane-after-valu",
-        "rwlane-after-exec",
-        "trans-forwarding",
-        "lds-out-of-range",
-        "lds-misaligned",
-        "global-out-of-bounds",
-        "scratch-without-allocation",
-        "scratch-out-of-segment",
-        "past-end-of-code",
-        "watchdog",
-        "execution-fault",
-    };
     const auto i = static_cast<std::size_t>(rule);
-    return i < rule_count ? names[i] : "unknown-rule";
+    return i < rule_count ? rule_table[i].name : "unknown-rule";
 }
 
 std::string lane_list(std::uint64_t lanes) {

@@ -5,47 +5,47 @@
 
 #include <array>
 #include <cstdint>
+#include <iterator>
 #include <string>
 
 #include "emu/util.hpp"
 
 namespace dppgemm::emu::check {
 
+// One enumerator per row of emu/check/rules.def, in its order.
 enum class Rule : std::uint8_t {
-    // Memory counters (s_waitcnt).
-    read_before_wait,       // a source register's load has not been waited for
-    overwrite_before_wait,  // a register is written while a load into it is in flight
-    // LDS between waves.
-    lds_race,               // two waves touch the same LDS bytes with no s_barrier between
-    lds_unpublished_write,  // s_barrier while a ds_write is not covered by lgkmcnt
-    // Global memory between workgroups (global_sync.hpp).
-    global_race,  // a plain load of another workgroup's store with no release/acquire between
-    // Software-managed hazards (wait states, docs/checkers.md).
-    dpp_after_valu_write,    // VALU writes a VGPR, DPP instruction reads it: 2
-    dpp_after_exec_write,    // VALU writes EXEC, DPP instruction: 5
-    lane_select_after_valu,  // VALU writes an SGPR, v_readlane/v_writelane lane select: 4
-    vmem_sgpr_after_valu,    // VALU writes an SGPR, VMEM reads it: 5
-    execz_vccz_after_valu,   // VALU writes EXEC/VCC, VALU reads EXECZ/VCCZ: 5
-    div_fmas_after_vcc,      // VALU writes VCC, v_div_fmas: 4
-    movrel_after_m0,         // SALU writes M0, s_movrel: 1
-    getreg_after_setreg,     // s_setreg, s_getreg/s_setreg of the same register: 2
-    store_data_overwrite,    // >64-bit store, VALU writes its data VGPRs: 1 (gfx94x: 2)
-    valu_sgpr_after_valu,    // gfx94x: VALU writes an SGPR/VCC, VALU reads it: 2
-    readlane_after_valu,     // gfx94x: VALU writes a VGPR, v_readlane/readfirstlane reads it: 1
-    rwlane_after_exec,       // gfx94x: VALU writes EXEC, v_readlane/readfirstlane/writelane: 4
-    trans_forwarding,        // gfx94x: transcendental VALU result read by a VALU: 1
-    // Bounds and validity.
-    lds_out_of_range,            // LDS address outside the kernel's allocation
-    lds_misaligned,              // LDS atomic address not aligned to its element
-    global_out_of_bounds,        // global/flat/buffer/scalar access outside every allocation
-    scratch_without_allocation,  // scratch access in a kernel with no private segment
-    scratch_out_of_segment,      // scratch access past the work-item's private segment
-    past_end_of_code,            // ran off the end of the code (no s_endpgm)
-    watchdog,                    // more instructions in one wave than the watchdog allows
-    execution_fault,             // anything else the executor stopped at
+#define DPPGEMM_RULE(rule, name, meaning) rule,
+#define DPPGEMM_WAIT_STATE_RULE(rule, name, wait_states, gfx94x_wait_states, first, second) rule,
+#include "emu/check/rules.def"
     count
 };
 inline constexpr std::size_t rule_count = static_cast<std::size_t>(Rule::count);
+
+// One row of rules.def.
+struct RuleInfo {
+    Rule rule;
+    const char* name;             // "read-before-wait"
+    const char* meaning;          // what is wrong ("" for a wait-state rule: first and second say it)
+    bool wait_state_rule;         // a software-managed hazard:
+    unsigned wait_states;         //   needed on gfx900..gfx90a; 0: not a hazard there
+    unsigned gfx94x_wait_states;  //   needed on gfx940, gfx942
+    const char* first;            //   the earlier instruction
+    const char* second;           //   the later one, which needs the wait states
+};
+inline constexpr RuleInfo rule_table[] = {
+#define DPPGEMM_RULE(rule, name, meaning) {Rule::rule, name, meaning, false, 0, 0, "", ""},
+#define DPPGEMM_WAIT_STATE_RULE(rule, name, wait_states, gfx94x_wait_states, first, second) \
+    {Rule::rule, name, "", true, wait_states, gfx94x_wait_states, first, second},
+#include "emu/check/rules.def"
+};
+static_assert(std::size(rule_table) == rule_count);
+
+// The wait states a wait-state rule needs on gfx94x or the other targets (0:
+// none, or not a wait-state rule).
+constexpr unsigned wait_states(Rule rule, bool gfx94x) {
+    const RuleInfo& r = rule_table[static_cast<std::size_t>(rule)];
+    return gfx94x ? r.gfx94x_wait_states : r.wait_states;
+}
 
 // Stable short names ("read-before-wait", ...), used in messages and tests.
 const char* rule_name(Rule rule);

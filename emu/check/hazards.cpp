@@ -26,44 +26,42 @@ void HazardTracker::reset(bool gfx94x) {
     store_data_ = RegRange{};
 }
 
-void HazardTracker::need_write(const Write& w, unsigned needed, Rule rule, const std::string& what,
-                               std::vector<HazardHit>& hits) const {
-    assert(needed <= longest_wait);
+void HazardTracker::need_write(const Write& w, Rule rule, const std::string& what, std::vector<HazardHit>& hits) const {
+    const unsigned needed = wait_states(rule, gfx94x_);
     if (w.clock == 0 || clock_ - w.clock >= needed) return;
     hits.push_back(HazardHit{rule, w.inst, what + " " + shortfall(clock_ - w.clock, needed)});
 }
 
-void HazardTracker::report_need(unsigned s, unsigned needed, Rule rule, const char* reader,
-                                std::vector<HazardHit>& hits) const {
+void HazardTracker::report_need(unsigned s, Rule rule, const char* reader, std::vector<HazardHit>& hits) const {
     const std::string reg = range_name(RegRange{static_cast<std::uint16_t>(s), 1});
-    need_write(valu_[s], needed, rule, std::string(reader) + " reads " + reg + ", written by a VALU instruction", hits);
+    need_write(valu_[s], rule, std::string(reader) + " reads " + reg + ", written by a VALU instruction", hits);
 }
 
 void HazardTracker::check(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const {
     const RegRange* reads = f.reads.data();
     if (f.dpp) {
         for (unsigned i = 0; i < f.read_count; ++i)
-            if (!is_scalar(reads[i])) need(reads[i], 2, Rule::dpp_after_valu_write, "DPP instruction", hits);
-        need(exec_range, 5, Rule::dpp_after_exec_write, "DPP instruction (EXEC)", hits);
+            if (!is_scalar(reads[i])) need(reads[i], Rule::dpp_after_valu_write, "DPP instruction", hits);
+        need(exec_range, Rule::dpp_after_exec_write, "DPP instruction (EXEC)", hits);
     }
     if (f.lane_select && f.lane_select_reg.count)
-        need(f.lane_select_reg, 4, Rule::lane_select_after_valu, "lane select", hits);
+        need(f.lane_select_reg, Rule::lane_select_after_valu, "lane select", hits);
     if (f.vmem)  // EXEC included, as LLVM does (VMEM reads it like its SGPR operands)
         for (unsigned i = 0; i < f.read_count; ++i)
-            if (is_scalar(reads[i])) need(reads[i], 5, Rule::vmem_sgpr_after_valu, "VMEM", hits);
+            if (is_scalar(reads[i])) need(reads[i], Rule::vmem_sgpr_after_valu, "VMEM", hits);
     if (f.reads_execz_vccz) {
-        need(exec_range, 5, Rule::execz_vccz_after_valu, "EXECZ/VCCZ source", hits);
-        need(vcc_range, 5, Rule::execz_vccz_after_valu, "EXECZ/VCCZ source", hits);
+        need(exec_range, Rule::execz_vccz_after_valu, "EXECZ/VCCZ source", hits);
+        need(vcc_range, Rule::execz_vccz_after_valu, "EXECZ/VCCZ source", hits);
     }
-    if (f.div_fmas) need(vcc_range, 4, Rule::div_fmas_after_vcc, "v_div_fmas", hits);
-    if (f.movrel) need_write(m0_salu_, 1, Rule::movrel_after_m0, "s_movrel reads m0, written by SALU", hits);
+    if (f.div_fmas) need(vcc_range, Rule::div_fmas_after_vcc, "v_div_fmas", hits);
+    if (f.movrel) need_write(m0_salu_, Rule::movrel_after_m0, "s_movrel reads m0, written by SALU", hits);
     if (f.getreg || f.setreg)
-        need_write(setreg_[f.hwreg], 2, Rule::getreg_after_setreg,
+        need_write(setreg_[f.hwreg], Rule::getreg_after_setreg,
                    "hardware register " + std::to_string(f.hwreg) + " written by s_setreg", hits);
     if (f.valu && store_data_.count)
         for (unsigned i = 0; i < f.write_count; ++i)
             if (f.writes[i].overlaps(store_data_))
-                need_write(store_, gfx94x_ ? 2 : 1, Rule::store_data_overwrite,
+                need_write(store_, Rule::store_data_overwrite,
                            "overwrites " + range_name(store_data_) + ", the data of a >64-bit store", hits);
     if (gfx94x_ && f.valu) check_gfx94x(f, e, hits);
 }
@@ -71,11 +69,11 @@ void HazardTracker::check(const InstFacts& f, const ExecInst& e, std::vector<Haz
 void HazardTracker::check_gfx94x(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const {
     for (unsigned i = 0; i < f.read_count; ++i) {
         const RegRange& r = f.reads[i];
-        if (is_scalar(r) && !is_exec(r)) need(r, 2, Rule::valu_sgpr_after_valu, "VALU", hits);
+        if (is_scalar(r) && !is_exec(r)) need(r, Rule::valu_sgpr_after_valu, "VALU", hits);
         if (!f.trans && !is_scalar(r))
             for (unsigned s = r.slot; s < unsigned(r.slot) + r.count; ++s)
                 if (valu_[s].trans) {
-                    need_write(valu_[s], 1, Rule::trans_forwarding,
+                    need_write(valu_[s], Rule::trans_forwarding,
                                "reads " + range_name(RegRange{static_cast<std::uint16_t>(s), 1}) +
                                    ", written by a transcendental instruction",
                                hits);
@@ -83,8 +81,8 @@ void HazardTracker::check_gfx94x(const InstFacts& f, const ExecInst& e, std::vec
                 }
     }
     if (f.reads_lane_vgpr && e.src[0].kind == Src::Kind::vgpr)
-        need(RegRange{e.src[0].index, 1}, 1, Rule::readlane_after_valu, "v_readlane/v_readfirstlane", hits);
-    if (f.rwlane) need(exec_range, 4, Rule::rwlane_after_exec, "v_readlane/v_writelane (EXEC)", hits);
+        need(RegRange{e.src[0].index, 1}, Rule::readlane_after_valu, "v_readlane/v_readfirstlane", hits);
+    if (f.rwlane) need(exec_range, Rule::rwlane_after_exec, "v_readlane/v_writelane (EXEC)", hits);
 }
 
 void HazardTracker::issue(const InstFacts& f, std::uint32_t index) {

@@ -6,8 +6,8 @@
 // instructions' worth between X and the reader (docs/checkers.md lists the
 // rules, numbers and sources).
 
+#include <algorithm>
 #include <array>
-#include <cassert>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,7 +36,11 @@ public:
     // each instruction that may break a rule (watch_plan.hpp), so the clock
     // difference to any write that matters is exact, and to any other at
     // least this much.
-    static constexpr unsigned longest_wait = 5;
+    static constexpr unsigned longest_wait = [] {
+        unsigned most = 0;
+        for (const RuleInfo& r : rule_table) most = std::max({most, r.wait_states, r.gfx94x_wait_states});
+        return most;
+    }();
     void reset(bool gfx94x);  // has_gfx94x_hazards
     // Hazards of the instruction about to issue (appended to `hits`).
     void check(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const;
@@ -59,24 +63,23 @@ private:
     Write store_;                   // last >64-bit store and its data registers
     RegRange store_data_;
 
-    // A hit when `range` was written by VALU fewer than `needed` wait states ago.
+    // A hit when `range` was written by VALU fewer than the rule's wait states ago.
     // Inline scan, out-of-line report: almost every check finds nothing, and
     // a DPP multiply-add makes four of them (the call was 1.8% of a checked
     // 256^3 dpp1 run's instructions under callgrind, its caller 3%).
-    void need(const RegRange& range, unsigned needed, Rule rule, const char* reader,
-              std::vector<HazardHit>& hits) const {
-        assert(needed <= longest_wait);
+    void need(const RegRange& range, Rule rule, const char* reader, std::vector<HazardHit>& hits) const {
+        const unsigned needed = wait_states(rule, gfx94x_);
         for (unsigned s = range.slot; s < unsigned(range.slot) + range.count && s < slot_count; ++s) {
             const std::uint64_t written = valu_[s].clock;
             if (written != 0 && clock_ - written < needed) {
-                report_need(s, needed, rule, reader, hits);
+                report_need(s, rule, reader, hits);
                 return;
             }
         }
     }
-    void report_need(unsigned slot, unsigned needed, Rule rule, const char* reader, std::vector<HazardHit>& hits) const;
-    void need_write(const Write& w, unsigned needed, Rule rule, const std::string& what,
-                    std::vector<HazardHit>& hits) const;
+    void report_need(unsigned slot, Rule rule, const char* reader, std::vector<HazardHit>& hits) const;
+    // A hit when `w` was fewer than the rule's wait states ago.
+    void need_write(const Write& w, Rule rule, const std::string& what, std::vector<HazardHit>& hits) const;
     void check_gfx94x(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const;
 };
 

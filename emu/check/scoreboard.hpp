@@ -82,9 +82,9 @@ public:
     const InFlightMemoryOp* unfinished_lds_write() const;
 
 private:
-    std::vector<InFlightMemoryOp> entries_;              // issue order
-    unsigned vm_count_ = 0, lgkm_count_ = 0;             // entries occupying each counter
-    unsigned lds_count_ = 0;                             // entries in order on lgkmcnt (LDS)
+    std::vector<InFlightMemoryOp> entries_;   // issue order
+    unsigned vm_count_ = 0, lgkm_count_ = 0;  // entries occupying each counter
+    unsigned lds_count_ = 0;                  // entries in order on lgkmcnt (LDS)
     // Slots some entry's result covers. Rebuilt from the entries when a wait
     // completes some (they are few: at most the counters' limits).
     std::array<std::uint64_t, slot_count / 64> bits_{};

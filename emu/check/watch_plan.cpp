@@ -15,7 +15,8 @@ namespace {
 std::optional<WaitCounter> counter_of(InstClass cls) {
     switch (cls) {
     case InstClass::vmem_load:
-    case InstClass::vmem_store: return WaitCounter::vm;
+    case InstClass::vmem_store:
+    case InstClass::vmem_atomic: return WaitCounter::vm;
     case InstClass::lds_read:
     case InstClass::lds_write: return WaitCounter::lgkm_lds;
     case InstClass::smem: return WaitCounter::lgkm_smem;
@@ -26,7 +27,8 @@ std::optional<WaitCounter> counter_of(InstClass cls) {
 // Classes whose entry may carry a result (a non-returning atomic of these
 // classes has none: a superset is what the analysis needs).
 bool may_load(InstClass cls) {
-    return cls == InstClass::vmem_load || cls == InstClass::lds_read || cls == InstClass::smem;
+    return cls == InstClass::vmem_load || cls == InstClass::vmem_atomic || cls == InstClass::lds_read ||
+           cls == InstClass::smem;
 }
 
 struct Flow {

@@ -59,8 +59,7 @@ struct Tables {
         for (std::size_t i = 1; i < op_count; ++i) {
             const OpInfo& info = op_info(static_cast<Op>(i));
             for (int t = 0; t < target_count; ++t) {
-                if (info.opcode[t] >= 0)
-                    ops[t][static_cast<int>(info.family)][info.opcode[t]] = static_cast<Op>(i);
+                if (info.opcode[t] >= 0) ops[t][static_cast<int>(info.family)][info.opcode[t]] = static_cast<Op>(i);
                 if (info.vop3_opcode[t] >= 0)
                     ops[t][static_cast<int>(Space::VOP3)][info.vop3_opcode[t]] = static_cast<Op>(i);
             }

@@ -345,6 +345,7 @@ private:
     bool run_wave(Wave& w, std::uint64_t budget = 0) {
         std::uint64_t* classes = w.group->counters.instructions.data();
         std::uint64_t& multiply_adds = w.group->counters.valu_multiply_add;
+        std::uint64_t& valu_dpp = w.group->counters.valu_dpp;
         WorkgroupObserver* observer = w.group->observer;
         std::uint32_t current = w.pc;
         const bool budgeted = budget != 0;
@@ -371,6 +372,7 @@ private:
                         const ExecInst& e = code[current];
                         ++classes[static_cast<std::size_t>(e.cls)];
                         multiply_adds += e.multiply_add;
+                        valu_dpp += e.valu_dpp;
                         ++w.executed;
                         w.pc = e.next;
                         e.fn(w, e);
@@ -382,6 +384,7 @@ private:
                         if (group_.watches(current)) observer->before_instruction(w, e);
                         ++classes[static_cast<std::size_t>(e.cls)];
                         multiply_adds += e.multiply_add;
+                        valu_dpp += e.valu_dpp;
                         ++w.executed;
                         w.pc = e.next;
                         e.fn(w, e);

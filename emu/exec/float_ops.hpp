@@ -24,16 +24,18 @@
 
 namespace dppgemm::emu::fp {
 
-inline float as_float(std::uint32_t bits) {
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
+// The same bits as another type of the same size (std::bit_cast of C++20).
+template <class To, class From>
+inline To bit_cast(const From& from) {
+    static_assert(sizeof(To) == sizeof(From));
+    To to;
+    std::memcpy(&to, &from, sizeof to);
+    return to;
 }
-inline std::uint32_t as_bits(float f) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &f, 4);
-    return bits;
-}
+inline float as_float(std::uint32_t bits) { return bit_cast<float>(bits); }
+inline std::uint32_t as_bits(float f) { return bit_cast<std::uint32_t>(f); }
+inline double as_double(std::uint64_t bits) { return bit_cast<double>(bits); }
+inline std::uint64_t double_bits(double d) { return bit_cast<std::uint64_t>(d); }
 // Denormal -> zero of the same sign; everything else unchanged.
 inline std::uint32_t flush(std::uint32_t bits) { return (bits & 0x7f800000u) ? bits : (bits & 0x80000000u); }
 inline float flush(float f) { return as_float(flush(as_bits(f))); }

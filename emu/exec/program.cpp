@@ -161,7 +161,7 @@ void count_multiply_add_runs(Program& p) {
         const ExecInst& next = p.code[i + 1];
         const bool continues = e.multiply_add && next.multiply_add && next.fn == e.fn && next.flush_in == e.flush_in &&
                                next.flush_out == e.flush_out && next.multiply_add_run < 0xffff;
-        const std::uint16_t dpp = e.cls == InstClass::valu_dpp ? 1 : 0;
+        const std::uint16_t dpp = e.valu_dpp;
         e.multiply_add_run = continues ? static_cast<std::uint16_t>(next.multiply_add_run + 1) : 1;
         e.multiply_add_run_dpp = static_cast<std::uint16_t>(dpp + (continues ? next.multiply_add_run_dpp : 0));
         MultiplyAddStep& step = p.multiply_add_steps[i];
@@ -249,7 +249,7 @@ void build_code(Program& p) {
         e.target = Program::no_target;
         e.fn = s.fn ? s.fn : sem::not_implemented;
         e.cls = s.cls;
-        if (inst.dpp && e.cls == InstClass::valu_without_dpp) e.cls = InstClass::valu_dpp;
+        e.valu_dpp = inst.dpp && e.cls == InstClass::valu ? 1 : 0;
 
         // A 64-bit constant is an f64 (inline float, literal high half) where the operand is one.
         const OperandTypes& types = operand_types(inst.op);
@@ -364,7 +364,7 @@ void use_general_paths(Program& program) {
             e.direct_vgprs = false;
             e.row_dpp_vgprs = false;
             e.multiply_add_run = 1;
-            e.multiply_add_run_dpp = e.cls == InstClass::valu_dpp ? 1 : 0;
+            e.multiply_add_run_dpp = e.valu_dpp;
         }
     };
     for (MultiplyAddStep& step : program.multiply_add_steps) step = MultiplyAddStep{};

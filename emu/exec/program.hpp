@@ -85,10 +85,11 @@ struct ExecInst {
     // src0 in registers instead of gathering a copy.
     bool row_dpp_vgprs = false;
     std::uint8_t multiply_add = 0;  // 1 for fp32 mac/fmac/mad/fma (Counters::valu_multiply_add)
+    std::uint8_t valu_dpp = 0;      // 1 for a VALU instruction with a DPP source (Counters::valu_dpp)
     // Multiply-adds: how many instructions from this one on (at least 1) have
     // the same function and flush flags, so that one call can run them all.
     std::uint16_t multiply_add_run = 1;
-    std::uint16_t multiply_add_run_dpp = 0;               // of those, how many have DPP (InstClass::valu_dpp)
+    std::uint16_t multiply_add_run_dpp = 0;               // of those, how many have DPP (ExecInst::valu_dpp)
     const MultiplyAddStep* multiply_add_steps = nullptr;  // Program::multiply_add_steps from this one on
     std::uint8_t transform[3] = {0, 0, 0};                // SrcTransform bits per source
     std::uint32_t index = 0;                              // position in Program::code

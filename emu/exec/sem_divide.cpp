@@ -345,7 +345,7 @@ void compare_f64(Wave& w, const ExecInst& e) {
 }  // namespace
 
 void register_divide(Table& t) {
-    const InstClass V = InstClass::valu_without_dpp;
+    const InstClass V = InstClass::valu;
     const FloatPolicy F = FloatPolicy::mode;
     auto v = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) { set(t, op, fn, V, fp); };
 

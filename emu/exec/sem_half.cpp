@@ -774,16 +774,19 @@ void register_compares(Table& t, const CompareOps* ops, FloatPolicy fp, std::ind
     const ExecFn cmp[] = {op16<Cmp, compare<R, P>>...};
     const ExecFn cmpx[] = {op16<CmpX, compare<R, P>>...};
     for (std::size_t p = 0; p < sizeof...(P); ++p) {
-        set(t, ops[p].cmp, cmp[p], InstClass::valu_without_dpp, fp);
-        set(t, ops[p].cmpx, cmpx[p], InstClass::valu_without_dpp, fp);
+        set(t, ops[p].cmp, cmp[p], InstClass::valu, fp);
+        set(t, ops[p].cmpx, cmpx[p], InstClass::valu, fp);
     }
 }
 
 }  // namespace
 
+std::uint32_t half_to_float_bits(std::uint32_t half) { return cvt_f32_f16(HalfMode{}, half, 0, 0); }
+std::uint32_t float_to_half_bits(std::uint32_t f32) { return float_to_half(f32, HalfMode{}); }
+
 void register_half(Table& t) {
     const FloatPolicy H = FloatPolicy::half, N = FloatPolicy::none;
-    auto v = [&](Op op, ExecFn fn, FloatPolicy fp) { set(t, op, fn, InstClass::valu_without_dpp, fp); };
+    auto v = [&](Op op, ExecFn fn, FloatPolicy fp) { set(t, op, fn, InstClass::valu, fp); };
 
     // Conversions (these replace the f32-mode-only versions in sem_vector.cpp).
     v(Op::v_cvt_f16_f32, op16<f32_to_f16, cvt_f16_f32>, H);
@@ -807,8 +810,7 @@ void register_half(Table& t) {
     v(Op::v_fma_legacy_f16, op16<f16_ternary_zero, fma_f16>, H);
     v(Op::v_mad_f16, op16<f16_ternary_keep, mad_f16>, H);
     v(Op::v_mad_legacy_f16, op16<f16_ternary_zero, mad_f16>, H);
-    t[static_cast<std::size_t>(Op::v_mac_f16)] =
-        Semantic{op16<f16_ternary_keep, mad_f16>, InstClass::valu_without_dpp, H, true};
+    set(t, Op::v_mac_f16, op16<f16_ternary_keep, mad_f16>, InstClass::valu, H, Accumulator::destination);
     v(Op::v_madak_f16, op16<f16_ternary_keep, mad_f16>, H);
     v(Op::v_madmk_f16, op16<f16_ternary_keep, multiply_by_src2<mad_f16>>, H);
     v(Op::v_rcp_f16, op16<f16_unary, via_float<reciprocal>>, H);
@@ -887,7 +889,7 @@ void register_half(Table& t) {
     v(Op::v_mad_mix_f32, mad_mix<MixResult::f32>, H);
     v(Op::v_mad_mixlo_f16, mad_mix<MixResult::f16_low>, H);
     v(Op::v_mad_mixhi_f16, mad_mix<MixResult::f16_high>, H);
-    t[static_cast<std::size_t>(Op::v_pk_fmac_f16)] = Semantic{pk_fmac_f16, InstClass::valu_without_dpp, H, true};
+    set(t, Op::v_pk_fmac_f16, pk_fmac_f16, InstClass::valu, H, Accumulator::destination);
     v(Op::v_div_fixup_f16, op16<f16_ternary_zero, div_fixup_f16>, H);
     v(Op::v_div_fixup_legacy_f16, op16<f16_ternary_zero, div_fixup_f16>, H);
     v(Op::v_fma_mixlo_f16, fma_mix<MixResult::f16_low>, H);

@@ -1,4 +1,5 @@
-// Hardware registers (s_getreg_b32) and the clocks (s_memtime, s_memrealtime).
+// Hardware registers (s_getreg_b32, s_setreg_b32) and the clocks (s_memtime,
+// s_memrealtime).
 //
 // s_getreg_b32 reads hwreg(id, offset, size): bits [offset + size - 1:offset]
 // of the register, shifted down (Vega ISA, "SOPK": "D = (HW_REG >> offset) &
@@ -51,7 +52,7 @@ namespace dppgemm::emu::sem {
 namespace {
 
 enum Hwreg : unsigned {
-    hw_mode = 1,
+    hw_mode = hwreg_mode,
     hw_status = 2,
     hw_trapsts = 3,
     hw_hw_id = 4,
@@ -109,11 +110,46 @@ u32 read_hwreg(const Wave& w, unsigned id) {
                                          " (not a readable register on " + std::string(target_name(target)) + ")");
 }
 
-void getreg(Wave& w, const ExecInst& e) {
+// hwreg(id, offset, size) of s_getreg/s_setreg: the register and the mask of its bits.
+struct HwregField {
+    unsigned id, offset;
+    u32 mask;
+};
+HwregField hwreg_field(const ExecInst& e) {
     const unsigned id = e.inst->simm16 & 0x3f, offset = (e.inst->simm16 >> 6) & 0x1f;
     const unsigned size = ((e.inst->simm16 >> 11) & 0x1f) + 1;
-    const u32 mask = size >= 32 ? ~0u : (1u << size) - 1;
-    write32(w, e.dst, (read_hwreg(w, id) >> offset) & mask);
+    return {id, offset, u32((size < 32 ? (1ull << size) - 1 : 0xffffffffull) << offset)};
+}
+
+void getreg(Wave& w, const ExecInst& e) {
+    const HwregField f = hwreg_field(e);
+    write32(w, e.dst, (read_hwreg(w, f.id) & f.mask) >> f.offset);
+}
+
+// s_setreg_b32 of HW_REG_MODE: the fp32 denorm mode switches the wave to the
+// code built for it (Program::code_for); other float mode fields (round
+// modes, fp16/64 denormals, DX10 clamp, IEEE) are not modelled, so changing
+// them stops the run. Other registers (trap status, ...) have no effect here.
+void setreg(Wave& w, const ExecInst& e) {
+    const HwregField f = hwreg_field(e);
+    if (f.id != hwreg_mode) return;
+    // s_setreg_b32 has its SGPR in the sdst field, s_setreg_imm32_b32 a literal.
+    const u32 value = read32(w, e.inst->op == Op::s_setreg_imm32_b32 ? e.src[0] : e.dst);
+    const u32 mode = (w.mode & ~f.mask) | ((value << f.offset) & f.mask);
+    constexpr u32 fp32_denorm = 3u << mode_fp32_denorm_shift,
+                  modelled_elsewhere = 0x3cfu;  // round, fp16/64 denorm, clamp, IEEE
+    if ((mode ^ w.mode) & modelled_elsewhere)
+        fail(FaultKind::not_implemented,
+             "s_setreg of HW_REG_MODE changing the round mode, fp16/64 denormals, DX10 clamp or IEEE mode is not "
+             "implemented");
+    const bool switches = (mode ^ w.mode) & fp32_denorm;
+    w.mode = mode;
+    if (!switches) return;
+    const ExecInst* code =
+        w.group->env->program->code_for(static_cast<FloatDenormMode>((mode & fp32_denorm) >> mode_fp32_denorm_shift));
+    if (!code) fail(FaultKind::not_implemented, "s_setreg of HW_REG_MODE: no code built for this fp32 denorm mode");
+    w.code = code;
+    w.state = WaveState::code_switched;  // the run loop continues in `code`
 }
 
 template <u64 TicksPerSecond>
@@ -121,23 +157,17 @@ void memtime(Wave& w, const ExecInst& e) {
     const auto since_epoch = std::chrono::steady_clock::now().time_since_epoch();
     const u64 ns = u64(std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch).count());
     const u64 ticks = ns / (1000000000ull / TicksPerSecond);
-    InFlightMemoryOp entry;
-    entry.counter = WaitCounter::lgkm_smem;
-    entry.dest = InFlightMemoryOp::Dest::sgpr;
-    entry.dwords = 2;
-    entry.reg = e.dst.index;
-    InFlightMemoryOp& p = issue(w, e, entry);
-    u32* data = w.pending.data(p);
+    u32* data = issue_sgpr_result(w, e, 2);
     data[0] = u32(ticks);
     data[1] = u32(ticks >> 32);
 }
-
-void no_effect(Wave&, const ExecInst&) {}
 
 }  // namespace
 
 void register_hwreg(Table& t) {
     set(t, Op::s_getreg_b32, getreg, InstClass::salu);
+    set(t, Op::s_setreg_b32, setreg, InstClass::salu);
+    set(t, Op::s_setreg_imm32_b32, setreg, InstClass::salu);
     set(t, Op::s_memtime, memtime<1000000000ull>, InstClass::smem);
     set(t, Op::s_memrealtime, memtime<100000000ull>, InstClass::smem);
     // Branches on STATUS.COND_DBG_SYS/COND_DBG_USER, which no debugger sets here (STATUS reads them 0):

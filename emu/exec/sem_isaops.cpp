@@ -1,4 +1,4 @@
-// VALU operations hipcc emits that the per-family files did not cover:
+// VALU operations hipcc emits outside the other families:
 // f64 rounding (floor/ceil/trunc/rndne/fract), v_fmac_f64 (gfx90a+), the dot
 // products (v_dot* VOP3P from gfx906, v_dot*c VOP2 from gfx908) and the
 // packing conversions (v_cvt_pknorm_*, v_cvt_pk_{u16_u32,i16_i32},
@@ -19,16 +19,8 @@ namespace {
 
 constexpr std::uint8_t raw_bits = ST_ABS | ST_NEG | ST_FLUSH;
 
-double as_double(u64 b) {
-    double d;
-    std::memcpy(&d, &b, 8);
-    return d;
-}
-u64 double_bits(double d) {
-    u64 b;
-    std::memcpy(&b, &d, 8);
-    return b;
-}
+using fp::as_double;
+using fp::double_bits;
 
 // An f16 denormal -> a zero of its sign.
 u32 flush16(u32 h) { return (h & 0x7c00u) == 0 ? h & 0x8000u : h; }
@@ -312,7 +304,6 @@ u32 sat_pk_u8_i16(u32 a, u32, u32) {
     auto sat8 = [](u32 h) { return u32(std::min(std::max(int(std::int16_t(h)), 0), 255)); };
     return sat8(a & 0xffff) | sat8(a >> 16) << 8;
 }
-void no_effect(Wave&, const ExecInst&) {}
 
 // V_MSAD_U8 (RDNA3 ISA pseudocode, the same opcode as gfx9's): as V_SAD_U8, but
 // a byte pair adds nothing where S1's byte is 0.
@@ -418,10 +409,10 @@ void cvt_norm_16_f16(Wave& w, const ExecInst& e) {
 }  // namespace
 
 void register_isaops(Table& t) {
-    const InstClass V = InstClass::valu_without_dpp;
+    const InstClass V = InstClass::valu;
     auto v = [&](Op op, ExecFn fn) { set(t, op, fn, V); };
     auto accumulating = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) {
-        t[static_cast<std::size_t>(op)] = Semantic{fn, V, fp, true};
+        set(t, op, fn, V, fp, Accumulator::destination);
     };
     // The float ops flush their operands as the denorm modes say (the op table's type columns declare which):
     // FloatPolicy::mode through the source transforms and flush_out, FloatPolicy::half where the op reads

@@ -607,8 +607,6 @@ void ds_swizzle(Wave& w, const ExecInst& e) {
     finish_exchange(w, e, out, exec);
 }
 
-void no_effect(Wave&, const ExecInst&) {}
-
 }  // namespace
 
 void register_lds(Table& t) {

@@ -540,18 +540,8 @@ TypedFormat typed_format(u32 word3) {
     return f;
 }
 
-float half_to_float(u32 h) {
-    const std::uint16_t bits = std::uint16_t(h);
-    _Float16 value;
-    std::memcpy(&value, &bits, 2);
-    return float(value);
-}
-u32 float_to_half(float f) {
-    const _Float16 value = _Float16(f);  // round to nearest even
-    std::uint16_t bits;
-    std::memcpy(&bits, &value, 2);
-    return bits;
-}
+float half_to_float(u32 h) { return fp::as_float(half_to_float_bits(h)); }
+u32 float_to_half(float f) { return float_to_half_bits(fp::as_bits(f)); }
 
 // Component `raw` (its `bits` low bits) as the 32-bit (or d16: 16-bit) register value.
 u32 typed_to_register(u32 raw, const TypedFormat& f, bool d16) {
@@ -690,19 +680,6 @@ void typed_store(Wave& w, const ExecInst& e) {
 // DATA[2:3]); the f64 min/max follow the CDNA2 pseudocode ("MEM[ADDR] =
 // (src < tmp) ? src : tmp", and > for max), so a NaN never replaces memory.
 
-template <class T>
-T as_value(std::uint64_t bits) {
-    T v;
-    std::memcpy(&v, &bits, sizeof v);
-    return v;
-}
-template <class T>
-std::uint64_t as_bits(T value) {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &value, sizeof value);
-    return bits;
-}
-
 // f16 a + b, rounded once to nearest even (the sum of two f16 is exact in a
 // double); NaN operands come back quieted, inf - inf is the default NaN.
 u32 add_half(u32 a, u32 b) {
@@ -759,9 +736,9 @@ U atomic_apply(std::uint8_t* host, AtomicKind op, U data, U compare) {
         case AtomicKind::inc: value = old >= data ? 0 : old + 1; break;
         case AtomicKind::dec: value = (old == 0 || old > data) ? data : old - 1; break;
         case AtomicKind::add_f32: value = U(fp::as_bits(fp::as_float(u32(old)) + fp::as_float(u32(data)))); break;
-        case AtomicKind::add_f64: value = U(as_bits(as_value<double>(old) + as_value<double>(data))); break;
-        case AtomicKind::min_f64: value = as_value<double>(data) < as_value<double>(old) ? data : old; break;
-        case AtomicKind::max_f64: value = as_value<double>(data) > as_value<double>(old) ? data : old; break;
+        case AtomicKind::add_f64: value = U(fp::double_bits(fp::as_double(old) + fp::as_double(data))); break;
+        case AtomicKind::min_f64: value = fp::as_double(data) < fp::as_double(old) ? data : old; break;
+        case AtomicKind::max_f64: value = fp::as_double(data) > fp::as_double(old) ? data : old; break;
         case AtomicKind::pk_add_f16:
             value =
                 U(add_half(u32(old) & 0xffff, u32(data) & 0xffff) | add_half(u32(old) >> 16, u32(data) >> 16) << 16);
@@ -827,8 +804,6 @@ void invalidate_l1(Wave& w, const ExecInst&) {
     if (w.group->weak) w.group->weak->invalidate(w, WeakMemory::Cache::vector_l1);
 }
 
-void no_effect(Wave&, const ExecInst&) {}
-
 }  // namespace
 
 std::uint32_t atomic_apply32(std::uint8_t* host, AtomicKind op, std::uint32_t data, std::uint32_t compare) {
@@ -853,7 +828,7 @@ void register_memory(Table& t) {
             if (info.has(OF_LOAD)) set(t, op, typed_load, InstClass::vmem_load);
             else if (info.has(OF_STORE)) set(t, op, typed_store, InstClass::vmem_store);
         } else if (info.atomic != AtomicKind::none) {  // 32-bit and 64-bit atomics, the packed f16 add
-            set(t, op, vmem_atomic, InstClass::vmem_load);
+            set(t, op, vmem_atomic, InstClass::vmem_atomic);
         } else if (info.access_bytes && info.has(OF_LOAD)) {
             formats()[i] = format_of(info);
             set(t, op, vmem_load, InstClass::vmem_load);

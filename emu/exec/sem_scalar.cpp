@@ -349,52 +349,6 @@ void addk(Wave& w, const ExecInst& e) {
 }
 void mulk(Wave& w, const ExecInst& e) { write32(w, e.dst, read32(w, e.dst) * simm16_signed(e)); }
 
-// hwreg(id, offset, size) of s_getreg/s_setreg: the register and the mask of its bits.
-struct HwregField {
-    unsigned id, offset;
-    u32 mask;
-};
-HwregField hwreg_field(const ExecInst& e) {
-    const unsigned id = e.inst->simm16 & 0x3f, offset = (e.inst->simm16 >> 6) & 0x1f;
-    const unsigned size = ((e.inst->simm16 >> 11) & 0x1f) + 1;
-    return {id, offset, u32((size < 32 ? (1ull << size) - 1 : 0xffffffffull) << offset)};
-}
-
-// s_getreg_b32. HW_REG_MODE is the wave's; HW_REG_HW_ID (4) approximate;
-// other registers read 0.
-void getreg(Wave& w, const ExecInst& e) {
-    const HwregField f = hwreg_field(e);
-    u32 value = 0;
-    if (f.id == hwreg_mode) value = w.mode;
-    else if (f.id == 4) value = w.id & 0xf;  // wave id in the SIMD, approximately
-    write32(w, e.dst, (value & f.mask) >> f.offset);
-}
-// s_setreg_b32 of HW_REG_MODE: the fp32 denorm mode switches the wave to the
-// code built for it (Program::code_for); other float mode fields (round
-// modes, fp16/64 denormals, DX10 clamp, IEEE) are not modelled, so changing
-// them stops the run. Other registers (trap status, ...) have no effect here.
-void setreg(Wave& w, const ExecInst& e) {
-    const HwregField f = hwreg_field(e);
-    if (f.id != hwreg_mode) return;
-    // s_setreg_b32 has its SGPR in the sdst field, s_setreg_imm32_b32 a literal.
-    const u32 value = read32(w, e.inst->op == Op::s_setreg_imm32_b32 ? e.src[0] : e.dst);
-    const u32 mode = (w.mode & ~f.mask) | ((value << f.offset) & f.mask);
-    constexpr u32 fp32_denorm = 3u << mode_fp32_denorm_shift,
-                  modelled_elsewhere = 0x3cfu;  // round, fp16/64 denorm, clamp, IEEE
-    if ((mode ^ w.mode) & modelled_elsewhere)
-        fail(FaultKind::not_implemented,
-             "s_setreg of HW_REG_MODE changing the round mode, fp16/64 denormals, DX10 clamp or IEEE mode is not "
-             "implemented");
-    const bool switches = (mode ^ w.mode) & fp32_denorm;
-    w.mode = mode;
-    if (!switches) return;
-    const ExecInst* code =
-        w.group->env->program->code_for(static_cast<FloatDenormMode>((mode & fp32_denorm) >> mode_fp32_denorm_shift));
-    if (!code) fail(FaultKind::not_implemented, "s_setreg of HW_REG_MODE: no code built for this fp32 denorm mode");
-    w.code = code;
-    w.state = WaveState::code_switched;  // the run loop continues in `code`
-}
-
 // ---- program flow ---------------------------------------------------------
 
 void jump(Wave& w, const ExecInst& e) {
@@ -446,7 +400,6 @@ void call(Wave& w, const ExecInst& e) {
 void endpgm(Wave& w, const ExecInst&) { w.state = WaveState::ended; }
 void barrier(Wave& w, const ExecInst&) { w.state = WaveState::at_barrier; }
 void waitcnt(Wave& w, const ExecInst& e) { wait(w, e.inst->waitcnt.vmcnt, e.inst->waitcnt.lgkmcnt); }
-void no_effect(Wave&, const ExecInst&) {}
 void trap(Wave&, const ExecInst&) { fail(FaultKind::trap, "s_trap"); }
 
 // ---- scalar memory ---------------------------------------------------------
@@ -459,13 +412,7 @@ void smem_load(Wave& w, const ExecInst& e) {
     const unsigned dwords = e.dst.dwords;
     u64 offset = u64(i64(e.inst->offset));
     if (e.soffset.kind != Src::Kind::none) offset += read32(w, e.soffset);
-    InFlightMemoryOp entry;
-    entry.counter = WaitCounter::lgkm_smem;
-    entry.dest = InFlightMemoryOp::Dest::sgpr;
-    entry.dwords = static_cast<std::uint8_t>(dwords);
-    entry.reg = e.dst.index;
-    InFlightMemoryOp& p = issue(w, e, entry);
-    u32* data = w.pending.data(p);
+    u32* data = issue_sgpr_result(w, e, dwords);
     if (Buffer) {
         u32 words[4];
         for (unsigned i = 0; i < 4; ++i) words[i] = w.sreg[e.src[0].index + i];
@@ -654,9 +601,6 @@ void register_scalar(Table& t) {
     set(t, Op::s_cmpk_le_u32, cmpk<le_u, false>, S);
     set(t, Op::s_addk_i32, addk, S);
     set(t, Op::s_mulk_i32, mulk, S);
-    set(t, Op::s_getreg_b32, getreg, S);
-    set(t, Op::s_setreg_b32, setreg, S);
-    set(t, Op::s_setreg_imm32_b32, setreg, S);
 
     const InstClass B = InstClass::branch;
     set(t, Op::s_branch, branch, B);

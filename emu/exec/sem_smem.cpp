@@ -115,13 +115,7 @@ void s_scratch_load(Wave& w, const ExecInst& e) {
     const u64 address = scratch_address(w, e);
     const std::uint8_t* host = w.group->translator.translate(address, 4ull * dwords);
     if (!host) fault_at(FaultKind::global_out_of_bounds, "s_scratch_load outside any allocation", address);
-    InFlightMemoryOp entry;
-    entry.counter = WaitCounter::lgkm_smem;
-    entry.dest = InFlightMemoryOp::Dest::sgpr;
-    entry.dwords = static_cast<std::uint8_t>(dwords);
-    entry.reg = e.dst.index;
-    InFlightMemoryOp& p = issue(w, e, entry);
-    load_single_copy(w.pending.data(p), host, 4u * dwords);
+    load_single_copy(issue_sgpr_result(w, e, dwords), host, 4u * dwords);
     w.group->counters.scalar_read_bytes += 4ull * dwords;
 }
 
@@ -148,7 +142,6 @@ void invalidate_scalar_cache(Wave& w, const ExecInst& e) {
     if (w.group->weak) w.group->weak->invalidate(w, WeakMemory::Cache::scalar);
     counted(w, e);
 }
-void no_effect(Wave&, const ExecInst&) {}
 
 }  // namespace
 

@@ -19,7 +19,9 @@ namespace dppgemm::emu::sem {
 namespace {
 
 using fp::as_bits;
+using fp::as_double;
 using fp::as_float;
+using fp::double_bits;
 
 // ---- lane-loop templates ---------------------------------------------------
 
@@ -200,9 +202,8 @@ void multiply_add_one(Wave& w, const ExecInst& e, MultiplyAddLanes loop) {
 // Every instruction of a run is a multiply-add (counted as one), VALU or VALU-DPP.
 void finish_run(Wave& w, const ExecInst* run, unsigned length) {
     Counters& counters = w.group->counters;
-    const unsigned dpp_after_first = run[0].multiply_add_run_dpp - (run[0].cls == InstClass::valu_dpp ? 1 : 0);
-    counters[InstClass::valu_dpp] += dpp_after_first;
-    counters[InstClass::valu_without_dpp] += length - 1 - dpp_after_first;
+    counters.valu_dpp += run[0].multiply_add_run_dpp - run[0].valu_dpp;
+    counters[InstClass::valu] += length - 1;
     counters.valu_multiply_add += length - 1;
     w.executed += length - 1;
     w.pc = run[length - 1].next;
@@ -695,16 +696,6 @@ bool signed_cmp(U a, U b) {
 }
 
 // f64 via the wide path.
-double as_double(u64 bits) {
-    double d;
-    std::memcpy(&d, &bits, 8);
-    return d;
-}
-u64 double_bits(double d) {
-    u64 b;
-    std::memcpy(&b, &d, 8);
-    return b;
-}
 u64 add_f64(u64 a, u64 b, u64) { return double_bits(as_double(a) + as_double(b)); }
 u64 mul_f64(u64 a, u64 b, u64) { return double_bits(as_double(a) * as_double(b)); }
 u64 fma_f64(u64 a, u64 b, u64 c) { return double_bits(std::fma(as_double(a), as_double(b), as_double(c))); }
@@ -812,7 +803,6 @@ void swap(Wave& w, const ExecInst& e) {
     for (unsigned l = 0; l < 64; ++l)
         if ((lanes >> l) & 1) std::swap(a[l], b[l]);
 }
-void no_effect(Wave&, const ExecInst&) {}
 
 // ---- packed fp32 (VOP3P, gfx90a+) -----------------------------------------
 
@@ -949,14 +939,10 @@ void pk_mov_b32(Wave& w, const ExecInst& e) {
     commit(vreg(w, e.dst, 1), hi_copy, w.exec());
 }
 
-void set_src2_is_dst(Table& t, Op op, ExecFn fn, FloatPolicy fp) {
-    t[static_cast<std::size_t>(op)] = Semantic{fn, InstClass::valu_without_dpp, fp, true};
-}
-
 }  // namespace
 
 void register_vector(Table& t) {
-    const InstClass V = InstClass::valu_without_dpp;
+    const InstClass V = InstClass::valu;
     const FloatPolicy F = FloatPolicy::mode;
     auto v = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) { set(t, op, fn, V, fp); };
 
@@ -1037,8 +1023,8 @@ void register_vector(Table& t) {
     v(Op::v_sub_u32, vop2<sub_u32>);
     v(Op::v_subrev_u32, vop2<subrev_u32>);
     v(Op::v_ldexp_f32, vop2<fbits2<ldexp_f>>, F);
-    set_src2_is_dst(t, Op::v_mac_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
-    set_src2_is_dst(t, Op::v_fmac_f32, multiply_add_op<true>, F);
+    set(t, Op::v_mac_f32, multiply_add_op<false>, V, FloatPolicy::no_denormals, Accumulator::destination);
+    set(t, Op::v_fmac_f32, multiply_add_op<true>, V, F, Accumulator::destination);
     v(Op::v_madmk_f32, multiply_add_op<false, 0, 2, 1>, FloatPolicy::no_denormals);
     v(Op::v_madak_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
     v(Op::v_fmamk_f32, multiply_add_op<true, 0, 2, 1>, F);

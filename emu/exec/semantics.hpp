@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "emu/exec/float_ops.hpp"
@@ -38,8 +39,17 @@ struct Semantic {
 
 using Table = std::array<Semantic, op_count>;
 
-inline void set(Table& t, Op op, ExecFn fn, InstClass cls, FloatPolicy fp = FloatPolicy::none) {
-    t[static_cast<std::size_t>(op)] = Semantic{fn, cls, fp, false};
+// Where an op's src2 comes from: as decoded, or (v_mac, v_fmac and the like)
+// the destination register, which the op accumulates into.
+enum class Accumulator : bool { as_decoded, destination };
+
+// An op's one semantic: registering an op twice is a bug the table build
+// stops at, naming the op.
+inline void set(Table& t, Op op, ExecFn fn, InstClass cls, FloatPolicy fp = FloatPolicy::none,
+                Accumulator accumulator = Accumulator::as_decoded) {
+    Semantic& s = t[static_cast<std::size_t>(op)];
+    if (s.fn) throw std::logic_error("semantic table: " + std::string(mnemonic(op)) + " is registered twice");
+    s = Semantic{fn, cls, fp, accumulator == Accumulator::destination};
 }
 
 // Registers the form op runs when its clamp bit is set (Semantic::saturating).
@@ -49,12 +59,17 @@ void register_scalar(Table& t);
 void register_vector(Table& t);
 void register_memory(Table& t);
 void register_lds(Table& t);
-void register_half(Table& t);    // sem_half.cpp: 16-bit VALU (f16 and i16/u16, packed forms, v_fma_mix*)
+void register_half(Table& t);    // sem_half.cpp: 16-bit VALU (f16 and i16/u16 incl. min3/max3/med3, packed, v_fma_mix*)
 void register_divide(Table& t);  // sem_divide.cpp: division/sqrt expansions, f64 compares
-void register_hwreg(Table& t);   // sem_hwreg.cpp: s_getreg (replaces sem_scalar's), s_memtime/s_memrealtime
+void register_hwreg(Table& t);   // sem_hwreg.cpp: s_getreg, s_setreg, s_memtime/s_memrealtime
 void register_smem(Table& t);    // sem_smem.cpp: s_buffer_store, scalar atomics, cache maintenance
-void register_isaops(
-    Table& t);  // sem_isaops.cpp: f64 rounding, dot products, 16-bit min3/max3/med3, packing conversions
+void register_isaops(Table& t);  // sem_isaops.cpp: f64 rounding, v_fmac_f64, dot products, packing conversions
+
+// f16 <-> f32 bit patterns outside any mode (sem_half.cpp): exact one way,
+// rounded to nearest even the other, NaNs quieted with their high payload
+// bits; what the typed buffer formats convert with.
+std::uint32_t half_to_float_bits(std::uint32_t half);
+std::uint32_t float_to_half_bits(std::uint32_t f32);
 
 // MODE.FP_DENORM as the wave holds it now (s_setreg may change it): fp32 in
 // [5:4], fp16/fp64 in [7:6]; for ops that read the mode themselves.
@@ -162,11 +177,23 @@ std::uint64_t atomic_apply64(std::uint8_t* host, AtomicKind op, std::uint64_t da
 [[noreturn]] void fail(FaultKind kind, const std::string& what);
 [[noreturn]] void fault_at(FaultKind kind, const std::string& what, std::uint64_t address);
 [[noreturn]] void not_implemented(Wave& w, const ExecInst& e);
+// An instruction with nothing to do here (s_nop, cache control, hints).
+inline void no_effect(Wave&, const ExecInst&) {}
 
 // ---- counter queue (memory results land at s_waitcnt) ---------------------
 
 // Issues a counter entry; makes room first when the counter is at its limit.
 InFlightMemoryOp& issue(Wave& w, const ExecInst& e, const InFlightMemoryOp& entry);
+// Issues an SMEM-counter (lgkmcnt) entry whose `dwords` dwords land in the
+// SGPRs from e.dst; returns where to put them.
+inline std::uint32_t* issue_sgpr_result(Wave& w, const ExecInst& e, unsigned dwords) {
+    InFlightMemoryOp entry;
+    entry.counter = WaitCounter::lgkm_smem;
+    entry.dest = InFlightMemoryOp::Dest::sgpr;
+    entry.dwords = static_cast<std::uint8_t>(dwords);
+    entry.reg = e.dst.index;
+    return w.pending.data(issue(w, e, entry));
+}
 // Retires entries until at most vm / lgkm remain outstanding.
 void wait(Wave& w, unsigned vm, unsigned lgkm);
 // Applies one entry's data to the registers.

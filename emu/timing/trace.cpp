@@ -40,12 +40,12 @@ void add(std::array<RegSpan, N>& list, const RegSpan& r) {
 
 Unit unit_of(InstClass cls) {
     switch (cls) {
-    case InstClass::valu_without_dpp:
-    case InstClass::valu_dpp: return Unit::valu;
+    case InstClass::valu: return Unit::valu;
     case InstClass::salu:
     case InstClass::smem: return Unit::scalar;
     case InstClass::vmem_load:
-    case InstClass::vmem_store: return Unit::vmem;
+    case InstClass::vmem_store:
+    case InstClass::vmem_atomic: return Unit::vmem;
     case InstClass::lds_read:
     case InstClass::lds_write: return Unit::lds;
     case InstClass::branch: return Unit::branch;

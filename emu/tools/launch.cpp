@@ -135,9 +135,9 @@ std::vector<std::uint8_t> encode_by_value(const std::string& value, std::uint64_
         const bool too_small =
             (errno == ERANGE && number == 0.0) || (size == 4 && number != 0.0 && static_cast<float>(number) == 0.0f);
         if (too_small)
-            throw UsageError(what + ": '" + value + "' is too small for a " + std::to_string(size) +
-                             "-byte float: it would be 0 (smallest nonzero: " +
-                             (size == 4 ? "1.4013e-45" : "4.94066e-324") + ")");
+            throw UsageError(
+                what + ": '" + value + "' is too small for a " + std::to_string(size) +
+                "-byte float: it would be 0 (smallest nonzero: " + (size == 4 ? "1.4013e-45" : "4.94066e-324") + ")");
         if (size == 4) return bytes_of(static_cast<float>(number));
         if (size == 8) return bytes_of(number);
         throw UsageError(what + ": '" + value + "' is a floating-point value, but the argument has " +
@@ -190,8 +190,7 @@ LaunchPlan resolve_launch(const RunOptions& options, const CodeObject& code_obje
         std::string known;
         for (const Kernel& k : code_object.kernels) known += (known.empty() ? "" : ", ") + k.name;
         throw UsageError("--kernel " + (options.kernel.empty() ? "''" : options.kernel) + ": no such kernel in " +
-                         code_object.source +
-                         " (kernels: " + (known.empty() ? "none" : known) + ")");
+                         code_object.source + " (kernels: " + (known.empty() ? "none" : known) + ")");
     }
     const Kernel& kernel = *plan.kernel;
     plan.grid = options.grid;

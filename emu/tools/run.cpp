@@ -121,10 +121,10 @@ void print_summary(const LaunchPlan& plan, const DispatchResult& result, double 
     out << "kernel " << plan.kernel->name << ": grid " << plan.grid[0] << "," << plan.grid[1] << "," << plan.grid[2]
         << " block " << plan.block[0] << "," << plan.block[1] << "," << plan.block[2] << "\n";
     out << "workgroups: " << c.workgroups << " of " << workgroups << " run, " << c.waves << " waves\n";
-    out << "wave instructions: " << c.wave_instructions() << " (valu " << c.valu() << ", valu_dpp "
-        << c[InstClass::valu_dpp] << ", salu " << c[InstClass::salu] << ", lds "
-        << c[InstClass::lds_read] + c[InstClass::lds_write] << ", vmem "
-        << c[InstClass::vmem_load] + c[InstClass::vmem_store] << ", smem " << c[InstClass::smem] << ")\n";
+    out << "wave instructions: " << c.wave_instructions() << " (valu " << c[InstClass::valu] << ", valu_dpp "
+        << c.valu_dpp << ", salu " << c[InstClass::salu] << ", lds " << c[InstClass::lds_read] + c[InstClass::lds_write]
+        << ", vmem " << c[InstClass::vmem_load] + c[InstClass::vmem_store] + c[InstClass::vmem_atomic] << ", smem "
+        << c[InstClass::smem] << ")\n";
     char time[64];
     std::snprintf(time, sizeof time, "%.3f s", seconds);
     out << "time: " << time << "\n";

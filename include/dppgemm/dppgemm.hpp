@@ -50,20 +50,34 @@ enum class Status : std::uint8_t {
     kernel_fault,      // the kernel faulted (emu: out-of-bounds access, bad instruction...)
 };
 
-// What the emu backend counted for one launch (wave-level instructions by class,
-// LDS traffic in lane requests and bytes, bank-conflict cycles, global bytes).
-// `valu` is every VALU instruction; `valu_dpp` and `valu_multiply_add` are parts
-// of it. The same names in every JSON and CSV: docs/host.md, "Counters".
+// What the emu backend counted for one launch: one member per row of
+// dppgemm/counters.def, which says what each one counts (docs/host.md,
+// "Counters"). The same names in every JSON and CSV.
 struct Counters {
-    std::uint64_t workgroups = 0, waves = 0;
-    std::uint64_t salu = 0, valu = 0, valu_dpp = 0, smem = 0, vmem_load = 0, vmem_store = 0;
-    std::uint64_t valu_multiply_add = 0;  // VALU instructions that multiply-add (mac/fmac/fma/mad), part of valu
-    std::uint64_t lds_read = 0, lds_write = 0, branch = 0, waitcnt = 0, barrier = 0, nop = 0;
-    std::uint64_t other = 0;
-    std::uint64_t lds_read_requests = 0, lds_read_bytes = 0;
-    std::uint64_t lds_write_requests = 0, lds_write_bytes = 0;
-    std::uint64_t lds_bank_conflict_cycles = 0;
-    std::uint64_t global_read_bytes = 0, global_write_bytes = 0;
+#define DPPGEMM_INSTRUCTION_CLASS(name, counts) std::uint64_t name = 0;
+#define DPPGEMM_COUNTER(name, counts) std::uint64_t name = 0;
+#include "dppgemm/counters.def"
+    // Every instruction once: the sum of the instruction classes.
+    std::uint64_t wave_instructions() const {
+        return 0
+#define DPPGEMM_INSTRUCTION_CLASS(name, counts) +name
+#include "dppgemm/counters.def"
+            ;
+    }
+};
+
+// One row of dppgemm/counters.def.
+struct CounterInfo {
+    const char* name;                 // "valu_dpp"
+    bool instruction_class;           // a class of the partition that adds up to wave_instructions
+    std::uint64_t Counters::*member;  // &Counters::valu_dpp
+    const char* counts;               // what one unit is, one line
+};
+// Every row of dppgemm/counters.def, in table order.
+inline constexpr CounterInfo counter_table[] = {
+#define DPPGEMM_INSTRUCTION_CLASS(name, counts) {#name, true, &Counters::name, counts},
+#define DPPGEMM_COUNTER(name, counts) {#name, false, &Counters::name, counts},
+#include "dppgemm/counters.def"
 };
 
 // The GPU the emulator plays when none is named (dppgemm/targets.def).

@@ -228,7 +228,8 @@ TEST_CASE("a null matrix the call would read or write goes to xerbla_ at its pos
     CHECK(blas_test::take_error_reports() == xerbla(8));
     CHECK(buffers.c == c_before);
     // Nothing read or written, nothing illegal: M = 0, and alpha = 0 with beta = 1.
-    ours.sgemm("N", "N", &zero_size, &two, &two, &one, nullptr, &one_int, nullptr, &two, &zero, nullptr, &one_int, 1, 1);
+    ours.sgemm("N", "N", &zero_size, &two, &two, &one, nullptr, &one_int, nullptr, &two, &zero, nullptr, &one_int, 1,
+               1);
     ours.sgemm("N", "N", &two, &two, &two, &zero, nullptr, &two, nullptr, &two, &one, nullptr, &two, 1, 1);
     CHECK(blas_test::take_error_reports().empty());
 }

@@ -134,7 +134,7 @@ TEST_CASE("consecutive multiply-adds: partial EXEC, DPP and a branch into the ru
         CHECK(out[l] == bits(acc));
     }
     CHECK(r.counters.valu_multiply_add == 6);
-    CHECK(r.counters[InstClass::valu_dpp] == 1);
+    CHECK(r.counters.valu_dpp == 1);
 }
 
 TEST_CASE("v_madak_f32 and v_madmk_f32 run and count as multiply-adds", "[alu][float]") {

@@ -67,37 +67,18 @@ const std::vector<u32>& specials32() {
     return values;
 }
 const std::vector<u64>& specials64() {
+    // Four values a row, the comment naming them.
+    // clang-format off
     static const std::vector<u64> values = {
-        0x0000000000000000,
-        0x8000000000000000,
-        0x0000000000000001,
-        0x800fffffffffffff,  // zeros, denormals
-        0x7ff0000000000000,
-        0xfff0000000000000,
-        0x7ff8000000000000,
-        0x7ff4000000000000,  // inf, qNaN, sNaN
-        0x3ff0000000000000,
-        0xbff0000000000000,
-        0x7fefffffffffffff,
-        0x0010000000000000,  // 1, -1, DBL_MAX, DBL_MIN
-        0x41e0000000000000,
-        0xc1e0000000200000,
-        0x41efffffffe00000,
-        0x41f0000000000000,  // 2^31, -2^31-1, 2^32-1, 2^32
-        0x3fe0000000000000,
-        0xbff8000000000000,
-        0x36a0000000000000,
-        0x47efffffe0000000,  // 0.5, -1.5, ~FLT_MIN/2,
-                             // FLT_MAX
-        0x7fffffffffffffff,
-        0xffffffffffffffff,
-        0x00000000ffffffff,
-        0xffffffff00000000,
-        0x0000000000000003,
-        0x000000000000003f,
-        0x0000000000000040,
-        0x0123456789abcdef,
+        0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x800fffffffffffff,  // zeros, denormals
+        0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000, 0x7ff4000000000000,  // inf, qNaN, sNaN
+        0x3ff0000000000000, 0xbff0000000000000, 0x7fefffffffffffff, 0x0010000000000000,  // 1, -1, DBL_MAX, DBL_MIN
+        0x41e0000000000000, 0xc1e0000000200000, 0x41efffffffe00000, 0x41f0000000000000,  // 2^31, -2^31-1, 2^32-1, 2^32
+        0x3fe0000000000000, 0xbff8000000000000, 0x36a0000000000000, 0x47efffffe0000000,  // 0.5, -1.5, ~FLT_MIN/2, FLT_MAX
+        0x7fffffffffffffff, 0xffffffffffffffff, 0x00000000ffffffff, 0xffffffff00000000,  // integer extremes
+        0x0000000000000003, 0x000000000000003f, 0x0000000000000040, 0x0123456789abcdef,  // shifts, a pattern
     };
+    // clang-format on
     return values;
 }
 
@@ -1335,8 +1316,12 @@ std::vector<OpCase> valu_cases() {
 std::vector<OpCase> salu_cases() {
     std::vector<OpCase> cases;
     auto add = [&](std::string mnemonic, std::string text, std::function<Effect(const LaneInput&)> fn) {
-        cases.push_back({std::move(mnemonic), std::move(text), [fn](const Wave& w, int) { return fn(w.lane[0]); },
-                         Compare::bits, 0, {}});
+        cases.push_back({std::move(mnemonic),
+                         std::move(text),
+                         [fn](const Wave& w, int) { return fn(w.lane[0]); },
+                         Compare::bits,
+                         0,
+                         {}});
     };
     // SCC rules shared by many ops.
     auto result32 = [](u32 r, std::optional<bool> scc) { return Effect{r, {}, scc, {}, {}, {}}; };

@@ -14,6 +14,7 @@
 #include <functional>
 #include <random>
 
+#include "emu/exec/semantics.hpp"
 #include "kernel_builder.hpp"
 
 using namespace exec_test;
@@ -153,6 +154,25 @@ void check_lanes(const std::string& op, const Pairs& in, const Oracle& oracle, b
 }
 
 }  // namespace
+
+TEST_CASE("the mode-free f16 <-> f32 conversions (typed buffer formats) are _Float16's", "[half]") {
+    using dppgemm::emu::sem::float_to_half_bits;
+    using dppgemm::emu::sem::half_to_float_bits;
+    for (u32 h = 0; h < 0x10000u; ++h) {
+        INFO("half " << h);
+        const u32 expected = nan16(h) ? (h & 0x8000u) << 16 | 0x7fc00000u | (h & 0x3ffu) << 13 : bits(f(h));
+        REQUIRE(half_to_float_bits(h) == expected);
+    }
+    // Every f32 exponent, and the significands near each half rounding boundary.
+    for (u32 top = 0; top < 0x200u; ++top)
+        for (u32 low : {0u, 1u, 0xfffu, 0x1000u, 0x1001u, 0x1fffu, 0x2000u, 0x3000u, 0x7fffffu, 0x400000u, 0x2001u}) {
+            const u32 x = top << 23 | low;
+            INFO("f32 " << x);
+            const float v = from_bits(x);
+            const u32 expected = std::isnan(v) ? ((x >> 16) & 0x8000u) | 0x7e00u | ((x >> 13) & 0x3ffu) : round_half(v);
+            REQUIRE(float_to_half_bits(x) == expected);
+        }
+}
 
 TEST_CASE("f16 conversions: all 65536 halves", "[alu][half]") {
     Pairs in;

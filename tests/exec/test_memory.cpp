@@ -200,6 +200,37 @@ TEST_CASE("ds_read2/write2 offsets, b64, st64", "[lds]") {
     CHECK(r.counters[InstClass::lds_write] == 2);
 }
 
+TEST_CASE("VMEM atomics, returning or not, count as vmem_atomic and move their bytes both ways", "[memory][counters]") {
+    const Program program = build(R"(
+  v_mov_b32 v3, 1
+  global_atomic_add v1, v3, s[4:5]
+  global_atomic_add v5, v1, v3, s[4:5] glc
+  s_waitcnt vmcnt(0)
+  v_cmpx_gt_u32 vcc, 16, v0
+  global_store_dword v1, v5, s[6:7]
+)");
+    TestRun run(64);
+    const DispatchResult r = run.run(program);
+    REQUIRE(r.ok());
+    const auto after_adds = run.read(0, 64), returned = run.read(1, 64);
+    for (unsigned l = 0; l < 64; ++l) {
+        INFO("lane " << l);
+        CHECK(after_adds[l] == 2u);
+        CHECK(returned[l] == (l < 16 ? 1u : 0u));  // the glc add returned the first add's result
+    }
+    // The prologue's two s_load, v_lshlrev and s_waitcnt; then the body; then s_endpgm.
+    CHECK(r.counters[InstClass::vmem_atomic] == 2);
+    CHECK(r.counters[InstClass::vmem_load] == 0);
+    CHECK(r.counters[InstClass::vmem_store] == 1);
+    CHECK(r.counters[InstClass::smem] == 2);
+    CHECK(r.counters[InstClass::valu] == 3);
+    CHECK(r.counters[InstClass::waitcnt] == 2);
+    CHECK(r.counters[InstClass::other] == 1);
+    CHECK(r.counters.wave_instructions() == 11);
+    CHECK(r.counters.global_read_bytes == 2 * 64 * 4);
+    CHECK(r.counters.global_write_bytes == 2 * 64 * 4 + 16 * 4);
+}
+
 TEST_CASE("LDS bank conflicts and requests counted from a kernel", "[lds][counters]") {
     KernelOptions options;
     options.lds_bytes = 65536;

@@ -63,7 +63,7 @@ TEST_CASE("every variant row: counted LDS read requests and extra VALU per step 
             c = two;
             c.lds_read_requests = two.lds_read_requests - one.lds_read_requests;
             c.valu_multiply_add = two.valu_multiply_add - one.valu_multiply_add;
-            return std::int64_t(two.valu()) - std::int64_t(one.valu());
+            return std::int64_t(two[InstClass::valu]) - std::int64_t(one[InstClass::valu]);
         };
         Counters dpp0;
         const std::int64_t dpp0_valu = steady(code_object_path(target, "dpp0"), dpp0);

@@ -1,4 +1,4 @@
-// A mutation fuzzer over everything a code object reaches (issue 17):
+// A mutation fuzzer over everything a code object reaches:
 // dppgemm-emu's info, disasm and run commands (run_cli, the code of the
 // executable minus its one-line main) and libdppgemm-hipemu's module loader
 // (hipModuleLoad, hipModuleGetFunction). Seeds: the project's kernel code objects

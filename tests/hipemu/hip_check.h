@@ -7,11 +7,11 @@
 #ifndef PROGRAM
 #define PROGRAM "program"
 #endif
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    hipError_t e_ = (call);                                                           \
-    if (e_ != hipSuccess) {                                                           \
-      std::printf(PROGRAM ": line %d: %s failed: %s\n", __LINE__, #call, hipGetErrorName(e_)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
+#define CHECK(call)                                                                                  \
+    do {                                                                                             \
+        hipError_t e_ = (call);                                                                      \
+        if (e_ != hipSuccess) {                                                                      \
+            std::printf(PROGRAM ": line %d: %s failed: %s\n", __LINE__, #call, hipGetErrorName(e_)); \
+            std::exit(1);                                                                            \
+        }                                                                                            \
+    } while (0)

@@ -1,4 +1,4 @@
-// libdppgemm-hipemu under bad input (issue 17): sizes that overflow (fills,
+// libdppgemm-hipemu under bad input: sizes that overflow (fills,
 // pitched allocations and 2D copies, symbol copies, managed and registered
 // memory), host callbacks that throw, files
 // that are no code object (a directory, /dev/null, /dev/zero, a FIFO without

@@ -361,6 +361,8 @@ TEST_CASE("hipcc code object v5: the v5 hidden arguments", "[loader][hipcc]") {
 }
 
 TEST_CASE("the dppgemm kernel objects load and agree with LLVM", "[loader][kernels]") {
+    if (dppgemm::test_support::code_object_dir().empty())
+        dppgemm::test_support::skip_test("this build has no kernel code objects (DPPGEMM_BUILD_KERNELS=OFF)");
     const std::filesystem::path dir = dppgemm::test_support::code_object_dir();
     std::size_t checked = 0;
     for (const std::string& processor : processors) {
@@ -384,6 +386,6 @@ TEST_CASE("the dppgemm kernel objects load and agree with LLVM", "[loader][kerne
             check_segments_against_readelf(path, co);
         }
     }
-    WARN("dppgemm kernel code objects checked: " << checked);
-    if (checked == 0) WARN("no kernel code objects under " << dir << " (build dppgemm_code_object_files first)");
+    INFO("no kernel code objects under " << dir << " (build dppgemm_code_object_files first)");
+    CHECK(checked > 0);
 }

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <memory>
 #include <stdexcept>
@@ -75,6 +76,12 @@ const std::string& code_object_dir() {
 }
 
 std::string hip_source(const std::string& file) { return std::string(DPPGEMM_TEST_HIP_DIR) + "/" + file; }
+std::string source_path(const std::string& relative) { return std::string(DPPGEMM_TEST_SOURCE_DIR) + "/" + relative; }
+
+void skip_test(const std::string& why) {
+    std::cout << "SKIPPED: " << why << std::endl;
+    std::exit(DPPGEMM_TEST_SKIP_CODE);
+}
 
 CommandResult run_command(const std::string& command) {
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);

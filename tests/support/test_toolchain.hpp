@@ -33,6 +33,15 @@ const std::string& hipcc();
 const std::string& code_object_dir();
 // tests/exec/hip/<file>: the HIP sources the executor, checker and tool tests compile.
 std::string hip_source(const std::string& file);
+// A file of the source tree by its path from the top ("docs/host.md"), for
+// tests that compare a doc with the table it shows.
+std::string source_path(const std::string& relative);
+
+// Ends the running test case as skipped, saying why on stdout: the process
+// exits with the code ctest reports as "skipped" (dppgemm_discover_tests,
+// cmake/DppgemmTesting.cmake). Only for inputs a build leaves out by choice;
+// a missing dependency of tools/install-deps fails the test instead.
+[[noreturn]] void skip_test(const std::string& why);
 
 struct CommandResult {
     int status;          // as from std::system / pclose

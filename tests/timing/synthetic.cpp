@@ -20,10 +20,10 @@ StaticInst make(InstClass cls, Unit unit) {
 const std::vector<StaticInst>& facts() {
     static const std::vector<StaticInst> list = [] {
         std::vector<StaticInst> f(kind_count);
-        f[v_mac] = make(InstClass::valu_without_dpp, Unit::valu);
+        f[v_mac] = make(InstClass::valu, Unit::valu);
         f[v_mac].reads = {v(96), v(97), v(0)};
         f[v_mac].writes = {v(0)};
-        f[v_mov] = make(InstClass::valu_without_dpp, Unit::valu);
+        f[v_mov] = make(InstClass::valu, Unit::valu);
         f[v_mov].writes = {v(1)};
         f[s_nop0] = make(InstClass::nop, Unit::internal);
         f[s_nop0].nop_wait_states = 1;
