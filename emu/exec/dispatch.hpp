@@ -33,6 +33,11 @@
 // program with an LDS or global race between waves of one phase (which the
 // checkers report) may give results that depend on the thread count.
 // docs/emulator-performance.md "Small grids" has the measurements.
+//
+// A launch reuses what earlier launches set up (process-wide pools): the
+// host threads (asleep between launches), the waves' register files and the
+// per-instruction LDS bank-conflict memos; "The fixed cost of a launch" in
+// docs/emulator-performance.md.
 
 #include <array>
 #include <cstdint>
