@@ -20,6 +20,13 @@ std::string fixed(double v, int digits) {
 
 bool succeeded(const Row& row) { return bool(row.result); }
 
+// "min - max" of the timed runs.
+std::string spread(const std::vector<double>& ms) {
+    if (ms.empty()) return "";
+    const auto [low, high] = std::minmax_element(ms.begin(), ms.end());
+    return fixed(*low, 1) + " - " + fixed(*high, 1);
+}
+
 double measured_gflops(const Problem& p, const Row& row) {
     const double ms = median(row.ms);
     return ms > 0 ? p.flops() / (ms * 1e6) : 0;
@@ -113,8 +120,14 @@ const std::vector<Figure>& figures() {
          }},
         {"emulation time / OpenBLAS time",
          [](const Problem&, const ConfigReport& r, const Row& row) {
-             return !row.on_gpu() && r.openblas_ms > 0 ? fixed(median(row.ms) / r.openblas_ms, 1) + " x"
-                                                       : std::string();
+             const double ratio = emulation_over_openblas(r, row);
+             return !row.on_gpu() && ratio > 0 ? fixed(ratio, 1) + " x" : std::string();
+         }},
+        {"  emulation wall time, min - max, ms",
+         [](const Problem&, const ConfigReport&, const Row& row) { return row.on_gpu() ? "" : spread(row.ms); }},
+        {"  OpenBLAS in the same rounds, min - max, ms",
+         [](const Problem&, const ConfigReport&, const Row& row) {
+             return row.on_gpu() ? "" : spread(row.openblas_ms);
          }},
         {"modeled GPU time, ms",
          [](const Problem&, const ConfigReport&, const Row& row) {
@@ -188,6 +201,16 @@ void print_block(std::ostream& out, const ConfigReport& report, const std::vecto
 }
 
 }  // namespace
+
+double emulation_over_openblas(const ConfigReport& r, const Row& row) {
+    if (row.openblas_ms.size() == row.ms.size() && !row.ms.empty()) {
+        std::vector<double> ratios;
+        for (std::size_t i = 0; i < row.ms.size(); ++i)
+            if (row.openblas_ms[i] > 0) ratios.push_back(row.ms[i] / row.openblas_ms[i]);
+        return median(ratios);
+    }
+    return r.openblas_ms > 0 ? median(row.ms) / r.openblas_ms : 0.0;
+}
 
 void print_table(std::ostream& out, const ConfigReport& r) {
     const Problem& p = r.problem;
@@ -274,7 +297,8 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
         j["emulation_wall_ms"] = ms;
         j["wave_instructions_per_second"] =
             row.result.counters && ms > 0 ? wave_instructions(*row.result.counters) / (ms * 1e-3) : 0.0;
-        j["emulation_over_openblas"] = r.openblas_ms > 0 ? ms / r.openblas_ms : 0.0;
+        j["emulation_over_openblas"] = emulation_over_openblas(r, row);
+        j["openblas_runs_ms"] = row.openblas_ms;  // each right before the run_ms entry of its round
     }
     if (row.modeled) {
         const Modeled& m = *row.modeled;

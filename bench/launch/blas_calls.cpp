@@ -36,7 +36,8 @@ using Clock = std::chrono::steady_clock;
 int positive(const std::string& text, const char* what) {
     char* end = nullptr;
     const long value = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end || value < 1 || value > 1 << 20) usage((std::string(what) + " '" + text + "' is not a positive integer").c_str());
+    if (text.empty() || *end || value < 1 || value > 1 << 20)
+        usage((std::string(what) + " '" + text + "' is not a positive integer").c_str());
     return static_cast<int>(value);
 }
 
