@@ -253,7 +253,9 @@ __attribute__((target("avx2,fma"))) inline __m256 multiply_add_8(__m256 x, __m25
 
 // dst = a * b + c on the lanes of `write`, src0 through the row-local DPP
 // pattern `row_lanes` (lanes of `valid` read their source, the others 0).
-template <bool Fused, bool FlushOut>
+// HalfLocal: every source in its lane's half row (no blend); Masked: some
+// lane of `valid` or `write` is clear.
+template <bool Fused, bool FlushOut, bool HalfLocal, bool Masked>
 __attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const u32* a, const u32* b, const u32* c,
                                                                            u32* dst, const u32* row_lanes, u64 valid,
                                                                            u64 write) {
@@ -262,19 +264,38 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const
     const __m256i upper[2] = {_mm256_cmpgt_epi32(index[0], _mm256_set1_epi32(7)),
                               _mm256_cmpgt_epi32(index[1], _mm256_set1_epi32(7))};
     for (unsigned row = 0; row < 4; ++row) {
-        const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16 * row));
-        const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16 * row + 8));
+        const __m256i halves[2] = {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16 * row)),
+                                   _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16 * row + 8))};
+        __m256i x[2];
+        for (unsigned half = 0; half < 2; ++half) {
+            x[half] = HalfLocal ? _mm256_permutevar8x32_epi32(halves[half], index[half])
+                                : _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(halves[0], index[half]),
+                                                     _mm256_permutevar8x32_epi32(halves[1], index[half]), upper[half]);
+            if (Masked) x[half] = _mm256_and_si256(x[half], lane_mask8(u32(valid >> (16 * row + 8 * half)) & 0xffu));
+        }
         for (unsigned half = 0; half < 2; ++half) {
             const unsigned first = 16 * row + 8 * half;
-            const __m256i gathered = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(low, index[half]),
-                                                        _mm256_permutevar8x32_epi32(high, index[half]), upper[half]);
-            const __m256i x = _mm256_and_si256(gathered, lane_mask8(u32(valid >> first) & 0xffu));
-            const __m256 r = multiply_add_8<Fused, FlushOut>(
-                _mm256_castsi256_ps(x), _mm256_loadu_ps(as_floats(b + first)), _mm256_loadu_ps(as_floats(c + first)));
-            const u32 lanes = u32(write >> first) & 0xffu;
+            const __m256 r =
+                multiply_add_8<Fused, FlushOut>(_mm256_castsi256_ps(x[half]), _mm256_loadu_ps(as_floats(b + first)),
+                                                _mm256_loadu_ps(as_floats(c + first)));
+            const u32 lanes = Masked ? u32(write >> first) & 0xffu : 0xffu;
             if (lanes == 0xffu) _mm256_storeu_ps(as_floats(dst + first), r);
             else if (lanes) _mm256_maskstore_ps(as_floats(dst + first), lane_mask8(lanes), r);
         }
+    }
+}
+
+template <bool Fused, bool FlushOut>
+__attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const u32* a, const u32* b, const u32* c,
+                                                                           u32* dst, const DppPattern& dpp, u64 exec) {
+    const u64 valid = dpp.valid_sources(exec), write = dpp.write_mask(exec, valid);
+    const bool masked = (valid & write) != ~0ull;
+    if (dpp.half_local) {
+        if (masked) multiply_add_dpp_rows_avx2<Fused, FlushOut, true, true>(a, b, c, dst, dpp.row_lanes, valid, write);
+        else multiply_add_dpp_rows_avx2<Fused, FlushOut, true, false>(a, b, c, dst, dpp.row_lanes, valid, write);
+    } else {
+        if (masked) multiply_add_dpp_rows_avx2<Fused, FlushOut, false, true>(a, b, c, dst, dpp.row_lanes, valid, write);
+        else multiply_add_dpp_rows_avx2<Fused, FlushOut, false, false>(a, b, c, dst, dpp.row_lanes, valid, write);
     }
 }
 
@@ -289,16 +310,9 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
         const ExecInst& x = run[i];
         if (i && group.watches(x.index)) group.observer->before_instruction(w, x);
         if (A == 0 && x.row_dpp_vgprs) {
-            const u64 exec = w.exec();
-            const DppPattern& dpp = *x.dpp;
-            const u64 valid = dpp.valid_sources(exec);
             const u32 *a = w.v[x.src[A].index], *b = w.v[x.src[B].index], *c = w.v[x.src[C].index];
-            if (x.flush_out)
-                multiply_add_dpp_rows_avx2<Fused, true>(a, b, c, w.v[x.dst.index], dpp.row_lanes, valid,
-                                                        dpp.write_mask(exec, valid));
-            else
-                multiply_add_dpp_rows_avx2<Fused, false>(a, b, c, w.v[x.dst.index], dpp.row_lanes, valid,
-                                                         dpp.write_mask(exec, valid));
+            if (x.flush_out) multiply_add_dpp_rows_avx2<Fused, true>(a, b, c, w.v[x.dst.index], *x.dpp, w.exec());
+            else multiply_add_dpp_rows_avx2<Fused, false>(a, b, c, w.v[x.dst.index], *x.dpp, w.exec());
             continue;
         }
         if (!all_lanes || !x.direct_vgprs) {
