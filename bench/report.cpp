@@ -20,11 +20,13 @@ std::string fixed(double v, int digits) {
 
 bool succeeded(const Row& row) { return bool(row.result); }
 
-// "min - max" of the timed runs.
+// "min-max" of the timed runs, short enough for a column (whole
+// milliseconds from 100 ms on).
 std::string spread(const std::vector<double>& ms) {
     if (ms.empty()) return "";
     const auto [low, high] = std::minmax_element(ms.begin(), ms.end());
-    return fixed(*low, 1) + " - " + fixed(*high, 1);
+    const auto shown = [](double v) { return fixed(v, v >= 100 ? 0 : 1); };
+    return shown(*low) + "-" + shown(*high);
 }
 
 double measured_gflops(const Problem& p, const Row& row) {
@@ -123,9 +125,9 @@ const std::vector<Figure>& figures() {
              const double ratio = emulation_over_openblas(r, row);
              return !row.on_gpu() && ratio > 0 ? fixed(ratio, 1) + " x" : std::string();
          }},
-        {"  emulation wall time, min - max, ms",
+        {"  emulation wall time, min-max, ms",
          [](const Problem&, const ConfigReport&, const Row& row) { return row.on_gpu() ? "" : spread(row.ms); }},
-        {"  OpenBLAS in the same rounds, min - max, ms",
+        {"  OpenBLAS in the same rounds, min-max, ms",
          [](const Problem&, const ConfigReport&, const Row& row) {
              return row.on_gpu() ? "" : spread(row.openblas_ms);
          }},
