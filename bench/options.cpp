@@ -110,7 +110,7 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
     CLI::App app{"dppgemm-bench: DPP vs non-DPP SGEMM kernels side by side (rocblas-bench style flags)",
                  "dppgemm-bench"};
     std::string m = "1024", n = "1024", k = "1024", lda = "0", ldb = "0", ldc = "0";
-    std::string alpha = "1", beta = "0", trans_a = "N", trans_b = "N", iterations = "1", warmup = "0";
+    std::string alpha = "1", beta = "0", trans_a = "N", trans_b = "N", iterations = "5", warmup = "0";
     std::string variant = "all", arch = default_emu_target, backend = "auto", sizes, seed = "1", verify = "1";
     std::string threads = "0";
     BenchOptions o;
@@ -125,7 +125,8 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
     app.add_option("--beta", beta, "beta (default 0)")->type_name("FLOAT");
     app.add_option("--transposeA", trans_a, "N or T")->type_name("N|T");
     app.add_option("--transposeB", trans_b, "N or T")->type_name("N|T");
-    app.add_option("-i,--iters", iterations, "timed runs, median reported (default 1)")->type_name("INT");
+    app.add_option("-i,--iters", iterations, "timed rounds (OpenBLAS, then each variant), medians reported (default 5)")
+        ->type_name("INT");
     app.add_option("-j,--cold_iters", warmup, "warm-up runs, not timed (default 0)")->type_name("INT");
     app.add_option("--variant", variant, variant_names() + " or all (default: every variant the target has)")
         ->type_name("LIST");

@@ -20,7 +20,7 @@ struct BenchOptions {
     int lda = 0, ldb = 0, ldc = 0;  // 0: the smallest legal value
     float alpha = 1.0f, beta = 0.0f;
     char trans_a = 'N', trans_b = 'N';
-    int iterations = 1;              // -i: timed runs (median reported)
+    int iterations = 5;              // -i: timed rounds (medians reported)
     int warmup = 0;                  // -j: untimed runs first
     std::vector<Variant> variants;   // --variant
     bool every_variant = false;      // --variant all: per target, the rows it has (others are skipped)

@@ -20,6 +20,15 @@ std::string fixed(double v, int digits) {
 
 bool succeeded(const Row& row) { return bool(row.result); }
 
+// "min-max" of the timed runs, short enough for a column (whole
+// milliseconds from 100 ms on).
+std::string spread(const std::vector<double>& ms) {
+    if (ms.empty()) return "";
+    const auto [low, high] = std::minmax_element(ms.begin(), ms.end());
+    const auto shown = [](double v) { return fixed(v, v >= 100 ? 0 : 1); };
+    return shown(*low) + "-" + shown(*high);
+}
+
 double measured_gflops(const Problem& p, const Row& row) {
     const double ms = median(row.ms);
     return ms > 0 ? p.flops() / (ms * 1e6) : 0;
@@ -105,8 +114,14 @@ const std::vector<Figure>& figures() {
          }},
         {"emulation time / OpenBLAS time",
          [](const Problem&, const ConfigReport& r, const Row& row) {
-             return !row.on_gpu() && r.openblas_ms > 0 ? fixed(median(row.ms) / r.openblas_ms, 1) + " x"
-                                                       : std::string();
+             const double ratio = emulation_over_openblas(r, row);
+             return !row.on_gpu() && ratio > 0 ? fixed(ratio, 1) + " x" : std::string();
+         }},
+        {"  emulation wall time, min-max, ms",
+         [](const Problem&, const ConfigReport&, const Row& row) { return row.on_gpu() ? "" : spread(row.ms); }},
+        {"  OpenBLAS in the same rounds, min-max, ms",
+         [](const Problem&, const ConfigReport&, const Row& row) {
+             return row.on_gpu() ? "" : spread(row.openblas_ms);
          }},
         {"modeled GPU time, ms (cycle model)",
          [](const Problem&, const ConfigReport&, const Row& row) {
@@ -254,6 +269,16 @@ void print_block(std::ostream& out, const ConfigReport& report, const std::vecto
 
 }  // namespace
 
+double emulation_over_openblas(const ConfigReport& r, const Row& row) {
+    if (row.openblas_ms.size() == row.ms.size() && !row.ms.empty()) {
+        std::vector<double> ratios;
+        for (std::size_t i = 0; i < row.ms.size(); ++i)
+            if (row.openblas_ms[i] > 0) ratios.push_back(row.ms[i] / row.openblas_ms[i]);
+        return median(ratios);
+    }
+    return r.openblas_ms > 0 ? median(row.ms) / r.openblas_ms : 0.0;
+}
+
 void print_table(std::ostream& out, const ConfigReport& r) {
     const Problem& p = r.problem;
     out << "\nSGEMM " << p.ta << p.tb << "  M=" << p.m << " N=" << p.n << " K=" << p.k << "  lda=" << p.lda
@@ -347,7 +372,8 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
         j["emulation_wall_ms"] = ms;
         j["wave_instructions_per_second"] =
             row.result.counters && ms > 0 ? row.result.counters->wave_instructions() / (ms * 1e-3) : 0.0;
-        j["emulation_over_openblas"] = r.openblas_ms > 0 ? ms / r.openblas_ms : 0.0;
+        j["emulation_over_openblas"] = emulation_over_openblas(r, row);
+        j["openblas_runs_ms"] = row.openblas_ms;  // each right before the run_ms entry of its round
     }
     if (row.modeled || row.result.modeled) {
         nlohmann::json m = {{"is_modeled", true},

@@ -19,6 +19,9 @@ struct Row {
     std::string variant, target;
     Result result;           // the last run's
     std::vector<double> ms;  // per timed run: emu wall time, or hip GPU time (events)
+    // Per timed run: OpenBLAS's time on the same problem, measured right
+    // before it (OpenBLAS and dppgemm take turns, round after round).
+    std::vector<double> openblas_ms;
     Verification check;
     std::optional<Modeled> modeled;  // emu only
     bool on_gpu() const { return result.backend == Backend::hip; }
@@ -29,6 +32,10 @@ struct ConfigReport {
     double openblas_ms = 0;
     std::vector<Row> rows;
 };
+
+// Emulation time / OpenBLAS time: the median of the rounds' ratios (both
+// sides feel the same load), or with no rounds the ratio of the medians.
+double emulation_over_openblas(const ConfigReport& report, const Row& row);
 
 // One block per (configuration, target): a column per variant, a line per figure.
 void print_table(std::ostream& out, const ConfigReport& report);

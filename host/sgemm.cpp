@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 namespace dppgemm {
 
@@ -34,10 +37,19 @@ std::uint64_t sgemm_wave_instruction_bound(int k) {
 
 std::string base_arch(const std::string& gcn_arch_name) { return gcn_arch_name.substr(0, gcn_arch_name.find(':')); }
 
+// Every SGEMM asks (a BLAS program makes millions of small ones): the
+// embedded table is searched by name once per target, variant and layout.
 const dppgemm_code_object* choose_code_object(const std::string& target, Variant variant, const Problem& p) {
-    const std::optional<Variant> chosen = variant == Variant::best ? best_variant(target) : variant;
-    if (!chosen) return nullptr;
-    return dppgemm_find_code_object(target.c_str(), to_string(*chosen), p.layout().c_str());
+    static std::mutex mutex;
+    static std::map<std::tuple<std::string, Variant, std::string>, const dppgemm_code_object*> found;
+    const std::string layout = p.layout();
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto [slot, fresh] = found.try_emplace({target, variant, layout}, nullptr);
+    if (fresh) {
+        const std::optional<Variant> chosen = variant == Variant::best ? best_variant(target) : variant;
+        if (chosen) slot->second = dppgemm_find_code_object(target.c_str(), to_string(*chosen), layout.c_str());
+    }
+    return slot->second;
 }
 
 }  // namespace detail

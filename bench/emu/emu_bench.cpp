@@ -34,7 +34,7 @@ struct Options {
     unsigned threads = 0;
     std::string variant = "dpp0", target = target_name(default_target);
     std::string only;  // "unchecked", "idle" or "checked": that run alone (for profilers)
-    int iters = 5;     // rounds of the three runs; each figure is the median over the rounds
+    int iters = 5;     // rounds of the four runs; each figure is the median over the rounds
 };
 
 struct Timed {
@@ -144,6 +144,12 @@ Timed median(std::vector<Timed> runs) {
     return t;
 }
 
+double median_of(std::vector<double> values) {
+    const auto middle = values.begin() + values.size() / 2;
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+}
+
 void print_row(const char* what, double seconds, const Timed* t) {
     std::printf("%-22s %10.3f s", what, seconds);
     if (t)
@@ -158,7 +164,8 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"Checker overhead: SGEMM on the emulator without and with the checkers, and OpenBLAS"};
     app.add_option("--size", o.size, "M = N = K")->check(CLI::Range(1, 16384));
-    app.add_option("--threads", o.threads, "Emulator host threads (0: all cores)")->check(CLI::Range(0u, 1024u));
+    app.add_option("--threads", o.threads, "Emulator and OpenBLAS host threads (0: all cores)")
+        ->check(CLI::Range(0u, 1024u));
     std::string variants;
 #define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) \
     variants += std::string(variants.empty() ? "" : ", ") + #name;
@@ -166,7 +173,8 @@ int main(int argc, char** argv) {
 #undef DPPGEMM_VARIANT
     app.add_option("--variant", o.variant, "a row of include/dppgemm/variants.def: " + variants);
     app.add_option("--target", o.target, "a target with kernels: " + target_names(true));
-    app.add_option("-i,--iters", o.iters, "rounds of unchecked, idle-observer and checked runs; medians are reported")
+    app.add_option("-i,--iters", o.iters,
+                   "rounds of OpenBLAS, unchecked, idle-observer and checked runs; medians are reported")
         ->check(CLI::Range(1, 1000));
     app.add_option("--only", o.only, "Run only this configuration, once, without warm-up (to profile it)")
         ->check(CLI::IsMember({"unchecked", "idle", "checked"}));
@@ -183,6 +191,7 @@ int main(int argc, char** argv) {
     try {
         const Program program = load_program(o);
         SgemmSetup setup(o.size, o.threads);
+        if (o.threads) openblas_set_num_threads(int(o.threads));  // the same cores for both sides of the ratio
         if (!o.only.empty()) {
             IdleObserver idle(program);
             check::Checker checker(program);
@@ -194,14 +203,19 @@ int main(int argc, char** argv) {
             return 0;
         }
         setup.emulate(program, nullptr);  // warm-up: first-touch page faults, caches
-        // The three configurations take turns, round after round, and each
-        // figure is the median of its rounds: a single run of each swings the
-        // ratio by +-0.2 on a shared machine, and taking turns makes a load
-        // change hit all three alike.
+        setup.openblas();                 // warm-up: OpenBLAS starts its threads
+        // OpenBLAS and the three configurations take turns, round after round,
+        // and each figure is the median of its rounds: a single run of each
+        // swings the ratios by +-0.2 (OpenBLAS, threaded, by far more) on a
+        // shared machine, and taking turns makes a load change hit all alike.
+        // The ratio to OpenBLAS is the median of the rounds' ratios.
         std::vector<Timed> unchecked_runs, observed_runs, checked_runs;
+        std::vector<double> blas_runs, blas_ratios;
         IdleObserver idle(program);
         for (int round = 0; round < o.iters; ++round) {
+            blas_runs.push_back(setup.openblas());
             unchecked_runs.push_back(setup.emulate(program, nullptr));
+            blas_ratios.push_back(unchecked_runs.back().seconds / blas_runs.back());
             observed_runs.push_back(setup.emulate(program, &idle));
             check::Checker checker(program);
             checked_runs.push_back(setup.emulate(program, &checker));
@@ -210,7 +224,7 @@ int main(int argc, char** argv) {
         const Timed unchecked = median(unchecked_runs), observed = median(observed_runs);
         Timed checked = median(checked_runs);
         for (const Timed& t : checked_runs) checked.findings = std::max(checked.findings, t.findings);
-        const double blas = setup.openblas();
+        const double blas = median_of(blas_runs);
         std::printf("SGEMM %dx%dx%d, %s NN %s, %llu wave instructions, median of %d rounds\n", o.size, o.size, o.size,
                     o.variant.c_str(), o.target.c_str(), static_cast<unsigned long long>(unchecked.instructions),
                     o.iters);
@@ -221,7 +235,15 @@ int main(int argc, char** argv) {
         std::printf("checked / unchecked    %10.2f x wall, %.2f x cpu (budget %.2f x)\n",
                     checked.seconds / unchecked.seconds, checked.cpu_seconds / unchecked.cpu_seconds, checker_budget);
         std::printf("idle observer / unchecked %7.2f x cpu\n", observed.cpu_seconds / unchecked.cpu_seconds);
-        std::printf("unchecked / OpenBLAS   %10.0f x\n", unchecked.seconds / blas);
+        std::printf("unchecked / OpenBLAS   %10.1f x (median of the rounds' ratios)\n", median_of(blas_ratios));
+        const auto spread = [](const char* what, std::vector<double> seconds) {
+            std::sort(seconds.begin(), seconds.end());
+            std::printf("%-22s %10.3f - %.3f s over the rounds\n", what, seconds.front(), seconds.back());
+        };
+        std::vector<double> unchecked_seconds;
+        for (const Timed& t : unchecked_runs) unchecked_seconds.push_back(t.seconds);
+        spread("  unchecked spread", unchecked_seconds);
+        spread("  OpenBLAS spread", blas_runs);
         std::printf("checker findings       %10zu\n", checked.findings);
         return checked.findings == 0 ? 0 : 1;
     } catch (const std::exception& e) {

@@ -110,6 +110,38 @@ std::vector<std::uint8_t> dispatch_packet(const Program& program, const LaunchCo
     return p;
 }
 
+// The work-item id VGPRs and EXEC a wave starts with: the same in every
+// workgroup of a dispatch, so computed once per launch.
+struct WorkitemIds {
+    std::uint32_t v[3][64] = {};
+    unsigned vgprs = 0;  // 1 when packed (x | y << 10 | z << 20), else 3
+    std::uint64_t exec = 0;
+};
+
+// x fastest; wave w holds flat ids 64w..64w+63.
+std::vector<WorkitemIds> workitem_ids(const std::array<std::uint32_t, 3>& b, std::uint32_t items, unsigned waves,
+                                      bool packed) {
+    std::vector<WorkitemIds> table(waves);
+    for (unsigned wave = 0; wave < waves; ++wave) {
+        WorkitemIds& ids = table[wave];
+        ids.vgprs = packed ? 1 : 3;
+        for (unsigned l = 0; l < 64; ++l) {
+            const std::uint32_t flat = 64 * wave + l;
+            if (flat >= items) break;
+            ids.exec |= 1ull << l;
+            const std::uint32_t x = flat % b[0], y = (flat / b[0]) % b[1], z = flat / (b[0] * b[1]);
+            if (packed) {
+                ids.v[0][l] = x | (y << 10) | (z << 20);
+            } else {
+                ids.v[0][l] = x;
+                ids.v[1][l] = y;
+                ids.v[2][l] = z;
+            }
+        }
+    }
+    return table;
+}
+
 struct Shared {
     const Program& program;
     const LaunchConfig& config;
@@ -122,6 +154,7 @@ struct Shared {
     // (WaveTeam); 1: the waves take turns on the worker's thread.
     unsigned team_threads = 1;
     std::uint32_t items_per_group = 0;
+    std::vector<WorkitemIds> workitem_ids;  // by wave
     // Scratch (see allocate_scratch): one backing allocation, a slot of
     // scratch_wave_bytes per wave, waves_per_group slots per worker.
     std::uint64_t scratch = 0;
@@ -145,22 +178,77 @@ struct WaveFault {
     ExecError error;
 };
 
+// What a worker needs that outlives a dispatch: the waves' register files
+// (about 70 KiB each), the workgroup and its per-wave views with their LDS
+// conflict memos. Kept in a process-wide pool (worker_parts), so that a
+// launch neither allocates nor zeroes them (init_wave zeroes what a program
+// can reach: the SGPRs and the registers below vgprs_used and agprs_used)
+// and the memos stay warm from launch to launch.
+struct WorkerParts {
+    std::unique_ptr<Workgroup> group;
+    std::vector<std::unique_ptr<Wave>> waves;
+    std::vector<std::unique_ptr<Workgroup>> views;
+};
+
+struct WorkerPartsPool {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<WorkerParts>> idle;
+};
+WorkerPartsPool& worker_parts() {
+    static WorkerPartsPool* const pool = new WorkerPartsPool;  // never destroyed: workers may outlive main
+    return *pool;
+}
+
+// Parts for a worker of this dispatch: `waves` waves (with AGPRs when the
+// program has them), `views` views, every workgroup bound to `env`.
+std::unique_ptr<WorkerParts> acquire_worker_parts(const DispatchEnv& env, unsigned waves, unsigned views) {
+    std::unique_ptr<WorkerParts> parts;
+    {
+        WorkerPartsPool& pool = worker_parts();
+        std::lock_guard<std::mutex> lock(pool.mutex);
+        if (!pool.idle.empty()) {
+            parts = std::move(pool.idle.back());
+            pool.idle.pop_back();
+        }
+    }
+    if (!parts) parts = std::make_unique<WorkerParts>();
+    if (parts->group) parts->group->rebind(env);
+    else parts->group = std::make_unique<Workgroup>(env);
+    while (parts->waves.size() < waves) parts->waves.push_back(std::make_unique<Wave>());
+    if (env.program->agprs_used)
+        for (unsigned i = 0; i < waves; ++i)
+            if (!parts->waves[i]->a) parts->waves[i]->a.reset(new std::uint32_t[256][64]);
+    for (unsigned i = 0; i < views && i < parts->views.size(); ++i) parts->views[i]->rebind(env);
+    while (parts->views.size() < views) parts->views.push_back(std::make_unique<Workgroup>(env));
+    return parts;
+}
+
+void release_worker_parts(std::unique_ptr<WorkerParts> parts) {
+    WorkerPartsPool& pool = worker_parts();
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    pool.idle.push_back(std::move(parts));
+}
+
 class Worker {
 public:
     // `index`: which of the dispatch's workers this is (its scratch slots).
-    Worker(Shared& shared, unsigned index) : s_(shared), group_(shared.env), index_(index) {
-        for (unsigned i = 0; i < shared.waves_per_group; ++i) {
-            waves_.push_back(std::make_unique<Wave>());
-            if (shared.program.agprs_used) waves_.back()->a.reset(new std::uint32_t[256][64]);
-        }
+    Worker(Shared& shared, unsigned index)
+        : s_(shared),
+          parts_(acquire_worker_parts(shared.env, shared.waves_per_group,
+                                      shared.team_threads > 1 ? shared.waves_per_group : 0)),
+          group_(*parts_->group),
+          index_(index) {
+        for (unsigned i = 0; i < shared.waves_per_group; ++i) waves_.push_back(parts_->waves[i].get());
         faults_.resize(shared.waves_per_group);
         escaped_.resize(shared.waves_per_group);
         if (shared.team_threads > 1) {
             team_ = acquire_wave_team(shared.team_threads - 1);
-            for (unsigned i = 0; i < shared.waves_per_group; ++i)
-                views_.push_back(std::make_unique<Workgroup>(shared.env));
+            for (unsigned i = 0; i < shared.waves_per_group; ++i) views_.push_back(parts_->views[i].get());
         }
     }
+    ~Worker() { release_worker_parts(std::move(parts_)); }
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
 
     void run() {
         while (true) {
@@ -215,15 +303,16 @@ public:
 
 private:
     Shared& s_;
-    Workgroup group_;
+    std::unique_ptr<WorkerParts> parts_;
+    Workgroup& group_;
     unsigned index_;
-    std::vector<std::unique_ptr<Wave>> waves_;
+    std::vector<Wave*> waves_;                      // parts_'s first waves_per_group
     std::vector<std::optional<WaveFault>> faults_;  // by wave, of the current phase
     // Team mode: the helper threads, and one view of group_ per wave (its own
     // counters, address translation cache and LDS conflict memos; group_'s
     // LDS): what a wave updates while it runs is then its own.
     PooledWaveTeam team_;
-    std::vector<std::unique_ptr<Workgroup>> views_;
+    std::vector<Workgroup*> views_;
     std::vector<unsigned> phase_waves_;            // the waves that run in this phase, in order
     std::vector<std::exception_ptr> escaped_;      // by wave: what a team thread caught
     std::unique_ptr<WorkgroupObserver> observer_;  // of the current workgroup
@@ -288,23 +377,11 @@ private:
         if (sys.private_segment_wave_offset && !architected) w.sreg[s++] = static_cast<std::uint32_t>(wave_offset);
         if (architected && s_.scratch) w.write64(sreg_flat_scratch, s_.scratch + wave_offset);
 
-        // Work-item ids: x fastest, wave w holds flat ids 64w..64w+63.
-        const std::array<std::uint32_t, 3>& b = s_.config.block;
-        std::uint64_t exec = 0;
-        for (unsigned l = 0; l < 64; ++l) {
-            const std::uint32_t flat = 64 * index + l;
-            if (flat >= s_.items_per_group) break;
-            exec |= 1ull << l;
-            const std::uint32_t x = flat % b[0], y = (flat / b[0]) % b[1], z = flat / (b[0] * b[1]);
-            if (kd.workitem_ids_packed) {
-                w.v[0][l] = x | (y << 10) | (z << 20);
-            } else {
-                w.v[0][l] = x;
-                w.v[1][l] = y;
-                w.v[2][l] = z;
-            }
-        }
-        w.set_exec(exec);
+        // Work-item ids (WorkitemIds): VGPRs 0..2 were zeroed above, so the
+        // table's rows hold every lane, inactive ones 0.
+        const WorkitemIds& ids = s_.workitem_ids[index];
+        for (unsigned r = 0; r < ids.vgprs; ++r) std::memcpy(w.v[r], ids.v[r], sizeof ids.v[r]);
+        w.set_exec(ids.exec);
     }
 
     void record_fault(const Wave& w, const WaveFault& fault) {
@@ -551,6 +628,34 @@ void allocate_scratch(Shared& shared, DispatchObjects& objects, unsigned workers
     shared.scratch_records = static_cast<std::uint32_t>(bytes);
 }
 
+// WaveTeam::run's limit on tasks.
+constexpr unsigned max_pooled_workers = 255;
+
+// Worker(shared, i).run() for every i < workers, on a pooled team of
+// workers - 1 threads and the calling thread; what a worker throws (a host
+// allocation failing) leaves here, the lowest worker's first.
+void run_workers_on_team(Shared& shared, unsigned workers) {
+    struct Context {
+        Shared& shared;
+        std::vector<std::exception_ptr> escaped;
+    } context{shared, std::vector<std::exception_ptr>(workers)};
+    PooledWaveTeam team = acquire_wave_team(workers - 1);
+    team->run(
+        workers,
+        [](void* opaque, unsigned index) {
+            Context& c = *static_cast<Context*>(opaque);
+            try {
+                Worker(c.shared, index).run();
+            } catch (...) {
+                c.escaped[index] = std::current_exception();
+                c.shared.next.store(c.shared.workgroup_count);  // the other workers stop after their workgroup
+            }
+        },
+        &context);
+    for (std::exception_ptr& e : context.escaped)
+        if (e) std::rethrow_exception(e);
+}
+
 }  // namespace
 
 // The random schedule (dispatch.hpp): `resident` workers take turns on this
@@ -669,6 +774,8 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
                               " is not in the grid of " + std::to_string(shared.workgroup_count) +
                               " workgroups, or the list is not ascending");
     if (!config.only_workgroups.empty()) shared.workgroup_count = config.only_workgroups.size();
+    shared.workitem_ids =
+        workitem_ids(config.block, shared.items_per_group, shared.waves_per_group, kd.workitem_ids_packed);
 
     unsigned threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
     const unsigned all_threads = threads;
@@ -690,6 +797,10 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
         run_random_schedule(shared, resident);
     } else if (threads <= 1 && !config.progress) {
         Worker(shared, 0).run();
+    } else if (!config.progress && threads <= max_pooled_workers) {
+        // The launching thread and threads - 1 pooled ones (kept between
+        // launches, asleep while unused: no thread start per launch).
+        run_workers_on_team(shared, threads);
     } else {
         // With a progress callback even one worker gets its own thread, so
         // that the launching thread is free to report. It reports every 100

@@ -34,6 +34,11 @@
 // checkers report) may give results that depend on the thread count.
 // docs/emulator-performance.md "Small grids" has the measurements.
 //
+// A launch reuses what earlier launches set up (process-wide pools): the
+// host threads (asleep between launches), the waves' register files and the
+// per-instruction LDS bank-conflict memos; "The fixed cost of a launch" in
+// docs/emulator-performance.md.
+//
 // The random schedule (LaunchConfig::schedule, a stress mode): every
 // workgroup runs on the launching thread, up to Schedule::resident of them in
 // flight at once (started in order, as the GPU's dispatcher does, on

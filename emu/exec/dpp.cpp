@@ -66,6 +66,9 @@ DppPattern make_dpp_pattern(const Dpp& dpp, Target target) {
         const bool bank_on = (dpp.bank_mask >> ((lane >> 2) & 3)) & 1;
         if (row_on && bank_on) p.writable |= 1ull << lane;
     }
+    p.half_local = p.row_local;
+    for (int i = 0; i < 16; ++i)
+        if ((p.row_lanes[i] ^ static_cast<std::uint32_t>(i)) & 8) p.half_local = false;
     return p;
 }
 

@@ -41,6 +41,10 @@ struct DppPattern {
     // (sem_vector.cpp's multiply-add rows); row_lanes[i] is i where lane i has no source.
     bool row_local = false;
     std::uint32_t row_lanes[16] = {};
+    // row_local, and every source also in its lane's half row (lanes 0-7 or
+    // 8-15: quad_perm, row_half_mirror): with 8 lanes per register (AVX2)
+    // a half row is one permute of its own register. Follows from row_lanes.
+    bool half_local = false;
 
     bool same_as(const DppPattern& o) const {
         return std::equal(std::begin(source), std::end(source), std::begin(o.source)) &&

@@ -210,6 +210,96 @@ void finish_run(Wave& w, const ExecInst* run, unsigned length) {
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+// ---- AVX2: one DPP row in two registers ---------------------------------------
+//
+// CPUs without AVX-512 (and valgrind) take the same row idea with 8 lanes per
+// register: lane 8h+i of a row reads lane row_lanes[8h+i] of the row's 16,
+// i.e. a permute of each half of the row and a blend choosing the half, then
+// zero where the source is invalid (bound_ctrl). The arithmetic, the NaN rule
+// and the flushes are those of multiply_add_lanes (the input flush is the
+// caller's DenormalsAreZero); lanes outside `write` are left alone by a
+// masked store. Equal to the general path bit for bit
+// (tests/exec/test_fast_paths.cpp).
+inline float* as_floats(u32* lanes) { return reinterpret_cast<float*>(lanes); }
+inline const float* as_floats(const u32* lanes) { return reinterpret_cast<const float*>(lanes); }
+
+__attribute__((target("avx2"))) inline __m256i lane_mask8(u32 bits) {
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), bit), bit);
+}
+
+__attribute__((target("avx2"))) inline __m256 flush8(__m256 x) {
+    const __m256i bits = _mm256_castps_si256(x);
+    const __m256i denormal_or_zero =
+        _mm256_cmpeq_epi32(_mm256_and_si256(bits, _mm256_set1_epi32(0x7f800000)), _mm256_setzero_si256());
+    return _mm256_castsi256_ps(
+        _mm256_blendv_epi8(bits, _mm256_and_si256(bits, _mm256_set1_epi32(int(0x80000000u))), denormal_or_zero));
+}
+
+template <bool Fused, bool FlushOut>
+__attribute__((target("avx2,fma"))) inline __m256 multiply_add_8(__m256 x, __m256 y, __m256 z) {
+    __m256 r = Fused ? _mm256_fmadd_ps(x, y, z) : _mm256_add_ps(flush8(_mm256_mul_ps(x, y)), z);
+    if (const int nan = _mm256_movemask_ps(_mm256_cmp_ps(r, r, _CMP_UNORD_Q))) {  // rare: fp::multiply_add_nan's rule
+        alignas(32) u32 xs[8], ys[8], zs[8], rs[8];
+        _mm256_store_ps(reinterpret_cast<float*>(xs), x);
+        _mm256_store_ps(reinterpret_cast<float*>(ys), y);
+        _mm256_store_ps(reinterpret_cast<float*>(zs), z);
+        _mm256_store_ps(reinterpret_cast<float*>(rs), r);
+        for (unsigned l = 0; l < 8; ++l)
+            if ((nan >> l) & 1) rs[l] = fp::multiply_add_nan<Fused>(xs[l], ys[l], zs[l], rs[l]);
+        r = _mm256_load_ps(reinterpret_cast<const float*>(rs));
+    }
+    return FlushOut ? flush8(r) : r;
+}
+
+// dst = a * b + c on the lanes of `write`, src0 through the row-local DPP
+// pattern `row_lanes` (lanes of `valid` read their source, the others 0).
+// HalfLocal: every source in its lane's half row (no blend); Masked: some
+// lane of `valid` or `write` is clear.
+template <bool Fused, bool FlushOut, bool HalfLocal, bool Masked>
+__attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const u32* a, const u32* b, const u32* c,
+                                                                           u32* dst, const u32* row_lanes, u64 valid,
+                                                                           u64 write) {
+    const __m256i index[2] = {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_lanes)),
+                              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_lanes + 8))};
+    const __m256i upper[2] = {_mm256_cmpgt_epi32(index[0], _mm256_set1_epi32(7)),
+                              _mm256_cmpgt_epi32(index[1], _mm256_set1_epi32(7))};
+    for (unsigned row = 0; row < 4; ++row) {
+        const __m256i halves[2] = {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16 * row)),
+                                   _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16 * row + 8))};
+        __m256i x[2];
+        for (unsigned half = 0; half < 2; ++half) {
+            x[half] = HalfLocal ? _mm256_permutevar8x32_epi32(halves[half], index[half])
+                                : _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(halves[0], index[half]),
+                                                     _mm256_permutevar8x32_epi32(halves[1], index[half]), upper[half]);
+            if (Masked) x[half] = _mm256_and_si256(x[half], lane_mask8(u32(valid >> (16 * row + 8 * half)) & 0xffu));
+        }
+        for (unsigned half = 0; half < 2; ++half) {
+            const unsigned first = 16 * row + 8 * half;
+            const __m256 r =
+                multiply_add_8<Fused, FlushOut>(_mm256_castsi256_ps(x[half]), _mm256_loadu_ps(as_floats(b + first)),
+                                                _mm256_loadu_ps(as_floats(c + first)));
+            const u32 lanes = Masked ? u32(write >> first) & 0xffu : 0xffu;
+            if (lanes == 0xffu) _mm256_storeu_ps(as_floats(dst + first), r);
+            else if (lanes) _mm256_maskstore_ps(as_floats(dst + first), lane_mask8(lanes), r);
+        }
+    }
+}
+
+template <bool Fused, bool FlushOut>
+__attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const u32* a, const u32* b, const u32* c,
+                                                                           u32* dst, const DppPattern& dpp, u64 exec) {
+    const u64 valid = dpp.valid_sources(exec), write = dpp.write_mask(exec, valid);
+    const bool masked = (valid & write) != ~0ull;
+    if (dpp.half_local) {
+        if (masked) multiply_add_dpp_rows_avx2<Fused, FlushOut, true, true>(a, b, c, dst, dpp.row_lanes, valid, write);
+        else multiply_add_dpp_rows_avx2<Fused, FlushOut, true, false>(a, b, c, dst, dpp.row_lanes, valid, write);
+    } else {
+        if (masked) multiply_add_dpp_rows_avx2<Fused, FlushOut, false, true>(a, b, c, dst, dpp.row_lanes, valid, write);
+        else multiply_add_dpp_rows_avx2<Fused, FlushOut, false, false>(a, b, c, dst, dpp.row_lanes, valid, write);
+    }
+}
+
 // A run of multiply-adds under DenormalsAreZero (set by the caller: this is
 // the separate call), with the AVX2 lane loops inlined.
 template <bool Fused, int A, int B, int C>
@@ -220,6 +310,12 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
     for (unsigned i = 0; i < length; ++i) {
         const ExecInst& x = run[i];
         if (i && group.watches(x.index)) group.observer->before_instruction(w, x);
+        if (A == 0 && x.row_dpp_vgprs) {
+            const u32 *a = w.v[x.src[A].index], *b = w.v[x.src[B].index], *c = w.v[x.src[C].index];
+            if (x.flush_out) multiply_add_dpp_rows_avx2<Fused, true>(a, b, c, w.v[x.dst.index], *x.dpp, w.exec());
+            else multiply_add_dpp_rows_avx2<Fused, false>(a, b, c, w.v[x.dst.index], *x.dpp, w.exec());
+            continue;
+        }
         if (!all_lanes || !x.direct_vgprs) {
             multiply_add_one<A, B, C>(w, x, multiply_add_avx2<false, Fused>);
             continue;

@@ -180,6 +180,22 @@ struct Workgroup {
     std::vector<std::unique_ptr<LdsConflictMemo>> lds_memo;
 
     explicit Workgroup(const DispatchEnv& e) : env(&e), translator(*e.memory), lds_memo(e.program->code.size()) {}
+    // Makes a workgroup kept from an earlier dispatch one of `e`'s: counters,
+    // observer and address translation start afresh. The LDS conflict memos
+    // stay: a memo holds the whole access shape it counted (lds.hpp), so one
+    // left by another instruction or program is at worst a miss.
+    void rebind(const DispatchEnv& e) {
+        env = &e;
+        translator = Translator(*e.memory);
+        counters = Counters{};
+        observer = nullptr;
+        observe_global_memory = false;
+        watched = nullptr;
+        barriers = 0;
+        weak = nullptr;
+        resident_slot = 0;
+        if (lds_memo.size() < e.program->code.size()) lds_memo.resize(e.program->code.size());
+    }
     // Whether the observer wants before_instruction for instruction `index`.
     bool watches(std::uint32_t index) const { return observer && (!watched || watched[index]); }
     LdsConflictMemo& memo(std::uint32_t index) {

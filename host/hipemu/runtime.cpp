@@ -414,7 +414,7 @@ hipError_t Runtime::get_function(hipFunction_t* out, hipModule_t module, const c
         }
         try {
             slot = std::make_unique<ihipModuleSymbol_t>(
-                ihipModuleSymbol_t{name, emu::build_program(live->object, *kernel), live});
+                ihipModuleSymbol_t{name, emu::build_program(live->object, *kernel), live, nullptr});
         } catch (const std::invalid_argument& e) {  // code the emulator cannot prepare (emu/exec/program.cpp)
             live->functions.erase(name);
             say(std::string("hipModuleGetFunction '") + name + "': " + e.what());
@@ -512,10 +512,13 @@ hipError_t Runtime::launch(const LaunchRequest& request) {
     config.schedule.seed += launches_++;
     const emu::Program& program = request.function->program;
     config.image_address = request.function->module ? request.function->module->image_address : 0;
-    std::optional<emu::check::Checker> checker;
+    emu::check::Checker* checker = nullptr;
     if (checks_enabled()) {
-        checker.emplace(program);
-        config.observer = &*checker;
+        std::unique_ptr<emu::check::Checker>& kept = request.function->checker;
+        if (!kept) kept = std::make_unique<emu::check::Checker>(program);
+        kept->clear();
+        checker = kept.get();
+        config.observer = checker;
     }
     emu::DispatchResult result;
     try {

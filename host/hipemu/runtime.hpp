@@ -21,6 +21,7 @@
 #include <string>
 
 #include "device.hpp"
+#include "emu/check/checker.hpp"
 #include "emu/exec/dispatch.hpp"
 #include "emu/loader/code_object.hpp"
 
@@ -30,6 +31,9 @@ struct ihipModuleSymbol_t {
     std::string name;
     dppgemm::emu::Program program;
     ihipModule_t* module = nullptr;
+    // The checkers of `program` (their per-program analysis made once),
+    // built on the first checked launch and cleared before each.
+    std::unique_ptr<dppgemm::emu::check::Checker> checker;
 };
 struct ihipModule_t {
     dppgemm::emu::CodeObject object;
