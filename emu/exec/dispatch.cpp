@@ -283,7 +283,7 @@ public:
     bool step(std::mt19937_64& rng, std::uint64_t budget) {
         std::vector<Wave*> running;
         for (auto& w : waves_)
-            if (w->state == WaveState::running) running.push_back(w.get());
+            if (w->state == WaveState::running) running.push_back(w);
         if (running.empty()) {
             if (all_waves_ended() || !release_barrier()) {
                 end_group();
@@ -426,6 +426,16 @@ private:
         WorkgroupObserver* observer = w.group->observer;
         std::uint32_t current = w.pc;
         const bool budgeted = budget != 0;
+        // Counts and runs one instruction; the loops below differ only in
+        // what they test before it (an inlined lambda: one body for all three).
+        const auto execute = [&](const ExecInst& e) {
+            ++classes[static_cast<std::size_t>(e.cls)];
+            multiply_adds += e.multiply_add;
+            valu_dpp += e.valu_dpp;
+            ++w.executed;
+            w.pc = e.next;
+            e.fn(w, e);
+        };
         try {
             // An s_setreg that changes the fp32 denorm mode switches w.code and
             // leaves the loop (WaveState::code_switched): no per-instruction test.
@@ -435,36 +445,19 @@ private:
                     while (w.state == WaveState::running && budget) {
                         --budget;
                         current = w.pc;
-                        const ExecInst& e = code[current];
-                        if (group_.watches(current)) observer->before_instruction(w, e);
-                        ++classes[static_cast<std::size_t>(e.cls)];
-                        multiply_adds += e.multiply_add;
-                        ++w.executed;
-                        w.pc = e.next;
-                        e.fn(w, e);
+                        if (group_.watches(current)) observer->before_instruction(w, code[current]);
+                        execute(code[current]);
                     }
                 } else if (!observer) {
                     while (w.state == WaveState::running) {
                         current = w.pc;
-                        const ExecInst& e = code[current];
-                        ++classes[static_cast<std::size_t>(e.cls)];
-                        multiply_adds += e.multiply_add;
-                        valu_dpp += e.valu_dpp;
-                        ++w.executed;
-                        w.pc = e.next;
-                        e.fn(w, e);
+                        execute(code[current]);
                     }
                 } else {
                     while (w.state == WaveState::running) {
                         current = w.pc;
-                        const ExecInst& e = code[current];
-                        if (group_.watches(current)) observer->before_instruction(w, e);
-                        ++classes[static_cast<std::size_t>(e.cls)];
-                        multiply_adds += e.multiply_add;
-                        valu_dpp += e.valu_dpp;
-                        ++w.executed;
-                        w.pc = e.next;
-                        e.fn(w, e);
+                        if (group_.watches(current)) observer->before_instruction(w, code[current]);
+                        execute(code[current]);
                     }
                 }
                 if (w.state != WaveState::code_switched) break;

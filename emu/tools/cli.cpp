@@ -91,6 +91,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     run_command_line->add_option("--watchdog", watchdog_text,
                                  "Instructions per wave before the run stops as an endless loop, 0..2^48 (0: never; "
                                  "default 2^28, a few seconds)");
+    std::string schedule_text = "parallel";
+    run_command_line->add_option("--schedule", schedule_text,
+                                 "parallel (default), random or random:SEED: the random schedule interleaves the "
+                                 "workgroups on one thread with memory as weak as the AMDGPU memory model allows "
+                                 "(docs/host.md, \"Memory model\"); the seed is printed");
     bool no_check = false;
     run_command_line->add_flag("--no-check", no_check, "Run without the checkers");
     run_command_line->add_flag("--model", run.model,
@@ -107,6 +112,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         "exec", "Run a HIP program on libdppgemm-hipemu with the checkers, then count what they reported");
     exec_command_line->footer(
         "dppgemm-emu exec [--no-check] -- PROGRAM ARGS...\n"
+        "DPPGEMM_EMU_SCHEDULE=random[:SEED] in the environment runs every launch under the random schedule.\n"
         "Preloads libdppgemm-hipemu (found beside dppgemm-emu, or $DPPGEMM_HIPEMU_LIBRARY), runs PROGRAM, and\n"
         "ends with 'dppgemm-emu exec: N findings; PROGRAM exited with C'. Exit status: the program's when not 0,\n"
         "else 1 when hipemu reported kernel faults or checker findings, else 0.");
@@ -149,6 +155,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         }
         if (*run_arch_option) run.arch = run_arch;
         run.watchdog = parse_watchdog(watchdog_text);
+        try {
+            run.schedule = Schedule::parse(schedule_text);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--schedule: ") + e.what());
+        }
         run.grid = parse_dims(grid_text, "--grid");
         run.block = parse_dims(block_text, "--block");
         for (const std::string& text : arg_texts) run.args.push_back(parse_assignment(text, "--arg"));

@@ -54,6 +54,7 @@ struct RunOptions {
     // Instructions per wave before an "endless loop" fault; 0: none.
     std::uint64_t watchdog = default_watchdog;  // the executor's (emu/exec/dispatch.hpp)
     bool check = true;                          // --no-check: run without the checkers (emu/check/)
+    Schedule schedule;                          // --schedule
     // --model: also the modeled time of the launch on the target (emu/timing),
     // from traces of its representative workgroups; --model-only: only those
     // workgroups run (buffers and counters are then partial).

@@ -207,6 +207,10 @@ int run_plan(const RunOptions& options, const CodeObject& code_object, const Lau
     }
     config.threads = plan.threads;
     config.watchdog = options.watchdog;
+    config.schedule = options.schedule;
+    if (options.schedule.kind == Schedule::Kind::random)
+        err << "dppgemm-emu run: random schedule, seed " << options.schedule.seed << " (replay: --schedule "
+            << options.schedule.name() << ")\n";
     std::optional<check::Checker> checker;  // --no-check: the executor's fast path
     if (options.check) checker.emplace(program);
     config.observer = checker ? &*checker : nullptr;

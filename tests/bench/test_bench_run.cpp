@@ -6,8 +6,8 @@
 #include "dppgemm/dppgemm.hpp"
 #include "test_toolchain.hpp"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
