@@ -155,17 +155,15 @@ timing::Parameters model_parameters(const RunOptions& options, const Program& pr
     return parameters;
 }
 
-// Runs the representative workgroups again, on fresh copies of the buffers,
-// with the trace recorder, and prints the modeled time.
-int run_model(const RunOptions& options, const CodeObject& code_object, const Program& program, const LaunchPlan& plan,
-              std::ostream& out, std::ostream& err) {
-    const timing::Parameters parameters = model_parameters(options, program);
-    DeviceMemory memory;
-    LaunchConfig config;
+// The launch `plan` describes, in `memory`: its buffers uploaded (returned),
+// and the image as a HIP runtime maps it (relocations applied: variables
+// initialised with addresses).
+std::vector<DeviceBuffer> prepare_launch(const RunOptions& options, const CodeObject& code_object,
+                                         const LaunchPlan& plan, DeviceMemory& memory, LaunchConfig& config) {
     config.grid = plan.grid;
     config.block = plan.block;
     config.kernarg = plan.kernarg;
-    upload_buffers(plan, memory, config.kernarg);
+    std::vector<DeviceBuffer> buffers = upload_buffers(plan, memory, config.kernarg);
     if (const std::uint64_t bytes = code_object.image_size()) {
         config.image_address = memory.allocate(bytes, "code object image");
         const std::vector<std::uint8_t> image = loaded_image(code_object, config.image_address);
@@ -173,6 +171,17 @@ int run_model(const RunOptions& options, const CodeObject& code_object, const Pr
     }
     config.threads = plan.threads;
     config.watchdog = options.watchdog;
+    return buffers;
+}
+
+// Runs the representative workgroups again, on fresh copies of the buffers,
+// with the trace recorder, and prints the modeled time.
+int run_model(const RunOptions& options, const CodeObject& code_object, const Program& program, const LaunchPlan& plan,
+              std::ostream& out, std::ostream& err) {
+    const timing::Parameters parameters = model_parameters(options, program);
+    DeviceMemory memory;
+    LaunchConfig config;
+    prepare_launch(options, code_object, plan, memory, config);
     config.only_workgroups = timing::representative_workgroups(plan.grid);
     timing::TraceRecorder recorder(config.only_workgroups);
     config.observer = &recorder;
@@ -195,18 +204,7 @@ int run_plan(const RunOptions& options, const CodeObject& code_object, const Lau
     if (options.model_only) return run_model(options, code_object, program, plan, out, err);
     DeviceMemory memory;
     LaunchConfig config;
-    config.grid = plan.grid;
-    config.block = plan.block;
-    config.kernarg = plan.kernarg;
-    const std::vector<DeviceBuffer> buffers = upload_buffers(plan, memory, config.kernarg);
-    // The image as a HIP runtime maps it: relocations applied (variables initialised with addresses).
-    if (const std::uint64_t bytes = code_object.image_size()) {
-        config.image_address = memory.allocate(bytes, "code object image");
-        const std::vector<std::uint8_t> image = loaded_image(code_object, config.image_address);
-        memory.write(config.image_address, image.data(), image.size());
-    }
-    config.threads = plan.threads;
-    config.watchdog = options.watchdog;
+    const std::vector<DeviceBuffer> buffers = prepare_launch(options, code_object, plan, memory, config);
     config.schedule = options.schedule;
     if (options.schedule.kind == Schedule::Kind::random)
         err << "dppgemm-emu run: random schedule, seed " << options.schedule.seed << " (replay: --schedule "
