@@ -84,8 +84,11 @@ void GlobalSync::store(WaveSync& wave, const std::array<std::uint32_t, 3>& workg
         Shard& s = shard_of(word);
         std::lock_guard<std::mutex> lock(s.mutex);
         Store& st = s.words[word];
-        std::shared_ptr<const Knowledge> published = mine;
-        if (read_modify_write && st.published && st.published != mine) {
+        // Another lane of this instruction got here first: the location holds
+        // what this wave publishes already.
+        const bool same_instruction = st.writer == wave.key && st.sequence == wave.stores_issued && st.published;
+        std::shared_ptr<const Knowledge> published = same_instruction ? st.published : mine;
+        if (read_modify_write && !same_instruction && st.published && st.published != mine) {
             Knowledge merged = *st.published;
             join(merged, *mine);
             published = std::make_shared<const Knowledge>(std::move(merged));
