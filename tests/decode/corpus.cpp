@@ -391,24 +391,52 @@ std::string assemble(const Llvm& llvm, const std::string& source, const std::str
     return err;
 }
 
-std::vector<DisasmLine> objdump(const Llvm& llvm, const std::string& object) {
-    std::string out = run(llvm.objdump + " -d --mcpu=" + llvm.mcpu + " " + object + " 2>&1");
-    std::vector<DisasmLine> lines;
-    std::istringstream in(out);
-    std::string line;
+namespace {
+
+// Appends the instruction line to `lines` when it is one ("text  // ADDRESS: WORDS").
+void parse_instruction(const std::string& line, std::vector<DisasmLine>& lines) {
     static const std::regex pattern(R"(^\s+(.*?)\s*// ([0-9A-F]{12}):((?: [0-9A-F]{8})+))");
     std::smatch m;
-    while (std::getline(in, line)) {
-        if (!std::regex_search(line, m, pattern)) continue;
-        DisasmLine d;
-        d.text = m[1].str();
-        d.address = std::stoull(m[2].str(), nullptr, 16);
-        std::istringstream words(m[3].str());
-        std::string word;
-        while (words >> word) d.words.push_back(static_cast<std::uint32_t>(std::stoul(word, nullptr, 16)));
-        lines.push_back(std::move(d));
+    if (!std::regex_search(line, m, pattern)) return;
+    DisasmLine d;
+    d.text = m[1].str();
+    d.address = std::stoull(m[2].str(), nullptr, 16);
+    std::istringstream words(m[3].str());
+    std::string word;
+    while (words >> word) d.words.push_back(static_cast<std::uint32_t>(std::stoul(word, nullptr, 16)));
+    lines.push_back(std::move(d));
+}
+
+}  // namespace
+
+std::vector<DisasmLine> objdump(const Llvm& llvm, const std::string& object) {
+    return objdump_each(llvm, {object}).at(object);
+}
+
+// One llvm-objdump process for all objects (its start-up dominates a small
+// object's listing); the listing names each object before its code.
+std::map<std::string, std::vector<DisasmLine>> objdump_each(const Llvm& llvm, const std::vector<std::string>& objects) {
+    std::map<std::string, std::vector<DisasmLine>> listings;
+    if (objects.empty()) return listings;
+    std::string command = llvm.objdump + " -d --mcpu=" + llvm.mcpu;
+    for (const std::string& object : objects) {
+        command += " " + object;
+        listings[object];
     }
-    return lines;
+    std::istringstream in(run(command + " 2>&1"));
+    std::vector<DisasmLine>* current = nullptr;
+    std::string line;
+    const std::string header = ":\tfile format ";
+    while (std::getline(in, line)) {
+        const std::size_t at = line.find(header);
+        if (at != std::string::npos) {
+            auto found = listings.find(line.substr(0, at));
+            current = found == listings.end() ? nullptr : &found->second;
+            continue;
+        }
+        if (current) parse_instruction(line, *current);
+    }
+    return listings;
 }
 
 std::vector<std::uint8_t> text_bytes(const std::vector<DisasmLine>& lines) {

@@ -41,6 +41,8 @@ struct DisasmLine {
 // assembler's stderr (empty on success); `ok` tells whether an object came out.
 std::string assemble(const Llvm& llvm, const std::string& source, const std::string& object, bool& ok);
 std::vector<DisasmLine> objdump(const Llvm& llvm, const std::string& object);
+// Each object's listing, from one llvm-objdump run.
+std::map<std::string, std::vector<DisasmLine>> objdump_each(const Llvm& llvm, const std::vector<std::string>& objects);
 // The .text bytes of an object as llvm-objdump printed them.
 std::vector<std::uint8_t> text_bytes(const std::vector<DisasmLine>& lines);
 

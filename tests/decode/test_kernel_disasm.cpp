@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -22,10 +23,12 @@ TEST_CASE("every dppgemm kernel disassembles identically to llvm-objdump", "[dec
         INFO(name);
         REQUIRE(target.has_value());
         REQUIRE(fs::is_directory(dir / name));
-        for (const fs::directory_entry& entry : fs::directory_iterator(dir / name)) {
-            if (entry.path().extension() != ".co") continue;
-            INFO(entry.path().string());
-            std::vector<DisasmLine> lines = objdump(llvm_for(*target), entry.path().string());
+        std::vector<std::string> paths;
+        for (const fs::directory_entry& entry : fs::directory_iterator(dir / name))
+            if (entry.path().extension() == ".co") paths.push_back(entry.path().string());
+        std::sort(paths.begin(), paths.end());
+        for (const auto& [path, lines] : objdump_each(llvm_for(*target), paths)) {
+            INFO(path);
             REQUIRE(lines.size() > 50);
             std::vector<Mismatch> bad = compare(*target, lines);
             if (!bad.empty()) WARN(mismatch_text(bad, "kernel"));
