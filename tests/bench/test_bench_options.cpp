@@ -133,7 +133,7 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
     }
 }
 
-TEST_CASE("--model-params @FILE reads a parameter file") {
+TEST_CASE("a parameter file given as --model-params @FILE is read") {
     const std::string path = "test_bench_options_model.params";
     {
         std::ofstream file(path);
