@@ -31,6 +31,7 @@ namespace cal = dppgemm::calibration;
         unsigned offset = threadIdx.x * stride;                                                                \
         unsigned long long start, end;                                                                         \
         DPPGEMM_READ_CLOCK(start);                                                                             \
+        /* `lds` as an operand: the compiler keeps the array and its zeroing. */                               \
         asm volatile(".rept " #count "\n " body "\n .endr\n " after                                            \
                      : [a] "+v"(offset)                                                                        \
                      : [base] "s"(zeros), "v"(lds)                                                             \

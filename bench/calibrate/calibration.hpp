@@ -25,9 +25,10 @@ namespace dppgemm::calibration {
 // `body` repeated (operand %[a]: the lane's LDS or global byte offset, lane x
 // lane_stride, updated by chains; %[base]: a zeroed global buffer), then
 // `after` once before the clock is read. conflict_cycles: of one instruction
-// of the body, every lane in one bank (rocprof's count on MI300X, F9 of
-// docs/performance-model.md, and the emulator's bank model: 32-lane passes
-// for b32, 16 for b64, 8 for b128, each pass's 16, 16 or 8 lanes on one bank).
+// of the body (rocprof's count on MI300X, F9 of docs/performance-model.md,
+// and the emulator's bank model): with every lane of a pass on one bank, 31
+// extra clocks per 32-lane b32 pass x 2, 15 per 16-lane b64 pass x 4, 7 per
+// 8-lane b128 pass x 8.
 #define DPPGEMM_CALIBRATION_KERNELS(X)                                                                      \
     X(valu_stream, 64, 0, 256, 512, "v_mov_b32 v1, v2", "", 0, "v_mov_b32: a pure VALU stream")             \
     X(nop_stream, 64, 0, 256, 512, "s_nop 0", "", 0, "s_nop 0: an internal-instruction stream")             \
