@@ -8,7 +8,9 @@
 #include <cctype>
 #include <climits>
 #include <cmath>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 
 namespace dppgemm::bench {
@@ -149,7 +151,8 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
                  "emu: run only the workgroups the cycle model traces (first and last): modeled figures in seconds "
                  "at any size, no C and no verification");
     app.add_option("--model-params", o.model_params,
-                   "emu: cycle-model parameters to override, NAME=VALUE[,NAME=VALUE...] (emu/timing/parameters.def)")
+                   "emu: cycle-model parameters to override, NAME=VALUE[,NAME=VALUE...] (emu/timing/parameters.def), "
+                   "or @FILE: a parameter file (dppgemm-calibrate writes them)")
         ->type_name("LIST");
     app.add_flag("--model-grid", o.model_grid,
                  "emu: also model every variant over the grid of the cycle model's unknown parameters and say, per "
@@ -185,8 +188,16 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
     o.threads = unsigned(to_integer("--threads", threads, 0, 4096));
     const long long v = to_integer("--verify", verify, 0, 1);
     o.verify = v == 1 && !o.model_only;
-    if (const std::string why = model_parameters_error(o.model_params); !why.empty())
+    if (!o.model_params.empty() && o.model_params[0] == '@') {
+        std::ifstream file(o.model_params.substr(1));
+        if (!file) bad("--model-params", o.model_params, "cannot read '" + o.model_params.substr(1) + "'");
+        const std::string given = o.model_params;
+        o.model_params.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+        if (const std::string why = model_parameters_error(o.model_params); !why.empty())
+            bad("--model-params", given, why);
+    } else if (const std::string why = model_parameters_error(o.model_params); !why.empty()) {
         bad("--model-params", o.model_params, why);
+    }
 
     if (variant == "all") {
         for (const VariantInfo& row : variant_table()) o.variants.push_back(row.variant);

@@ -306,7 +306,8 @@ void print_model_grid(std::ostream& out, const ConfigReport& r) {
         if (!base || base->result.modeled_sets.empty()) continue;
         const std::size_t points = base->result.modeled_sets.size();
         out << rows.front()->target << ": modeled time vs dpp0 over " << points
-            << " sets of the cycle model's unknown parameters (docs/performance-model.md, \"Sensitivity\")\n";
+            << " sets of the cycle model's unknown parameters (docs/performance-model.md, \"Results and "
+               "sensitivity\")\n";
         for (const Row* row : rows) {
             if (row == base || row->result.modeled_sets.size() != points) continue;
             double least = 1e300, most = -1e300;
@@ -316,9 +317,12 @@ void print_model_grid(std::ostream& out, const ConfigReport& r) {
                 least = std::min(least, change);
                 most = std::max(most, change);
             }
-            const char* sign = most < 0 ? "faster on the whole grid" : least > 0 ? "slower on the whole grid" : "mixed";
+            const char* sign = most < 0                  ? "faster on the whole grid"
+                               : least > 0               ? "slower on the whole grid"
+                               : least == 0 && most == 0 ? "the same on the whole grid"
+                                                         : "mixed";
             char text[160];
-            std::snprintf(text, sizeof text, "  %-10s %+7.2f%% .. %+7.2f%%  %s\n", row->variant.c_str(), least, most,
+            std::snprintf(text, sizeof text, "  %-16s %+7.2f%% .. %+7.2f%%  %s\n", row->variant.c_str(), least, most,
                           sign);
             out << text;
         }

@@ -1,6 +1,7 @@
 #include "emu/timing/parameters.hpp"
 
 #include <array>
+#include <cmath>
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
@@ -69,6 +70,9 @@ void apply_overrides(Parameters& p, const std::string& text) {
             }
             if (used == 0 || used != value.size())
                 throw std::invalid_argument("model parameter '" + name + "': '" + value + "' is not a number");
+            if (!std::isfinite(parsed) || parsed < 0)
+                throw std::invalid_argument("model parameter '" + name + "': '" + value +
+                                            "' is not a finite number >= 0");
             *slot = parsed;
         }
     }

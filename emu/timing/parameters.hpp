@@ -30,9 +30,11 @@ struct ParameterRow {
 };
 const std::vector<ParameterRow>& parameter_rows();
 
-// Sets "name=value" pairs (comma or newline separated, '#' starts a comment):
-// what --model-params files and command lines hold. Throws
-// std::invalid_argument naming the unknown parameter or bad value.
+// Sets "name=value" pairs (comma or newline separated, '#' starts a comment
+// that runs to the end of its line): what --model-params command lines and
+// parameter files (@FILE; dppgemm-calibrate writes them) hold, names as in
+// parameters.def, values finite numbers >= 0. Throws std::invalid_argument
+// naming the unknown parameter or bad value.
 void apply_overrides(Parameters& p, const std::string& text);
 
 }  // namespace dppgemm::emu::timing

@@ -5,6 +5,8 @@
 #include "model.hpp"
 #include "options.hpp"
 
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -100,6 +102,8 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
         {{"--threads", "many"}, {"--threads", "many"}},
         {{"--model-params", "lds_speed=1"}, {"--model-params", "lds_speed=1", "unknown model parameter 'lds_speed'"}},
         {{"--model-params", "lds_latency=fast"}, {"--model-params", "'fast' is not a number"}},
+        {{"--model-params", "lds_latency=-5"}, {"--model-params", "'-5' is not a finite number >= 0"}},
+        {{"--model-params", "@/nonexistent/x.params"}, {"--model-params", "cannot read '/nonexistent/x.params'"}},
         {{"--no-such-flag", "1"}, {"--no-such-flag"}},
         {{"--alpha", "nan"}, {"--alpha", "nan"}},
         {{"--beta", "inf"}, {"--beta", "inf"}},
@@ -127,4 +131,27 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
             for (const std::string& word : expected_words) CHECK(message.find(word) != std::string::npos);
         }
     }
+}
+
+TEST_CASE("a parameter file given as --model-params @FILE is read") {
+    const std::string path = "test_bench_options_model.params";
+    {
+        std::ofstream file(path);
+        file << "# calibrated\nlds_latency=77\nvmem_latency=300\n";
+    }
+    const auto o = parse({"--model-params", "@" + path});
+    REQUIRE(o);
+    CHECK(o->model_params == "# calibrated\nlds_latency=77\nvmem_latency=300\n");
+    {
+        std::ofstream file(path);
+        file << "lds_latency=77\nlds_speed=2\n";
+    }
+    try {
+        parse({"--model-params", "@" + path});
+        FAIL("accepted");
+    } catch (const UsageError& e) {
+        CHECK(std::string(e.what()).find("--model-params @" + path) != std::string::npos);
+        CHECK(std::string(e.what()).find("unknown model parameter 'lds_speed'") != std::string::npos);
+    }
+    std::remove(path.c_str());
 }

@@ -299,12 +299,14 @@ TEST_CASE("a run larger than the machine's memory is refused with exit status 2 
 
 TEST_CASE("the cycle model alone (--model-only) over its parameter grid (--model-grid), nothing verified") {
     const fs::path json = scratch_dir() / "grid.json";
-    const Outcome o = bench({"-m", "256", "-n", "256", "-k", "64", "--variant", "dpp0,dpp1", "--backend", "emu",
-                             "--threads", "2", "--model-only", "--model-grid", "--json", json.string()});
+    const Outcome o = bench({"-m", "256", "-n", "256", "-k", "64", "--variant", "dpp0,dpp1,dpp0_denorm", "--backend",
+                             "emu", "--threads", "2", "--model-only", "--model-grid", "--json", json.string()});
     CAPTURE(o.out, o.err);
     REQUIRE(o.status == 0);
     CHECK(contains(o.out, "gfx906: modeled time vs dpp0 over 32 sets of the cycle model's unknown parameters"));
     CHECK(contains(o.out, "\n  dpp1 "));
+    // dpp0_denorm issues what dpp0 does (v_fmac_f32 for v_mac_f32): the same time at every point.
+    CHECK(contains(o.out, "\n  dpp0_denorm        +0.00% ..   +0.00%  the same on the whole grid\n"));
     CHECK(!contains(o.out, "modeled lower bound (roofline)"));  // partial counters: no roofline
     const nlohmann::json report = nlohmann::json::parse(read(json));
     for (const nlohmann::json& row : report["configs"][0]["variants"]) {
