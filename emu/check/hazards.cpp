@@ -55,6 +55,7 @@ void HazardTracker::check(const InstFacts& f, const ExecInst& e, std::vector<Haz
     }
     if (f.div_fmas) need(vcc_range, Rule::div_fmas_after_vcc, "v_div_fmas", hits);
     if (f.movrel) need_write(m0_salu_, Rule::movrel_after_m0, "s_movrel reads m0, written by SALU", hits);
+    if (f.m0_message) need_write(m0_salu_, Rule::message_after_m0, "the message reads m0, written by SALU", hits);
     if (f.getreg || f.setreg)
         need_write(setreg_[f.hwreg], Rule::getreg_after_setreg,
                    "hardware register " + std::to_string(f.hwreg) + " written by s_setreg", hits);

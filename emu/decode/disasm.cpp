@@ -81,7 +81,8 @@ const char* constant_name(const NamedConstant (&names)[N], std::uint64_t bits) {
 
 // LLVM's printImmediate16/32/64: small integers in decimal, the float inline
 // constants by name, anything else in hex.  `llvm19`: LLVM 19 (our gfx942
-// oracle) no longer truncates 16-bit literals nor sign-extends i16 ones.
+// oracle) neither truncates 16-bit literals nor sign-extends i16 ones, as
+// LLVM 15 does.
 std::string immediate(std::uint64_t value, ImmType type, bool llvm19 = false) {
     switch (type) {
     case ImmType::b16_float:

@@ -123,6 +123,10 @@ std::vector<PlantedCase> cases() {
                  "  s_mov_b32 m0, 1\n  s_movrels_b32 s20, s12\n  v_mov_b32 v2, s20" + store_v2,
                  "  s_mov_b32 m0, 1\n  s_nop 0\n  s_movrels_b32 s20, s12\n  v_mov_b32 v2, s20" + store_v2,
                  "s_movrels_b32", "s_mov_b32 m0"});
+    c.push_back({"s_sendmsg right after an SALU write of m0", Rule::message_after_m0,
+                 "  s_mov_b32 m0, 1\n  s_sendmsg sendmsg(MSG_INTERRUPT)\n  v_mov_b32 v2, 1" + store_v2,
+                 "  s_mov_b32 m0, 1\n  s_nop 0\n  s_sendmsg sendmsg(MSG_INTERRUPT)\n  v_mov_b32 v2, 1" + store_v2,
+                 "s_sendmsg", "s_mov_b32 m0"});
     c.push_back({"s_getreg 1 wait state after s_setreg of the same register", Rule::getreg_after_setreg,
                  "  s_setreg_b32 hwreg(HW_REG_TRAPSTS), s12\n  s_nop 0\n  s_getreg_b32 s20, hwreg(HW_REG_TRAPSTS)",
                  "  s_setreg_b32 hwreg(HW_REG_TRAPSTS), s12\n  s_nop 1\n  s_getreg_b32 s20, hwreg(HW_REG_TRAPSTS)",

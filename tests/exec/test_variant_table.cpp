@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <map>
 
 #include "dppgemm/dppgemm.hpp"
 #include "dppgemm/kernargs.h"
 #include "kernel_builder.hpp"
+#include "sgemm_launch.hpp"
 
 using namespace exec_test;
 
@@ -30,23 +30,14 @@ Counters run_one_workgroup(const std::string& path, std::uint32_t steps) {
     const CodeObject co = load_code_object(path);
     const Program program = build_program(co, co.kernels.at(0));
     const std::uint32_t m = 128, n = 128, k = 8 * steps;
-    DeviceMemory memory;
-    std::vector<float> a(m * k, 0.5f), b(k * n, 0.25f);
-    const std::uint64_t da = memory.allocate(4 * a.size(), "A"), db = memory.allocate(4 * b.size(), "B"),
-                        dc = memory.allocate(4 * m * n, "C");
-    memory.write(da, a.data(), 4 * a.size());
-    memory.write(db, b.data(), 4 * b.size());
-    dppgemm_sgemm_kernargs args{da, db, dc, m, n, k, m, k, m, 1.0f, 0.0f};
-    LaunchConfig config;
-    config.grid = {1, 1, 1};
-    config.block = {256, 1, 1};
-    config.kernarg.resize(sizeof args);
-    std::memcpy(config.kernarg.data(), &args, sizeof args);
-    config.threads = 1;
-    const DispatchResult r = launch(memory, program, config);
+    using dppgemm::test_support::sgemm_kernargs;
+    dppgemm::test_support::SgemmLaunch run(std::vector<float>(m * k, 0.5f), std::vector<float>(k * n, 0.25f),
+                                           std::vector<float>(m * n, 0.0f),
+                                           sgemm_kernargs(m, n, k, m, k, m, 1.0f, 0.0f));
+    run.config.threads = 1;
+    const DispatchResult r = launch(run.memory, program, run.config);
     REQUIRE(r.ok());
-    std::vector<float> c(m * n);
-    memory.read(dc, c.data(), 4 * c.size());
+    const std::vector<float> c = run.c();
     CHECK(c[0] == 0.125f * float(k));  // exact: k products of 1/8, a power of two
     return r.counters;
 }

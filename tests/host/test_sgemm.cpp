@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "../support/sgemm_launch.hpp"
 #include "capture_stderr.hpp"
 #include "dppgemm/code_objects.h"
 #include "dppgemm/dppgemm.hpp"
@@ -150,17 +151,11 @@ bool contiguous_operand_run_correct(const char* layout, int ld) {
     if (spread_a) memory.write(b, dense.b.data(), dense.b.size() * 4);
     else memory.write(a, dense.a.data(), dense.a.size() * 4);
     memory.write(c, dense.c.data(), dense.c.size() * 4);
-    const dppgemm_sgemm_kernargs args{a,
-                                      b,
-                                      c,
-                                      std::uint32_t(m),
-                                      std::uint32_t(n),
-                                      std::uint32_t(k),
-                                      std::uint32_t(spread_a ? ld : dense.lda),
-                                      std::uint32_t(spread_a ? dense.ldb : ld),
-                                      std::uint32_t(dense.ldc),
-                                      dense.alpha,
-                                      dense.beta};
+    dppgemm_sgemm_kernargs args = dppgemm::test_support::sgemm_kernargs(
+        m, n, k, spread_a ? ld : dense.lda, spread_a ? dense.ldb : ld, dense.ldc, dense.alpha, dense.beta);
+    args.a = a;
+    args.b = b;
+    args.c = c;
     LaunchConfig config;
     config.grid = {1, 1, 1};
     config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};

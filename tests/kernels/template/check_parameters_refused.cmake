@@ -3,21 +3,9 @@
 # table's rows.
 cmake_minimum_required(VERSION 3.20)
 
-function(assemble name target params out_var result_var)
-  set(wrapper ${WORK_DIR}/${name}.s)
-  set(text "")
-  foreach(param TRANS_A=0 TRANS_B=0 PAD=4 ACCUM_OFFSET_REQUIRED=0 ARCHITECTED_FLAT_SCRATCH=0 ${params})
-    string(REPLACE "=" ", " param "${param}")
-    string(APPEND text ".set ${param}\n")
-  endforeach()
-  string(APPEND text ".include \"${TEMPLATE}\"\ndppgemm_sgemm k\n")
-  file(WRITE ${wrapper} "${text}")
-  execute_process(COMMAND ${CLANG} -x assembler -target amdgcn-amd-amdhsa -mcpu=${target} -Wa,--fatal-warnings
-                          -c ${wrapper} -o ${WORK_DIR}/${name}.o
-                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE result)
-  set(${out_var} "${out}${err}" PARENT_SCOPE)
-  set(${result_var} ${result} PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/assemble_template.cmake)
+# The parameters every case has; a case adds its own after them.
+set(defaults TRANS_A=0 TRANS_B=0 PAD=4 ACCUM_OFFSET_REQUIRED=0 ARCHITECTED_FLAT_SCRATCH=0)
 
 file(MAKE_DIRECTORY ${WORK_DIR})
 # name | target | parameters (comma separated) | the error
@@ -39,7 +27,7 @@ foreach(case IN LISTS cases)
   list(GET fields 2 params)
   list(GET fields 3 expected)
   string(REPLACE "," ";" params "${params}")
-  assemble(${name} ${target} "${params}" output result)
+  assemble_template(${name} ${target} "${defaults};${params}" output result)
   if(result EQUAL 0)
     message(FATAL_ERROR "${name}: ${params} assembled for ${target}")
   endif()
@@ -48,7 +36,7 @@ foreach(case IN LISTS cases)
     message(FATAL_ERROR "${name}: the output lacks\n  ${expected}\n${output}")
   endif()
 endforeach()
-assemble(dpp3half gfx906 "FMAC=1;FP32_DENORMALS=1;B_QUAD_SHARED=1;B_TWO_K=1;A_ROW_SHARED=1;A_HALF_SHARED=1" output result)
+assemble_template(dpp3half gfx906 "${defaults};FMAC=1;FP32_DENORMALS=1;B_QUAD_SHARED=1;B_TWO_K=1;A_ROW_SHARED=1;A_HALF_SHARED=1" output result)
 if(NOT result EQUAL 0)
   message(FATAL_ERROR "the dpp3half_denorm parameters do not assemble for gfx906:\n${output}")
 endif()
