@@ -23,8 +23,8 @@ GwsResource& resource_of(Wave& w, const ExecInst& e, unsigned& id) {
 std::int64_t first_lane_value(Wave& w, const ExecInst& e) {
     const std::uint64_t exec = w.exec();
     if (!exec)
-        fail(FaultKind::invalid_operand, std::string(mnemonic(e.inst->op)) +
-                                             " with EXEC = 0: the ISA takes its value from the first active lane");
+        fail(FaultKind::invalid_operand,
+             std::string(mnemonic(e.inst->op)) + " with EXEC = 0: the ISA takes its value from the first active lane");
     return vreg(w, e.src[0])[__builtin_ctzll(exec)];
 }
 
