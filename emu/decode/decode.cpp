@@ -493,11 +493,14 @@ void Decoder::ds() {
     if (!second_dword()) return;
     if (!set_op(Space::DS, bits(word_, 17, 8))) return;
     const OpInfo& i = info();
-    if (!modifiers_ok(Form::native, (1ull << 16) | (1ull << 25))) {
+    // A GDS-only op requires the gds bit rather than accepting it.
+    const bool gds_only = detail::gds_only(inst_.op, target_);
+    if ((gds_only && !bits(word_, 16, 1)) || !modifiers_ok(Form::native, (gds_only ? 0 : 1ull << 16) | (1ull << 25))) {
         ok_ = false;
         return;
     }
     bool acc = bits(word_, 25, 1) && gfx90a_insts(target_);
+    const bool addr_is_data = detail::ds_addr_is_data(inst_.op, target_);
     inst_.gds = bits(word_, 16, 1);
     if (detail::ds_offset_unused(inst_.op, target_) && bits(word_, 0, 16)) ok_ = false;
     inst_.offset0 = static_cast<std::uint8_t>(bits(word_, 0, 8));
@@ -515,7 +518,8 @@ void Decoder::ds() {
                             {&inst_.src2, F_SRC2, 48, true}};
     for (const Field& f : fields) {
         unsigned index = bits(word_, f.lo, 8);
-        if (i.dwords[f.slot]) *f.op = vgpr(index, i.dwords[f.slot], acc && f.data);
+        if (i.dwords[f.slot])
+            *f.op = vgpr(index, i.dwords[f.slot], acc && (f.data || (f.slot == F_SRC0 && addr_is_data)));
         else unused_field(f.slot, index);
     }
 }

@@ -38,6 +38,8 @@ enum PrintFlag : std::uint16_t {
     PF_IMMEDIATE_FIRST = 1u << 10,   // the immediate prints before the register (s_setreg_b32)
     PF_SDATA_NUMBER = 1u << 11,      // sdata holds a number, not a register (s_atc_probe)
     PF_MIXED_PRECISION = 1u << 12,   // v_*_mix*: op_sel_hi defaults to 0, neg_hi bits are abs
+    PF_GDS_ONLY = 1u << 13,          // DS that LLVM decodes only with the gds bit set (ds_gws_*)
+    PF_DS_ADDR_IS_DATA = 1u << 14,   // the address field holds data: the acc bit makes it an AGPR
 };
 
 struct OperandPrinting {
@@ -71,6 +73,8 @@ inline bool ds_two_offsets(Op op, Target t) { return operand_printing(op, t).has
 inline bool immediate_first(Op op, Target t) { return operand_printing(op, t).has(PF_IMMEDIATE_FIRST); }
 inline bool sdata_is_number(Op op, Target t) { return operand_printing(op, t).has(PF_SDATA_NUMBER); }
 inline bool mixed_precision(Op op, Target t) { return operand_printing(op, t).has(PF_MIXED_PRECISION); }
+inline bool gds_only(Op op, Target t) { return operand_printing(op, t).has(PF_GDS_ONLY); }
+inline bool ds_addr_is_data(Op op, Target t) { return operand_printing(op, t).has(PF_DS_ADDR_IS_DATA); }
 inline bool src0_vgpr_number(Op op, Target t) { return operand_printing(op, t).has(PF_SRC0_VGPR_NUMBER); }
 inline bool neg_is_sext(Op op, Target t, int bit) { return (operand_printing(op, t).sext_neg_bits >> bit) & 1; }
 

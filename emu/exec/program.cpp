@@ -24,6 +24,7 @@ const sem::Table& semantics() {
         sem::register_hwreg(t);
         sem::register_isaops(t);
         sem::register_smem(t);
+        sem::register_gws(t);
         return t;
     }();
     return table;

@@ -71,6 +71,8 @@ hipDeviceProp_t properties_of(emu::Target target, const std::string& target_id) 
     p.arch.hasWarpVote = p.arch.hasWarpBallot = p.arch.hasWarpShuffle = 1;
     p.arch.hasThreadFenceSystem = 1;
     p.arch.has3dGrid = 1;
+    // hipLaunchCooperativeKernel runs with grid sync (GWS, api_device_config.cpp).
+    p.cooperativeLaunch = 1;
     p.memPitch = memory_bytes;
     p.textureAlignment = 256;
     p.texturePitchAlignment = 256;

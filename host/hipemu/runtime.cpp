@@ -489,9 +489,10 @@ hipError_t Runtime::deferred_launch(const LaunchRequest& request, Work* out) {
     return hipSuccess;
 }
 
-hipError_t Runtime::launch(const LaunchRequest& request) {
+hipError_t Runtime::launch(const LaunchRequest& request, bool cooperative) {
     if (hipError_t e = check_stream(request.stream); e != hipSuccess) return e;
     if (request.stream && is_capturing(request.stream)) {  // the null stream is never captured
+        if (cooperative) return hipErrorStreamCaptureUnsupported;
         Work work;
         if (hipError_t e = deferred_launch(request, &work); e != hipSuccess) return e;
         if (capture(request.stream, std::move(work))) return hipSuccess;
@@ -510,6 +511,7 @@ hipError_t Runtime::launch(const LaunchRequest& request) {
     config.threads = emulator_threads_;
     config.schedule = schedule_;
     config.schedule.seed += launches_++;
+    config.cooperative = cooperative;
     const emu::Program& program = request.function->program;
     config.image_address = request.function->module ? request.function->module->image_address : 0;
     emu::check::Checker* checker = nullptr;

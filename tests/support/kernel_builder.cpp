@@ -165,6 +165,7 @@ DispatchResult TestRun::run(const Program& program) {
     config.observer = observer;
     config.watchdog = watchdog;
     config.progress = progress;
+    config.cooperative = cooperative;
     return launch(memory, program, config);
 }
 

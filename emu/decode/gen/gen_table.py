@@ -25,6 +25,8 @@ FIELD_BASE = {
 }
 DEFAULT_BASE = {"dst": 8, "src0": 16, "src1": 24, "src2": 32}
 SLOT = {"dst": 0, "src0": 1, "src1": 2, "src2": 3}
+# Probe families that are encodings of another family (probe.py).
+FAMILY_OF = {"SCRATCH": "FLAT", "GLOBAL": "FLAT", "DS_GDS": "DS"}
 # Not emulated (graphics-only or needing operand kinds of their own): LLVM
 # prints them, our decoder prints `.long` for them.
 SKIP = re.compile(r"^(v_interp_)")
@@ -33,7 +35,7 @@ REG = re.compile(r"\b([vsa])(?:\[(\d+):(\d+)\]|(\d+)(?!\w))")
 
 
 def field_dwords(family, fields, text):
-    base_of = FIELD_BASE.get("FLAT" if family in ("SCRATCH", "GLOBAL") else family, DEFAULT_BASE)
+    base_of = FIELD_BASE.get(FAMILY_OF.get(family, family), DEFAULT_BASE)
     regs = []
     for kind, lo, hi, single in REG.findall(text.split(" ", 1)[1] if " " in text else ""):
         lo = int(lo or single)
@@ -56,7 +58,8 @@ def field_dwords(family, fields, text):
 
 
 def mem_class(family):
-    return {"SMEM": "smem", "MUBUF": "vmem", "GLOBAL": "vmem", "SCRATCH": "vmem", "FLAT": "flat", "DS": "lds"}.get(family, "none")
+    return {"SMEM": "smem", "MUBUF": "vmem", "GLOBAL": "vmem", "SCRATCH": "vmem", "FLAT": "flat", "DS": "lds",
+            "DS_GDS": "lds"}.get(family, "none")
 
 
 OPERAND_TYPES = {"none", "b16", "b32", "b64", "b128", "f16", "f32", "f64", "pk_b16", "pk_f16", "pk_f32", "mask", "mix"}
@@ -186,7 +189,8 @@ def operand_printing(row):
     mnemonic = row["text"].split(" ")[0]
     if mnemonic.startswith(("v_mfma", "v_smfmac")) and re.match(r"\S+ a", row["text"]):
         p["flags"].add("PF_MFMA_AGPR_DEFAULT")
-    if row["family"] == "DS" and "offset0:" in row["text"]:
+    ds = row["family"] in ("DS", "DS_GDS")
+    if ds and "offset0:" in row["text"]:
         p["flags"].add("PF_DS_TWO_OFFSETS")
     if re.match(r"\S+ (hwreg|sendmsg)\(", row["text"]):
         p["flags"].add("PF_IMMEDIATE_FIRST")
@@ -204,7 +208,11 @@ def operand_printing(row):
             p["op_sel"] |= m.group(1).count(",") + 1
     if "swizzle(" in row["text"]:
         p["flags"].add("PF_SWIZZLE_OFFSET")
-    if row["family"] == "DS":
+    if row["family"] == "DS_GDS":
+        p["flags"].add("PF_GDS_ONLY")
+    if ds and re.search(r"\ba8\b", row.get("forms", {}).get("native", {}).get("bits", {}).get("25", "")):
+        p["flags"].add("PF_DS_ADDR_IS_DATA")  # the acc bit makes the address field's register an AGPR
+    if ds:
         if "off" not in row["fields"]:
             p["flags"].add("PF_DS_NO_OFFSET")
         elif "offset" not in row["text"]:
@@ -261,6 +269,10 @@ def main():
             continue
         if name.endswith("_e32"):
             name = name[:-4]
+        if fam == "DS_GDS":
+            if r["target"] in ops.get((name, "DS"), {}).get("opcode", {}):
+                continue  # decodes without gds as well: the DS row has it
+            fam = "DS"
         if SKIP.match(name):
             continue
         key = (name, fam)
