@@ -63,7 +63,9 @@ void register_half(Table& t);    // sem_half.cpp: 16-bit VALU (f16 and i16/u16 i
 void register_divide(Table& t);  // sem_divide.cpp: division/sqrt expansions, f64 compares
 void register_hwreg(Table& t);   // sem_hwreg.cpp: s_getreg, s_setreg, s_memtime/s_memrealtime
 void register_smem(Table& t);    // sem_smem.cpp: s_buffer_store, scalar atomics, cache maintenance
-void register_isaops(Table& t);  // sem_isaops.cpp: f64 rounding, v_fmac_f64, dot products, packing conversions
+void register_isaops(Table& t);
+void register_mfma(Table& t);  // sem_mfma.cpp: dense matrix-core ops (shapes: mfma.hpp)  // sem_isaops.cpp: f64
+                               // rounding, v_fmac_f64, dot products, packing conversions
 
 // f16 <-> f32 bit patterns outside any mode (sem_half.cpp): exact one way,
 // rounded to nearest even the other, NaNs quieted with their high payload
