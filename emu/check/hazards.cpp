@@ -67,12 +67,12 @@ void HazardTracker::check(const InstFacts& f, const ExecInst& e, std::vector<Haz
     if (f.mfma) check_mfma(f, hits);
 }
 
-// An MFMA's VGPR sources after a VALU write (an earlier MFMA's result is
-// another, pass-dependent rule: not this one), and EXEC.
+// An MFMA's ArchVGPR sources after a VALU write (an earlier MFMA's result and
+// v_accvgpr_write's AGPRs have other wait states: not checked), and EXEC.
 void HazardTracker::check_mfma(const InstFacts& f, std::vector<HazardHit>& hits) const {
     for (unsigned i = 0; i < f.read_count; ++i) {
         const RegRange& r = f.reads[i];
-        if (is_scalar(r)) continue;
+        if (is_scalar(r) || r.slot >= slot_agpr) continue;
         for (unsigned s = r.slot; s < unsigned(r.slot) + r.count && s < slot_count; ++s)
             if (!valu_[s].mfma && valu_[s].clock != 0 &&
                 clock_ - valu_[s].clock < wait_states(Rule::mfma_after_valu_write, gfx94x_)) {
