@@ -116,7 +116,7 @@ void add_touched(InstFacts& f, const RegRange& r) {
 void collect_summaries(InstFacts& f, bool gfx94x) {
     for (unsigned i = 0; i < f.read_count; ++i) add_touched(f, f.reads[i]);
     for (unsigned i = 0; i < f.write_count; ++i) add_touched(f, f.writes[i]);
-    f.hazard_reader = f.dpp || f.lane_select || f.vmem || f.reads_execz_vccz || f.div_fmas || f.movrel ||
+    f.hazard_reader = f.mfma || f.dpp || f.lane_select || f.vmem || f.reads_execz_vccz || f.div_fmas || f.movrel ||
                       f.m0_message || f.getreg || f.setreg || (gfx94x && f.valu);
 }
 
@@ -162,6 +162,7 @@ std::vector<InstFacts> inst_facts(const Program& program) {
             continue;
         }
         classify(f, *e.inst);
+        f.mfma = e.cls == InstClass::mfma;
         collect_reads(f, e);
         collect_writes(f, e);
         collect_hazard_operands(f, e);

@@ -89,7 +89,10 @@ private:
             unsigned code = bits(word_, 32 + 9 * s, 9);
             int dwords = info().dwords[F_SRC0 + s];
             if (s == 2 && scalar_src2_single && code < 256 && dwords) dwords = mfma_scalar_width(code, dwords);
-            if (dwords) *srcs[s] = source(code, dwords, false);
+            // v_accvgpr_read (LLVM 15): the field's low 8 bits name the AGPR, 255 included.
+            if (s == 0 && dwords && detail::src0_vgpr_number(inst_.op, target_))
+                *srcs[s] = vgpr(code & 0xff, 1, info().has(OF_ACC_SRC));
+            else if (dwords) *srcs[s] = source(code, dwords, false);
             else unused_field(F_SRC0 + s, code);
         }
     }
@@ -383,6 +386,8 @@ void Decoder::vop1() {
     else if (src == 0xfa) vop_dpp(inst_.src0);
     else if (src == 0xf9) vop_sdwa(inst_.src0, nullptr, false);
     else inst_.src0 = source(src, i.dwords[F_SRC0]);
+    // v_accvgpr_mov (LLVM 19): an AGPR-only source; the VGPR codes name AGPRs.
+    if (i.has(OF_ACC_SRC) && inst_.src0.kind == OperandKind::vgpr) inst_.src0.kind = OperandKind::agpr;
     unsigned dst = bits(word_, 17, 8);
     if (i.dwords[F_DST])
         inst_.dst = i.has(OF_SCALAR_DST) ? sgpr_dst(dst, 1) : vgpr(dst, i.dwords[F_DST], i.has(OF_ACC_DST));
@@ -469,13 +474,19 @@ void Decoder::vop3p() {
     if (mfma) {
         inst_.cbsz = static_cast<std::uint8_t>(bits(word_, 8, 3));
         inst_.abid = static_cast<std::uint8_t>(bits(word_, 11, 4));
-        inst_.blgp = static_cast<std::uint8_t>(bits(word_, 61, 3));
+        if (detail::mfma_neg(inst_.op, target_)) inst_.mods.neg = static_cast<std::uint8_t>(bits(word_, 61, 3));
+        else inst_.blgp = static_cast<std::uint8_t>(bits(word_, 61, 3));
         if (bits(word_, 59, 1) && inst_.src0.kind == OperandKind::vgpr) inst_.src0.kind = OperandKind::agpr;
         if (bits(word_, 60, 1) && inst_.src1.kind == OperandKind::vgpr) inst_.src1.kind = OperandKind::agpr;
-        if (acc_cd && inst_.src2.kind == OperandKind::vgpr) inst_.src2.kind = OperandKind::agpr;
+        // C follows D into the AGPRs; the sparse ops' src2 (as wide as one
+        // dword, not as D) is their index register, always a VGPR.
+        if (acc_cd && inst_.src2.kind == OperandKind::vgpr && i.dwords[F_SRC2] == i.dwords[F_DST])
+            inst_.src2.kind = OperandKind::agpr;
         return;
     }
     if (detail::src0_vgpr_number(inst_.op, target_)) inst_.src0 = vgpr(bits(word_, 32, 8), 1, i.has(OF_ACC_SRC));
+    // v_accvgpr_read (LLVM 19): an AGPR-only source; the VGPR codes name AGPRs.
+    if (i.has(OF_ACC_SRC) && inst_.src0.kind == OperandKind::vgpr) inst_.src0.kind = OperandKind::agpr;
     inst_.mods.neg_hi = static_cast<std::uint8_t>(bits(word_, 8, 3));
     if (detail::mixed_precision(inst_.op, target_)) {  // v_fma_mix*: those bits are abs
         inst_.mods.abs = inst_.mods.neg_hi;

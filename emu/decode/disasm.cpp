@@ -80,7 +80,7 @@ const char* constant_name(const NamedConstant (&names)[N], std::uint64_t bits) {
 }
 
 // LLVM's printImmediate16/32/64: small integers in decimal, the float inline
-// constants by name, anything else in hex.  `llvm19`: LLVM 19 (our gfx942
+// constants by name, anything else in hex.  `llvm19`: LLVM 19 (our gfx940/gfx942
 // oracle) neither truncates 16-bit literals nor sign-extends i16 ones, as
 // LLVM 15 does.
 std::string immediate(std::uint64_t value, ImmType type, bool llvm19 = false) {
@@ -176,8 +176,10 @@ ImmType Printer::imm_type(const Operand& op, int src) const {
     if (op.dwords > 1) return ImmType::b64;
     if (e == Encoding::SOP1 || e == Encoding::SOP2 || e == Encoding::SOPC || e == Encoding::SOPK) return ImmType::b32;
     if (detail::int16_source(inst_.op, target_, src)) return ImmType::b16_int;
-    // LLVM 19 prints a packed-16-bit (v_pk_*) literal whole.
-    if (llvm19() && op.kind == OperandKind::literal && info_.mnemonic.substr(0, 5) == "v_pk_") return ImmType::b32;
+    // LLVM 19 prints a packed-16-bit (v_pk_*, v_dot2c_f32_f16) literal whole.
+    if (llvm19() && op.kind == OperandKind::literal &&
+        (info_.mnemonic.substr(0, 5) == "v_pk_" || (src >= 0 && info_.types[F_SRC0 + src] == OperandType::pk_f16)))
+        return ImmType::b32;
     if (detail::f16_sources(inst_.op, target_)) return ImmType::b16_float;
     if (detail::i16_src0(inst_.op, target_) && src == 0) return ImmType::b16_int;
     return ImmType::b32;
@@ -187,7 +189,7 @@ std::string Printer::operand(const Operand& op, int src) const {
     bool constant =
         op.kind == OperandKind::inline_int || op.kind == OperandKind::inline_float || op.kind == OperandKind::literal;
     if (constant && detail::register_only_source(inst_.op, target_, src)) {
-        // LLVM 15 replaces the value; LLVM 19 (our gfx942 oracle) appends a note.
+        // LLVM 15 replaces the value; LLVM 19 (gfx940/gfx942 oracle) appends a note.
         if (!llvm19()) return "/*invalid immediate*/";
         Operand plain = op;
         return plain_operand(plain, src) + "/*Invalid immediate*/";
@@ -549,6 +551,7 @@ void Printer::vop3p() {
         if (inst_.cbsz) flag("cbsz:" + dec(inst_.cbsz));
         if (inst_.abid) flag("abid:" + dec(inst_.abid));
         if (inst_.blgp) flag("blgp:" + dec(inst_.blgp));
+        if (inst_.mods.neg) flag("neg:" + bit_list(inst_.mods.neg, 3));
         return;
     }
     unsigned all = (1u << count) - 1;

@@ -40,6 +40,7 @@ enum PrintFlag : std::uint16_t {
     PF_MIXED_PRECISION = 1u << 12,   // v_*_mix*: op_sel_hi defaults to 0, neg_hi bits are abs
     PF_GDS_ONLY = 1u << 13,          // DS that LLVM decodes only with the gds bit set (ds_gws_*)
     PF_DS_ADDR_IS_DATA = 1u << 14,   // the address field holds data: the acc bit makes it an AGPR
+    PF_MFMA_NEG = 1u << 15,          // MFMA whose BLGP field holds neg bits (gfx940 f64)
 };
 
 struct OperandPrinting {
@@ -69,6 +70,7 @@ inline int op_sel_entries(Op op, Target t) { return operand_printing(op, t).op_s
 inline bool f16_sources(Op op, Target t) { return operand_printing(op, t).has(PF_F16_SOURCES); }
 inline bool i16_src0(Op op, Target t) { return operand_printing(op, t).has(PF_I16_SRC0); }
 inline bool mfma_agpr_default(Op op, Target t) { return operand_printing(op, t).has(PF_MFMA_AGPR_DEFAULT); }
+inline bool mfma_neg(Op op, Target t) { return operand_printing(op, t).has(PF_MFMA_NEG); }
 inline bool ds_two_offsets(Op op, Target t) { return operand_printing(op, t).has(PF_DS_TWO_OFFSETS); }
 inline bool immediate_first(Op op, Target t) { return operand_printing(op, t).has(PF_IMMEDIATE_FIRST); }
 inline bool sdata_is_number(Op op, Target t) { return operand_printing(op, t).has(PF_SDATA_NUMBER); }

@@ -98,7 +98,8 @@ void run_corpus(Target target, std::size_t minimum_lines) {
     // The raw stream also holds modifier combinations no assembler emits
     // (LLVM decodes some with annotations such as "/*Invalid register...*/");
     // those are reported above and held to a small bound, not to zero.
-    CHECK(raw_bad.size() * 100 <= raw_lines.size() * (target == Target::gfx942 ? 5 : 1));
+    // LLVM 19 (gfx940, gfx942) annotates more of them than LLVM 15.
+    CHECK(raw_bad.size() * 100 <= raw_lines.size() * (llvm_version(target) >= 19 ? 5 : 1));
     // Every encoding family is represented.
     for (const char* family : {"SOP1",
                                "SOP2",
@@ -137,7 +138,7 @@ void run_corpus(Target target, std::size_t minimum_lines) {
 }  // namespace
 
 TEST_CASE("disassembly equals llvm-objdump on a generated corpus", "[decode][corpus]") {
-    // LLVM 15 is the oracle for gfx900..gfx940, LLVM 19 for gfx942.
+    // LLVM 15 is the oracle for gfx900..gfx90a, LLVM 19 for gfx940 and gfx942.
     for (Target target : all_targets) {
         SECTION(target_label(target)) { run_corpus(target, 1500); }
     }
