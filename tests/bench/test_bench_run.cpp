@@ -303,8 +303,10 @@ TEST_CASE("the cycle model alone (--model-only) over its parameter grid (--model
                              "--threads", "2", "--model-only", "--model-grid", "--json", json.string()});
     CAPTURE(o.out, o.err);
     REQUIRE(o.status == 0);
-    CHECK(contains(o.out, "gfx906: modeled time vs dpp0 over 32 sets of the cycle model's unknown parameters"));
-    CHECK(contains(o.out, "\n  dpp1 "));
+    CHECK(contains(o.out,
+                   "gfx906: modeled time vs the plain kernel of the same tile over 32 sets of the cycle model's "
+                   "unknown parameters"));
+    CHECK(contains(o.out, "\n  dpp1            vs dpp0     "));
     CHECK(!contains(o.out, "modeled lower bound (roofline)"));  // partial counters: no roofline
     const nlohmann::json report = nlohmann::json::parse(read(json));
     for (const nlohmann::json& row : report["configs"][0]["variants"]) {

@@ -6,8 +6,9 @@
 
 namespace exec_test {
 
-GemmResult run_gemm(const Program& program, const Gemm& g, const std::vector<float>& a, const std::vector<float>& b,
-                    const std::vector<float>& c0, unsigned threads, const Schedule& schedule) {
+GemmResult run_gemm(const Program& program, unsigned macro_tile, const Gemm& g, const std::vector<float>& a,
+                    const std::vector<float>& b, const std::vector<float>& c0, unsigned threads,
+                    const Schedule& schedule) {
     DeviceMemory memory;
     const std::uint64_t da = memory.allocate(4 * a.size(), "A"), db = memory.allocate(4 * b.size(), "B"),
                         dc = memory.allocate(4 * c0.size(), "C");
@@ -26,7 +27,8 @@ GemmResult run_gemm(const Program& program, const Gemm& g, const std::vector<flo
                              g.alpha,
                              g.beta};
     LaunchConfig config;
-    config.grid = {std::uint32_t((g.m + 127) / 128), std::uint32_t((g.n + 127) / 128), 1};
+    config.grid = {std::uint32_t((g.m + macro_tile - 1) / macro_tile),
+                   std::uint32_t((g.n + macro_tile - 1) / macro_tile), 1};
     config.block = {256, 1, 1};
     config.kernarg.resize(sizeof k);
     std::memcpy(config.kernarg.data(), &k, sizeof k);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dppgemm/code_objects.h"
+#include "dppgemm/dppgemm.hpp"
 #include "dppgemm/kernargs.h"
 #include "emu/exec/dispatch.hpp"
 #include "emu/loader/code_object.hpp"
@@ -27,7 +28,8 @@ inline std::vector<float> run_on_emulator(const dppgemm_code_object& co, const s
     memory.write(args.b, b.data(), b.size() * 4);
     memory.write(args.c, c.data(), c.size() * 4);
     LaunchConfig config;
-    config.grid = {(args.size_m + 127) / 128, (args.size_n + 127) / 128, 1};
+    const unsigned tile = dppgemm::variant_info(*dppgemm::parse_variant(co.variant))->macro_tile;
+    config.grid = {(args.size_m + tile - 1) / tile, (args.size_n + tile - 1) / tile, 1};
     config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
     config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args),
                           reinterpret_cast<const std::uint8_t*>(&args + 1));
