@@ -382,7 +382,10 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
     }
     if (const auto variant = parse_variant(row.variant))
         if (const VariantInfo* info = variant_info(*variant)) {
-            j["expected_lds_read_requests_per_step"] = info->lds_read_requests_per_step;
+            // The table counts per step of the row's own tile; the bench per
+            // 128x128x8 of work (steps()), which a 64x64 kernel does in 4 steps.
+            const std::uint64_t tiles_per_128 = (128 / info->macro_tile) * (128 / info->macro_tile);
+            j["expected_lds_read_requests_per_step"] = info->lds_read_requests_per_step * tiles_per_128;
             j["idea"] = info->idea;
         }
     if (row.on_gpu()) {
