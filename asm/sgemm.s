@@ -14,9 +14,9 @@
 //               stop the assembly (the loads and the LDS rows move 8 k)
 //   Why 64x64 takes 4x4 per lane and 256 workitems, not 8x8 and 64: per k a
 //   lane reads one A and one B float4 (2 ds_read_b128) for 16 macs, so LDS
-//   reads are 2 b128 per 64 VALU clocks, at or above the LDS port's rate
-//   (docs/kernels.md, "The 64x64 family"): the LDS-bound regime where sharing
-//   B saves time. 64 workitems with 8x8 would keep the 128 tile's 4 reads per
+//   reads are 2 b128 per 64 VALU clocks, which the timing study estimates at
+//   112-147 % of the VALU rate: the regime where sharing B can save time
+//   (docs/kernels.md, "The 64x64 family", has what the cycle model says). 64 workitems with 8x8 would keep the 128 tile's 4 reads per
 //   64 macs (VALU-bound, DPP buys no time) with a quarter of the waves to
 //   hide latency.
 //   Operand sharing, named features (0 or 1 each; variant names in brackets):
@@ -58,8 +58,9 @@
 //   (A_HALF_SHARED=1 reads A's other float4 on even k through a second
 //   address register: 4096 requests, 17 extra VALU per wave and step instead
 //   of A_ROW_SHARED's 3072 and 32)
-//   PAD      LDS padding in floats appended to each 128-float A row (and B row
-//            for SHARING 0, 1) (multiple of 4); SHARING 2..4 fix their B rows (below)
+//   PAD      LDS padding in floats appended to each MACRO_TILE-float A row (and
+//            B row for SHARING 0, 1 at MICRO_TILE=8) (multiple of 4); the other
+//            schemes fix their B rows (below)
 //   ROW_NEWBCAST              1 where DPP row_newbcast exists (gfx90a, gfx94x)
 //   ACCUM_OFFSET_REQUIRED     1 on gfx90a/gfx94x (unified VGPR/AGPR file)
 //   ARCHITECTED_FLAT_SCRATCH  1 on gfx94x (no flat scratch SGPRs to reserve)

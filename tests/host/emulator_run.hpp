@@ -4,10 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <string_view>
 #include <vector>
 
 #include "dppgemm/code_objects.h"
-#include "dppgemm/dppgemm.hpp"
 #include "dppgemm/kernargs.h"
 #include "emu/exec/dispatch.hpp"
 #include "emu/loader/code_object.hpp"
@@ -28,7 +28,13 @@ inline std::vector<float> run_on_emulator(const dppgemm_code_object& co, const s
     memory.write(args.b, b.data(), b.size() * 4);
     memory.write(args.c, c.data(), c.size() * 4);
     LaunchConfig config;
-    const unsigned tile = dppgemm::variant_info(*dppgemm::parse_variant(co.variant))->macro_tile;
+    // The macro tile of the code object's row of the variant table.
+    unsigned tile = 0;
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    if (std::string_view(co.variant) == #name) tile = macro_tile;
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+    REQUIRE(tile != 0);
     config.grid = {(args.size_m + tile - 1) / tile, (args.size_n + tile - 1) / tile, 1};
     config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
     config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args),
