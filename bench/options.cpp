@@ -154,9 +154,10 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
                    "emu: cycle-model parameters to override, NAME=VALUE[,NAME=VALUE...] (emu/timing/parameters.def), "
                    "or @FILE: a parameter file (dppgemm-calibrate writes them)")
         ->type_name("LIST");
-    app.add_flag("--model-grid", o.model_grid,
-                 "emu: also model every variant over the grid of the cycle model's unknown parameters and say, per "
-                 "variant, how its modeled time differs from dpp0's over the whole grid");
+    app.add_flag(
+        "--model-grid", o.model_grid,
+        "emu: also model every variant over the grid of the cycle model's unknown parameters and say, per "
+        "variant, how its modeled time differs from the plain kernel of its tile (dpp0, dpp0_64) over the whole grid");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

@@ -121,7 +121,7 @@ Result run_emu(const Problem& p, const Options& options) {
 
         const dppgemm_sgemm_kernargs args = make_kernargs(p, a, b, c);
         emu::LaunchConfig config;
-        config.grid = {p.tiles_m(), p.tiles_n(), 1};
+        config.grid = {p.tiles_m(macro_tile_of(*co)), p.tiles_n(macro_tile_of(*co)), 1};
         config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
         config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args),
                               reinterpret_cast<const std::uint8_t*>(&args) + sizeof args);

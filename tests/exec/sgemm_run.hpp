@@ -21,10 +21,12 @@ struct GemmResult {
     DispatchResult dispatch;
 };
 
-// C = alpha op(A) op(B) + beta C on a grid of 128x128 tiles, `threads` host
-// threads (the parallel schedule) or the given schedule.
-GemmResult run_gemm(const Program& program, const Gemm& g, const std::vector<float>& a, const std::vector<float>& b,
-                    const std::vector<float>& c0, unsigned threads, const Schedule& schedule = {});
+// C = alpha op(A) op(B) + beta C on a grid of macro_tile x macro_tile tiles
+// (the kernel's row of the variant table), `threads` host threads (the
+// parallel schedule) or the given schedule.
+GemmResult run_gemm(const Program& program, unsigned macro_tile, const Gemm& g, const std::vector<float>& a,
+                    const std::vector<float>& b, const std::vector<float>& c0, unsigned threads,
+                    const Schedule& schedule = {});
 
 using dppgemm::test_support::random_matrix;
 

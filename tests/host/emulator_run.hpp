@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <string_view>
 #include <vector>
 
 #include "../support/sgemm_launch.hpp"
@@ -21,7 +22,14 @@ inline std::vector<float> run_on_emulator(const dppgemm_code_object& co, const s
     using namespace dppgemm::emu;
     const CodeObject object = load_code_object(co.data, co.size);
     const Program program = build_program(object, object.kernel(co.kernel_name));
-    dppgemm::test_support::SgemmLaunch run(a, b, c, args);
+    // The macro tile of the code object's row of the variant table.
+    unsigned tile = 0;
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    if (std::string_view(co.variant) == #name) tile = macro_tile;
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+    REQUIRE(tile != 0);
+    dppgemm::test_support::SgemmLaunch run(a, b, c, args, tile);
     const DispatchResult result = launch(run.memory, program, run.config);
     REQUIRE(result.ok());
     if (counters) *counters = result.counters;

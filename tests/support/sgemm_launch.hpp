@@ -30,15 +30,16 @@ inline dppgemm_sgemm_kernargs sgemm_kernargs(int m, int n, int k, int lda, int l
 
 // A, B and C in fresh device memory, each buffer exactly its host array, and
 // the launch of one SGEMM on them: `arguments` with the three addresses filled
-// in, one workgroup per 128x128 tile of C. `config.threads` and the rest are
-// the caller's to set before launching on `memory`.
+// in, one workgroup per macro tile of C (the variant table's macro_tile
+// column). `config.threads` and the rest are the caller's to set before
+// launching on `memory`.
 struct SgemmLaunch {
     emu::DeviceMemory memory;
     dppgemm_sgemm_kernargs args;
     emu::LaunchConfig config;
 
     SgemmLaunch(const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c,
-                const dppgemm_sgemm_kernargs& arguments)
+                const dppgemm_sgemm_kernargs& arguments, std::uint32_t macro_tile = 128)
         : args(arguments), c_count_(c.size()) {
         args.a = memory.allocate(4 * a.size(), "A");
         args.b = memory.allocate(4 * b.size(), "B");
@@ -46,7 +47,7 @@ struct SgemmLaunch {
         memory.write(args.a, a.data(), 4 * a.size());
         memory.write(args.b, b.data(), 4 * b.size());
         memory.write(args.c, c.data(), 4 * c.size());
-        config.grid = {(args.size_m + 127) / 128, (args.size_n + 127) / 128, 1};
+        config.grid = {(args.size_m + macro_tile - 1) / macro_tile, (args.size_n + macro_tile - 1) / macro_tile, 1};
         config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
         config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args),
                               reinterpret_cast<const std::uint8_t*>(&args + 1));

@@ -5,7 +5,7 @@ cmake_minimum_required(VERSION 3.20)
 include(${CMAKE_CURRENT_LIST_DIR}/assemble_template.cmake)
 
 file(MAKE_DIRECTORY ${WORK_DIR})
-set(common PACKED=1 FMAC=1 TRANS_A=0 TRANS_B=0 PAD=4 ARCHITECTED_FLAT_SCRATCH=0)
+set(common PACKED=1 FMAC=1 TRANS_A=0 TRANS_B=0 PAD=4 ARCHITECTED_FLAT_SCRATCH=0 MACRO_TILE=128 MICRO_TILE=8)
 foreach(case "gfx900;9.0.0" "gfx906;9.0.6" "gfx908;9.0.8")
   list(GET case 0 target)
   list(GET case 1 generation)
