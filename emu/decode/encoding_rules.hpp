@@ -5,6 +5,7 @@
 // llvm-objdump by gen/probe.py), and the reverse opcode maps.
 
 #include <cstdint>
+#include <string_view>
 
 #include "emu/decode/op_table.hpp"
 
@@ -38,6 +39,7 @@ enum PrintFlag : std::uint16_t {
     PF_IMMEDIATE_FIRST = 1u << 10,   // the immediate prints before the register (s_setreg_b32)
     PF_SDATA_NUMBER = 1u << 11,      // sdata holds a number, not a register (s_atc_probe)
     PF_MIXED_PRECISION = 1u << 12,   // v_*_mix*: op_sel_hi defaults to 0, neg_hi bits are abs
+    PF_SDWA_NO_SUFFIX = 1u << 13,    // the SDWA form prints without _sdwa (GCN3 VOPC)
 };
 
 struct OperandPrinting {
@@ -52,6 +54,11 @@ struct OperandPrinting {
 };
 
 const OperandPrinting& operand_printing(Op op, Target target);
+
+// The op's mnemonic as LLVM spells it on the target: its name, or the GCN3
+// name of an op GFX9 renamed (DPPGEMM_SPELLING rows: v_add_u32 for
+// v_add_co_u32 on gfx803).
+std::string_view spelling(Op op, Target target);
 
 inline bool int16_source(Op op, Target t, int src) { return (operand_printing(op, t).int16_sources >> src) & 1; }
 inline bool register_only_source(Op op, Target t, int src) {
@@ -71,6 +78,7 @@ inline bool ds_two_offsets(Op op, Target t) { return operand_printing(op, t).has
 inline bool immediate_first(Op op, Target t) { return operand_printing(op, t).has(PF_IMMEDIATE_FIRST); }
 inline bool sdata_is_number(Op op, Target t) { return operand_printing(op, t).has(PF_SDATA_NUMBER); }
 inline bool mixed_precision(Op op, Target t) { return operand_printing(op, t).has(PF_MIXED_PRECISION); }
+inline bool sdwa_no_suffix(Op op, Target t) { return operand_printing(op, t).has(PF_SDWA_NO_SUFFIX); }
 inline bool src0_vgpr_number(Op op, Target t) { return operand_printing(op, t).has(PF_SRC0_VGPR_NUMBER); }
 inline bool neg_is_sext(Op op, Target t, int bit) { return (operand_printing(op, t).sext_neg_bits >> bit) & 1; }
 

@@ -597,8 +597,15 @@ u32 typed_from_register(u32 value, const TypedFormat& f, bool d16) {
 
 TypedFormat resource_format(const Wave& w, const ExecInst& e) { return typed_format(w.sreg[e.src[2].index + 3]); }
 
+// GCN3 keeps d16 format components one per register (unpacked): not emulated.
+void refuse_unpacked_d16(const Wave& w, const TypedOp& t) {
+    if (t.d16 && t.count > 1 && !has(w.group->env->program->target, Feature::gfx9_insts))
+        fail(FaultKind::not_implemented, "d16 format access with unpacked components (GCN3) is not implemented");
+}
+
 void typed_load(Wave& w, const ExecInst& e) {
     const TypedOp& t = typed_ops()[static_cast<std::size_t>(e.inst->op)];
+    refuse_unpacked_d16(w, t);
     const TypedFormat f = resource_format(w, e);
     const u64 exec = w.exec();
     LaneAddresser addr(w, e);
@@ -642,6 +649,7 @@ void typed_load(Wave& w, const ExecInst& e) {
 
 void typed_store(Wave& w, const ExecInst& e) {
     const TypedOp& t = typed_ops()[static_cast<std::size_t>(e.inst->op)];
+    refuse_unpacked_d16(w, t);
     const TypedFormat f = resource_format(w, e);
     const u64 exec = w.exec();
     LaneAddresser addr(w, e);
