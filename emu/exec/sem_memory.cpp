@@ -130,7 +130,8 @@ public:
 private:
     // Where byte `offset` of lane l's private segment lives: FLAT_SCRATCH
     // (the wave's scratch base, which a gfx9 prologue sets from flat scratch
-    // init + the wave offset and gfx940 hardware sets itself) plus the
+    // init + the wave offset and gfx940 hardware sets itself; on GCN3 the
+    // hidden private base + FLAT_SCRATCH_HI * 256, the prologue's wave offset) plus the
     // swizzle of the private segment buffer (dispatch.cpp), so that buffer,
     // scratch and flat accesses to one private address meet.
     u64 private_address(unsigned l, u32 offset, u32 width) const {
@@ -138,8 +139,12 @@ private:
         if (size == 0)
             fail(FaultKind::scratch_without_allocation,
                  "scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
-        const u64 address = w_.read64(sreg_flat_scratch) +
-                            swizzled_offset(l, offset, 0, private_index_stride, BufferResource::element_size);
+        const DispatchEnv& env = *w_.group->env;
+        const u64 wave_base = has(env.program->target, Feature::gfx9_insts)
+                                  ? w_.read64(sreg_flat_scratch)
+                                  : env.hidden_private_base + (u64(w_.sreg[sreg_flat_scratch + 1]) << 8);
+        const u64 address =
+            wave_base + swizzled_offset(l, offset, 0, private_index_stride, BufferResource::element_size);
         if (u64(offset) + width > size)
             fault_at(FaultKind::scratch_out_of_segment,
                      "scratch access past the work-item's " + std::to_string(size) + "-byte private segment", address);

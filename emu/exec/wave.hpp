@@ -154,6 +154,9 @@ struct DispatchEnv {
     std::uint64_t code_base = 0;             // device address of the kernel's byte 0 (s_getpc)
     std::uint64_t watchdog = 0;              // instructions per wave, 0: none
     std::uint32_t private_segment_size = 0;  // scratch bytes per work-item; 0: the kernel has none
+    // The scratch backing's base, GCN3's SH_HIDDEN_PRIVATE_BASE_VIMID: its
+    // FLAT_SCRATCH holds offsets from it, not an address (AMDGPUUsage, "Flat Scratch").
+    std::uint64_t hidden_private_base = 0;
 };
 
 struct Workgroup {
