@@ -33,7 +33,9 @@ struct Reader {
     }
 };
 
-// LLVM's FeatureGFX90AInsts / FeatureGFX940Insts: the bits these encodings add or rename.
+// LLVM's FeatureGFX9Insts / FeatureGFX90AInsts / FeatureGFX940Insts: the bits
+// these encodings add or rename (GCN3, gfx803, lacks the first).
+bool gfx9_insts(Target t) { return has(t, Feature::gfx9_insts); }
 bool gfx90a_insts(Target t) { return has(t, Feature::gfx90a_insts); }
 bool gfx940_insts(Target t) { return has(t, Feature::gfx940_insts); }
 
@@ -196,11 +198,15 @@ Operand Decoder::source(unsigned code, int dwords, bool literal_ok) {
     bool special = (code >= 102 && code <= 127) || (code >= 235 && code <= 239) || (code >= 251 && code <= 254);
     if (!special) ok_ = false;
     op.kind = OperandKind::special;
-    if (code >= 108 && code <= 123) {
-        op.index = static_cast<std::uint16_t>(code - 108);
+    const unsigned ttmp0 = first_ttmp_code(target_);
+    if (code >= ttmp0 && code <= 123) {
+        op.index = static_cast<std::uint16_t>(code - ttmp0);
         if (dwords > 1) op.index = static_cast<std::uint16_t>(op.index & ~(dwords >= 4 ? 3u : 1u));
-        op.code = static_cast<std::uint16_t>(108 + op.index);
-        if (op.index + dwords > 16) ok_ = false;
+        op.code = static_cast<std::uint16_t>(ttmp0 + op.index);
+        if (op.index + dwords > 124 - ttmp0) ok_ = false;
+    } else if (code >= 108 && code < ttmp0) {
+        // GCN3's trap base and trap memory addresses: tba, tma (pairs at 108, 110).
+        if (dwords > 2 || (dwords == 2 && code % 2)) ok_ = false;
     } else if (dwords > 1 && code < 128) {
         // Pairs exist for flat_scratch, xnack_mask, vcc, exec only.
         if (!(code == 102 || code == 104 || code == 106 || code == 126) || dwords > 2) ok_ = false;
@@ -257,7 +263,9 @@ void Decoder::sopp() {
     inst_.simm16 = static_cast<std::uint16_t>(bits(word_, 0, 16));
     if (info().imm_kind() == ImmKind::none && inst_.simm16 != 0) ok_ = false;
     if (info().has(OF_WAITCNT)) {
-        inst_.waitcnt.vmcnt = static_cast<std::uint8_t>(bits(word_, 0, 4) | bits(word_, 14, 2) << 4);
+        // GCN3: vmcnt is bits 0..3 alone (bits 14..15 are ignored); gfx9 adds its high bits there.
+        const unsigned vmcnt_high = gfx9_insts(target_) ? bits(word_, 14, 2) : 0;
+        inst_.waitcnt.vmcnt = static_cast<std::uint8_t>(bits(word_, 0, 4) | vmcnt_high << 4);
         inst_.waitcnt.expcnt = static_cast<std::uint8_t>(bits(word_, 4, 3));
         inst_.waitcnt.lgkmcnt = static_cast<std::uint8_t>(bits(word_, 8, 4));
     }
@@ -271,7 +279,8 @@ void Decoder::smem() {
         ok_ = false;
         return;
     }
-    bool imm = bits(word_, 17, 1), soe = bits(word_, 14, 1);
+    // GCN3 has no soffset (bit 14 is ignored) and a 20-bit unsigned offset.
+    bool imm = bits(word_, 17, 1), soe = bits(word_, 14, 1) && gfx9_insts(target_);
     inst_.glc = bits(word_, 16, 1);
     inst_.smem_imm = imm;
     unsigned sdata = bits(word_, 6, 7);
@@ -282,8 +291,8 @@ void Decoder::smem() {
     if (i.dwords[F_SRC2]) {
         if (imm) {
             // gfx9: 21-bit signed byte offset.
-            std::int32_t offset = static_cast<std::int32_t>(bits(word_, 32, 21) << 11) >> 11;
-            inst_.offset = offset;
+            inst_.offset = gfx9_insts(target_) ? static_cast<std::int32_t>(bits(word_, 32, 21) << 11) >> 11
+                                               : static_cast<std::int32_t>(bits(word_, 32, 20));
             if (soe) inst_.soffset = source(bits(word_, 57, 7), 1);
         } else {
             inst_.soffset = source(bits(word_, 32, 7), 1);  // offset field holds an SGPR
@@ -352,9 +361,12 @@ void Decoder::vop_sdwa(Operand& src0, Operand* src1, bool vopc) {
         ok_ = false;
         return;
     }
+    // GCN3's SDWA sources are VGPRs (gfx9 added the s0/s1 bits 23 and 31),
+    // its VOPC form writes vcc (no sdst) and has clamp, its others no omod.
+    const bool gfx9 = gfx9_insts(target_);
     unsigned s0 = bits(w, 0, 8);
-    src0 = bits(w, 23, 1) ? source(s0, 1, false) : vgpr(s0, 1);
-    if (src1 && bits(w, 31, 1)) *src1 = source(src1->index, 1, false);
+    src0 = gfx9 && bits(w, 23, 1) ? source(s0, 1, false) : vgpr(s0, 1);
+    if (src1 && gfx9 && bits(w, 31, 1)) *src1 = source(src1->index, 1, false);
     Sdwa& s = inst_.sdwa_sel;
     s.src0_sel = static_cast<std::uint8_t>(bits(w, 16, 3));
     s.src1_sel = static_cast<std::uint8_t>(bits(w, 24, 3));
@@ -365,12 +377,13 @@ void Decoder::vop_sdwa(Operand& src0, Operand* src1, bool vopc) {
     if (!src1 && s.src1_sel) ok_ = false;  // VOP1: no src1
     if (vopc) {
         // bits 8..14: sdst, bit 15: sdst valid (else vcc)
-        if (bits(w, 15, 1)) inst_.sdst = sgpr_dst(bits(w, 8, 7), 2);
+        if (gfx9 && bits(w, 15, 1)) inst_.sdst = sgpr_dst(bits(w, 8, 7), 2);
+        if (!gfx9) inst_.clamp = bits(w, 13, 1);
     } else {
         s.dst_sel = static_cast<std::uint8_t>(bits(w, 8, 3));
         s.dst_unused = static_cast<std::uint8_t>(bits(w, 11, 2));
         inst_.clamp = bits(w, 13, 1);
-        inst_.omod = static_cast<std::uint8_t>(bits(w, 14, 2));
+        if (gfx9) inst_.omod = static_cast<std::uint8_t>(bits(w, 14, 2));
         if (s.dst_sel > 6) ok_ = false;
     }
 }
@@ -612,7 +625,9 @@ void Decoder::mubuf() {
     else inst_.src0.kind = OperandKind::off;
     if (addr_dwords && !i.dwords[F_SRC0]) ok_ = false;
     unsigned vdata = bits(word_, 40, 8);
-    if (i.dwords[F_DST]) inst_.dst = vgpr(vdata, i.dwords[F_DST], acc);
+    // GCN3's d16 format ops are unpacked: one VGPR per component (LLVM's FeatureUnpackedD16VMem).
+    const bool unpacked_d16 = !gfx9_insts(target_) && i.has(OF_D16) && i.components > 0;
+    if (i.dwords[F_DST]) inst_.dst = vgpr(vdata, unpacked_d16 ? i.components : i.dwords[F_DST], acc);
     if (!i.dwords[F_SRC2]) {  // buffer_wbinvl1 and friends: no operands at all
         inst_.src0 = Operand{};
         return;

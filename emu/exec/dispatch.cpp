@@ -470,7 +470,18 @@ private:
         if (u.queue_ptr) put64(s_.queue);
         if (u.kernarg_segment_ptr) put64(s_.kernarg);
         if (u.dispatch_id) put64(0);
-        if (u.flat_scratch_init) put64(s_.scratch);  // gfx9: the backing's base; the prologue adds the wave offset
+        if (u.flat_scratch_init) {
+            if (has(p.target, Feature::gfx9_insts)) {
+                put64(s_.scratch);  // gfx9: the backing's base; the prologue adds the wave offset
+            } else {
+                // GCN3: the offset of the backing from the hidden private base
+                // (0: it is the base) and the work-item's scratch bytes; the
+                // prologue writes FLAT_SCRATCH_HI = (offset + wave offset) >> 8
+                // and FLAT_SCRATCH_LO = the size.
+                w.sreg[s++] = 0;
+                w.sreg[s++] = s_.env.private_segment_size;
+            }
+        }
         if (u.private_segment_size) w.sreg[s++] = s_.env.private_segment_size;
         s = std::max(s, kd.user_sgpr_count);
         const SystemSgprs& sys = kd.system_sgprs;
@@ -726,6 +737,7 @@ void allocate_scratch(Shared& shared, DispatchObjects& objects, unsigned workers
     const std::uint64_t bytes = std::uint64_t(shared.scratch_wave_bytes) * shared.waves_per_group * workers;
     if (bytes > 0xffffffffu) throw LaunchError("scratch of " + std::to_string(bytes) + " bytes (at most 4 GiB)");
     shared.scratch = objects.make(bytes, "scratch");
+    shared.env.hidden_private_base = shared.scratch;
     shared.scratch_records = static_cast<std::uint32_t>(bytes);
 }
 
@@ -896,6 +908,13 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     std::vector<std::uint8_t> kernarg(kernarg_size, 0);
     std::copy(config.kernarg.begin(), config.kernarg.end(), kernarg.begin());
     shared.queue = objects.make(256, "amd_queue");
+    // amd_queue_t's group_segment_aperture_base_hi (0x40) and
+    // private_segment_aperture_base_hi (0x44): where code for targets without
+    // aperture registers (gfx803) reads the flat apertures (AMDGPUUsage,
+    // "Flat Scratch"; LLVM's SITargetLowering::getSegmentAperture).
+    const std::uint32_t aperture_highs[2] = {std::uint32_t(shared_aperture_base >> 32),
+                                             std::uint32_t(private_aperture_base >> 32)};
+    memory.write(shared.queue + 0x40, aperture_highs, sizeof aperture_highs);
     fill_hidden_arguments(kernarg, program, config, shared.queue,
                           config.cooperative ? multigrid_info(objects, config) : 0);
     // Compilers load kernel arguments in wide scalar loads that may run past

@@ -130,7 +130,8 @@ public:
 private:
     // Where byte `offset` of lane l's private segment lives: FLAT_SCRATCH
     // (the wave's scratch base, which a gfx9 prologue sets from flat scratch
-    // init + the wave offset and gfx940 hardware sets itself) plus the
+    // init + the wave offset and gfx940 hardware sets itself; on GCN3 the
+    // hidden private base + FLAT_SCRATCH_HI * 256, the prologue's wave offset) plus the
     // swizzle of the private segment buffer (dispatch.cpp), so that buffer,
     // scratch and flat accesses to one private address meet.
     u64 private_address(unsigned l, u32 offset, u32 width) const {
@@ -138,8 +139,12 @@ private:
         if (size == 0)
             fail(FaultKind::scratch_without_allocation,
                  "scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
-        const u64 address = w_.read64(sreg_flat_scratch) +
-                            swizzled_offset(l, offset, 0, private_index_stride, BufferResource::element_size);
+        const DispatchEnv& env = *w_.group->env;
+        const u64 wave_base = has(env.program->target, Feature::gfx9_insts)
+                                  ? w_.read64(sreg_flat_scratch)
+                                  : env.hidden_private_base + (u64(w_.sreg[sreg_flat_scratch + 1]) << 8);
+        const u64 address =
+            wave_base + swizzled_offset(l, offset, 0, private_index_stride, BufferResource::element_size);
         if (u64(offset) + width > size)
             fault_at(FaultKind::scratch_out_of_segment,
                      "scratch access past the work-item's " + std::to_string(size) + "-byte private segment", address);
@@ -610,8 +615,15 @@ u32 typed_from_register(u32 value, const TypedFormat& f, bool d16) {
 
 TypedFormat resource_format(const Wave& w, const ExecInst& e) { return typed_format(w.sreg[e.src[2].index + 3]); }
 
+// GCN3 keeps d16 format components one per register (unpacked): not emulated.
+void refuse_unpacked_d16(const Wave& w, const TypedOp& t) {
+    if (t.d16 && t.count > 1 && !has(w.group->env->program->target, Feature::gfx9_insts))
+        fail(FaultKind::not_implemented, "d16 format access with unpacked components (GCN3) is not implemented");
+}
+
 void typed_load(Wave& w, const ExecInst& e) {
     const TypedOp& t = typed_ops()[static_cast<std::size_t>(e.inst->op)];
+    refuse_unpacked_d16(w, t);
     const TypedFormat f = resource_format(w, e);
     const u64 exec = w.exec();
     LaneAddresser addr(w, e);
@@ -655,6 +667,7 @@ void typed_load(Wave& w, const ExecInst& e) {
 
 void typed_store(Wave& w, const ExecInst& e) {
     const TypedOp& t = typed_ops()[static_cast<std::size_t>(e.inst->op)];
+    refuse_unpacked_d16(w, t);
     const TypedFormat f = resource_format(w, e);
     const u64 exec = w.exec();
     LaneAddresser addr(w, e);

@@ -165,6 +165,9 @@ struct DispatchEnv {
     // The GWS resources of a cooperative launch (gws.hpp); null otherwise.
     // Cooperative workgroups all run on the launching thread: no locking.
     GlobalWaveSync* gws = nullptr;
+    // The scratch backing's base, GCN3's SH_HIDDEN_PRIVATE_BASE_VIMID: its
+    // FLAT_SCRATCH holds offsets from it, not an address (AMDGPUUsage, "Flat Scratch").
+    std::uint64_t hidden_private_base = 0;
 };
 
 struct Workgroup {

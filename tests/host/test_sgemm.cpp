@@ -301,9 +301,10 @@ TEST_CASE("sgemm: the emu backend's counters are the emulator's, one name per qu
 TEST_CASE("sgemm: a variant a target does not have is refused, named") {
     const Problem p = Problem::random('N', 'N', 8, 8, 8, 0, 1);
     std::vector<float> c;
-    // gfx940 is emulated but has no kernels; rows that need target features
-    // (row_newbcast, packed_fp32) are missing on gfx906 as well.
-    for (const char* target : {"gfx940", "gfx906"})
+    // gfx940 and gfx803 are emulated but have no kernels (the template needs
+    // gfx9 instructions: v_add_u32 without carry, v_lshl_add_u32); rows that
+    // need target features (row_newbcast, packed_fp32) are missing on gfx906 as well.
+    for (const char* target : {"gfx940", "gfx803", "gfx906"})
         for (const dppgemm::VariantInfo& row : dppgemm::variant_table()) {
             const std::vector<dppgemm::Variant> available = dppgemm::available_variants(target);
             if (std::find(available.begin(), available.end(), row.variant) != available.end()) continue;
@@ -318,6 +319,9 @@ TEST_CASE("sgemm: a variant a target does not have is refused, named") {
     CHECK(dppgemm::available_variants("gfx940").empty());
     CHECK(dppgemm::variant_unavailable_reason(dppgemm::Variant::dpp1, "gfx940") ==
           "dpp1 is not available on gfx940 (built for gfx900, gfx906, gfx908, gfx90a, gfx942)");
+    CHECK(dppgemm::available_variants("gfx803").empty());
+    CHECK(dppgemm::variant_unavailable_reason(dppgemm::Variant::dpp0, "gfx803") ==
+          "dpp0 is not available on gfx803 (built for gfx900, gfx906, gfx908, gfx90a, gfx942)");
     CHECK(dppgemm::variant_unavailable_reason(dppgemm::Variant::dpp1, "gfx906:xnack-").empty());
 }
 
