@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <ostream>
 #include <random>
 #include <sstream>
@@ -154,6 +155,15 @@ std::string whole(const StepRow& row, std::uint64_t Counters::*counter) {
     return (row.exact_counts ? "" : "~") + format("%.0f", row.scaled(counter));
 }
 
+// Share of the modeled cycles in the named components, e.g. "valu".
+std::string modeled_share(const StepRow& row, std::initializer_list<const char*> names) {
+    if (!row.result || !row.result.modeled || row.result.modeled->cycles <= 0) return "-";
+    double cycles = 0;
+    for (const auto& [component, value] : row.result.modeled->components)
+        for (const char* name : names) cycles += component == name ? value : 0;
+    return format("%.0f %%", 100 * cycles / row.result.modeled->cycles);
+}
+
 std::string occupancy(const StepRow& row) {
     if (!row.result || !row.result.modeled) return "-";
     return std::to_string(row.result.modeled->resident_workgroups) + " (" + row.result.modeled->occupancy_limit + ")";
@@ -223,15 +233,17 @@ void print_progression(std::ostream& out, const ProgressionReport& report) {
                             whole(row, &Counters::lds_bank_conflict_cycles),
                             row.result ? format("%.1f", row.scaled(&Counters::valu) / 1e6) : "-",
                             valu > 0 ? format("%.0f %%", 100 * row.scaled(&Counters::valu_multiply_add) / valu) : "-",
-                            occupancy(row), ms > 0 ? format("%.3f", ms) : "-",
-                            ms > 0 ? format("%.0f", p.flops() / ms / 1e6) : "-",
+                            occupancy(row), modeled_share(row, {"valu"}),
+                            modeled_share(row, {"lgkm_wait", "vm_wait", "barrier_wait"}),
+                            ms > 0 ? format("%.3f", ms) : "-", ms > 0 ? format("%.0f", p.flops() / ms / 1e6) : "-",
                             ms > 0 && previous > 0 ? format("%.2fx", previous / ms) : "-",
                             ms > 0 && naive > 0 ? format("%.1fx", naive / ms) : "-", check_text(row)});
             if (ms > 0) previous = ms;
         }
         print_rows(out,
                    {"step", "global read MB", "global write MB", "LDS read requests M", "LDS conflict cycles", "VALU M",
-                    "FMA share", "workgroups/CU", "modeled ms", "modeled GFLOPS", "vs previous", "vs naive", "check"},
+                    "FMA share", "workgroups/CU", "VALU busy", "waiting", "modeled ms", "modeled GFLOPS", "vs previous",
+                    "vs naive", "check"},
                    rows);
         for (const StepRow& row : t.sgemm)
             if (!row.result) out << "  " << row.step << ": " << row.result.message << "\n";
@@ -284,6 +296,9 @@ nlohmann::json progression_json(const ProgressionReport& report) {
             r["modeled_milliseconds"] = row.result.modeled->milliseconds;
             r["modeled_resident_workgroups"] = row.result.modeled->resident_workgroups;
             r["modeled_occupancy_limit"] = row.result.modeled->occupancy_limit;
+            json components;  // where the modeled cycles went (docs/performance-model.md, "Breakdown")
+            for (const auto& [name, cycles] : row.result.modeled->components) components[name] = cycles;
+            r["modeled_components"] = components;
         }
         return r;
     };
@@ -328,20 +343,26 @@ std::string progression_plot_script(const std::string& path, const ProgressionRe
       << ", modeled GFLOPS per step (cycle model, not measured)'\n"
       << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
       << "set boxwidth 0.9\nset logscale y 2\nset grid ytics\nset ylabel 'GFLOPS (modeled, log scale)'\n"
-      << "set xtics rotate by -35 left\nset key top left\nset bmargin 7\n"
+      << "set xtics rotate by -35 left\nset key top left\nset bmargin 7\nset rmargin 8\n"
       << "plot ";
-    for (std::size_t i = 0; i < report.targets.size(); ++i)
-        s << (i ? ", " : "") << "'-' using 2:xtic(1) title '" << report.targets[i].target << " ("
-          << (report.targets[i].sgemm.empty() || !report.targets[i].sgemm.front().result.modeled
-                  ? std::string()
-                  : report.targets[i].sgemm.front().result.modeled->gpu)
-          << ")'";
+    // The second assembly row is each target's best variant: one tick, the
+    // variant named in the target's key.
+    const auto best_name = [](const TargetProgression& t) {
+        return t.sgemm.size() > 1 && t.sgemm.back().assembly && t.sgemm.back().step != "dpp0" ? t.sgemm.back().step
+                                                                                              : std::string("dpp0");
+    };
+    for (std::size_t i = 0; i < report.targets.size(); ++i) {
+        const TargetProgression& t = report.targets[i];
+        s << (i ? ", " : "") << "'-' using 2:xtic(1) title '" << t.target << " ("
+          << (t.sgemm.empty() || !t.sgemm.front().result.modeled ? std::string() : t.sgemm.front().result.modeled->gpu)
+          << "; best = " << best_name(t) << ")'";
+    }
     s << "\n";
     for (const TargetProgression& t : report.targets) {
         for (const StepRow& row : t.sgemm) {
             const double ms = modeled_ms(row);
-            s << '"' << row.step << (row.assembly ? " (asm)" : "") << "\" " << (ms > 0 ? p.flops() / ms / 1e6 : 0)
-              << "\n";
+            const std::string label = !row.assembly ? row.step : row.step == "dpp0" ? "dpp0 (asm)" : "best (asm)";
+            s << '"' << label << "\" " << (ms > 0 ? p.flops() / ms / 1e6 : 0) << "\n";
         }
         s << "e\n";
     }
