@@ -233,8 +233,9 @@ void print_progression(std::ostream& out, const ProgressionReport& report) {
                             whole(row, &Counters::lds_bank_conflict_cycles),
                             row.result ? format("%.1f", row.scaled(&Counters::valu) / 1e6) : "-",
                             valu > 0 ? format("%.0f %%", 100 * row.scaled(&Counters::valu_multiply_add) / valu) : "-",
-                            occupancy(row), modeled_share(row, {"valu"}),
-                            modeled_share(row, {"lgkm_wait", "vm_wait", "barrier_wait"}),
+                            row.result.modeled ? std::to_string(row.result.modeled->vgprs) : "-",
+                            row.result.modeled ? std::to_string(row.result.modeled->lds_bytes) : "-", occupancy(row),
+                            modeled_share(row, {"valu"}), modeled_share(row, {"lgkm_wait", "vm_wait", "barrier_wait"}),
                             ms > 0 ? format("%.3f", ms) : "-", ms > 0 ? format("%.0f", p.flops() / ms / 1e6) : "-",
                             ms > 0 && previous > 0 ? format("%.2fx", previous / ms) : "-",
                             ms > 0 && naive > 0 ? format("%.1fx", naive / ms) : "-", check_text(row)});
@@ -242,8 +243,8 @@ void print_progression(std::ostream& out, const ProgressionReport& report) {
         }
         print_rows(out,
                    {"step", "global read MB", "global write MB", "LDS read requests M", "LDS conflict cycles", "VALU M",
-                    "FMA share", "workgroups/CU", "VALU busy", "waiting", "modeled ms", "modeled GFLOPS", "vs previous",
-                    "vs naive", "check"},
+                    "FMA share", "VGPRs", "LDS bytes", "workgroups/CU", "VALU busy", "waiting", "modeled ms",
+                    "modeled GFLOPS", "vs previous", "vs naive", "check"},
                    rows);
         for (const StepRow& row : t.sgemm)
             if (!row.result) out << "  " << row.step << ": " << row.result.message << "\n";
@@ -296,6 +297,8 @@ nlohmann::json progression_json(const ProgressionReport& report) {
             r["modeled_milliseconds"] = row.result.modeled->milliseconds;
             r["modeled_resident_workgroups"] = row.result.modeled->resident_workgroups;
             r["modeled_occupancy_limit"] = row.result.modeled->occupancy_limit;
+            r["vgprs"] = row.result.modeled->vgprs;
+            r["lds_bytes"] = row.result.modeled->lds_bytes;
             json components;  // where the modeled cycles went (docs/performance-model.md, "Breakdown")
             for (const auto& [name, cycles] : row.result.modeled->components) components[name] = cycles;
             r["modeled_components"] = components;

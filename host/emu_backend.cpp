@@ -14,8 +14,6 @@
 
 namespace dppgemm::detail {
 
-namespace {}  // namespace
-
 // Decoding is done once per code object and kernel for the life of the process.
 const emu::Program& program_for(const dppgemm_code_object* co, const std::string& kernel) {
     static std::mutex mutex;
@@ -45,8 +43,11 @@ Counters public_counters(const emu::Counters& c) {
     return out;
 }
 
-ModeledTime public_modeled(const emu::timing::CuModelResult& m, emu::Target target) {
+ModeledTime public_modeled(const emu::timing::CuModelResult& m, emu::Target target,
+                           const emu::timing::LaunchShape& shape) {
     ModeledTime out;
+    out.vgprs = shape.vgprs;
+    out.lds_bytes = shape.lds_bytes;
     out.gpu = emu::board(target).model_label;
     out.milliseconds = m.milliseconds;
     out.cycles = m.cycles;
@@ -115,7 +116,7 @@ bool launch_modeled(const emu::Program& program, emu::DeviceMemory& memory, emu:
     if (recorder) {
         const emu::timing::LaunchShape shape = emu::timing::launch_shape(program, config.grid, config.block);
         const std::vector<emu::timing::WorkgroupTrace> traces = recorder->traces();
-        r.modeled = public_modeled(emu::timing::model_cu(program, shape, traces, *parameters), program.target);
+        r.modeled = public_modeled(emu::timing::model_cu(program, shape, traces, *parameters), program.target, shape);
         for (const emu::timing::WorkgroupTrace& trace : traces)
             r.modeled->traced_workgroups.push_back(grid_position(config.grid, trace.linear_id));
         for (const std::string& set : options.model_parameter_sets) {
@@ -126,7 +127,7 @@ bool launch_modeled(const emu::Program& program, emu::DeviceMemory& memory, emu:
                 return fail(Status::invalid_argument, std::string("emu: Options::model_parameter_sets: ") + e.what());
             }
             r.modeled_sets.push_back(
-                public_modeled(emu::timing::model_cu(program, shape, traces, varied), program.target));
+                public_modeled(emu::timing::model_cu(program, shape, traces, varied), program.target, shape));
         }
     }
     return true;

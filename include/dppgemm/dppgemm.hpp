@@ -121,6 +121,8 @@ struct ModeledTime {
     unsigned resident_workgroups = 0;  // at once on a CU
     std::string occupancy_limit;       // what limits them: "vgprs", "lds", ...
     std::uint64_t workgroups_on_cu = 0;
+    unsigned vgprs = 0;           // VGPRs allocated per wave (the kernel descriptor's, granule-rounded)
+    std::uint32_t lds_bytes = 0;  // LDS per workgroup
     // The workgroups whose traces fed the model, as (x, y, z) grid positions:
     // with Options::model_only the only ones that ran.
     std::vector<std::array<std::uint32_t, 3>> traced_workgroups;
