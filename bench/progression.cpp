@@ -169,10 +169,13 @@ std::string occupancy(const StepRow& row) {
     return std::to_string(row.result.modeled->resident_workgroups) + " (" + row.result.modeled->occupancy_limit + ")";
 }
 
-void pad(std::ostream& out, const std::string& text, std::size_t width) {
-    out << text;
-    for (std::size_t i = text.size(); i < width; ++i) out << ' ';
-    out << "  ";
+// Columns padded to their widths, two spaces apart, no trailing blanks.
+void print_line(std::ostream& out, const std::vector<std::string>& cells, const std::vector<std::size_t>& widths) {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        out << cells[i];
+        if (i + 1 < cells.size()) out << std::string(widths[i] - cells[i].size() + 2, ' ');
+    }
+    out << "\n";
 }
 
 void print_rows(std::ostream& out, const std::vector<std::string>& header,
@@ -181,12 +184,8 @@ void print_rows(std::ostream& out, const std::vector<std::string>& header,
     for (std::size_t i = 0; i < header.size(); ++i) widths[i] = header[i].size();
     for (const auto& row : rows)
         for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
-    for (std::size_t i = 0; i < header.size(); ++i) pad(out, header[i], widths[i]);
-    out << "\n";
-    for (const auto& row : rows) {
-        for (std::size_t i = 0; i < row.size(); ++i) pad(out, row[i], widths[i]);
-        out << "\n";
-    }
+    print_line(out, header, widths);
+    for (const auto& row : rows) print_line(out, row, widths);
 }
 
 }  // namespace

@@ -100,7 +100,7 @@ namespace {
 
 // The 128x128 steps share one body; each flag is one step of the progression.
 struct Tile2dSteps {
-    bool vector_loads;     // float4 global loads and LDS stores, A read from LDS as float4
+    bool vector_loads;     // float4 global loads, A stored to LDS as one float4, A read from LDS as float4
     bool b_k_major;        // B stored [k][n] in LDS (transposed while stored), read as float4
     unsigned b_pad;        // floats of padding per [k] row of B
     bool split_blocks;     // a work-item's 8 rows (columns) are two runs of 4, 64 apart
