@@ -61,7 +61,7 @@ TEST_CASE("rocblas-bench style flags parse to their values") {
     CHECK(all->archs.size() == gpu_specs().size());
 }
 
-TEST_CASE("--progression runs on the targets the steps are built for") {
+TEST_CASE("the progression runs on the targets its steps are built for") {
     const auto o = parse({"--progression", "--arch", "all", "-m", "256"});
     REQUIRE(o);
     CHECK(o->progression);
