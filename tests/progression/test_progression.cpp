@@ -72,7 +72,7 @@ TEST_CASE("every SGEMM step is bitwise equal to the same-order reference, on gfx
         }
 }
 
-TEST_CASE("the steps without LDS tiles take any size; beta = 0 writes alpha A B") {
+TEST_CASE("the steps without LDS tiles take any size, and beta = 0 writes alpha A B") {
     const Nn p(37, 21, 19, 2.0f, 0.0f, 3);
     const std::vector<float> expected = p.reference();
     for (const char* step : {"naive", "coalesced"}) {
