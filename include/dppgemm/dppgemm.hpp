@@ -8,6 +8,7 @@
 // the same way (Result::invalid_argument is the BLAS position, 1..13).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -99,8 +100,9 @@ struct Options {
     // its first and last workgroups on a cycle-approximate compute-unit model
     // (docs/performance-model.md).
     bool model = false;
-    // emu, with `model`: run only the traced workgroups. C is then NOT
-    // computed (left as it was) and Result::counters cover those workgroups
+    // emu, with `model`: run only the traced workgroups
+    // (ModeledTime::traced_workgroups). C then holds their tiles and is
+    // otherwise left as it was, and Result::counters cover those workgroups
     // alone: for modeling large problems quickly.
     bool model_only = false;
     // emu, with `model`: parameters to override, "name=value,name=value"
@@ -122,6 +124,11 @@ struct ModeledTime {
     unsigned resident_workgroups = 0;  // at once on a CU
     std::string occupancy_limit;       // what limits them: "vgprs", "lds", ...
     std::uint64_t workgroups_on_cu = 0;
+    unsigned vgprs = 0;           // VGPRs allocated per wave (the kernel descriptor's, granule-rounded)
+    std::uint32_t lds_bytes = 0;  // LDS per workgroup
+    // The workgroups whose traces fed the model, as (x, y, z) grid positions:
+    // with Options::model_only the only ones that ran.
+    std::vector<std::array<std::uint32_t, 3>> traced_workgroups;
 };
 
 struct Result {

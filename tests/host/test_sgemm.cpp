@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -663,4 +664,29 @@ TEST_CASE("sgemm: best keeps denormals, and gfx900 (no v_fmac_f32) has no kernel
     CHECK(r.status == Status::unsupported);
     CHECK(r.message ==
           "emu: dpp1_denorm is not available on gfx900 (needs fmac_f32; built for gfx906, gfx908, gfx90a, gfx942)");
+}
+
+TEST_CASE("sgemm: model_only computes the traced workgroups' tiles, leaves the rest of C, and names them") {
+    // 3 x 2 tiles, beta = 0: the untraced tiles keep C's values, not zeros.
+    Problem p = Problem::random('T', 'N', 300, 200, 24, 2, 17);
+    p.beta = 0.0f;
+    Options options = on(Backend::emu, "gfx906", dppgemm::Variant::dpp1);
+    std::vector<float> full;
+    REQUIRE(p.run(full, options).message == "");
+    options.model = true;
+    options.model_only = true;
+    std::vector<float> c;
+    const Result r = p.run(c, options);
+    REQUIRE(r.message == "");
+    REQUIRE(r.modeled);
+    CHECK(r.modeled->traced_workgroups == std::vector<std::array<std::uint32_t, 3>>{{0, 0, 0}, {2, 1, 0}});
+    CHECK(r.counters->workgroups == 2);
+    std::size_t wrong = 0;
+    for (int j = 0; j < p.n; ++j)
+        for (int i = 0; i < p.m; ++i) {
+            const bool traced = (i < 128 && j < 128) || (i >= 256 && j >= 128);
+            const std::size_t at = i + std::size_t(j) * p.ldc;
+            wrong += std::memcmp(&c[at], traced ? &full[at] : &p.c[at], 4) != 0;
+        }
+    CHECK(wrong == 0);
 }
