@@ -203,7 +203,7 @@ Operand Decoder::source(unsigned code, int dwords, bool literal_ok) {
         op.index = static_cast<std::uint16_t>(code - ttmp0);
         if (dwords > 1) op.index = static_cast<std::uint16_t>(op.index & ~(dwords >= 4 ? 3u : 1u));
         op.code = static_cast<std::uint16_t>(ttmp0 + op.index);
-        if (op.index + dwords > 124 - ttmp0) ok_ = false;
+        if (unsigned(op.index) + unsigned(dwords) > 124 - ttmp0) ok_ = false;
     } else if (code >= 108 && code < ttmp0) {
         // GCN3's trap base and trap memory addresses: tba, tma (pairs at 108, 110).
         if (dwords > 2 || (dwords == 2 && code % 2)) ok_ = false;

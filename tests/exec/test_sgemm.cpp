@@ -78,9 +78,10 @@ void check_bitwise(const std::string& target, const std::string& variant, const 
 
 }  // namespace
 
-TEST_CASE("sgemm dpp0/dpp1/dpp2 NN on gfx906 is bitwise equal to the same-order reference", "[sgemm]") {
+TEST_CASE("sgemm dpp0/dpp1/dpp2 and their 64x64 twins NN on gfx906 are bitwise equal to the same-order reference",
+          "[sgemm]") {
     std::mt19937 rng(1234);
-    for (const char* variant : {"dpp0", "dpp1", "dpp2"}) {
+    for (const char* variant : {"dpp0", "dpp1", "dpp2", "dpp0_64", "dpp1_64", "dpp2_64"}) {
         Gemm g;
         g.m = 200, g.n = 150, g.k = 37, g.lda = 211, g.ldb = 40, g.ldc = 203, g.alpha = 1.5f, g.beta = -0.5f;
         check_bitwise("gfx906", variant, "NN", g, rng);
@@ -107,7 +108,7 @@ TEST_CASE("sgemm layouts and edge shapes are bitwise equal to the reference", "[
     check_bitwise("gfx906", "dpp0", "NN", beta_zero, rng);
 }
 
-TEST_CASE("every target, variant and layout is bitwise equal to the reference", "[sgemm]") {
+TEST_CASE("every target, variant and layout is bitwise equal to the reference", "[sgemm][every-kernel]") {
     std::mt19937 rng(7);
     unsigned checked = 0;
     for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx942"})
@@ -130,7 +131,7 @@ TEST_CASE("every target, variant and layout is bitwise equal to the reference", 
 }
 
 TEST_CASE("every variant row and layout at the edges, with padded leading dimensions and alpha/beta special cases",
-          "[sgemm]") {
+          "[sgemm][every-kernel]") {
     std::mt19937 rng(19);
     const float nan = std::numeric_limits<float>::quiet_NaN();
     // M, N around the 128 macro tile, K around the 8-deep step (odd tails, one
@@ -253,7 +254,8 @@ TEST_CASE("packed: alpha and beta special cases (beta = 0 never reads C, alpha =
 
 // LDS read requests and extra VALU per step of every variant: test_variant_table.cpp.
 
-TEST_CASE("every variant, layout and target: LDS requests as in the table and no bank conflicts", "[sgemm][counters]") {
+TEST_CASE("every variant, layout and target: LDS requests as in the table and no bank conflicts",
+          "[sgemm][counters][every-kernel]") {
     std::mt19937 rng(5);
     unsigned checked = 0;
     for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"})

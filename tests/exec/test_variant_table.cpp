@@ -45,7 +45,8 @@ Counters run_one_workgroup(const std::string& path, std::uint32_t macro_tile, st
 
 }  // namespace
 
-TEST_CASE("every variant row: counted LDS read requests and extra VALU per step match the table", "[sgemm][counters]") {
+TEST_CASE("every variant row: counted LDS read requests and extra VALU per step match the table",
+          "[sgemm][counters][every-kernel]") {
     unsigned rows_checked = 0;
     for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"}) {
         if (!std::filesystem::exists(code_object_path(target, "dpp0"))) continue;
