@@ -30,3 +30,12 @@ extern "C" const dppgemm_code_object* dppgemm_find_code_object_for_arch(const ch
     const std::string arch(gcn_arch_name);
     return dppgemm_find_code_object(arch.substr(0, arch.find(':')).c_str(), variant, layout);
 }
+
+extern "C" unsigned dppgemm_code_object_macro_tile(const dppgemm_code_object* object) {
+    if (!object || !object->variant) return 0;
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    if (!std::strcmp(object->variant, #name)) return macro_tile;
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+    return 0;
+}

@@ -54,8 +54,7 @@ const dppgemm_code_object* choose_code_object(const std::string& target, Variant
 }
 
 unsigned macro_tile_of(const dppgemm_code_object& co) {
-    for (const VariantInfo& row : variant_table())
-        if (!std::strcmp(row.name, co.variant)) return row.macro_tile;
+    if (const unsigned tile = dppgemm_code_object_macro_tile(&co)) return tile;
     throw std::logic_error(std::string("code object ") + co.kernel_name + " names variant '" + co.variant +
                            "', which is not a row of the variant table");
 }

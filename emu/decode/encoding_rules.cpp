@@ -33,7 +33,7 @@ struct PrintingRow {
 constexpr PrintingRow printing_rows[] = {
 #define DPPGEMM_FORMS(...)
 #define DPPGEMM_PRINTING(name, target, sext, int16, register_only, ignored, op_sel, flags) \
-    {Op::name, target, {sext, int16, register_only, ignored, op_sel, static_cast<std::uint16_t>(flags)}},
+    {Op::name, target, {sext, int16, register_only, ignored, op_sel, static_cast<std::uint32_t>(flags)}},
 #define DPPGEMM_SPELLING(...)
 #include "emu/decode/op_forms.inc"
 #undef DPPGEMM_SPELLING

@@ -2082,6 +2082,8 @@ TEST_CASE("every implemented ALU opcode has a reference test", "[alu][opcodes][c
     for (const OpCase& c : salu_cases()) tested.insert(c.mnemonic);
     // Control flow in SOP1/SOPK encodings: tested by test_flow.cpp.
     const std::set<std::string> control_flow = {"s_call_b64", "s_setpc_b64", "s_swappc_b64"};
+    // Matrix ops (OF_MFMA): against the matrix product in test_mfma.cpp, which
+    // fails on an implemented MFMA without a row there.
     // Implemented but without a row yet: the division helpers (their ISA
     // definitions are long; tested by hand in test_divide.cpp). Listed so that
     // the count shows them; shrink it.
@@ -2091,7 +2093,7 @@ TEST_CASE("every implemented ALU opcode has a reference test", "[alu][opcodes][c
     std::map<Family, std::pair<int, int>> counts;  // tested, implemented
     std::vector<std::string> missing;
     for (const auto& [name, op] : alu_ops()) {
-        if (!has_semantics(op) || control_flow.count(name)) continue;
+        if (!has_semantics(op) || control_flow.count(name) || op_info(op).has(OF_MFMA)) continue;
         auto& [covered, implemented] = counts[op_info(op).family];
         ++implemented;
         if (tested.count(name)) ++covered;

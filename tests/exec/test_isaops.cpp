@@ -1056,15 +1056,16 @@ TEST_CASE("s_cbranch_cdbgsys/user branches are not taken and s_wakeup does nothi
     CHECK(run.read(0, 64) == std::vector<u32>(64, 2));
 }
 
-TEST_CASE("MFMA stops the run with an error naming the instruction", "[alu][isaops]") {
+TEST_CASE("an unimplemented matrix op (f64 MFMA) stops the run with an error naming the instruction",
+          "[alu][isaops]") {
     KernelOptions options;
-    options.mcpu = "gfx908";
-    const CodeObject co = assemble_kernel("  v_mfma_f32_4x4x1f32 a[0:3], v2, v3, a[0:3]\n", options);
+    options.mcpu = "gfx90a";
+    const CodeObject co = assemble_kernel("  v_mfma_f64_4x4x4f64 v[4:5], v[0:1], v[2:3], v[4:5]\n", options);
     TestRun run(64);
     const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
     REQUIRE(r.fault);
     INFO(r.fault->message);
-    CHECK(r.fault->message.find("v_mfma_f32_4x4x1f32 a[0:3], v2, v3, a[0:3]") != std::string::npos);
+    CHECK(r.fault->message.find("v_mfma_f64_4x4x4f64 v[4:5], v[0:1], v[2:3], v[4:5]") != std::string::npos);
     CHECK(r.fault->message.find("not implemented") != std::string::npos);
 }
 

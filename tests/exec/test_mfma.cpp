@@ -9,12 +9,15 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
 #include <sstream>
 
+#include "emu/decode/op_table.hpp"
 #include "emu/exec/dispatch.hpp"
+#include "emu/exec/program.hpp"
 #include "kernel_builder.hpp"
 
 using namespace exec_test;
@@ -313,4 +316,22 @@ TEST_CASE("MFMA faults on out-of-range modifiers and misaligned tuples, naming t
                Catch::Contains("abid:2 is out of range for cbsz:1"));
     // v_mfma_f32_32x32x2f32 v[1:16], v2, v3, 0 (the assembler refuses the odd tuple; the words do not).
     CHECK_THAT(fault_of("  .long 0xD3C40001, 0x02020702\n"), Catch::Contains("v[1:16] is not 64-bit aligned"));
+}
+
+TEST_CASE("every implemented matrix op has a row of the layout test", "[exec][mfma][coverage]") {
+    std::vector<std::string> missing;
+    unsigned implemented = 0;
+    for (std::size_t i = 1; i < op_count; ++i) {
+        const Op op = static_cast<Op>(i);
+        if (!op_info(op).has(OF_MFMA) || !has_semantics(op)) continue;
+        ++implemented;
+        const std::string name(mnemonic(op));
+        if (std::none_of(std::begin(forms), std::end(forms), [&](const Form& f) { return name == f.name; }))
+            missing.push_back(name);
+    }
+    std::ostringstream names;
+    for (const std::string& name : missing) names << name << " ";
+    INFO("implemented without a row in forms[]: " << names.str());
+    CHECK(missing.empty());
+    CHECK(implemented >= 40);
 }
