@@ -325,7 +325,8 @@ void print_model_grid(std::ostream& out, const ConfigReport& r) {
         if (!any_base) continue;
         out << rows.front()->target << ": modeled time vs the plain kernel of the same tile over "
             << any_base->result.modeled_sets.size()
-            << " sets of the cycle model's unknown parameters (docs/performance-model.md, \"Results and sensitivity\")\n";
+            << " sets of the cycle model's unknown parameters (docs/performance-model.md, \"Results and "
+               "sensitivity\")\n";
         for (const Row* row : rows) {
             const Row* base = base_of(*row);
             if (!base || base->result.modeled_sets.empty()) continue;

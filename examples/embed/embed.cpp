@@ -75,8 +75,8 @@ int main(int argc, char** argv) {
                       HIP_LAUNCH_PARAM_END};
     // One workgroup per tile of C; the tile is the variant's (128, or 64 for the 64x64 family).
     const unsigned tile = dppgemm_code_object_macro_tile(co);
-    CHECK_HIP(hipModuleLaunchKernel(function, (m + tile - 1) / tile, (n + tile - 1) / tile, 1,
-                                    DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1, 0, nullptr, nullptr, config));
+    CHECK_HIP(hipModuleLaunchKernel(function, (m + tile - 1) / tile, (n + tile - 1) / tile, 1, DPPGEMM_SGEMM_BLOCK_SIZE,
+                                    1, 1, 0, nullptr, nullptr, config));
     CHECK_HIP(hipDeviceSynchronize());
     CHECK_HIP(hipMemcpy(c.data(), dc, c.size() * 4, hipMemcpyDeviceToHost));
 

@@ -1056,8 +1056,7 @@ TEST_CASE("s_cbranch_cdbgsys/user branches are not taken and s_wakeup does nothi
     CHECK(run.read(0, 64) == std::vector<u32>(64, 2));
 }
 
-TEST_CASE("an unimplemented matrix op (f64 MFMA) stops the run with an error naming the instruction",
-          "[alu][isaops]") {
+TEST_CASE("an unimplemented matrix op (f64 MFMA) stops the run with an error naming the instruction", "[alu][isaops]") {
     KernelOptions options;
     options.mcpu = "gfx90a";
     const CodeObject co = assemble_kernel("  v_mfma_f64_4x4x4f64 v[4:5], v[0:1], v[2:3], v[4:5]\n", options);
