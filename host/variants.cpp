@@ -58,14 +58,20 @@ std::vector<Variant> available_variants(std::string_view target) {
     return out;
 }
 
-std::optional<Variant> best_variant(std::string_view target) {
+std::vector<Variant> best_candidates(std::string_view target) {
     const std::vector<Variant> available = available_variants(target);
     bool any_keeps_denormals = false;
     for (Variant v : available) any_keeps_denormals |= variant_info(v)->keeps_denormals;
+    std::vector<Variant> out;
+    for (Variant v : available)
+        if (!any_keeps_denormals || variant_info(v)->keeps_denormals) out.push_back(v);
+    return out;
+}
+
+std::optional<Variant> best_variant(std::string_view target) {
     const VariantInfo* best = nullptr;
-    for (Variant v : available) {
+    for (Variant v : best_candidates(target)) {
         const VariantInfo* row = variant_info(v);
-        if (any_keeps_denormals && !row->keeps_denormals) continue;
         if (!best || row->extra_valu_per_step < best->extra_valu_per_step ||
             (row->extra_valu_per_step == best->extra_valu_per_step &&
              row->lds_read_requests_per_step < best->lds_read_requests_per_step))
