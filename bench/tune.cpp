@@ -302,7 +302,7 @@ int run(int argc, char** argv) {
     std::string candidate_names;
     for (Variant v : candidates) candidate_names += (candidate_names.empty() ? "" : " ") + std::string(to_string(v));
     std::string command = "dppgemm-tune --arch " + arch;
-    command += sizes_m.empty() && sizes_n.empty() && sizes_k.empty() ? " --sizes " + sizes : "";
+    command += " --sizes " + sizes;
     if (!sizes_m.empty()) command += " -m " + sizes_m;
     if (!sizes_n.empty()) command += " -n " + sizes_n;
     if (!sizes_k.empty()) command += " -k " + sizes_k;
