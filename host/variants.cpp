@@ -83,6 +83,9 @@ std::optional<Variant> best_variant(std::string_view target) {
 
 MacKind kernel_mac_kind(Variant variant, std::string_view target) {
     const std::string base = detail::base_arch(std::string(target));
+    // The fixed rule's choice multiplies and adds as any row a tuning table
+    // may pick: `best`'s candidates keep denormals wherever a row does, and
+    // on gfx900, where none does, every row uses v_mac_f32.
     if (variant == Variant::best)
         if (const auto chosen = best_variant(base)) variant = *chosen;
     // The template's FMAC: the row's own, else the target's (cmake/DppgemmKernels.cmake:

@@ -19,8 +19,8 @@
 namespace dppgemm {
 
 // The kernel variants: one per row of dppgemm/variants.def, in its order, then
-// `best` (the available row with the least VALU work, then the fewest LDS
-// read requests; see best_variant).
+// `best` (per problem, the tuning table's choice, else the available row with
+// the least VALU work, then the fewest LDS read requests; see best_variant).
 enum class Variant : std::uint8_t {
 #define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) name,
 #include "dppgemm/variants.def"
