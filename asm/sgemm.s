@@ -1,9 +1,24 @@
-// dppgemm: 128x128 blocked SGEMM for gfx9 (wave64), one template for every variant.
+// dppgemm: blocked SGEMM for gfx9 (wave64), one template for every kernel of the variant table.
 //
 //   C = alpha * op(A) * op(B) + beta * C      column-major, BLAS semantics
 //
 // Template parameters (MIOpenGEMM names where the meaning is the same; set with
 // `.set` before `.include`, see cmake/DppgemmKernels.cmake):
+//   Shape (the variant table's macro_tile and micro_tile columns):
+//   MACRO_TILE  128 or 64: the workgroup computes a MACRO_TILE x MACRO_TILE tile of C
+//               (MIOpenGEMM MAC_M = MAC_N)
+//   MICRO_TILE  8 or 4: each workitem computes MICRO_TILE x MICRO_TILE of it
+//               (MIOpenGEMM MIC_M = MIC_N); the workgroup is always 16 x 16 lanes,
+//               256 workitems, so MACRO_TILE = 16 MICRO_TILE (128/8 or 64/4)
+//   K_UNROLL    8: k per LDS stage and loop step (MIOpenGEMM UNR); other values
+//               stop the assembly (the loads and the LDS rows move 8 k)
+//   Why 64x64 takes 4x4 per lane and 256 workitems, not 8x8 and 64: per k a
+//   lane reads one A and one B float4 (2 ds_read_b128) for 16 macs, so LDS
+//   reads are 2 b128 per 64 VALU clocks, which the timing study estimates at
+//   112-147 % of the VALU rate: the regime where sharing B can save time
+//   (docs/kernels.md, "The 64x64 family", has what the cycle model says). 64 workitems with 8x8 would keep the 128 tile's 4 reads per
+//   64 macs (VALU-bound, DPP buys no time) with a quarter of the waves to
+//   hide latency.
 //   Operand sharing, named features (0 or 1 each; variant names in brackets):
 //   (none)          [dpp0]  every lane reads its own A and B from LDS
 //   B_QUAD_SHARED   [dpp1]  the 4 lanes of a quad share B: even lanes read the
@@ -23,6 +38,13 @@
 //   Combinations outside these stop the assembly with an .error naming the
 //   parameters. They set SHARING, the scheme the macros below branch on:
 //   0 none, 1 B_QUAD_SHARED, 2 + B_TWO_K, 3 + A_ROW_SHARED, 4 B_ROW_BROADCAST.
+//   With MICRO_TILE=4 a quad's 4 lanes need the same single B float4 per k, so
+//   the quad's B reads cover more k instead of column groups (B_K_PER_READ):
+//   B_QUAD_SHARED [dpp1_64] quad lane q reads B row k + q / 2: one read, two k
+//   + B_TWO_K     [dpp2_64] quad lane q reads B row k + q: one read, four k
+//   and the mac of k takes row k from its quad lane with quad_perm. As at
+//   MICRO_TILE=8, B_QUAD_SHARED reads each B float4 twice per quad and
+//   + B_TWO_K once. A_ROW_SHARED, B_ROW_BROADCAST and PACKED need MICRO_TILE=8.
 //   TRANS_A  0: op(A) = A (M x K, lda >= M), 1: op(A) = A^T (A is K x M, lda >= K)
 //   TRANS_B  0: op(B) = B (K x N, ldb >= K), 1: op(B) = B^T (B is N x K, ldb >= N)
 //   FMAC     0: v_mac_f32 (multiply, round, add, round; flushes fp32
@@ -36,15 +58,26 @@
 //   (A_HALF_SHARED=1 reads A's other float4 on even k through a second
 //   address register: 4096 requests, 17 extra VALU per wave and step instead
 //   of A_ROW_SHARED's 3072 and 32)
-//   PAD      LDS padding in floats appended to each 128-float A row (and B row
-//            for SHARING 0, 1) (multiple of 4); SHARING 2..4 fix their B rows (below)
+//   PAD      LDS padding in floats appended to each MACRO_TILE-float A row (and
+//            B row for SHARING 0, 1 at MICRO_TILE=8) (multiple of 4); the other
+//            schemes fix their B rows (below)
 //   ROW_NEWBCAST              1 where DPP row_newbcast exists (gfx90a, gfx94x)
 //   ACCUM_OFFSET_REQUIRED     1 on gfx90a/gfx94x (unified VGPR/AGPR file)
 //   ARCHITECTED_FLAT_SCRATCH  1 on gfx94x (no flat scratch SGPRs to reserve)
-// Fixed by the algorithm (checked below): macro tile MAC_TILE=128 in M and N,
-// micro tile MIC=8x8 per workitem, unroll UNR=8, 256 workitems (MIOpenGEMM MAC).
+// Derived: MAC_TILE = MACRO_TILE, MIC = MICRO_TILE, UNR = K_UNROLL, WORKITEMS = 256,
+// LOADS = MACRO_TILE * 8 / 256 global elements per lane and operand and step.
 //
-// Workitem layout (tid 0..255; wave w = tid / 64; a DPP row is 16 lanes):
+// MICRO_TILE=4 (MACRO_TILE=64): x = tid % 16, y = tid / 16 as for SHARING 0
+// below; the lane owns rows {4x..4x+3} and columns {4y..4y+3}; A at
+// stage + k * A_ROW_BYTES + 16x, B rows of 72 floats, row k starting 16 * (k / 4)
+// bytes later (one skew block holds the four rows a quad reads together); the
+// lane reads B at 16y + B_ROW_BYTES * (its row within the read). Conflict-free:
+// an 8-lane b128 pass reads one y (broadcast per row) from rows 72 floats = 2
+// bank groups apart; gfx942's passes pair quads of y and y + 1 (groups
+// y + 2r and y + 1 + 2r, r < 4, all distinct); the ds_write_b32 of k-contiguous
+// B put k = 0..7 at banks 8k + 4 (k / 4) + mn, distinct for the 32 lanes.
+//
+// Workitem layout, MICRO_TILE=8 (tid 0..255; wave w = tid / 64; a DPP row is 16 lanes):
 //   SHARING 0,1,2,4: x = tid % 16 (M direction), y = tid / 16 (N direction): a row
 //     has one y and 16 x, a quad one y and 4 x.
 //   SHARING 3: x = 4 ((tid / 16) % 4) + tid % 4, y = 4 w + (tid / 4) % 4: a row
@@ -79,6 +112,10 @@
 // offset gives when it is contiguous in K. Offsets are 32-bit and tile-relative:
 // leading dimensions of k-contiguous operands and of C must be below 2^22.
 //
+// LDS read requests per 64x64x8 step, MICRO_TILE=4 (lanes x ds_read_b128):
+//   SHARING=0: 256 * (1 A + 1 B) * 8 = 4096     SHARING=1: 256 * (1 + 1/2) * 8 = 3072
+//   SHARING=2: 256 * (1 + 1/4) * 8 = 2560
+//   per 16 macs of a lane and k: 2, 1.5, 1.25 ds_read_b128; no extra VALU.
 // LDS read requests per 128x128x8 step (lanes x ds_read_b128):
 //   SHARING=0: 256 * (2 A + 2 B) * 8 = 8192      SHARING=1: 256 * (2 + 1) * 8 = 6144
 //   SHARING=2: 256 * (2 + 1/2) * 8 = 5120        SHARING=3: 256 * (1 + 1/2) * 8 = 3072
@@ -215,10 +252,52 @@
 .endif
 // The descriptor's fp32 denorm mode: 0 flushes inputs and results, 3 keeps both.
 .set FP32_DENORM_MODE, 3 * FP32_DENORMALS
-.set MAC_TILE, 128
-.set MIC, 8
-.set UNR, 8
-.set MAC, 256
+.ifndef MACRO_TILE
+  .error "template parameter MACRO_TILE is not set (64 or 128)"
+.endif
+.ifndef MICRO_TILE
+  .error "template parameter MICRO_TILE is not set (4 or 8)"
+.endif
+.ifndef K_UNROLL
+  .set K_UNROLL, 8
+.endif
+.if K_UNROLL != 8
+  .error "K_UNROLL must be 8: the loads, the LDS rows and the k loop move 8 k per step"
+.endif
+// 256 workitems as 16 x 16 lanes, each owning MICRO_TILE x MICRO_TILE of C.
+.if !((MACRO_TILE == 128 && MICRO_TILE == 8) || (MACRO_TILE == 64 && MICRO_TILE == 4))
+  .error "MACRO_TILE and MICRO_TILE must be 128 and 8, or 64 and 4: the workgroup is 16 x 16 lanes (256 workitems), so MACRO_TILE = 16 * MICRO_TILE"
+.endif
+.if MICRO_TILE == 4 && (A_ROW_SHARED || B_ROW_BROADCAST || PACKED)
+  .error "MICRO_TILE=4 takes no A_ROW_SHARED, B_ROW_BROADCAST or PACKED: a lane reads one A float4 per k (nothing to share in a row) and one B float4"
+.endif
+.set MAC_TILE, MACRO_TILE
+.set MIC, MICRO_TILE
+.set UNR, K_UNROLL
+.set WORKITEMS, (MACRO_TILE / MICRO_TILE) * (MACRO_TILE / MICRO_TILE)
+// (an assembler comparison is -1 when true: branch with .if, never add one)
+.if MACRO_TILE == 128
+  .set LOG2_MAC_TILE, 7
+.else
+  .set LOG2_MAC_TILE, 6
+.endif
+// Global elements each lane moves per operand and step (a MACRO_TILE x UNR tile).
+.set LOADS, MACRO_TILE * UNR / WORKITEMS
+// k rows one k-strided load instruction spans (the tile's 256 lanes over MACRO_TILE m or n).
+.set K_ROWS_PER_LOAD, WORKITEMS / MACRO_TILE
+// How many k one B read serves the lane (through the quad), and the B float4s a lane reads at once.
+.if MIC == 8
+  .set B_K_PER_READ, 1
+  .set B_GROUPS_READ, 1
+  .if SHARING == 2 || SHARING == 3
+    .set B_K_PER_READ, 2
+  .elseif SHARING == 0
+    .set B_GROUPS_READ, 2
+  .endif
+.else
+  .set B_K_PER_READ, 1 << SHARING
+  .set B_GROUPS_READ, 1
+.endif
 .if B_ROW_BROADCAST && ROW_NEWBCAST == 0
   .error "B_ROW_BROADCAST=1 (variant bcast) needs DPP row_newbcast, which only gfx90a, gfx940 and gfx942 have; not available on this target"
 .endif
@@ -229,7 +308,11 @@
 // ---- LDS geometry -------------------------------------------------------
 .set A_ROW_BYTES, (MAC_TILE + PAD) * 4
 .set A_TILE_BYTES, UNR * A_ROW_BYTES
-.if SHARING == 2 || SHARING == 3
+.if MIC == 4
+  .set B_ROW_BYTES, (MAC_TILE + 8) * 4
+  .set B_SKEW_BYTES, 16
+  .set B_SKEW_ROWS, 4
+.elseif SHARING == 2 || SHARING == 3
   .set B_ROW_BYTES, 144 * 4
   .set B_SKEW_BYTES, 16
   .set B_SKEW_ROWS, 2
@@ -245,6 +328,9 @@
 .set B_TILE_BYTES, UNR * B_ROW_BYTES
 .if B_SKEW_ROWS != 2 && B_SKEW_ROWS != 4
   .error "B_SKEW_ROWS must be 2 or 4 (setup_operand_lanes shifts k by it; store_operand_to_lds relies on it being even)"
+.endif
+.if B_SKEW_BYTES && B_SKEW_ROWS < K_ROWS_PER_LOAD
+  .error "B_SKEW_ROWS must be at least K_ROWS_PER_LOAD: setup_operand_lanes gives a lane's first k row no skew"
 .endif
 .if (UNR - 1) * B_ROW_BYTES + B_SKEW_BYTES * ((UNR - 1) / B_SKEW_ROWS) + MAC_TILE * 4 > B_TILE_BYTES
   .error "the skewed B rows do not fit in the B tile"
@@ -310,33 +396,30 @@
 .set SGPR_COUNT, 50
 
 // ---- VGPR map -------------------------------------------------------------
-.set v_c, 0                // v[0:63]   accumulators, c(i, j) at v_c + 8 j + i (i: row of the set i / 4, j: column)
-.set v_a, 64               // v[64:79]  A values, two sets of 8 (k even / k odd); SHARING=3: 4 read + 4 moved
+// (numbers for MICRO_TILE=8; MICRO_TILE=4 packs the same blocks from v0 on)
+.set v_c, 0                // v[0:63]   accumulators, c(i, j) at v_c + MIC j + i (i: row, j: column of the micro tile)
+.set v_a, v_c + MIC * MIC  // v[64:79]  A values, two sets of MIC (k even / k odd); SHARING=3: 4 read + 4 moved
                            //           (A_HALF_SHARED=1: k even 8 read, k odd 4 read + 4 moved)
-.set v_b, 80               // v[80:95]  B values: two sets of B_REGS (k parity; SHARING=2,3: k/2 parity); SHARING=4: one set of 4 per step
-.if SHARING == 0
-  .set B_REGS, 8
-.else
-  .set B_REGS, 4
-.endif
+.set v_b, v_a + 2 * MIC    // v[80:95]  B values: two sets of B_REGS (by (k / B_K_PER_READ) parity); SHARING=4: one set of 4 per step
+.set B_REGS, 4 * B_GROUPS_READ
 .set v_lds_read_a_other, v_b + 2 * B_REGS  // v88, free when B_REGS = 4; A_HALF_SHARED=1:
                            // LDS byte address of the lane's other A float4 (row set 1)
-.set v_load_a, 96          // v[96:99]  A elements in flight from global memory
-.set v_load_b, 100         // v[100:103]
-.set v_goff_a, 104         // v[104:107] byte offsets of those elements in the tile
-.set v_goff_b, 108         // v[108:111]
-.set v_lds_read_a, 112     // LDS byte address this lane reads A from
-.set v_lds_read_b, 113
-.set v_lds_write_a, 114    // LDS byte address this lane writes its A elements to
-.set v_lds_write_b, 115
-.set v_tid, 116
-.set v_k_in_tile_a, 117    // k of this lane's elements within the tile (k-contiguous)
-.set v_k_in_tile_b, 118
-.set v_tmp, 119            // v[119:126] scratch
-.set v_out_of_range, 127   // OUT_OF_RANGE: v_cndmask may read only one of VCC/literal/SGPR
-.set VGPR_COUNT, 128
+.set v_load_a, v_b + 2 * MIC // v[96:99]  A elements in flight from global memory (LOADS of them)
+.set v_load_b, v_load_a + LOADS   // v[100:103]
+.set v_goff_a, v_load_b + LOADS   // v[104:107] byte offsets of those elements in the tile
+.set v_goff_b, v_goff_a + LOADS   // v[108:111]
+.set v_lds_read_a, v_goff_b + LOADS  // v112: LDS byte address this lane reads A from
+.set v_lds_read_b, v_lds_read_a + 1
+.set v_lds_write_a, v_lds_read_a + 2 // LDS byte address this lane writes its A elements to
+.set v_lds_write_b, v_lds_read_a + 3
+.set v_tid, v_lds_read_a + 4
+.set v_k_in_tile_a, v_lds_read_a + 5 // k of this lane's elements within the tile (k-contiguous)
+.set v_k_in_tile_b, v_lds_read_a + 6
+.set v_tmp, v_lds_read_a + 7         // v[119:126] scratch
+.set v_out_of_range, v_tmp + 8       // v127: OUT_OF_RANGE: v_cndmask may read only one of VCC/literal/SGPR
+.set VGPR_COUNT, v_out_of_range + 1  // 128 (MICRO_TILE=4: 56)
 // epilogue: the load registers are dead by then
-.set v_col_off, v_load_a   // v[96:103] byte offset of C column j, row set's first row, of this lane
+.set v_col_off, v_load_a   // v[96:103] (MIC registers over the load ones) byte offset of C column j, row set's first row, of this lane
 .set v_row_first, v_goff_a // first C row of row set 0 of this lane
 .set v_col_first, v_goff_a + 1 // first C column of this lane
 .set v_row_first_1, v_goff_a + 2 // SHARING=3: first C row of row set 1
@@ -415,8 +498,9 @@
 .endm
 
 // Per-lane global offsets and LDS write address of one operand: each lane
-// moves 4 of the 128 x 8 tile's elements. k_contiguous 0: lane t takes
-// mn = t % 128, k = t / 128 + 2 i; 1: mn = t / 8 + 32 i, k = t % 8.
+// moves LOADS of the MACRO_TILE x 8 tile's elements (4 at 128, 2 at 64).
+// k_contiguous 0: lane t takes mn = t % MACRO_TILE, k = t / MACRO_TILE +
+// K_ROWS_PER_LOAD i; 1: mn = t / 8 + 32 i, k = t % 8.
 // Consecutive lanes always touch consecutive addresses in memory. The tile
 // starts tile_offset bytes into the stage; row k at k * row_bytes +
 // skew_bytes * (k / skew_rows) (skew_rows a power of two).
@@ -428,9 +512,11 @@
   v_add_u32 v[v_tmp + 1], v[v_tmp + 1], v[\k_in_tile]
   v_lshlrev_b32 v[\goff], 2, v[v_tmp + 1]
   s_lshl_b32 s[s_tmp], s[\ld], 7                   // 32 mn further: 32 * ld * 4 bytes
-  v_add_u32 v[\goff + 1], s[s_tmp], v[\goff]
-  v_add_u32 v[\goff + 2], s[s_tmp], v[\goff + 1]
-  v_add_u32 v[\goff + 3], s[s_tmp], v[\goff + 2]
+  .irp i, 1, 2, 3
+  .if \i < LOADS
+  v_add_u32 v[\goff + \i], s[s_tmp], v[\goff + \i - 1]
+  .endif
+  .endr
   v_mul_u32_u24 v[v_tmp + 1], \row_bytes, v[\k_in_tile]
   .if \skew_bytes
   v_lshrrev_b32 v[v_tmp + 2], (\skew_rows / 4) + 1, v[\k_in_tile]  // k / skew_rows (2 or 4)
@@ -438,16 +524,18 @@
   .endif
   v_lshl_add_u32 v[\lds_write], v[v_tmp], 2, v[v_tmp + 1]
 .else
-  v_and_b32 v[v_tmp], 127, v[v_tid]                // mn
-  v_lshrrev_b32 v[v_tmp + 1], 7, v[v_tid]          // k
+  v_and_b32 v[v_tmp], MAC_TILE - 1, v[v_tid]       // mn
+  v_lshrrev_b32 v[v_tmp + 1], LOG2_MAC_TILE, v[v_tid]  // k
   v_mul_lo_u32 v[v_tmp + 2], v[v_tmp + 1], s[\ld]  // k * ld
   v_add_u32 v[v_tmp + 2], v[v_tmp + 2], v[v_tmp]
   v_lshlrev_b32 v[\goff], 2, v[v_tmp + 2]
-  s_lshl_b32 s[s_tmp], s[\ld], 3                   // 2 k further: 2 * ld * 4 bytes
-  v_add_u32 v[\goff + 1], s[s_tmp], v[\goff]
-  v_add_u32 v[\goff + 2], s[s_tmp], v[\goff + 1]
-  v_add_u32 v[\goff + 3], s[s_tmp], v[\goff + 2]
-  v_mul_u32_u24 v[v_tmp + 1], \row_bytes, v[v_tmp + 1]   // k < 2: no skew yet
+  s_lshl_b32 s[s_tmp], s[\ld], 2 + K_ROWS_PER_LOAD / 2  // K_ROWS_PER_LOAD (2 or 4) k further: k rows * ld * 4 bytes
+  .irp i, 1, 2, 3
+  .if \i < LOADS
+  v_add_u32 v[\goff + \i], s[s_tmp], v[\goff + \i - 1]
+  .endif
+  .endr
+  v_mul_u32_u24 v[v_tmp + 1], \row_bytes, v[v_tmp + 1]   // k < K_ROWS_PER_LOAD <= skew_rows: no skew yet
   v_lshl_add_u32 v[\lds_write], v[v_tmp], 2, v[v_tmp + 1]
 .endif
 .if \tile_offset
@@ -465,11 +553,15 @@
   s_nop 1                                          // gfx94x: no VCC interlock between VALU ops, 2 wait states
   .endif
   .irp i, 0, 1, 2, 3
+  .if \i < LOADS
   v_cndmask_b32 v[\goff + \i], v[v_out_of_range], v[\goff + \i], vcc
+  .endif
   .endr
 .endif
   .irp i, 0, 1, 2, 3
+  .if \i < LOADS
   buffer_load_dword v[\load + \i], v[\goff + \i], s[\desc:\desc + 3], 0 offen
+  .endif
   .endr
 .endm
 
@@ -481,14 +573,17 @@
   s_sub_u32 s[s_k_left], s[s_k_left], UNR
 .endm
 
-// k_contiguous 1: element i is 32 mn further in the same row; 0: 2 i k
-// further, k = k0 + 2 i with k0 < 2, so its skew is that of row 2 i.
+// k_contiguous 1: element i is 32 mn further in the same row; 0: r i k
+// further (r = K_ROWS_PER_LOAD), k = k0 + r i with k0 < r <= skew_rows, so its
+// skew is that of row r i.
 .macro store_operand_to_lds load, lds_write, row_bytes, skew_bytes, skew_rows, k_contiguous
   .irp i, 0, 1, 2, 3
+  .if \i < LOADS
   .if \k_contiguous
   ds_write_b32 v[\lds_write], v[\load + \i] offset:\i * 128
   .else
-  ds_write_b32 v[\lds_write], v[\load + \i] offset:\i * 2 * \row_bytes + \skew_bytes * ((2 * \i) / \skew_rows)
+  ds_write_b32 v[\lds_write], v[\load + \i] offset:\i * K_ROWS_PER_LOAD * \row_bytes + \skew_bytes * ((K_ROWS_PER_LOAD * \i) / \skew_rows)
+  .endif
   .endif
   .endr
 .endm
@@ -502,7 +597,7 @@
   s_barrier
 .endm
 
-// ---- the 8x8 micro kernel -------------------------------------------------
+// ---- the micro kernel (MIC x MIC per lane) ---------------------------------
 
 // _a_moved = 1 when the A float4 of row set 1 for k comes from the lane one quad
 // back (SHARING=3: every k; with A_HALF_SHARED=1 odd k only), 0 when it is read.
@@ -514,82 +609,86 @@
 // row set (the lane address selects it), and that of row set 1 from its second
 // address where it is not moved; the others both groups.
 .macro read_a k
-  .set _set_a, v_a + ((\k) % 2) * 8
+  .set _set_a, v_a + ((\k) % 2) * MIC
   ds_read_b128 v[_set_a:_set_a + 3], v[v_lds_read_a] offset:(\k) * A_ROW_BYTES
   a_moved_is \k
-.if SHARING != 3
+.if MIC == 4
+.elseif SHARING != 3
   ds_read_b128 v[_set_a + 4:_set_a + 7], v[v_lds_read_a] offset:(\k) * A_ROW_BYTES + GROUP_BYTES
 .elseif !_a_moved
   ds_read_b128 v[_set_a + 4:_set_a + 7], v[v_lds_read_a_other] offset:(\k) * A_ROW_BYTES
 .endif
 .endm
 
-// B reads of one k: SHARING=0 both groups, SHARING=1 one group per lane, SHARING=2,3 one
-// group of row k or k+1 per lane for even k, SHARING=4 the whole step at k = 0
-// (the lane address holds its row and group).
+// B reads of one k: a lane reads B_GROUPS_READ float4s every B_K_PER_READ k
+// (its address holds its row within those k and its column group), into the
+// set of parity (k / B_K_PER_READ) % 2; SHARING=4 the whole step at k = 0.
 .macro read_b k
   b_row_offset_is \k
-.if SHARING == 0
-  .set _set_b, v_b + ((\k) % 2) * B_REGS
-  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row
-  ds_read_b128 v[_set_b + 4:_set_b + 7], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row + GROUP_BYTES
-.elseif SHARING == 1
-  .set _set_b, v_b + ((\k) % 2) * B_REGS
-  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row
-.elseif SHARING == 4
+.if SHARING == 4
   .if (\k) == 0
   ds_read_b128 v[v_b:v_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES
   .endif
-.else
-  .if ((\k) % 2) == 0
-  .set _set_b, v_b + (((\k) / 2) % 2) * B_REGS
+.elseif ((\k) % B_K_PER_READ) == 0
+  .set _set_b, v_b + (((\k) / B_K_PER_READ) % 2) * B_REGS
   ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row
+  .if B_GROUPS_READ == 2
+  ds_read_b128 v[_set_b + 4:_set_b + 7], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row + GROUP_BYTES
   .endif
 .endif
 .endm
 
 // How many ds_read instructions read_a + read_b issue for k (for s_waitcnt lgkmcnt).
 .macro reads_of_k_is k
-.if SHARING == 0
-  .set _reads, 4
-.elseif SHARING == 1
-  .set _reads, 3
-.elseif SHARING == 2
-  .set _reads, 2 + (((\k) + 1) % 2)
-.elseif SHARING == 3
   a_moved_is \k
-  .set _reads, 2 - _a_moved + (((\k) + 1) % 2)
+.if MIC == 4
+  .set _reads, 1
 .else
-  .set _reads, 2 + ((\k) == 0)
+  .set _reads, 2 - _a_moved
+.endif
+.if SHARING == 4
+  .if (\k) == 0
+  .set _reads, _reads + 1
+  .endif
+.elseif ((\k) % B_K_PER_READ) == 0
+  .set _reads, _reads + B_GROUPS_READ
 .endif
 .endm
 
 // SHARING=3: the A float4 of the other row set comes from the lane one quad back
 // in the row (same x, the other h), 4 v_mov_b32_dpp per k it is moved for.
 .macro move_a k
-  .set _set_a, v_a + ((\k) % 2) * 8
+  .set _set_a, v_a + ((\k) % 2) * MIC
   .irp i, 0, 1, 2, 3
   v_mov_b32_dpp v[_set_a + 4 + \i], v[_set_a + \i] row_ror:4 row_mask:0xf bank_mask:0xf
   .endr
 .endm
 
-// The 8 macs of column j: c(0..7, j) += a(0..7) * b, b = src0 under DPP control ctl.
+// The MIC macs of column j: c(0..MIC-1, j) += a(0..MIC-1) * b, b = src0 under DPP control ctl.
 .macro mac_rows j, set_a, src_b, ctl=""
   .irp i, 0, 1, 2, 3, 4, 5, 6, 7
-  mac v[v_c + 8 * \j + \i], v[\src_b], v[\set_a + \i], "\ctl"
+  .if \i < MIC
+  mac v[v_c + MIC * \j + \i], v[\src_b], v[\set_a + \i], "\ctl"
+  .endif
   .endr
 .endm
 
 // One column j of the micro tile for k: where its B value lives and how the
 // lane gets it.
 .macro mac_column k, j
-  .set _set_a, v_a + ((\k) % 2) * 8
+  .set _set_a, v_a + ((\k) % 2) * MIC
+  .set _set_b, v_b + (((\k) / B_K_PER_READ) % 2) * B_REGS
 .if SHARING == 0
-  mac_rows \j, _set_a, (v_b + ((\k) % 2) * B_REGS + \j)
+  mac_rows \j, _set_a, (_set_b + \j)
+.elseif MIC == 4
+  // quad lane q read B row (k rounded down to B_K_PER_READ) + q * B_K_PER_READ / 4:
+  // lane 2 (k % 2) (B_QUAD_SHARED) or k % 4 (+ B_TWO_K) holds row k
+  .set _lane, (4 / B_K_PER_READ) * ((\k) % B_K_PER_READ)
+  mac_rows \j, _set_a, (_set_b + \j), "quad_perm:[_lane,_lane,_lane,_lane] row_mask:0xf bank_mask:0xf"
 .elseif SHARING == 1
   // even quad lanes hold columns 0..3 of the lane, odd lanes 4..7
   .set _lane, \j / 4
-  mac_rows \j, _set_a, (v_b + ((\k) % 2) * B_REGS + (\j % 4)), "quad_perm:[_lane,_lane,_lane+2,_lane+2] row_mask:0xf bank_mask:0xf"
+  mac_rows \j, _set_a, (_set_b + (\j % 4)), "quad_perm:[_lane,_lane,_lane+2,_lane+2] row_mask:0xf bank_mask:0xf"
 .elseif SHARING == 4
   // row lane 8 (k / 4) + 4 (j / 4) + k % 4 read B(k, column group j / 4)
   .set _lane, 8 * ((\k) / 4) + 4 * (\j / 4) + ((\k) % 4)
@@ -597,7 +696,7 @@
 .else
   // quad lane 2 (k % 2) + (j / 4) holds B(k, column group j / 4)
   .set _lane, 2 * ((\k) % 2) + (\j / 4)
-  mac_rows \j, _set_a, (v_b + (((\k) / 2) % 2) * B_REGS + (\j % 4)), "quad_perm:[_lane,_lane,_lane,_lane] row_mask:0xf bank_mask:0xf"
+  mac_rows \j, _set_a, (_set_b + (\j % 4)), "quad_perm:[_lane,_lane,_lane,_lane] row_mask:0xf bank_mask:0xf"
 .endif
 .endm
 
@@ -632,7 +731,7 @@
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
 .if PACKED
   packed_fma_column \k, \j
-.else
+.elseif \j < MIC
   mac_column \k, \j
 .endif
   .endr
@@ -653,15 +752,18 @@
 // corner, or OUT_OF_RANGE past N (then the store is dropped).
 .macro column_offsets row_first
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-  .if SHARING == 0
+  .if \j >= MIC
+  .elseif SHARING == 0
   v_add_u32 v[v_col_off + \j], (\j / 4) * 64 + (\j % 4), v[v_col_first]
   .else
   v_add_u32 v[v_col_off + \j], \j, v[v_col_first]
   .endif
+  .if \j < MIC
   v_cmp_gt_i32 vcc, s[s_n_left], v[v_col_off + \j]
   v_mul_lo_u32 v[v_col_off + \j], v[v_col_off + \j], s[s_ldc_bytes]
   v_lshl_add_u32 v[v_col_off + \j], v[\row_first], 2, v[v_col_off + \j]
   v_cndmask_b32 v[v_col_off + \j], v[v_out_of_range], v[v_col_off + \j], vcc
+  .endif
   .endr
 .endm
 
@@ -678,11 +780,13 @@
   s_mov_b64 exec, -1
 .endm
 
-// Both row sets: 64 rows apart (SHARING 0..2, 4), or each from its own first row (SHARING=3).
+// Both row sets: 64 rows apart (SHARING 0..2, 4), or each from its own first row
+// (SHARING=3); MICRO_TILE=4 has one.
 .macro store_c op
   column_offsets v_row_first
   store_row_set \op, 0, v_row_first, 0
-.if SHARING == 3
+.if MIC == 4
+.elseif SHARING == 3
   column_offsets v_row_first_1
   store_row_set \op, 1, v_row_first_1, 0
 .else
@@ -696,25 +800,33 @@
 // computes alpha * (dot product) as the kernel does.
 .macro scale_and_store_row i, offset
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-  v_mul_f32 v[v_c + 8 * \j + \i], s[s_alpha], v[v_c + 8 * \j + \i]
+  .if \j < MIC
+  v_mul_f32 v[v_c + MIC * \j + \i], s[s_alpha], v[v_c + MIC * \j + \i]
   .if !TRANS_A
-  v_add_f32 v[v_c + 8 * \j + \i], 0, v[v_c + 8 * \j + \i]
+  v_add_f32 v[v_c + MIC * \j + \i], 0, v[v_c + MIC * \j + \i]
   .endif
-  buffer_store_dword v[v_c + 8 * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
+  buffer_store_dword v[v_c + MIC * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
+  .endif
   .endr
 .endm
 
 .macro blend_and_store_row i, offset
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+  .if \j < MIC
   buffer_load_dword v[v_a + \j], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
+  .endif
   .endr
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-  v_mul_f32 v[v_c + 8 * \j + \i], s[s_alpha], v[v_c + 8 * \j + \i]
+  .if \j < MIC
+  v_mul_f32 v[v_c + MIC * \j + \i], s[s_alpha], v[v_c + MIC * \j + \i]
+  .endif
   .endr
   s_waitcnt vmcnt(0)
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-  mac v[v_c + 8 * \j + \i], s[s_beta], v[v_a + \j]
-  buffer_store_dword v[v_c + 8 * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
+  .if \j < MIC
+  mac v[v_c + MIC * \j + \i], s[s_beta], v[v_a + \j]
+  buffer_store_dword v[v_c + MIC * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
+  .endif
   .endr
 .endm
 
@@ -772,6 +884,15 @@
 .endif
 .if SHARING == 0
   v_lshlrev_b32 v[v_lds_read_b], 4, v[v_tmp + 1]    // 4y floats
+.elseif MIC == 4
+  // 4y floats, of row q * B_K_PER_READ / 4 for quad lane q (all in one skew block)
+  .if B_K_PER_READ == 2
+  v_bfe_u32 v[v_tmp + 2], v[v_tid], 1, 1
+  .else
+  v_and_b32 v[v_tmp + 2], 3, v[v_tid]
+  .endif
+  v_mul_u32_u24 v[v_tmp + 2], B_ROW_BYTES, v[v_tmp + 2]
+  v_lshl_add_u32 v[v_lds_read_b], v[v_tmp + 1], 4, v[v_tmp + 2]
 .elseif SHARING == 4
   // row lane i = tid % 16 reads B(k_i, group g_i): k_i = 4 (i / 8) + i % 4,
   // g_i = (i / 4) % 2 (header: LDS layout; B_SKEW_ROWS = 4)
@@ -808,7 +929,7 @@
 .else
   v_lshlrev_b32 v[v_row_first], 2, v[v_tmp]         // 4x
 .endif
-.if SHARING == 0
+.if SHARING == 0 || MIC == 4
   v_lshlrev_b32 v[v_col_first], 2, v[v_tmp + 1]     // 4y
 .else
   v_lshlrev_b32 v[v_col_first], 3, v[v_tmp + 1]     // 8y
@@ -831,13 +952,15 @@
   v_and_b32 v[v_tid], 0x3ff, v0
   v_mov_b32 v[v_out_of_range], OUT_OF_RANGE
   .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+  .if \i < MIC * MIC / 2
   v_mov_b32 v[v_c + \i], 0
-  v_mov_b32 v[v_c + 32 + \i], 0
+  v_mov_b32 v[v_c + MIC * MIC / 2 + \i], 0
+  .endif
   .endr
 
   lane_read_addresses
-  s_lshl_b32 s[s_wg_m], s[s_wg_m], 7                // m0 = 128 * workgroup id x
-  s_lshl_b32 s[s_wg_n], s[s_wg_n], 7                // n0
+  s_lshl_b32 s[s_wg_m], s[s_wg_m], LOG2_MAC_TILE    // m0 = MACRO_TILE * workgroup id x
+  s_lshl_b32 s[s_wg_n], s[s_wg_n], LOG2_MAC_TILE    // n0
   s_movk_i32 s[s_stage_delta], STAGE_BYTES
   s_waitcnt lgkmcnt(0)
 

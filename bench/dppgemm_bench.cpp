@@ -6,6 +6,7 @@
 #include "model.hpp"
 #include "options.hpp"
 #include "problem.hpp"
+#include "progression.hpp"
 #include "report.hpp"
 #include "verify.hpp"
 
@@ -237,8 +238,46 @@ void check_memory(const BenchOptions& o) {
                      "sizes or leading dimensions");
 }
 
+// --progression: one table per target, its own JSON, CSV and chart.
+int run_progression_table(const BenchOptions& o) {
+    const ProgressionReport report = run_progression(o);
+    print_progression(std::cout, report);
+    bool passed = report.passed();
+    for (const TargetProgression& t : report.targets)
+        for (const auto* rows : {&t.sgemm, &t.transpose})
+            for (const StepRow& row : *rows)
+                if (row.result && !row.check.passed())
+                    std::cerr << "dppgemm-bench: verification failed: " << row.step << " on " << t.target << ": "
+                              << (row.check.first_mismatch.empty() ? "nothing checked" : row.check.first_mismatch)
+                              << "\n";
+    if (!o.csv.empty()) {
+        std::ofstream out(o.csv);
+        write_progression_csv(out, report);
+        passed &= written(out, "--csv", o.csv);
+    }
+    if (!o.json.empty()) {
+        std::ofstream out(o.json);
+        out << progression_json(report).dump(2) << "\n";
+        passed &= written(out, "--json", o.json);
+    }
+    if (!o.plot.empty()) {
+        const std::string script = progression_plot_script(o.plot, report);
+        FILE* gnuplot = popen("gnuplot", "w");
+        if (gnuplot) std::fwrite(script.data(), 1, script.size(), gnuplot);
+        if (!gnuplot || pclose(gnuplot) != 0) {
+            std::cerr << "dppgemm-bench: --plot " << o.plot << ": gnuplot failed\n";
+            passed = false;
+        }
+    }
+    return passed ? 0 : 1;
+}
+
 int run(const BenchOptions& o) {
     check_outputs(o);
+    if (o.progression) {
+        check_memory(o);
+        return run_progression_table(o);
+    }
     if (o.threads) openblas_set_num_threads(int(o.threads));
     for (const Shape& shape : o.shapes) checked_problem(o, shape);  // every bad size before the first run
     check_memory(o);

@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include "dppgemm/progression.hpp"
 #include "model.hpp"
 
 #include <CLI/CLI.hpp>
@@ -16,6 +17,12 @@
 namespace dppgemm::bench {
 
 namespace {
+
+std::string progression_target_names() {
+    std::string names;
+    for (const std::string& target : progression_targets()) names += (names.empty() ? "" : ", ") + target;
+    return names;
+}
 
 [[noreturn]] void bad(const std::string& flag, const std::string& value, const std::string& why) {
     throw UsageError("dppgemm-bench: " + flag + " " + (value.empty() ? "''" : value) + ": " + why);
@@ -157,9 +164,15 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
                    "emu: cycle-model parameters to override, NAME=VALUE[,NAME=VALUE...] (emu/timing/parameters.def), "
                    "or @FILE: a parameter file (dppgemm-calibrate writes them)")
         ->type_name("LIST");
-    app.add_flag("--model-grid", o.model_grid,
-                 "emu: also model every variant over the grid of the cycle model's unknown parameters and say, per "
-                 "variant, how its modeled time differs from dpp0's over the whole grid");
+    app.add_flag(
+        "--model-grid", o.model_grid,
+        "emu: also model every variant over the grid of the cycle model's unknown parameters and say, per "
+        "variant, how its modeled time differs from the plain kernel of its tile (dpp0, dpp0_64) over the whole grid");
+    app.add_flag("--progression", o.progression,
+                 "the road to the DPP kernels instead of the variants: the HIP steps from naive to double-buffered, "
+                 "dpp0 and best, then the transpositions, on the workgroups the cycle model traces "
+                 "(docs/progression.md); targets: " +
+                     progression_target_names());
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -215,7 +228,9 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
         }
         if (o.variants.empty()) bad("--variant", variant, "no variant");
     }
-    if (arch == "all") {
+    if (arch == "all" && o.progression) {
+        o.archs = progression_targets();
+    } else if (arch == "all") {
         for (const GpuSpec& g : gpu_specs()) o.archs.push_back(g.target);
     } else {
         for (const std::string& name : split_list(arch)) {
@@ -234,6 +249,18 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
         if (app.get_option(flag)->count() && path->empty()) bad(flag, "", "expected a file name");
     if (!o.plot.empty() && !ends_with(o.plot, ".svg") && !ends_with(o.plot, ".png"))
         bad("--plot", o.plot, "must end in .svg or .png");
+    if (o.progression) {
+        const std::vector<std::string> built = progression_targets();
+        for (const std::string& target : o.archs)
+            if (std::find(built.begin(), built.end(), target) == built.end())
+                bad("--arch", target, "--progression runs on " + progression_target_names());
+        if (o.trans_a != 'N' || o.trans_b != 'N')
+            bad(o.trans_a != 'N' ? "--transposeA" : "--transposeB",
+                std::string(1, o.trans_a != 'N' ? o.trans_a : o.trans_b), "--progression computes NN only");
+        if (o.shapes.size() != 1) bad("--sizes", sizes, "--progression takes one size (-m, -n, -k)");
+        if (o.backend == Backend::hip) bad("--backend", backend, "--progression runs on the emulator");
+        return o;
+    }
     // On the emulator the targets are known now: a variant one of them lacks
     // is a usage error before anything runs, not a failed row after it.
     if (o.backend == Backend::emu && !o.every_variant)

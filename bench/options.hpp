@@ -35,6 +35,9 @@ struct BenchOptions {
     bool model_only = false;
     std::string model_params;
     bool model_grid = false;  // --model-grid: every variant over model_grid() (model.hpp)
+    // --progression: the HIP steps, dpp0 and best, and the transpositions
+    // (progression.hpp) instead of the variants.
+    bool progression = false;
 };
 
 // A flag with a bad value: names the flag and the value; exit status 2.

@@ -298,17 +298,38 @@ void print_table(std::ostream& out, const ConfigReport& r) {
                "on this machine.\n";
 }
 
+// The variant table's row of a bench row's variant (nullptr for an unknown name).
+const VariantInfo* table_row(const Row& row) {
+    const std::optional<Variant> v = parse_variant(row.variant);
+    return v ? variant_info(*v) : nullptr;
+}
+
 void print_model_grid(std::ostream& out, const ConfigReport& r) {
     for (const auto& rows : by_target(r)) {
-        const Row* base = nullptr;
+        // Each row against its tile's plain kernel: the table's first row of
+        // the same macro and micro tile (dpp0 for 128x128, dpp0_64 for 64x64).
+        const auto base_of = [&rows](const Row& row) -> const Row* {
+            const VariantInfo* info = table_row(row);
+            if (!info) return nullptr;
+            for (const VariantInfo& first : variant_table())
+                if (first.macro_tile == info->macro_tile && first.micro_tile == info->micro_tile) {
+                    for (const Row* candidate : rows)
+                        if (candidate->variant == first.name && candidate->result.modeled) return candidate;
+                    return nullptr;
+                }
+            return nullptr;
+        };
+        const Row* any_base = nullptr;
         for (const Row* row : rows)
-            if (row->variant == "dpp0" && row->result.modeled) base = row;
-        if (!base || base->result.modeled_sets.empty()) continue;
-        const std::size_t points = base->result.modeled_sets.size();
-        out << rows.front()->target << ": modeled time vs dpp0 over " << points
-            << " sets of the cycle model's unknown parameters (docs/performance-model.md, \"Results and "
-               "sensitivity\")\n";
+            if (const Row* base = base_of(*row); base && !base->result.modeled_sets.empty()) any_base = base;
+        if (!any_base) continue;
+        out << rows.front()->target << ": modeled time vs the plain kernel of the same tile over "
+            << any_base->result.modeled_sets.size()
+            << " sets of the cycle model's unknown parameters (docs/performance-model.md, \"Results and sensitivity\")\n";
         for (const Row* row : rows) {
+            const Row* base = base_of(*row);
+            if (!base || base->result.modeled_sets.empty()) continue;
+            const std::size_t points = base->result.modeled_sets.size();
             if (row == base || row->result.modeled_sets.size() != points) continue;
             double least = 1e300, most = -1e300;
             for (std::size_t i = 0; i < points; ++i) {
@@ -322,8 +343,8 @@ void print_model_grid(std::ostream& out, const ConfigReport& r) {
                                : least == 0 && most == 0 ? "the same on the whole grid"
                                                          : "mixed";
             char text[160];
-            std::snprintf(text, sizeof text, "  %-16s %+7.2f%% .. %+7.2f%%  %s\n", row->variant.c_str(), least, most,
-                          sign);
+            std::snprintf(text, sizeof text, "  %-15s vs %-8s %+7.2f%% .. %+7.2f%%  %s\n", row->variant.c_str(),
+                          base->variant.c_str(), least, most, sign);
             out << text;
         }
     }
@@ -364,7 +385,10 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
     }
     if (const auto variant = parse_variant(row.variant))
         if (const VariantInfo* info = variant_info(*variant)) {
-            j["expected_lds_read_requests_per_step"] = info->lds_read_requests_per_step;
+            // The table counts per step of the row's own tile; the bench per
+            // 128x128x8 of work (steps()), which a 64x64 kernel does in 4 steps.
+            const std::uint64_t tiles_per_128 = (128 / info->macro_tile) * (128 / info->macro_tile);
+            j["expected_lds_read_requests_per_step"] = info->lds_read_requests_per_step * tiles_per_128;
             j["idea"] = info->idea;
         }
     if (row.on_gpu()) {

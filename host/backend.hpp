@@ -34,10 +34,14 @@ struct Problem {
     std::size_t a_elements() const { return a_transposed() ? extent(k, m, lda) : extent(m, k, lda); }
     std::size_t b_elements() const { return b_transposed() ? extent(n, k, ldb) : extent(k, n, ldb); }
     std::size_t c_elements() const { return extent(m, n, ldc); }
-    // Workgroups: one per 128 x 128 tile of C (in 64 bits: N + 127 overflows an
-    // int for N near 2^31).
-    std::uint32_t tiles_m() const { return std::uint32_t((std::int64_t(m) + 127) / 128); }
-    std::uint32_t tiles_n() const { return std::uint32_t((std::int64_t(n) + 127) / 128); }
+    // Workgroups: one per macro_tile x macro_tile tile of C (the kernel's row
+    // of the variant table; in 64 bits: N + 127 overflows an int for N near 2^31).
+    std::uint32_t tiles_m(unsigned macro_tile) const {
+        return std::uint32_t((std::int64_t(m) + macro_tile - 1) / macro_tile);
+    }
+    std::uint32_t tiles_n(unsigned macro_tile) const {
+        return std::uint32_t((std::int64_t(n) + macro_tile - 1) / macro_tile);
+    }
     // Reference BLAS reads A and B only when alpha != 0 and K > 0 (docs/host.md).
     bool reads_a_and_b() const { return alpha != 0.0f && k > 0; }
 };
@@ -56,6 +60,8 @@ std::string base_arch(const std::string& gcn_arch_name);
 // The embedded code object for a target, Options::variant (`best`: per
 // problem, by tuning table or fixed rule) and the problem's layout.
 const dppgemm_code_object* choose_code_object(const std::string& target, const Options& options, const Problem& p);
+// The macro tile of a code object's kernel (its variant table row).
+unsigned macro_tile_of(const dppgemm_code_object& co);
 
 // Backends fill status, message, target, kernel, counters and timing.
 Result run_hip(const Problem& p, const Options& options);

@@ -1,5 +1,5 @@
 // The emu backend: the embedded code object run on dppgemm's gfx9 emulator.
-#include "backend.hpp"
+#include "emu_launch.hpp"
 
 #include "emu/exec/dispatch.hpp"
 #include "emu/loader/code_object.hpp"
@@ -14,20 +14,25 @@
 
 namespace dppgemm::detail {
 
-namespace {
-
-// Decoding is done once per code object for the life of the process.
-const emu::Program& program_for(const dppgemm_code_object* co) {
+// Decoding is done once per code object and kernel for the life of the process.
+const emu::Program& program_for(const dppgemm_code_object* co, const std::string& kernel) {
     static std::mutex mutex;
-    static std::map<const dppgemm_code_object*, std::unique_ptr<emu::Program>> programs;
+    static std::map<std::pair<const dppgemm_code_object*, std::string>, std::unique_ptr<emu::Program>> programs;
     std::lock_guard<std::mutex> lock(mutex);
-    std::unique_ptr<emu::Program>& slot = programs[co];
+    std::unique_ptr<emu::Program>& slot = programs[{co, kernel}];
     if (!slot) {
         const emu::CodeObject object =
             emu::load_code_object(co->data, co->size, std::string("embedded ") + co->target + " " + co->kernel_name);
-        slot = std::make_unique<emu::Program>(emu::build_program(object, object.kernel(co->kernel_name)));
+        slot = std::make_unique<emu::Program>(emu::build_program(object, object.kernel(kernel)));
     }
     return *slot;
+}
+
+namespace {
+
+std::array<std::uint32_t, 3> grid_position(const std::array<std::uint32_t, 3>& grid, std::uint64_t linear_id) {
+    return {std::uint32_t(linear_id % grid[0]), std::uint32_t(linear_id / grid[0] % grid[1]),
+            std::uint32_t(linear_id / grid[0] / grid[1])};
 }
 
 Counters public_counters(const emu::Counters& c) {
@@ -38,8 +43,11 @@ Counters public_counters(const emu::Counters& c) {
     return out;
 }
 
-ModeledTime public_modeled(const emu::timing::CuModelResult& m, emu::Target target) {
+ModeledTime public_modeled(const emu::timing::CuModelResult& m, emu::Target target,
+                           const emu::timing::LaunchShape& shape) {
     ModeledTime out;
+    out.vgprs = shape.vgprs;
+    out.lds_bytes = shape.lds_bytes;
     out.gpu = emu::board(target).model_label;
     out.milliseconds = m.milliseconds;
     out.cycles = m.cycles;
@@ -82,6 +90,49 @@ std::string model_parameters_error(const std::string& text) {
 
 namespace dppgemm::detail {
 
+bool launch_modeled(const emu::Program& program, emu::DeviceMemory& memory, emu::LaunchConfig& config,
+                    const Options& options, Result& r) {
+    const auto fail = [&r](Status status, std::string message) {
+        r.status = status;
+        r.message = std::move(message);
+        return false;
+    };
+    std::optional<emu::timing::Parameters> parameters;
+    std::optional<emu::timing::TraceRecorder> recorder;
+    if (options.model) {
+        parameters = emu::timing::parameters(program.target);
+        try {
+            emu::timing::apply_overrides(*parameters, options.model_parameters);
+        } catch (const std::invalid_argument& e) {
+            return fail(Status::invalid_argument, std::string("emu: Options::model_parameters: ") + e.what());
+        }
+        recorder.emplace(emu::timing::representative_workgroups(config.grid));
+        config.observer = &*recorder;
+        if (options.model_only) config.only_workgroups = emu::timing::representative_workgroups(config.grid);
+    }
+    const emu::DispatchResult dispatch = emu::launch(memory, program, config);
+    r.counters = public_counters(dispatch.counters);
+    if (dispatch.fault) return fail(Status::kernel_fault, "emu: " + dispatch.fault->message);
+    if (recorder) {
+        const emu::timing::LaunchShape shape = emu::timing::launch_shape(program, config.grid, config.block);
+        const std::vector<emu::timing::WorkgroupTrace> traces = recorder->traces();
+        r.modeled = public_modeled(emu::timing::model_cu(program, shape, traces, *parameters), program.target, shape);
+        for (const emu::timing::WorkgroupTrace& trace : traces)
+            r.modeled->traced_workgroups.push_back(grid_position(config.grid, trace.linear_id));
+        for (const std::string& set : options.model_parameter_sets) {
+            emu::timing::Parameters varied = *parameters;
+            try {
+                emu::timing::apply_overrides(varied, set);
+            } catch (const std::invalid_argument& e) {
+                return fail(Status::invalid_argument, std::string("emu: Options::model_parameter_sets: ") + e.what());
+            }
+            r.modeled_sets.push_back(
+                public_modeled(emu::timing::model_cu(program, shape, traces, varied), program.target, shape));
+        }
+    }
+    return true;
+}
+
 Result run_emu(const Problem& p, const Options& options) {
     Result r;
     r.backend = Backend::emu;
@@ -103,7 +154,7 @@ Result run_emu(const Problem& p, const Options& options) {
 
     const auto start = std::chrono::steady_clock::now();
     try {
-        const emu::Program& program = program_for(co);
+        const emu::Program& program = program_for(co, co->kernel_name);
         emu::DeviceMemory memory;
         const std::size_t a_bytes = p.a_elements() * 4, b_bytes = p.b_elements() * 4, c_bytes = p.c_elements() * 4;
         // Zero-sized operands still get an allocation: the kernel never touches
@@ -117,54 +168,19 @@ Result run_emu(const Problem& p, const Options& options) {
             if (a_bytes) memory.write(a, p.a, a_bytes);
             if (b_bytes) memory.write(b, p.b, b_bytes);
         }
-        if (c_bytes && p.beta != 0.0f) memory.write(c, p.c, c_bytes);
+        // model_only runs some workgroups: C keeps its values where the others would write.
+        if (c_bytes && (p.beta != 0.0f || options.model_only)) memory.write(c, p.c, c_bytes);
 
         const dppgemm_sgemm_kernargs args = make_kernargs(p, a, b, c);
         emu::LaunchConfig config;
-        config.grid = {p.tiles_m(), p.tiles_n(), 1};
+        config.grid = {p.tiles_m(macro_tile_of(*co)), p.tiles_n(macro_tile_of(*co)), 1};
         config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
         config.kernarg.assign(reinterpret_cast<const std::uint8_t*>(&args),
                               reinterpret_cast<const std::uint8_t*>(&args) + sizeof args);
         config.threads = options.threads;
         config.watchdog = std::max(emu::default_watchdog, sgemm_wave_instruction_bound(p.k));
         config.progress = options.progress;
-        std::optional<emu::timing::Parameters> parameters;
-        std::optional<emu::timing::TraceRecorder> recorder;
-        if (options.model) {
-            parameters = emu::timing::parameters(program.target);
-            try {
-                emu::timing::apply_overrides(*parameters, options.model_parameters);
-            } catch (const std::invalid_argument& e) {
-                return fail(Status::invalid_argument, std::string("emu: Options::model_parameters: ") + e.what());
-            }
-            recorder.emplace(emu::timing::representative_workgroups(config.grid));
-            config.observer = &*recorder;
-            if (options.model_only) config.only_workgroups = emu::timing::representative_workgroups(config.grid);
-        }
-        const emu::DispatchResult dispatch = emu::launch(memory, program, config);
-        r.counters = public_counters(dispatch.counters);
-        if (dispatch.fault) return fail(Status::kernel_fault, "emu: " + dispatch.fault->message);
-        if (recorder) {
-            const emu::timing::LaunchShape shape = emu::timing::launch_shape(program, config.grid, config.block);
-            const std::vector<emu::timing::WorkgroupTrace> traces = recorder->traces();
-            r.modeled = public_modeled(emu::timing::model_cu(program, shape, traces, *parameters), program.target);
-            for (const std::string& set : options.model_parameter_sets) {
-                emu::timing::Parameters varied = *parameters;
-                try {
-                    emu::timing::apply_overrides(varied, set);
-                } catch (const std::invalid_argument& e) {
-                    return fail(Status::invalid_argument,
-                                std::string("emu: Options::model_parameter_sets: ") + e.what());
-                }
-                r.modeled_sets.push_back(
-                    public_modeled(emu::timing::model_cu(program, shape, traces, varied), program.target));
-            }
-        }
-        if (options.model && options.model_only) {
-            r.milliseconds =
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-            return r;
-        }
+        if (!launch_modeled(program, memory, config, options, r)) return r;
         // beta == 0: the kernel wrote every element of op(C) it owns and C's
         // padding rows (ld > m) were never part of the matrix; copy back only
         // the m rows of each column so the caller's padding stays untouched.

@@ -126,7 +126,7 @@ Result run_hip(const Problem& p, const Options& options) {
         return fail(Status::launch_failure, hip_error("hipEventCreate", e));
     }
     (void)hipEventRecord(start, nullptr);
-    const unsigned grid_x = p.tiles_m(), grid_y = p.tiles_n();
+    const unsigned grid_x = p.tiles_m(macro_tile_of(*co)), grid_y = p.tiles_n(macro_tile_of(*co));
     hipError_t launch =
         hipModuleLaunchKernel(function, grid_x, grid_y, 1, DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1, 0, nullptr, nullptr, config);
     (void)hipEventRecord(stop, nullptr);

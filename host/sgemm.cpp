@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <tuple>
 
 namespace dppgemm {
@@ -52,6 +53,13 @@ const dppgemm_code_object* choose_code_object(const std::string& target, const O
     const auto [slot, fresh] = found.try_emplace({target, *chosen, layout}, nullptr);
     if (fresh) slot->second = dppgemm_find_code_object(target.c_str(), to_string(*chosen), layout.c_str());
     return slot->second;
+}
+
+unsigned macro_tile_of(const dppgemm_code_object& co) {
+    for (const VariantInfo& row : variant_table())
+        if (!std::strcmp(row.name, co.variant)) return row.macro_tile;
+    throw std::logic_error(std::string("code object ") + co.kernel_name + " names variant '" + co.variant +
+                           "', which is not a row of the variant table");
 }
 
 }  // namespace detail

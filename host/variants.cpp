@@ -4,6 +4,7 @@
 #include "dppgemm/reference.hpp"
 #include "emu/loader/target.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -26,8 +27,9 @@ bool sets_parameter(const char* defines, std::string_view assignment) {
 
 const std::vector<VariantInfo>& variant_table() {
     static const std::vector<VariantInfo> table = {
-#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) \
-    {Variant::name, #name, defines, features, requests, extra_valu, idea, sets_parameter(defines, "FP32_DENORMALS=1")},
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    {Variant::name, #name,    defines,    features, macro_tile,                                                     \
+     micro_tile,    requests, extra_valu, idea,     sets_parameter(defines, "FP32_DENORMALS=1")},
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
     };
@@ -69,9 +71,15 @@ std::vector<Variant> best_candidates(std::string_view target) {
 }
 
 std::optional<Variant> best_variant(std::string_view target) {
+    const std::vector<Variant> candidates = best_candidates(target);
+    unsigned largest_tile = 0;
+    for (Variant v : candidates) largest_tile = std::max(largest_tile, variant_info(v)->macro_tile);
+    // Extra VALU and requests per step compare rows of one tile only; the
+    // largest tile does the least work per FMA outside the macs.
     const VariantInfo* best = nullptr;
-    for (Variant v : best_candidates(target)) {
+    for (Variant v : candidates) {
         const VariantInfo* row = variant_info(v);
+        if (row->macro_tile != largest_tile) continue;
         if (!best || row->extra_valu_per_step < best->extra_valu_per_step ||
             (row->extra_valu_per_step == best->extra_valu_per_step &&
              row->lds_read_requests_per_step < best->lds_read_requests_per_step))

@@ -54,14 +54,15 @@ double cpu_now() {
 
 class SgemmSetup {
 public:
-    SgemmSetup(int n, unsigned threads) : n_(n) {
+    SgemmSetup(int n, unsigned macro_tile, unsigned threads) : n_(n) {
         std::mt19937 rng(42);
         std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
         for (auto* m : {&a_, &b_, &c_}) {
             m->resize(std::size_t(n) * n);
             for (float& x : *m) x = dist(rng);
         }
-        config_.grid = {std::uint32_t((n + 127) / 128), std::uint32_t((n + 127) / 128), 1};
+        const std::uint32_t tiles = std::uint32_t((n + macro_tile - 1) / macro_tile);
+        config_.grid = {tiles, tiles, 1};
         config_.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
         config_.threads = threads;
     }
@@ -131,6 +132,16 @@ Program load_program(const Options& o) {
     return build_program(co, co.kernels.at(0));
 }
 
+// The macro tile of the variant table's row `variant` (load_program found it).
+unsigned macro_tile_of(const std::string& variant) {
+    unsigned tile = 0;
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    if (variant == #name) tile = macro_tile;
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+    return tile;
+}
+
 // The run with the median wall time, with the median CPU time beside it.
 Timed median(std::vector<Timed> runs) {
     const auto middle = runs.begin() + runs.size() / 2;
@@ -167,7 +178,7 @@ int main(int argc, char** argv) {
     app.add_option("--threads", o.threads, "Emulator and OpenBLAS host threads (0: all cores)")
         ->check(CLI::Range(0u, 1024u));
     std::string variants;
-#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) \
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
     variants += std::string(variants.empty() ? "" : ", ") + #name;
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
@@ -190,7 +201,7 @@ int main(int argc, char** argv) {
     }
     try {
         const Program program = load_program(o);
-        SgemmSetup setup(o.size, o.threads);
+        SgemmSetup setup(o.size, macro_tile_of(o.variant), o.threads);
         if (o.threads) openblas_set_num_threads(int(o.threads));  // the same cores for both sides of the ratio
         if (!o.only.empty()) {
             IdleObserver idle(program);

@@ -155,6 +155,24 @@ public:
         }
     }
 
+    // A GWS barrier or semaphore (cooperative launches) orders the waves of
+    // different workgroups: what a wave released to the resource, every
+    // wave that later acquires from it has acquired. Counted as acquired,
+    // not pending an L1 invalidation: hipcc's grid sync
+    // (__ockl_grid_sync) invalidates the L1 in its agent-scope fence before
+    // the barrier, not after; a line an L1 could take in between and serve
+    // stale after the barrier is one a load racing with the store brought
+    // in, which is reported at that load.
+    void gws_release(const Wave& w, unsigned resource) override {
+        if (sync_) checker_.global_sync().gws_release(resource, *model(w).sync.release());
+    }
+    void gws_acquire(const Wave& w, unsigned resource) override {
+        if (!sync_) return;
+        WaveSync& sync = model(w).sync;
+        join(sync.acquired, checker_.global_sync().gws_released(resource));
+        sync.published.reset();
+    }
+
 private:
     struct WaveModel {
         Scoreboard scoreboard;
@@ -363,7 +381,9 @@ Rule rule_of_fault(const Fault& fault) {
     case FaultKind::invalid_operand:
     case FaultKind::not_implemented:
     case FaultKind::trap:
-    case FaultKind::checker_stop: return Rule::execution_fault;
+    case FaultKind::checker_stop:
+    case FaultKind::no_gws:
+    case FaultKind::deadlock: return Rule::execution_fault;
     }
     return Rule::execution_fault;
 }

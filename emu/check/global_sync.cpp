@@ -53,12 +53,31 @@ GlobalSync::GlobalSync(const Program& program) {
         const OpInfo& info = inst.info();
         const bool vmem = info.family == Family::MUBUF || info.family == Family::GLOBAL || info.family == Family::FLAT;
         if ((vmem && info.atomic != AtomicKind::none) || invalidates_l1(inst.op) || invalidates_scalar_cache(inst.op) ||
-            (vmem && info.has(OF_LOAD) && load_bypasses_l1(program.target, inst)))
+            (vmem && info.has(OF_LOAD) && load_bypasses_l1(program.target, inst)) || synchronizes_on_gws(inst.op))
             active_ = true;
     }
 }
 
+bool synchronizes_on_gws(Op op) {
+    return op == Op::ds_gws_barrier || op == Op::ds_gws_sema_p || op == Op::ds_gws_sema_v || op == Op::ds_gws_sema_br ||
+           op == Op::ds_gws_sema_release_all;
+}
+
+void GlobalSync::gws_release(unsigned resource, const Knowledge& k) {
+    std::lock_guard<std::mutex> lock(gws_mutex_);
+    join(gws_[resource % gws_.size()], k);
+}
+
+Knowledge GlobalSync::gws_released(unsigned resource) {
+    std::lock_guard<std::mutex> lock(gws_mutex_);
+    return gws_[resource % gws_.size()];
+}
+
 void GlobalSync::clear() {
+    {
+        std::lock_guard<std::mutex> lock(gws_mutex_);
+        for (Knowledge& k : gws_) k.clear();
+    }
     for (Shard& s : shards_) {
         std::lock_guard<std::mutex> lock(s.mutex);
         s.words.clear();

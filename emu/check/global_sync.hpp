@@ -96,6 +96,12 @@ public:
     std::optional<Store> unordered_store(const WaveSync& wave, const Knowledge& acquired, std::uint64_t address,
                                          unsigned bytes);
 
+    // GWS resources (cooperative launches): what waves released to each
+    // (arriving at its barrier, signalling its semaphore), joined, for the
+    // waves that acquire from it (leaving the barrier, passing sema_p).
+    void gws_release(unsigned resource, const Knowledge& k);
+    Knowledge gws_released(unsigned resource);
+
 private:
     struct Shard {
         std::mutex mutex;
@@ -106,7 +112,12 @@ private:
 
     bool active_ = false;
     std::array<Shard, shard_count> shards_;
+    std::mutex gws_mutex_;
+    std::array<Knowledge, 64> gws_;
 };
+
+// ds_gws_* that order waves of different workgroups (all but ds_gws_init).
+bool synchronizes_on_gws(Op op);
 
 // Joins b into a (per writer, the larger sequence number).
 void join(Knowledge& a, const Knowledge& b);

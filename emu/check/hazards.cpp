@@ -55,6 +55,7 @@ void HazardTracker::check(const InstFacts& f, const ExecInst& e, std::vector<Haz
     }
     if (f.div_fmas) need(vcc_range, Rule::div_fmas_after_vcc, "v_div_fmas", hits);
     if (f.movrel) need_write(m0_salu_, Rule::movrel_after_m0, "s_movrel reads m0, written by SALU", hits);
+    if (f.m0_message) need_write(m0_salu_, Rule::message_after_m0, "the message reads m0, written by SALU", hits);
     if (f.getreg || f.setreg)
         need_write(setreg_[f.hwreg], Rule::getreg_after_setreg,
                    "hardware register " + std::to_string(f.hwreg) + " written by s_setreg", hits);
@@ -64,6 +65,26 @@ void HazardTracker::check(const InstFacts& f, const ExecInst& e, std::vector<Haz
                 need_write(store_, Rule::store_data_overwrite,
                            "overwrites " + range_name(store_data_) + ", the data of a >64-bit store", hits);
     if (gfx94x_ && f.valu) check_gfx94x(f, e, hits);
+    if (f.mfma) check_mfma(f, hits);
+}
+
+// An MFMA's ArchVGPR sources after a VALU write (an earlier MFMA's result and
+// v_accvgpr_write's AGPRs have other wait states: not checked), and EXEC.
+void HazardTracker::check_mfma(const InstFacts& f, std::vector<HazardHit>& hits) const {
+    for (unsigned i = 0; i < f.read_count; ++i) {
+        const RegRange& r = f.reads[i];
+        if (is_scalar(r) || r.slot >= slot_agpr) continue;
+        for (unsigned s = r.slot; s < unsigned(r.slot) + r.count && s < slot_count; ++s)
+            if (!valu_[s].mfma && valu_[s].clock != 0 &&
+                clock_ - valu_[s].clock < wait_states(Rule::mfma_after_valu_write, gfx94x_)) {
+                need_write(valu_[s], Rule::mfma_after_valu_write,
+                           "MFMA reads " + range_name(RegRange{static_cast<std::uint16_t>(s), 1}) +
+                               ", written by a VALU instruction",
+                           hits);
+                break;
+            }
+    }
+    need(exec_range, Rule::mfma_after_exec_write, "MFMA (EXEC)", hits);
 }
 
 void HazardTracker::check_gfx94x(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const {
@@ -86,7 +107,7 @@ void HazardTracker::check_gfx94x(const InstFacts& f, const ExecInst& e, std::vec
 }
 
 void HazardTracker::issue(const InstFacts& f, std::uint32_t index) {
-    const Write now{clock_ + 1, index, f.trans};
+    const Write now{clock_ + 1, index, f.trans, f.mfma};
     if (f.valu)
         for (unsigned i = 0; i < f.write_count; ++i)
             for (unsigned s = f.writes[i].slot; s < unsigned(f.writes[i].slot) + f.writes[i].count && s < slot_count;

@@ -54,6 +54,7 @@ private:
         std::uint64_t clock = 0;  // wait-state clock just after the writer (0: never written)
         std::uint32_t inst = 0;
         bool trans = false;
+        bool mfma = false;
     };
     std::uint64_t clock_ = 0;
     bool gfx94x_ = false;
@@ -81,6 +82,7 @@ private:
     // A hit when `w` was fewer than the rule's wait states ago.
     void need_write(const Write& w, Rule rule, const std::string& what, std::vector<HazardHit>& hits) const;
     void check_gfx94x(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const;
+    void check_mfma(const InstFacts& f, std::vector<HazardHit>& hits) const;
 };
 
 }  // namespace dppgemm::emu::check

@@ -50,6 +50,7 @@ void classify(InstFacts& f, const Inst& inst) {
     f.barrier = info.has(OF_BARRIER);
     f.wait_states = info.has(OF_NOP) ? static_cast<std::uint8_t>((inst.simm16 & 0xf) + 1) : 1;
     f.movrel = info.has(OF_M0_RELATIVE);
+    f.m0_message = info.has(OF_M0_MESSAGE);
     f.setreg = info.has(OF_HWREG_WRITE);
     f.getreg = info.has(OF_HWREG_READ);
     f.hwreg = static_cast<std::uint8_t>(inst.simm16 & 0x3f);
@@ -74,7 +75,7 @@ void collect_reads(InstFacts& f, const ExecInst& e) {
         add_read(f, RegRange{static_cast<std::uint16_t>(slot_vcc), 2});
     if (info.has(OF_READS_EXEC) || f.valu || f.vmem || f.ds)
         add_read(f, RegRange{static_cast<std::uint16_t>(slot_exec), 2});
-    if (f.movrel) add_read(f, RegRange{static_cast<std::uint16_t>(slot_m0), 1});
+    if (f.movrel || f.m0_message) add_read(f, RegRange{static_cast<std::uint16_t>(slot_m0), 1});
     for (const Src& s : e.src)
         if (f.valu && (s.kind == Src::Kind::vccz || s.kind == Src::Kind::execz)) f.reads_execz_vccz = true;
 }
@@ -115,8 +116,8 @@ void add_touched(InstFacts& f, const RegRange& r) {
 void collect_summaries(InstFacts& f, bool gfx94x) {
     for (unsigned i = 0; i < f.read_count; ++i) add_touched(f, f.reads[i]);
     for (unsigned i = 0; i < f.write_count; ++i) add_touched(f, f.writes[i]);
-    f.hazard_reader = f.dpp || f.lane_select || f.vmem || f.reads_execz_vccz || f.div_fmas || f.movrel || f.getreg ||
-                      f.setreg || (gfx94x && f.valu);
+    f.hazard_reader = f.mfma || f.dpp || f.lane_select || f.vmem || f.reads_execz_vccz || f.div_fmas || f.movrel ||
+                      f.m0_message || f.getreg || f.setreg || (gfx94x && f.valu);
 }
 
 }  // namespace
@@ -161,6 +162,7 @@ std::vector<InstFacts> inst_facts(const Program& program) {
             continue;
         }
         classify(f, *e.inst);
+        f.mfma = e.cls == InstClass::mfma;
         collect_reads(f, e);
         collect_writes(f, e);
         collect_hazard_operands(f, e);

@@ -45,9 +45,10 @@ struct InstFacts {
     std::uint8_t read_count = 0, write_count = 0;
     std::uint8_t wait_states = 1;  // s_nop N: N + 1
     bool valu = false, salu = false, dpp = false;
+    bool mfma = false;  // a matrix-core op (also valu: it writes VGPRs/AGPRs when it issues)
     bool vmem = false, flat = false, smem = false, ds = false;
     bool waitcnt = false, barrier = false, scratch = false, end_of_code = false;
-    bool movrel = false, setreg = false, getreg = false, div_fmas = false, trans = false;
+    bool movrel = false, m0_message = false, setreg = false, getreg = false, div_fmas = false, trans = false;
     bool lane_select = false;      // v_readlane/v_writelane: src1 selects the lane
     bool reads_lane_vgpr = false;  // v_readlane/v_readfirstlane: src0 is read as a scalar
     bool rwlane = false;           // v_readlane/v_readfirstlane/v_writelane

@@ -11,11 +11,10 @@
 // does not (use_bytes() widens the state). Why not bytes always: a 64-lane
 // ds_read_b128 is 16 bitmap words in bytes, 4 in dwords, and bytes
 // throughout made a checked SGEMM about 25 % slower (docs/checkers.md). Why
-// bitmaps: the
-// per-dword, per-lane shadow this replaces was a quarter of a checked
-// SGEMM's time; an instruction's lanes usually cover a contiguous range
-// (16 or 64 lanes of consecutive elements), which is a few 64-bit words
-// here, tested and updated word by word. Only an access that conflicts
+// bitmaps: a per-dword, per-lane shadow costs a quarter of a checked SGEMM's
+// time; an instruction's lanes usually cover a contiguous range (16 or 64
+// lanes of consecutive elements), which is a few 64-bit words here, tested
+// and updated word by word. Only an access that conflicts
 // goes through its lanes one by one, to report them: the lanes whose units
 // conflict with what other waves did earlier in the epoch, and the first
 // such unit (lanes in order, then elements) with the other wave and

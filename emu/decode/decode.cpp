@@ -33,7 +33,9 @@ struct Reader {
     }
 };
 
-// LLVM's FeatureGFX90AInsts / FeatureGFX940Insts: the bits these encodings add or rename.
+// LLVM's FeatureGFX9Insts / FeatureGFX90AInsts / FeatureGFX940Insts: the bits
+// these encodings add or rename (GCN3, gfx803, lacks the first).
+bool gfx9_insts(Target t) { return has(t, Feature::gfx9_insts); }
 bool gfx90a_insts(Target t) { return has(t, Feature::gfx90a_insts); }
 bool gfx940_insts(Target t) { return has(t, Feature::gfx940_insts); }
 
@@ -89,7 +91,10 @@ private:
             unsigned code = bits(word_, 32 + 9 * s, 9);
             int dwords = info().dwords[F_SRC0 + s];
             if (s == 2 && scalar_src2_single && code < 256 && dwords) dwords = mfma_scalar_width(code, dwords);
-            if (dwords) *srcs[s] = source(code, dwords, false);
+            // v_accvgpr_read (LLVM 15): the field's low 8 bits name the AGPR, 255 included.
+            if (s == 0 && dwords && detail::src0_vgpr_number(inst_.op, target_))
+                *srcs[s] = vgpr(code & 0xff, 1, info().has(OF_ACC_SRC));
+            else if (dwords) *srcs[s] = source(code, dwords, false);
             else unused_field(F_SRC0 + s, code);
         }
     }
@@ -193,11 +198,15 @@ Operand Decoder::source(unsigned code, int dwords, bool literal_ok) {
     bool special = (code >= 102 && code <= 127) || (code >= 235 && code <= 239) || (code >= 251 && code <= 254);
     if (!special) ok_ = false;
     op.kind = OperandKind::special;
-    if (code >= 108 && code <= 123) {
-        op.index = static_cast<std::uint16_t>(code - 108);
+    const unsigned ttmp0 = first_ttmp_code(target_);
+    if (code >= ttmp0 && code <= 123) {
+        op.index = static_cast<std::uint16_t>(code - ttmp0);
         if (dwords > 1) op.index = static_cast<std::uint16_t>(op.index & ~(dwords >= 4 ? 3u : 1u));
-        op.code = static_cast<std::uint16_t>(108 + op.index);
-        if (op.index + dwords > 16) ok_ = false;
+        op.code = static_cast<std::uint16_t>(ttmp0 + op.index);
+        if (unsigned(op.index) + unsigned(dwords) > 124 - ttmp0) ok_ = false;
+    } else if (code >= 108 && code < ttmp0) {
+        // GCN3's trap base and trap memory addresses: tba, tma (pairs at 108, 110).
+        if (dwords > 2 || (dwords == 2 && code % 2)) ok_ = false;
     } else if (dwords > 1 && code < 128) {
         // Pairs exist for flat_scratch, xnack_mask, vcc, exec only.
         if (!(code == 102 || code == 104 || code == 106 || code == 126) || dwords > 2) ok_ = false;
@@ -254,7 +263,9 @@ void Decoder::sopp() {
     inst_.simm16 = static_cast<std::uint16_t>(bits(word_, 0, 16));
     if (info().imm_kind() == ImmKind::none && inst_.simm16 != 0) ok_ = false;
     if (info().has(OF_WAITCNT)) {
-        inst_.waitcnt.vmcnt = static_cast<std::uint8_t>(bits(word_, 0, 4) | bits(word_, 14, 2) << 4);
+        // GCN3: vmcnt is bits 0..3 alone (bits 14..15 are ignored); gfx9 adds its high bits there.
+        const unsigned vmcnt_high = gfx9_insts(target_) ? bits(word_, 14, 2) : 0;
+        inst_.waitcnt.vmcnt = static_cast<std::uint8_t>(bits(word_, 0, 4) | vmcnt_high << 4);
         inst_.waitcnt.expcnt = static_cast<std::uint8_t>(bits(word_, 4, 3));
         inst_.waitcnt.lgkmcnt = static_cast<std::uint8_t>(bits(word_, 8, 4));
     }
@@ -268,7 +279,8 @@ void Decoder::smem() {
         ok_ = false;
         return;
     }
-    bool imm = bits(word_, 17, 1), soe = bits(word_, 14, 1);
+    // GCN3 has no soffset (bit 14 is ignored) and a 20-bit unsigned offset.
+    bool imm = bits(word_, 17, 1), soe = bits(word_, 14, 1) && gfx9_insts(target_);
     inst_.glc = bits(word_, 16, 1);
     inst_.smem_imm = imm;
     unsigned sdata = bits(word_, 6, 7);
@@ -279,8 +291,8 @@ void Decoder::smem() {
     if (i.dwords[F_SRC2]) {
         if (imm) {
             // gfx9: 21-bit signed byte offset.
-            std::int32_t offset = static_cast<std::int32_t>(bits(word_, 32, 21) << 11) >> 11;
-            inst_.offset = offset;
+            inst_.offset = gfx9_insts(target_) ? static_cast<std::int32_t>(bits(word_, 32, 21) << 11) >> 11
+                                               : static_cast<std::int32_t>(bits(word_, 32, 20));
             if (soe) inst_.soffset = source(bits(word_, 57, 7), 1);
         } else {
             inst_.soffset = source(bits(word_, 32, 7), 1);  // offset field holds an SGPR
@@ -349,9 +361,12 @@ void Decoder::vop_sdwa(Operand& src0, Operand* src1, bool vopc) {
         ok_ = false;
         return;
     }
+    // GCN3's SDWA sources are VGPRs (gfx9 added the s0/s1 bits 23 and 31),
+    // its VOPC form writes vcc (no sdst) and has clamp, its others no omod.
+    const bool gfx9 = gfx9_insts(target_);
     unsigned s0 = bits(w, 0, 8);
-    src0 = bits(w, 23, 1) ? source(s0, 1, false) : vgpr(s0, 1);
-    if (src1 && bits(w, 31, 1)) *src1 = source(src1->index, 1, false);
+    src0 = gfx9 && bits(w, 23, 1) ? source(s0, 1, false) : vgpr(s0, 1);
+    if (src1 && gfx9 && bits(w, 31, 1)) *src1 = source(src1->index, 1, false);
     Sdwa& s = inst_.sdwa_sel;
     s.src0_sel = static_cast<std::uint8_t>(bits(w, 16, 3));
     s.src1_sel = static_cast<std::uint8_t>(bits(w, 24, 3));
@@ -362,12 +377,13 @@ void Decoder::vop_sdwa(Operand& src0, Operand* src1, bool vopc) {
     if (!src1 && s.src1_sel) ok_ = false;  // VOP1: no src1
     if (vopc) {
         // bits 8..14: sdst, bit 15: sdst valid (else vcc)
-        if (bits(w, 15, 1)) inst_.sdst = sgpr_dst(bits(w, 8, 7), 2);
+        if (gfx9 && bits(w, 15, 1)) inst_.sdst = sgpr_dst(bits(w, 8, 7), 2);
+        if (!gfx9) inst_.clamp = bits(w, 13, 1);
     } else {
         s.dst_sel = static_cast<std::uint8_t>(bits(w, 8, 3));
         s.dst_unused = static_cast<std::uint8_t>(bits(w, 11, 2));
         inst_.clamp = bits(w, 13, 1);
-        inst_.omod = static_cast<std::uint8_t>(bits(w, 14, 2));
+        if (gfx9) inst_.omod = static_cast<std::uint8_t>(bits(w, 14, 2));
         if (s.dst_sel > 6) ok_ = false;
     }
 }
@@ -383,6 +399,8 @@ void Decoder::vop1() {
     else if (src == 0xfa) vop_dpp(inst_.src0);
     else if (src == 0xf9) vop_sdwa(inst_.src0, nullptr, false);
     else inst_.src0 = source(src, i.dwords[F_SRC0]);
+    // v_accvgpr_mov (LLVM 19): an AGPR-only source; the VGPR codes name AGPRs.
+    if (i.has(OF_ACC_SRC) && inst_.src0.kind == OperandKind::vgpr) inst_.src0.kind = OperandKind::agpr;
     unsigned dst = bits(word_, 17, 8);
     if (i.dwords[F_DST])
         inst_.dst = i.has(OF_SCALAR_DST) ? sgpr_dst(dst, 1) : vgpr(dst, i.dwords[F_DST], i.has(OF_ACC_DST));
@@ -469,13 +487,19 @@ void Decoder::vop3p() {
     if (mfma) {
         inst_.cbsz = static_cast<std::uint8_t>(bits(word_, 8, 3));
         inst_.abid = static_cast<std::uint8_t>(bits(word_, 11, 4));
-        inst_.blgp = static_cast<std::uint8_t>(bits(word_, 61, 3));
+        if (detail::mfma_neg(inst_.op, target_)) inst_.mods.neg = static_cast<std::uint8_t>(bits(word_, 61, 3));
+        else inst_.blgp = static_cast<std::uint8_t>(bits(word_, 61, 3));
         if (bits(word_, 59, 1) && inst_.src0.kind == OperandKind::vgpr) inst_.src0.kind = OperandKind::agpr;
         if (bits(word_, 60, 1) && inst_.src1.kind == OperandKind::vgpr) inst_.src1.kind = OperandKind::agpr;
-        if (acc_cd && inst_.src2.kind == OperandKind::vgpr) inst_.src2.kind = OperandKind::agpr;
+        // C follows D into the AGPRs; the sparse ops' src2 (as wide as one
+        // dword, not as D) is their index register, always a VGPR.
+        if (acc_cd && inst_.src2.kind == OperandKind::vgpr && i.dwords[F_SRC2] == i.dwords[F_DST])
+            inst_.src2.kind = OperandKind::agpr;
         return;
     }
     if (detail::src0_vgpr_number(inst_.op, target_)) inst_.src0 = vgpr(bits(word_, 32, 8), 1, i.has(OF_ACC_SRC));
+    // v_accvgpr_read (LLVM 19): an AGPR-only source; the VGPR codes name AGPRs.
+    if (i.has(OF_ACC_SRC) && inst_.src0.kind == OperandKind::vgpr) inst_.src0.kind = OperandKind::agpr;
     inst_.mods.neg_hi = static_cast<std::uint8_t>(bits(word_, 8, 3));
     if (detail::mixed_precision(inst_.op, target_)) {  // v_fma_mix*: those bits are abs
         inst_.mods.abs = inst_.mods.neg_hi;
@@ -493,11 +517,14 @@ void Decoder::ds() {
     if (!second_dword()) return;
     if (!set_op(Space::DS, bits(word_, 17, 8))) return;
     const OpInfo& i = info();
-    if (!modifiers_ok(Form::native, (1ull << 16) | (1ull << 25))) {
+    // A GDS-only op requires the gds bit rather than accepting it.
+    const bool gds_only = detail::gds_only(inst_.op, target_);
+    if ((gds_only && !bits(word_, 16, 1)) || !modifiers_ok(Form::native, (gds_only ? 0 : 1ull << 16) | (1ull << 25))) {
         ok_ = false;
         return;
     }
     bool acc = bits(word_, 25, 1) && gfx90a_insts(target_);
+    const bool addr_is_data = detail::ds_addr_is_data(inst_.op, target_);
     inst_.gds = bits(word_, 16, 1);
     if (detail::ds_offset_unused(inst_.op, target_) && bits(word_, 0, 16)) ok_ = false;
     inst_.offset0 = static_cast<std::uint8_t>(bits(word_, 0, 8));
@@ -515,7 +542,8 @@ void Decoder::ds() {
                             {&inst_.src2, F_SRC2, 48, true}};
     for (const Field& f : fields) {
         unsigned index = bits(word_, f.lo, 8);
-        if (i.dwords[f.slot]) *f.op = vgpr(index, i.dwords[f.slot], acc && f.data);
+        if (i.dwords[f.slot])
+            *f.op = vgpr(index, i.dwords[f.slot], acc && (f.data || (f.slot == F_SRC0 && addr_is_data)));
         else unused_field(f.slot, index);
     }
 }
@@ -597,7 +625,9 @@ void Decoder::mubuf() {
     else inst_.src0.kind = OperandKind::off;
     if (addr_dwords && !i.dwords[F_SRC0]) ok_ = false;
     unsigned vdata = bits(word_, 40, 8);
-    if (i.dwords[F_DST]) inst_.dst = vgpr(vdata, i.dwords[F_DST], acc);
+    // GCN3's d16 format ops are unpacked: one VGPR per component (LLVM's FeatureUnpackedD16VMem).
+    const bool unpacked_d16 = !gfx9_insts(target_) && i.has(OF_D16) && i.components > 0;
+    if (i.dwords[F_DST]) inst_.dst = vgpr(vdata, unpacked_d16 ? i.components : i.dwords[F_DST], acc);
     if (!i.dwords[F_SRC2]) {  // buffer_wbinvl1 and friends: no operands at all
         inst_.src0 = Operand{};
         return;

@@ -21,11 +21,16 @@ std::string reg_range(char prefix, unsigned index, unsigned dwords) {
     return std::string(1, prefix) + "[" + std::to_string(index) + ":" + std::to_string(index + dwords - 1) + "]";
 }
 
-std::string special_name(const Operand& op) {
+std::string special_name(const Operand& op, Target target) {
     unsigned code = op.code;
     bool wide = op.dwords > 1;
-    if (code >= 108 && code <= 123) {
-        unsigned t = code - 108;
+    const unsigned ttmp0 = first_ttmp_code(target);
+    if (code >= 108 && code < ttmp0) {
+        const char* base = code < 110 ? "tba" : "tma";
+        return std::string(base) + (wide ? "" : code % 2 ? "_hi" : "_lo");
+    }
+    if (code >= ttmp0 && code <= 123) {
+        unsigned t = code - ttmp0;
         return wide ? "ttmp[" + std::to_string(t) + ":" + std::to_string(t + op.dwords - 1) + "]"
                     : "ttmp" + std::to_string(t);
     }
@@ -80,8 +85,9 @@ const char* constant_name(const NamedConstant (&names)[N], std::uint64_t bits) {
 }
 
 // LLVM's printImmediate16/32/64: small integers in decimal, the float inline
-// constants by name, anything else in hex.  `llvm19`: LLVM 19 (our gfx942
-// oracle) no longer truncates 16-bit literals nor sign-extends i16 ones.
+// constants by name, anything else in hex.  `llvm19`: LLVM 19 (our gfx940/gfx942
+// oracle) neither truncates 16-bit literals nor sign-extends i16 ones, as
+// LLVM 15 does.
 std::string immediate(std::uint64_t value, ImmType type, bool llvm19 = false) {
     switch (type) {
     case ImmType::b16_float:
@@ -175,8 +181,10 @@ ImmType Printer::imm_type(const Operand& op, int src) const {
     if (op.dwords > 1) return ImmType::b64;
     if (e == Encoding::SOP1 || e == Encoding::SOP2 || e == Encoding::SOPC || e == Encoding::SOPK) return ImmType::b32;
     if (detail::int16_source(inst_.op, target_, src)) return ImmType::b16_int;
-    // LLVM 19 prints a packed-16-bit (v_pk_*) literal whole.
-    if (llvm19() && op.kind == OperandKind::literal && info_.mnemonic.substr(0, 5) == "v_pk_") return ImmType::b32;
+    // LLVM 19 prints a literal of a packed-16-bit source (v_pk_*, v_dot2c_*) whole.
+    const OperandType type = src >= 0 && src < 3 ? info_.types[F_SRC0 + src] : OperandType::undeclared;
+    const bool packed16 = type == OperandType::pk_f16 || type == OperandType::pk_b16;
+    if (llvm19() && op.kind == OperandKind::literal && packed16) return ImmType::b32;
     if (detail::f16_sources(inst_.op, target_)) return ImmType::b16_float;
     if (detail::i16_src0(inst_.op, target_) && src == 0) return ImmType::b16_int;
     return ImmType::b32;
@@ -186,7 +194,7 @@ std::string Printer::operand(const Operand& op, int src) const {
     bool constant =
         op.kind == OperandKind::inline_int || op.kind == OperandKind::inline_float || op.kind == OperandKind::literal;
     if (constant && detail::register_only_source(inst_.op, target_, src)) {
-        // LLVM 15 replaces the value; LLVM 19 (our gfx942 oracle) appends a note.
+        // LLVM 15 replaces the value; LLVM 19 (gfx940/gfx942 oracle) appends a note.
         if (!llvm19()) return "/*invalid immediate*/";
         Operand plain = op;
         return plain_operand(plain, src) + "/*Invalid immediate*/";
@@ -200,7 +208,7 @@ std::string Printer::plain_operand(const Operand& op, int src) const {
     case OperandKind::sgpr: return reg_range('s', op.index, op.dwords);
     case OperandKind::vgpr: return reg_range('v', op.index, op.dwords);
     case OperandKind::agpr: return reg_range('a', op.index, op.dwords);
-    case OperandKind::special: return special_name(op);
+    case OperandKind::special: return special_name(op, target_);
     case OperandKind::inline_int: return dec(static_cast<std::int32_t>(op.value));
     case OperandKind::inline_float: {
         ImmType t = imm_type(op, src);
@@ -368,13 +376,14 @@ std::string Printer::simm16_text() const {
     case ImmKind::gpr_idx: return v <= 15 ? gpr_idx_text(v) : hex(v);
     case ImmKind::waitcnt: {
         const Waitcnt& w = inst_.waitcnt;
-        bool all_default = w.vmcnt == 63 && w.expcnt == 7 && w.lgkmcnt == 15;
+        const unsigned vm_max = vmcnt_limit(target_);
+        bool all_default = w.vmcnt == vm_max && w.expcnt == 7 && w.lgkmcnt == 15;
         std::string s;
         auto field = [&](const char* name, unsigned value, unsigned max) {
             if (value == max && !all_default) return;
             s += (s.empty() ? "" : " ") + std::string(name) + "(" + std::to_string(value) + ")";
         };
-        field("vmcnt", w.vmcnt, 63);
+        field("vmcnt", w.vmcnt, vm_max);
         field("expcnt", w.expcnt, 7);
         field("lgkmcnt", w.lgkmcnt, 15);
         return s;
@@ -548,6 +557,7 @@ void Printer::vop3p() {
         if (inst_.cbsz) flag("cbsz:" + dec(inst_.cbsz));
         if (inst_.abid) flag("abid:" + dec(inst_.abid));
         if (inst_.blgp) flag("blgp:" + dec(inst_.blgp));
+        if (inst_.mods.neg) flag("neg:" + bit_list(inst_.mods.neg, 3));
         return;
     }
     unsigned all = (1u << count) - 1;
@@ -635,14 +645,15 @@ std::string Printer::run() {
             std::snprintf(buf, sizeof buf, "0x%08x", inst_.word0);
             return std::string(buf);
         }();
-    out_ = std::string(info_.mnemonic);
+    out_ = std::string(detail::spelling(inst_.op, target_));
     switch (inst_.encoding) {
     case Encoding::VOP1:
     case Encoding::VOP2:
     case Encoding::VOPC:
         // _e32 only tells it apart from an _e64 form; operand-less VOP1
         // (v_nop, v_clrexcp) print bare.
-        if (inst_.dpp || inst_.sdwa) out_ += inst_.dpp ? "_dpp" : "_sdwa";
+        if (inst_.dpp) out_ += "_dpp";
+        else if (inst_.sdwa) out_ += detail::sdwa_no_suffix(inst_.op, target_) ? "" : "_sdwa";
         else if (detail::e32_suffix(inst_.op, target_)) out_ += "_e32";
         vop();
         break;

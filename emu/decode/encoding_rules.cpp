@@ -1,6 +1,7 @@
 #include "emu/decode/encoding_rules.hpp"
 
 #include <array>
+#include <string_view>
 #include <vector>
 
 namespace dppgemm::emu::detail {
@@ -16,7 +17,9 @@ struct FormRow {
 constexpr FormRow form_rows[] = {
 #define DPPGEMM_FORMS(name, target, form, accepted, printed) {Op::name, target, Form::form, accepted, printed},
 #define DPPGEMM_PRINTING(...)
+#define DPPGEMM_SPELLING(...)
 #include "emu/decode/op_forms.inc"
+#undef DPPGEMM_SPELLING
 #undef DPPGEMM_PRINTING
 #undef DPPGEMM_FORMS
 };
@@ -31,7 +34,25 @@ constexpr PrintingRow printing_rows[] = {
 #define DPPGEMM_FORMS(...)
 #define DPPGEMM_PRINTING(name, target, sext, int16, register_only, ignored, op_sel, flags) \
     {Op::name, target, {sext, int16, register_only, ignored, op_sel, static_cast<std::uint16_t>(flags)}},
+#define DPPGEMM_SPELLING(...)
 #include "emu/decode/op_forms.inc"
+#undef DPPGEMM_SPELLING
+#undef DPPGEMM_PRINTING
+#undef DPPGEMM_FORMS
+};
+
+struct SpellingRow {
+    Op op;
+    int target;
+    std::string_view spelling;
+};
+
+constexpr SpellingRow spelling_rows[] = {
+#define DPPGEMM_FORMS(...)
+#define DPPGEMM_PRINTING(...)
+#define DPPGEMM_SPELLING(name, target, spelling) {Op::name, target, #spelling},
+#include "emu/decode/op_forms.inc"
+#undef DPPGEMM_SPELLING
 #undef DPPGEMM_PRINTING
 #undef DPPGEMM_FORMS
 };
@@ -43,11 +64,15 @@ static_assert(sizeof(space_size) / sizeof(space_size[0]) == family_count);
 struct Tables {
     // forms[op][target][form]
     std::vector<std::array<std::array<FormBits, static_cast<int>(Form::count)>, target_count>> forms;
-    std::vector<std::array<OperandPrinting, target_count>> printing;  // printing[op][target]
+    std::vector<std::array<OperandPrinting, target_count>> printing;    // printing[op][target]
+    std::vector<std::array<std::string_view, target_count>> spellings;  // spellings[op][target]
     // ops[target][space] -> opcode-indexed Op
     std::array<std::array<std::vector<Op>, family_count>, target_count> ops;
 
-    Tables() : forms(op_count), printing(op_count) {
+    Tables() : forms(op_count), printing(op_count), spellings(op_count) {
+        for (std::size_t i = 0; i < op_count; ++i) spellings[i].fill(mnemonic(static_cast<Op>(i)));
+        for (const SpellingRow& row : spelling_rows)
+            spellings[static_cast<std::size_t>(row.op)][row.target] = row.spelling;
         for (const PrintingRow& row : printing_rows)
             printing[static_cast<std::size_t>(row.op)][row.target] = row.printing;
         for (const FormRow& row : form_rows) {
@@ -76,6 +101,10 @@ const Tables& tables() {
 
 const OperandPrinting& operand_printing(Op op, Target target) {
     return tables().printing[static_cast<std::size_t>(op)][target_index(target)];
+}
+
+std::string_view spelling(Op op, Target target) {
+    return tables().spellings[static_cast<std::size_t>(op)][target_index(target)];
 }
 
 const FormBits& form_bits(Op op, Target target, Form form) {

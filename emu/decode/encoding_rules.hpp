@@ -5,6 +5,7 @@
 // llvm-objdump by gen/probe.py), and the reverse opcode maps.
 
 #include <cstdint>
+#include <string_view>
 
 #include "emu/decode/op_table.hpp"
 
@@ -24,7 +25,7 @@ const FormBits& form_bits(Op op, Target target, Form form);
 // How LLVM prints an op's operands on a target (DPPGEMM_PRINTING rows of
 // op_forms.inc, read off the probes by gen_table.py, which emits the PF_
 // names; this is their one definition).
-enum PrintFlag : std::uint16_t {
+enum PrintFlag : std::uint32_t {
     PF_SRC0_VGPR_NUMBER = 1u << 0,   // src0 is a plain VGPR number (v_swap_b32)
     PF_DS_NO_OFFSET = 1u << 1,       // DS without offset: the field must be zero
     PF_DS_OFFSET_HIDDEN = 1u << 2,   // DS offset decoded but not shown
@@ -38,6 +39,10 @@ enum PrintFlag : std::uint16_t {
     PF_IMMEDIATE_FIRST = 1u << 10,   // the immediate prints before the register (s_setreg_b32)
     PF_SDATA_NUMBER = 1u << 11,      // sdata holds a number, not a register (s_atc_probe)
     PF_MIXED_PRECISION = 1u << 12,   // v_*_mix*: op_sel_hi defaults to 0, neg_hi bits are abs
+    PF_GDS_ONLY = 1u << 13,          // DS that LLVM decodes only with the gds bit set (ds_gws_*)
+    PF_DS_ADDR_IS_DATA = 1u << 14,   // the address field holds data: the acc bit makes it an AGPR
+    PF_MFMA_NEG = 1u << 15,          // MFMA whose BLGP field holds neg bits (gfx940 f64)
+    PF_SDWA_NO_SUFFIX = 1u << 16,    // the SDWA form prints without _sdwa (GCN3 VOPC)
 };
 
 struct OperandPrinting {
@@ -46,12 +51,17 @@ struct OperandPrinting {
     std::uint8_t register_only_sources = 0;  // bit i: constants print "/*invalid immediate*/"
     std::uint8_t ignored_fields = 0;         // bit i (Field): LLVM decodes any value and prints none
     std::uint8_t op_sel_entries = 0;         // op_sel entries LLVM prints (VOP3)
-    std::uint16_t flags = 0;                 // PrintFlag
+    std::uint32_t flags = 0;                 // PrintFlag
 
     bool has(PrintFlag f) const { return (flags & f) != 0; }
 };
 
 const OperandPrinting& operand_printing(Op op, Target target);
+
+// The op's mnemonic as LLVM spells it on the target: its name, or the GCN3
+// name of an op GFX9 renamed (DPPGEMM_SPELLING rows: v_add_u32 for
+// v_add_co_u32 on gfx803).
+std::string_view spelling(Op op, Target target);
 
 inline bool int16_source(Op op, Target t, int src) { return (operand_printing(op, t).int16_sources >> src) & 1; }
 inline bool register_only_source(Op op, Target t, int src) {
@@ -67,10 +77,14 @@ inline int op_sel_entries(Op op, Target t) { return operand_printing(op, t).op_s
 inline bool f16_sources(Op op, Target t) { return operand_printing(op, t).has(PF_F16_SOURCES); }
 inline bool i16_src0(Op op, Target t) { return operand_printing(op, t).has(PF_I16_SRC0); }
 inline bool mfma_agpr_default(Op op, Target t) { return operand_printing(op, t).has(PF_MFMA_AGPR_DEFAULT); }
+inline bool mfma_neg(Op op, Target t) { return operand_printing(op, t).has(PF_MFMA_NEG); }
 inline bool ds_two_offsets(Op op, Target t) { return operand_printing(op, t).has(PF_DS_TWO_OFFSETS); }
 inline bool immediate_first(Op op, Target t) { return operand_printing(op, t).has(PF_IMMEDIATE_FIRST); }
 inline bool sdata_is_number(Op op, Target t) { return operand_printing(op, t).has(PF_SDATA_NUMBER); }
 inline bool mixed_precision(Op op, Target t) { return operand_printing(op, t).has(PF_MIXED_PRECISION); }
+inline bool gds_only(Op op, Target t) { return operand_printing(op, t).has(PF_GDS_ONLY); }
+inline bool ds_addr_is_data(Op op, Target t) { return operand_printing(op, t).has(PF_DS_ADDR_IS_DATA); }
+inline bool sdwa_no_suffix(Op op, Target t) { return operand_printing(op, t).has(PF_SDWA_NO_SUFFIX); }
 inline bool src0_vgpr_number(Op op, Target t) { return operand_printing(op, t).has(PF_SRC0_VGPR_NUMBER); }
 inline bool neg_is_sext(Op op, Target t, int bit) { return (operand_printing(op, t).sext_neg_bits >> bit) & 1; }
 

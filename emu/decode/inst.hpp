@@ -106,7 +106,12 @@ struct Sdwa {
     std::uint8_t src1_sel = 6;
 };
 
-// s_waitcnt simm16, split for gfx9: vmcnt is 6 bits in two places.
+// The scalar operand code of ttmp0: 108 on gfx9 (ttmp0..15); 112 on GCN3,
+// whose 108..111 are tba_lo, tba_hi, tma_lo, tma_hi and 112..123 ttmp0..11
+// (GCN3 ISA manual, "SGPR and special register codes").
+constexpr unsigned first_ttmp_code(Target target) { return has(target, Feature::gfx9_insts) ? 108 : 112; }
+
+// s_waitcnt simm16, split: vmcnt is 6 bits in two places on gfx9, 4 bits on GCN3.
 struct Waitcnt {
     std::uint8_t vmcnt = 63;
     std::uint8_t expcnt = 7;

@@ -5,14 +5,14 @@ namespace {
 
 // DPPGEMM_OP below and the invalid row spell one opcode and one VOP3 opcode
 // per target: a target added to targets.def adds one of each.
-static_assert(target_count == 6, "op_table.cpp: one o/e parameter of DPPGEMM_OP and one -1 per target");
+static_assert(target_count == 7, "op_table.cpp: one o/e parameter of DPPGEMM_OP and one -1 per target");
 
 constexpr OpInfo table[] = {
     {"<invalid>",
      Family::SOPP,
      MemClass::none,
-     {-1, -1, -1, -1, -1, -1},
-     {-1, -1, -1, -1, -1, -1},
+     {-1, -1, -1, -1, -1, -1, -1},
+     {-1, -1, -1, -1, -1, -1, -1},
      {0, 0, 0, 0},
      ImmKind::none,
      0,
@@ -20,19 +20,19 @@ constexpr OpInfo table[] = {
      0,
      0,
      AtomicKind::none},
-#define DPPGEMM_OP(name, family, mem, o0, o1, o2, o3, o4, o5, e0, e1, e2, e3, e4, e5, d0, d1, d2, d3, imm, flags, t0, \
-                   t1, t2, t3, bytes, components, atomic)                                                             \
-    {#name,                                                                                                           \
-     Family::family,                                                                                                  \
-     MemClass::mem,                                                                                                   \
-     {o0, o1, o2, o3, o4, o5},                                                                                        \
-     {e0, e1, e2, e3, e4, e5},                                                                                        \
-     {d0, d1, d2, d3},                                                                                                \
-     ImmKind::imm,                                                                                                    \
-     flags,                                                                                                           \
-     {OperandType::t0, OperandType::t1, OperandType::t2, OperandType::t3},                                            \
-     bytes,                                                                                                           \
-     components,                                                                                                      \
+#define DPPGEMM_OP(name, family, mem, o0, o1, o2, o3, o4, o5, o6, e0, e1, e2, e3, e4, e5, e6, d0, d1, d2, d3, imm, \
+                   flags, t0, t1, t2, t3, bytes, components, atomic)                                               \
+    {#name,                                                                                                        \
+     Family::family,                                                                                               \
+     MemClass::mem,                                                                                                \
+     {o0, o1, o2, o3, o4, o5, o6},                                                                                 \
+     {e0, e1, e2, e3, e4, e5, e6},                                                                                 \
+     {d0, d1, d2, d3},                                                                                             \
+     ImmKind::imm,                                                                                                 \
+     flags,                                                                                                        \
+     {OperandType::t0, OperandType::t1, OperandType::t2, OperandType::t3},                                         \
+     bytes,                                                                                                        \
+     components,                                                                                                   \
      AtomicKind::atomic},
 #include "emu/decode/op_table.inc"
 #undef DPPGEMM_OP

@@ -104,6 +104,7 @@ enum OpFlag : std::uint64_t {
     OF_LANE_SELECT = 1ull << 30,   // src1 selects the lane (v_readlane_b32, v_writelane_b32)
     OF_READS_DST = 1ull << 31,     // the destination field is also read (SOPK accumulators, v_writelane_b32)
     OF_ENDPGM = 1ull << 32,        // ends the wave (s_endpgm): no successor in the control flow
+    OF_M0_MESSAGE = 1ull << 33,    // sends M0 as its message data (s_sendmsg, s_sendmsghalt, s_ttracedata)
 };
 
 enum class ImmKind : std::uint8_t {

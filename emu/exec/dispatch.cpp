@@ -51,7 +51,7 @@ struct DispatchObjects {
 };
 
 void fill_hidden_arguments(std::vector<std::uint8_t>& kernarg, const Program& program, const LaunchConfig& c,
-                           std::uint64_t queue) {
+                           std::uint64_t queue, std::uint64_t multigrid_info) {
     const std::array<std::uint32_t, 3>& g = c.grid;
     const std::array<std::uint32_t, 3>& b = c.block;
     const std::uint32_t dims = (g[2] * b[2] > 1) ? 3 : (g[1] * b[1] > 1) ? 2 : 1;
@@ -70,6 +70,7 @@ void fill_hidden_arguments(std::vector<std::uint8_t>& kernarg, const Program& pr
         case ValueKind::hidden_shared_base: value = shared_aperture_base >> 32; break;
         case ValueKind::hidden_queue_ptr: value = queue; break;
         case ValueKind::hidden_hostcall_buffer: value = c.hostcall_buffer; break;
+        case ValueKind::hidden_multigrid_sync_arg: value = multigrid_info; break;
         // Remainders are 0 (the grid is a whole number of workgroups), global
         // offsets 0; printf buffer/heap/default queue/completion: none.
         default:
@@ -79,6 +80,26 @@ void fill_hidden_arguments(std::vector<std::uint8_t>& kernarg, const Program& pr
         }
         put_sized(kernarg, arg.offset, arg.size, value);
     }
+}
+
+// A cooperative dispatch's hidden_multigrid_sync_arg: the ROCm runtime's
+// one-grid "mg_info" (ROCm device-libs ockl cg.cl, struct mg_info: the
+// mg_sync pointer, grid_id, num_grids, prev_sum, all_sum, then sgs and
+// num_wg in later releases), which cooperative groups read (a nonzero
+// pointer: grid_group::is_valid(); all_sum: multi_grid_group::size()).
+std::uint64_t multigrid_info(DispatchObjects& objects, const LaunchConfig& c) {
+    std::vector<std::uint8_t> info(64, 0);
+    const std::uint64_t address = objects.make(info.size(), "multigrid_sync");
+    std::uint64_t items = 1, groups = 1;
+    for (int i = 0; i < 3; ++i) items *= std::uint64_t(c.grid[i]) * c.block[i], groups *= c.grid[i];
+    put<std::uint64_t>(info, 0, address + 48);                         // mgs: the zeroed mg_sync after the info
+    put<std::uint32_t>(info, 8, 0);                                    // grid_id
+    put<std::uint32_t>(info, 12, 1);                                   // num_grids
+    put<std::uint64_t>(info, 16, 0);                                   // prev_sum
+    put<std::uint64_t>(info, 24, items);                               // all_sum
+    put<std::uint32_t>(info, 40, static_cast<std::uint32_t>(groups));  // num_wg
+    objects.memory.write(address, info.data(), info.size());
+    return address;
 }
 
 // The private segment (scratch): bytes per work-item, the descriptor's
@@ -275,30 +296,115 @@ public:
         group_.resident_slot = index_;
     }
 
-    // The random schedule's unit of work: starts workgroup `linear`.
+    // The random and the cooperative schedules' unit of work: starts
+    // workgroup `linear`.
     void begin(std::uint64_t linear) { begin_group(linear); }
+
+    enum class Progress : std::uint8_t {
+        ran,      // something happened
+        blocked,  // every wave not ended waits, and some wait on a GWS resource
+        ended,    // the workgroup ended or faulted
+    };
+
     // Runs one randomly chosen wave of the current workgroup for at most
     // `budget` instructions (or releases a barrier every wave has reached).
-    // Returns false once the workgroup has ended or faulted.
-    bool step(std::mt19937_64& rng, std::uint64_t budget) {
+    Progress step(std::mt19937_64& rng, std::uint64_t budget) {
+        const bool woken = wake_gws_waiters();
         std::vector<Wave*> running;
         for (auto& w : waves_)
             if (w->state == WaveState::running) running.push_back(w);
         if (running.empty()) {
+            if (waiting_on_gws()) return woken ? Progress::ran : Progress::blocked;
             if (all_waves_ended() || !release_barrier()) {
                 end_group();
-                return false;
+                return Progress::ended;
             }
-            return true;
+            return Progress::ran;
         }
         Wave& w = *running[rng() % running.size()];
         if (!run_wave(w, budget)) {
             record_fault(w, *faults_[w.id]);
             faults_[w.id].reset();
             end_group();
-            return false;
+            return Progress::ended;
         }
-        return true;
+        return Progress::ran;
+    }
+
+    // The cooperative schedule's turn: the waves run, in order, until each
+    // waits or has ended; barriers every wave reached are released.
+    Progress advance() {
+        bool progressed = false;
+        for (;;) {
+            progressed |= wake_gws_waiters();
+            for (auto& w : waves_) {
+                if (w->state != WaveState::running) continue;
+                progressed = true;
+                if (!run_wave(*w)) {
+                    record_fault(*w, *faults_[w->id]);
+                    faults_[w->id].reset();
+                    end_group();
+                    return Progress::ended;
+                }
+            }
+            if (waiting_on_gws()) return progressed ? Progress::ran : Progress::blocked;
+            if (all_waves_ended() || !release_barrier()) {
+                end_group();
+                return Progress::ended;
+            }
+            progressed = true;
+        }
+    }
+
+    // Wakes the waves whose GWS wait is over; true if any woke.
+    bool wake_gws_waiters() {
+        bool woken = false;
+        for (auto& w : waves_)
+            if (w->state == WaveState::at_gws) woken |= gws_try_wake(*w);
+        return woken;
+    }
+
+    bool waiting_on_gws() const {
+        for (auto& w : waves_)
+            if (w->state == WaveState::at_gws) return true;
+        return false;
+    }
+
+    // The workgroup can go on: a wave runs or can be woken, or a barrier
+    // can be released (without changing anything).
+    bool can_progress() const {
+        bool gws = false;
+        for (auto& w : waves_) {
+            if (w->state == WaveState::running) return true;
+            if (w->state != WaveState::at_gws) continue;
+            gws = true;
+            const GwsResource& r = s_.env.gws->resources[w->gws_resource];
+            if (w->gws_wait == GwsWait::barrier ? r.flag != w->gws_flag : r.counter > 0) return true;
+        }
+        return !gws;
+    }
+
+    // No workgroup of the cooperative grid can go on: the fault names this
+    // workgroup's first wave that waits on a GWS resource.
+    void report_deadlock(std::uint64_t waiting_waves) {
+        for (auto& w : waves_) {
+            if (w->state != WaveState::at_gws) continue;
+            const GwsResource& r = s_.env.gws->resources[w->gws_resource];
+            const std::string what =
+                std::string("deadlock: every wave of the cooperative grid waits (") + std::to_string(waiting_waves) +
+                " on GWS resources); this one waits on resource " + std::to_string(w->gws_resource) +
+                (w->gws_wait == GwsWait::barrier ? " for its barrier (counter " + std::to_string(r.counter) + ")"
+                                                 : " for its semaphore (counter " + std::to_string(r.counter) + ")");
+            record_fault(*w, WaveFault{w->gws_inst, ExecError(FaultKind::deadlock, what)});
+            end_group();
+            return;
+        }
+    }
+
+    unsigned waves_on_gws() const {
+        unsigned n = 0;
+        for (auto& w : waves_) n += w->state == WaveState::at_gws;
+        return n;
     }
 
 private:
@@ -342,6 +448,7 @@ private:
         w.scc = false;
         w.executed = 0;
         w.pending.clear();
+        w.gws_wait = GwsWait::none;
         std::memset(w.sreg, 0, sizeof w.sreg);
         for (unsigned r = 0; r < p.vgprs_used && r < max_vgprs; ++r) std::memset(w.v[r], 0, sizeof w.v[r]);
         if (w.a) std::memset(w.a.get(), 0, sizeof(std::uint32_t) * 64 * std::min(p.agprs_used, 256u));
@@ -363,7 +470,18 @@ private:
         if (u.queue_ptr) put64(s_.queue);
         if (u.kernarg_segment_ptr) put64(s_.kernarg);
         if (u.dispatch_id) put64(0);
-        if (u.flat_scratch_init) put64(s_.scratch);  // gfx9: the backing's base; the prologue adds the wave offset
+        if (u.flat_scratch_init) {
+            if (has(p.target, Feature::gfx9_insts)) {
+                put64(s_.scratch);  // gfx9: the backing's base; the prologue adds the wave offset
+            } else {
+                // GCN3: the offset of the backing from the hidden private base
+                // (0: it is the base) and the work-item's scratch bytes; the
+                // prologue writes FLAT_SCRATCH_HI = (offset + wave offset) >> 8
+                // and FLAT_SCRATCH_LO = the size.
+                w.sreg[s++] = 0;
+                w.sreg[s++] = s_.env.private_segment_size;
+            }
+        }
         if (u.private_segment_size) w.sreg[s++] = s_.env.private_segment_size;
         s = std::max(s, kd.user_sgpr_count);
         const SystemSgprs& sys = kd.system_sgprs;
@@ -568,6 +686,7 @@ private:
     // Every wave is at the barrier or done: releases the barrier. Returns
     // false when no wave was waiting at it.
     bool release_barrier() {
+        if (waiting_on_gws()) return false;
         bool released = false;
         for (auto& w : waves_)
             if (w->state == WaveState::at_barrier) w->state = WaveState::running, released = true;
@@ -618,8 +737,13 @@ void allocate_scratch(Shared& shared, DispatchObjects& objects, unsigned workers
     const std::uint64_t bytes = std::uint64_t(shared.scratch_wave_bytes) * shared.waves_per_group * workers;
     if (bytes > 0xffffffffu) throw LaunchError("scratch of " + std::to_string(bytes) + " bytes (at most 4 GiB)");
     shared.scratch = objects.make(bytes, "scratch");
+    shared.env.hidden_private_base = shared.scratch;
     shared.scratch_records = static_cast<std::uint32_t>(bytes);
 }
+
+// Workgroups a cooperative launch may have: each resident one holds its
+// waves' register files (about 70 KiB per wave).
+constexpr std::uint64_t max_cooperative_workgroups = 4096;
 
 // WaveTeam::run's limit on tasks.
 constexpr unsigned max_pooled_workers = 255;
@@ -689,7 +813,21 @@ void run_random_schedule(Shared& shared, unsigned resident) {
         // then a long one, so that one runs ahead of the others.
         const std::uint64_t budget = rng() % 8 == 0 ? 1 + rng() % 2000 : 1 + rng() % 24;
         if (rng() % 16 == 0) speed[in_flight[pick]] = std::uint64_t{1} << (rng() % 6);
-        if (!worker.step(rng, budget)) {
+        const Worker::Progress progress = worker.step(rng, budget);
+        if (progress == Worker::Progress::blocked) {
+            // Waiting on a GWS resource: a deadlock when no workgroup in
+            // flight can go on (only cooperative launches have GWS).
+            bool any = false;
+            std::uint64_t waiting = 0;
+            for (unsigned slot : in_flight) {
+                any = any || workers[slot]->can_progress();
+                waiting += workers[slot]->waves_on_gws();
+            }
+            if (!any) {
+                worker.report_deadlock(waiting);
+                break;
+            }
+        } else if (progress == Worker::Progress::ended) {
             shared.finished.fetch_add(1, std::memory_order_relaxed);
             if (shared.first_fault.load() != ~std::uint64_t{0}) break;
             if (shared.next < shared.workgroup_count) {
@@ -705,6 +843,44 @@ void run_random_schedule(Shared& shared, unsigned resident) {
         }
     }
     weak.drain_all();
+    for (auto& worker : workers) worker->add_counters();
+    if (shared.config.progress) shared.config.progress(shared.finished.load(), shared.workgroup_count);
+}
+
+// The cooperative schedule (dispatch.hpp): every workgroup resident at once
+// on this thread, taking turns in order. Stops at the first fault.
+void run_cooperative(Shared& shared) {
+    std::vector<std::unique_ptr<Worker>> workers;
+    std::vector<unsigned> in_flight;
+    for (unsigned i = 0; i < shared.workgroup_count; ++i) {
+        workers.push_back(std::make_unique<Worker>(shared, i));
+        const std::vector<std::uint64_t>& only = shared.config.only_workgroups;
+        workers.back()->begin(only.empty() ? i : only[i]);
+        in_flight.push_back(i);
+    }
+    shared.next = shared.workgroup_count;
+    auto last_report = std::chrono::steady_clock::now();
+    while (!in_flight.empty() && shared.first_fault.load() == ~std::uint64_t{0}) {
+        bool progressed = false;
+        std::vector<unsigned> still;
+        for (unsigned slot : in_flight) {
+            const Worker::Progress p = workers[slot]->advance();
+            if (p == Worker::Progress::ended) shared.finished.fetch_add(1, std::memory_order_relaxed);
+            else still.push_back(slot);
+            progressed |= p != Worker::Progress::blocked;
+            if (shared.first_fault.load() != ~std::uint64_t{0}) break;
+        }
+        in_flight.swap(still);
+        if (!progressed && !in_flight.empty()) {
+            std::uint64_t waiting = 0;
+            for (unsigned slot : in_flight) waiting += workers[slot]->waves_on_gws();
+            workers[in_flight.front()]->report_deadlock(waiting);
+        }
+        if (shared.config.progress && std::chrono::steady_clock::now() - last_report > std::chrono::milliseconds(100)) {
+            shared.config.progress(shared.finished.load(), shared.workgroup_count);
+            last_report = std::chrono::steady_clock::now();
+        }
+    }
     for (auto& worker : workers) worker->add_counters();
     if (shared.config.progress) shared.config.progress(shared.finished.load(), shared.workgroup_count);
 }
@@ -732,7 +908,15 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     std::vector<std::uint8_t> kernarg(kernarg_size, 0);
     std::copy(config.kernarg.begin(), config.kernarg.end(), kernarg.begin());
     shared.queue = objects.make(256, "amd_queue");
-    fill_hidden_arguments(kernarg, program, config, shared.queue);
+    // amd_queue_t's group_segment_aperture_base_hi (0x40) and
+    // private_segment_aperture_base_hi (0x44): where code for targets without
+    // aperture registers (gfx803) reads the flat apertures (AMDGPUUsage,
+    // "Flat Scratch"; LLVM's SITargetLowering::getSegmentAperture).
+    const std::uint32_t aperture_highs[2] = {std::uint32_t(shared_aperture_base >> 32),
+                                             std::uint32_t(private_aperture_base >> 32)};
+    memory.write(shared.queue + 0x40, aperture_highs, sizeof aperture_highs);
+    fill_hidden_arguments(kernarg, program, config, shared.queue,
+                          config.cooperative ? multigrid_info(objects, config) : 0);
     // Compilers load kernel arguments in wide scalar loads that may run past
     // the last argument (s_load_dwordx4 at the final 4-byte argument); the
     // runtime's kernarg buffers are padded, so is this one.
@@ -782,12 +966,25 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     if (!config.observer && !program.wave_order_matters)
         shared.team_threads = std::min(all_threads / std::max(threads, 1u), shared.waves_per_group);
     const bool random = config.schedule.kind == Schedule::Kind::random;
-    const auto resident =
-        static_cast<unsigned>(std::min<std::uint64_t>(std::max(config.schedule.resident, 1u), shared.workgroup_count));
-    if (random) shared.team_threads = 1;
-    allocate_scratch(shared, objects, random ? resident : std::max(threads, 1u));
+    // A cooperative grid is resident as a whole (LaunchConfig::cooperative).
+    const auto resident = static_cast<unsigned>(
+        config.cooperative ? shared.workgroup_count
+                           : std::min<std::uint64_t>(std::max(config.schedule.resident, 1u), shared.workgroup_count));
+    GlobalWaveSync gws;
+    if (config.cooperative) {
+        if (shared.workgroup_count > max_cooperative_workgroups)
+            throw LaunchError("cooperative launch of " + std::to_string(shared.workgroup_count) +
+                              " workgroups (the emulator keeps at most " + std::to_string(max_cooperative_workgroups) +
+                              " resident)");
+        gws.resources[0].counter = static_cast<std::int64_t>(shared.workgroup_count) - 1;
+        shared.env.gws = &gws;
+    }
+    if (random || config.cooperative) shared.team_threads = 1;
+    allocate_scratch(shared, objects, random || config.cooperative ? resident : std::max(threads, 1u));
     if (random) {
         run_random_schedule(shared, resident);
+    } else if (config.cooperative) {
+        run_cooperative(shared);
     } else if (threads <= 1 && !config.progress) {
         Worker(shared, 0).run();
     } else if (!config.progress && threads <= max_pooled_workers) {

@@ -39,6 +39,14 @@
 // per-instruction LDS bank-conflict memos; "The fixed cost of a launch" in
 // docs/emulator-performance.md.
 //
+// A cooperative launch (LaunchConfig::cooperative): every workgroup is
+// resident from the start and runs on the launching thread, in turns: each
+// runs its waves until all of them wait (at s_barrier, on a GWS resource) or
+// end, then the next one; a waiting wave is woken when what it waits for
+// holds. When no workgroup can go on, the dispatch stops with a deadlock
+// fault naming the first waiting wave. Under the random schedule all
+// workgroups are resident as well.
+//
 // The random schedule (LaunchConfig::schedule, a stress mode): every
 // workgroup runs on the launching thread, up to Schedule::resident of them in
 // flight at once (started in order, as the GPU's dispatcher does, on
@@ -113,6 +121,13 @@ struct LaunchConfig {
     std::function<void(std::uint64_t, std::uint64_t)> progress;
     // How the workgroups are interleaved (see the top of this file).
     Schedule schedule;
+    // A cooperative launch (hipLaunchCooperativeKernel): every workgroup of
+    // the grid is resident at once, interleaved on the launching thread, and
+    // the dispatch has GWS resources (gws.hpp), resource 0 initialised to
+    // workgroups - 1 as the ROCm runtime does before the dispatch (ROCclr
+    // VirtualGPU::submitKernel: RunGwsInit(workgroups - 1)), so that
+    // cooperative_groups' grid sync (one ds_gws_barrier per workgroup) works.
+    bool cooperative = false;
     // Linear ids (ascending, each < the grid's workgroups) of the only
     // workgroups to run; empty: all. What the others would write stays
     // unwritten and the counters cover the listed ones alone: for observers

@@ -22,6 +22,8 @@ enum class FaultKind : std::uint8_t {
     not_implemented,             // an instruction or mode the emulator does not model
     trap,                        // s_trap
     checker_stop,                // a checker finding with CheckOptions::stop_at_first
+    no_gws,                      // ds_gws_* outside a cooperative launch (no GWS resources)
+    deadlock,                    // every wave of a cooperative grid waits and none can release the others
 };
 
 }  // namespace dppgemm::emu

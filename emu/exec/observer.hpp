@@ -89,6 +89,13 @@ public:
     // All waves of the workgroup passed an s_barrier (count = barriers so far).
     virtual void barrier_released(std::uint32_t count) { (void)count; }
     virtual void wave_ended(const Wave&) {}
+    // GWS resources (cooperative launches, gws.hpp): a wave releases to
+    // `resource` (arrives at its barrier, signals its semaphore) or
+    // acquires from it (leaves the barrier, passes ds_gws_sema_p). Every
+    // release a barrier waited for precedes each of its departures; a
+    // semaphore's releases precede the acquires they let pass.
+    virtual void gws_release(const Wave&, unsigned resource) { (void)resource; }
+    virtual void gws_acquire(const Wave&, unsigned resource) { (void)resource; }
 };
 
 class DispatchObserver {

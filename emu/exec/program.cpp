@@ -23,7 +23,9 @@ const sem::Table& semantics() {
         sem::register_divide(t);
         sem::register_hwreg(t);
         sem::register_isaops(t);
+        sem::register_mfma(t);
         sem::register_smem(t);
+        sem::register_gws(t);
         return t;
     }();
     return table;

@@ -86,7 +86,9 @@ u32 lds_alloc(const Wave& w) {
 
 u32 ib_sts(const Wave& w) {
     const u32 vm = w.pending.vmcnt(), lgkm = w.pending.lgkmcnt();
-    return (vm & 0xf) | ((vm >> 4) & 3) << 22 | (lgkm & 0xf) << 8;
+    // VM_CNT's high bits (22..23) are gfx9's; GCN3's counter is 4 bits.
+    const u32 vm_high = has(w.group->env->program->target, Feature::gfx9_insts) ? (vm >> 4) & 3 : 0;
+    return (vm & 0xf) | vm_high << 22 | (lgkm & 0xf) << 8;
 }
 
 u32 sh_mem_bases() { return u32(private_aperture_base >> 48) | u32(shared_aperture_base >> 48) << 16; }

@@ -204,6 +204,22 @@ InFlightMemoryOp& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 ke
     return issue(w, e, entry);
 }
 
+// The end of an LDS atomic: a returning one lands `old` (`dwords` planes of
+// 64 lanes) in its destination at lgkmcnt; one that returns nothing holds
+// lgkmcnt until it is done.
+void finish_atomic(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool returns, const LdsLaneAddresses& a,
+                   const u32* old, unsigned dwords) {
+    if (returns) {
+        InFlightMemoryOp& p = issue_read(w, e, dwords, 0, exec);
+        std::memcpy(w.pending.data(p), old, 4 * 64 * dwords);
+    } else {
+        InFlightMemoryOp entry;
+        entry.counter = WaitCounter::lgkm_lds;
+        issue(w, e, entry);
+    }
+    account(w, e, f, exec, !returns, a);
+}
+
 void ds_read(Wave& w, const ExecInst& e) {
     const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
     const u64 exec = w.exec();
@@ -265,15 +281,7 @@ void ds_atomic(Wave& w, const ExecInst& e) {
         const u32 data1 = e.src[2].kind != Src::Kind::none ? vreg(w, e.src[2])[l] : 0;
         old[l] = cmpst ? atomic_apply32(host, op, data1, data0) : atomic_apply32(host, op, data0, 0);
     }
-    if (Returns) {
-        InFlightMemoryOp& p = issue_read(w, e, 1, 0, exec);
-        std::memcpy(w.pending.data(p), old, sizeof old);
-    } else {
-        InFlightMemoryOp entry;
-        entry.counter = WaitCounter::lgkm_lds;
-        issue(w, e, entry);
-    }
-    account(w, e, f, exec, !Returns, a);
+    finish_atomic(w, e, f, exec, Returns, a, old, 1);
 }
 
 // 64-bit LDS atomics (data in VGPR pairs; ds_cmpst_b64: data0 the compare
@@ -299,15 +307,7 @@ void ds_atomic64(Wave& w, const ExecInst& e) {
         old[0][l] = u32(result);
         old[1][l] = u32(result >> 32);
     }
-    if (Returns) {
-        InFlightMemoryOp& p = issue_read(w, e, 2, 0, exec);
-        std::memcpy(w.pending.data(p), old, sizeof old);
-    } else {
-        InFlightMemoryOp entry;
-        entry.counter = WaitCounter::lgkm_lds;
-        issue(w, e, entry);
-    }
-    account(w, e, f, exec, !Returns, a);
+    finish_atomic(w, e, f, exec, Returns, a, old[0], 2);
 }
 
 // Read-modify-writes of one T per lane with their own rule F(old, DATA,
@@ -338,15 +338,7 @@ void ds_rmw(Wave& w, const ExecInst& e) {
         std::memcpy(host, &after, sizeof(T));
         for (unsigned d = 0; d < dwords; ++d) old[d][l] = u32(u64(before) >> (32 * d));
     }
-    if (Returns) {
-        InFlightMemoryOp& p = issue_read(w, e, dwords, 0, exec);
-        std::memcpy(w.pending.data(p), old, sizeof old);
-    } else {
-        InFlightMemoryOp entry;
-        entry.counter = WaitCounter::lgkm_lds;
-        issue(w, e, entry);
-    }
-    account(w, e, f, exec, !Returns, a);
+    finish_atomic(w, e, f, exec, Returns, a, old[0], dwords);
 }
 float f32_of(u32 b) { return fp::as_float(b); }
 double f64_of(u64 b) {

@@ -130,7 +130,8 @@ public:
 private:
     // Where byte `offset` of lane l's private segment lives: FLAT_SCRATCH
     // (the wave's scratch base, which a gfx9 prologue sets from flat scratch
-    // init + the wave offset and gfx940 hardware sets itself) plus the
+    // init + the wave offset and gfx940 hardware sets itself; on GCN3 the
+    // hidden private base + FLAT_SCRATCH_HI * 256, the prologue's wave offset) plus the
     // swizzle of the private segment buffer (dispatch.cpp), so that buffer,
     // scratch and flat accesses to one private address meet.
     u64 private_address(unsigned l, u32 offset, u32 width) const {
@@ -138,8 +139,12 @@ private:
         if (size == 0)
             fail(FaultKind::scratch_without_allocation,
                  "scratch access, but the kernel has no private segment (private_segment_fixed_size 0)");
-        const u64 address = w_.read64(sreg_flat_scratch) +
-                            swizzled_offset(l, offset, 0, private_index_stride, BufferResource::element_size);
+        const DispatchEnv& env = *w_.group->env;
+        const u64 wave_base = has(env.program->target, Feature::gfx9_insts)
+                                  ? w_.read64(sreg_flat_scratch)
+                                  : env.hidden_private_base + (u64(w_.sreg[sreg_flat_scratch + 1]) << 8);
+        const u64 address =
+            wave_base + swizzled_offset(l, offset, 0, private_index_stride, BufferResource::element_size);
         if (u64(offset) + width > size)
             fault_at(FaultKind::scratch_out_of_segment,
                      "scratch access past the work-item's " + std::to_string(size) + "-byte private segment", address);
@@ -356,6 +361,45 @@ u64 direct_store(const DwordLanes& a, std::uint8_t* host, u64 lowest, u64 exec, 
     return bytes;
 }
 
+// ---- the lane-by-lane path --------------------------------------------
+//
+// One lane's dwords: each one's host bytes (null: the buffer range rule drops
+// it), address and whether it is in global memory (not the LDS aperture). The
+// first dword goes to the observed access and the FLAT-to-LDS lanes.
+struct LaneDwords {
+    std::uint8_t* host[4] = {};
+    u64 address[4];
+    bool shared[4];
+    u64 bytes = 0;  // of the dwords in range
+
+    LaneDwords(LaneAddresser& addr, unsigned l, const Format& f, MemoryAccess* access, FlatLdsLanes& flat_lds) {
+        for (unsigned d = 0; d < f.dwords; ++d) {
+            host[d] = addr.at(l, 4 * d, f.bytes, &address[d]);
+            shared[d] = addr.last_shared();
+            if (host[d]) bytes += f.bytes;
+        }
+        if (access) access->address[0][l] = address[0];
+        if (access && !shared[0]) access->lanes &= ~(u64{1} << l);
+        flat_lds.note(l, address[0]);
+    }
+};
+
+// A store's vmcnt entry: it writes memory and returns nothing.
+void issue_store(Wave& w, const ExecInst& e) {
+    InFlightMemoryOp entry;
+    entry.counter = WaitCounter::vm;
+    entry.writes_memory = true;
+    issue(w, e, entry);
+}
+
+// The end of a store on the lane-by-lane path, once its lanes are written.
+void finish_store(Wave& w, const ExecInst& e, u64 bytes, MemoryAccess* access) {
+    if (w.group->weak) w.group->weak->store_issued(w);
+    w.group->counters.global_write_bytes += bytes;
+    issue_store(w, e);
+    if (access) w.group->observer->memory_access(w, e, *access);
+}
+
 void vmem_load(Wave& w, const ExecInst& e) {
     const Format& f = formats()[static_cast<std::size_t>(e.inst->op)];
     const u64 exec = w.exec();
@@ -384,18 +428,9 @@ void vmem_load(Wave& w, const ExecInst& e) {
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
-        std::uint8_t* host[4] = {};
-        u64 address[4];
-        bool shared[4];
-        for (unsigned d = 0; d < f.dwords; ++d) {
-            host[d] = addr.at(l, 4 * d, f.bytes, &address[d]);
-            shared[d] = addr.last_shared();
-            if (d == 0 && access) access->address[0][l] = address[0];
-            if (d == 0 && access && !shared[0]) access->lanes &= ~(u64{1} << l);
-            if (d == 0) flat_lds.note(l, address[0]);
-            if (host[d]) bytes += f.bytes;
-        }
-        const std::uint8_t* lane = weak ? nullptr : whole_lane(host, f.dwords);
+        const LaneDwords lane_dwords(addr, l, f, access, flat_lds);
+        bytes += lane_dwords.bytes;
+        const std::uint8_t* lane = weak ? nullptr : whole_lane(lane_dwords.host, f.dwords);
         if (lane) {
             u32 value[4];
             load_single_copy(value, lane, 4u * f.dwords);
@@ -404,9 +439,9 @@ void vmem_load(Wave& w, const ExecInst& e) {
         }
         for (unsigned d = 0; d < f.dwords; ++d) {
             u32 seen = 0;
-            const std::uint8_t* source = host[d];
-            if (weak && host[d] && shared[d]) {
-                weak->load(w, address[d], host[d], f.bytes, bypass_l1, &seen);
+            const std::uint8_t* source = lane_dwords.host[d];
+            if (weak && lane_dwords.host[d] && lane_dwords.shared[d]) {
+                weak->load(w, lane_dwords.address[d], lane_dwords.host[d], f.bytes, bypass_l1, &seen);
                 source = reinterpret_cast<const std::uint8_t*>(&seen);
             }
             u32 value = load_value(source, f);
@@ -430,10 +465,7 @@ void vmem_store(Wave& w, const ExecInst& e) {
     u64 lowest = 0;
     if (direct_access(w, e, f, exec, direct, span, lowest)) {
         w.group->counters.global_write_bytes += direct_store(direct, span, lowest, exec, f.dwords, w, data);
-        InFlightMemoryOp entry;
-        entry.counter = WaitCounter::vm;
-        entry.writes_memory = true;
-        issue(w, e, entry);
+        issue_store(w, e);
         return;
     }
     MemoryAccess* access = observed_global_access(w, true, exec, u32(f.bytes) * f.dwords);
@@ -442,18 +474,9 @@ void vmem_store(Wave& w, const ExecInst& e) {
     u64 bytes = 0;
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;
-        std::uint8_t* host[4] = {};
-        u64 address[4];
-        bool shared[4];
-        for (unsigned d = 0; d < f.dwords; ++d) {
-            host[d] = addr.at(l, 4 * d, f.bytes, &address[d]);
-            shared[d] = addr.last_shared();
-            if (d == 0 && access) access->address[0][l] = address[0];
-            if (d == 0 && access && !shared[0]) access->lanes &= ~(u64{1} << l);
-            if (d == 0) flat_lds.note(l, address[0]);
-            if (host[d]) bytes += f.bytes;  // null: the buffer range check drops the dword
-        }
-        std::uint8_t* lane = weak ? nullptr : whole_lane(host, f.dwords);
+        const LaneDwords lane_dwords(addr, l, f, access, flat_lds);
+        bytes += lane_dwords.bytes;
+        std::uint8_t* lane = weak ? nullptr : whole_lane(lane_dwords.host, f.dwords);
         if (lane) {
             u32 value[4];
             for (unsigned d = 0; d < f.dwords; ++d) value[d] = vreg(w, data, d)[l];
@@ -461,20 +484,15 @@ void vmem_store(Wave& w, const ExecInst& e) {
             continue;
         }
         for (unsigned d = 0; d < f.dwords; ++d) {
-            if (!host[d]) continue;
+            if (!lane_dwords.host[d]) continue;
             u32 value = vreg(w, data, d)[l];
             if (f.hi) value >>= 16;
-            if (weak && shared[d]) weak->store(w, address[d], host[d], f.bytes, &value);
-            else store_single_copy(host[d], &value, f.bytes);  // little-endian: the low bytes
+            if (weak && lane_dwords.shared[d])
+                weak->store(w, lane_dwords.address[d], lane_dwords.host[d], f.bytes, &value);
+            else store_single_copy(lane_dwords.host[d], &value, f.bytes);  // little-endian: the low bytes
         }
     }
-    if (weak) weak->store_issued(w);
-    w.group->counters.global_write_bytes += bytes;
-    InFlightMemoryOp entry;
-    entry.counter = WaitCounter::vm;
-    entry.writes_memory = true;
-    issue(w, e, entry);
-    if (access) w.group->observer->memory_access(w, e, *access);
+    finish_store(w, e, bytes, access);
     flat_lds.report(w, e, true, u32(f.bytes) * f.dwords);
 }
 
@@ -597,8 +615,15 @@ u32 typed_from_register(u32 value, const TypedFormat& f, bool d16) {
 
 TypedFormat resource_format(const Wave& w, const ExecInst& e) { return typed_format(w.sreg[e.src[2].index + 3]); }
 
+// GCN3 keeps d16 format components one per register (unpacked): not emulated.
+void refuse_unpacked_d16(const Wave& w, const TypedOp& t) {
+    if (t.d16 && t.count > 1 && !has(w.group->env->program->target, Feature::gfx9_insts))
+        fail(FaultKind::not_implemented, "d16 format access with unpacked components (GCN3) is not implemented");
+}
+
 void typed_load(Wave& w, const ExecInst& e) {
     const TypedOp& t = typed_ops()[static_cast<std::size_t>(e.inst->op)];
+    refuse_unpacked_d16(w, t);
     const TypedFormat f = resource_format(w, e);
     const u64 exec = w.exec();
     LaneAddresser addr(w, e);
@@ -642,6 +667,7 @@ void typed_load(Wave& w, const ExecInst& e) {
 
 void typed_store(Wave& w, const ExecInst& e) {
     const TypedOp& t = typed_ops()[static_cast<std::size_t>(e.inst->op)];
+    refuse_unpacked_d16(w, t);
     const TypedFormat f = resource_format(w, e);
     const u64 exec = w.exec();
     LaneAddresser addr(w, e);
@@ -663,13 +689,7 @@ void typed_store(Wave& w, const ExecInst& e) {
             total += bytes;
         }
     }
-    if (w.group->weak) w.group->weak->store_issued(w);
-    w.group->counters.global_write_bytes += total;
-    InFlightMemoryOp entry;
-    entry.counter = WaitCounter::vm;
-    entry.writes_memory = true;
-    issue(w, e, entry);
-    if (access) w.group->observer->memory_access(w, e, *access);
+    finish_store(w, e, total, access);
 }
 
 // ---- atomics -------------------------------------------------------------

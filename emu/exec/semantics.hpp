@@ -64,6 +64,8 @@ void register_divide(Table& t);  // sem_divide.cpp: division/sqrt expansions, f6
 void register_hwreg(Table& t);   // sem_hwreg.cpp: s_getreg, s_setreg, s_memtime/s_memrealtime
 void register_smem(Table& t);    // sem_smem.cpp: s_buffer_store, scalar atomics, cache maintenance
 void register_isaops(Table& t);  // sem_isaops.cpp: f64 rounding, v_fmac_f64, dot products, packing conversions
+void register_gws(Table& t);     // sem_gws.cpp: ds_gws_* on a cooperative launch's GWS resources
+void register_mfma(Table& t);     // sem_mfma.cpp: dense matrix-core ops (shapes: mfma.hpp)
 
 // f16 <-> f32 bit patterns outside any mode (sem_half.cpp): exact one way,
 // rounded to nearest even the other, NaNs quieted with their high payload

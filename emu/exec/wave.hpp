@@ -18,6 +18,7 @@
 #include "emu/exec/address_space.hpp"
 #include "emu/exec/counters.hpp"
 #include "emu/exec/fault_kind.hpp"
+#include "emu/exec/gws.hpp"
 #include "emu/exec/lds.hpp"
 #include "emu/exec/observer.hpp"
 #include "emu/exec/program.hpp"
@@ -116,7 +117,8 @@ inline std::uint32_t mode_register(const FloatMode& m) {
            std::uint32_t(m.fp16_overflow) << 23;
 }
 
-enum class WaveState : std::uint8_t { running, at_barrier, ended, code_switched };
+// at_gws: queued on a GWS resource (gws.hpp) until the scheduler wakes it.
+enum class WaveState : std::uint8_t { running, at_barrier, ended, code_switched, at_gws };
 
 struct Workgroup;
 class WeakMemory;
@@ -134,6 +136,12 @@ struct alignas(64) Wave {
     std::uint64_t executed = 0;      // instructions issued (watchdog)
     Workgroup* group = nullptr;
     InFlightQueue pending;
+    // While at_gws: what it waits for, on which resource, the barrier flag it
+    // saw, and the ds_gws_* instruction (index) that queued it.
+    GwsWait gws_wait = GwsWait::none;
+    std::uint8_t gws_resource = 0;
+    bool gws_flag = false;
+    std::uint32_t gws_inst = 0;
 
     std::uint64_t read64(unsigned code) const {
         std::uint64_t value;
@@ -154,6 +162,12 @@ struct DispatchEnv {
     std::uint64_t code_base = 0;             // device address of the kernel's byte 0 (s_getpc)
     std::uint64_t watchdog = 0;              // instructions per wave, 0: none
     std::uint32_t private_segment_size = 0;  // scratch bytes per work-item; 0: the kernel has none
+    // The GWS resources of a cooperative launch (gws.hpp); null otherwise.
+    // Cooperative workgroups all run on the launching thread: no locking.
+    GlobalWaveSync* gws = nullptr;
+    // The scratch backing's base, GCN3's SH_HIDDEN_PRIVATE_BASE_VIMID: its
+    // FLAT_SCRATCH holds offsets from it, not an address (AMDGPUUsage, "Flat Scratch").
+    std::uint64_t hidden_private_base = 0;
 };
 
 struct Workgroup {

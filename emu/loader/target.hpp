@@ -98,6 +98,10 @@ constexpr int llvm_version(Target target) { return detail::row(target).llvm; }
 // Whether the build assembles dppgemm's kernels for the target.
 constexpr bool has_kernels(Target target) { return detail::row(target).kernels; }
 
+// The largest s_waitcnt vmcnt, which waits for nothing: 6 bits on gfx9, 4 on
+// GCN3 (LLVM's AMDGPUBaseInfo getVmcntBitMask).
+constexpr unsigned vmcnt_limit(Target target) { return has(target, Feature::gfx9_insts) ? 63 : 15; }
+
 // Shorthands for the features the loader asks most.
 constexpr bool has_unified_vgpr_file(Target target) { return has(target, Feature::unified_vgpr_file); }
 constexpr bool has_packed_workitem_ids(Target target) { return has(target, Feature::packed_workitem_ids); }

@@ -8,13 +8,13 @@
 
 namespace dppgemm::emu::timing {
 
-static_assert(std::size(all_targets) == 6, "parameters.def has one column per targets.def row");
+static_assert(std::size(all_targets) == 7, "parameters.def has one column per targets.def row");
 
 Parameters parameters(Target target) {
     const std::size_t t = static_cast<std::size_t>(target);
     Parameters p;
-#define DPPGEMM_TIMING_PARAMETER(name, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942, source) \
-    p.name = std::array<double, 6>{gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942}[t];
+#define DPPGEMM_TIMING_PARAMETER(name, gfx803, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942, source) \
+    p.name = std::array<double, 7>{gfx803, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942}[t];
 #include "emu/timing/parameters.def"
 #undef DPPGEMM_TIMING_PARAMETER
     const Board& b = board(target);
@@ -28,7 +28,7 @@ Parameters parameters(Target target) {
 }
 
 double* Parameters::find(const std::string& name) {
-#define DPPGEMM_TIMING_PARAMETER(row, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942, source) \
+#define DPPGEMM_TIMING_PARAMETER(row, gfx803, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942, source) \
     if (name == #row) return &row;
 #include "emu/timing/parameters.def"
 #undef DPPGEMM_TIMING_PARAMETER
@@ -37,7 +37,7 @@ double* Parameters::find(const std::string& name) {
 
 const std::vector<ParameterRow>& parameter_rows() {
     static const std::vector<ParameterRow> rows = {
-#define DPPGEMM_TIMING_PARAMETER(name, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942, source) {#name, source},
+#define DPPGEMM_TIMING_PARAMETER(name, gfx803, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942, source) {#name, source},
 #include "emu/timing/parameters.def"
 #undef DPPGEMM_TIMING_PARAMETER
     };

@@ -10,7 +10,7 @@
 namespace dppgemm::emu::timing {
 
 struct Parameters {
-#define DPPGEMM_TIMING_PARAMETER(name, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942, source) double name = 0;
+#define DPPGEMM_TIMING_PARAMETER(name, gfx803, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx942, source) double name = 0;
 #include "emu/timing/parameters.def"
 #undef DPPGEMM_TIMING_PARAMETER
     // From the target's board row.

@@ -41,6 +41,8 @@ void add(std::array<RegSpan, N>& list, const RegSpan& r) {
 Unit unit_of(InstClass cls) {
     switch (cls) {
     case InstClass::valu: return Unit::valu;
+    // One issue slot like a VALU op; its passes (Counters::mfma_passes) are not modelled.
+    case InstClass::mfma: return Unit::valu;
     case InstClass::salu:
     case InstClass::smem: return Unit::scalar;
     case InstClass::vmem_load:

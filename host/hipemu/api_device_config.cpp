@@ -400,10 +400,10 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig* pConfig) {
 
 // ---- cooperative launches ----
 
-// A cooperative launch runs as any other; its grid must fit on the device at
-// once (occupancy x CUs), as ROCm requires. Grid-wide synchronization
-// (grid_group::sync(), ds_gws_barrier) is not provided: a kernel reaching it
-// stops with "instruction not implemented", so cooperativeLaunch stays 0.
+// A cooperative launch: its grid must fit on the device at once (occupancy x
+// CUs), as ROCm requires; the emulator then keeps every workgroup resident
+// and gives the dispatch its GWS resources, so grid_group::sync()
+// (ds_gws_barrier) works (emu/exec/dispatch.hpp, LaunchConfig::cooperative).
 hipError_t hipLaunchCooperativeKernel(const void* f, dim3 gridDim, dim3 blockDimX, void** kernelParams,
                                       unsigned int sharedMemBytes, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
@@ -423,7 +423,15 @@ hipError_t hipLaunchCooperativeKernel(const void* f, dim3 gridDim, dim3 blockDim
                 grid, resident);
             return record(hipErrorCooperativeLaunchTooLarge);
         }
-        return hipLaunchKernel(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
+        if (sharedMemBytes > 0xffffffffu) return record(hipErrorInvalidValue);
+        return record(Runtime::instance().launch({function,
+                                                  {gridDim.x, gridDim.y, gridDim.z},
+                                                  {blockDimX.x, blockDimX.y, blockDimX.z},
+                                                  sharedMemBytes,
+                                                  stream,
+                                                  kernelParams,
+                                                  nullptr},
+                                                 true));
     });
 }
 

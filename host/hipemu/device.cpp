@@ -1,5 +1,5 @@
 // Properties of the emulated devices: the public figures of a real board
-// with each gfx9 target, so that programs sizing their work by them see
+// with each target, so that programs sizing their work by them see
 // plausible numbers. Nothing here changes what the emulator computes.
 #include "device.hpp"
 
@@ -13,12 +13,12 @@ namespace {
 
 constexpr std::size_t GiB = std::size_t(1) << 30;
 
-// What a ROCm driver reports with default settings: xnack off, sramecc on
-// where the target has it ("gfx906:sramecc+:xnack-").
+// What a ROCm driver reports with default settings: xnack off and sramecc on
+// where the target has them ("gfx906:sramecc+:xnack-", "gfx803").
 std::string default_target_id(emu::Target target) {
     emu::TargetId id;
     id.processor = target;
-    id.xnack = emu::FeatureSetting::off;
+    id.xnack = emu::has(target, emu::Feature::xnack) ? emu::FeatureSetting::off : emu::FeatureSetting::unsupported;
     id.sramecc = emu::has(target, emu::Feature::sramecc) ? emu::FeatureSetting::on : emu::FeatureSetting::unsupported;
     return id.str();
 }
@@ -48,7 +48,7 @@ hipDeviceProp_t properties_of(emu::Target target, const std::string& target_id) 
     p.memoryClockRate = board.memory_clock_mhz * 1000;
     p.memoryBusWidth = board.memory_bus_bits;
     p.totalConstMem = memory_bytes;
-    p.major = 9;
+    p.major = board.gcn_arch / 100;  // 8 for gfx803, 9 for gfx9 (ROCm 5.2: minor 0 on both)
     p.minor = 0;
     p.multiProcessorCount = board.compute_units;
     p.l2CacheSize = board.l2_mib << 20;
@@ -71,6 +71,8 @@ hipDeviceProp_t properties_of(emu::Target target, const std::string& target_id) 
     p.arch.hasWarpVote = p.arch.hasWarpBallot = p.arch.hasWarpShuffle = 1;
     p.arch.hasThreadFenceSystem = 1;
     p.arch.has3dGrid = 1;
+    // hipLaunchCooperativeKernel runs with grid sync (GWS, api_device_config.cpp).
+    p.cooperativeLaunch = 1;
     p.memPitch = memory_bytes;
     p.textureAlignment = 256;
     p.texturePitchAlignment = 256;

@@ -80,8 +80,8 @@ ExtractedCodeObject extract_code_object(const void* image, std::size_t size, con
         out.error = hipErrorNoBinaryForGpu;
         // Which device is played is the user's choice (docs/host.md): say how to make them meet.
         out.why = "offload bundle has no code object for " + processor + " (it has: " + triples +
-                  "); the emulated device is chosen by DPPGEMM_HIPEMU_ARCH (default gfx906): set it to a gfx9 "
-                  "target it has, or build it with --offload-arch=" +
+                  "); the emulated device is chosen by DPPGEMM_HIPEMU_ARCH (default: gfx906, or the program's "
+                  "own target): set it to a target it has, or build it with --offload-arch=" +
                   processor;
     } else {
         out.error = hipSuccess;

@@ -2,6 +2,7 @@
 
 #include "checks.hpp"
 #include "emu/check/checker.hpp"
+#include "emu/loader/offload_bundle.hpp"
 #include "emu/loader/read_file.hpp"
 #include "hostcall.hpp"
 #include "image.hpp"
@@ -15,6 +16,11 @@
 #include <limits>
 #include <stdexcept>
 #include <utility>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace dppgemm::hipemu {
 
@@ -75,6 +81,40 @@ std::vector<const emu::KernelArgument*> explicit_arguments(const emu::Program& p
     return out;
 }
 
+// The emulated targets the running executable's own fat binary (its
+// .hip_fatbin section) has code objects for, in bundle order. The file is
+// mapped, not read: only the ELF headers and the bundle table are touched.
+std::vector<emu::Target> program_targets() {
+    std::vector<emu::Target> targets;
+    const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return targets;
+    struct stat st;
+    void* map = fstat(fd, &st) == 0 && st.st_size > 0
+                    ? mmap(nullptr, std::size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
+                    : MAP_FAILED;
+    close(fd);
+    if (map == MAP_FAILED) return targets;
+    const auto* bytes = static_cast<const std::uint8_t*>(map);
+    const auto section = emu::hip_fatbin_section(bytes, std::size_t(st.st_size));
+    const auto entries = section ? emu::offload_bundle_entries(bytes + section->first, section->second) : std::nullopt;
+    for (const emu::BundleEntry& entry : entries ? *entries : std::vector<emu::BundleEntry>{})
+        if (const auto target = emu::target_from_name(entry.processor()))
+            if (std::find(targets.begin(), targets.end(), *target) == targets.end()) targets.push_back(*target);
+    munmap(map, std::size_t(st.st_size));
+    return targets;
+}
+
+// The device played when DPPGEMM_HIPEMU_ARCH is unset: the default target,
+// unless the program was built without code for it but with code for another
+// emulated target (plain `hipcc`, no --offload-arch, builds for gfx803 only):
+// then the first of those, so that the program runs as it was built.
+std::string unnamed_device() {
+    const std::vector<emu::Target> built = program_targets();
+    if (built.empty() || std::find(built.begin(), built.end(), emu::default_target) != built.end())
+        return emu::target_name(emu::default_target);
+    return emu::target_name(built.front());
+}
+
 }  // namespace
 
 Runtime& Runtime::instance() {
@@ -86,7 +126,7 @@ Runtime& Runtime::instance() {
 
 Runtime::Runtime() : emulator_threads_(threads_from_environment()), schedule_(schedule_from_environment()) {
     const char* arch = std::getenv(kArchVariable);
-    const std::string wanted = arch && *arch ? arch : emu::target_name(emu::default_target);
+    const std::string wanted = arch && *arch ? arch : unnamed_device();
     device_ = emulated_device(wanted);
     if (!device_)
         say(std::string(kArchVariable) + "='" + wanted + "' is not an emulated target (" + emu::target_names() +
@@ -489,9 +529,10 @@ hipError_t Runtime::deferred_launch(const LaunchRequest& request, Work* out) {
     return hipSuccess;
 }
 
-hipError_t Runtime::launch(const LaunchRequest& request) {
+hipError_t Runtime::launch(const LaunchRequest& request, bool cooperative) {
     if (hipError_t e = check_stream(request.stream); e != hipSuccess) return e;
     if (request.stream && is_capturing(request.stream)) {  // the null stream is never captured
+        if (cooperative) return hipErrorStreamCaptureUnsupported;
         Work work;
         if (hipError_t e = deferred_launch(request, &work); e != hipSuccess) return e;
         if (capture(request.stream, std::move(work))) return hipSuccess;
@@ -510,6 +551,7 @@ hipError_t Runtime::launch(const LaunchRequest& request) {
     config.threads = emulator_threads_;
     config.schedule = schedule_;
     config.schedule.seed += launches_++;
+    config.cooperative = cooperative;
     const emu::Program& program = request.function->program;
     config.image_address = request.function->module ? request.function->module->image_address : 0;
     emu::check::Checker* checker = nullptr;

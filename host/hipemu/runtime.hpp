@@ -163,7 +163,8 @@ public:
     hipError_t get_function(hipFunction_t* out, hipModule_t module, const char* name);
     // hipModuleGetGlobal: a variable's device address and size in the module's image.
     hipError_t get_global(hipDeviceptr_t* address, std::size_t* bytes, hipModule_t module, const char* name);
-    hipError_t launch(const LaunchRequest& request);
+    // cooperative: hipLaunchCooperativeKernel's launch (emu::LaunchConfig::cooperative).
+    hipError_t launch(const LaunchRequest& request, bool cooperative = false);
     // The launch as work to run later (a graph node): its arguments copied now.
     hipError_t deferred_launch(const LaunchRequest& request, Work* out);
     // The module a function belongs to; nullptr for an unknown handle.

@@ -8,6 +8,7 @@
 // the same way (Result::invalid_argument is the BLAS position, 1..13).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -22,7 +23,8 @@ namespace dppgemm {
 // `best` (per problem, the tuning table's choice, else the available row with
 // the least VALU work, then the fewest LDS read requests; see best_variant).
 enum class Variant : std::uint8_t {
-#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) name,
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    name,
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
     best
@@ -34,8 +36,10 @@ struct VariantInfo {
     const char* name;                          // "dpp1"
     const char* defines;                       // template parameters, "NAME=VALUE ..." ("B_QUAD_SHARED=1")
     const char* features;                      // target features it needs, "" = none ("row_newbcast")
-    std::uint64_t lds_read_requests_per_step;  // lane LDS read requests per 128x128x8 workgroup step
-    std::int64_t extra_valu_per_step;          // VALU instructions per step beyond dpp0's
+    unsigned macro_tile;                       // C tile of a workgroup: macro_tile x macro_tile (128, 64)
+    unsigned micro_tile;                       // C tile of a workitem: micro_tile x micro_tile (8, 4)
+    std::uint64_t lds_read_requests_per_step;  // lane LDS read requests per workgroup step (macro tile x 8 k)
+    std::int64_t extra_valu_per_step;          // VALU instructions per step beyond the first row of its tile's
     const char* idea;                          // one line
     bool keeps_denormals;                      // fp32 denormals kept (FP32_DENORMALS=1: fused v_fmac_f32)
 };
@@ -96,8 +100,9 @@ struct Options {
     // its first and last workgroups on a cycle-approximate compute-unit model
     // (docs/performance-model.md).
     bool model = false;
-    // emu, with `model`: run only the traced workgroups. C is then NOT
-    // computed (left as it was) and Result::counters cover those workgroups
+    // emu, with `model`: run only the traced workgroups
+    // (ModeledTime::traced_workgroups). C then holds their tiles and is
+    // otherwise left as it was, and Result::counters cover those workgroups
     // alone: for modeling large problems quickly.
     bool model_only = false;
     // emu, with `model`: parameters to override, "name=value,name=value"
@@ -122,6 +127,11 @@ struct ModeledTime {
     unsigned resident_workgroups = 0;  // at once on a CU
     std::string occupancy_limit;       // what limits them: "vgprs", "lds", ...
     std::uint64_t workgroups_on_cu = 0;
+    unsigned vgprs = 0;           // VGPRs allocated per wave (the kernel descriptor's, granule-rounded)
+    std::uint32_t lds_bytes = 0;  // LDS per workgroup
+    // The workgroups whose traces fed the model, as (x, y, z) grid positions:
+    // with Options::model_only the only ones that ran.
+    std::vector<std::array<std::uint32_t, 3>> traced_workgroups;
 };
 
 struct Result {
@@ -174,8 +184,9 @@ const VariantInfo* variant_info(Variant variant);
 // without kernels.
 std::vector<Variant> available_variants(std::string_view target);
 // What `best` runs on a target without a tuning table: among the available rows that keep fp32
-// denormals (all available rows where none does: gfx900 has no v_fmac_f32),
-// the one with the least extra VALU work, then the fewest LDS read requests
+// denormals (all available rows where none does: gfx900 has no v_fmac_f32)
+// and have the largest macro tile, the one with the least extra VALU work,
+// then the fewest LDS read requests
 // (the kernels are VALU-bound in the model, docs/performance-model.md).
 // nullopt when the target has no kernels.
 std::optional<Variant> best_variant(std::string_view target);

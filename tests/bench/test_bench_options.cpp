@@ -63,6 +63,15 @@ TEST_CASE("rocblas-bench style flags parse to their values") {
     CHECK(all->archs.size() == gpu_specs().size());
 }
 
+TEST_CASE("the progression runs on the targets its steps are built for") {
+    const auto o = parse({"--progression", "--arch", "all", "-m", "256"});
+    REQUIRE(o);
+    CHECK(o->progression);
+    CHECK(o->archs == std::vector<std::string>{"gfx906", "gfx90a"});
+    CHECK(o->shapes.size() == 1);
+    CHECK_FALSE(parse({"-m", "256"})->progression);
+}
+
 TEST_CASE("size sweeps") {
     CHECK(parse_sweep("128:1024:x2") == std::vector<int>{128, 256, 512, 1024});
     CHECK(parse_sweep("100:400:+150") == std::vector<int>{100, 250, 400});
@@ -112,6 +121,9 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
         {{"--arch", ""}, {"--arch"}},
         {{"--variant", "dpp0,,dpp1"}, {"--variant"}},
         {{"--sizes", ""}, {"--sizes", "no sizes"}},
+        {{"--progression", "--arch", "gfx942"}, {"--arch", "gfx942", "--progression runs on gfx906, gfx90a"}},
+        {{"--progression", "--transposeA", "T"}, {"--transposeA", "T", "--progression computes NN only"}},
+        {{"--progression", "--sizes", "128,256"}, {"--sizes", "128,256", "--progression takes one size"}},
         {{"--alpha", "1e39"}, {"--alpha", "1e39", "out of range for a float"}},
         {{"--beta", "-1e39"}, {"--beta", "-1e39", "out of range for a float"}},
         {{"--json", ""}, {"--json ''", "expected a file name"}},

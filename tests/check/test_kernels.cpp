@@ -4,17 +4,19 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <random>
 
 #include "../support/kernel_table.hpp"
+#include "../support/sgemm_launch.hpp"
 #include "check_support.hpp"
 #include "dppgemm/code_objects.h"
-#include "dppgemm/kernargs.h"
 
 using namespace check_test;
+using dppgemm::test_support::random_matrix;
+using dppgemm::test_support::sgemm_kernargs;
+using dppgemm::test_support::SgemmLaunch;
 
 namespace {
 
@@ -51,43 +53,15 @@ Checked run_sgemm(const Program& program, const std::string& layout, CheckOption
     auto [entry, made] = cache.try_emplace(layout);
     if (made) {
         std::mt19937 rng(3);
-        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-        auto matrix = [&](std::size_t count) {
-            std::vector<float> v(count);
-            for (float& x : v) x = dist(rng);
-            return v;
-        };
-        entry->second.a = matrix(std::size_t(lda) * (ta ? m : k));
-        entry->second.b = matrix(std::size_t(ldb) * (tb ? k : n));
-        entry->second.c = matrix(std::size_t(ldc) * n);
+        entry->second.a = random_matrix(std::size_t(lda) * (ta ? m : k), rng);
+        entry->second.b = random_matrix(std::size_t(ldb) * (tb ? k : n), rng);
+        entry->second.c = random_matrix(std::size_t(ldc) * n, rng);
     }
     const Operands& operands = entry->second;
     lock.unlock();
-    const std::vector<float>&a = operands.a, &b = operands.b, &c = operands.c;
-    DeviceMemory memory;
-    const std::uint64_t da = memory.allocate(4 * a.size(), "A"), db = memory.allocate(4 * b.size(), "B"),
-                        dc = memory.allocate(4 * c.size(), "C");
-    memory.write(da, a.data(), 4 * a.size());
-    memory.write(db, b.data(), 4 * b.size());
-    memory.write(dc, c.data(), 4 * c.size());
-    const dppgemm_sgemm_kernargs args{da,
-                                      db,
-                                      dc,
-                                      std::uint32_t(m),
-                                      std::uint32_t(n),
-                                      std::uint32_t(k),
-                                      std::uint32_t(lda),
-                                      std::uint32_t(ldb),
-                                      std::uint32_t(ldc),
-                                      1.5f,
-                                      0.5f};
-    LaunchConfig config;
-    config.grid = {2, 2, 1};
-    config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
-    config.kernarg.resize(sizeof args);
-    std::memcpy(config.kernarg.data(), &args, sizeof args);
-    config.threads = 2;
-    return launch_checked(memory, program, config, options);
+    SgemmLaunch run(operands.a, operands.b, operands.c, sgemm_kernargs(m, n, k, lda, ldb, ldc, 1.5f, 0.5f));
+    run.config.threads = 2;
+    return launch_checked(run.memory, program, run.config, options);
 }
 
 // run_sgemm with the checker's watch plan, compared with watching every instruction.

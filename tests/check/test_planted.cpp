@@ -123,6 +123,10 @@ std::vector<PlantedCase> cases() {
                  "  s_mov_b32 m0, 1\n  s_movrels_b32 s20, s12\n  v_mov_b32 v2, s20" + store_v2,
                  "  s_mov_b32 m0, 1\n  s_nop 0\n  s_movrels_b32 s20, s12\n  v_mov_b32 v2, s20" + store_v2,
                  "s_movrels_b32", "s_mov_b32 m0"});
+    c.push_back({"s_sendmsg right after an SALU write of m0", Rule::message_after_m0,
+                 "  s_mov_b32 m0, 1\n  s_sendmsg sendmsg(MSG_INTERRUPT)\n  v_mov_b32 v2, 1" + store_v2,
+                 "  s_mov_b32 m0, 1\n  s_nop 0\n  s_sendmsg sendmsg(MSG_INTERRUPT)\n  v_mov_b32 v2, 1" + store_v2,
+                 "s_sendmsg", "s_mov_b32 m0"});
     c.push_back({"s_getreg 1 wait state after s_setreg of the same register", Rule::getreg_after_setreg,
                  "  s_setreg_b32 hwreg(HW_REG_TRAPSTS), s12\n  s_nop 0\n  s_getreg_b32 s20, hwreg(HW_REG_TRAPSTS)",
                  "  s_setreg_b32 hwreg(HW_REG_TRAPSTS), s12\n  s_nop 1\n  s_getreg_b32 s20, hwreg(HW_REG_TRAPSTS)",
@@ -131,6 +135,24 @@ std::vector<PlantedCase> cases() {
                  "  global_store_dwordx4 v1, v[4:7], s[4:5]\n  v_mov_b32 v5, 0",
                  "  global_store_dwordx4 v1, v[4:7], s[4:5]\n  s_nop 0\n  v_mov_b32 v5, 0", "v_mov_b32 v5, 0",
                  "global_store_dwordx4"});
+    // The fixed kernel chains a second MFMA on the first one's result at once (no VALU rule).
+    c.push_back({"gfx90a: MFMA reads a VGPR 1 wait state after a VALU write", Rule::mfma_after_valu_write,
+                 "  v_mov_b32 v3, 1.0\n  s_nop 0\n  v_mfma_f32_4x4x1f32 v[4:7], v3, v3, 0\n  s_nop 7\n"
+                 "  v_mov_b32 v2, v4" +
+                     store_v2,
+                 "  v_mov_b32 v3, 1.0\n  s_nop 1\n  v_mfma_f32_4x4x1f32 v[4:7], v3, v3, 0\n"
+                 "  v_mfma_f32_4x4x1f32 v[4:7], v3, v3, v[4:7]\n  s_nop 7\n  v_mov_b32 v2, v4" +
+                     store_v2,
+                 "v_mfma_f32_4x4x1f32", "v_mov_b32 v3, 1.0", on("gfx90a")});
+    c.push_back(
+        {"gfx908: MFMA 3 wait states after a VALU write of EXEC", Rule::mfma_after_exec_write,
+         "  v_mov_b32 v3, 1.0\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 2\n  v_mfma_f32_4x4x1f32 a[0:3], v3, v3, a[0:3]\n"
+         "  s_nop 7\n  v_accvgpr_read_b32 v2, a0" +
+             store_v2,
+         "  v_mov_b32 v3, 1.0\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 3\n  v_mfma_f32_4x4x1f32 a[0:3], v3, v3, a[0:3]\n"
+         "  s_nop 7\n  v_accvgpr_read_b32 v2, a0" +
+             store_v2,
+         "v_mfma_f32_4x4x1f32", "v_cmpx_gt_u32", on("gfx908")});
     c.push_back({"gfx940: VALU reads VCC 1 wait state after v_cmp", Rule::valu_sgpr_after_valu,
                  "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 0\n  v_cndmask_b32 v2, 0, 1, vcc" + store_v2,
                  "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 1\n  v_cndmask_b32 v2, 0, 1, vcc" + store_v2, "v_cndmask_b32",

@@ -270,8 +270,9 @@ Sample vop3p(Fields& f, const OpInfo& i, int opcode, const detail::FormBits& fb)
     return {words64(w, lit), "VOP3P"};
 }
 
-Sample ds(Fields& f, const OpInfo& i, int opcode, const detail::FormBits& fb) {
+Sample ds(Fields& f, Op op, const OpInfo& i, int opcode, const detail::FormBits& fb) {
     std::uint64_t w = 0xD8000000ull | u(opcode) << 17;
+    if (detail::gds_only(op, f.target())) w |= 1ull << 16;
     w |= f.chance(30) ? 0 : f.chance(50) ? f.below(0x10000) : f.below(256) << 8 * f.below(2);
     w |= f.modifier_bits(fb.accepted, (1ull << 16) | (1ull << 25));
     const int lo[] = {56, 32, 40, 48};
@@ -343,7 +344,7 @@ std::vector<Sample> generate_corpus(Target target, int per_form, std::uint32_t s
                 case Family::VOPC: out.push_back(vop_native(f, i, opcode)); break;
                 case Family::VOP3: out.push_back(vop3(f, i, opcode, native, false)); break;
                 case Family::VOP3P: out.push_back(vop3p(f, i, opcode, native)); break;
-                case Family::DS: out.push_back(ds(f, i, opcode, native)); break;
+                case Family::DS: out.push_back(ds(f, op, i, opcode, native)); break;
                 case Family::FLAT:
                 case Family::SCRATCH:
                 case Family::GLOBAL: out.push_back(flat(f, i, opcode, native)); break;

@@ -98,7 +98,8 @@ void run_corpus(Target target, std::size_t minimum_lines) {
     // The raw stream also holds modifier combinations no assembler emits
     // (LLVM decodes some with annotations such as "/*Invalid register...*/");
     // those are reported above and held to a small bound, not to zero.
-    CHECK(raw_bad.size() * 100 <= raw_lines.size() * (target == Target::gfx942 ? 5 : 1));
+    // LLVM 19 (gfx940, gfx942) annotates more of them than LLVM 15.
+    CHECK(raw_bad.size() * 100 <= raw_lines.size() * (llvm_version(target) >= 19 ? 5 : 1));
     // Every encoding family is represented.
     for (const char* family : {"SOP1",
                                "SOP2",
@@ -125,19 +126,22 @@ void run_corpus(Target target, std::size_t minimum_lines) {
                                "VOP3 (VOP2_e64)",
                                "VOP3 (VOPC_e64)"}) {
         INFO(family);
+        // GCN3 has no GLOBAL, SCRATCH or VOP3P encodings.
+        const std::string name = family;
+        if (!has(target, Feature::gfx9_insts) && (name == "GLOBAL" || name == "SCRATCH" || name == "VOP3P")) continue;
         CHECK(encodings[family] > 0);
     }
     for (const char* kind : {"sgpr", "vgpr", "special", "inline_int", "inline_float", "literal", "off"}) {
         INFO(kind);
         CHECK(kinds[kind] > 0);
     }
-    if (target != Target::gfx900 && target != Target::gfx906) CHECK(kinds["agpr"] > 0);
+    if (has(target, Feature::agprs)) CHECK(kinds["agpr"] > 0);
 }
 
 }  // namespace
 
 TEST_CASE("disassembly equals llvm-objdump on a generated corpus", "[decode][corpus]") {
-    // LLVM 15 is the oracle for gfx900..gfx940, LLVM 19 for gfx942.
+    // LLVM 15 is the oracle for gfx803..gfx90a, LLVM 19 for gfx940 and gfx942.
     for (Target target : all_targets) {
         SECTION(target_label(target)) { run_corpus(target, 1500); }
     }

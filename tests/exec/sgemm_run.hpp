@@ -1,12 +1,12 @@
 #pragma once
-// One dppgemm SGEMM launch on the emulator with host matrices (column major,
-// as the kernels take them), shared by the executor tests that run the
-// kernels.
+// A dppgemm SGEMM described by its shape (tests/support/sgemm_launch.hpp
+// launches it), for the executor tests that run the kernels.
 
 #include <random>
 #include <vector>
 
 #include "kernel_builder.hpp"  // exec_test, with dppgemm::emu in scope
+#include "sgemm_launch.hpp"
 
 namespace exec_test {
 
@@ -21,12 +21,13 @@ struct GemmResult {
     DispatchResult dispatch;
 };
 
-// C = alpha op(A) op(B) + beta C on a grid of 128x128 tiles, `threads` host
-// threads (the parallel schedule) or the given schedule.
-GemmResult run_gemm(const Program& program, const Gemm& g, const std::vector<float>& a, const std::vector<float>& b,
-                    const std::vector<float>& c0, unsigned threads, const Schedule& schedule = {});
+// C = alpha op(A) op(B) + beta C on a grid of macro_tile x macro_tile tiles
+// (the kernel's row of the variant table), `threads` host threads (the
+// parallel schedule) or the given schedule.
+GemmResult run_gemm(const Program& program, unsigned macro_tile, const Gemm& g, const std::vector<float>& a,
+                    const std::vector<float>& b, const std::vector<float>& c0, unsigned threads,
+                    const Schedule& schedule = {});
 
-// `count` values uniform in [-1, 1).
-std::vector<float> random_matrix(std::size_t count, std::mt19937& rng);
+using dppgemm::test_support::random_matrix;
 
 }  // namespace exec_test

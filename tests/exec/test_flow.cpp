@@ -528,3 +528,116 @@ TEST_CASE("a schedule is named parallel, random or random:SEED", "[flow][schedul
         }
     }
 }
+
+TEST_CASE("GWS semaphores order workgroups of a cooperative launch", "[flow][gws]") {
+    // Workgroups 0..2 wait on the semaphore of resource 2 (M0[21:16] 0 +
+    // offset 2), read p0[0] and store it, then wait on resource 1 (M0[21:16]
+    // 1 + offset 0). Workgroup 3 stores 42 to p0[0], passes every wave
+    // queued on resource 2 with ds_gws_sema_release_all, then gives resource
+    // 1 `count` credits with ds_gws_sema_br. The cooperative schedule runs
+    // the workgroups in turns in order, so 0..2 are queued on resource 2
+    // when 3 releases it.
+    const Program program = build(R"(
+  s_mov_b32 m0, 0
+  v_mov_b32 v2, s12
+  v_mov_b32 v3, 0
+  v_mov_b32 v5, s2
+  v_lshlrev_b32 v5, 2, v5
+  s_cmp_eq_u32 s2, 3
+  s_cbranch_scc1 producer
+  ds_gws_sema_p offset:2 gds
+  s_waitcnt lgkmcnt(0)
+  buffer_wbinvl1_vol
+  global_load_dword v4, v3, s[4:5]
+  s_waitcnt vmcnt(0)
+  global_store_dword v5, v4, s[6:7]
+  s_mov_b32 m0, 0x10000
+  ds_gws_sema_p gds
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v5, v2, s[8:9]
+  s_branch done
+producer:
+  v_mov_b32 v4, 42
+  global_store_dword v3, v4, s[4:5]
+  s_waitcnt vmcnt(0)
+  ds_gws_sema_release_all offset:2 gds
+  s_mov_b32 m0, 0x10000
+  ds_gws_sema_br v2 gds
+done:
+)");
+    TestRun run(16);
+    run.grid = {4, 1, 1};
+    run.cooperative = true;
+    SECTION("three credits pass the three waiting workgroups") {
+        run.value[0] = 3;
+        const DispatchResult r = run.run(program);
+        INFO((r.fault ? r.fault->message : ""));
+        REQUIRE(r.ok());
+        CHECK(run.read(1, 3) == std::vector<std::uint32_t>{42, 42, 42});
+        CHECK(run.read(2, 3) == std::vector<std::uint32_t>{3, 3, 3});
+    }
+    SECTION("two credits leave one waiting: a deadlock") {
+        run.value[0] = 2;
+        const DispatchResult r = run.run(program);
+        REQUIRE(r.fault);
+        CHECK(r.fault->kind == FaultKind::deadlock);
+        CHECK(r.fault->instruction == "ds_gws_sema_p gds");
+        CHECK(r.fault->workgroup == std::array<std::uint32_t, 3>{2, 0, 0});
+        CHECK(r.fault->what ==
+              "deadlock: every wave of the cooperative grid waits (1 on GWS resources); this one waits on resource 1 "
+              "for its semaphore (counter 0)");
+        CHECK(run.read(2, 3) == std::vector<std::uint32_t>{2, 2, 0});
+    }
+    SECTION("outside a cooperative launch there are no GWS resources") {
+        run.cooperative = false;
+        const DispatchResult r = run.run(program);
+        REQUIRE(r.fault);
+        CHECK(r.fault->kind == FaultKind::no_gws);
+        CHECK(r.fault->instruction == "ds_gws_sema_p offset:2 gds");
+    }
+}
+
+TEST_CASE("a GWS barrier over every workgroup of a cooperative grid", "[flow][gws]") {
+    // As hipcc's grid sync: every wave stores its workgroup id; the first
+    // wave of each workgroup meets the others' at the barrier of resource 0
+    // (value workgroups - 1, which the launch initialised it to) while the
+    // second waits at s_barrier; then each sums what all stored.
+    const Program program = build(R"(
+  s_mov_b32 m0, 0
+  v_mov_b32 v2, s2
+  s_lshl_b32 s21, s2, 9
+  v_add_u32 v8, s21, v1
+  global_store_dword v8, v2, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_mov_b32 v3, 3
+  v_cmp_gt_u32 vcc, 64, v0
+  s_and_saveexec_b64 s[22:23], vcc
+  s_cbranch_execz skip
+  ds_gws_barrier v3 gds
+  s_waitcnt lgkmcnt(0)
+skip:
+  s_or_b64 exec, exec, s[22:23]
+  s_barrier
+  buffer_wbinvl1_vol
+  v_mov_b32 v6, 0
+  s_mov_b32 s20, 0
+loop:
+  v_mov_b32 v5, s20
+  global_load_dword v7, v5, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_add_u32 v6, v6, v7
+  s_add_u32 s20, s20, 256
+  s_cmp_lt_u32 s20, 2048
+  s_cbranch_scc1 loop
+  global_store_dword v8, v6, s[6:7]
+)");
+    TestRun run(512);
+    run.grid = {4, 1, 1};
+    run.block = {128, 1, 1};
+    run.cooperative = true;
+    const DispatchResult r = run.run(program);
+    REQUIRE(r.ok());
+    // Dword 64k (k = 0..7) was stored by wave k % 2 of workgroup k / 2.
+    const auto out = run.read(1, 512);
+    for (unsigned i = 0; i < 512; i += 64) CHECK(out[i] == 0 + 0 + 1 + 1 + 2 + 2 + 3 + 3);
+}

@@ -22,6 +22,13 @@ std::string code_object_path(const std::string& target, const std::string& varia
     return code_object_dir() + "/" + target + "/dppgemm_sgemm_" + variant + "_" + layout + ".co";
 }
 
+// The variant table's row of a variant.
+const dppgemm::VariantInfo& row_of(const std::string& variant) {
+    const std::optional<dppgemm::Variant> v = dppgemm::parse_variant(variant);
+    REQUIRE(v);
+    return *dppgemm::variant_info(*v);
+}
+
 // The multiply-add the kernel performs (the library's answer, from the variant table).
 dppgemm::MacKind mac_of(const std::string& target, const std::string& variant) {
     const std::optional<dppgemm::Variant> v = dppgemm::parse_variant(variant);
@@ -50,7 +57,7 @@ std::size_t mismatches_against(const std::string& target, const std::string& var
     REQUIRE(std::filesystem::exists(path));
     const CodeObject co = load_code_object(path);
     const Program program = build_program(co, co.kernels.at(0));
-    GemmResult r = run_gemm(program, g, o.a, o.b, o.c0, threads);
+    GemmResult r = run_gemm(program, row_of(variant).macro_tile, g, o.a, o.b, o.c0, threads);
     INFO(path << " m=" << g.m << " n=" << g.n << " k=" << g.k << " alpha=" << g.alpha << " beta=" << g.beta);
     REQUIRE_FALSE(r.dispatch.fault.has_value());
     std::vector<float> expected = o.c0;
@@ -71,9 +78,10 @@ void check_bitwise(const std::string& target, const std::string& variant, const 
 
 }  // namespace
 
-TEST_CASE("sgemm dpp0/dpp1/dpp2 NN on gfx906 is bitwise equal to the same-order reference", "[sgemm]") {
+TEST_CASE("sgemm dpp0/dpp1/dpp2 and their 64x64 twins NN on gfx906 are bitwise equal to the same-order reference",
+          "[sgemm]") {
     std::mt19937 rng(1234);
-    for (const char* variant : {"dpp0", "dpp1", "dpp2"}) {
+    for (const char* variant : {"dpp0", "dpp1", "dpp2", "dpp0_64", "dpp1_64", "dpp2_64"}) {
         Gemm g;
         g.m = 200, g.n = 150, g.k = 37, g.lda = 211, g.ldb = 40, g.ldc = 203, g.alpha = 1.5f, g.beta = -0.5f;
         check_bitwise("gfx906", variant, "NN", g, rng);
@@ -100,7 +108,7 @@ TEST_CASE("sgemm layouts and edge shapes are bitwise equal to the reference", "[
     check_bitwise("gfx906", "dpp0", "NN", beta_zero, rng);
 }
 
-TEST_CASE("every target, variant and layout is bitwise equal to the reference", "[sgemm]") {
+TEST_CASE("every target, variant and layout is bitwise equal to the reference", "[sgemm][every-kernel]") {
     std::mt19937 rng(7);
     unsigned checked = 0;
     for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx940", "gfx942"})
@@ -123,7 +131,7 @@ TEST_CASE("every target, variant and layout is bitwise equal to the reference", 
 }
 
 TEST_CASE("every variant row and layout at the edges, with padded leading dimensions and alpha/beta special cases",
-          "[sgemm]") {
+          "[sgemm][every-kernel]") {
     std::mt19937 rng(19);
     const float nan = std::numeric_limits<float>::quiet_NaN();
     // M, N around the 128 macro tile, K around the 8-deep step (odd tails, one
@@ -203,7 +211,7 @@ TEST_CASE("packed: LDS conflict-free under both lane groupings (gfx90a consecuti
         Gemm g;
         g.m = 128, g.n = 128, g.k = 64, g.lda = 128, g.ldb = 64, g.ldc = 128;
         const std::vector<float> a = random_matrix(128 * 64, rng), b = random_matrix(64 * 128, rng), c(128 * 128, 0.0f);
-        const GemmResult r = run_gemm(program, g, a, b, c, 1);
+        const GemmResult r = run_gemm(program, row_of("packed").macro_tile, g, a, b, c, 1);
         REQUIRE(r.dispatch.ok());
         INFO(target);
         CHECK(r.dispatch.counters.lds_bank_conflict_cycles == 0);
@@ -246,7 +254,8 @@ TEST_CASE("packed: alpha and beta special cases (beta = 0 never reads C, alpha =
 
 // LDS read requests and extra VALU per step of every variant: test_variant_table.cpp.
 
-TEST_CASE("every variant, layout and target: LDS requests as in the table and no bank conflicts", "[sgemm][counters]") {
+TEST_CASE("every variant, layout and target: LDS requests as in the table and no bank conflicts",
+          "[sgemm][counters][every-kernel]") {
     std::mt19937 rng(5);
     unsigned checked = 0;
     for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"})
@@ -262,14 +271,15 @@ TEST_CASE("every variant, layout and target: LDS requests as in the table and no
                 g.lda = g.ta == 'N' ? 256 : 64, g.ldb = g.tb == 'N' ? 64 : 128, g.ldc = 256;
                 const std::vector<float> a = random_matrix(256 * 64, rng), b = random_matrix(64 * 128, rng),
                                          c(256 * 128, 0.0f);
-                const GemmResult r = run_gemm(program, g, a, b, c, 2);
+                const GemmResult r = run_gemm(program, row.macro_tile, g, a, b, c, 2);
                 REQUIRE(r.dispatch.ok());
-                const std::uint64_t steps = 2 /* workgroups */ * (64 / 8);
+                const std::uint64_t workgroups = (256 / row.macro_tile) * (128 / row.macro_tile),
+                                    steps = workgroups * (64 / 8);
                 INFO(target << " " << row.name << " " << layout);
                 CHECK(r.dispatch.counters.lds_read_requests == row.lds_read_requests_per_step * steps);
                 CHECK(r.dispatch.counters.lds_bank_conflict_cycles == 0);
-                CHECK(r.dispatch.counters.workgroups == 2);
-                CHECK(r.dispatch.counters.waves == 8);
+                CHECK(r.dispatch.counters.workgroups == workgroups);
+                CHECK(r.dispatch.counters.waves == 4 * workgroups);
                 ++checked;
             }
     CHECK(checked >= 3 * 4 * 5);  // dpp0..dpp2 on gfx900..gfx942 at least
@@ -283,8 +293,8 @@ TEST_CASE("results and counters do not depend on the thread count", "[sgemm][thr
     g.m = 300, g.n = 260, g.k = 20, g.lda = 300, g.ldb = 20, g.ldc = 300, g.beta = 0.5f;
     const std::vector<float> a = random_matrix(300 * 20, rng), b = random_matrix(20 * 260, rng),
                              c = random_matrix(300 * 260, rng);
-    const GemmResult one = run_gemm(program, g, a, b, c, 1);
-    const GemmResult four = run_gemm(program, g, a, b, c, 4);
+    const GemmResult one = run_gemm(program, row_of("dpp1").macro_tile, g, a, b, c, 1);
+    const GemmResult four = run_gemm(program, row_of("dpp1").macro_tile, g, a, b, c, 4);
     REQUIRE(one.dispatch.ok());
     CHECK(one.dispatch.counters == four.dispatch.counters);
     CHECK(std::memcmp(one.c.data(), four.c.data(), 4 * one.c.size()) == 0);
@@ -299,14 +309,15 @@ TEST_CASE("the random schedule gives a race-free kernel's results and counters, 
     g.m = 300, g.n = 260, g.k = 24, g.lda = 300, g.ldb = 260, g.ldc = 300, g.beta = 0.5f;
     const std::vector<float> a = random_matrix(300 * 24, rng), b = random_matrix(24 * 260, rng),
                              c = random_matrix(300 * 260, rng);
-    const GemmResult parallel = run_gemm(program, g, a, b, c, 2);
+    const unsigned macro_tile = row_of("dpp2").macro_tile;
+    const GemmResult parallel = run_gemm(program, macro_tile, g, a, b, c, 2);
     REQUIRE(parallel.dispatch.ok());
     for (std::uint64_t seed : {1u, 2u, 3u}) {
         Schedule random;
         random.kind = Schedule::Kind::random;
         random.seed = seed;
         random.resident = 4;  // fewer than the 6 workgroups: slots are reused
-        const GemmResult r = run_gemm(program, g, a, b, c, 2, random);
+        const GemmResult r = run_gemm(program, macro_tile, g, a, b, c, 2, random);
         REQUIRE(r.dispatch.ok());
         CHECK(r.dispatch.counters == parallel.dispatch.counters);
         CHECK(std::memcmp(r.c.data(), parallel.c.data(), 4 * r.c.size()) == 0);

@@ -37,7 +37,7 @@ Outcome run_sgemm(const Program& program, unsigned threads, int k) {
     const std::vector<float> a = random_matrix(std::size_t(128) * k, rng), b = random_matrix(std::size_t(k) * 128, rng),
                              c = random_matrix(128 * 128, rng);
     const Gemm g{'N', 'N', 128, 128, k, 128, k, 128, 1.25f, -0.5f};
-    const GemmResult r = run_gemm(program, g, a, b, c, threads);
+    const GemmResult r = run_gemm(program, 128 /* dpp0, dpp1 */, g, a, b, c, threads);
     Outcome o;
     o.dispatch = r.dispatch;
     o.memory.resize(r.c.size());

@@ -41,33 +41,25 @@ struct Gemm {
 };
 
 Gemm random_gemm(int m, int n, int k, unsigned seed) {
+    using dppgemm::test_support::random_matrix;
     std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    Gemm g{m,
-           n,
-           k,
-           0.75f,
-           -0.5f,
-           std::vector<float>(std::size_t(m) * k),
-           std::vector<float>(std::size_t(n) * k),
-           std::vector<float>(std::size_t(m) * n)};
-    for (auto* v : {&g.a, &g.b, &g.c})
-        for (float& x : *v) x = dist(rng);
-    return g;
+    // A braced list is evaluated left to right: A, then B, then C.
+    return Gemm{m,
+                n,
+                k,
+                0.75f,
+                -0.5f,
+                random_matrix(std::size_t(m) * k, rng),
+                random_matrix(std::size_t(n) * k, rng),
+                random_matrix(std::size_t(m) * n, rng)};
 }
 
 dppgemm_sgemm_kernargs kernargs(const Gemm& g, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
-    return {a,
-            b,
-            c,
-            std::uint32_t(g.m),
-            std::uint32_t(g.n),
-            std::uint32_t(g.k),
-            std::uint32_t(g.m),
-            std::uint32_t(g.n),
-            std::uint32_t(g.m),
-            g.alpha,
-            g.beta};
+    dppgemm_sgemm_kernargs args = dppgemm::test_support::sgemm_kernargs(g.m, g.n, g.k, g.m, g.n, g.m, g.alpha, g.beta);
+    args.a = a;
+    args.b = b;
+    args.c = c;
+    return args;
 }
 
 // Device copies of a problem's operands, freed at the end.

@@ -4,10 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
+#include "../support/sgemm_launch.hpp"
 #include "capture_stderr.hpp"
 #include "dppgemm/code_objects.h"
 #include "dppgemm/dppgemm.hpp"
@@ -150,17 +152,11 @@ bool contiguous_operand_run_correct(const char* layout, int ld) {
     if (spread_a) memory.write(b, dense.b.data(), dense.b.size() * 4);
     else memory.write(a, dense.a.data(), dense.a.size() * 4);
     memory.write(c, dense.c.data(), dense.c.size() * 4);
-    const dppgemm_sgemm_kernargs args{a,
-                                      b,
-                                      c,
-                                      std::uint32_t(m),
-                                      std::uint32_t(n),
-                                      std::uint32_t(k),
-                                      std::uint32_t(spread_a ? ld : dense.lda),
-                                      std::uint32_t(spread_a ? dense.ldb : ld),
-                                      std::uint32_t(dense.ldc),
-                                      dense.alpha,
-                                      dense.beta};
+    dppgemm_sgemm_kernargs args = dppgemm::test_support::sgemm_kernargs(
+        m, n, k, spread_a ? ld : dense.lda, spread_a ? dense.ldb : ld, dense.ldc, dense.alpha, dense.beta);
+    args.a = a;
+    args.b = b;
+    args.c = c;
     LaunchConfig config;
     config.grid = {1, 1, 1};
     config.block = {DPPGEMM_SGEMM_BLOCK_SIZE, 1, 1};
@@ -260,7 +256,8 @@ TEST_CASE("sgemm: the emu backend is bitwise the reference and the emulator run 
                 CHECK(r.target == target.name);
                 CHECK(r.kernel == std::string("dppgemm_sgemm_") + dppgemm::to_string(variant) + "_" + layout);
                 REQUIRE(r.counters);
-                CHECK(r.counters->workgroups == 2);
+                // 130 x 67: 2 x 1 tiles of 128, 3 x 2 of 64
+                CHECK(r.counters->workgroups == (dppgemm::variant_info(variant)->macro_tile == 128 ? 2u : 6u));
                 const dppgemm_code_object* co =
                     dppgemm_find_code_object(target.name, dppgemm::to_string(variant), layout);
                 REQUIRE(co);
@@ -305,9 +302,10 @@ TEST_CASE("sgemm: the emu backend's counters are the emulator's, one name per qu
 TEST_CASE("sgemm: a variant a target does not have is refused, named") {
     const Problem p = Problem::random('N', 'N', 8, 8, 8, 0, 1);
     std::vector<float> c;
-    // gfx940 is emulated but has no kernels; rows that need target features
-    // (row_newbcast, packed_fp32) are missing on gfx906 as well.
-    for (const char* target : {"gfx940", "gfx906"})
+    // gfx940 and gfx803 are emulated but have no kernels (the template needs
+    // gfx9 instructions: v_add_u32 without carry, v_lshl_add_u32); rows that
+    // need target features (row_newbcast, packed_fp32) are missing on gfx906 as well.
+    for (const char* target : {"gfx940", "gfx803", "gfx906"})
         for (const dppgemm::VariantInfo& row : dppgemm::variant_table()) {
             const std::vector<dppgemm::Variant> available = dppgemm::available_variants(target);
             if (std::find(available.begin(), available.end(), row.variant) != available.end()) continue;
@@ -322,6 +320,9 @@ TEST_CASE("sgemm: a variant a target does not have is refused, named") {
     CHECK(dppgemm::available_variants("gfx940").empty());
     CHECK(dppgemm::variant_unavailable_reason(dppgemm::Variant::dpp1, "gfx940") ==
           "dpp1 is not available on gfx940 (built for gfx900, gfx906, gfx908, gfx90a, gfx942)");
+    CHECK(dppgemm::available_variants("gfx803").empty());
+    CHECK(dppgemm::variant_unavailable_reason(dppgemm::Variant::dpp0, "gfx803") ==
+          "dpp0 is not available on gfx803 (built for gfx900, gfx906, gfx908, gfx90a, gfx942)");
     CHECK(dppgemm::variant_unavailable_reason(dppgemm::Variant::dpp1, "gfx906:xnack-").empty());
 }
 
@@ -344,16 +345,20 @@ TEST_CASE("sgemm: packed on gfx906 is refused with a clear message, and runs on 
     }
 }
 
-TEST_CASE("sgemm: best is the available denormal-keeping row with the least extra VALU, then the fewest LDS requests") {
+TEST_CASE(
+    "sgemm: best is the available denormal-keeping row of the largest tile with the least extra VALU, then the "
+    "fewest LDS requests") {
     for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"}) {
         const std::optional<dppgemm::Variant> best = dppgemm::best_variant(target);
         REQUIRE(best);
         const dppgemm::VariantInfo* chosen = dppgemm::variant_info(*best);
         // gfx900 has no v_fmac_f32, so no row that keeps denormals
         CHECK(chosen->keeps_denormals == (std::string(target) != "gfx900"));
+        CHECK(chosen->macro_tile == 128);
         for (dppgemm::Variant v : dppgemm::available_variants(target)) {
             const dppgemm::VariantInfo* row = dppgemm::variant_info(v);
-            if (row->keeps_denormals != chosen->keeps_denormals) continue;
+            // per-step figures compare rows of one tile only
+            if (row->keeps_denormals != chosen->keeps_denormals || row->macro_tile != chosen->macro_tile) continue;
             INFO(target << " best " << chosen->name << " vs " << row->name);
             CHECK(chosen->extra_valu_per_step <= row->extra_valu_per_step);
             if (chosen->extra_valu_per_step == row->extra_valu_per_step)
@@ -659,4 +664,29 @@ TEST_CASE("sgemm: best keeps denormals, and gfx900 (no v_fmac_f32) has no kernel
     CHECK(r.status == Status::unsupported);
     CHECK(r.message ==
           "emu: dpp1_denorm is not available on gfx900 (needs fmac_f32; built for gfx906, gfx908, gfx90a, gfx942)");
+}
+
+TEST_CASE("sgemm: model_only computes the traced workgroups' tiles, leaves the rest of C, and names them") {
+    // 3 x 2 tiles, beta = 0: the untraced tiles keep C's values, not zeros.
+    Problem p = Problem::random('T', 'N', 300, 200, 24, 2, 17);
+    p.beta = 0.0f;
+    Options options = on(Backend::emu, "gfx906", dppgemm::Variant::dpp1);
+    std::vector<float> full;
+    REQUIRE(p.run(full, options).message == "");
+    options.model = true;
+    options.model_only = true;
+    std::vector<float> c;
+    const Result r = p.run(c, options);
+    REQUIRE(r.message == "");
+    REQUIRE(r.modeled);
+    CHECK(r.modeled->traced_workgroups == std::vector<std::array<std::uint32_t, 3>>{{0, 0, 0}, {2, 1, 0}});
+    CHECK(r.counters->workgroups == 2);
+    std::size_t wrong = 0;
+    for (int j = 0; j < p.n; ++j)
+        for (int i = 0; i < p.m; ++i) {
+            const bool traced = (i < 128 && j < 128) || (i >= 256 && j >= 128);
+            const std::size_t at = i + std::size_t(j) * p.ldc;
+            wrong += std::memcmp(&c[at], traced ? &full[at] : &p.c[at], 4) != 0;
+        }
+    CHECK(wrong == 0);
 }

@@ -141,26 +141,38 @@ Metadata read_metadata(const std::string& target, const std::string& path) {
 // The rows of include/dppgemm/variants.def; a wave issues a 256th of the
 // workgroup's lane requests per step, each ds_read_b128 serving its 64 lanes.
 const std::vector<std::string> kVariants = {
-#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) #name,
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+#name,
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
 };
 const std::vector<std::string> kLayouts = {"NN", "NT", "TN", "TT"};
 const std::map<std::string, int> kLdsReadsPerStep = {
-#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) {#name, (requests) / 256},
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    {#name, (requests) / 256},
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
 };
 // A wave's share of the row's extra VALU per step (the table counts 4 waves).
 const std::map<std::string, int> kExtraValuPerWaveStep = {
-#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) {#name, (extra_valu) / 4},
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    {#name, (extra_valu) / 4},
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+};
+
+// Each row's macro and micro tile.
+const std::map<std::string, std::pair<int, int>> kTiles = {
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    {#name, {macro_tile, micro_tile}},
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
 };
 
 // Each row's template parameters, and whether it sets one ("PACKED=1").
 const std::map<std::string, std::string> kDefines = {
-#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) {#name, defines},
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    {#name, defines},
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
 };
@@ -172,32 +184,43 @@ bool sets(const std::string& variant, const std::string& assignment) {
 bool built(const std::string& target, const std::string& variant) {
     return std::filesystem::exists(code_object_path(target, variant, "NN"));
 }
-// The DPP control every mac (and the A movs: dpp3's 4 per k, dpp3half's 4 per odd k) of a variant uses.
+// What a kernel's loop and LDS are follows from its tile and its sharing
+// parameters: the row's template parameters without the multiply-add kind
+// (FMAC, FP32_DENORMALS), so a `_denorm` twin or any row reusing parameters
+// needs no entry here.
+std::string sharing_of(const std::string& variant) {
+    std::istringstream in(kDefines.at(variant));
+    std::string out;
+    for (std::string p; in >> p;)
+        if (p != "FMAC=1" && p != "FP32_DENORMALS=1") out += (out.empty() ? "" : " ") + p;
+    return std::to_string(kTiles.at(variant).second) + "x " + out;
+}
+// The DPP control every mac (and the A movs: dpp3's 4 per k, dpp3half's 4 per odd k) uses, per step.
 const std::map<std::string, std::map<std::string, int>> kDppControlsPerStep = {
-    {"dpp0", {}},
-    {"dpp1", {{"quad_perm", 512}}},
-    {"dpp2", {{"quad_perm", 512}}},
-    {"dpp3", {{"quad_perm", 512}, {"row_ror", 32}}},
-    {"dpp3half", {{"quad_perm", 512}, {"row_ror", 16}}},
-    {"bcast", {{"row_newbcast", 512}}},
-    {"packed", {}},
-    {"dpp0_denorm", {}},
-    {"dpp1_denorm", {{"quad_perm", 512}}},
-    {"dpp2_denorm", {{"quad_perm", 512}}},
-    {"dpp3_denorm", {{"quad_perm", 512}, {"row_ror", 32}}},
-    {"dpp3half_denorm", {{"quad_perm", 512}, {"row_ror", 16}}},
-    {"bcast_denorm", {{"row_newbcast", 512}}},
-    {"packed_denorm", {}}};
+    {"8x ", {}},
+    {"8x B_QUAD_SHARED=1", {{"quad_perm", 512}}},
+    {"8x B_QUAD_SHARED=1 B_TWO_K=1", {{"quad_perm", 512}}},
+    {"8x B_QUAD_SHARED=1 B_TWO_K=1 A_ROW_SHARED=1", {{"quad_perm", 512}, {"row_ror", 32}}},
+    {"8x B_QUAD_SHARED=1 B_TWO_K=1 A_ROW_SHARED=1 A_HALF_SHARED=1", {{"quad_perm", 512}, {"row_ror", 16}}},
+    {"8x B_ROW_BROADCAST=1", {{"row_newbcast", 512}}},
+    {"8x PACKED=1", {}},
+    {"4x ", {}},
+    {"4x B_QUAD_SHARED=1", {{"quad_perm", 128}}},
+    {"4x B_QUAD_SHARED=1 B_TWO_K=1", {{"quad_perm", 128}}}};
 // Two stages of an A tile (8 rows of 128 + 4 floats) and a B tile (8 rows of
-// 132, 144 or 136 floats: docs/kernels.md, "LDS layout").
+// 132, 144 or 136 floats); 64x64: 8 rows of 64 + 4 and of 72 floats
+// (docs/kernels.md, "LDS layout", "The 64x64 family").
 const std::map<std::string, unsigned> kLdsBytes = {
-    {"dpp0", 2 * 8 * (132 + 132) * 4},         {"dpp1", 2 * 8 * (132 + 132) * 4},
-    {"dpp2", 2 * 8 * (132 + 144) * 4},         {"dpp3", 2 * 8 * (132 + 144) * 4},
-    {"dpp3half", 2 * 8 * (132 + 144) * 4},     {"bcast", 2 * 8 * (132 + 136) * 4},
-    {"packed", 2 * 8 * (132 + 132) * 4},       {"dpp0_denorm", 2 * 8 * (132 + 132) * 4},
-    {"dpp1_denorm", 2 * 8 * (132 + 132) * 4},  {"dpp2_denorm", 2 * 8 * (132 + 144) * 4},
-    {"dpp3_denorm", 2 * 8 * (132 + 144) * 4},  {"dpp3half_denorm", 2 * 8 * (132 + 144) * 4},
-    {"bcast_denorm", 2 * 8 * (132 + 136) * 4}, {"packed_denorm", 2 * 8 * (132 + 132) * 4}};
+    {"8x ", 2 * 8 * (132 + 132) * 4},
+    {"8x B_QUAD_SHARED=1", 2 * 8 * (132 + 132) * 4},
+    {"8x B_QUAD_SHARED=1 B_TWO_K=1", 2 * 8 * (132 + 144) * 4},
+    {"8x B_QUAD_SHARED=1 B_TWO_K=1 A_ROW_SHARED=1", 2 * 8 * (132 + 144) * 4},
+    {"8x B_QUAD_SHARED=1 B_TWO_K=1 A_ROW_SHARED=1 A_HALF_SHARED=1", 2 * 8 * (132 + 144) * 4},
+    {"8x B_ROW_BROADCAST=1", 2 * 8 * (132 + 136) * 4},
+    {"8x PACKED=1", 2 * 8 * (132 + 132) * 4},
+    {"4x ", 2 * 8 * (68 + 72) * 4},
+    {"4x B_QUAD_SHARED=1", 2 * 8 * (68 + 72) * 4},
+    {"4x B_QUAD_SHARED=1 B_TWO_K=1", 2 * 8 * (68 + 72) * 4}};
 
 }  // namespace
 
@@ -210,21 +233,26 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
                 const auto code = disassemble(target, code_object_path(target, variant, layout));
                 const LoopCounts loop = count_main_loop(code);
                 CHECK(loop.branches_back == 1);
-                // 8 k x 64 multiply-adds: one wave's share of a 128x128x8 step; with
-                // PACKED=1 all of them as 256 v_pk_fma_f32 (two each), without DPP.
+                // 8 k x micro tile multiply-adds: one wave's share of a workgroup step
+                // (128x128x8: 512); with PACKED=1 all of them as v_pk_fma_f32 (two each),
+                // without DPP.
+                const auto [macro_tile, micro_tile] = kTiles.at(variant);
+                const int macs = 8 * micro_tile * micro_tile;
                 const bool packed = sets(variant, "PACKED=1");
-                CHECK(loop.macs + 2 * loop.packed_fmas == 512);
-                CHECK(loop.packed_fmas == (packed ? 256 : 0));
+                CHECK(loop.macs + 2 * loop.packed_fmas == macs);
+                CHECK(loop.packed_fmas == (packed ? macs / 2 : 0));
                 CHECK(loop.lds_reads_b128 == kLdsReadsPerStep.at(variant));
-                CHECK(loop.dpp_macs == (kDppControlsPerStep.at(variant).empty() ? 0 : 512));
-                CHECK(loop.dpp_controls == kDppControlsPerStep.at(variant));
-                // dpp0's loop besides its 512 macs: 4 LDS address swaps and, per operand
-                // contiguous in k (A of T*, B of *N), 1 v_cmp + 4 v_cndmask. A row has
-                // the table's extra VALU on top (dpp3: 32 A movs; dpp3half: 16 movs and a
+                CHECK(loop.dpp_macs == (kDppControlsPerStep.at(sharing_of(variant)).empty() ? 0 : macs));
+                CHECK(loop.dpp_controls == kDppControlsPerStep.at(sharing_of(variant)));
+                // The plain loop besides its macs: 4 LDS address swaps and, per operand
+                // contiguous in k (A of T*, B of *N), 1 v_cmp + 1 v_cndmask per global
+                // load (macro tile x 8 / 256 of them: 4 at 128, 2 at 64). A row has the
+                // table's extra VALU on top (dpp3: 32 A movs; dpp3half: 16 movs and a
                 // fifth address swap; packed: 256 fewer multiply-add instructions).
                 const int k_contiguous = (layout[0] == 'T') + (layout[1] == 'N');
+                const int loads = macro_tile * 8 / 256;
                 CHECK(loop.macs + loop.packed_fmas + loop.other_valu ==
-                      512 + 4 + 5 * k_contiguous + kExtraValuPerWaveStep.at(variant));
+                      macs + 4 + (1 + loads) * k_contiguous + kExtraValuPerWaveStep.at(variant));
                 CHECK(loop.barriers == 1);
 
                 int mac = 0, fmac = 0;
@@ -234,12 +262,13 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
                 }
                 // Fused without v_mac_f32 (gfx942) and wherever the row sets FMAC=1 (packed:
                 // the epilogue's blend is v_fmac_f32, fused like v_pk_fma_f32).
+                // (the loop's macs and the epilogue's blend of the micro tile)
                 if (!target_has(target, "mac_f32") || sets(variant, "FMAC=1")) {
                     CHECK(mac == 0);
-                    CHECK(fmac >= 64);
+                    CHECK(fmac >= micro_tile * micro_tile);
                 } else {
                     CHECK(fmac == 0);
-                    CHECK(mac > 512);
+                    CHECK(mac > macs);
                 }
             }
 }
@@ -270,7 +299,7 @@ TEST_CASE("metadata matches the kernarg struct and the launch contract") {
                 CHECK(meta.kernel.at(".max_flat_workgroup_size") == "256");
                 CHECK(meta.kernel.at(".wavefront_size") == "64");
                 const unsigned lds = std::stoul(meta.kernel.at(".group_segment_fixed_size"));
-                CHECK(lds == kLdsBytes.at(variant));
+                CHECK(lds == kLdsBytes.at(sharing_of(variant)));
                 CHECK(lds <= 65536);
                 CHECK(std::stoul(meta.kernel.at(".vgpr_count")) <= 128);  // 2 waves per SIMD
                 REQUIRE(meta.args.size() == expected.size());

@@ -63,7 +63,8 @@ TEST_CASE("rejects what is not a gfx9 code object v4/v5, naming the field", "[lo
     CHECK(rejection_after([](Bytes& b) { put<std::uint16_t>(b, e_machine, 62); }) ==
           "e_machine is 62, expected 224 (EM_AMDGPU)");
     CHECK(rejection_after([](Bytes& b) { put<std::uint32_t>(b, e_flags, 0x541); }) ==
-          "unknown or unsupported target: EF_AMDGPU_MACH 0x41 (supported: gfx900 0x2c, gfx906 0x2f, gfx908 0x30, "
+          "unknown or unsupported target: EF_AMDGPU_MACH 0x41 (supported: gfx803 0x2a, gfx900 0x2c, gfx906 0x2f, "
+          "gfx908 0x30, "
           "gfx90a 0x3f, gfx940 0x40, gfx942 0x4c)");
     CHECK(rejection_after([](Bytes& b) { put<std::uint32_t>(b, e_flags, 0x152f); }) ==
           "e_flags 0x152f sets unknown bits 0x1000");

@@ -67,7 +67,7 @@ namespace {
 std::string kernel_text(const std::string& name, const std::string& body, const KernelOptions& o) {
     std::ostringstream s;
     s << ".text\n.globl " << name << "\n.p2align 8\n.type " << name << ",@function\n" << name << ":\n";
-    const bool architected = o.mcpu == "gfx940";
+    const bool architected = o.mcpu == "gfx940" || o.mcpu == "gfx942";
     if (o.private_bytes && !architected)
         // User SGPRs s[0:3] V#, s[4:5] kernarg, s[6:7] flat scratch init; s8 workgroup id, s9 wave offset:
         // moved to where the prologue below expects kernarg and workgroup id.
@@ -94,7 +94,8 @@ std::string kernel_text(const std::string& name, const std::string& body, const 
       << "  .amdhsa_next_free_sgpr 40\n"
       << "  .amdhsa_float_denorm_mode_32 " << o.denorm_mode_32 << "\n"
       << "  .amdhsa_float_denorm_mode_16_64 " << o.denorm_mode_16_64 << "\n";
-    if (o.mcpu == "gfx90a" || o.mcpu == "gfx940") s << "  .amdhsa_accum_offset " << o.vgprs << "\n";
+    if (o.mcpu == "gfx90a" || o.mcpu == "gfx940" || o.mcpu == "gfx942")
+        s << "  .amdhsa_accum_offset " << o.vgprs << "\n";
     s << ".end_amdhsa_kernel\n";
     return s.str();
 }
@@ -165,6 +166,7 @@ DispatchResult TestRun::run(const Program& program) {
     config.observer = observer;
     config.watchdog = watchdog;
     config.progress = progress;
+    config.cooperative = cooperative;
     return launch(memory, program, config);
 }
 

@@ -59,6 +59,7 @@ struct TestRun {
     DispatchObserver* observer = nullptr;
     std::uint64_t watchdog = LaunchConfig{}.watchdog;
     std::function<void(std::uint64_t, std::uint64_t)> progress;  // LaunchConfig::progress
+    bool cooperative = false;                                    // LaunchConfig::cooperative
 
     // Buffers of `dwords` dwords each, zeroed.
     explicit TestRun(std::size_t dwords = 1024);

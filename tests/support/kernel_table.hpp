@@ -29,7 +29,8 @@ inline std::size_t expected_code_objects() {
 #include "dppgemm/targets.def"
     };
     const char* rows[] = {
-#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) features,
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    features,
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
     };
@@ -46,7 +47,8 @@ inline bool keeps_denormals(const std::string& variant) {
         const char* defines;
     };
     const Row rows[] = {
-#define DPPGEMM_VARIANT(name, template_file, defines, features, requests, extra_valu, idea) {#name, defines},
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    {#name, defines},
 #include "dppgemm/variants.def"
 #undef DPPGEMM_VARIANT
     };

@@ -23,14 +23,32 @@ namespace {
 struct Kernel {
     const dppgemm_code_object* object;
     Program program;
+    unsigned macro_tile;  // its variant table row's
 };
+
+unsigned macro_tile_of(const char* variant) {
+    struct Row {
+        const char* name;
+        unsigned macro_tile;
+    };
+    static const Row rows[] = {
+#define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
+    {#name, macro_tile},
+#include "dppgemm/variants.def"
+#undef DPPGEMM_VARIANT
+    };
+    for (const Row& row : rows)
+        if (!std::strcmp(row.name, variant)) return row.macro_tile;
+    FAIL("variant " << variant << " is not a row of the variant table");
+    return 0;
+}
 
 const Kernel& kernel(const dppgemm_code_object* co) {
     static std::map<const dppgemm_code_object*, std::unique_ptr<Kernel>> cache;
     auto& slot = cache[co];
     if (!slot) {
         const CodeObject object = load_code_object(co->data, co->size, co->kernel_name);
-        slot.reset(new Kernel{co, build_program(object, object.kernel(co->kernel_name))});
+        slot.reset(new Kernel{co, build_program(object, object.kernel(co->kernel_name)), macro_tile_of(co->variant)});
     }
     return *slot;
 }
@@ -51,7 +69,9 @@ struct Traced {
 
 // An SGEMM launch of M x N x K (zero matrices: the control flow does not
 // depend on the values) running `only` with the recorder on `record`.
-Traced run(const Program& program, int m, int n, int k, std::vector<std::uint64_t> only, bool record) {
+Traced run(const Kernel& kernel, int m, int n, int k, std::vector<std::uint64_t> only, bool record) {
+    const Program& program = kernel.program;
+    const unsigned tile = kernel.macro_tile;
     DeviceMemory memory;
     const std::uint64_t bytes_a = 4ull * m * k, bytes_b = 4ull * k * n, bytes_c = 4ull * m * n;
     dppgemm_sgemm_kernargs args{memory.allocate(bytes_a, "A"),
@@ -66,7 +86,7 @@ Traced run(const Program& program, int m, int n, int k, std::vector<std::uint64_
                                 1.0f,
                                 0.0f};
     LaunchConfig config;
-    config.grid = {std::uint32_t((m + 127) / 128), std::uint32_t((n + 127) / 128), 1};
+    config.grid = {std::uint32_t((m + tile - 1) / tile), std::uint32_t((n + tile - 1) / tile), 1};
     config.block = {256, 1, 1};
     config.kernarg.resize(sizeof args);
     std::memcpy(config.kernarg.data(), &args, sizeof args);
@@ -83,9 +103,11 @@ Traced run(const Program& program, int m, int n, int k, std::vector<std::uint64_
     return t;
 }
 
-Traced traced(const Program& program, int m, int n, int k) {
-    const std::array<std::uint32_t, 3> grid = {std::uint32_t((m + 127) / 128), std::uint32_t((n + 127) / 128), 1};
-    return run(program, m, n, k, representative_workgroups(grid), true);
+Traced traced(const Kernel& kernel, int m, int n, int k) {
+    const unsigned tile = kernel.macro_tile;
+    const std::array<std::uint32_t, 3> grid = {std::uint32_t((m + tile - 1) / tile),
+                                               std::uint32_t((n + tile - 1) / tile), 1};
+    return run(kernel, m, n, k, representative_workgroups(grid), true);
 }
 
 // Lower bounds a correct model never beats, from the instructions the
@@ -136,14 +158,14 @@ double serialised(const Program& program, const Traced& t, const CuModelResult& 
 
 TEST_CASE("a trace holds exactly the instructions by class the executor counts for its workgroup") {
     for (const dppgemm_code_object* co : nn_objects()) {
-        const Program& program = kernel(co).program;
         INFO(co->kernel_name << " on " << co->target);
-        const int m = 200, n = 300, k = 64;  // 2 x 3 tiles, the last one an edge in both dimensions
-        const Traced t = traced(program, m, n, k);
+        const int m = 200, n = 300, k = 64;  // the last tile an edge in both dimensions
+        const Traced t = traced(kernel(co), m, n, k);
         REQUIRE(t.traces.size() == 2);
         Counters both;
-        for (const std::uint64_t id : {std::uint64_t(0), std::uint64_t(5)}) {
-            const Counters alone = run(program, m, n, k, {id}, false).counters;
+        const std::uint64_t last = std::uint64_t(t.shape.grid[0]) * t.shape.grid[1] - 1;
+        for (const std::uint64_t id : {std::uint64_t(0), last}) {
+            const Counters alone = run(kernel(co), m, n, k, {id}, false).counters;
             const WorkgroupTrace& trace = t.traces[id == 0 ? 0 : 1];
             CHECK(trace.linear_id == id);
             CHECK(trace.counters.instructions == alone.instructions);
@@ -191,7 +213,7 @@ TEST_CASE("modeled time lies between the roofline's largest bound and the fully 
         const Parameters p = parameters(program.target);
         for (const auto& [m, n, k] : shapes) {
             INFO(co->kernel_name << " on " << co->target << " at " << m << "x" << n << "x" << k);
-            const Traced t = traced(program, m, n, k);
+            const Traced t = traced(kernel(co), m, n, k);
             const CuModelResult r = model_cu(program, t.shape, t.traces, p);
             check_invariants(program, t, p, r, 2.0 * m * n * k);
             // Deterministic.
@@ -207,7 +229,7 @@ TEST_CASE("doubling K doubles the modeled time within 1%") {
         const Program& program = kernel(co).program;
         const Parameters p = parameters(program.target);
         INFO(co->kernel_name << " on " << co->target);
-        const Traced once = traced(program, 128, 128, 1024), twice = traced(program, 128, 128, 2048);
+        const Traced once = traced(kernel(co), 128, 128, 1024), twice = traced(kernel(co), 128, 128, 2048);
         const double ratio = model_cu(program, twice.shape, twice.traces, p).cycles /
                              model_cu(program, once.shape, once.traces, p).cycles;
         CHECK(std::abs(ratio - 2) <= 0.02);
@@ -215,9 +237,10 @@ TEST_CASE("doubling K doubles the modeled time within 1%") {
 }
 
 TEST_CASE("dpp0 on the MI50 at 4096^3 models at 85-97% of its fp32 peak (A1, A3), within its bounds") {
-    const Program& program = kernel(dppgemm_find_code_object("gfx906", "dpp0", "NN")).program;
+    const auto& dpp0 = kernel(dppgemm_find_code_object("gfx906", "dpp0", "NN"));
+    const Program& program = dpp0.program;
     const Parameters p = parameters(program.target);
-    const Traced t = traced(program, 4096, 4096, 4096);
+    const Traced t = traced(dpp0, 4096, 4096, 4096);
     const CuModelResult r = model_cu(program, t.shape, t.traces, p);
     check_invariants(program, t, p, r, 2.0 * 4096 * 4096 * 4096);
     const double share = 2.0 * 4096 * 4096 * 4096 / r.cycles / (p.compute_units * 128);
@@ -227,11 +250,11 @@ TEST_CASE("dpp0 on the MI50 at 4096^3 models at 85-97% of its fp32 peak (A1, A3)
 }
 
 TEST_CASE("LaunchConfig::only_workgroups outside the grid, or not ascending, is refused naming the workgroup") {
-    const Program& program = kernel(dppgemm_find_code_object("gfx906", "dpp0", "NN")).program;
+    const auto& dpp0 = kernel(dppgemm_find_code_object("gfx906", "dpp0", "NN"));
     for (const auto& [only, named] : {std::pair{std::vector<std::uint64_t>{0, 4}, std::string("workgroup 4 ")},
                                       std::pair{std::vector<std::uint64_t>{2, 1}, std::string("workgroup 1 ")}}) {
         try {
-            run(program, 256, 256, 8, only, false);
+            run(dpp0, 256, 256, 8, only, false);
             FAIL("launched");
         } catch (const LaunchError& e) {
             CHECK(std::string(e.what()) ==

@@ -20,11 +20,13 @@
 #include "dppgemm/reference.hpp"
 #include "emu/tools/commands.hpp"
 #include "emu/tools/launch.hpp"
+#include "sgemm_launch.hpp"
 #include "toolchain.hpp"
 
 namespace {
 
 using Result = loader_test::CliResult;
+using dppgemm::test_support::random_matrix;
 using loader_test::cli;
 using loader_test::contains;
 
@@ -40,13 +42,6 @@ std::vector<float> read_floats(const std::string& path) {
     const std::vector<std::uint8_t> bytes = loader_test::read_bytes(path);
     std::vector<float> values(bytes.size() / 4);
     std::memcpy(values.data(), bytes.data(), 4 * values.size());
-    return values;
-}
-
-std::vector<float> random_floats(std::size_t count, std::mt19937& rng) {
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<float> values(count);
-    for (float& x : values) x = dist(rng);
     return values;
 }
 
@@ -127,8 +122,8 @@ TEST_CASE("run: dppgemm SGEMM with buffers from files, C dumped bitwise equal to
     const int m = 200, n = 130, k = 21, lda = 203, ldb = 22, ldc = 201;
     const float alpha = 1.5f, beta = -0.25f;
     std::mt19937 rng(17);
-    const std::vector<float> a = random_floats(std::size_t(lda) * k, rng), b = random_floats(std::size_t(ldb) * n, rng),
-                             c0 = random_floats(std::size_t(ldc) * n, rng);
+    const std::vector<float> a = random_matrix(std::size_t(lda) * k, rng), b = random_matrix(std::size_t(ldb) * n, rng),
+                             c0 = random_matrix(std::size_t(ldc) * n, rng);
     write_floats(path_in_work_dir("sgemm_a.bin"), a);
     write_floats(path_in_work_dir("sgemm_b.bin"), b);
     write_floats(path_in_work_dir("sgemm_c.bin"), c0);
@@ -193,7 +188,7 @@ TEST_CASE("run: a hipcc kernel takes its arguments by position", "[run][hip]") {
     const std::string co = loader_test::hipcc("tools_hip", source.str(), 4);
     const int m = 37, n = 21, k = 13;
     std::mt19937 rng(3);
-    const std::vector<float> a = random_floats(std::size_t(m) * k, rng), b = random_floats(std::size_t(k) * n, rng);
+    const std::vector<float> a = random_matrix(std::size_t(m) * k, rng), b = random_matrix(std::size_t(k) * n, rng);
     write_floats(path_in_work_dir("hip_a.bin"), a);
     write_floats(path_in_work_dir("hip_b.bin"), b);
     const Result r = cli({"run",      co,

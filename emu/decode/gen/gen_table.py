@@ -4,8 +4,8 @@
 Usage: python3 probe.py > probe.json && python3 gen_table.py probe.json ../op_forms.inc > ../op_table.inc
 
 Row: DPPGEMM_OP(name, Family, MemClass,
-                op_gfx900, op_gfx906, op_gfx908, op_gfx90a, op_gfx940, op_gfx942,
-                vop3_gfx900, ..., vop3_gfx942,
+                op_gfx803, op_gfx900, ..., op_gfx942 (one per target of targets.def),
+                vop3_gfx803, ..., vop3_gfx942,
                 dwords_dst, dwords_src0, dwords_src1, dwords_src2, ImmKind, flags,
                 type_dst, type_src0, type_src1, type_src2, access_bytes, components, AtomicKind)
 The probes give the encodings, operand widths and printing; op_semantics.txt
@@ -16,6 +16,8 @@ import json, os, re, sys
 import targets
 
 TARGETS = [name for name, _ in targets.rows()]
+# Targets that spell some ops by their GCN3 names (op_semantics.txt gfx8_name=).
+GFX8_TARGETS = {name for name, features in targets.features().items() if "gfx9_insts" not in features}
 # Register number each probed field carries, per family (see probe.py).
 FIELD_BASE = {
     "SMEM": {"dst": 8, "src0": 16},
@@ -25,6 +27,8 @@ FIELD_BASE = {
 }
 DEFAULT_BASE = {"dst": 8, "src0": 16, "src1": 24, "src2": 32}
 SLOT = {"dst": 0, "src0": 1, "src1": 2, "src2": 3}
+# Probe families that are encodings of another family (probe.py).
+FAMILY_OF = {"SCRATCH": "FLAT", "GLOBAL": "FLAT", "DS_GDS": "DS"}
 # Not emulated (graphics-only or needing operand kinds of their own): LLVM
 # prints them, our decoder prints `.long` for them.
 SKIP = re.compile(r"^(v_interp_)")
@@ -33,7 +37,7 @@ REG = re.compile(r"\b([vsa])(?:\[(\d+):(\d+)\]|(\d+)(?!\w))")
 
 
 def field_dwords(family, fields, text):
-    base_of = FIELD_BASE.get("FLAT" if family in ("SCRATCH", "GLOBAL") else family, DEFAULT_BASE)
+    base_of = FIELD_BASE.get(FAMILY_OF.get(family, family), DEFAULT_BASE)
     regs = []
     for kind, lo, hi, single in REG.findall(text.split(" ", 1)[1] if " " in text else ""):
         lo = int(lo or single)
@@ -56,7 +60,8 @@ def field_dwords(family, fields, text):
 
 
 def mem_class(family):
-    return {"SMEM": "smem", "MUBUF": "vmem", "GLOBAL": "vmem", "SCRATCH": "vmem", "FLAT": "flat", "DS": "lds"}.get(family, "none")
+    return {"SMEM": "smem", "MUBUF": "vmem", "GLOBAL": "vmem", "SCRATCH": "vmem", "FLAT": "flat", "DS": "lds",
+            "DS_GDS": "lds"}.get(family, "none")
 
 
 OPERAND_TYPES = {"none", "b16", "b32", "b64", "b128", "f16", "f32", "f64", "pk_b16", "pk_f16", "pk_f32", "mask", "mix"}
@@ -78,13 +83,15 @@ def read_semantics(path, header):
         where = f"{path}:{number}: {name}"
         if name in facts:
             sys.exit(f"{where}: second row for the op")
-        f = facts[name] = {"types": None, "bytes": 0, "components": 0, "atomic": "none", "flags": set()}
+        f = facts[name] = {"types": None, "bytes": 0, "components": 0, "atomic": "none", "flags": set(), "gfx8_name": None}
         for token in tokens:
             key, _, value = token.partition("=")
             if key == "types":
                 f["types"] = value.split(",")
                 if len(f["types"]) != 4 or not set(f["types"]) <= OPERAND_TYPES:
                     sys.exit(f"{where}: types= takes dst,src0,src1,src2 from {sorted(OPERAND_TYPES)}, not {value}")
+            elif key == "gfx8_name" and value:
+                f["gfx8_name"] = value
             elif key in ("bytes", "components"):
                 f[key] = int(value)
             elif key == "atomic" and value:
@@ -186,7 +193,10 @@ def operand_printing(row):
     mnemonic = row["text"].split(" ")[0]
     if mnemonic.startswith(("v_mfma", "v_smfmac")) and re.match(r"\S+ a", row["text"]):
         p["flags"].add("PF_MFMA_AGPR_DEFAULT")
-    if row["family"] == "DS" and "offset0:" in row["text"]:
+    if mnemonic.startswith("v_mfma") and "neg:[" in row.get("forms", {}).get("native", {}).get("bits", {}).get("61", ""):
+        p["flags"].add("PF_MFMA_NEG")  # gfx940 f64: the BLGP field holds neg bits
+    ds = row["family"] in ("DS", "DS_GDS")
+    if ds and "offset0:" in row["text"]:
         p["flags"].add("PF_DS_TWO_OFFSETS")
     if re.match(r"\S+ (hwreg|sendmsg)\(", row["text"]):
         p["flags"].add("PF_IMMEDIATE_FIRST")
@@ -194,6 +204,9 @@ def operand_printing(row):
         p["flags"].add("PF_SDATA_NUMBER")
     if row["family"] == "VOP3P" and "op_sel_hi:[1,1,1]" in row["text"]:
         p["flags"].add("PF_MIXED_PRECISION")
+    sdwa = row.get("forms", {}).get("sdwa", {})
+    if sdwa.get("ok") and not sdwa["text"].split(" ")[0].endswith("_sdwa"):
+        p["flags"].add("PF_SDWA_NO_SUFFIX")
     if mnemonic.endswith("_e32"):
         p["flags"].add("PF_E32_SUFFIX")
     if mnemonic.endswith("_e64"):
@@ -204,7 +217,11 @@ def operand_printing(row):
             p["op_sel"] |= m.group(1).count(",") + 1
     if "swizzle(" in row["text"]:
         p["flags"].add("PF_SWIZZLE_OFFSET")
-    if row["family"] == "DS":
+    if row["family"] == "DS_GDS":
+        p["flags"].add("PF_GDS_ONLY")
+    if ds and re.search(r"\ba8\b", row.get("forms", {}).get("native", {}).get("bits", {}).get("25", "")):
+        p["flags"].add("PF_DS_ADDR_IS_DATA")  # the acc bit makes the address field's register an AGPR
+    if ds:
         if "off" not in row["fields"]:
             p["flags"].add("PF_DS_NO_OFFSET")
         elif "offset" not in row["text"]:
@@ -243,8 +260,35 @@ def op_row(name, fam, rec, facts):
             f"{' | '.join(sorted(flags)) or 0}, {types}, {facts['bytes']}, {facts['components']}, {facts['atomic']})")
 
 
+def widen(rec, target, dw):
+    """Operand widths of an op: the widest any target prints, kept apart for
+    the GCN3 targets, whose widths differ where their encodings do (d16
+    format buffer ops take one VGPR per component: LLVM's FeatureUnpackedD16VMem)."""
+    key = "dw8" if target in GFX8_TARGETS else "dw"
+    rec[key] = [max(a, b) for a, b in zip(rec.get(key, [0, 0, 0, 0]), dw)]
+
+
+def settle_widths(name, rec, facts):
+    """One width per field: the GFX9 targets' (the decoder derives the unpacked
+    d16 widths from components=), or the GCN3 one for ops only GCN3 has."""
+    dw8 = rec.pop("dw8", None)
+    if dw8 is None:
+        return
+    if not any(t in rec["opcode"] for t in TARGETS if t not in GFX8_TARGETS):
+        rec["dw"] = dw8
+        return
+    unpacked_d16 = facts and "OF_D16" in facts["flags"] and facts["components"] > 0
+    if dw8 != rec["dw"] and not (unpacked_d16 and dw8[0] == facts["components"] and dw8[1:] == rec["dw"][1:]):
+        sys.exit(f"{name}: operand widths {dw8} on {sorted(GFX8_TARGETS)} but {rec['dw']} on GFX9 targets")
+
+
 def main():
     rows = json.load(open(sys.argv[1]))
+    here = os.path.dirname(os.path.abspath(__file__))
+    semantics = read_semantics(os.path.join(here, "op_semantics.txt"), os.path.join(here, "..", "op_table.hpp"))
+    # GCN3 spelling -> the op's row name (its GFX9 spelling), and back per (name, target).
+    gfx9_name = {f["gfx8_name"]: name for name, f in semantics.items() if f["gfx8_name"]}
+    spellings = {}
     forms = {}  # (name, target) -> dict
     printing = {}  # (name, target) -> operand_printing()
     ops = {}  # (name, family) -> record
@@ -253,6 +297,12 @@ def main():
     for r in rows:
         name = r["text"].split(" ")[0]
         fam = r["family"]
+        if r["target"] in GFX8_TARGETS:
+            suffix = next((s for s in ("_e32", "_e64") if name.endswith(s)), "")
+            base = name[:len(name) - len(suffix)]
+            if base in gfx9_name:
+                spellings[(gfx9_name[base], r["target"])] = base
+                name = gfx9_name[base] + suffix
         if fam == "VOP3" and name.endswith("_e64"):
             vop3_rows.append((name[:-4], r))
             continue
@@ -261,6 +311,10 @@ def main():
             continue
         if name.endswith("_e32"):
             name = name[:-4]
+        if fam == "DS_GDS":
+            if r["target"] in ops.get((name, "DS"), {}).get("opcode", {}):
+                continue  # decodes without gds as well: the DS row has it
+            fam = "DS"
         if SKIP.match(name):
             continue
         key = (name, fam)
@@ -292,7 +346,7 @@ def main():
             rec["literal_k"] = "mid" if r["text"].split(", ")[2] == "0xbf800000" else "last"
         if fam in ("VOP1", "VOP2", "VOP3") and re.match(r"\S+ s", r["text"]):
             rec["scalar_dst"] = True
-        rec["dw"] = [max(a, b) for a, b in zip(rec["dw"], dw)]
+        widen(rec, r["target"], dw)
     for base, r in vop3_rows:
         if SKIP.match(base):
             continue
@@ -300,7 +354,7 @@ def main():
             if (base, fam) in ops:
                 ops[(base, fam)]["vop3"][r["target"]] = r["opcode"]
                 dw = field_dwords("VOP3", r["fields"], r["text"])
-                ops[(base, fam)]["dw"] = [max(a, b) for a, b in zip(ops[(base, fam)]["dw"], dw)]
+                widen(ops[(base, fam)], r["target"], dw)
                 f = forms.setdefault((base, r["target"]), {})
                 f["vop3"] = form_masks(r, "native")
                 printing[(base, r["target"])] = merge_printing(printing.get((base, r["target"])), operand_printing(r))
@@ -317,19 +371,28 @@ def main():
             f["native"] = form_masks(r, "native")
             printing[(base, r["target"])] = merge_printing(printing.get((base, r["target"])), operand_printing(r))
             dw = field_dwords("VOP3", r["fields"], r["text"])
-            ops[key]["dw"] = [max(a, b) for a, b in zip(ops[key]["dw"], dw)]
+            widen(ops[key], r["target"], dw)
     fam_order = ["SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3E64",
                  "VOP3P", "DS", "FLAT", "SCRATCH", "GLOBAL", "MUBUF"]
     order.sort(key=lambda k: (fam_order.index(k[1]), min(ops[k]["opcode"].values()), k[0]))
-    here = os.path.dirname(os.path.abspath(__file__))
-    semantics = read_semantics(os.path.join(here, "op_semantics.txt"), os.path.join(here, "..", "op_table.hpp"))
     unknown = set(semantics) - {name for name, _ in order}
     if unknown:
         sys.exit(f"op_semantics.txt names ops LLVM does not decode: {sorted(unknown)}")
+    for key in order:
+        settle_widths(key[0], ops[key], semantics.get(key[0]))
+    # A GCN3 spelling names the GFX9 op at the same opcode, or the rename is wrong.
+    for (name, target), spelled in sorted(spellings.items()):
+        rec = next(ops[k] for k in order if k[0] == name)
+        gfx9 = [t for t in TARGETS if t not in GFX8_TARGETS and t in rec["opcode"]]
+        for column in ("opcode", "vop3"):
+            if gfx9 and rec[column].get(target) != rec[column].get(gfx9[0]):
+                sys.exit(f"{spelled} on {target} is {column} {rec[column].get(target)}, "
+                         f"{name} on {gfx9[0]} is {rec[column].get(gfx9[0])}: gfx8_name= joins different ops")
     names = set()
-    print("// Generated by emu/decode/gen/gen_table.py from llvm-objdump-15 (gfx900..gfx940) and -19 (gfx942) probes")
+    print("// Generated by emu/decode/gen/gen_table.py from llvm-objdump-15 (gfx803..gfx90a) and -19 (gfx940, gfx942) probes")
     print("// and op_semantics.txt. Do not edit.")
-    print("// DPPGEMM_OP(name, Family, MemClass, opcode x6 targets, vop3 opcode x6, dwords x4, ImmKind, flags,")
+    print(f"// DPPGEMM_OP(name, Family, MemClass, opcode x{len(TARGETS)} targets, vop3 opcode x{len(TARGETS)}, dwords x4, "
+          "ImmKind, flags,")
     print("//            OperandType dst, src0, src1, src2, access bytes, format components, AtomicKind)")
     print("// Targets: " + ", ".join(TARGETS) + "; -1 = not on that target.")
     # The target columns' order, for op_table.cpp to compare with the Target enum.
@@ -348,6 +411,8 @@ def main():
         out.write("// DPPGEMM_PRINTING(name, target, sext_neg_bits, int16_sources, register_only_sources,\n")
         out.write("// ignored_fields, op_sel_entries, PF_ flags): how LLVM prints the operands (see\n")
         out.write("// OperandPrinting in encoding_rules.hpp; masks: bit i = source i or field i).\n")
+        out.write("// DPPGEMM_SPELLING(name, target, spelling): the op's mnemonic on that target where it\n")
+        out.write("// differs from its name (GCN3 names, op_semantics.txt gfx8_name=).\n")
         for name, fam in order:
             for t in TARGETS:
                 for form, (acc, prn) in sorted(forms.get((name, t), {}).items()):
@@ -359,6 +424,8 @@ def main():
                     flags = " | ".join(sorted(p["flags"])) or "0"
                     out.write(f"DPPGEMM_PRINTING({name}, {TARGETS.index(t)}, {p['sext']:#x}ull, {p['int16']:#x}, "
                               f"{p['register_only']:#x}, {p['ignored']:#x}, {p['op_sel']}, {flags})\n")
+                if (name, t) in spellings:
+                    out.write(f"DPPGEMM_SPELLING({name}, {TARGETS.index(t)}, {spellings[(name, t)]})\n")
 
 
 main()

@@ -32,6 +32,10 @@ FAMILIES = {
     "VOP3P": (0x80, [0xD3804000, 0x18000000], (0, 16), [("dst", 0, 0, 8), ("src0", 1, 0, V + 16), ("src1", 1, 9, V + 24), ("src2", 1, 18, V + 32)]),
     "DS": (0x100, [0xD8000000, 0], (0, 17), [("dst", 1, 24, 32), ("src0", 1, 0, 8), ("src1", 1, 8, 16), ("src2", 1, 16, 24),
                                              ("off", 0, 0, 0x0102)]),
+    # The GDS-only instructions (ds_gws_*, ds_ordered_count): LLVM decodes
+    # them only with the gds bit set.
+    "DS_GDS": (0x100, [0xD8010000, 0], (0, 17), [("dst", 1, 24, 32), ("src0", 1, 0, 8), ("src1", 1, 8, 16),
+                                                 ("src2", 1, 16, 24), ("off", 0, 0, 0x0102)]),
     "FLAT": (0x80, [0xDC000000, 0], (0, 18), [("dst", 1, 24, 24), ("src0", 1, 0, 8), ("src1", 1, 8, 16)]),
     "SCRATCH": (0x80, [0xDC004000, 0x7F0000], (0, 18), [("dst", 1, 24, 24), ("src0", 1, 0, 8), ("src1", 1, 8, 16)]),
     "GLOBAL": (0x80, [0xDC008000, 0x7F0000], (0, 18), [("dst", 1, 24, 24), ("src0", 1, 0, 8), ("src1", 1, 8, 16)]),
@@ -43,7 +47,7 @@ FAMILIES = {
 VOP3_MOD_BITS = list(range(8, 16)) + list(range(59, 64))
 MOD_BITS = {
     "VOP3": VOP3_MOD_BITS, "VOP3P": VOP3_MOD_BITS,
-    "DS": [16, 25], "FLAT": [13, 16, 17, 25, 55], "SCRATCH": [13, 16, 17, 25, 55], "GLOBAL": [13, 16, 17, 25, 55],
+    "DS": [16, 25], "DS_GDS": [16, 25], "FLAT": [13, 16, 17, 25, 55], "SCRATCH": [13, 16, 17, 25, 55], "GLOBAL": [13, 16, 17, 25, 55],
     "MUBUF": [13, 14, 15, 16, 17, 25, 55], "SMEM": [14, 15, 16],
 }
 # The DPP and SDWA forms of VOP1/VOP2/VOPC: src0 = 0xFA / 0xF9 and a second dword.

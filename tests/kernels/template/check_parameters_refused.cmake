@@ -3,21 +3,10 @@
 # table's rows.
 cmake_minimum_required(VERSION 3.20)
 
-function(assemble name target params out_var result_var)
-  set(wrapper ${WORK_DIR}/${name}.s)
-  set(text "")
-  foreach(param TRANS_A=0 TRANS_B=0 PAD=4 ACCUM_OFFSET_REQUIRED=0 ARCHITECTED_FLAT_SCRATCH=0 ${params})
-    string(REPLACE "=" ", " param "${param}")
-    string(APPEND text ".set ${param}\n")
-  endforeach()
-  string(APPEND text ".include \"${TEMPLATE}\"\ndppgemm_sgemm k\n")
-  file(WRITE ${wrapper} "${text}")
-  execute_process(COMMAND ${CLANG} -x assembler -target amdgcn-amd-amdhsa -mcpu=${target} -Wa,--fatal-warnings
-                          -c ${wrapper} -o ${WORK_DIR}/${name}.o
-                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE result)
-  set(${out_var} "${out}${err}" PARENT_SCOPE)
-  set(${result_var} ${result} PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/assemble_template.cmake)
+# The parameters every case has; a case adds its own after them (a later
+# .set of the same name wins: cases override the 128x128 tile).
+set(defaults TRANS_A=0 TRANS_B=0 PAD=4 ACCUM_OFFSET_REQUIRED=0 ARCHITECTED_FLAT_SCRATCH=0 MACRO_TILE=128 MICRO_TILE=8)
 
 file(MAKE_DIRECTORY ${WORK_DIR})
 # name | target | parameters (comma separated) | the error
@@ -31,7 +20,12 @@ set(cases
   "not_boolean|gfx906|FMAC=0,B_QUAD_SHARED=2|error: B_QUAD_SHARED must be 0 or 1"
   "dpp_number|gfx906|FMAC=0,DPP=1|error: DPP is not a template parameter"
   "denormals_with_mac|gfx906|FMAC=0,FP32_DENORMALS=1|error: FP32_DENORMALS must be 0 or 1, and 1 needs FMAC=1"
-  "fmac_gfx900|gfx900|FMAC=1|error: FMAC=1: v_fmac_f32 does not exist on gfx900")
+  "fmac_gfx900|gfx900|FMAC=1|error: FMAC=1: v_fmac_f32 does not exist on gfx900"
+  "tile_mismatch|gfx906|FMAC=0,MACRO_TILE=128,MICRO_TILE=4|error: MACRO_TILE and MICRO_TILE must be 128 and 8, or 64 and 4"
+  "tile_other|gfx906|FMAC=0,MACRO_TILE=96,MICRO_TILE=6|error: MACRO_TILE and MICRO_TILE must be 128 and 8, or 64 and 4"
+  "micro4_a_row|gfx906|FMAC=0,MACRO_TILE=64,MICRO_TILE=4,B_QUAD_SHARED=1,B_TWO_K=1,A_ROW_SHARED=1|error: MICRO_TILE=4 takes no A_ROW_SHARED, B_ROW_BROADCAST or PACKED"
+  "micro4_packed|gfx90a|FMAC=1,MACRO_TILE=64,MICRO_TILE=4,PACKED=1|error: MICRO_TILE=4 takes no A_ROW_SHARED, B_ROW_BROADCAST or PACKED"
+  "unroll_16|gfx906|FMAC=0,K_UNROLL=16|error: K_UNROLL must be 8")
 foreach(case IN LISTS cases)
   string(REPLACE "|" ";" fields "${case}")
   list(GET fields 0 name)
@@ -39,7 +33,7 @@ foreach(case IN LISTS cases)
   list(GET fields 2 params)
   list(GET fields 3 expected)
   string(REPLACE "," ";" params "${params}")
-  assemble(${name} ${target} "${params}" output result)
+  assemble_template(${name} ${target} "${defaults};${params}" output result)
   if(result EQUAL 0)
     message(FATAL_ERROR "${name}: ${params} assembled for ${target}")
   endif()
@@ -48,7 +42,11 @@ foreach(case IN LISTS cases)
     message(FATAL_ERROR "${name}: the output lacks\n  ${expected}\n${output}")
   endif()
 endforeach()
-assemble(dpp3half gfx906 "FMAC=1;FP32_DENORMALS=1;B_QUAD_SHARED=1;B_TWO_K=1;A_ROW_SHARED=1;A_HALF_SHARED=1" output result)
+assemble_template(dpp3half gfx906 "${defaults};FMAC=1;FP32_DENORMALS=1;B_QUAD_SHARED=1;B_TWO_K=1;A_ROW_SHARED=1;A_HALF_SHARED=1" output result)
 if(NOT result EQUAL 0)
   message(FATAL_ERROR "the dpp3half_denorm parameters do not assemble for gfx906:\n${output}")
+endif()
+assemble_template(dpp2_64 gfx906 "${defaults};FMAC=0;MACRO_TILE=64;MICRO_TILE=4;B_QUAD_SHARED=1;B_TWO_K=1" output result)
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "the dpp2_64 parameters do not assemble for gfx906:\n${output}")
 endif()
