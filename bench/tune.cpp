@@ -145,7 +145,7 @@ int run(int argc, char** argv) {
     std::string output, table_file;
     unsigned jobs = 1, check = 0, seed = 1;
     int extrapolate_above = 512;
-    double margin = 0.01;
+    double margin = 0.1;
     bool ranking = false;
     app.add_option("--arch", arch, "target (default " + std::string(default_emu_target) + ")");
     app.add_option("--sizes", sizes,
@@ -162,7 +162,7 @@ int run(int argc, char** argv) {
                    "K above this is modeled at K/2 and K and extended linearly (0: model every K; default 512)")
         ->check(CLI::Range(0, 1 << 30));
     app.add_option("--margin", margin,
-                   "keep the fixed rule's kernel unless another is faster by more than this share (default 0.01)")
+                   "keep the fixed rule's kernel unless another is faster by more than this share (default 0.1)")
         ->check(CLI::Range(0.0, 1.0));
     app.add_flag("--ranking", ranking, "print every kernel's modeled time per problem on stdout");
     app.add_option("--check", check,
@@ -308,7 +308,7 @@ int run(int argc, char** argv) {
     if (!sizes_k.empty()) command += " -k " + sizes_k;
     command += " --layouts " + layouts;
     if (cap != 512) command += " --extrapolate-above " + std::to_string(cap);
-    if (margin != 0.01) command += " --margin " + std::to_string(margin);
+    if (margin != 0.1) command += " --margin " + std::to_string(margin);
     const std::string text = format_tuning_table(
         table, {"Written by: " + command,
                 "Chosen on the cycle model (modeled, not measured: docs/performance-model.md), each grid point's",

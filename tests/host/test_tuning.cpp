@@ -90,10 +90,10 @@ TEST_CASE("a malformed table is refused naming the origin, the line and the prob
     CHECK(error_of(head + "NN * * * best\n") == "t.tune:3: variant 'best' is not a row of the variant table");
     CHECK(error_of(head + "NN * * * dpp0\n") ==
           "t.tune:3: variant 'dpp0' is not one Variant::best may run on gfx906 (dpp0_denorm, dpp1_denorm, "
-          "dpp2_denorm, dpp3_denorm, dpp3half_denorm)");
+          "dpp2_denorm, dpp3_denorm, dpp3half_denorm, dpp2_64_denorm)");
     CHECK(error_of(head + "NN * * * bcast_denorm\n") ==
           "t.tune:3: variant 'bcast_denorm' is not one Variant::best may run on gfx906 (dpp0_denorm, dpp1_denorm, "
-          "dpp2_denorm, dpp3_denorm, dpp3half_denorm)");
+          "dpp2_denorm, dpp3_denorm, dpp3half_denorm, dpp2_64_denorm)");
     CHECK(error_of(head + "\nNN * * dpp0_denorm\n") ==
           "t.tune:4: expected 5 fields (layout m n k variant), found 4: 'NN * * dpp0_denorm'");
     CHECK(error_of(head + "NC * * * dpp0_denorm\n") == "t.tune:3: layout 'NC' is not NN, NT, TN, TT or *");
@@ -140,10 +140,11 @@ TEST_CASE("best_variant per problem: the table's rule, else the fixed rule") {
     ::unsetenv("DPPGEMM_TUNING_TABLE");
 }
 
-TEST_CASE("sgemm with Variant::best runs the kernel the table names for the problem's region") {
+TEST_CASE("sgemm with Variant::best runs the kernel the table names for the problem's region (a 64x64 one too)") {
     const std::string file = write_file("small.tune",
                                         "dppgemm-tuning-table 1\ntarget gfx906\n"
-                                        "NN 1..64 1..64 * dpp0_denorm\n");
+                                        "NN 1..64 1..64 * dpp2_64_denorm\n"
+                                        "NN 65..100 * * dpp0_denorm\n");
     const auto run = [&](int m, int n, int k) {
         std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n), c(std::size_t(m) * n), ref(c.size());
         for (std::size_t i = 0; i < a.size(); ++i) a[i] = float(int(i * 7 % 13) - 6) * 0.25f;
@@ -162,8 +163,9 @@ TEST_CASE("sgemm with Variant::best runs the kernel the table names for the prob
         CHECK(std::memcmp(c.data(), ref.data(), c.size() * sizeof(float)) == 0);
         return r.kernel;
     };
-    CHECK(run(40, 64, 16) == "dppgemm_sgemm_dpp0_denorm_NN");
-    CHECK(run(65, 64, 16) == "dppgemm_sgemm_dpp2_denorm_NN");
+    CHECK(run(40, 64, 16) == "dppgemm_sgemm_dpp2_64_denorm_NN");
+    CHECK(run(65, 64, 16) == "dppgemm_sgemm_dpp0_denorm_NN");
+    CHECK(run(101, 64, 16) == "dppgemm_sgemm_dpp2_denorm_NN");
 }
 
 TEST_CASE("a malformed or missing table or one for another target: the fixed rule after one warning per process") {
