@@ -93,6 +93,17 @@ Row run_variant(const BenchOptions& o, const Problem& p, Variant variant, const 
                 std::vector<float>& c) {
     Row row;
     row.variant = to_string(variant);
+    // best: the row the library picks for this problem (tuning table, else
+    // the fixed rule), shown under its own name.
+    if (variant == Variant::best)
+        if (const auto chosen = best_variant(arch, p.ta, p.tb, p.m, p.n, p.k)) {
+            row.variant = to_string(*chosen);
+            const Variant fixed = *best_variant(arch);
+            std::cerr << "dppgemm-bench: --variant best runs " << row.variant << " on " << arch << " for this problem"
+                      << (*chosen == fixed ? std::string(" (the fixed rule's kernel too)")
+                                           : " (tuning table; the fixed rule: " + std::string(to_string(fixed)) + ")")
+                      << "\n";
+        }
     Options options;
     options.variant = variant;
     options.backend = o.backend;

@@ -137,7 +137,10 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
     app.add_option("-i,--iters", iterations, "timed rounds (OpenBLAS, then each variant), medians reported (default 5)")
         ->type_name("INT");
     app.add_option("-j,--cold_iters", warmup, "warm-up runs, not timed (default 0)")->type_name("INT");
-    app.add_option("--variant", variant, variant_names() + " or all (default: every variant the target has)")
+    app.add_option("--variant", variant,
+                   variant_names() +
+                       ", best (the library's choice for the problem: docs/tuning.md) or all (default: every variant "
+                       "the target has)")
         ->type_name("LIST");
     app.add_option("--arch", arch, "emu target(s): " + model_target_names(",") + " or all")->type_name("LIST");
     app.add_option("--backend", backend, "auto, hip or emu")->type_name("NAME");
@@ -218,7 +221,7 @@ std::optional<BenchOptions> parse_options(int argc, const char* const* argv) {
     } else {
         for (const std::string& name : split_list(variant)) {
             auto parsed = parse_variant(name);
-            if (!parsed || *parsed == Variant::best) bad("--variant", name, "must be " + variant_names() + " or all");
+            if (!parsed) bad("--variant", name, "must be " + variant_names() + ", best or all");
             if (std::find(o.variants.begin(), o.variants.end(), *parsed) != o.variants.end())
                 bad("--variant", variant, name + " is given twice");
             o.variants.push_back(*parsed);

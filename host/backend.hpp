@@ -57,8 +57,9 @@ std::uint64_t sgemm_wave_instruction_bound(int k);
 // gfx90a:sramecc+:xnack- -> gfx90a
 std::string base_arch(const std::string& gcn_arch_name);
 
-// The embedded code object for a target, variant and the problem's layout.
-const dppgemm_code_object* choose_code_object(const std::string& target, Variant variant, const Problem& p);
+// The embedded code object for a target, Options::variant (`best`: per
+// problem, by tuning table or fixed rule) and the problem's layout.
+const dppgemm_code_object* choose_code_object(const std::string& target, const Options& options, const Problem& p);
 // The macro tile of a code object's kernel (its variant table row).
 unsigned macro_tile_of(const dppgemm_code_object& co);
 

@@ -142,7 +142,7 @@ Result run_emu(const Problem& p, const Options& options) {
         r.message = std::move(message);
         return r;
     };
-    const dppgemm_code_object* co = choose_code_object(r.target, options.variant, p);
+    const dppgemm_code_object* co = choose_code_object(r.target, options, p);
     if (!co) {
         const std::string why = variant_unavailable_reason(options.variant, r.target);
         return fail(Status::unsupported,

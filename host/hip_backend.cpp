@@ -79,7 +79,7 @@ Result run_hip(const Problem& p, const Options& options) {
     if (hipError_t e = hipGetDeviceProperties(&props, device); e != hipSuccess)
         return fail(Status::no_device, hip_error("hipGetDeviceProperties", e));
     r.target = base_arch(props.gcnArchName);
-    const dppgemm_code_object* co = choose_code_object(r.target, options.variant, p);
+    const dppgemm_code_object* co = choose_code_object(r.target, options, p);
     if (!co) {
         const std::string why = variant_unavailable_reason(options.variant, r.target);
         return fail(

@@ -40,16 +40,18 @@ std::string base_arch(const std::string& gcn_arch_name) { return gcn_arch_name.s
 
 // Every SGEMM asks (a BLAS program makes millions of small ones): the
 // embedded table is searched by name once per target, variant and layout.
-const dppgemm_code_object* choose_code_object(const std::string& target, Variant variant, const Problem& p) {
+const dppgemm_code_object* choose_code_object(const std::string& target, const Options& options, const Problem& p) {
+    const std::optional<Variant> chosen =
+        options.variant == Variant::best
+            ? best_variant(target, p.trans_a, p.trans_b, p.m, p.n, p.k, options.tuning_table)
+            : options.variant;
+    if (!chosen) return nullptr;
     static std::mutex mutex;
     static std::map<std::tuple<std::string, Variant, std::string>, const dppgemm_code_object*> found;
     const std::string layout = p.layout();
     std::lock_guard<std::mutex> lock(mutex);
-    const auto [slot, fresh] = found.try_emplace({target, variant, layout}, nullptr);
-    if (fresh) {
-        const std::optional<Variant> chosen = variant == Variant::best ? best_variant(target) : variant;
-        if (chosen) slot->second = dppgemm_find_code_object(target.c_str(), to_string(*chosen), layout.c_str());
-    }
+    const auto [slot, fresh] = found.try_emplace({target, *chosen, layout}, nullptr);
+    if (fresh) slot->second = dppgemm_find_code_object(target.c_str(), to_string(*chosen), layout.c_str());
     return slot->second;
 }
 

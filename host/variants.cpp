@@ -60,20 +60,25 @@ std::vector<Variant> available_variants(std::string_view target) {
     return out;
 }
 
-std::optional<Variant> best_variant(std::string_view target) {
+std::vector<Variant> best_candidates(std::string_view target) {
     const std::vector<Variant> available = available_variants(target);
     bool any_keeps_denormals = false;
+    for (Variant v : available) any_keeps_denormals |= variant_info(v)->keeps_denormals;
+    std::vector<Variant> out;
+    for (Variant v : available)
+        if (!any_keeps_denormals || variant_info(v)->keeps_denormals) out.push_back(v);
+    return out;
+}
+
+std::optional<Variant> best_variant(std::string_view target) {
+    const std::vector<Variant> candidates = best_candidates(target);
     unsigned largest_tile = 0;
-    for (Variant v : available) {
-        any_keeps_denormals |= variant_info(v)->keeps_denormals;
-        largest_tile = std::max(largest_tile, variant_info(v)->macro_tile);
-    }
+    for (Variant v : candidates) largest_tile = std::max(largest_tile, variant_info(v)->macro_tile);
     // Extra VALU and requests per step compare rows of one tile only; the
     // largest tile does the least work per FMA outside the macs.
     const VariantInfo* best = nullptr;
-    for (Variant v : available) {
+    for (Variant v : candidates) {
         const VariantInfo* row = variant_info(v);
-        if (any_keeps_denormals && !row->keeps_denormals) continue;
         if (row->macro_tile != largest_tile) continue;
         if (!best || row->extra_valu_per_step < best->extra_valu_per_step ||
             (row->extra_valu_per_step == best->extra_valu_per_step &&
@@ -86,6 +91,9 @@ std::optional<Variant> best_variant(std::string_view target) {
 
 MacKind kernel_mac_kind(Variant variant, std::string_view target) {
     const std::string base = detail::base_arch(std::string(target));
+    // The fixed rule's choice multiplies and adds as any row a tuning table
+    // may pick: `best`'s candidates keep denormals wherever a row does, and
+    // on gfx900, where none does, every row uses v_mac_f32.
     if (variant == Variant::best)
         if (const auto chosen = best_variant(base)) variant = *chosen;
     // The template's FMAC: the row's own, else the target's (cmake/DppgemmKernels.cmake:

@@ -20,8 +20,8 @@
 namespace dppgemm {
 
 // The kernel variants: one per row of dppgemm/variants.def, in its order, then
-// `best` (the available row with the least VALU work, then the fewest LDS
-// read requests; see best_variant).
+// `best` (per problem, the tuning table's choice, else the available row with
+// the least VALU work, then the fewest LDS read requests; see best_variant).
 enum class Variant : std::uint8_t {
 #define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
     name,
@@ -111,6 +111,9 @@ struct Options {
     // emu, with `model`: further parameter sets (each as model_parameters, on
     // top of it) to model the same traces with: Result::modeled_sets, in order.
     std::vector<std::string> model_parameter_sets;
+    // The tuning table Variant::best consults (docs/tuning.md): a file; empty
+    // = $DPPGEMM_TUNING_TABLE, else the table shipped for the target.
+    std::string tuning_table;
 };
 
 // The modeled GPU time of one emu launch: modeled, never measured.
@@ -180,7 +183,7 @@ const VariantInfo* variant_info(Variant variant);
 // suffixes such as ":xnack-" are ignored), in table order; empty for a target
 // without kernels.
 std::vector<Variant> available_variants(std::string_view target);
-// What `best` runs on a target: among the available rows that keep fp32
+// What `best` runs on a target without a tuning table: among the available rows that keep fp32
 // denormals (all available rows where none does: gfx900 has no v_fmac_f32)
 // and have the largest macro tile, the one with the least extra VALU work,
 // then the fewest LDS read requests
@@ -191,6 +194,45 @@ std::optional<Variant> best_variant(std::string_view target);
 // (needs row_newbcast; built for gfx90a, gfx942)"; empty when it can, and
 // for Variant::best.
 std::string variant_unavailable_reason(Variant variant, std::string_view target);
+// The rows `best` chooses among on a target, by fixed rule or tuning table:
+// the available rows that keep fp32 denormals (all available rows where none
+// does), so that `best` computes the same bits whichever it picks.
+std::vector<Variant> best_candidates(std::string_view target);
+
+// Tuning tables (docs/tuning.md, "The table format"): per target, regions of
+// (layout, M, N, K) and the kernel Variant::best runs there. Written by
+// dppgemm-tune; one shipped per kernel target, embedded in the library.
+struct TuningRange {
+    std::int64_t low = 1, high = 2147483647;  // inclusive
+    bool contains(std::int64_t value) const { return low <= value && value <= high; }
+};
+struct TuningRule {
+    std::string layout;  // "NN", "NT", "TN", "TT" or "*" (any)
+    TuningRange m, n, k;
+    Variant variant = Variant::best;
+    int line = 0;  // where parse_tuning_table found it
+};
+struct TuningTable {
+    std::string target;  // "gfx906"
+    std::vector<TuningRule> rules;
+    // The first rule holding the problem; nullptr when none does.
+    const TuningRule* find(char trans_a, char trans_b, std::int64_t m, std::int64_t n, std::int64_t k) const;
+};
+// The text of a table (what dppgemm-tune writes); `error` gets why not,
+// naming `origin` and the line ("gfx906.tune:7: unknown variant 'dpp9'").
+std::optional<TuningTable> parse_tuning_table(std::string_view text, std::string_view origin, std::string& error);
+// The text parse_tuning_table reads back as `table`; `comments` go first, each
+// line prefixed with "# ".
+std::string format_tuning_table(const TuningTable& table, const std::vector<std::string>& comments = {});
+// The table shipped for a target (embedded text); empty when there is none.
+std::string_view shipped_tuning_table(std::string_view target);
+// What Variant::best runs for this problem: the rule of the tuning table
+// (Options::tuning_table, else $DPPGEMM_TUNING_TABLE, else the shipped one)
+// that holds it, else best_variant. A table that cannot be read, is
+// malformed or is for another target is said once per process on stderr and
+// not used. nullopt when the target has no kernels.
+std::optional<Variant> best_variant(std::string_view target, char trans_a, char trans_b, std::int64_t m, std::int64_t n,
+                                    std::int64_t k, const std::string& tuning_table = "");
 
 const char* to_string(Status status);
 const char* to_string(Variant variant);

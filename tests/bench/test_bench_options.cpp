@@ -99,7 +99,7 @@ TEST_CASE("every bad flag value is rejected naming the flag and the value") {
         {{"-i", "0"}, {"-i", "0"}},
         {{"-j", "-1"}, {"-j", "-1"}},
         {{"--variant", "dpp9"}, {"--variant", "dpp9"}},
-        {{"--variant", "best"}, {"--variant", "best"}},
+        {{"--variant", "best,best"}, {"--variant", "best is given twice"}},
         {{"--arch", "gfx1100"}, {"--arch", "gfx1100"}},
         {{"--backend", "cuda"}, {"--backend", "cuda"}},
         {{"--sizes", "128:64:x2"}, {"--sizes", "128:64:x2"}},
