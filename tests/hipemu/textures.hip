@@ -1,7 +1,8 @@
 // Texture objects as HIP's texture samples use them: a 1-D fetch from linear
 // memory (tex1Dfetch, which hipcc compiles to buffer_load_format_*), and a
 // 2-D array read with linear filtering and clamp addressing at
-// unnormalized coordinates (tex2D: image_sample_lz). The expected values are
+// unnormalized coordinates (tex2D: image_sample_lz), and pitched 2-D memory
+// read with point filtering and wrap addressing at normalized coordinates. The expected values are
 // computed here from the filter's formula (docs/textures.md): texel-space
 // coordinates in 8 fractional bits, the four texels around (x - 0.5, y - 0.5)
 // blended by the fractions.
@@ -182,6 +183,59 @@ int check_sample_2d() {
     return 0;
 }
 
+// Pitched 2-D memory, point filtering, wrap addressing, normalized
+// coordinates: the texel floor(x * width) (f32 product) wrapped into the
+// image, as ockl's point-filter adjustment and the texture unit pick it.
+int check_point_wrap_pitch2d() {
+    const int width = 5, height = 3, n = 128;
+    std::vector<float> image(width * height);
+    for (int i = 0; i < width * height; ++i) image[i] = 1.5f * float(i) + 0.25f;
+    float* data = nullptr;
+    size_t pitch = 0;
+    CHECK(hipMallocPitch(reinterpret_cast<void**>(&data), &pitch, width * sizeof(float), height));
+    CHECK(hipMemcpy2D(data, pitch, image.data(), width * sizeof(float), width * sizeof(float), height,
+                      hipMemcpyHostToDevice));
+    hipResourceDesc resource{};
+    resource.resType = hipResourceTypePitch2D;
+    resource.res.pitch2D.devPtr = data;
+    resource.res.pitch2D.desc = hipCreateChannelDesc<float>();
+    resource.res.pitch2D.width = width;
+    resource.res.pitch2D.height = height;
+    resource.res.pitch2D.pitchInBytes = pitch;
+    hipTextureDesc description{};
+    description.addressMode[0] = hipAddressModeWrap;
+    description.addressMode[1] = hipAddressModeWrap;
+    description.filterMode = hipFilterModePoint;
+    description.readMode = hipReadModeElementType;
+    description.normalizedCoords = 1;
+    hipTextureObject_t texture = nullptr;
+    CHECK(hipCreateTextureObject(&texture, &resource, &description, nullptr));
+    std::vector<float2> at(n);
+    for (int k = 0; k < n; ++k) at[k] = make_float2(-1.7f + 0.0419f * float(k), 2.3f - 0.0383f * float(k));
+    float2* at_device = nullptr;
+    float* out = nullptr;
+    CHECK(hipMalloc(&at_device, n * sizeof(float2)));
+    CHECK(hipMalloc(&out, n * sizeof(float)));
+    CHECK(hipMemcpy(at_device, at.data(), n * sizeof(float2), hipMemcpyHostToDevice));
+    sample_2d<<<n / 64, 64>>>(texture, at_device, out, n);
+    std::vector<float> result(n);
+    CHECK(hipMemcpy(result.data(), out, n * sizeof(float), hipMemcpyDeviceToHost));
+    for (int k = 0; k < n; ++k) {
+        const int i = int(std::floor(at[k].x * float(width))), j = int(std::floor(at[k].y * float(height)));
+        const float expected = image[((j % height) + height) % height * width + ((i % width) + width) % width];
+        if (std::memcmp(&result[k], &expected, sizeof(float)) != 0) {
+            std::printf("textures: wrapped tex2D(%g, %g) = %.9g, expected %.9g\n", at[k].x, at[k].y, result[k],
+                        expected);
+            return 1;
+        }
+    }
+    CHECK(hipDestroyTextureObject(texture));
+    CHECK(hipFree(data));
+    CHECK(hipFree(at_device));
+    CHECK(hipFree(out));
+    return 0;
+}
+
 }  // namespace
 
 int main() {
@@ -191,7 +245,7 @@ int main() {
         std::printf("textures: hipDeviceAttributeImageSupport = %d\n", image_support);
         return 1;
     }
-    if (check_fetch_1d() || check_fetch_1d_uchar4() || check_sample_2d()) return 1;
+    if (check_fetch_1d() || check_fetch_1d_uchar4() || check_sample_2d() || check_point_wrap_pitch2d()) return 1;
     std::printf("textures: correct\n");
     return 0;
 }
