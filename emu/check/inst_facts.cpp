@@ -38,6 +38,7 @@ void classify(InstFacts& f, const Inst& inst) {
     case Family::SOPK:
     case Family::SOPC: f.salu = true; break;
     case Family::MUBUF:
+    case Family::MIMG:
     case Family::GLOBAL: f.vmem = true; break;
     case Family::FLAT: f.vmem = f.flat = true; break;
     case Family::SCRATCH: f.vmem = f.scratch = true; break;
@@ -66,7 +67,8 @@ void collect_reads(InstFacts& f, const ExecInst& e) {
     const OpInfo& info = inst.info();
     for (const Src& s : e.src) add_read(f, range_of(s));
     add_read(f, range_of(e.soffset));
-    const bool stores_dst = (info.family == Family::MUBUF && (info.has(OF_STORE) || info.has(OF_ATOMIC))) ||
+    const bool vdata_read = info.family == Family::MUBUF || info.family == Family::MIMG;
+    const bool stores_dst = (vdata_read && (info.has(OF_STORE) || info.has(OF_ATOMIC))) ||
                             (info.family == Family::SMEM && info.has(OF_STORE));
     if (stores_dst || info.has(OF_READS_DST)) add_read(f, range_of(e.dst));
     // Carry-in ops (v_cndmask, v_addc, ...) have their lane mask among the

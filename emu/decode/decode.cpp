@@ -136,6 +136,7 @@ private:
     void ds();
     void flat();
     void mubuf();
+    void mimg();
     void vop_dpp(Operand& src0);
     void vop_sdwa(Operand& src0, Operand* src1, bool vopc);
 };
@@ -636,6 +637,54 @@ void Decoder::mubuf() {
     inst_.soffset = source(bits(word_, 56, 8), 1, false);
 }
 
+// MIMG (GCN3 and Vega ISA guides, "MIMG" microcode format): dmask 8..11,
+// unorm 12, glc 13, da 14, r128/a16 15, tfe 16 (gfx90a: AGPR data), lwe 17,
+// op 18..24, slc 25; vaddr 32..39, vdata 40..47, srsrc 48..52 (SGPR / 4),
+// ssamp 53..57, d16 63; gfx90a: scc in bit 7.
+void Decoder::mimg() {
+    if (!second_dword()) return;
+    if (!set_op(Space::MIMG, bits(word_, 18, 7))) return;
+    const OpInfo& i = info();
+    const std::uint64_t probed = 0xffull | (0x3full << 12) | (1ull << 25) | (0x3full << 58);
+    if (!modifiers_ok(Form::native, probed)) {
+        ok_ = false;
+        return;
+    }
+    inst_.dmask = static_cast<std::uint8_t>(bits(word_, 8, 4));
+    inst_.unorm = bits(word_, 12, 1);
+    inst_.glc = bits(word_, 13, 1);
+    inst_.da = bits(word_, 14, 1);
+    inst_.a16 = bits(word_, 15, 1);
+    const bool acc = gfx90a_insts(target_) && bits(word_, 16, 1);
+    inst_.tfe = !gfx90a_insts(target_) && bits(word_, 16, 1);
+    inst_.sc1 = gfx90a_insts(target_) && bits(word_, 7, 1);
+    inst_.lwe = bits(word_, 17, 1);
+    inst_.slc = bits(word_, 25, 1);
+    inst_.d16 = bits(word_, 63, 1);
+    int components = 0;
+    for (unsigned m = inst_.dmask; m; m &= m - 1) ++components;
+    int data_dwords = detail::mimg_vdata_dwords(inst_.op, target_, components ? components : 1, inst_.tfe, inst_.d16);
+    if (!data_dwords) {
+        ok_ = false;
+        return;
+    }
+    unsigned vdata = bits(word_, 40, 8);
+    // LLVM keeps the width it first decoded when the widened tuple would run
+    // past the last VGPR.
+    if (vdata + static_cast<unsigned>(data_dwords) > 256) data_dwords = i.dwords[F_DST];
+    inst_.dst = vgpr(vdata, data_dwords, acc);
+    inst_.src0 = vgpr(bits(word_, 32, 8), i.dwords[F_SRC0]);
+    inst_.src2 = source(bits(word_, 48, 5) * 4, i.dwords[F_SRC2]);
+    if (inst_.src2.kind != OperandKind::sgpr && inst_.src2.kind != OperandKind::special) ok_ = false;
+    const unsigned ssamp = bits(word_, 53, 5);
+    if (i.dwords[F_SRC1]) {
+        inst_.src1 = source(ssamp * 4, i.dwords[F_SRC1]);
+        if (inst_.src1.kind != OperandKind::sgpr && inst_.src1.kind != OperandKind::special) ok_ = false;
+    } else {
+        unused_field(F_SRC1, ssamp);
+    }
+}
+
 Inst Decoder::run() {
     inst_.pc = static_cast<std::uint32_t>(in_.offset);
     std::uint32_t w = in_.dword(0);
@@ -697,6 +746,10 @@ Inst Decoder::run() {
         case 0x38:
             inst_.encoding = Encoding::MUBUF;
             mubuf();
+            break;
+        case 0x3c:
+            inst_.encoding = Encoding::MIMG;
+            mimg();
             break;
         default: ok_ = false; break;
         }

@@ -163,6 +163,7 @@ private:
     void ds();
     void flat();
     void mubuf();
+    void mimg();
     void cache_bits();
     void cache_bits_into(std::string& out) {
         out_.swap(out);
@@ -638,6 +639,25 @@ void Printer::mubuf() {
     else if (inst_.tfe && printed(Form::native, 55)) flag("tfe");
 }
 
+void Printer::mimg() {
+    add(operand(inst_.dst));
+    add(operand(inst_.src0));
+    add(operand(inst_.src2));
+    if (inst_.src1.kind != OperandKind::none) add(operand(inst_.src1));
+    if (inst_.dmask) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "dmask:0x%x", inst_.dmask);
+        flag(buf);
+    }
+    if (inst_.unorm) flag("unorm");
+    cache_bits();
+    if (inst_.a16) flag(detail::mimg_r128(inst_.op, target_) ? "r128" : "a16");
+    if (inst_.tfe) flag("tfe");
+    if (inst_.lwe) flag("lwe");
+    if (inst_.da) flag("da");
+    if (inst_.d16) flag("d16");
+}
+
 std::string Printer::run() {
     if (!inst_.valid())
         return ".long " + [&] {
@@ -666,6 +686,7 @@ std::string Printer::run() {
     case Encoding::DS: ds(); break;
     case Encoding::FLAT: flat(); break;
     case Encoding::MUBUF: mubuf(); break;
+    case Encoding::MIMG: mimg(); break;
     default: scalar(); break;
     }
     return out_;

@@ -18,7 +18,9 @@ constexpr FormRow form_rows[] = {
 #define DPPGEMM_FORMS(name, target, form, accepted, printed) {Op::name, target, Form::form, accepted, printed},
 #define DPPGEMM_PRINTING(...)
 #define DPPGEMM_SPELLING(...)
+#define DPPGEMM_MIMG_WIDTHS(...)
 #include "emu/decode/op_forms.inc"
+#undef DPPGEMM_MIMG_WIDTHS
 #undef DPPGEMM_SPELLING
 #undef DPPGEMM_PRINTING
 #undef DPPGEMM_FORMS
@@ -35,7 +37,9 @@ constexpr PrintingRow printing_rows[] = {
 #define DPPGEMM_PRINTING(name, target, sext, int16, register_only, ignored, op_sel, flags) \
     {Op::name, target, {sext, int16, register_only, ignored, op_sel, static_cast<std::uint32_t>(flags)}},
 #define DPPGEMM_SPELLING(...)
+#define DPPGEMM_MIMG_WIDTHS(...)
 #include "emu/decode/op_forms.inc"
+#undef DPPGEMM_MIMG_WIDTHS
 #undef DPPGEMM_SPELLING
 #undef DPPGEMM_PRINTING
 #undef DPPGEMM_FORMS
@@ -51,14 +55,34 @@ constexpr SpellingRow spelling_rows[] = {
 #define DPPGEMM_FORMS(...)
 #define DPPGEMM_PRINTING(...)
 #define DPPGEMM_SPELLING(name, target, spelling) {Op::name, target, #spelling},
+#define DPPGEMM_MIMG_WIDTHS(...)
 #include "emu/decode/op_forms.inc"
+#undef DPPGEMM_MIMG_WIDTHS
+#undef DPPGEMM_SPELLING
+#undef DPPGEMM_PRINTING
+#undef DPPGEMM_FORMS
+};
+
+struct MimgWidthsRow {
+    Op op;
+    int target;
+    std::uint64_t widths;
+};
+
+constexpr MimgWidthsRow mimg_width_rows[] = {
+#define DPPGEMM_FORMS(...)
+#define DPPGEMM_PRINTING(...)
+#define DPPGEMM_SPELLING(...)
+#define DPPGEMM_MIMG_WIDTHS(name, target, widths) {Op::name, target, widths},
+#include "emu/decode/op_forms.inc"
+#undef DPPGEMM_MIMG_WIDTHS
 #undef DPPGEMM_SPELLING
 #undef DPPGEMM_PRINTING
 #undef DPPGEMM_FORMS
 };
 
 // Opcodes per family (Family order).
-constexpr int space_size[] = {256, 128, 32, 256, 128, 256, 256, 64, 256, 1024, 128, 256, 128, 128, 128, 128};
+constexpr int space_size[] = {256, 128, 32, 256, 128, 256, 256, 64, 256, 1024, 128, 256, 128, 128, 128, 128, 128};
 static_assert(sizeof(space_size) / sizeof(space_size[0]) == family_count);
 
 struct Tables {
@@ -66,10 +90,13 @@ struct Tables {
     std::vector<std::array<std::array<FormBits, static_cast<int>(Form::count)>, target_count>> forms;
     std::vector<std::array<OperandPrinting, target_count>> printing;    // printing[op][target]
     std::vector<std::array<std::string_view, target_count>> spellings;  // spellings[op][target]
+    std::vector<std::array<std::uint64_t, target_count>> mimg_widths;   // mimg_widths[op][target]
     // ops[target][space] -> opcode-indexed Op
     std::array<std::array<std::vector<Op>, family_count>, target_count> ops;
 
-    Tables() : forms(op_count), printing(op_count), spellings(op_count) {
+    Tables() : forms(op_count), printing(op_count), spellings(op_count), mimg_widths(op_count) {
+        for (const MimgWidthsRow& row : mimg_width_rows)
+            mimg_widths[static_cast<std::size_t>(row.op)][row.target] = row.widths;
         for (std::size_t i = 0; i < op_count; ++i) spellings[i].fill(mnemonic(static_cast<Op>(i)));
         for (const SpellingRow& row : spelling_rows)
             spellings[static_cast<std::size_t>(row.op)][row.target] = row.spelling;
@@ -109,6 +136,13 @@ std::string_view spelling(Op op, Target target) {
 
 const FormBits& form_bits(Op op, Target target, Form form) {
     return tables().forms[static_cast<std::size_t>(op)][target_index(target)][static_cast<int>(form)];
+}
+
+int mimg_vdata_dwords(Op op, Target target, int components, bool tfe, bool d16) {
+    if (components < 1 || components > 4) return 0;
+    const std::uint64_t widths = tables().mimg_widths[static_cast<std::size_t>(op)][target_index(target)];
+    const int index = (components - 1) | (tfe ? 4 : 0) | (d16 ? 8 : 0);
+    return static_cast<int>((widths >> (4 * index)) & 0xf);
 }
 
 Op lookup(Target target, Space space, unsigned opcode) {

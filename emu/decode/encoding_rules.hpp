@@ -43,6 +43,7 @@ enum PrintFlag : std::uint32_t {
     PF_DS_ADDR_IS_DATA = 1u << 14,   // the address field holds data: the acc bit makes it an AGPR
     PF_MFMA_NEG = 1u << 15,          // MFMA whose BLGP field holds neg bits (gfx940 f64)
     PF_SDWA_NO_SUFFIX = 1u << 16,    // the SDWA form prints without _sdwa (GCN3 VOPC)
+    PF_MIMG_R128 = 1u << 17,         // MIMG bit 15 prints r128 (GCN3), else a16
 };
 
 struct OperandPrinting {
@@ -86,7 +87,13 @@ inline bool gds_only(Op op, Target t) { return operand_printing(op, t).has(PF_GD
 inline bool ds_addr_is_data(Op op, Target t) { return operand_printing(op, t).has(PF_DS_ADDR_IS_DATA); }
 inline bool sdwa_no_suffix(Op op, Target t) { return operand_printing(op, t).has(PF_SDWA_NO_SUFFIX); }
 inline bool src0_vgpr_number(Op op, Target t) { return operand_printing(op, t).has(PF_SRC0_VGPR_NUMBER); }
+inline bool mimg_r128(Op op, Target t) { return operand_printing(op, t).has(PF_MIMG_R128); }
 inline bool neg_is_sext(Op op, Target t, int bit) { return (operand_printing(op, t).sext_neg_bits >> bit) & 1; }
+
+// The vdata dwords LLVM prints for an image op with `components` (1..4)
+// enabled by dmask, tfe and d16 (DPPGEMM_MIMG_WIDTHS rows of op_forms.inc);
+// 0 where LLVM refuses the encoding.
+int mimg_vdata_dwords(Op op, Target target, int components, bool tfe, bool d16);
 
 // Each family numbers its opcodes on its own (VOP3's numbering also holds
 // the VOP3 forms of VOP1, VOP2 and VOPC ops): the opcode spaces are the

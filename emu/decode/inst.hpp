@@ -30,6 +30,7 @@ enum class Encoding : std::uint8_t {
     DS,
     FLAT,
     MUBUF,
+    MIMG,
 };
 
 // Operand kinds.  `code` keeps the raw 9-bit source encoding for scalar-ish
@@ -141,6 +142,10 @@ struct Inst {
     //          soffset = saddr (or `off`), offset.
     //   MUBUF: dst = vdata (loaded or stored), src0 = vaddr (or `off`),
     //          src2 = srsrc, soffset, offset.
+    //   MIMG:  dst = vdata (as wide as dmask, tfe and d16 make it), src0 =
+    //          vaddr (as wide as LLVM prints it: the address's real dwords
+    //          follow from the op, da and a16), src1 = ssamp (samplers
+    //          only), src2 = srsrc (the T#, always 8 SGPRs wide in the text).
     Operand dst, sdst, src0, src1, src2, soffset;
 
     SrcMods mods;
@@ -160,6 +165,11 @@ struct Inst {
     bool sc1 = false;                            // gfx90a: scc, gfx940: sc1
     bool lds = false, tfe = false;               // tfe: before gfx90a (where that bit means AGPR data)
     bool offen = false, idxen = false, addr64 = false;
+    // MIMG: enabled components, unnormalized coordinates, array (da),
+    // 16-bit addresses (gfx9 a16; GCN3 r128: a 128-bit T#), LOD warning
+    // enable, 16-bit data.
+    std::uint8_t dmask = 0;
+    bool unorm = false, da = false, a16 = false, lwe = false, d16 = false;
     bool smem_imm = true;  // SMEM offset is an immediate (else soffset SGPR)
 
     // MFMA (gfx908+) and packed math.

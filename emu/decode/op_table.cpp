@@ -70,8 +70,9 @@ const OpInfo& op_info(Op op) {
 }
 
 const char* family_name(Family family) {
-    static constexpr const char* names[] = {"SOP1", "SOP2", "SOPK",  "SOPC", "SOPP", "SMEM",    "VOP1",   "VOP2",
-                                            "VOPC", "VOP3", "VOP3P", "DS",   "FLAT", "SCRATCH", "GLOBAL", "MUBUF"};
+    static constexpr const char* names[] = {"SOP1", "SOP2",    "SOPK",   "SOPC",  "SOPP",  "SMEM",
+                                            "VOP1", "VOP2",    "VOPC",   "VOP3",  "VOP3P", "DS",
+                                            "FLAT", "SCRATCH", "GLOBAL", "MUBUF", "MIMG"};
     return names[static_cast<int>(family)];
 }
 

@@ -42,9 +42,10 @@ enum class Family : std::uint8_t {
     FLAT,
     SCRATCH,
     GLOBAL,
-    MUBUF,  // the last: family_count below
+    MUBUF,
+    MIMG,  // the last: family_count below
 };
-inline constexpr int family_count = static_cast<int>(Family::MUBUF) + 1;
+inline constexpr int family_count = static_cast<int>(Family::MIMG) + 1;
 const char* family_name(Family family);
 
 // Operand fields of each family, in the order of OpInfo::dwords[]
@@ -58,6 +59,8 @@ const char* family_name(Family family);
 //   DS    vdst, addr, data0, data1
 //   FLAT/SCRATCH/GLOBAL  vdst (atomics: the glc/sc0 return), vaddr, data, -
 //   MUBUF vdata, vaddr (1 = has one), -, srsrc
+//   MIMG  vdata (at dmask 0x1; the decoder widens it, DPPGEMM_MIMG_WIDTHS),
+//         vaddr (the width LLVM prints, whatever the dimension), ssamp, srsrc
 // A count of 0 means the instruction does not use (and LLVM requires zero in)
 // that field, unless op_forms.inc marks the field don't-care.
 enum Field : int { F_DST = 0, F_SRC0 = 1, F_SRC1 = 2, F_SRC2 = 3 };

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "emu/exec/apertures.hpp"
+#include "emu/exec/image_descriptors.hpp"
 #include "emu/exec/memory_model.hpp"
 #include "emu/exec/semantics.hpp"
 #include "emu/exec/single_copy.hpp"
@@ -538,7 +539,8 @@ struct TypedFormat {
     NumFormat num = NumFormat::uint;
 };
 
-TypedFormat typed_format(u32 word3) {
+// DATA_FORMAT `data` and NUM_FORMAT `num` of a buffer (V#) or image (T#) resource.
+TypedFormat typed_format(u32 data, u32 num, const char* what) {
     static constexpr const char* data_names[16] = {
         "INVALID",    "8",          "16",      "8_8",   "32",          "16_16",    "10_11_11",    "11_11_10",
         "10_10_10_2", "2_10_10_10", "8_8_8_8", "32_32", "16_16_16_16", "32_32_32", "32_32_32_32", "RESERVED_15"};
@@ -546,15 +548,15 @@ TypedFormat typed_format(u32 word3) {
                                                  "UINT",  "SINT",  "RESERVED_6", "FLOAT"};
     static constexpr std::uint8_t shape[16][2] = {{0, 0}, {1, 8}, {1, 16}, {2, 8},  {1, 32}, {2, 16}, {0, 0},  {0, 0},
                                                   {0, 0}, {0, 0}, {4, 8},  {2, 32}, {4, 16}, {3, 32}, {4, 32}, {0, 0}};
-    const u32 data = (word3 >> 15) & 15u, num = (word3 >> 12) & 7u;
-    TypedFormat f{shape[data][0], shape[data][1], NumFormat(num)};
+    TypedFormat f{data < 16 ? shape[data][0] : 0u, data < 16 ? shape[data][1] : 0u, NumFormat(num & 7u)};
     const bool num_ok = f.num == NumFormat::uint || f.num == NumFormat::sint ||
                         ((f.num == NumFormat::unorm || f.num == NumFormat::snorm) && f.bits < 32) ||
                         (f.num == NumFormat::float_ && f.bits >= 16);
-    if (!f.components || !num_ok)
-        fail(FaultKind::not_implemented, std::string("buffer format access with DATA_FORMAT ") + std::to_string(data) +
-                                             " (" + data_names[data] + ") and NUM_FORMAT " + std::to_string(num) +
-                                             " (" + num_names[num] + "): not implemented");
+    if (!f.components || !num_ok || num > 7)
+        fail(FaultKind::not_implemented, std::string(what) + " format access with DATA_FORMAT " + std::to_string(data) +
+                                             " (" + (data < 16 ? data_names[data] : "RESERVED") + ") and NUM_FORMAT " +
+                                             std::to_string(num) + " (" + (num < 8 ? num_names[num] : "RESERVED") +
+                                             "): not implemented");
     return f;
 }
 
@@ -613,7 +615,10 @@ u32 typed_from_register(u32 value, const TypedFormat& f, bool d16) {
     }
 }
 
-TypedFormat resource_format(const Wave& w, const ExecInst& e) { return typed_format(w.sreg[e.src[2].index + 3]); }
+TypedFormat resource_format(const Wave& w, const ExecInst& e) {
+    const u32 word3 = w.sreg[e.src[2].index + 3];
+    return typed_format((word3 >> 15) & 15u, (word3 >> 12) & 7u, "buffer");
+}
 
 // GCN3 keeps d16 format components one per register (unpacked): not emulated.
 void refuse_unpacked_d16(const Wave& w, const TypedOp& t) {
@@ -690,6 +695,230 @@ void typed_store(Wave& w, const ExecInst& e) {
         }
     }
     finish_store(w, e, total, access);
+}
+
+// ---- image loads and samples ----------------------------------------------
+//
+// The T# (image resource) and S# (sampler) come from SGPRs
+// (image_descriptors.hpp, "Vega" 7nm ISA guide, "Image Resource" and "Image
+// Sampler"); the address VGPRs hold x [, y] [, slice] [, lod or mip] as the
+// T#'s TYPE and the op say ("Image Opcodes with a Sampler": lod follows the
+// coordinates). Emulated: image_load, image_load_mip (mip 0), image_sample
+// (one mip level, one filter), image_sample_lz, image_sample_l; linear (SW_MODE 0) 1-D, 2-D, 1-D array and 2-D
+// array images of one mip level; the typed formats of buffer_*_format_*;
+// DST_SEL; dmask (the enabled components land in consecutive VGPRs); tfe
+// (its extra dword reads 0: no fault is ever reported). Sampling: normalized
+// coordinates (u * width) unless unorm or FORCE_UNNORMALIZED; the array
+// slice rounds to nearest even and clamps to the slices; CLAMP_X/Y wrap,
+// mirror, clamp to last texel, mirror once, clamp to border; point or
+// bilinear filter (the magnification filter at lod <= 0, else the
+// minification one). Texel-space coordinates are taken to 8 fractional bits
+// (round to nearest); point picks the texel floor(u), bilinear blends the
+// four texels around u - 0.5 with the fractions as weights. The guide does
+// not give the filter's arithmetic: this is a model (docs/textures.md).
+// Anything else (other tiling, a16, d16, mip levels, border colour from the
+// palette, half-border clamps, anisotropy, depth compare, min/max filter
+// modes) stops the run naming the field and its value.
+
+enum class ImageOp : std::uint8_t { none, load, load_mip, sample, sample_lz, sample_l };
+
+std::array<ImageOp, op_count>& image_ops() {
+    static std::array<ImageOp, op_count> table{};
+    return table;
+}
+
+[[noreturn]] void image_unsupported(const std::string& field, u32 value) {
+    fail(FaultKind::not_implemented,
+         "image access with " + field + " = " + std::to_string(value) + ": not implemented");
+}
+
+struct ImageView {
+    image::ImageResource r;
+    TypedFormat format;
+    unsigned texel_bytes = 0;
+    unsigned dims = 0;  // 1 or 2
+    bool array = false;
+};
+
+ImageView image_view(const Wave& w, const ExecInst& e) {
+    const u32* t = &w.sreg[e.src[2].index];
+    ImageView v;
+    v.r = image::decode_image(t);
+    if (v.r.sw_mode != 0) image_unsupported("T# SW_MODE (tiling; only 0, linear, is emulated)", v.r.sw_mode);
+    if (v.r.base_level != 0 || v.r.last_level != 0) image_unsupported("T# LAST_LEVEL (mip levels)", v.r.last_level);
+    switch (v.r.type) {
+    case image::type_1d: v.dims = 1; break;
+    case image::type_2d: v.dims = 2; break;
+    case image::type_1d_array: v.dims = 1, v.array = true; break;
+    case image::type_2d_array: v.dims = 2, v.array = true; break;
+    default: image_unsupported("T# TYPE", v.r.type);
+    }
+    v.format = typed_format(v.r.data_format, v.r.num_format, "image");
+    v.texel_bytes = v.format.components * v.format.bits / 8;
+    if (e.inst->a16) image_unsupported("a16 (16-bit addresses)", 1);
+    if (e.inst->d16) image_unsupported("d16 (16-bit data)", 1);
+    if (e.inst->da != v.array) image_unsupported("da (the T# TYPE is " + std::to_string(v.r.type) + ")", e.inst->da);
+    return v;
+}
+
+// One texel's four components, as 32-bit register values, DST_SEL applied.
+std::array<u32, 4> read_texel(Wave& w, const ImageView& v, u32 x, u32 y, u32 slice, u64& bytes_read) {
+    const u64 texel = (u64(slice) * v.r.height + y) * v.r.pitch + x;
+    const u64 address = v.r.base + texel * v.texel_bytes;
+    const std::uint8_t* host = w.group->translator.translate(address, v.texel_bytes);
+    if (!host) fault_at(FaultKind::global_out_of_bounds, "image texel outside any allocation", address);
+    bytes_read += v.texel_bytes;
+    std::array<u32, 4> c{};
+    const unsigned bytes = v.format.bits / 8;
+    for (unsigned k = 0; k < 4; ++k) {
+        if (k >= v.format.components) {
+            c[k] = typed_default(k, v.format, false);
+            continue;
+        }
+        u32 raw = 0;
+        load_single_copy(&raw, host + k * bytes, bytes);
+        c[k] = typed_to_register(raw, v.format, false);
+    }
+    std::array<u32, 4> out{};
+    const bool integer = v.format.num == NumFormat::uint || v.format.num == NumFormat::sint;
+    for (unsigned k = 0; k < 4; ++k) {
+        const u32 sel = (v.r.dst_sel >> (3 * k)) & 7u;
+        if (sel >= 4) out[k] = c[sel - 4];
+        else if (sel == 1) out[k] = integer ? 1u : 0x3f800000u;
+        else if (sel == 0) out[k] = 0;
+        else image_unsupported("T# DST_SEL", sel);
+    }
+    return out;
+}
+
+// Texel index i of a row of n under a clamp mode; -1: the border.
+i64 address_texel(i64 i, i64 n, u32 mode) {
+    switch (mode) {
+    case image::clamp_wrap: return ((i % n) + n) % n;
+    case image::clamp_mirror: {
+        const i64 m = ((i % (2 * n)) + 2 * n) % (2 * n);
+        return m < n ? m : 2 * n - 1 - m;
+    }
+    case image::clamp_last_texel: return std::clamp<i64>(i, 0, n - 1);
+    case image::clamp_mirror_once_last_texel: return std::clamp<i64>(i < 0 ? -i - 1 : i, 0, n - 1);
+    case image::clamp_border: return i < 0 || i >= n ? -1 : i;
+    case image::clamp_mirror_once_border: {
+        const i64 m = i < 0 ? -i - 1 : i;
+        return m >= n ? -1 : m;
+    }
+    default: image_unsupported("S# CLAMP", mode);
+    }
+}
+
+std::array<u32, 4> border_texel(const image::Sampler& s, bool integer) {
+    const u32 one = integer ? 1u : 0x3f800000u;
+    switch (s.border_color) {
+    case image::border_transparent_black: return {0, 0, 0, 0};
+    case image::border_opaque_black: return {0, 0, 0, one};
+    case image::border_opaque_white: return {one, one, one, one};
+    default: image_unsupported("S# BORDER_COLOR_TYPE", s.border_color);
+    }
+}
+
+// A texel-space coordinate in the model's fixed point: 8 fractional bits,
+// rounded to nearest; NaN as 0, the magnitude bounded so that texel indices
+// stay integers.
+double texel_coordinate(double x) {
+    if (std::isnan(x)) return 0.0;
+    return std::nearbyint(std::clamp(x, -double(1 << 24), double(1 << 24)) * 256.0) / 256.0;
+}
+
+// The sample at (u, v) in texel units on one slice.
+std::array<u32, 4> sample(Wave& w, const ImageView& v, const image::Sampler& s, bool bilinear, double u, double t,
+                          u32 slice, u64& bytes_read) {
+    const bool integer = v.format.num == NumFormat::uint || v.format.num == NumFormat::sint;
+    const i64 width = v.r.width, height = v.dims == 2 ? v.r.height : 1;
+    auto fetch = [&](i64 x, i64 y) {
+        const i64 ax = address_texel(x, width, s.clamp[0]);
+        const i64 ay = v.dims == 2 ? address_texel(y, height, s.clamp[1]) : 0;
+        if (ax < 0 || ay < 0) return border_texel(s, integer);
+        return read_texel(w, v, u32(ax), u32(ay), slice, bytes_read);
+    };
+    u = texel_coordinate(u);
+    t = texel_coordinate(t);
+    if (!bilinear) return fetch(i64(std::floor(u)), i64(std::floor(t)));
+    if (integer) image_unsupported("bilinear filter on the integer NUM_FORMAT", u32(v.format.num));
+    const double us = u - 0.5, ts = t - 0.5;
+    const i64 x0 = i64(std::floor(us)), y0 = v.dims == 2 ? i64(std::floor(ts)) : 0;
+    const float a = float(us - double(x0));  // multiples of 1/256: exact
+    const float b = v.dims == 2 ? float(ts - double(y0)) : 0.0f;
+    const std::array<u32, 4> t00 = fetch(x0, y0), t10 = fetch(x0 + 1, y0);
+    std::array<u32, 4> t01 = t00, t11 = t10;
+    if (v.dims == 2) t01 = fetch(x0, y0 + 1), t11 = fetch(x0 + 1, y0 + 1);
+    std::array<u32, 4> out{};
+    for (unsigned k = 0; k < 4; ++k) {
+        const float top = (1.0f - a) * fp::as_float(t00[k]) + a * fp::as_float(t10[k]);
+        const float bottom = (1.0f - a) * fp::as_float(t01[k]) + a * fp::as_float(t11[k]);
+        out[k] = fp::as_bits((1.0f - b) * top + b * bottom);
+    }
+    return out;
+}
+
+void image_access(Wave& w, const ExecInst& e) {
+    const ImageOp kind = image_ops()[static_cast<std::size_t>(e.inst->op)];
+    const ImageView v = image_view(w, e);
+    const bool samples = kind == ImageOp::sample || kind == ImageOp::sample_lz || kind == ImageOp::sample_l;
+    image::Sampler s;
+    if (samples) {
+        s = image::decode_sampler(&w.sreg[e.src[1].index]);
+        if (s.max_aniso) image_unsupported("S# MAX_ANISO_RATIO", s.max_aniso);
+        if (s.depth_compare) image_unsupported("S# DEPTH_COMPARE_FUNC", s.depth_compare);
+        if (s.filter_mode) image_unsupported("S# FILTER_MODE (min/max reduction)", s.filter_mode);
+        for (u32 f : {s.mag_filter, s.min_filter})
+            if (f > image::filter_bilinear) image_unsupported("S# XY_MAG/MIN_FILTER (anisotropic)", f);
+        // image_sample's LOD comes from the quad's derivatives; with one mip
+        // level it only picks the magnification or minification filter.
+        if (kind == ImageOp::sample && s.mag_filter != s.min_filter)
+            image_unsupported("S# XY_MIN_FILTER differing from XY_MAG_FILTER under image_sample (implicit LOD)",
+                              s.min_filter);
+    }
+    const bool normalized = samples && !e.inst->unorm && !s.force_unnormalized;
+    const unsigned coords = v.dims + (v.array ? 1 : 0);
+    const u64 exec = w.exec();
+    InFlightMemoryOp entry;
+    entry.counter = WaitCounter::vm;
+    entry.dest = e.dst.kind == Src::Kind::agpr ? InFlightMemoryOp::Dest::agpr : InFlightMemoryOp::Dest::vgpr;
+    entry.dwords = std::uint8_t(e.dst.dwords);
+    entry.reg = e.dst.index;
+    entry.lanes = exec;
+    InFlightMemoryOp& p = issue(w, e, entry);
+    u32* data = w.pending.data(p);
+    u64 bytes_read = 0;
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        u32 address[4] = {};
+        for (unsigned a = 0; a < coords + 1 && a < 4; ++a) address[a] = w.v[e.src[0].index + a][l];
+        std::array<u32, 4> texel;
+        if (samples) {
+            const double u = double(fp::as_float(address[0])) * (normalized ? double(v.r.width) : 1.0);
+            const double t =
+                v.dims == 2 ? double(fp::as_float(address[1])) * (normalized ? double(v.r.height) : 1.0) : 0.0;
+            u32 slice = 0;
+            if (v.array) {
+                const double z = std::nearbyint(double(fp::as_float(address[v.dims])));
+                slice = u32(std::clamp(std::isnan(z) ? 0.0 : z, 0.0, double(v.r.depth - 1)));
+            }
+            const float lod = kind == ImageOp::sample_l ? fp::as_float(address[coords]) : 0.0f;
+            const u32 filter = lod > 0.0f ? s.min_filter : s.mag_filter;
+            texel = sample(w, v, s, filter == image::filter_bilinear, u, t, slice, bytes_read);
+        } else {
+            if (kind == ImageOp::load_mip && address[coords] != 0) image_unsupported("mip level", address[coords]);
+            const u32 x = address[0], y = v.dims == 2 ? address[1] : 0, slice = v.array ? address[v.dims] : 0;
+            const bool inside = x < v.r.width && (v.dims == 1 || y < v.r.height) && (!v.array || slice < v.r.depth);
+            // Out of range: zero ("Image Load": reads outside the image return 0).
+            texel = inside ? read_texel(w, v, x, y, slice, bytes_read) : std::array<u32, 4>{};
+        }
+        unsigned d = 0;
+        for (unsigned k = 0; k < 4; ++k)
+            if ((e.inst->dmask >> k) & 1) data[64 * d++ + l] = texel[k];
+        for (; d < e.dst.dwords; ++d) data[64 * d + l] = 0;  // tfe: no fault status
+    }
+    w.group->counters.global_read_bytes += bytes_read;
 }
 
 // ---- atomics -------------------------------------------------------------
@@ -856,6 +1085,15 @@ void register_memory(Table& t) {
             formats()[i] = format_of(info);
             set(t, op, vmem_store, InstClass::vmem_store);
         }
+    }
+    static constexpr std::pair<Op, ImageOp> images[] = {{Op::image_load, ImageOp::load},
+                                                        {Op::image_sample, ImageOp::sample},
+                                                        {Op::image_load_mip, ImageOp::load_mip},
+                                                        {Op::image_sample_lz, ImageOp::sample_lz},
+                                                        {Op::image_sample_l, ImageOp::sample_l}};
+    for (const auto& [op, kind] : images) {
+        image_ops()[static_cast<std::size_t>(op)] = kind;
+        set(t, op, image_access, InstClass::vmem_load);
     }
     // Cache control: the caches exist only in the random schedule's weak
     // memory, which has the vector L1 alone (the L2 is coherent for one agent).

@@ -85,7 +85,8 @@ std::vector<StaticInst> static_instructions(const Program& program) {
         s.addresses_per_lane = info.has(OF_PAIR) ? 2 : 1;
         for (const Src& src : e.src) add(s.reads, span_of(src));
         add(s.reads, span_of(e.soffset));
-        const bool stores_dst = (info.family == Family::MUBUF && (info.has(OF_STORE) || info.has(OF_ATOMIC))) ||
+        const bool vdata_read = info.family == Family::MUBUF || info.family == Family::MIMG;
+        const bool stores_dst = (vdata_read && (info.has(OF_STORE) || info.has(OF_ATOMIC))) ||
                                 (info.family == Family::SMEM && info.has(OF_STORE));
         if (stores_dst || info.has(OF_READS_DST)) add(s.reads, span_of(e.dst));
         if (s.unit == Unit::valu || s.unit == Unit::scalar || s.returns) {

@@ -123,6 +123,8 @@ std::optional<int> device_attribute(const hipDeviceProp_t& p, hipDeviceAttribute
     case hipDeviceAttributeManagedMemory: return p.managedMemory;
     case hipDeviceAttributeCooperativeLaunch: return p.cooperativeLaunch;
     case hipDeviceAttributeTextureAlignment: return int(p.textureAlignment);
+    case hipDeviceAttributeImageSupport:
+        return 1;  // arrays and texture objects: textures.cpp
     // The rest of hipDeviceProp_t's fields, each under its attribute.
     case hipDeviceAttributeTotalConstantMemory: return int(std::min<size_t>(p.totalConstMem, INT_MAX));
     case hipDeviceAttributeSharedMemPerMultiprocessor: return int(p.maxSharedMemoryPerMultiProcessor);

@@ -7,8 +7,8 @@ namespace dppgemm::emu::test {
 namespace {
 
 std::string encoding_label(const Inst& inst) {
-    static const char* const names[] = {"invalid", "SOP1", "SOP2", "SOPK",  "SOPC", "SOPP", "SMEM", "VOP1",
-                                        "VOP2",    "VOPC", "VOP3", "VOP3P", "DS",   "FLAT", "MUBUF"};
+    static const char* const names[] = {"invalid", "SOP1", "SOP2", "SOPK",  "SOPC", "SOPP", "SMEM",  "VOP1",
+                                        "VOP2",    "VOPC", "VOP3", "VOP3P", "DS",   "FLAT", "MUBUF", "MIMG"};
     std::string label = names[static_cast<int>(inst.encoding)];
     if (!inst.valid()) return "invalid";
     if (inst.dpp) return label + "_dpp";
@@ -33,8 +33,7 @@ void count_operand_kinds(const Inst& inst, std::map<std::string, int>& kinds) {
 }  // namespace
 
 bool out_of_scope(const std::string& llvm_text) {
-    for (const char* prefix :
-         {"exp ", "v_interp_", "image_", "tbuffer_", "buffer_load_format_d16", "buffer_store_format_d16"})
+    for (const char* prefix : {"exp ", "v_interp_", "tbuffer_", "buffer_load_format_d16", "buffer_store_format_d16"})
         if (llvm_text.rfind(prefix, 0) == 0) return true;
     return false;
 }

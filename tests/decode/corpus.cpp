@@ -318,6 +318,18 @@ Sample mubuf(Fields& f, const OpInfo& i, int opcode, const detail::FormBits& fb)
     return {words64(w, {}), "MUBUF"};
 }
 
+Sample mimg(Fields& f, const OpInfo& i, int opcode, const detail::FormBits& fb) {
+    std::uint64_t w = 0xF0000000ull | u(opcode) << 18;
+    w |= u(f.chance(10) ? 0 : 1 + f.below(15)) << 8;  // dmask
+    // The modifiers (gfx90a: scc in bit 7), not the bits LLVM ignores.
+    w |= f.modifier_bits(fb.accepted, (1ull << 7) | (0x3full << 12) | (1ull << 25) | (1ull << 63));
+    w |= u(f.vgpr(i.dwords[F_SRC0])) << 32;
+    w |= u(f.vgpr(5)) << 40;  // room for four components and the tfe dword
+    w |= u(f.below(24)) << 48;
+    if (i.dwords[F_SRC1]) w |= u(f.below(25)) << 53;
+    return {words64(w, {}), "MIMG"};
+}
+
 }  // namespace
 
 std::vector<Sample> generate_corpus(Target target, int per_form, std::uint32_t seed) {
@@ -349,6 +361,7 @@ std::vector<Sample> generate_corpus(Target target, int per_form, std::uint32_t s
                 case Family::SCRATCH:
                 case Family::GLOBAL: out.push_back(flat(f, i, opcode, native)); break;
                 case Family::MUBUF: out.push_back(mubuf(f, i, opcode, native)); break;
+                case Family::MIMG: out.push_back(mimg(f, i, opcode, native)); break;
                 }
             }
             if (i.vop3_opcode[t] >= 0)

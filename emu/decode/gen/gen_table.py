@@ -24,6 +24,7 @@ FIELD_BASE = {
     "DS": {"dst": 32, "src0": 8, "src1": 16, "src2": 24},
     "FLAT": {"dst": 24, "src0": 8, "src1": 16},
     "MUBUF": {"dst": 16, "src0": 0, "src2": 8},
+    "MIMG": {"dst": 8, "src0": 16, "src1": 32, "src2": 24},
 }
 DEFAULT_BASE = {"dst": 8, "src0": 16, "src1": 24, "src2": 32}
 SLOT = {"dst": 0, "src0": 1, "src1": 2, "src2": 3}
@@ -60,7 +61,7 @@ def field_dwords(family, fields, text):
 
 
 def mem_class(family):
-    return {"SMEM": "smem", "MUBUF": "vmem", "GLOBAL": "vmem", "SCRATCH": "vmem", "FLAT": "flat", "DS": "lds",
+    return {"SMEM": "smem", "MUBUF": "vmem", "MIMG": "vmem", "GLOBAL": "vmem", "SCRATCH": "vmem", "FLAT": "flat", "DS": "lds",
             "DS_GDS": "lds"}.get(family, "none")
 
 
@@ -219,6 +220,8 @@ def operand_printing(row):
         p["flags"].add("PF_SWIZZLE_OFFSET")
     if row["family"] == "DS_GDS":
         p["flags"].add("PF_GDS_ONLY")
+    if row["family"] == "MIMG" and " r128" in row.get("forms", {}).get("native", {}).get("bits", {}).get("15", ""):
+        p["flags"].add("PF_MIMG_R128")  # GCN3 names bit 15 r128, GFX9 a16
     if ds and re.search(r"\ba8\b", row.get("forms", {}).get("native", {}).get("bits", {}).get("25", "")):
         p["flags"].add("PF_DS_ADDR_IS_DATA")  # the acc bit makes the address field's register an AGPR
     if ds:
@@ -227,6 +230,19 @@ def operand_printing(row):
         elif "offset" not in row["text"]:
             p["flags"].add("PF_DS_OFFSET_HIDDEN")
     return p
+
+
+def mimg_width_nibbles(row):
+    """The vdata widths probe.py's mimg_width forms printed, one nibble per
+    (components - 1) | tfe << 2 | d16 << 3; 0 where LLVM printed .long."""
+    packed = 0
+    for index, text in row.get("mimg_width", {}).items():
+        if text is None:
+            continue
+        kind, lo, hi, single = REG.findall(text.split(" ", 1)[1])[0]
+        width = int(hi or single) - int(lo or single) + 1
+        packed |= width << (4 * int(index))
+    return packed
 
 
 def merge_printing(old, new):
@@ -290,6 +306,7 @@ def main():
     gfx9_name = {f["gfx8_name"]: name for name, f in semantics.items() if f["gfx8_name"]}
     spellings = {}
     forms = {}  # (name, target) -> dict
+    mimg_widths = {}  # (name, target) -> packed vdata widths (mimg_width_nibbles)
     printing = {}  # (name, target) -> operand_printing()
     ops = {}  # (name, family) -> record
     order = []
@@ -332,6 +349,8 @@ def main():
         for form in ("dpp", "sdwa"):
             if r.get("forms", {}).get(form, {}).get("ok"):
                 f[form] = form_masks(r, form)
+        if fam == "MIMG":
+            mimg_widths[(name, r["target"])] = mimg_width_nibbles(r)
         dw = field_dwords(fam, r["fields"], r["text"])
         glc_text = r.get("forms", {}).get("native", {}).get("bits", {}).get("16", "")
         if fam in ("FLAT", "SCRATCH", "GLOBAL") and dw[0] == 0 and glc_text:
@@ -373,7 +392,7 @@ def main():
             dw = field_dwords("VOP3", r["fields"], r["text"])
             widen(ops[key], r["target"], dw)
     fam_order = ["SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3E64",
-                 "VOP3P", "DS", "FLAT", "SCRATCH", "GLOBAL", "MUBUF"]
+                 "VOP3P", "DS", "FLAT", "SCRATCH", "GLOBAL", "MUBUF", "MIMG"]
     order.sort(key=lambda k: (fam_order.index(k[1]), min(ops[k]["opcode"].values()), k[0]))
     unknown = set(semantics) - {name for name, _ in order}
     if unknown:
@@ -411,6 +430,8 @@ def main():
         out.write("// DPPGEMM_PRINTING(name, target, sext_neg_bits, int16_sources, register_only_sources,\n")
         out.write("// ignored_fields, op_sel_entries, PF_ flags): how LLVM prints the operands (see\n")
         out.write("// OperandPrinting in encoding_rules.hpp; masks: bit i = source i or field i).\n")
+        out.write("// DPPGEMM_MIMG_WIDTHS(name, target, widths): the vdata dwords LLVM prints for an image op,\n")
+        out.write("// nibble (components - 1) | tfe << 2 | d16 << 3 (0: LLVM refuses the encoding).\n")
         out.write("// DPPGEMM_SPELLING(name, target, spelling): the op's mnemonic on that target where it\n")
         out.write("// differs from its name (GCN3 names, op_semantics.txt gfx8_name=).\n")
         for name, fam in order:
@@ -424,6 +445,8 @@ def main():
                     flags = " | ".join(sorted(p["flags"])) or "0"
                     out.write(f"DPPGEMM_PRINTING({name}, {TARGETS.index(t)}, {p['sext']:#x}ull, {p['int16']:#x}, "
                               f"{p['register_only']:#x}, {p['ignored']:#x}, {p['op_sel']}, {flags})\n")
+                if (name, t) in mimg_widths:
+                    out.write(f"DPPGEMM_MIMG_WIDTHS({name}, {TARGETS.index(t)}, {mimg_widths[(name, t)]:#x}ull)\n")
                 if (name, t) in spellings:
                     out.write(f"DPPGEMM_SPELLING({name}, {TARGETS.index(t)}, {spellings[(name, t)]})\n")
 

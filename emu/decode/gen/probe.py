@@ -40,6 +40,9 @@ FAMILIES = {
     "SCRATCH": (0x80, [0xDC004000, 0x7F0000], (0, 18), [("dst", 1, 24, 24), ("src0", 1, 0, 8), ("src1", 1, 8, 16)]),
     "GLOBAL": (0x80, [0xDC008000, 0x7F0000], (0, 18), [("dst", 1, 24, 24), ("src0", 1, 0, 8), ("src1", 1, 8, 16)]),
     "MUBUF": (0x80, [0xE0000000, 0x80000000], (0, 18), [("src0", 0, 12, 1), ("dst", 1, 8, 16), ("src2", 1, 16, 2)]),
+    # dmask 0x1; vdata v8, vaddr v16, srsrc s[24:31] (field 6), ssamp s[32:35] (field 8).
+    "MIMG": (0x80, [0xF0000100, 0], (0, 18), [("dst", 1, 8, 8), ("src0", 1, 0, 16), ("src1", 1, 21, 8),
+                                               ("src2", 1, 16, 6)]),
 }
 # Modifier bits (bit i of the 64-bit instruction, word1 = bits 32..63) whose
 # acceptance LLVM decides per instruction: each is flipped alone on top of a
@@ -49,7 +52,16 @@ MOD_BITS = {
     "VOP3": VOP3_MOD_BITS, "VOP3P": VOP3_MOD_BITS,
     "DS": [16, 25], "DS_GDS": [16, 25], "FLAT": [13, 16, 17, 25, 55], "SCRATCH": [13, 16, 17, 25, 55], "GLOBAL": [13, 16, 17, 25, 55],
     "MUBUF": [13, 14, 15, 16, 17, 25, 55], "SMEM": [14, 15, 16],
+    # unorm, glc, da, r128/a16, tfe (gfx90a: acc), lwe, slc, d16, and the
+    # unused bits LLVM ignores or refuses.
+    "MIMG": list(range(0, 8)) + list(range(12, 18)) + [25] + list(range(58, 64)),
 }
+# MIMG vdata is as wide as the components dmask enables, halved by packed
+# d16, plus one for tfe, where LLVM has an instruction of that width (gather4:
+# four components always): each (components, tfe, d16) is probed for the
+# width LLVM prints.
+MIMG_DMASKS = (0x1, 0x3, 0x7, 0xF)
+MIMG_TFE_BIT, MIMG_D16_BIT = 16, 63
 # The DPP and SDWA forms of VOP1/VOP2/VOPC: src0 = 0xFA / 0xF9 and a second dword.
 DPP_WORD = 0xFF000000 | 0xE4 << 8 | 16
 SDWA_WORD = 6 << 24 | 6 << 16 | 6 << 8 | 16
@@ -128,6 +140,12 @@ def probe(llvm, target, mcpu):
         fam, w = row["family"], row["words"]
         for bit in MOD_BITS.get(fam, []):
             forms.append((row, "native", bit, flip(w, bit)))
+        if fam == "MIMG":
+            for n, dmask in enumerate(MIMG_DMASKS):
+                for tfe in (0, 1):
+                    for d16 in (0, 1):
+                        v = [(w[0] & ~0xF00) | dmask << 8 | tfe << MIMG_TFE_BIT, w[1] | d16 << (MIMG_D16_BIT - 32)]
+                        forms.append((row, "mimg_width", n | tfe << 2 | d16 << 3, v))
         if fam in ("SOP1", "SOP2", "SOPC"):
             # Does a constant print, or "/*invalid immediate*/" (register-only source)?
             if "src0" in row["fields"]:
@@ -156,6 +174,9 @@ def probe(llvm, target, mcpu):
     for (row, form, bit, _), text in zip(forms, texts):
         if form == "imm":
             row.setdefault("imm", {})[bit] = text
+            continue
+        if form == "mimg_width":
+            row.setdefault("mimg_width", {})[str(bit)] = text
             continue
         entry = row.setdefault("forms", {}).setdefault(form, {"ok": False, "bits": {}})
         if bit is None:
