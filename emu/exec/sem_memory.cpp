@@ -20,6 +20,10 @@
 #include "emu/exec/weak_memory.hpp"
 #include "emu/util.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace dppgemm::emu::sem {
 namespace {
 
@@ -237,13 +241,33 @@ struct DwordLanes {
     u64 address[64];                  // each lane's first dword
     u64 in_range[4] = {};             // per dword: the lanes the buffer range rule keeps
     u64 lowest = ~0ull, highest = 0;  // of address[], over every lane
+    u64 any_bits = 0;                 // address[] ORed over every lane: their common alignment
 
     void set(unsigned lane, u64 value) {
         address[lane] = value;
         lowest = std::min(lowest, value);
         highest = std::max(highest, value);
+        any_bits |= value;
     }
 };
+
+// The lanes whose 32-bit value is below `limit` (0 .. 2^32), as a mask.
+u64 lanes_below(const u32* v, u64 limit) {
+    if (limit > 0xffffffffull) return ~0ull;
+    u64 mask = 0;
+#if defined(__SSE2__)
+    // Unsigned compare as signed after flipping the sign bits, 4 lanes a step.
+    const __m128i flip = _mm_set1_epi32(int(0x80000000u));
+    const __m128i bound = _mm_xor_si128(_mm_set1_epi32(int(u32(limit))), flip);
+    for (unsigned l = 0; l < 64; l += 4) {
+        const __m128i x = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + l)), flip);
+        mask |= u64(unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(x, bound))))) << l;
+    }
+#else
+    for (unsigned l = 0; l < 64; ++l) mask |= u64(v[l] < limit) << l;
+#endif
+    return mask;
+}
 
 bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLanes& out) {
     const Inst& inst = *e.inst;
@@ -254,16 +278,70 @@ bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLa
         return false;
     const u64 base = r.base + read32(w, e.soffset);
     const u64 offset = u64(u32(inst.offset));
-    const u32* vaddr = w.v[e.src[0].index];
-    for (unsigned l = 0; l < 64; ++l) out.set(l, base + offset + (inst.offen ? vaddr[l] : 0u));
-    // BufferResource::in_range for a raw buffer: dword d is in range iff its offset < num_records.
-    if (out.highest - base + 4 * (dwords - 1) < r.num_records) {  // every lane in range: the usual case
+    const u64 first = base + offset;
+    // Lane l's buffer offset is offset + v[l] (v: the VGPR with offen, else
+    // 0). BufferResource::in_range for a raw buffer: dword d is in range iff
+    // its buffer offset < num_records.
+    static constexpr u32 zeros[64] = {};
+    const u32* v = inst.offen ? w.v[e.src[0].index] : zeros;
+    // The spread from the 32-bit values (min, max and OR), cheaper than from
+    // the 64-bit addresses; any_bits then over-states the low bits of
+    // first + v at worst (aligned_lanes then says no).
+    u32 low = ~0u, high = 0, bits = 0;
+#if defined(__SSE2__)
+    // 4 lanes a step (the scalar loop, unrolled, was about 620 host
+    // instructions per access; callgrind, 16^3 SGEMM through the BLAS).
+    // Unsigned min and max as signed ones after flipping the sign bits.
+    const __m128i flip = _mm_set1_epi32(int(0x80000000u)), zero = _mm_setzero_si128();
+    const __m128i first2 = _mm_set1_epi64x(static_cast<long long>(first));
+    __m128i low4 = _mm_set1_epi32(0x7fffffff), high4 = flip, bits4 = zero;  // flipped ~0u, flipped 0
+    for (unsigned l = 0; l < 64; l += 4) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v + l));
+        const __m128i f = _mm_xor_si128(x, flip);
+        const __m128i below = _mm_cmplt_epi32(f, low4), above = _mm_cmpgt_epi32(f, high4);
+        low4 = _mm_or_si128(_mm_and_si128(below, f), _mm_andnot_si128(below, low4));
+        high4 = _mm_or_si128(_mm_and_si128(above, f), _mm_andnot_si128(above, high4));
+        bits4 = _mm_or_si128(bits4, x);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out.address + l),
+                         _mm_add_epi64(_mm_unpacklo_epi32(x, zero), first2));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out.address + l + 2),
+                         _mm_add_epi64(_mm_unpackhi_epi32(x, zero), first2));
+    }
+    alignas(16) u32 lows[4], highs[4], ors[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(lows), _mm_xor_si128(low4, flip));
+    _mm_store_si128(reinterpret_cast<__m128i*>(highs), _mm_xor_si128(high4, flip));
+    _mm_store_si128(reinterpret_cast<__m128i*>(ors), bits4);
+    for (unsigned i = 0; i < 4; ++i) {
+        low = std::min(low, lows[i]);
+        high = std::max(high, highs[i]);
+        bits |= ors[i];
+    }
+#else
+    for (unsigned l = 0; l < 64; ++l) {
+        low = std::min(low, v[l]);
+        high = std::max(high, v[l]);
+        bits |= v[l];
+        out.address[l] = first + v[l];
+    }
+#endif
+    out.lowest = first + low;
+    out.highest = first + high;
+    out.any_bits = first | bits;
+    const u64 records = r.num_records;
+    // The offsets below which all of a lane's dwords, and its first, are in range.
+    const u64 last_dword = 4 * (dwords - 1);
+    const u64 whole_below = records > offset + last_dword ? records - offset - last_dword : 0;
+    if (high < whole_below) {  // every lane in range: the usual case
         for (unsigned d = 0; d < dwords; ++d) out.in_range[d] = ~0ull;
         return true;
     }
-    for (unsigned l = 0; l < 64; ++l)
-        for (unsigned d = 0; d < dwords; ++d)
-            out.in_range[d] |= u64(out.address[l] - base + 4 * d < r.num_records) << l;
+    const u64 whole = lanes_below(v, whole_below);
+    const u64 some = lanes_below(v, records > offset ? records - offset : 0);
+    for (unsigned d = 0; d < dwords; ++d) out.in_range[d] = whole;
+    for (u64 lanes = some & ~whole; lanes; lanes &= lanes - 1) {
+        const unsigned l = unsigned(__builtin_ctzll(lanes));
+        for (unsigned d = 0; d < dwords; ++d) out.in_range[d] |= u64(offset + v[l] + 4 * d < records) << l;
+    }
     return true;
 }
 
@@ -289,8 +367,11 @@ std::uint8_t* whole_span(Wave& w, const DwordLanes& a, u64 lanes, unsigned dword
     if (lanes != ~0ull) {
         lowest = ~0ull;
         highest = 0;
-        for (unsigned l = 0; l < 64; ++l) {
-            if (!((lanes >> l) & 1)) continue;
+        // Over the set lanes only: at the edge of a matrix often a few (the
+        // unrolled 64-lane loop was about 620 host instructions per access;
+        // callgrind, 16^3 SGEMM through the BLAS).
+        for (u64 rest = lanes; rest; rest &= rest - 1) {
+            const unsigned l = unsigned(__builtin_ctzll(rest));
             lowest = std::min(lowest, a.address[l]);
             highest = std::max(highest, a.address[l]);
         }
@@ -317,6 +398,55 @@ bool direct_access(Wave& w, const ExecInst& e, const Format& f, u64 exec, DwordL
     return host || !(exec & touched);
 }
 
+// Whether every lane's access of `dwords` dwords (1, 2 or 4) starts on a
+// host address aligned to its single-copy pieces: 4 bytes for one dword, 8
+// for two or four (then load_single_copy would cut each lane's access into
+// exactly the 4- or 8-byte words the aligned loops below move).
+bool aligned_lanes(const DwordLanes& a, const std::uint8_t* host, u64 lowest, unsigned dwords) {
+    if (dwords != 1 && dwords != 2 && dwords != 4) return false;
+    const u64 mask = dwords == 1 ? 3 : 7;
+    return ((reinterpret_cast<std::uintptr_t>(host) | a.any_bits | lowest) & mask) == 0;
+}
+
+// The aligned loops: one relaxed word access per piece, found once for all
+// lanes instead of per lane (piece_size). A 16^3 SGEMM through the BLAS
+// spent about 3,300 host instructions per global load or store on the
+// general loop (callgrind), most of them finding pieces.
+template <unsigned Dwords>
+void load_aligned(const DwordLanes& a, const std::uint8_t* host, u64 lowest, u64 lanes, u32* data) {
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((lanes >> l) & 1)) {
+            for (unsigned d = 0; d < Dwords; ++d) data[64 * d + l] = 0;
+            continue;
+        }
+        const std::uint8_t* p = host + (a.address[l] - lowest);
+        if constexpr (Dwords == 1) {
+            data[l] = __atomic_load_n(reinterpret_cast<const u32*>(p), __ATOMIC_RELAXED);
+        } else {
+            for (unsigned d = 0; d < Dwords; d += 2) {
+                const u64 v = __atomic_load_n(reinterpret_cast<const u64*>(p + 4 * d), __ATOMIC_RELAXED);
+                data[64 * d + l] = u32(v);
+                data[64 * (d + 1) + l] = u32(v >> 32);
+            }
+        }
+    }
+}
+
+template <unsigned Dwords>
+void store_aligned(const DwordLanes& a, std::uint8_t* host, u64 lowest, u64 lanes, const u32* const* values) {
+    for (unsigned l = 0; l < 64; ++l) {
+        if (!((lanes >> l) & 1)) continue;
+        std::uint8_t* p = host + (a.address[l] - lowest);
+        if constexpr (Dwords == 1) {
+            __atomic_store_n(reinterpret_cast<u32*>(p), values[0][l], __ATOMIC_RELAXED);
+        } else {
+            for (unsigned d = 0; d < Dwords; d += 2)
+                __atomic_store_n(reinterpret_cast<u64*>(p + 4 * d), u64(values[d][l]) | (u64(values[d + 1][l]) << 32),
+                                 __ATOMIC_RELAXED);
+        }
+    }
+}
+
 // Lane-major: each lane's dwords are read (written) together, in one
 // single-copy access when all are in range, so that a lane's dwordx2 is never
 // seen half old, half new by another workgroup.
@@ -325,6 +455,16 @@ u64 direct_load(const DwordLanes& a, const std::uint8_t* host, u64 lowest, u64 e
     for (unsigned d = 0; d < dwords; ++d) {
         all_in_range &= a.in_range[d];
         bytes += 4ull * unsigned(__builtin_popcountll(exec & a.in_range[d]));
+    }
+    // Every active lane has all its dwords or none of them: the aligned loops.
+    bool whole_lanes = true;
+    for (unsigned d = 0; d < dwords; ++d) whole_lanes = whole_lanes && (exec & a.in_range[d]) == all_in_range;
+    if (whole_lanes && aligned_lanes(a, host, lowest, dwords)) {
+        switch (dwords) {
+        case 1: load_aligned<1>(a, host, lowest, all_in_range, data); return bytes;
+        case 2: load_aligned<2>(a, host, lowest, all_in_range, data); return bytes;
+        default: load_aligned<4>(a, host, lowest, all_in_range, data); return bytes;
+        }
     }
     for (unsigned l = 0; l < 64; ++l) {
         u32 value[4] = {};
@@ -347,6 +487,15 @@ u64 direct_store(const DwordLanes& a, std::uint8_t* host, u64 lowest, u64 exec, 
         all_in_range &= a.in_range[d];
         bytes += 4ull * unsigned(__builtin_popcountll(exec & a.in_range[d]));
         values[d] = vreg(w, data, d);
+    }
+    bool whole_lanes = true;
+    for (unsigned d = 0; d < dwords; ++d) whole_lanes = whole_lanes && (exec & a.in_range[d]) == all_in_range;
+    if (whole_lanes && aligned_lanes(a, host, lowest, dwords)) {
+        switch (dwords) {
+        case 1: store_aligned<1>(a, host, lowest, all_in_range, values); return bytes;
+        case 2: store_aligned<2>(a, host, lowest, all_in_range, values); return bytes;
+        default: store_aligned<4>(a, host, lowest, all_in_range, values); return bytes;
+        }
     }
     for (unsigned l = 0; l < 64; ++l) {
         if (!((exec >> l) & 1)) continue;

@@ -300,8 +300,8 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const
     }
 }
 
-// A run of multiply-adds under DenormalsAreZero (set by the caller: this is
-// the separate call), with the AVX2 lane loops inlined.
+// A run of multiply-adds, under DenormalsAreZero when its inputs flush (set
+// by the caller: this is the separate call), with the AVX2 lane loops inlined.
 template <bool Fused, int A, int B, int C>
 __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w, const ExecInst* run,
                                                                          unsigned length) {
@@ -429,17 +429,27 @@ __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_run_avx5
 // v_mac_f32 and v_mad_f32 (Fused = false), v_fmac_f32 and v_fma_f32 (true).
 // Sources A, B, C as in vop3 (the *mk forms put their literal K in the
 // middle). The ExecInst::multiply_add_run instructions that follow in
-// Program::code, all of this kind, execute in this call under one
-// DenormalsAreZero (an observer still sees each of them, in order).
+// Program::code, all of this kind, execute in this call (an observer still
+// sees each of them, in order): under one DenormalsAreZero when they flush
+// their inputs, else (fp32 denormals kept, as in the `_denorm` kernels, the
+// default ones) in the mode the general path runs in. One at a time, through
+// fetch_copy's lane-by-lane DPP gather, a kept-denormal v_fmac_f32 DPP cost
+// about 570 host instructions (callgrind, 16^3 dpp2_64_denorm through the
+// BLAS, AVX2 paths).
 template <bool Fused, int A = 0, int B = 1, int C = 2>
 void multiply_add_op(Wave& w, const ExecInst& e) {
     const MultiplyAddLoops& loops = multiply_add_loops<Fused>();
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (e.flush_in && loops.denormals_are_zero) {
-        {
-            const DenormalsAreZero inputs_flushed;
+    if (loops.denormals_are_zero) {  // the CPU has AVX2 and FMA (and the DAZ mode)
+        const auto run = [&] {
             if (loops.avx512) multiply_add_run_avx512<Fused, A, B, C>(w, &e, e.multiply_add_run);
             else multiply_add_run_avx2<Fused, A, B, C>(w, &e, e.multiply_add_run);
+        };
+        if (e.flush_in) {
+            const DenormalsAreZero inputs_flushed;
+            run();
+        } else {
+            run();
         }
         finish_run(w, &e, e.multiply_add_run);
         return;
