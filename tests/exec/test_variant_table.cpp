@@ -57,6 +57,7 @@ TEST_CASE("every variant row: counted LDS read requests and extra VALU per step 
             c = two;
             c.lds_read_requests = two.lds_read_requests - one.lds_read_requests;
             c.valu_multiply_add = two.valu_multiply_add - one.valu_multiply_add;
+            c.mfma_flops = two.mfma_flops - one.mfma_flops;
             return std::int64_t(two[InstClass::valu]) - std::int64_t(one[InstClass::valu]);
         };
         // Extra VALU counts from the first row of the same macro and micro tile
@@ -89,10 +90,12 @@ TEST_CASE("every variant row: counted LDS read requests and extra VALU per step 
             const Plain& twin = plain.at(std::make_pair(row.macro_tile, row.micro_tile));
             CHECK(c.lds_read_requests == row.lds_read_requests_per_step * kSteps);
             CHECK(valu - twin.valu == row.extra_valu_per_step * kSteps);  // exact
-            // Same useful work: the emulator counts multiply-add instructions, and
-            // with the template parameter PACKED=1 every one is a v_pk_fma_f32 (two).
+            // Same useful work, in lane FMAs: the emulator counts multiply-add
+            // instructions (64 lanes; with the template parameter PACKED=1 every one
+            // is a v_pk_fma_f32, two) and the MFMAs' operations (2 per FMA).
             const bool packed = (" " + std::string(row.defines) + " ").find(" PACKED=1 ") != std::string::npos;
-            CHECK(c.valu_multiply_add * (packed ? 2 : 1) == twin.counters.valu_multiply_add);
+            CHECK(64 * c.valu_multiply_add * (packed ? 2 : 1) + c.mfma_flops / 2 ==
+                  64 * twin.counters.valu_multiply_add);
             ++rows_checked;
         }
     }
