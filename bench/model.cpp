@@ -111,9 +111,11 @@ Modeled model_launch(const GpuSpec& gpu, const Counters& c, double flops) {
     const double rounds = std::ceil(busy / std::max(1, gpu.resident_workgroups));
     m.issue_cycles = rounds * 4.0 * double(c.wave_instructions()) / double(c.waves);
 
-    const std::pair<double, const char*> bounds[] = {
-        {m.valu_cycles, "valu"},     {m.mfma_cycles, "mfma"},   {m.lds_cycles, "lds"},
-        {m.memory_cycles, "memory"}, {m.issue_cycles, "issue"}};
+    const std::pair<double, const char*> bounds[] = {{m.valu_cycles, "valu"},
+                                                     {m.mfma_cycles, "mfma"},
+                                                     {m.lds_cycles, "lds"},
+                                                     {m.memory_cycles, "memory"},
+                                                     {m.issue_cycles, "issue"}};
     const auto* worst =
         std::max_element(std::begin(bounds), std::end(bounds), [](auto& a, auto& b) { return a.first < b.first; });
     m.bound = worst->second;

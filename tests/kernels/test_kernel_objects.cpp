@@ -67,7 +67,7 @@ std::vector<Instruction> disassemble(const std::string& target, const std::strin
 
 struct LoopCounts {
     int macs = 0, dpp_macs = 0, packed_fmas = 0, other_valu = 0, lds_reads = 0, barriers = 0, branches_back = 0;
-    int mfmas = 0, mfma_lane_fmas = 0;  // matrix-core instructions, and their FMAs per lane (M N K / 64 each)
+    int mfmas = 0, mfma_lane_fmas = 0;        // matrix-core instructions, and their FMAs per lane (M N K / 64 each)
     std::map<std::string, int> dpp_controls;  // "quad_perm", "row_ror", ... -> DPP macs and movs using it
 };
 
