@@ -512,6 +512,7 @@
 .set v_col_first, v_goff_a + 1 // first C column of this lane
 .set v_row_first_1, v_goff_a + 2 // SHARING=3: first C row of row set 1
 .set s_ldc_bytes, s_step_a
+.set s_row_exec, s_desc_a  // s[20:27] (MFMA=1 blend) EXEC of each of a row set's 4 rows
 
 // ---- helpers --------------------------------------------------------------
 
@@ -976,6 +977,44 @@
   .endr
 .endm
 
+// MFMA=1, beta != 0: a row set's 4 rows load their 2 C values each at once,
+// each row under its own EXEC (kept in s_row_exec), and wait once: 8 waits in
+// the epilogue instead of a wait per row.
+.macro blend_and_store_row_set set, row_first, rows
+  .irp r, 0, 1, 2, 3
+  s_sub_i32 s[s_tmp], s[s_m_left], \rows + \r
+  s_mov_b64 exec, -1
+  v_cmp_gt_i32 vcc, s[s_tmp], v[\row_first]
+  s_mov_b64 s[s_row_exec + 2 * \r:s_row_exec + 2 * \r + 1], vcc
+  s_mov_b64 exec, vcc
+  .irp j, 0, 1
+  buffer_load_dword v[v_a + 2 * \r + \j], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:(\rows + \r) * 4
+  .endr
+  .endr
+  s_mov_b64 exec, -1
+  .irp r, 0, 1, 2, 3
+  .irp j, 0, 1
+  v_mul_f32 v[v_c + LANE_ROWS * \j + 4 * \set + \r], s[s_alpha], v[v_c + LANE_ROWS * \j + 4 * \set + \r]
+  .endr
+  .endr
+  s_waitcnt vmcnt(0)
+  .irp r, 0, 1, 2, 3
+  s_mov_b64 exec, s[s_row_exec + 2 * \r:s_row_exec + 2 * \r + 1]
+  .irp j, 0, 1
+  mac v[v_c + LANE_ROWS * \j + 4 * \set + \r], s[s_beta], v[v_a + 2 * \r + \j]
+  buffer_store_dword v[v_c + LANE_ROWS * \j + 4 * \set + \r], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:(\rows + \r) * 4
+  .endr
+  .endr
+  s_mov_b64 exec, -1
+.endm
+
+.macro mfma_blend_and_store_c
+  column_offsets v_row_first
+  .irp set, 0, 1, 2, 3, 4, 5, 6, 7
+  blend_and_store_row_set \set, v_row_first, 8 * \set
+  .endr
+.endm
+
 // The kernel descriptor; `extra`, `extra2` carry target-only directives (.if is
 // not allowed inside an .amdhsa_kernel block).
 .macro kernel_descriptor name, extra="", extra2=""
@@ -1236,7 +1275,11 @@
   store_c scale_and_store_row
   s_endpgm
 .Lblend:
+.if MFMA
+  mfma_blend_and_store_c
+.else
   store_c blend_and_store_row
+.endif
   s_endpgm
 .Lend_of_code:
 .size \name, .Lend_of_code - \name
