@@ -215,6 +215,75 @@
   .endif
 .endif
 
+// ---- matrix cores (MFMA=1, gfx908, gfx90a and gfx942 only) ----------------
+//   MFMA     0: the vector ALU kernels above; 1: v_mfma_f32_32x32x2f32 (gfx942
+//            spells it v_mfma_f32_32x32x2_f32 and takes the old name), the
+//            instruction rocBLAS/Tensile's MI200 SGEMM logic lists beside
+//            16x16x4f32 (MatrixInstruction [32, 32, 2, 1]); needs no sharing,
+//            MICRO_TILE=8 and FMAC=1 (the epilogue's blend is fused like the
+//            MFMA's own multiply-adds)
+// Same loads, LDS layout (SHARING=0's rows of 128 + PAD floats), edges and
+// epilogue as SHARING=0; the 4 waves split the 128 x 128 tile in 64 x 64
+// quarters (wave w: rows 64 (w % 2), columns 64 (w / 2)), each as 2 x 2 blocks
+// of 32 x 32. One MFMA adds A(32 x 2) B(2 x 32) to a block; per k pair p
+// (k = 2p, 2p + 1) a wave issues 4 of them. Operand lanes (AMD's matrix
+// instruction calculator; /work/shared/design/mfma.md section 1):
+//   A[i][k] in lane 32k + i, B[k][j] in lane 32k + j (one VGPR each)
+//   D[i][j] in register 4 (i / 8) + i % 4 of the block, lane 32 ((i / 4) % 2) + j
+// so lane l (h = l / 32) reads one dword of A row k = 2p + h at
+// m = 64 (w % 2) + 32 bi + l % 32 and one of B row 2p + h at n = 64 (w / 2) +
+// 32 bj + l % 32: a ds_read_b32 per block operand, 16 per wave and step:
+//   LDS read requests per 128x128x8 step: 4 waves * 64 lanes * (8 A + 8 B) = 4096
+// (4 bytes each: 0.125 bytes of LDS per FMA against dpp0's 1.0). A half-wave
+// pass reads 32 consecutive dwords of one row: no bank conflicts.
+// The lane's C: columns n = col_first + 32 j (j = bj < 2), rows row_first +
+// 8 s + r (row set s = 4 bi + g, r < 4) with row_first = 64 (w % 2) + 4h: the
+// epilogue's c(i, j) at v_c + LANE_ROWS j + i with LANE_ROWS = 32 (i = 4 s + r)
+// and LANE_COLS = 2. Block (bi, bj) is v_c + 16 bi + 32 bj .. + 15.
+// Accumulators: gfx908's MFMA writes C/D only to AGPRs (a[0:63], the same
+// numbers as v_c; v_accvgpr_read copies them to v_c before the epilogue);
+// gfx90a/gfx942 accumulate in v_c itself (no AGPRs, accum_offset = VGPR_COUNT).
+// Each C element is a chain of fused multiply-adds over k in increasing order
+// if the MFMA sums its 2 products in k order (the emulator's model; the order
+// is published nowhere), which is what the fused reference computes.
+// Wait states (LLVM GCNHazardRecognizer; mfma.md section 3), 32x32x2f32 being a
+// 16-pass op: MFMA result -> v_accvgpr_read 18 (gfx908), -> VALU read 19
+// (gfx90a), 18 (gfx942). No s_nop is needed: from the loop's last MFMA to the
+// first read of a result run 30 instructions, each one wait state, on the way
+// to gfx908's v_accvgpr_read (loop exit 2, C descriptor 20, lane_c_corner 7,
+// s_lshl 1) and more before the epilogue's first v_mul_f32 of them elsewhere.
+// Operands come from ds_read only (no VALU-write -> MFMA-read hazard) and
+// consecutive MFMAs of a block use an identical SrcC (a chain: 0 wait states).
+.ifndef MFMA
+  .set MFMA, 0
+.endif
+.macro mfma_target_error major, minor, stepping
+  .error "MFMA=1: v_mfma_f32_32x32x2f32 exists on gfx908, gfx90a, gfx940 and gfx942 only, not on this target (gfx generation \major\().\minor\().\stepping)"
+  .endif
+  .endif
+  .end
+.endm
+.if MFMA
+  .set _gen_major, .amdgcn.gfx_generation_number
+  .set _gen_minor, .amdgcn.gfx_generation_minor
+  .set _gen_stepping, .amdgcn.gfx_generation_stepping
+  .if !(_gen_major == 9 && (_gen_minor >= 4 || (_gen_minor == 0 && (_gen_stepping == 8 || _gen_stepping == 10))))
+    .altmacro
+    mfma_target_error %_gen_major, %_gen_minor, %_gen_stepping
+    .noaltmacro
+  .endif
+  .if SHARING != 0 || PACKED
+    .error "MFMA=1 excludes B_QUAD_SHARED, B_TWO_K, A_ROW_SHARED, B_ROW_BROADCAST and PACKED: the matrix core takes its operands in its own lane layout"
+  .endif
+  .ifdef FMAC
+    .if FMAC != 1
+      .error "MFMA=1 needs FMAC=1 (fused epilogue; every target with MFMA has v_fmac_f32)"
+    .endif
+  .else
+    .set FMAC, 1
+  .endif
+.endif
+
 .ifndef TRANS_A
   .error "template parameter TRANS_A is not set"
 .endif
@@ -268,12 +337,31 @@
 .if !((MACRO_TILE == 128 && MICRO_TILE == 8) || (MACRO_TILE == 64 && MICRO_TILE == 4))
   .error "MACRO_TILE and MICRO_TILE must be 128 and 8, or 64 and 4: the workgroup is 16 x 16 lanes (256 workitems), so MACRO_TILE = 16 * MICRO_TILE"
 .endif
+.if MFMA && MACRO_TILE != 128
+  .error "MFMA=1 needs MACRO_TILE=128 and MICRO_TILE=8: 4 waves of 2 x 2 blocks of 32 x 32"
+.endif
 .if MICRO_TILE == 4 && (A_ROW_SHARED || B_ROW_BROADCAST || PACKED)
   .error "MICRO_TILE=4 takes no A_ROW_SHARED, B_ROW_BROADCAST or PACKED: a lane reads one A float4 per k (nothing to share in a row) and one B float4"
 .endif
 .set MAC_TILE, MACRO_TILE
 .set MIC, MICRO_TILE
 .set UNR, K_UNROLL
+// The C values of a lane: LANE_ROWS rows x LANE_COLS columns, c(i, j) at
+// v_c + LANE_ROWS j + i (MFMA=1: 32 rows in 8 sets of 4, 2 columns; header).
+.if MFMA
+  .set LANE_ROWS, 32
+  .set LANE_COLS, 2
+.else
+  .set LANE_ROWS, MIC
+  .set LANE_COLS, MIC
+.endif
+// gfx908's MFMA accumulates in AGPRs; gfx90a/gfx94x (unified file) in VGPRs.
+.set MFMA_ACC_AGPRS, MFMA && !ACCUM_OFFSET_REQUIRED
+.if MFMA_ACC_AGPRS
+  .set AGPR_COUNT, 64
+.else
+  .set AGPR_COUNT, 0
+.endif
 .set WORKITEMS, (MACRO_TILE / MICRO_TILE) * (MACRO_TILE / MICRO_TILE)
 // (an assembler comparison is -1 when true: branch with .if, never add one)
 .if MACRO_TILE == 128
@@ -424,6 +512,7 @@
 .set v_col_first, v_goff_a + 1 // first C column of this lane
 .set v_row_first_1, v_goff_a + 2 // SHARING=3: first C row of row set 1
 .set s_ldc_bytes, s_step_a
+.set s_row_exec, s_desc_a  // s[20:27] (MFMA=1 blend) EXEC of each of a row set's 4 rows
 
 // ---- helpers --------------------------------------------------------------
 
@@ -746,19 +835,73 @@
   .endr
 .endm
 
+// ---- matrix-core micro kernel (MFMA=1) -------------------------------------
+// The operands of k pair p: A of block row bi in v_a + 2p + bi, B of block
+// column bj in v_b + 2p + bj (the lane's address holds its row h and column).
+.macro mfma_read_pair p
+  .irp bi, 0, 1
+  ds_read_b32 v[v_a + 2 * \p + \bi], v[v_lds_read_a] offset:2 * \p * A_ROW_BYTES + 128 * \bi
+  .endr
+  .irp bj, 0, 1
+  ds_read_b32 v[v_b + 2 * \p + \bj], v[v_lds_read_b] offset:A_TILE_BYTES + 2 * \p * B_ROW_BYTES + 128 * \bj
+  .endr
+.endm
+.set MFMA_READS_PER_PAIR, 4
+
+// Block (bi, bj) += A(block row bi, k pair p) B(k pair p, block column bj).
+.macro mfma_block p, bi, bj
+  .set _blk, v_c + 16 * \bi + 32 * \bj
+.if MFMA_ACC_AGPRS
+  v_mfma_f32_32x32x2f32 a[_blk:_blk + 15], v[v_a + 2 * \p + \bi], v[v_b + 2 * \p + \bj], a[_blk:_blk + 15]
+.else
+  v_mfma_f32_32x32x2f32 v[_blk:_blk + 15], v[v_a + 2 * \p + \bi], v[v_b + 2 * \p + \bj], v[_blk:_blk + 15]
+.endif
+.endm
+
+.macro mfma_pair p
+  .irp bj, 0, 1
+  mfma_block \p, 0, \bj
+  mfma_block \p, 1, \bj
+  .endr
+.endm
+
+// All UNR k of the stage: the 16 reads go out first; the 4 MFMAs of pair p
+// wait for its reads only (lgkmcnt counts the later pairs' still in flight).
+.macro mfma_multiply_tile
+  .irp p, 0, 1, 2, 3
+  mfma_read_pair \p
+  .endr
+  .irp p, 0, 1, 2, 3
+  s_waitcnt lgkmcnt(MFMA_READS_PER_PAIR * (3 - \p))
+  mfma_pair \p
+  .endr
+.endm
+
+// gfx908: the accumulators from the AGPRs into v_c, where the epilogue takes them.
+.macro mfma_accumulators_to_vgprs
+.if MFMA_ACC_AGPRS
+  .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+  v_accvgpr_read_b32 v[v_c + \i], a[v_c + \i]
+  v_accvgpr_read_b32 v[v_c + 32 + \i], a[v_c + 32 + \i]
+  .endr
+.endif
+.endm
+
 // ---- epilogue -------------------------------------------------------------
 
 // v_col_off + j = byte offset of C(row_first, column j) from the tile's
 // corner, or OUT_OF_RANGE past N (then the store is dropped).
 .macro column_offsets row_first
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-  .if \j >= MIC
+  .if \j >= LANE_COLS
+  .elseif MFMA
+  v_add_u32 v[v_col_off + \j], 32 * \j, v[v_col_first]
   .elseif SHARING == 0
   v_add_u32 v[v_col_off + \j], (\j / 4) * 64 + (\j % 4), v[v_col_first]
   .else
   v_add_u32 v[v_col_off + \j], \j, v[v_col_first]
   .endif
-  .if \j < MIC
+  .if \j < LANE_COLS
   v_cmp_gt_i32 vcc, s[s_n_left], v[v_col_off + \j]
   v_mul_lo_u32 v[v_col_off + \j], v[v_col_off + \j], s[s_ldc_bytes]
   v_lshl_add_u32 v[v_col_off + \j], v[\row_first], 2, v[v_col_off + \j]
@@ -781,11 +924,15 @@
 .endm
 
 // Both row sets: 64 rows apart (SHARING 0..2, 4), or each from its own first row
-// (SHARING=3); MICRO_TILE=4 has one.
+// (SHARING=3); MICRO_TILE=4 has one; MFMA=1 eight, 8 rows apart.
 .macro store_c op
   column_offsets v_row_first
   store_row_set \op, 0, v_row_first, 0
-.if MIC == 4
+.if MFMA
+  .irp set, 1, 2, 3, 4, 5, 6, 7
+  store_row_set \op, \set, v_row_first, 8 * \set
+  .endr
+.elseif MIC == 4
 .elseif SHARING == 3
   column_offsets v_row_first_1
   store_row_set \op, 1, v_row_first_1, 0
@@ -800,33 +947,71 @@
 // computes alpha * (dot product) as the kernel does.
 .macro scale_and_store_row i, offset
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-  .if \j < MIC
-  v_mul_f32 v[v_c + MIC * \j + \i], s[s_alpha], v[v_c + MIC * \j + \i]
+  .if \j < LANE_COLS
+  v_mul_f32 v[v_c + LANE_ROWS * \j + \i], s[s_alpha], v[v_c + LANE_ROWS * \j + \i]
   .if !TRANS_A
-  v_add_f32 v[v_c + MIC * \j + \i], 0, v[v_c + MIC * \j + \i]
+  v_add_f32 v[v_c + LANE_ROWS * \j + \i], 0, v[v_c + LANE_ROWS * \j + \i]
   .endif
-  buffer_store_dword v[v_c + MIC * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
+  buffer_store_dword v[v_c + LANE_ROWS * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
   .endif
   .endr
 .endm
 
 .macro blend_and_store_row i, offset
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-  .if \j < MIC
+  .if \j < LANE_COLS
   buffer_load_dword v[v_a + \j], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
   .endif
   .endr
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-  .if \j < MIC
-  v_mul_f32 v[v_c + MIC * \j + \i], s[s_alpha], v[v_c + MIC * \j + \i]
+  .if \j < LANE_COLS
+  v_mul_f32 v[v_c + LANE_ROWS * \j + \i], s[s_alpha], v[v_c + LANE_ROWS * \j + \i]
   .endif
   .endr
   s_waitcnt vmcnt(0)
   .irp j, 0, 1, 2, 3, 4, 5, 6, 7
-  .if \j < MIC
-  mac v[v_c + MIC * \j + \i], s[s_beta], v[v_a + \j]
-  buffer_store_dword v[v_c + MIC * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
+  .if \j < LANE_COLS
+  mac v[v_c + LANE_ROWS * \j + \i], s[s_beta], v[v_a + \j]
+  buffer_store_dword v[v_c + LANE_ROWS * \j + \i], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:\offset
   .endif
+  .endr
+.endm
+
+// MFMA=1, beta != 0: a row set's 4 rows load their 2 C values each at once,
+// each row under its own EXEC (kept in s_row_exec), and wait once: 8 waits in
+// the epilogue instead of a wait per row.
+.macro blend_and_store_row_set set, row_first, rows
+  .irp r, 0, 1, 2, 3
+  s_sub_i32 s[s_tmp], s[s_m_left], \rows + \r
+  s_mov_b64 exec, -1
+  v_cmp_gt_i32 vcc, s[s_tmp], v[\row_first]
+  s_mov_b64 s[s_row_exec + 2 * \r:s_row_exec + 2 * \r + 1], vcc
+  s_mov_b64 exec, vcc
+  .irp j, 0, 1
+  buffer_load_dword v[v_a + 2 * \r + \j], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:(\rows + \r) * 4
+  .endr
+  .endr
+  s_mov_b64 exec, -1
+  .irp r, 0, 1, 2, 3
+  .irp j, 0, 1
+  v_mul_f32 v[v_c + LANE_ROWS * \j + 4 * \set + \r], s[s_alpha], v[v_c + LANE_ROWS * \j + 4 * \set + \r]
+  .endr
+  .endr
+  s_waitcnt vmcnt(0)
+  .irp r, 0, 1, 2, 3
+  s_mov_b64 exec, s[s_row_exec + 2 * \r:s_row_exec + 2 * \r + 1]
+  .irp j, 0, 1
+  mac v[v_c + LANE_ROWS * \j + 4 * \set + \r], s[s_beta], v[v_a + 2 * \r + \j]
+  buffer_store_dword v[v_c + LANE_ROWS * \j + 4 * \set + \r], v[v_col_off + \j], s[s_desc_c:s_desc_c + 3], 0 offen offset:(\rows + \r) * 4
+  .endr
+  .endr
+  s_mov_b64 exec, -1
+.endm
+
+.macro mfma_blend_and_store_c
+  column_offsets v_row_first
+  .irp set, 0, 1, 2, 3, 4, 5, 6, 7
+  blend_and_store_row_set \set, v_row_first, 8 * \set
   .endr
 .endm
 
@@ -869,6 +1054,21 @@
 
 // LDS read addresses (stage 0) of this lane, relative to the A tile / B tile.
 .macro lane_read_addresses
+.if MFMA
+  // l = tid % 64, h = l / 32, w = tid / 64: A row h at m = 64 (w % 2) + l % 32,
+  // B row h at n = 64 (w / 2) + l % 32 (header: matrix cores)
+  v_and_b32 v[v_tmp], 31, v[v_tid]
+  v_bfe_u32 v[v_tmp + 1], v[v_tid], 5, 1
+  v_bfe_u32 v[v_tmp + 2], v[v_tid], 6, 1
+  v_lshl_add_u32 v[v_tmp + 2], v[v_tmp + 2], 6, v[v_tmp]
+  v_mul_u32_u24 v[v_tmp + 3], A_ROW_BYTES, v[v_tmp + 1]
+  v_lshl_add_u32 v[v_lds_read_a], v[v_tmp + 2], 2, v[v_tmp + 3]
+  v_lshrrev_b32 v[v_tmp + 2], 7, v[v_tid]
+  v_lshl_add_u32 v[v_tmp + 2], v[v_tmp + 2], 6, v[v_tmp]
+  v_mul_u32_u24 v[v_tmp + 3], B_ROW_BYTES, v[v_tmp + 1]
+  v_lshl_add_u32 v[v_lds_read_b], v[v_tmp + 2], 2, v[v_tmp + 3]
+  .exitm
+.endif
   lane_xy
 .if SHARING == 3
   // A: the float4 of row set 0 = rows 8x + 4h, h = Q % 2
@@ -920,6 +1120,16 @@
 
 // First C row (row set 0) and first column of this lane, for the epilogue.
 .macro lane_c_corner
+.if MFMA
+  v_bfe_u32 v[v_tmp], v[v_tid], 6, 1                // w % 2
+  v_bfe_u32 v[v_tmp + 1], v[v_tid], 5, 1            // h
+  v_lshlrev_b32 v[v_tmp + 1], 2, v[v_tmp + 1]
+  v_lshl_add_u32 v[v_row_first], v[v_tmp], 6, v[v_tmp + 1]   // 64 (w % 2) + 4h
+  v_lshrrev_b32 v[v_tmp], 7, v[v_tid]               // w / 2
+  v_and_b32 v[v_tmp + 1], 31, v[v_tid]
+  v_lshl_add_u32 v[v_col_first], v[v_tmp], 6, v[v_tmp + 1]   // 64 (w / 2) + l % 32
+  .exitm
+.endif
   lane_xy
 .if SHARING == 3
   v_bfe_u32 v[v_tmp + 2], v[v_tid], 2, 1            // h
@@ -952,9 +1162,12 @@
   v_and_b32 v[v_tid], 0x3ff, v0
   v_mov_b32 v[v_out_of_range], OUT_OF_RANGE
   .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
-  .if \i < MIC * MIC / 2
+  .if MFMA_ACC_AGPRS
+  v_accvgpr_write_b32 a[v_c + \i], 0
+  v_accvgpr_write_b32 a[v_c + 32 + \i], 0
+  .elseif \i < LANE_ROWS * LANE_COLS / 2
   v_mov_b32 v[v_c + \i], 0
-  v_mov_b32 v[v_c + MIC * MIC / 2 + \i], 0
+  v_mov_b32 v[v_c + LANE_ROWS * LANE_COLS / 2 + \i], 0
   .endif
   .endr
 
@@ -992,7 +1205,11 @@
   s_cbranch_scc1 .Lmultiply                          // last tile: nothing to prefetch
   load_tile                                          // tile k + 1 flies during the macs
 .Lmultiply:
+.if MFMA
+  mfma_multiply_tile
+.else
   multiply_tile
+.endif
   s_cmp_eq_u32 s[s_steps], 0
   s_cbranch_scc1 .Lepilogue
   store_tile_to_lds
@@ -1028,6 +1245,9 @@
 
   lane_c_corner
   s_lshl_b32 s[s_ldc_bytes], s[s_ldc], 2
+.if MFMA
+  mfma_accumulators_to_vgprs
+.endif
 
   // Reference BLAS's sign of zero. With no products it forms beta C alone
   // (+0 for beta = 0): alpha = 0, and K = 0 for TRANS_A=0, whose column
@@ -1055,7 +1275,11 @@
   store_c scale_and_store_row
   s_endpgm
 .Lblend:
+.if MFMA
+  mfma_blend_and_store_c
+.else
   store_c blend_and_store_row
+.endif
   s_endpgm
 .Lend_of_code:
 .size \name, .Lend_of_code - \name
@@ -1073,7 +1297,7 @@
 
 // Code-object metadata: what a generic loader needs (kernarg layout, LDS,
 // register counts). Numbers arrive evaluated through .altmacro's %expr.
-.macro sgemm_metadata name, lds_bytes, vgprs, sgprs, kargs_size
+.macro sgemm_metadata name, lds_bytes, vgprs, agprs, sgprs, kargs_size
 .amdgpu_metadata
 ---
 amdhsa.version: [ 1, 1 ]
@@ -1087,7 +1311,7 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: \sgprs
     .vgpr_count: \vgprs
-    .agpr_count: 0
+    .agpr_count: \agprs
     .max_flat_workgroup_size: 256
     .args:
       - .name: a
@@ -1145,14 +1369,14 @@ amdhsa.kernels:
 
 // .altmacro turns the %expressions into numbers; the YAML itself must be
 // expanded with .altmacro off, which would otherwise eat its quotes.
-.macro sgemm_metadata_evaluated name, lds_bytes, vgprs, sgprs, kargs_size
+.macro sgemm_metadata_evaluated name, lds_bytes, vgprs, agprs, sgprs, kargs_size
 .noaltmacro
-  sgemm_metadata \name, \lds_bytes, \vgprs, \sgprs, \kargs_size
+  sgemm_metadata \name, \lds_bytes, \vgprs, \agprs, \sgprs, \kargs_size
 .endm
 
 .macro dppgemm_sgemm name
   sgemm_kernel \name
 .altmacro
-  sgemm_metadata_evaluated \name, %LDS_BYTES, %VGPR_COUNT, %(SGPR_COUNT+2), %KARGS_SIZE
+  sgemm_metadata_evaluated \name, %LDS_BYTES, %VGPR_COUNT, %AGPR_COUNT, %(SGPR_COUNT+2), %KARGS_SIZE
 .noaltmacro
 .endm

@@ -96,6 +96,11 @@ Modeled model_launch(const GpuSpec& gpu, const Counters& c, double flops) {
     const double busy = m.busiest_cu_workgroups;
     // A wave64 VALU instruction keeps a SIMD16 busy 4 clocks; 4 SIMDs per CU.
     m.valu_cycles = busy * double(c.valu) / workgroups;
+    // A matrix-core pass keeps its SIMD busy 4 clocks (mfma.md section 2: [CALC],
+    // LLVM SISchedule.td). MFMA and VALU overlap: they co-execute on CDNA1/2;
+    // CDNA3's fp32 MFMAs do not, which this bound leaves out (an MFMA kernel's
+    // few VALU instructions add to its time there).
+    m.mfma_cycles = busy * double(c.mfma_passes) / workgroups;
     // LDS: bytes through a 128 B/clk port, plus the clocks bank conflicts add.
     m.lds_cycles = busy * lds_busy_cycles(gpu, c) / workgroups;
     // DRAM: every global byte once, whole GPU (no cache model).
@@ -106,8 +111,11 @@ Modeled model_launch(const GpuSpec& gpu, const Counters& c, double flops) {
     const double rounds = std::ceil(busy / std::max(1, gpu.resident_workgroups));
     m.issue_cycles = rounds * 4.0 * double(c.wave_instructions()) / double(c.waves);
 
-    const std::pair<double, const char*> bounds[] = {
-        {m.valu_cycles, "valu"}, {m.lds_cycles, "lds"}, {m.memory_cycles, "memory"}, {m.issue_cycles, "issue"}};
+    const std::pair<double, const char*> bounds[] = {{m.valu_cycles, "valu"},
+                                                     {m.mfma_cycles, "mfma"},
+                                                     {m.lds_cycles, "lds"},
+                                                     {m.memory_cycles, "memory"},
+                                                     {m.issue_cycles, "issue"}};
     const auto* worst =
         std::max_element(std::begin(bounds), std::end(bounds), [](auto& a, auto& b) { return a.first < b.first; });
     m.bound = worst->second;

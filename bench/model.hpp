@@ -29,11 +29,11 @@ std::optional<GpuSpec> gpu_spec(const std::string& target);
 
 struct Modeled {
     double busiest_cu_workgroups = 0;  // ceil(workgroups / CUs)
-    double valu_cycles = 0, lds_cycles = 0, memory_cycles = 0, issue_cycles = 0;
-    double cycles = 0;  // the largest of the four
+    double valu_cycles = 0, mfma_cycles = 0, lds_cycles = 0, memory_cycles = 0, issue_cycles = 0;
+    double cycles = 0;  // the largest of the five
     double milliseconds = 0;
     double gflops = 0;
-    std::string bound;  // "valu", "lds", "memory" or "issue"
+    std::string bound;  // "valu", "mfma", "lds", "memory" or "issue"
 };
 
 // LDS busy clocks of a launch, summed over its workgroups: the bytes read and

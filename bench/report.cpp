@@ -431,12 +431,13 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
         if (row.modeled) {
             const Modeled& roof = *row.modeled;
             m["bound"] = roof.bound;
-            m["roofline"] = {{"label", "lower bound: the largest of VALU, LDS, DRAM and issue time"},
+            m["roofline"] = {{"label", "lower bound: the largest of VALU, MFMA, LDS, DRAM and issue time"},
                              {"gpu_ms", roof.milliseconds},
                              {"gflops", roof.gflops},
                              {"bound", roof.bound},
                              {"busiest_cu_workgroups", roof.busiest_cu_workgroups},
                              {"valu_cycles", roof.valu_cycles},
+                             {"mfma_cycles", roof.mfma_cycles},
                              {"lds_cycles", roof.lds_cycles},
                              {"memory_cycles", roof.memory_cycles},
                              {"issue_cycles", roof.issue_cycles},

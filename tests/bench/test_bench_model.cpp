@@ -65,6 +65,18 @@ TEST_CASE("the issue bound: a wave issues at most one instruction every 4 clocks
     CHECK(two.valu_cycles == Approx(2 * 4 * 900));
 }
 
+TEST_CASE("the MFMA bound: a pass keeps its SIMD 4 clocks, beside the VALU") {
+    const GpuSpec mi250x = *gpu_spec("gfx90a");  // 110 CUs
+    Counters c = launch(110 * 2);                // 2 workgroups on each CU
+    c.mfma_passes = 110 * 2 * 4 * 16 * 100;      // 100 16-pass MFMAs per wave
+    c.valu = 110 * 2 * 4 * 50;                   // fewer VALU: they overlap, the MFMAs bound
+    const Modeled m = model_launch(mi250x, c, 1.0);
+    CHECK(m.bound == "mfma");
+    CHECK(m.mfma_cycles == Approx(2 * 4 * 16 * 100));
+    CHECK(m.cycles == m.mfma_cycles);
+    CHECK(m.valu_cycles == Approx(2 * 4 * 50));
+}
+
 TEST_CASE("the memory bound: every global byte once at the GPU's bandwidth") {
     const GpuSpec mi100 = *gpu_spec("gfx908");
     Counters c = launch(1);

@@ -27,6 +27,13 @@ std::string code_object_path(const std::string& target, const std::string& varia
 // epilogue exactly (dpp3 and bcast spend some 10-60 more VALU there per wave).
 constexpr int kSteps = 32;
 
+// Bytes of one LDS read request: the MFMA kernel (template parameter MFMA=1)
+// reads its operands with ds_read_b32, every other row with ds_read_b128
+// (asm/sgemm.s); the counted bytes check it.
+unsigned lds_read_request_bytes(const dppgemm::VariantInfo& row) {
+    return (" " + std::string(row.defines) + " ").find(" MFMA=1 ") != std::string::npos ? 4 : 16;
+}
+
 Counters run_one_workgroup(const std::string& path, std::uint32_t macro_tile, std::uint32_t steps) {
     const CodeObject co = load_code_object(path);
     const Program program = build_program(co, co.kernels.at(0));
@@ -56,7 +63,9 @@ TEST_CASE("every variant row: counted LDS read requests and extra VALU per step 
                            two = run_one_workgroup(path, macro_tile, 2 * kSteps);
             c = two;
             c.lds_read_requests = two.lds_read_requests - one.lds_read_requests;
+            c.lds_read_bytes = two.lds_read_bytes - one.lds_read_bytes;
             c.valu_multiply_add = two.valu_multiply_add - one.valu_multiply_add;
+            c.mfma_flops = two.mfma_flops - one.mfma_flops;
             return std::int64_t(two[InstClass::valu]) - std::int64_t(one[InstClass::valu]);
         };
         // Extra VALU counts from the first row of the same macro and micro tile
@@ -88,11 +97,14 @@ TEST_CASE("every variant row: counted LDS read requests and extra VALU per step 
             const std::int64_t valu = steady(path, row.macro_tile, c);
             const Plain& twin = plain.at(std::make_pair(row.macro_tile, row.micro_tile));
             CHECK(c.lds_read_requests == row.lds_read_requests_per_step * kSteps);
+            CHECK(c.lds_read_bytes == c.lds_read_requests * lds_read_request_bytes(row));
             CHECK(valu - twin.valu == row.extra_valu_per_step * kSteps);  // exact
-            // Same useful work: the emulator counts multiply-add instructions, and
-            // with the template parameter PACKED=1 every one is a v_pk_fma_f32 (two).
+            // Same useful work, in lane FMAs: the emulator counts multiply-add
+            // instructions (64 lanes; with the template parameter PACKED=1 every one
+            // is a v_pk_fma_f32, two) and the MFMAs' operations (2 per FMA).
             const bool packed = (" " + std::string(row.defines) + " ").find(" PACKED=1 ") != std::string::npos;
-            CHECK(c.valu_multiply_add * (packed ? 2 : 1) == twin.counters.valu_multiply_add);
+            CHECK(64 * c.valu_multiply_add * (packed ? 2 : 1) + c.mfma_flops / 2 ==
+                  64 * twin.counters.valu_multiply_add);
             ++rows_checked;
         }
     }
@@ -107,7 +119,7 @@ std::string family_line(const dppgemm::VariantInfo& row) {
     const unsigned t = row.macro_tile, u = row.micro_tile;
     char bytes_per_fma[32];
     std::snprintf(bytes_per_fma, sizeof bytes_per_fma, "%.3f",
-                  double(row.lds_read_requests_per_step) * 16 / (double(t) * t * 8));
+                  double(row.lds_read_requests_per_step) * lds_read_request_bytes(row) / (double(t) * t * 8));
     std::string targets;
     for (const char* target : {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"}) {
         const std::vector<dppgemm::Variant> available = dppgemm::available_variants(target);

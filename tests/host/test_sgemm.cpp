@@ -261,12 +261,15 @@ TEST_CASE("sgemm: the emu backend is bitwise the reference and the emulator run 
                 const dppgemm_code_object* co =
                     dppgemm_find_code_object(target.name, dppgemm::to_string(variant), layout);
                 REQUIRE(co);
-                // packed (v_pk_fma_f32 and a v_fmac_f32 blend) is fused on every target; the
-                // rows that keep denormals are fused and flush nothing
-                const dppgemm::MacKind mac = dppgemm::variant_info(variant)->keeps_denormals
-                                                 ? dppgemm::MacKind::fmac_f32_denormals
-                                             : variant == dppgemm::Variant::packed ? dppgemm::MacKind::fmac_f32
-                                                                                   : target.mac;
+                // the rows that set FMAC=1 are fused on every target: packed (v_pk_fma_f32
+                // and a v_fmac_f32 blend) and mfma (the emulator's MFMA model, a fused
+                // chain in k order, and a v_fmac_f32 blend); the rows that keep denormals
+                // are fused and flush nothing
+                const dppgemm::VariantInfo& row = *dppgemm::variant_info(variant);
+                const bool fused = (" " + std::string(row.defines) + " ").find(" FMAC=1 ") != std::string::npos;
+                const dppgemm::MacKind mac = row.keeps_denormals ? dppgemm::MacKind::fmac_f32_denormals
+                                             : fused             ? dppgemm::MacKind::fmac_f32
+                                                                 : target.mac;
                 CHECK(dppgemm::kernel_mac_kind(variant, target.name) == mac);
                 CHECK(bitwise_equal(c, reference(mac, p)));
                 CHECK(bitwise_equal(c, run_on_emulator(*co, p)));
@@ -648,6 +651,12 @@ TEST_CASE("sgemm: the kernels that keep denormals are bitwise the fused same-ord
                     if (row->keeps_denormals) {
                         ++kernels;
                         CHECK(bitwise_equal(c, expected));
+                    } else if ((" " + std::string(row->defines) + " ").find(" MFMA=1 ") != std::string::npos) {
+                        // The MFMA flushes its A and B inputs but never its C/D (the emulator's
+                        // model, emu/exec/sem_mfma.cpp), so its denormal partial sums survive
+                        // where every flushing reference flushes them: no MacKind is this
+                        // kernel near underflow (docs/kernels.md, the mfma variant).
+                        continue;
                     } else {
                         CHECK(bitwise_equal(c, reference(dppgemm::kernel_mac_kind(variant, target), p)));
                     }

@@ -66,9 +66,14 @@ std::vector<Instruction> disassemble(const std::string& target, const std::strin
 }
 
 struct LoopCounts {
-    int macs = 0, dpp_macs = 0, packed_fmas = 0, other_valu = 0, lds_reads_b128 = 0, barriers = 0, branches_back = 0;
+    int macs = 0, dpp_macs = 0, packed_fmas = 0, other_valu = 0, lds_reads = 0, barriers = 0, branches_back = 0;
+    int mfmas = 0, mfma_lane_fmas = 0;        // matrix-core instructions, and their FMAs per lane (M N K / 64 each)
     std::map<std::string, int> dpp_controls;  // "quad_perm", "row_ror", ... -> DPP macs and movs using it
 };
+
+// The MFMAs the kernels use (LLVM 15 and LLVM 19 spellings) and their FMAs per
+// lane: 32 x 32 x 2 / 64.
+const std::map<std::string, int> kMfmaLaneFmas = {{"v_mfma_f32_32x32x2f32", 32}, {"v_mfma_f32_32x32x2_f32", 32}};
 
 bool is_mac(const std::string& mnemonic) {
     return mnemonic.rfind("v_mac_f32", 0) == 0 || mnemonic.rfind("v_fmac_f32", 0) == 0;
@@ -91,13 +96,17 @@ LoopCounts count_main_loop(const std::vector<Instruction>& code) {
                 if (inst.mnemonic.find("_dpp") != std::string::npos) ++counts.dpp_macs;
             } else if (inst.mnemonic == "v_pk_fma_f32") {
                 ++counts.packed_fmas;
+            } else if (inst.mnemonic.rfind("v_mfma_", 0) == 0) {
+                ++counts.mfmas;
+                const auto fmas = kMfmaLaneFmas.find(inst.mnemonic);
+                counts.mfma_lane_fmas += fmas == kMfmaLaneFmas.end() ? 0 : fmas->second;
             } else if (inst.mnemonic.rfind("v_", 0) == 0) {
                 ++counts.other_valu;
             }
             static const std::regex control(R"( (quad_perm|row_ror|row_newbcast|row_shl|row_shr):)");
             std::smatch m;
             if (std::regex_search(inst.text, m, control)) ++counts.dpp_controls[m[1]];
-            if (inst.mnemonic == "ds_read_b128") ++counts.lds_reads_b128;
+            if (inst.mnemonic.rfind("ds_read", 0) == 0) ++counts.lds_reads;
             if (inst.mnemonic == "s_barrier") ++counts.barriers;
         }
     }
@@ -139,7 +148,8 @@ Metadata read_metadata(const std::string& target, const std::string& path) {
 }
 
 // The rows of include/dppgemm/variants.def; a wave issues a 256th of the
-// workgroup's lane requests per step, each ds_read_b128 serving its 64 lanes.
+// workgroup's lane requests per step, each ds_read (b128; the MFMA row's b32)
+// serving its 64 lanes.
 const std::vector<std::string> kVariants = {
 #define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
 #name,
@@ -204,6 +214,7 @@ const std::map<std::string, std::map<std::string, int>> kDppControlsPerStep = {
     {"8x B_QUAD_SHARED=1 B_TWO_K=1 A_ROW_SHARED=1 A_HALF_SHARED=1", {{"quad_perm", 512}, {"row_ror", 16}}},
     {"8x B_ROW_BROADCAST=1", {{"row_newbcast", 512}}},
     {"8x PACKED=1", {}},
+    {"8x MFMA=1", {}},
     {"4x ", {}},
     {"4x B_QUAD_SHARED=1", {{"quad_perm", 128}}},
     {"4x B_QUAD_SHARED=1 B_TWO_K=1", {{"quad_perm", 128}}}};
@@ -218,6 +229,7 @@ const std::map<std::string, unsigned> kLdsBytes = {
     {"8x B_QUAD_SHARED=1 B_TWO_K=1 A_ROW_SHARED=1 A_HALF_SHARED=1", 2 * 8 * (132 + 144) * 4},
     {"8x B_ROW_BROADCAST=1", 2 * 8 * (132 + 136) * 4},
     {"8x PACKED=1", 2 * 8 * (132 + 132) * 4},
+    {"8x MFMA=1", 2 * 8 * (132 + 132) * 4},
     {"4x ", 2 * 8 * (68 + 72) * 4},
     {"4x B_QUAD_SHARED=1", 2 * 8 * (68 + 72) * 4},
     {"4x B_QUAD_SHARED=1 B_TWO_K=1", 2 * 8 * (68 + 72) * 4}};
@@ -235,20 +247,22 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
                 CHECK(loop.branches_back == 1);
                 // 8 k x micro tile multiply-adds: one wave's share of a workgroup step
                 // (128x128x8: 512); with PACKED=1 all of them as v_pk_fma_f32 (two each),
-                // without DPP.
+                // without DPP; with MFMA=1 all of them in 32x32x2 MFMAs (32 per lane each).
                 const auto [macro_tile, micro_tile] = kTiles.at(variant);
                 const int macs = 8 * micro_tile * micro_tile;
-                const bool packed = sets(variant, "PACKED=1");
-                CHECK(loop.macs + 2 * loop.packed_fmas == macs);
+                const bool packed = sets(variant, "PACKED=1"), mfma = sets(variant, "MFMA=1");
+                CHECK(loop.macs + 2 * loop.packed_fmas + loop.mfma_lane_fmas == macs);
                 CHECK(loop.packed_fmas == (packed ? macs / 2 : 0));
-                CHECK(loop.lds_reads_b128 == kLdsReadsPerStep.at(variant));
+                CHECK(loop.mfmas == (mfma ? macs / 32 : 0));
+                CHECK(loop.lds_reads == kLdsReadsPerStep.at(variant));
                 CHECK(loop.dpp_macs == (kDppControlsPerStep.at(sharing_of(variant)).empty() ? 0 : macs));
                 CHECK(loop.dpp_controls == kDppControlsPerStep.at(sharing_of(variant)));
                 // The plain loop besides its macs: 4 LDS address swaps and, per operand
                 // contiguous in k (A of T*, B of *N), 1 v_cmp + 1 v_cndmask per global
                 // load (macro tile x 8 / 256 of them: 4 at 128, 2 at 64). A row has the
                 // table's extra VALU on top (dpp3: 32 A movs; dpp3half: 16 movs and a
-                // fifth address swap; packed: 256 fewer multiply-add instructions).
+                // fifth address swap; packed: 256 fewer multiply-add instructions;
+                // mfma: none of the 512, its MFMAs are not VALU).
                 const int k_contiguous = (layout[0] == 'T') + (layout[1] == 'N');
                 const int loads = macro_tile * 8 / 256;
                 CHECK(loop.macs + loop.packed_fmas + loop.other_valu ==
@@ -302,6 +316,10 @@ TEST_CASE("metadata matches the kernarg struct and the launch contract") {
                 CHECK(lds == kLdsBytes.at(sharing_of(variant)));
                 CHECK(lds <= 65536);
                 CHECK(std::stoul(meta.kernel.at(".vgpr_count")) <= 128);  // 2 waves per SIMD
+                // The MFMA row accumulates in 64 AGPRs where C/D must be AGPRs (gfx908,
+                // no unified VGPR file), in VGPRs elsewhere; the other rows use none.
+                const bool agpr_accumulators = sets(variant, "MFMA=1") && !target_has(target, "unified_vgpr_file");
+                CHECK(std::stoul(meta.kernel.at(".agpr_count")) == (agpr_accumulators ? 64u : 0u));
                 REQUIRE(meta.args.size() == expected.size());
                 for (size_t i = 0; i < expected.size(); ++i) {
                     const auto& [name, offset, size, kind] = expected[i];
