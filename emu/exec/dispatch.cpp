@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cfenv>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -885,7 +886,30 @@ void run_cooperative(Shared& shared) {
     if (shared.config.progress) shared.config.progress(shared.finished.load(), shared.workgroup_count);
 }
 
+// The emulated arithmetic is written for the host's default floating-point
+// environment: IEEE round-to-nearest-even with denormals kept (the ISA's own
+// modes are applied in software, float_ops.hpp). The launching thread may
+// have changed it (a program built with -ffast-math starts with
+// flush-to-zero and denormals-are-zero set; fesetround), so a launch runs in
+// the default one and gives the caller's back. Every thread that executes
+// waves is started by a launch and so inherits it (POSIX: a new thread starts
+// with its creator's floating-point environment).
+class HostFloatEnvironment {
+public:
+    HostFloatEnvironment() {
+        std::fegetenv(&saved_);
+        std::fesetenv(FE_DFL_ENV);
+    }
+    ~HostFloatEnvironment() { std::fesetenv(&saved_); }
+    HostFloatEnvironment(const HostFloatEnvironment&) = delete;
+    HostFloatEnvironment& operator=(const HostFloatEnvironment&) = delete;
+
+private:
+    std::fenv_t saved_;
+};
+
 DispatchResult launch(DeviceMemory& memory, const Program& program, const LaunchConfig& config) {
+    const HostFloatEnvironment default_float_environment;
     const KernelDescriptor& kd = program.descriptor;
     for (int i = 0; i < 3; ++i)
         if (config.grid[i] == 0 || config.block[i] == 0)

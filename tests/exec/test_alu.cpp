@@ -4,10 +4,15 @@
 
 #include <catch2/catch.hpp>
 
+#include <cfenv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "kernel_builder.hpp"
 
@@ -74,6 +79,39 @@ TEST_CASE("fp32 denormals follow the kernel's denorm mode; v_mac_f32 always flus
     // v_mac_f32: no denormals even in flush_none mode.
     CHECK(run_three("  v_mov_b32 v5, v4\n  v_mac_f32 v5, v2, v3", x, y, c, keep)[0] == bits(0.0f));
     CHECK(run_three("  v_mov_b32 v5, v4\n  v_mac_f32 v5, v2, v3", a, b, c, keep)[0] == bits(0.0f));
+}
+
+// The emulated arithmetic must not depend on the host thread's floating-point
+// environment: a program built with -ffast-math starts with flush-to-zero and
+// denormals-are-zero set (crtfastmath.o), and any program may change the
+// rounding mode before it calls into the emulator (through hipemu or the BLAS).
+TEST_CASE("fp32 results do not depend on the host's rounding mode or flush-to-zero", "[alu][float][denorm]") {
+    std::vector<std::uint32_t> x(64, bits(0x1p-100f)), y(64, bits(0x1p-30f)), c(64, bits(0.0f));
+    std::vector<std::uint32_t> one(64, bits(1.0f)), third(64, bits(1.0f / 3.0f)), tiny(64, bits(0x1p-30f));
+    KernelOptions keep;
+    keep.denorm_mode_32 = 3;
+    auto run_all = [&] {
+        return std::vector<std::vector<std::uint32_t>>{
+            run_three("  v_mul_f32 v5, v2, v3", x, y, c, keep),        // a denormal product
+            run_three("  v_fma_f32 v5, v2, v3, v4", x, one, y, keep),  // a denormal input
+            run_three("  v_add_f32 v5, v2, v3", one, tiny, c, keep),   // rounds to nearest even
+            run_three("  v_fma_f32 v5, v2, v3, v4", third, third, c, keep)};
+    };
+    const auto plain = run_all();
+    CHECK(plain[0][0] == bits(0x1p-130f));
+    CHECK(plain[2][0] == bits(1.0f));
+    const int saved_rounding = std::fegetround();
+    std::fesetround(FE_UPWARD);
+#if defined(__x86_64__) || defined(__i386__)
+    const unsigned saved_csr = _mm_getcsr();
+    _mm_setcsr(saved_csr | 0x8040u);  // flush-to-zero and denormals-are-zero
+#endif
+    const auto changed = run_all();
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_setcsr(saved_csr);
+#endif
+    std::fesetround(saved_rounding);
+    for (std::size_t i = 0; i < plain.size(); ++i) CHECK(changed[i] == plain[i]);
 }
 
 TEST_CASE("multiply-adds flush denormal inputs before the product, not only the result", "[alu][float][denorm]") {
