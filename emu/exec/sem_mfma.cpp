@@ -33,9 +33,9 @@
 //
 // Faults (FaultKind::invalid_operand): CBSZ above log2(blocks) or ABID not
 // below 2^CBSZ, CBSZ/ABID on an op without them (f64), BLGP where the op has
-// none (gfx940+ double-rate ops, f64 on gfx90a), a
-// register tuple past register 255, a multi-dword tuple not starting at an
-// even register on gfx90a+ (LLVM's needsAlignedVGPRs).
+// none (gfx940+ double-rate ops, f64 on gfx90a), a register tuple past
+// register 255. Tuples past the allocation or misaligned on gfx90a+ fault
+// before (register_operand_error, program.hpp).
 
 #include "emu/exec/mfma.hpp"
 
@@ -160,16 +160,12 @@ u32 operand_dword(const Wave& w, const Src& s, unsigned dword, unsigned lane) {
     }
 }
 
-void check_tuple(const Src& s, unsigned dwords, Target target, const char* what) {
+void check_tuple(const Src& s, unsigned dwords, const char* what) {
     if (!s.is_vector()) return;
     const char file = s.kind == Src::Kind::agpr ? 'a' : 'v';
     if (s.index + dwords > 256)
         fail(FaultKind::invalid_operand, std::string("MFMA ") + what + " " + file + "[" + std::to_string(s.index) +
                                              ":" + std::to_string(s.index + dwords - 1) + "] runs past register 255");
-    if (dwords > 1 && (s.index & 1) && has(target, Feature::gfx90a_insts))
-        fail(FaultKind::invalid_operand, std::string("MFMA ") + what + " " + file + "[" + std::to_string(s.index) +
-                                             ":" + std::to_string(s.index + dwords - 1) +
-                                             "] is not 64-bit aligned (gfx90a+ needs an even first register)");
 }
 
 float f16_to_float(u32 h) {
@@ -234,10 +230,10 @@ void check_operands(const Inst& inst, const ExecInst& e, const MfmaShape& s, Tar
     const unsigned per_dword = 32 / std::min(32u, s.input_bits());
     const unsigned in_dwords = std::max(1u, s.input_bits() / 32);
     const unsigned kpl_a = s.k * s.m * B / 64, kpl_b = s.k * s.n * B / 64;
-    check_tuple(e.src[0], (kpl_a + per_dword - 1) / per_dword * in_dwords, target, "A");
-    check_tuple(e.src[1], (kpl_b + per_dword - 1) / per_dword * in_dwords, target, "B");
-    check_tuple(e.src[2], s.cd_dwords(), target, "C");
-    check_tuple(e.dst, s.cd_dwords(), target, "D");
+    check_tuple(e.src[0], (kpl_a + per_dword - 1) / per_dword * in_dwords, "A");
+    check_tuple(e.src[1], (kpl_b + per_dword - 1) / per_dword * in_dwords, "B");
+    check_tuple(e.src[2], s.cd_dwords(), "C");
+    check_tuple(e.dst, s.cd_dwords(), "D");
 }
 
 // Dense f32/xf32/f16/bf16/int8 MFMA.

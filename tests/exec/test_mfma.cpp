@@ -505,3 +505,73 @@ TEST_CASE("every implemented matrix op has a row of the layout test", "[exec][mf
     CHECK(missing.empty());
     CHECK(implemented >= 40);
 }
+
+namespace {
+
+// Lane l of two results: v[accum_offset + 3] after v_accvgpr_write a3, and a2
+// after v_mov_b32 v[accum_offset + 2] (p0: dwords 0..63, 64..127).
+std::vector<u32> agpr_alias_run(const std::string& mcpu, unsigned vgprs, unsigned agprs) {
+    KernelOptions options;
+    options.mcpu = mcpu;
+    options.vgprs = vgprs;
+    options.agprs = agprs;
+    const std::string body =
+        "  v_add_u32 v2, 1000, v0\n  v_add_u32 v3, 2000, v0\n  s_nop 1\n"
+        "  v_accvgpr_write_b32 a3, v2\n  v_mov_b32 v" +
+        std::to_string(64 + 2) + ", v3\n  s_nop 4\n  v_mov_b32 v10, v" + std::to_string(64 + 3) +
+        "\n  v_accvgpr_read_b32 v11, a2\n  s_nop 1\n"
+        "  global_store_dword v1, v10, s[4:5]\n  s_add_u32 s16, s4, 256\n  s_addc_u32 s17, s5, 0\n"
+        "  global_store_dword v1, v11, s[16:17]\n";
+    const CodeObject co = assemble_kernel(body, options);
+    TestRun run(128);
+    run.run_to_end(build_program(co, co.kernel("k")));
+    return run.read(0, 128);
+}
+
+std::vector<u32> lanes_plus(u32 base) {
+    std::vector<u32> v(64);
+    for (u32 l = 0; l < 64; ++l) v[l] = base + l;
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("AGPRs: one file with the VGPRs from accum_offset on gfx90a+, a separate file on gfx908", "[exec][mfma]") {
+    for (const char* mcpu : {"gfx90a", "gfx942"}) {
+        INFO(mcpu);
+        // accum_offset 64: a3 is v67, a2 is v66.
+        const std::vector<u32> out = agpr_alias_run(mcpu, 64, 8);
+        CHECK(std::vector<u32>(out.begin(), out.begin() + 64) == lanes_plus(1000));
+        CHECK(std::vector<u32>(out.begin() + 64, out.end()) == lanes_plus(2000));
+    }
+    // gfx908: v66/v67 are ArchVGPRs of a 72-VGPR kernel, apart from a2/a3 (a2 never written: 0).
+    const std::vector<u32> out = agpr_alias_run("gfx908", 72, 8);
+    CHECK(std::vector<u32>(out.begin(), out.begin() + 64) == std::vector<u32>(64, 0u));
+    CHECK(std::vector<u32>(out.begin() + 64, out.end()) == std::vector<u32>(64, 0u));
+}
+
+TEST_CASE("registers past the kernel's allocation fault naming the register and the limit", "[exec][mfma]") {
+    auto fault_of = [](const std::string& mcpu, unsigned vgprs, unsigned agprs, const std::string& body) {
+        KernelOptions options;
+        options.mcpu = mcpu;
+        options.vgprs = vgprs;
+        options.agprs = agprs;
+        const CodeObject co = assemble_kernel(body, options);
+        TestRun run;
+        const DispatchResult r = run.run(build_program(co, co.kernel("k")));
+        REQUIRE(r.fault);
+        CHECK(r.fault->kind == FaultKind::invalid_operand);
+        return r.fault->message;
+    };
+    CHECK_THAT(fault_of("gfx90a", 64, 8, "  v_accvgpr_write_b32 a8, v2\n"),
+               Catch::Contains("a8 is past the kernel's 8 AGPRs (accum_offset 64 of 72 allocated VGPRs)"));
+    CHECK_THAT(fault_of("gfx90a", 64, 8, "  v_mov_b32 v72, v2\n"),
+               Catch::Contains("v72 is past the kernel's 72 allocated VGPRs"));
+    CHECK_THAT(fault_of("gfx908", 64, 16, "  v_accvgpr_read_b32 v2, a64\n"),
+               Catch::Contains("a64 is past the kernel's 64 allocated AGPRs"));
+    CHECK_THAT(fault_of("gfx906", 32, 0, "  global_load_dwordx2 v[40:41], v1, s[4:5]\n  s_waitcnt vmcnt(0)\n"),
+               Catch::Contains("v[40:41] is past the kernel's 32 allocated VGPRs"));
+    // v_add_f64 v[3:4], v[2:3], v[6:7]: llvm-mc refuses the odd tuple on gfx90a, the words do not.
+    CHECK_THAT(fault_of("gfx90a", 64, 0, "  .long 0xD2800003, 0x00020D02\n"),
+               Catch::Contains("v[3:4] is not 64-bit aligned (gfx90a needs an even first register)"));
+}
