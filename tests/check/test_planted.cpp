@@ -147,10 +147,10 @@ std::vector<PlantedCase> cases() {
     c.push_back(
         {"gfx908: MFMA 3 wait states after a VALU write of EXEC", Rule::mfma_after_exec_write,
          "  v_mov_b32 v3, 1.0\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 2\n  v_mfma_f32_4x4x1f32 a[0:3], v3, v3, a[0:3]\n"
-         "  s_nop 7\n  v_accvgpr_read_b32 v2, a0" +
+         "  s_nop 7\n  v_accvgpr_read_b32 v2, a0\n  s_nop 1" +
              store_v2,
          "  v_mov_b32 v3, 1.0\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 3\n  v_mfma_f32_4x4x1f32 a[0:3], v3, v3, a[0:3]\n"
-         "  s_nop 7\n  v_accvgpr_read_b32 v2, a0" +
+         "  s_nop 7\n  v_accvgpr_read_b32 v2, a0\n  s_nop 1" +
              store_v2,
          "v_mfma_f32_4x4x1f32", "v_cmpx_gt_u32", on("gfx908")});
     c.push_back({"gfx940: VALU reads VCC 1 wait state after v_cmp", Rule::valu_sgpr_after_valu,
