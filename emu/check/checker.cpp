@@ -334,7 +334,7 @@ Checker::Checker(const Program& program, CheckOptions options)
     : program_(program),
       options_(options),
       facts_(inst_facts(program)),
-      has_mfma_(std::any_of(facts_.begin(), facts_.end(), [](const InstFacts& f) { return f.mfma; })),
+      has_mfma_(HazardTracker::uses_matrix_core(facts_)),
       plan_(watch_plan(program, facts_)),
       global_sync_(program) {}
 

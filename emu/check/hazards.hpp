@@ -51,8 +51,12 @@ public:
         return most;
     }();
     static unsigned window(const std::vector<InstFacts>& facts) {
-        return std::any_of(facts.begin(), facts.end(), [](const InstFacts& f) { return f.mfma; }) ? longest_mfma_wait
-                                                                                                  : longest_wait;
+        return uses_matrix_core(facts) ? longest_mfma_wait : longest_wait;
+    }
+    // MFMA or v_accvgpr_read/write: the MFMA rules apply.
+    static bool uses_matrix_core(const std::vector<InstFacts>& facts) {
+        return std::any_of(facts.begin(), facts.end(),
+                           [](const InstFacts& f) { return f.mfma || f.accvgpr_read || f.accvgpr_write; });
     }
     // `mfma`: the program has matrix-core ops (the MFMA rules' state is kept only then).
     void reset(Target target, bool mfma);

@@ -176,9 +176,12 @@ std::string range_name(const RegRange& r) {
 
 std::vector<InstFacts> inst_facts(const Program& program) {
     std::vector<InstFacts> facts(program.code.size());
-    // In a program with matrix-core ops any VALU or memory instruction may break an MFMA rule.
-    const bool has_mfma = std::any_of(program.code.begin(), program.code.end(),
-                                      [](const ExecInst& e) { return e.cls == InstClass::mfma; });
+    // In a program with matrix-core ops (MFMA, v_accvgpr_read/write) any VALU
+    // or memory instruction may break an MFMA rule.
+    const bool has_mfma = std::any_of(program.code.begin(), program.code.end(), [](const ExecInst& e) {
+        return e.cls == InstClass::mfma ||
+               (e.inst && (e.inst->op == Op::v_accvgpr_read_b32 || e.inst->op == Op::v_accvgpr_write_b32));
+    });
     for (std::size_t i = 0; i < program.code.size(); ++i) {
         const ExecInst& e = program.code[i];
         InstFacts& f = facts[i];
