@@ -454,7 +454,7 @@ TEST_CASE("f64 MFMA layouts, blocks and (gfx940+) negation against the matrix pr
     }
 }
 
-TEST_CASE("f64 MFMA: an inline constant C is a double; modifiers the op lacks fault", "[exec][mfma]") {
+TEST_CASE("f64 MFMA: an inline constant C is a double, and modifiers the op lacks fault", "[exec][mfma]") {
     KernelOptions options;
     options.mcpu = "gfx90a";
     options.vgprs = 128;
