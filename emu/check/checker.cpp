@@ -205,7 +205,7 @@ private:
 
     void reset(WaveModel& m, std::uint32_t wave) const {
         m.scoreboard.reset();
-        m.hazards.reset(has(checker_.program().target, Feature::gfx940_insts));
+        m.hazards.reset(checker_.program().target, checker_.has_mfma());
         m.sync.reset(workgroup_ << 8 | wave);
     }
 
@@ -334,6 +334,7 @@ Checker::Checker(const Program& program, CheckOptions options)
     : program_(program),
       options_(options),
       facts_(inst_facts(program)),
+      has_mfma_(HazardTracker::uses_matrix_core(facts_)),
       plan_(watch_plan(program, facts_)),
       global_sync_(program) {}
 

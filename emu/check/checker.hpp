@@ -77,6 +77,7 @@ public:
     const Program& program() const { return program_; }
     const std::vector<InstFacts>& facts() const { return facts_; }
     const WatchPlan& plan() const { return plan_; }
+    bool has_mfma() const { return has_mfma_; }  // the MFMA hazard rules apply
     const CheckOptions& options() const { return options_; }
     GlobalSync& global_sync() const { return global_sync_; }
 
@@ -84,6 +85,7 @@ private:
     const Program& program_;
     CheckOptions options_;
     std::vector<InstFacts> facts_;
+    bool has_mfma_ = false;
     WatchPlan plan_;
     mutable GlobalSync global_sync_;
     mutable std::mutex mutex_;

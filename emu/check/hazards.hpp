@@ -41,7 +41,25 @@ public:
         for (const RuleInfo& r : rule_table) most = std::max({most, r.wait_states, r.gfx94x_wait_states});
         return most;
     }();
-    void reset(bool gfx94x);  // has_gfx94x_hazards
+    // The same with the MFMA rules, for programs with matrix-core ops (the
+    // others keep the short window).
+    static constexpr unsigned longest_mfma_wait = [] {
+        unsigned most = longest_wait;
+        for (const RuleInfo& r : rule_table)
+            for (const auto& column : r.mfma_wait_states)
+                for (std::uint8_t states : column) most = std::max<unsigned>(most, states);
+        return most;
+    }();
+    static unsigned window(const std::vector<InstFacts>& facts) {
+        return uses_matrix_core(facts) ? longest_mfma_wait : longest_wait;
+    }
+    // MFMA or v_accvgpr_read/write: the MFMA rules apply.
+    static bool uses_matrix_core(const std::vector<InstFacts>& facts) {
+        return std::any_of(facts.begin(), facts.end(),
+                           [](const InstFacts& f) { return f.mfma || f.accvgpr_read || f.accvgpr_write; });
+    }
+    // `mfma`: the program has matrix-core ops (the MFMA rules' state is kept only then).
+    void reset(Target target, bool mfma);
     // Hazards of the instruction about to issue (appended to `hits`).
     void check(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const;
     // A >64-bit store's data may still be read (the store-data rule applies to VALU writes).
@@ -56,9 +74,21 @@ private:
         bool trans = false;
         bool mfma = false;
     };
+    // An MFMA's write of D or read of C, or a v_accvgpr_write/read's write.
+    struct MfmaEvent {
+        std::uint64_t clock = 0;  // as Write::clock
+        std::uint32_t inst = 0;
+        std::uint8_t passes = 0;
+        MfmaColumn column = MfmaColumn::gfx908;
+        RegRange range;  // the whole operand
+    };
     std::uint64_t clock_ = 0;
     bool gfx94x_ = false;
-    std::array<Write, slot_count> valu_;  // last VALU write per register slot
+    bool mfma_ = false;
+    MfmaColumn column_ = MfmaColumn::gfx908;       // the target's (gfx94x: the non-XDL one)
+    std::vector<MfmaEvent> mfma_d_, mfma_c_;       // per vector slot: last MFMA writing it as D, reading it as C
+    std::vector<MfmaEvent> acc_write_, acc_read_;  // last v_accvgpr_write (AGPR), v_accvgpr_read (VGPR) writing it
+    std::array<Write, slot_count> valu_;           // last VALU write per register slot
     Write m0_salu_;
     std::array<Write, 64> setreg_;  // per hardware register id
     Write store_;                   // last >64-bit store and its data registers
@@ -83,6 +113,12 @@ private:
     void need_write(const Write& w, Rule rule, const std::string& what, std::vector<HazardHit>& hits) const;
     void check_gfx94x(const InstFacts& f, const ExecInst& e, std::vector<HazardHit>& hits) const;
     void check_mfma(const InstFacts& f, std::vector<HazardHit>& hits) const;
+    void check_mfma_reader(const InstFacts& f, std::vector<HazardHit>& hits) const;
+    void check_mfma_consumer(const InstFacts& f, std::vector<HazardHit>& hits) const;
+    // The latest event over the slots of `range` (clock 0: none).
+    const MfmaEvent& latest(const std::vector<MfmaEvent>& events, const RegRange& range) const;
+    void need_mfma(const MfmaEvent& event, Rule rule, MfmaColumn column, unsigned passes, const std::string& what,
+                   std::vector<HazardHit>& hits) const;
 };
 
 }  // namespace dppgemm::emu::check

@@ -1,5 +1,9 @@
 #include "emu/check/inst_facts.hpp"
 
+#include <algorithm>
+
+#include "emu/exec/mfma.hpp"
+
 namespace dppgemm::emu::check {
 
 RegRange range_of(const Src& s) {
@@ -115,11 +119,29 @@ void add_touched(InstFacts& f, const RegRange& r) {
     }
 }
 
-void collect_summaries(InstFacts& f, bool gfx94x) {
+void collect_mfma(InstFacts& f, const ExecInst& e, Target target) {
+    f.accvgpr_read = e.inst->op == Op::v_accvgpr_read_b32;
+    f.accvgpr_write = e.inst->op == Op::v_accvgpr_write_b32;
+    if (!f.mfma) return;
+    const MfmaShape& shape = mfma_shape(e.inst->op);
+    if (!shape.valid() || shape.input == MfmaInput::f64) return;
+    f.mfma_passes = static_cast<std::uint8_t>(shape.passes(target));
+    f.mfma_column = !has(target, Feature::gfx90a_insts)   ? MfmaColumn::gfx908
+                    : !has(target, Feature::gfx940_insts) ? MfmaColumn::gfx90a
+                    : shape.input == MfmaInput::f32       ? MfmaColumn::gfx94x
+                                                          : MfmaColumn::gfx94x_xdl;
+    f.mfma_a = range_of(e.src[0]);
+    f.mfma_b = range_of(e.src[1]);
+    f.mfma_c = range_of(e.src[2]);
+    f.mfma_d = range_of(e.dst);
+}
+
+void collect_summaries(InstFacts& f, bool gfx94x, bool has_mfma) {
     for (unsigned i = 0; i < f.read_count; ++i) add_touched(f, f.reads[i]);
     for (unsigned i = 0; i < f.write_count; ++i) add_touched(f, f.writes[i]);
     f.hazard_reader = f.mfma || f.dpp || f.lane_select || f.vmem || f.reads_execz_vccz || f.div_fmas || f.movrel ||
-                      f.m0_message || f.getreg || f.setreg || (gfx94x && f.valu);
+                      f.m0_message || f.getreg || f.setreg || (gfx94x && f.valu) ||
+                      (has_mfma && (f.valu || f.vmem || f.ds));
 }
 
 }  // namespace
@@ -156,6 +178,12 @@ std::string range_name(const RegRange& r) {
 
 std::vector<InstFacts> inst_facts(const Program& program) {
     std::vector<InstFacts> facts(program.code.size());
+    // In a program with matrix-core ops (MFMA, v_accvgpr_read/write) any VALU
+    // or memory instruction may break an MFMA rule.
+    const bool has_mfma = std::any_of(program.code.begin(), program.code.end(), [](const ExecInst& e) {
+        return e.cls == InstClass::mfma ||
+               (e.inst && (e.inst->op == Op::v_accvgpr_read_b32 || e.inst->op == Op::v_accvgpr_write_b32));
+    });
     for (std::size_t i = 0; i < program.code.size(); ++i) {
         const ExecInst& e = program.code[i];
         InstFacts& f = facts[i];
@@ -168,7 +196,8 @@ std::vector<InstFacts> inst_facts(const Program& program) {
         collect_reads(f, e);
         collect_writes(f, e);
         collect_hazard_operands(f, e);
-        collect_summaries(f, has(program.target, Feature::gfx940_insts));
+        collect_mfma(f, e, program.target);
+        collect_summaries(f, has(program.target, Feature::gfx940_insts), has_mfma);
     }
     return facts;
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "emu/check/finding.hpp"
 #include "emu/exec/program.hpp"
 
 namespace dppgemm::emu::check {
@@ -46,6 +47,13 @@ struct InstFacts {
     std::uint8_t wait_states = 1;  // s_nop N: N + 1
     bool valu = false, salu = false, dpp = false;
     bool mfma = false;  // a matrix-core op (also valu: it writes VGPRs/AGPRs when it issues)
+    // The MFMA rules' facts (rules.def): passes (0: an f64 MFMA or no MFMA,
+    // which those rules leave alone), the rule column on this target, A/B,
+    // C and D; v_accvgpr_read/write.
+    std::uint8_t mfma_passes = 0;
+    MfmaColumn mfma_column = MfmaColumn::gfx908;
+    RegRange mfma_a, mfma_b, mfma_c, mfma_d;
+    bool accvgpr_read = false, accvgpr_write = false;
     bool vmem = false, flat = false, smem = false, ds = false;
     bool waitcnt = false, barrier = false, scratch = false, end_of_code = false;
     bool movrel = false, m0_message = false, setreg = false, getreg = false, div_fmas = false, trans = false;

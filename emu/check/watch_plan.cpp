@@ -88,7 +88,8 @@ bool each_window(const Flow& flow, const std::vector<InstFacts>& facts, std::uin
 // Marks the instructions that may break a wait-state rule, and the paths
 // that lead to them. False when the paths are too many to follow.
 bool plan_hazards(const Program& program, const std::vector<InstFacts>& facts, const Flow& flow, WatchPlan& plan) {
-    const bool gfx94x = has_gfx94x_hazards(program.target);
+    const unsigned window = HazardTracker::window(facts);
+    const bool mfma = window != HazardTracker::longest_wait;
     HazardTracker tracker;
     std::vector<HazardHit> hits;
     std::vector<std::uint32_t> path;
@@ -97,7 +98,7 @@ bool plan_hazards(const Program& program, const std::vector<InstFacts>& facts, c
         if (f.end_of_code || !(f.hazard_reader || f.valu)) continue;  // VALU: the store-data rule
         bool may_hit = false;
         auto try_path = [&](const std::vector<std::uint32_t>& p) {
-            tracker.reset(gfx94x);
+            tracker.reset(program.target, mfma);
             for (std::size_t k = p.size() - 1; k > 0; --k) tracker.issue(facts[p[k]], p[k]);
             hits.clear();
             tracker.check(f, program.code[i], hits);
@@ -105,7 +106,7 @@ bool plan_hazards(const Program& program, const std::vector<InstFacts>& facts, c
         };
         unsigned budget = 4096;
         path.assign(1, i);
-        if (!each_window(flow, facts, program.entry, path, HazardTracker::longest_wait, budget, try_path)) return false;
+        if (!each_window(flow, facts, program.entry, path, window, budget, try_path)) return false;
         if (!may_hit) continue;
         plan.watched[i] |= WatchPlan::hazard;
         auto mark = [&](const std::vector<std::uint32_t>& p) {
@@ -113,7 +114,7 @@ bool plan_hazards(const Program& program, const std::vector<InstFacts>& facts, c
         };
         path.assign(1, i);
         budget = 4096;
-        each_window(flow, facts, program.entry, path, HazardTracker::longest_wait, budget, mark);
+        each_window(flow, facts, program.entry, path, window, budget, mark);
     }
     return true;
 }

@@ -31,6 +31,10 @@ void not_implemented(Wave& w, const ExecInst& e) {
     fail(FaultKind::not_implemented, "instruction not implemented");
 }
 
+void register_out_of_allocation(Wave& w, const ExecInst& e) {
+    fail(FaultKind::invalid_operand, register_operand_error(*w.group->env->program, e));
+}
+
 // fetch()'s general case: scalars broadcast, DPP gathered, SDWA selects and
 // abs/neg/flush applied in tmp.
 const std::uint32_t* fetch_copy(Wave& w, const ExecInst& e, unsigned i, Lanes tmp, unsigned dword, std::uint8_t skip) {

@@ -201,7 +201,7 @@ struct WaveFault {
 };
 
 // What a worker needs that outlives a dispatch: the waves' register files
-// (about 70 KiB each), the workgroup and its per-wave views with their LDS
+// (about 135 KiB each: the 512-entry vector file), the workgroup and its per-wave views with their LDS
 // conflict memos. Kept in a process-wide pool (worker_parts), so that a
 // launch neither allocates nor zeroes them (init_wave zeroes what a program
 // can reach: the SGPRs and the registers below vgprs_used and agprs_used)
@@ -221,8 +221,8 @@ WorkerPartsPool& worker_parts() {
     return *pool;
 }
 
-// Parts for a worker of this dispatch: `waves` waves (with AGPRs when the
-// program has them), `views` views, every workgroup bound to `env`.
+// Parts for a worker of this dispatch: `waves` waves, `views` views, every
+// workgroup bound to `env`.
 std::unique_ptr<WorkerParts> acquire_worker_parts(const DispatchEnv& env, unsigned waves, unsigned views) {
     std::unique_ptr<WorkerParts> parts;
     {
@@ -237,9 +237,6 @@ std::unique_ptr<WorkerParts> acquire_worker_parts(const DispatchEnv& env, unsign
     if (parts->group) parts->group->rebind(env);
     else parts->group = std::make_unique<Workgroup>(env);
     while (parts->waves.size() < waves) parts->waves.push_back(std::make_unique<Wave>());
-    if (env.program->agprs_used)
-        for (unsigned i = 0; i < waves; ++i)
-            if (!parts->waves[i]->a) parts->waves[i]->a.reset(new std::uint32_t[256][64]);
     for (unsigned i = 0; i < views && i < parts->views.size(); ++i) parts->views[i]->rebind(env);
     while (parts->views.size() < views) parts->views.push_back(std::make_unique<Workgroup>(env));
     return parts;
@@ -452,7 +449,8 @@ private:
         w.gws_wait = GwsWait::none;
         std::memset(w.sreg, 0, sizeof w.sreg);
         for (unsigned r = 0; r < p.vgprs_used && r < max_vgprs; ++r) std::memset(w.v[r], 0, sizeof w.v[r]);
-        if (w.a) std::memset(w.a.get(), 0, sizeof(std::uint32_t) * 64 * std::min(p.agprs_used, 256u));
+        w.a = w.v + agpr_base(p);
+        std::memset(w.a, 0, sizeof(std::uint32_t) * 64 * std::min(p.agprs_used, max_vgprs));
 
         // User SGPRs, in the descriptor's order. Without a private segment
         // the scratch values are 0 (a null V#).

@@ -22,6 +22,7 @@ enum class MfmaInput : std::uint8_t {
     f16,   // two f16 per dword
     bf16,  // two bf16 per dword (the _bf16 forms of gfx908 and the _1k forms)
     i8,    // four int8 per dword; i32 accumulators
+    f64,   // one f64 per register pair; f64 accumulators (DGEMM)
 };
 
 struct MfmaShape {
@@ -30,18 +31,26 @@ struct MfmaShape {
     std::uint8_t passes_cdna12 = 0;  // gfx908, gfx90a
     std::uint8_t passes_cdna3 = 0;   // gfx940, gfx942
     bool blgp_cdna3 = true;          // BLGP accepted on gfx940+ ([CALC] dict_insts)
+    bool blgp_cdna12 = true;         // BLGP accepted on gfx908/gfx90a ([CALC] dict_insts)
+    bool broadcast = true;           // CBSZ/ABID accepted on a multi-block op ([CALC] cbsz_abid)
 
     bool valid() const { return m != 0; }
     unsigned passes(Target t) const { return has(t, Feature::gfx940_insts) ? passes_cdna3 : passes_cdna12; }
     // Multiplies and adds of one wave instruction: 2 * M * N * K * blocks.
     std::uint64_t flops() const { return 2ull * m * n * k * blocks; }
     unsigned input_bits() const {
-        return input == MfmaInput::i8 ? 8 : (input == MfmaInput::f16 || input == MfmaInput::bf16) ? 16 : 32;
+        return input == MfmaInput::i8                                  ? 8
+               : input == MfmaInput::f64                               ? 64
+               : (input == MfmaInput::f16 || input == MfmaInput::bf16) ? 16
+                                                                       : 32;
     }
+    // C/D elements are f64 (two dwords each) for the DGEMM ops, 32-bit otherwise.
+    unsigned output_bits() const { return input == MfmaInput::f64 ? 64 : 32; }
+    unsigned cd_dwords() const { return m * n * blocks * (output_bits() / 32) / 64; }
 };
 
 // The shape of a dense MFMA op; !valid() for every other op (sparse
-// v_smfmac, fp8/bf8 and f64 MFMAs included: not executed).
+// v_smfmac and fp8/bf8 MFMAs included: not executed).
 const MfmaShape& mfma_shape(Op op);
 
 }  // namespace dppgemm::emu

@@ -96,6 +96,12 @@ Src resolve(const Operand& op, bool f64_operand, bool int64_operand = false) {
     return s;
 }
 
+std::string range_text(const Src& s) {
+    const char file = s.kind == Src::Kind::agpr ? 'a' : 'v';
+    if (s.dwords == 1) return file + std::to_string(s.index);
+    return file + std::string("[") + std::to_string(s.index) + ":" + std::to_string(s.index + s.dwords - 1) + "]";
+}
+
 void track_registers(Program& p, const Src& s) {
     if (s.kind == Src::Kind::vgpr) p.vgprs_used = std::max<unsigned>(p.vgprs_used, s.index + s.dwords);
     if (s.kind == Src::Kind::agpr) p.agprs_used = std::max<unsigned>(p.agprs_used, s.index + s.dwords);
@@ -266,6 +272,7 @@ void build_code(Program& p) {
         e.soffset = resolve(inst.soffset, false);
         if (s.src2_is_dst) e.src[2] = e.dst;
         for (const Src* src : {&e.dst, &e.src[0], &e.src[1], &e.src[2]}) track_registers(p, *src);
+        if (!register_operand_error(p, e).empty()) e.fn = sem::register_out_of_allocation;
 
         if (info.has(OF_BRANCH) && info.family == Family::SOPP) e.target = p.index_of(inst.branch_target());
 
@@ -352,6 +359,31 @@ std::vector<const Function*> callable_functions(const CodeObject& code_object, c
 }
 
 }  // namespace
+
+unsigned agpr_base(const Program& program) {
+    return has_unified_vgpr_file(program.target) ? program.descriptor.accum_offset : max_vgprs;
+}
+
+std::string register_operand_error(const Program& program, const ExecInst& e) {
+    const KernelDescriptor& kd = program.descriptor;
+    const bool unified = has_unified_vgpr_file(program.target);
+    for (const Src* s : {&e.dst, &e.src[0], &e.src[1], &e.src[2]}) {
+        if (!s->is_vector()) continue;
+        const unsigned end = s->index + s->dwords;
+        if (s->dwords > 1 && (s->index & 1) && has(program.target, Feature::gfx90a_insts))
+            return range_text(*s) + " is not 64-bit aligned (" + target_name(program.target) +
+                   " needs an even first register)";
+        if (kd.allocated_vgprs == 0) continue;  // no descriptor: nothing to check against
+        if (s->kind == Src::Kind::vgpr && end > kd.allocated_vgprs)
+            return range_text(*s) + " is past the kernel's " + std::to_string(kd.allocated_vgprs) + " allocated VGPRs";
+        if (s->kind == Src::Kind::agpr && unified && kd.accum_offset + end > kd.allocated_vgprs)
+            return range_text(*s) + " is past the kernel's " + std::to_string(kd.acc_vgprs) + " AGPRs (accum_offset " +
+                   std::to_string(kd.accum_offset) + " of " + std::to_string(kd.allocated_vgprs) + " allocated VGPRs)";
+        if (s->kind == Src::Kind::agpr && !unified && end > kd.acc_vgprs)
+            return range_text(*s) + " is past the kernel's " + std::to_string(kd.acc_vgprs) + " allocated AGPRs";
+    }
+    return {};
+}
 
 Program build_program(const Kernel& kernel, Target target) {
     Program p = program_header(kernel, target);

@@ -150,6 +150,18 @@ Program build_program(const Kernel& kernel, Target target);
 // The same with the code object's image (see Program::image).
 Program build_program(const CodeObject& code_object, const Kernel& kernel);
 
+// Where AGPR 0 sits in the wave's vector file (Wave::v): accum_offset on
+// targets with the unified file (gfx90a+), max_vgprs elsewhere (gfx908's
+// separate file).
+unsigned agpr_base(const Program& program);
+
+// Why instruction `e` of `program` cannot run as encoded: a VGPR or AGPR
+// past the kernel's allocation (the descriptor's VGPR count; gfx90a+: AGPRs
+// from accum_offset up to it) or a multi-dword tuple at an odd register on
+// gfx90a+ (LLVM's needsAlignedVGPRs); empty when it can. build_program
+// makes such an instruction fault with this message when it is reached.
+std::string register_operand_error(const Program& program, const ExecInst& e);
+
 // Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
 // row_dpp_vgprs, multiply_add_run), in every denorm mode's code, so that each
 // instruction takes the general path (fetch, gather, commit): tests run a

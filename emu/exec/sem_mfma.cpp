@@ -28,15 +28,18 @@
 //   - xf32 inputs are f32 truncated to tf32 (10 stored mantissa bits, round
 //     toward zero: ROCm/rocm-libraries PR #9176).
 //   - int8: exact products, sums wrap modulo 2^32.
+//   - f64 (mfma_f64 below): the same fma chain in f64, nothing flushed.
 // All of A, B and C are read before D is written (D may overlap them).
 //
 // Faults (FaultKind::invalid_operand): CBSZ above log2(blocks) or ABID not
-// below 2^CBSZ, BLGP where the op has none (gfx940+ double-rate ops), a
-// register tuple past register 255, a multi-dword tuple not starting at an
-// even register on gfx90a+ (LLVM's needsAlignedVGPRs).
+// below 2^CBSZ, CBSZ/ABID on an op without them (f64), BLGP where the op has
+// none (gfx940+ double-rate ops, f64 on gfx90a), a register tuple past
+// register 255. Tuples past the allocation or misaligned on gfx90a+ fault
+// before (register_operand_error, program.hpp).
 
 #include "emu/exec/mfma.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -108,6 +111,12 @@ constexpr ShapeRow shape_rows[] = {
     {Op::v_mfma_i32_16x16x16i8,      {16, 16, 16, 1, I::i8, 8, 8}},
     {Op::v_mfma_i32_32x32x16_i8,     {32, 32, 16, 1, I::i8, 0, 8}},
     {Op::v_mfma_i32_16x16x32_i8,     {16, 16, 32, 1, I::i8, 0, 4}},
+    // f64 (gfx90a+): 8 and 4 passes ([CALC] 32 and 16 cycles; SISchedule.td Write8PassDGEMM,
+    // Write4PassDGEMM); no CBSZ/ABID, no BLGP on gfx90a; on gfx940+ the BLGP bits negate A, B, C.
+    {Op::v_mfma_f64_16x16x4f64,      {16, 16, 4, 1, I::f64, 8, 8, true, false, false}},
+    {Op::v_mfma_f64_16x16x4_f64,     {16, 16, 4, 1, I::f64, 8, 8, true, false, false}},
+    {Op::v_mfma_f64_4x4x4f64,        {4, 4, 4, 4, I::f64, 4, 4, true, false, false}},
+    {Op::v_mfma_f64_4x4x4_4b_f64,    {4, 4, 4, 4, I::f64, 4, 4, true, false, false}},
 };
 // clang-format on
 
@@ -151,16 +160,12 @@ u32 operand_dword(const Wave& w, const Src& s, unsigned dword, unsigned lane) {
     }
 }
 
-void check_tuple(const Src& s, unsigned dwords, Target target, const char* what) {
+void check_tuple(const Src& s, unsigned dwords, const char* what) {
     if (!s.is_vector()) return;
     const char file = s.kind == Src::Kind::agpr ? 'a' : 'v';
     if (s.index + dwords > 256)
         fail(FaultKind::invalid_operand, std::string("MFMA ") + what + " " + file + "[" + std::to_string(s.index) +
                                              ":" + std::to_string(s.index + dwords - 1) + "] runs past register 255");
-    if (dwords > 1 && (s.index & 1) && has(target, Feature::gfx90a_insts))
-        fail(FaultKind::invalid_operand, std::string("MFMA ") + what + " " + file + "[" + std::to_string(s.index) +
-                                             ":" + std::to_string(s.index + dwords - 1) +
-                                             "] is not 64-bit aligned (gfx90a+ needs an even first register)");
 }
 
 float f16_to_float(u32 h) {
@@ -196,22 +201,20 @@ Element input_element(MfmaInput in, u32 dword, unsigned sub, bool flush_f32, boo
         return {fp::as_float(flush_half ? fp::flush(bits) : bits), 0};
     }
     case MfmaInput::i8: return {0.0f, static_cast<std::int8_t>((dword >> (8 * sub)) & 0xffu)};
+    case MfmaInput::f64: break;  // mfma_f64 reads register pairs itself
     }
     return {0.0f, 0};
 }
 
-void mfma(Wave& w, const ExecInst& e) {
-    const Inst& inst = *e.inst;
-    const MfmaShape& s = mfma_shape(inst.op);
-    const Target target = w.group->env->program->target;
-    const unsigned M = s.m, N = s.n, K = s.k, B = s.blocks, bits = s.input_bits();
-    const unsigned per_dword = 32 / bits;
-    const unsigned kpl_a = K * M * B / 64, kpl_b = K * N * B / 64;
-    const unsigned a_dwords = (kpl_a + per_dword - 1) / per_dword, b_dwords = (kpl_b + per_dword - 1) / per_dword;
-    const unsigned cd_dwords = M * N * B / 64;
-
+// Faults on modifiers the op does not take and on register tuples it
+// cannot use, naming them.
+void check_operands(const Inst& inst, const ExecInst& e, const MfmaShape& s, Target target) {
+    const unsigned B = s.blocks;
     unsigned log2_blocks = 0;
     while ((1u << log2_blocks) < B) ++log2_blocks;
+    if (!s.broadcast && (inst.cbsz || inst.abid))
+        fail(FaultKind::invalid_operand, "MFMA cbsz:" + std::to_string(inst.cbsz) + " abid:" +
+                                             std::to_string(inst.abid) + ": this instruction has no CBSZ/ABID");
     if (inst.cbsz > log2_blocks)
         fail(FaultKind::invalid_operand, "MFMA cbsz:" + std::to_string(inst.cbsz) +
                                              " is out of range: " + std::to_string(B) +
@@ -220,13 +223,29 @@ void mfma(Wave& w, const ExecInst& e) {
         fail(FaultKind::invalid_operand, "MFMA abid:" + std::to_string(inst.abid) +
                                              " is out of range for cbsz:" + std::to_string(inst.cbsz) + " (at most " +
                                              std::to_string((1u << inst.cbsz) - 1) + ")");
-    if (inst.blgp && !s.blgp_cdna3 && has(target, Feature::gfx940_insts))
+    const bool cdna3 = has(target, Feature::gfx940_insts);
+    if (inst.blgp && !(cdna3 ? s.blgp_cdna3 : s.blgp_cdna12))
         fail(FaultKind::invalid_operand,
              "MFMA blgp:" + std::to_string(inst.blgp) + ": this instruction has no BLGP on " + target_name(target));
-    check_tuple(e.src[0], a_dwords, target, "A");
-    check_tuple(e.src[1], b_dwords, target, "B");
-    check_tuple(e.src[2], cd_dwords, target, "C");
-    check_tuple(e.dst, cd_dwords, target, "D");
+    const unsigned per_dword = 32 / std::min(32u, s.input_bits());
+    const unsigned in_dwords = std::max(1u, s.input_bits() / 32);
+    const unsigned kpl_a = s.k * s.m * B / 64, kpl_b = s.k * s.n * B / 64;
+    check_tuple(e.src[0], (kpl_a + per_dword - 1) / per_dword * in_dwords, "A");
+    check_tuple(e.src[1], (kpl_b + per_dword - 1) / per_dword * in_dwords, "B");
+    check_tuple(e.src[2], s.cd_dwords(), "C");
+    check_tuple(e.dst, s.cd_dwords(), "D");
+}
+
+// Dense f32/xf32/f16/bf16/int8 MFMA.
+void mfma(Wave& w, const ExecInst& e) {
+    const Inst& inst = *e.inst;
+    const MfmaShape& s = mfma_shape(inst.op);
+    const Target target = w.group->env->program->target;
+    check_operands(inst, e, s, target);
+    const unsigned M = s.m, N = s.n, K = s.k, B = s.blocks, bits = s.input_bits();
+    const unsigned per_dword = 32 / bits;
+    const unsigned kpl_a = K * M * B / 64, kpl_b = K * N * B / 64;
+    const unsigned cd_dwords = s.cd_dwords();
 
     const bool flush_f32 = flushes_inputs(denorm_32(w));
     const bool flush_half = has(target, Feature::mfma_f16_flush);
@@ -266,10 +285,77 @@ void mfma(Wave& w, const ExecInst& e) {
     w.group->counters.mfma_flops += s.flops();
 }
 
+// One f64 of an operand: register pair `pair` in one lane, or the constant.
+// An inline float constant of a 64-bit operand is that value as a double
+// (program.cpp resolves constants for 2-dword operands only; C/D are wider).
+double operand_f64(const Wave& w, const ExecInst& e, unsigned src, unsigned pair, unsigned lane) {
+    const Src& s = e.src[src];
+    u64 bits;
+    if (s.is_vector()) {
+        bits = u64(operand_dword(w, s, 2 * pair, lane)) | u64(operand_dword(w, s, 2 * pair + 1, lane)) << 32;
+    } else if (s.kind == Src::Kind::imm) {
+        const Operand& op = src == 0 ? e.inst->src0 : src == 1 ? e.inst->src1 : e.inst->src2;
+        if (op.kind == OperandKind::inline_float) return static_cast<double>(fp::as_float(static_cast<u32>(op.value)));
+        bits = s.value;
+    } else {
+        bits = read64(w, s);
+    }
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+}
+
+// Dense f64 MFMA (DGEMM). Layouts ([CALC] InstCalcGfx9 with 64-bit
+// elements): A[b][i][k] in the register pair of lane b*M + k*M*B + i (one
+// k per lane); B likewise with N and j; C/D[b][i][j] with R = 64/N rows per
+// pair and BpR = ceil(64/(M*N)) blocks per pair: pair b*(M*N/64) + i/R,
+// lane (b%BpR)*N + (i%R)*BpR*N + j. Numerics (a model, as for f32): a chain
+// of f64 fused multiply-adds in k order from C, round to nearest even, no
+// denormal flush ([CDNA4] 7.1.2: MFMA keeps input and output denormals).
+// gfx940+: the BLGP field is NEG, bit 0 negating A, bit 1 B, bit 2 C ([CALC]
+// README, "BLGP modifier to negate FP64 input matrices").
+void mfma_f64(Wave& w, const ExecInst& e) {
+    const Inst& inst = *e.inst;
+    const MfmaShape& s = mfma_shape(inst.op);
+    const Target target = w.group->env->program->target;
+    check_operands(inst, e, s, target);
+    const unsigned M = s.m, N = s.n, K = s.k, B = s.blocks;
+    const unsigned R = 64 / N, blocks_per_pair = (64 + M * N - 1) / (M * N);
+    const bool neg_a = inst.mods.neg & 1, neg_b = inst.mods.neg & 2, neg_c = inst.mods.neg & 4;
+
+    alignas(64) u64 out[4][64];
+    for (unsigned b = 0; b < B; ++b)
+        for (unsigned i = 0; i < M; ++i) {
+            const unsigned pair = b * (M * N / 64) + i / R;
+            for (unsigned j = 0; j < N; ++j) {
+                const unsigned lane = (b % blocks_per_pair) * N + (i % R) * blocks_per_pair * N + j;
+                double acc = operand_f64(w, e, 2, pair, lane);
+                if (neg_c) acc = -acc;
+                for (unsigned k = 0; k < K; ++k) {
+                    const double x = operand_f64(w, e, 0, 0, b * M + k * M * B + i);
+                    const double y = operand_f64(w, e, 1, 0, b * N + k * N * B + j);
+                    acc = std::fma(neg_a ? -x : x, neg_b ? -y : y, acc);
+                }
+                std::memcpy(&out[pair][lane], &acc, 8);
+            }
+        }
+    for (unsigned p = 0; p < s.cd_dwords() / 2; ++p) {
+        u32* lo = vreg(w, e.dst, 2 * p);
+        u32* hi = vreg(w, e.dst, 2 * p + 1);
+        for (unsigned l = 0; l < 64; ++l) {
+            lo[l] = static_cast<u32>(out[p][l]);
+            hi[l] = static_cast<u32>(out[p][l] >> 32);
+        }
+    }
+    w.group->counters.mfma_passes += s.passes(target);
+    w.group->counters.mfma_flops += s.flops();
+}
+
 }  // namespace
 
 void register_mfma(Table& t) {
-    for (const ShapeRow& r : shape_rows) set(t, r.op, mfma, InstClass::mfma);
+    for (const ShapeRow& r : shape_rows)
+        set(t, r.op, r.shape.input == MfmaInput::f64 ? mfma_f64 : mfma, InstClass::mfma);
 }
 
 }  // namespace sem

@@ -179,6 +179,9 @@ std::uint64_t atomic_apply64(std::uint8_t* host, AtomicKind op, std::uint64_t da
 [[noreturn]] void fail(FaultKind kind, const std::string& what);
 [[noreturn]] void fault_at(FaultKind kind, const std::string& what, std::uint64_t address);
 [[noreturn]] void not_implemented(Wave& w, const ExecInst& e);
+// A register operand outside the kernel's allocation or misaligned
+// (register_operand_error, program.hpp): FaultKind::invalid_operand.
+[[noreturn]] void register_out_of_allocation(Wave& w, const ExecInst& e);
 // An instruction with nothing to do here (s_nop, cache control, hints).
 inline void no_effect(Wave&, const ExecInst&) {}
 

@@ -26,7 +26,12 @@
 namespace dppgemm::emu {
 
 inline constexpr unsigned sreg_flat_scratch = 102, sreg_vcc = 106, sreg_m0 = 124, sreg_exec = 126;
-inline constexpr unsigned max_vgprs = 256;
+inline constexpr unsigned max_vgprs = 256;  // v0..v255: what an instruction can name
+// The vector register file per lane: gfx90a+ have one of 512 entries, the
+// ArchVGPRs first and the AGPRs from the kernel's accum_offset on (AMDGPUUsage,
+// "AMDGPU_COMPUTE_PGM_RSRC3_GFX90A"); gfx908's separate AGPR file is kept
+// as the upper half.
+inline constexpr unsigned vector_file_size = 2 * max_vgprs;
 
 // Thrown by semantics; the run loop adds the PC, instruction, workgroup and wave.
 class ExecError : public std::runtime_error {
@@ -124,9 +129,11 @@ struct Workgroup;
 class WeakMemory;
 
 struct alignas(64) Wave {
-    std::uint32_t v[max_vgprs][64];
+    std::uint32_t v[vector_file_size][64];
     std::uint32_t sreg[256];
-    std::unique_ptr<std::uint32_t[][64]> a;  // AGPRs (gfx908+), null otherwise
+    // AGPR 0 in `v` (set per dispatch): v + accum_offset on gfx90a+, where
+    // v[accum_offset + i] and a[i] are one register; v + 256 on gfx908.
+    std::uint32_t (*a)[64] = v + max_vgprs;
     bool scc = false;
     WaveState state = WaveState::running;
     std::uint32_t pc = 0;            // index into Program::code
@@ -152,7 +159,6 @@ struct alignas(64) Wave {
     std::uint64_t exec() const { return read64(sreg_exec); }
     void set_exec(std::uint64_t value) { write64(sreg_exec, value); }
     std::uint64_t vcc() const { return read64(sreg_vcc); }
-    std::uint32_t (*agpr())[64] { return a.get(); }
 };
 
 // Everything a dispatch shares between its workgroups (read-only while running).

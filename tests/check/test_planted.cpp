@@ -147,12 +147,65 @@ std::vector<PlantedCase> cases() {
     c.push_back(
         {"gfx908: MFMA 3 wait states after a VALU write of EXEC", Rule::mfma_after_exec_write,
          "  v_mov_b32 v3, 1.0\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 2\n  v_mfma_f32_4x4x1f32 a[0:3], v3, v3, a[0:3]\n"
-         "  s_nop 7\n  v_accvgpr_read_b32 v2, a0" +
+         "  s_nop 7\n  v_accvgpr_read_b32 v2, a0\n  s_nop 1" +
              store_v2,
          "  v_mov_b32 v3, 1.0\n  v_cmpx_gt_u32 vcc, 32, v0\n  s_nop 3\n  v_mfma_f32_4x4x1f32 a[0:3], v3, v3, a[0:3]\n"
-         "  s_nop 7\n  v_accvgpr_read_b32 v2, a0" +
+         "  s_nop 7\n  v_accvgpr_read_b32 v2, a0\n  s_nop 1" +
              store_v2,
          "v_mfma_f32_4x4x1f32", "v_cmpx_gt_u32", on("gfx908")});
+    // MFMA rules: one per rule, the MFMA's passes named (4x4 = 2, 16x16x4f32 = 8, 32x32x2f32 = 16).
+    const std::string v3 = "  v_mov_b32 v3, 1.0\n  v_mov_b32 v2, 0\n  s_nop 1\n";
+    auto mfma_case = [&](const char* name, Rule rule, const std::string& before, const std::string& bug_nop,
+                         const std::string& fixed_nop, const std::string& after, const char* at, const char* earlier,
+                         const char* mcpu, unsigned at_occurrence = 0) {
+        c.push_back({name, rule, v3 + before + bug_nop + after + store_v2, v3 + before + fixed_nop + after + store_v2,
+                     at, earlier, on(mcpu), at_occurrence});
+    };
+    mfma_case("gfx90a: 16-pass MFMA result read as part of C 8 wait states later", Rule::mfma_srcc_overlap,
+              "  v_mfma_f32_32x32x2f32 v[16:31], v3, v3, 0\n", "  s_nop 7\n", "  s_nop 15\n",
+              "  v_mfma_f32_16x16x4f32 v[32:35], v3, v3, v[16:19]\n  s_nop 15\n", "v_mfma_f32_16x16x4f32",
+              "v_mfma_f32_32x32x2f32", "gfx90a");
+    mfma_case("gfx942: identical C right after a 2-pass MFMA", Rule::mfma_srcc_after_2pass,
+              "  v_mfma_f32_4x4x1_16b_f32 v[4:7], v3, v3, 0\n", "", "  s_nop 1\n",
+              "  v_mfma_f32_4x4x1_16b_f32 v[4:7], v3, v3, v[4:7]\n  s_nop 7\n", "v_mfma_f32_4x4x1_16b_f32",
+              "v_mfma_f32_4x4x1_16b_f32", "gfx942", 1);
+    mfma_case("gfx90a: 2-pass MFMA result read as A 4 wait states later", Rule::mfma_srcab_after_mfma,
+              "  v_mfma_f32_4x4x1f32 v[4:7], v3, v3, 0\n", "  s_nop 3\n", "  s_nop 4\n",
+              "  v_mfma_f32_4x4x1f32 v[8:11], v4, v3, 0\n  s_nop 7\n", "v_mfma_f32_4x4x1f32 v[8:11]",
+              "v_mfma_f32_4x4x1f32 v[4:7]", "gfx90a");
+    mfma_case("gfx90a: VALU reads a 2-pass MFMA result 4 wait states later", Rule::valu_read_after_mfma,
+              "  v_mfma_f32_4x4x1f32 v[4:7], v3, v3, 0\n", "  s_nop 3\n", "  s_nop 4\n", "  v_mov_b32 v2, v4\n",
+              "v_mov_b32 v2, v4", "v_mfma_f32_4x4x1f32", "gfx90a");
+    mfma_case("gfx90a: VALU overwrites a 2-pass MFMA result 4 wait states later", Rule::valu_write_after_mfma,
+              "  v_mfma_f32_4x4x1f32 v[4:7], v3, v3, 0\n", "  s_nop 3\n", "  s_nop 4\n", "  v_mov_b32 v5, 0\n",
+              "v_mov_b32 v5, 0", "v_mfma_f32_4x4x1f32", "gfx90a");
+    mfma_case("gfx90a: VALU overwrites an 8-pass MFMA's C 6 wait states later", Rule::valu_write_after_mfma_srcc,
+              "  v_mfma_f32_16x16x4f32 v[4:7], v3, v3, v[8:11]\n", "  s_nop 5\n", "  s_nop 6\n",
+              "  v_mov_b32 v8, 1.0\n  s_nop 15\n", "v_mov_b32 v8, 1.0", "v_mfma_f32_16x16x4f32", "gfx90a");
+    mfma_case("gfx908: v_accvgpr_read 3 wait states after a 2-pass MFMA", Rule::accvgpr_read_after_mfma,
+              "  v_mfma_f32_4x4x1f32 a[0:3], v3, v3, a[0:3]\n", "  s_nop 2\n", "  s_nop 3\n",
+              "  v_accvgpr_read_b32 v2, a0\n  s_nop 1\n", "v_accvgpr_read_b32", "v_mfma_f32_4x4x1f32", "gfx908");
+    mfma_case("gfx908: v_accvgpr_write over an 8-pass MFMA result 6 wait states later", Rule::accvgpr_write_after_mfma,
+              "  v_mfma_f32_16x16x4f32 a[0:3], v3, v3, a[0:3]\n", "  s_nop 5\n", "  s_nop 6\n",
+              "  v_accvgpr_write_b32 a1, v3\n", "v_accvgpr_write_b32", "v_mfma_f32_16x16x4f32", "gfx908");
+    mfma_case("gfx908: v_accvgpr_write over an 8-pass MFMA's C 4 wait states later",
+              Rule::accvgpr_write_after_mfma_srcc, "  v_mfma_f32_16x16x4f32 a[4:7], v3, v3, a[0:3]\n", "  s_nop 3\n",
+              "  s_nop 4\n", "  v_accvgpr_write_b32 a1, v3\n  s_nop 15\n", "v_accvgpr_write_b32",
+              "v_mfma_f32_16x16x4f32", "gfx908");
+    mfma_case("gfx908: MFMA reads C right after v_accvgpr_write", Rule::mfma_srcc_after_accvgpr_write,
+              "  v_accvgpr_write_b32 a0, v3\n", "", "  s_nop 0\n",
+              "  v_mfma_f32_4x4x1f32 a[0:3], v3, v3, a[0:3]\n  s_nop 7\n", "v_mfma_f32_4x4x1f32", "v_accvgpr_write_b32",
+              "gfx908");
+    mfma_case("gfx908: MFMA reads A 2 wait states after v_accvgpr_write", Rule::mfma_srcab_after_accvgpr_write,
+              "  v_accvgpr_write_b32 a4, v3\n", "  s_nop 1\n", "  s_nop 2\n",
+              "  v_mfma_f32_4x4x1f32 a[0:3], a4, v3, a[0:3]\n  s_nop 7\n", "v_mfma_f32_4x4x1f32", "v_accvgpr_write_b32",
+              "gfx908");
+    mfma_case("gfx908: v_accvgpr_read 2 wait states after v_accvgpr_write", Rule::accvgpr_read_after_accvgpr_write,
+              "  v_accvgpr_write_b32 a0, v3\n", "  s_nop 1\n", "  s_nop 2\n",
+              "  v_accvgpr_read_b32 v2, a0\n  s_nop 1\n", "v_accvgpr_read_b32", "v_accvgpr_write_b32", "gfx908");
+    mfma_case("gfx908: a store reads v_accvgpr_read's result 1 wait state later", Rule::memory_after_accvgpr_read,
+              "  v_accvgpr_read_b32 v2, a0\n", "  s_nop 0\n", "  s_nop 1\n", "", "global_store_dword",
+              "v_accvgpr_read_b32", "gfx908");
     c.push_back({"gfx940: VALU reads VCC 1 wait state after v_cmp", Rule::valu_sgpr_after_valu,
                  "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 0\n  v_cndmask_b32 v2, 0, 1, vcc" + store_v2,
                  "  v_cmp_eq_u32 vcc, 0, v0\n  s_nop 1\n  v_cndmask_b32 v2, 0, 1, vcc" + store_v2, "v_cndmask_b32",

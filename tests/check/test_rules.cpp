@@ -31,6 +31,20 @@ std::string wait_state_row(const RuleInfo& r) {
     return std::string("| `") + r.name + "` | " + r.first + " | " + r.second + " | " + states + " | " + targets + " |";
 }
 
+// The doc's row of an MFMA rule: per column the wait states by passes
+// 2/4/8/16 ("-": none), one number where they are all the same.
+std::string mfma_row(const RuleInfo& r) {
+    std::string row = std::string("| `") + r.name + "` | " + r.first + " | " + r.second + " |";
+    for (const auto& column : r.mfma_wait_states) {
+        auto cell = [](unsigned states) { return states ? std::to_string(states) : std::string("-"); };
+        std::string text = cell(column[0]);
+        if (column[1] != column[0] || column[2] != column[0] || column[3] != column[0])
+            for (unsigned i = 1; i < 4; ++i) text += "/" + cell(column[i]);
+        row += " " + text + " |";
+    }
+    return row;
+}
+
 }  // namespace
 
 TEST_CASE("rules: docs/checkers.md has one row per rule, the wait-state rows with the table's numbers") {
@@ -43,6 +57,7 @@ TEST_CASE("rules: docs/checkers.md has one row per rule, the wait-state rows wit
             if (line.rfind(start, 0) == 0) rows.push_back(line);
         REQUIRE(rows.size() == 1);
         if (r.wait_state_rule) CHECK(rows[0] == wait_state_row(r));
+        if (r.mfma_rule) CHECK(rows[0] == mfma_row(r));
     }
 }
 
@@ -55,8 +70,15 @@ TEST_CASE("rules: names are distinct and every wait-state rule needs wait states
         for (std::size_t j = 0; j < i; ++j) CHECK(std::string(rule_table[j].name) != r.name);
         if (r.wait_state_rule) CHECK(std::max(r.wait_states, r.gfx94x_wait_states) > 0);
         else CHECK(wait_states(r.rule, false) + wait_states(r.rule, true) == 0);
+        unsigned most = 0;
+        for (const auto& column : r.mfma_wait_states)
+            for (std::uint8_t states : column) most = std::max<unsigned>(most, states);
+        CHECK((most > 0) == r.mfma_rule);
     }
     CHECK(wait_states(Rule::store_data_overwrite, false) == 1);
     CHECK(wait_states(Rule::store_data_overwrite, true) == 2);
     CHECK(wait_states(Rule::valu_sgpr_after_valu, false) == 0);
+    // LLVM's GFX940_XDL8PassWritesVGPROverlappedSMFMASrcCWaitStates and SMFMA32x32WriteVgprVALUMemExpReadWaitStates.
+    CHECK(mfma_wait_states(Rule::mfma_srcc_overlap, MfmaColumn::gfx94x_xdl, 8) == 9);
+    CHECK(mfma_wait_states(Rule::valu_read_after_mfma, MfmaColumn::gfx90a, 16) == 19);
 }

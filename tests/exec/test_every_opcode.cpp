@@ -1962,6 +1962,7 @@ std::vector<u32> run_kernel(const std::string& body, Target target, u64 exec, co
     KernelOptions options;
     options.mcpu = target_name(target);
     options.denorm_mode_32 = options.denorm_mode_16_64 = mode.value;
+    options.agprs = 8;  // the v_accvgpr rows use a0..a3
     const CodeObject co = assemble_kernel(body, options);
     const Program program = build_program(co, co.kernels.at(0));
     TestRun run(std::max(records.size(), out_dwords));

@@ -1056,15 +1056,15 @@ TEST_CASE("s_cbranch_cdbgsys/user branches are not taken and s_wakeup does nothi
     CHECK(run.read(0, 64) == std::vector<u32>(64, 2));
 }
 
-TEST_CASE("an unimplemented matrix op (f64 MFMA) stops the run with an error naming the instruction", "[alu][isaops]") {
+TEST_CASE("an unimplemented matrix op (fp8 MFMA) stops the run with an error naming the instruction", "[alu][isaops]") {
     KernelOptions options;
-    options.mcpu = "gfx90a";
-    const CodeObject co = assemble_kernel("  v_mfma_f64_4x4x4f64 v[4:5], v[0:1], v[2:3], v[4:5]\n", options);
+    options.mcpu = "gfx942";
+    const CodeObject co = assemble_kernel("  v_mfma_f32_16x16x32_fp8_fp8 v[4:7], v[0:1], v[2:3], v[4:7]\n", options);
     TestRun run(64);
     const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
     REQUIRE(r.fault);
     INFO(r.fault->message);
-    CHECK(r.fault->message.find("v_mfma_f64_4x4x4f64 v[4:5], v[0:1], v[2:3], v[4:5]") != std::string::npos);
+    CHECK(r.fault->message.find("v_mfma_f32_16x16x32_fp8_fp8 v[4:7], v[0:1], v[2:3], v[4:7]") != std::string::npos);
     CHECK(r.fault->message.find("not implemented") != std::string::npos);
 }
 

@@ -318,6 +318,175 @@ TEST_CASE("MFMA faults on out-of-range modifiers and misaligned tuples, naming t
     CHECK_THAT(fault_of("  .long 0xD3C40001, 0x02020702\n"), Catch::Contains("v[1:16] is not 64-bit aligned"));
 }
 
+namespace {
+
+// The f64 (DGEMM) ops: one f64 per register pair, 64-bit C/D. [CALC]
+// dict_insts: no CBSZ/ABID, no BLGP on CDNA2; on CDNA3 the BLGP bits are
+// NEG (bit 0 A, bit 1 B, bit 2 C: [CALC] README).
+struct F64Form {
+    const char* name;
+    unsigned m, n, k, blocks;
+};
+const F64Form f64_forms[] = {
+    {"v_mfma_f64_16x16x4f64", 16, 16, 4, 1},
+    {"v_mfma_f64_4x4x4f64", 4, 4, 4, 4},
+    {"v_mfma_f64_16x16x4_f64", 16, 16, 4, 1},
+    {"v_mfma_f64_4x4x4_4b_f64", 4, 4, 4, 4},
+};
+
+// [CALC] InstCalcGfx9 with 64-bit elements: A[b][i][k] (x = i) or B[b][k][j]
+// (x = j) in the pair of lane b*D + k*D*B + x; C/D[b][i][j] in pair
+// b*(M*N/64) + i/R, lane (b%BpR)*N + (i%R)*BpR*N + j, R = 64/N, BpR = ceil(64/(M*N)).
+unsigned f64_input_lane(unsigned D, unsigned B, unsigned x, unsigned k, unsigned b) { return b * D + k * D * B + x; }
+Place f64_output_place(unsigned M, unsigned N, unsigned i, unsigned j, unsigned b) {
+    const unsigned R = 64 / N, bpr = (64 + M * N - 1) / (M * N);
+    return {b * (M * N / 64) + i / R, 0, (b % bpr) * N + (i % R) * bpr * N + j};
+}
+
+void put_f64(std::vector<u32>& regs, unsigned pair, unsigned lane, double v) {
+    u64 b;
+    std::memcpy(&b, &v, 8);
+    regs[2 * pair * 64 + lane] = static_cast<u32>(b);
+    regs[(2 * pair + 1) * 64 + lane] = static_cast<u32>(b >> 32);
+}
+double get_f64(const std::vector<u32>& regs, unsigned pair, unsigned lane) {
+    const u64 b = u64(regs[2 * pair * 64 + lane]) | u64(regs[(2 * pair + 1) * 64 + lane]) << 32;
+    double v;
+    std::memcpy(&v, &b, 8);
+    return v;
+}
+
+std::string f64_kernel_body(const F64Form& f, unsigned neg) {
+    const unsigned cd = f.m * f.n * f.blocks * 2 / 64;
+    std::ostringstream s;
+    auto load_from = [&](unsigned sbase, unsigned reg, unsigned d) {
+        s << "  s_add_u32 s16, s" << sbase << ", " << d * 256 << "\n  s_addc_u32 s17, s" << sbase + 1 << ", 0\n"
+          << "  global_load_dword v" << reg + d << ", v1, s[16:17]\n";
+    };
+    for (unsigned d = 0; d < 2; ++d) load_from(6, 2, d);
+    for (unsigned d = 0; d < 2; ++d) load_from(8, 4, d);
+    for (unsigned d = 0; d < cd; ++d) load_from(10, 32, d);
+    s << "  s_waitcnt vmcnt(0)\n  s_nop 4\n  " << f.name << " v[64:" << 63 + cd << "], v[2:3], v[4:5], v[32:" << 31 + cd
+      << "]";
+    if (neg) s << " neg:[" << (neg & 1) << "," << (neg >> 1 & 1) << "," << (neg >> 2 & 1) << "]";
+    s << "\n  s_nop 15\n  s_nop 15\n";
+    for (unsigned d = 0; d < cd; ++d)
+        s << "  s_add_u32 s16, s4, " << d * 256 << "\n  s_addc_u32 s17, s5, 0\n  global_store_dword v1, v" << 64 + d
+          << ", s[16:17]\n";
+    return s.str();
+}
+
+// One case: the matrices' values (small integers, or a one-hot A), the
+// negation bits; D compared bitwise with C + A x B computed as matrices.
+void check_f64_case(const F64Form& f, const CodeObject& co, const std::string& kernel, unsigned neg, int one_hot,
+                    std::mt19937& rng) {
+    const unsigned M = f.m, N = f.n, K = f.k, B = f.blocks;
+    INFO(f.name << " neg:" << neg << " one-hot A element " << one_hot);
+    std::uniform_int_distribution<int> small(-3, 3), small_c(-20, 20);
+    std::vector<int> A(B * M * K), Bm(B * K * N), C(B * M * N);
+    for (std::size_t x = 0; x < A.size(); ++x) A[x] = one_hot < 0 ? small(rng) : int(x) == one_hot;
+    for (int& v : Bm) v = small(rng);
+    for (int& v : C) v = small_c(rng);
+    std::vector<u32> a_regs(2048, 0), b_regs(2048, 0), c_regs(2048, 0);
+    for (unsigned b = 0; b < B; ++b)
+        for (unsigned k = 0; k < K; ++k) {
+            for (unsigned i = 0; i < M; ++i) put_f64(a_regs, 0, f64_input_lane(M, B, i, k, b), A[(b * M + i) * K + k]);
+            for (unsigned j = 0; j < N; ++j) put_f64(b_regs, 0, f64_input_lane(N, B, j, k, b), Bm[(b * K + k) * N + j]);
+        }
+    for (unsigned b = 0; b < B; ++b)
+        for (unsigned i = 0; i < M; ++i)
+            for (unsigned j = 0; j < N; ++j) {
+                const Place p = f64_output_place(M, N, i, j, b);
+                put_f64(c_regs, p.dword, p.lane, C[(b * M + i) * N + j]);
+            }
+    TestRun run(2048);
+    run.fill(1, a_regs);
+    run.fill(2, b_regs);
+    run.fill(3, c_regs);
+    run.run_to_end(build_program(co, co.kernel(kernel)));
+    const std::vector<u32> out = run.read(0, 2048);
+    const int sa = (neg & 1) ? -1 : 1, sb = (neg & 2) ? -1 : 1, sc = (neg & 4) ? -1 : 1;
+    unsigned bad = 0;
+    for (unsigned b = 0; b < B; ++b)
+        for (unsigned i = 0; i < M; ++i)
+            for (unsigned j = 0; j < N; ++j) {
+                long sum = sc * C[(b * M + i) * N + j];
+                for (unsigned k = 0; k < K; ++k)
+                    sum += long(sa * A[(b * M + i) * K + k]) * sb * Bm[(b * K + k) * N + j];
+                const Place p = f64_output_place(M, N, i, j, b);
+                const double got = get_f64(out, p.dword, p.lane), want = static_cast<double>(sum);
+                if (std::memcmp(&got, &want, 8) != 0 && ++bad <= 3)
+                    UNSCOPED_INFO("D[" << b << "][" << i << "][" << j << "] = " << got << ", want " << want);
+            }
+    CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("f64 MFMA layouts, blocks and (gfx940+) negation against the matrix product", "[exec][mfma]") {
+    std::mt19937 rng(64);
+    for (const char* mcpu : {"gfx90a", "gfx942"}) {
+        SECTION(mcpu) {
+            const bool cdna3 = std::string(mcpu) == "gfx942";
+            unsigned forms_run = 0;
+            for (const F64Form& f : f64_forms) {
+                if (!on_target(f.name, mcpu)) continue;
+                // All eight NEG values on gfx942; gfx90a has no modifier for these ops.
+                std::vector<std::string> bodies;
+                const unsigned negs = cdna3 ? 8 : 1;
+                for (unsigned neg = 0; neg < negs; ++neg) bodies.push_back(f64_kernel_body(f, neg));
+                KernelOptions options;
+                options.mcpu = mcpu;
+                options.vgprs = 128;
+                const CodeObject co = assemble_kernels(bodies, options);
+                for (unsigned neg = 0; neg < negs; ++neg)
+                    check_f64_case(f, co, "k" + std::to_string(neg), neg, -1, rng);
+                // One-hot A: every element of block 0's first row and of the last block's last row.
+                const int row = int(f.k), last = int((f.blocks * f.m - 1) * f.k);
+                for (int x = 0; x < row; ++x) {
+                    check_f64_case(f, co, "k0", 0, x, rng);
+                    check_f64_case(f, co, "k0", 0, last + x, rng);
+                }
+                ++forms_run;
+            }
+            CHECK(forms_run == 2);
+        }
+    }
+}
+
+TEST_CASE("f64 MFMA: an inline constant C is a double, and modifiers the op lacks fault", "[exec][mfma]") {
+    KernelOptions options;
+    options.mcpu = "gfx90a";
+    options.vgprs = 128;
+    {
+        // A = B = 0 (the prologue leaves v2..v5 zero), C = 1.0: every D element is 1.0.
+        const CodeObject co = assemble_kernel(
+            "  v_mov_b32 v2, 0\n  v_mov_b32 v3, 0\n  v_mov_b32 v4, 0\n  v_mov_b32 v5, 0\n  s_nop 4\n"
+            "  v_mfma_f64_4x4x4f64 v[64:65], v[2:3], v[4:5], 1.0\n  s_nop 15\n"
+            "  global_store_dword v1, v64, s[4:5]\n  s_add_u32 s16, s4, 256\n  s_addc_u32 s17, s5, 0\n"
+            "  global_store_dword v1, v65, s[16:17]\n",
+            options);
+        TestRun run(128);
+        run.run_to_end(build_program(co, co.kernel("k")));
+        const std::vector<u32> out = run.read(0, 128);
+        CHECK(std::vector<u32>(out.begin(), out.begin() + 64) == std::vector<u32>(64, 0u));
+        CHECK(std::vector<u32>(out.begin() + 64, out.end()) == std::vector<u32>(64, 0x3ff00000u));
+    }
+    auto fault_of = [&](const std::string& body) {
+        const CodeObject co = assemble_kernel(body, options);
+        TestRun run;
+        const DispatchResult r = run.run(build_program(co, co.kernel("k")));
+        REQUIRE(r.fault);
+        CHECK(r.fault->kind == FaultKind::invalid_operand);
+        return r.fault->message;
+    };
+    // llvm-mc-15 accepts both; [CALC] dict_insts: cdna2 f64 has neither BLGP nor CBSZ/ABID.
+    CHECK_THAT(fault_of("  v_mfma_f64_16x16x4f64 v[64:71], v[2:3], v[4:5], 0 blgp:3\n"),
+               Catch::Contains("blgp:3: this instruction has no BLGP on gfx90a"));
+    CHECK_THAT(fault_of("  v_mfma_f64_4x4x4f64 v[64:65], v[2:3], v[4:5], 0 cbsz:1 abid:1\n"),
+               Catch::Contains("cbsz:1 abid:1: this instruction has no CBSZ/ABID"));
+}
+
 TEST_CASE("every implemented matrix op has a row of the layout test", "[exec][mfma][coverage]") {
     std::vector<std::string> missing;
     unsigned implemented = 0;
@@ -326,12 +495,83 @@ TEST_CASE("every implemented matrix op has a row of the layout test", "[exec][mf
         if (!op_info(op).has(OF_MFMA) || !has_semantics(op)) continue;
         ++implemented;
         const std::string name(mnemonic(op));
-        if (std::none_of(std::begin(forms), std::end(forms), [&](const Form& f) { return name == f.name; }))
+        if (std::none_of(std::begin(forms), std::end(forms), [&](const Form& f) { return name == f.name; }) &&
+            std::none_of(std::begin(f64_forms), std::end(f64_forms), [&](const F64Form& f) { return name == f.name; }))
             missing.push_back(name);
     }
     std::ostringstream names;
     for (const std::string& name : missing) names << name << " ";
-    INFO("implemented without a row in forms[]: " << names.str());
+    INFO("implemented without a row in forms[] or f64_forms[]: " << names.str());
     CHECK(missing.empty());
     CHECK(implemented >= 40);
+}
+
+namespace {
+
+// Lane l of two results: v[accum_offset + 3] after v_accvgpr_write a3, and a2
+// after v_mov_b32 v[accum_offset + 2] (p0: dwords 0..63, 64..127).
+std::vector<u32> agpr_alias_run(const std::string& mcpu, unsigned vgprs, unsigned agprs) {
+    KernelOptions options;
+    options.mcpu = mcpu;
+    options.vgprs = vgprs;
+    options.agprs = agprs;
+    const std::string body =
+        "  v_add_u32 v2, 1000, v0\n  v_add_u32 v3, 2000, v0\n  s_nop 1\n"
+        "  v_accvgpr_write_b32 a3, v2\n  v_mov_b32 v" +
+        std::to_string(64 + 2) + ", v3\n  s_nop 4\n  v_mov_b32 v10, v" + std::to_string(64 + 3) +
+        "\n  v_accvgpr_read_b32 v11, a2\n  s_nop 1\n"
+        "  global_store_dword v1, v10, s[4:5]\n  s_add_u32 s16, s4, 256\n  s_addc_u32 s17, s5, 0\n"
+        "  global_store_dword v1, v11, s[16:17]\n";
+    const CodeObject co = assemble_kernel(body, options);
+    TestRun run(128);
+    run.run_to_end(build_program(co, co.kernel("k")));
+    return run.read(0, 128);
+}
+
+std::vector<u32> lanes_plus(u32 base) {
+    std::vector<u32> v(64);
+    for (u32 l = 0; l < 64; ++l) v[l] = base + l;
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("AGPRs: one file with the VGPRs from accum_offset on gfx90a+, a separate file on gfx908", "[exec][mfma]") {
+    for (const char* mcpu : {"gfx90a", "gfx942"}) {
+        INFO(mcpu);
+        // accum_offset 64: a3 is v67, a2 is v66.
+        const std::vector<u32> out = agpr_alias_run(mcpu, 64, 8);
+        CHECK(std::vector<u32>(out.begin(), out.begin() + 64) == lanes_plus(1000));
+        CHECK(std::vector<u32>(out.begin() + 64, out.end()) == lanes_plus(2000));
+    }
+    // gfx908: v66/v67 are ArchVGPRs of a 72-VGPR kernel, apart from a2/a3 (a2 never written: 0).
+    const std::vector<u32> out = agpr_alias_run("gfx908", 72, 8);
+    CHECK(std::vector<u32>(out.begin(), out.begin() + 64) == std::vector<u32>(64, 0u));
+    CHECK(std::vector<u32>(out.begin() + 64, out.end()) == std::vector<u32>(64, 0u));
+}
+
+TEST_CASE("registers past the kernel's allocation fault naming the register and the limit", "[exec][mfma]") {
+    auto fault_of = [](const std::string& mcpu, unsigned vgprs, unsigned agprs, const std::string& body) {
+        KernelOptions options;
+        options.mcpu = mcpu;
+        options.vgprs = vgprs;
+        options.agprs = agprs;
+        const CodeObject co = assemble_kernel(body, options);
+        TestRun run;
+        const DispatchResult r = run.run(build_program(co, co.kernel("k")));
+        REQUIRE(r.fault);
+        CHECK(r.fault->kind == FaultKind::invalid_operand);
+        return r.fault->message;
+    };
+    CHECK_THAT(fault_of("gfx90a", 64, 8, "  v_accvgpr_write_b32 a8, v2\n"),
+               Catch::Contains("a8 is past the kernel's 8 AGPRs (accum_offset 64 of 72 allocated VGPRs)"));
+    CHECK_THAT(fault_of("gfx90a", 64, 8, "  v_mov_b32 v72, v2\n"),
+               Catch::Contains("v72 is past the kernel's 72 allocated VGPRs"));
+    CHECK_THAT(fault_of("gfx908", 64, 16, "  v_accvgpr_read_b32 v2, a64\n"),
+               Catch::Contains("a64 is past the kernel's 64 allocated AGPRs"));
+    CHECK_THAT(fault_of("gfx906", 32, 0, "  global_load_dwordx2 v[40:41], v1, s[4:5]\n  s_waitcnt vmcnt(0)\n"),
+               Catch::Contains("v[40:41] is past the kernel's 32 allocated VGPRs"));
+    // v_add_f64 v[3:4], v[2:3], v[6:7]: llvm-mc refuses the odd tuple on gfx90a, the words do not.
+    CHECK_THAT(fault_of("gfx90a", 64, 0, "  .long 0xD2800003, 0x00020D02\n"),
+               Catch::Contains("v[3:4] is not 64-bit aligned (gfx90a needs an even first register)"));
 }

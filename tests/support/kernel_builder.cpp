@@ -68,6 +68,7 @@ std::string kernel_text(const std::string& name, const std::string& body, const 
     std::ostringstream s;
     s << ".text\n.globl " << name << "\n.p2align 8\n.type " << name << ",@function\n" << name << ":\n";
     const bool architected = o.mcpu == "gfx940" || o.mcpu == "gfx942";
+    const bool unified = o.mcpu == "gfx90a" || architected;  // one VGPR file with the AGPRs at accum_offset
     if (o.private_bytes && !architected)
         // User SGPRs s[0:3] V#, s[4:5] kernarg, s[6:7] flat scratch init; s8 workgroup id, s9 wave offset:
         // moved to where the prologue below expects kernarg and workgroup id.
@@ -90,12 +91,11 @@ std::string kernel_text(const std::string& name, const std::string& body, const 
           << "  .amdhsa_system_sgpr_private_segment_wavefront_offset 1\n";
     s << "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
       << "  .amdhsa_system_sgpr_workgroup_id_x 1\n"
-      << "  .amdhsa_next_free_vgpr " << o.vgprs << "\n"
+      << "  .amdhsa_next_free_vgpr " << (unified ? o.vgprs + o.agprs : std::max(o.vgprs, o.agprs)) << "\n"
       << "  .amdhsa_next_free_sgpr 40\n"
       << "  .amdhsa_float_denorm_mode_32 " << o.denorm_mode_32 << "\n"
       << "  .amdhsa_float_denorm_mode_16_64 " << o.denorm_mode_16_64 << "\n";
-    if (o.mcpu == "gfx90a" || o.mcpu == "gfx940" || o.mcpu == "gfx942")
-        s << "  .amdhsa_accum_offset " << o.vgprs << "\n";
+    if (unified) s << "  .amdhsa_accum_offset " << o.vgprs << "\n";
     s << ".end_amdhsa_kernel\n";
     return s.str();
 }

@@ -32,6 +32,10 @@ struct KernelOptions {
     unsigned denorm_mode_32 = 3;     // .amdhsa_float_denorm_mode_32
     unsigned denorm_mode_16_64 = 3;  // .amdhsa_float_denorm_mode_16_64
     unsigned vgprs = 64;
+    // AGPRs (gfx908+): gfx90a+ allocate them after the vgprs ArchVGPRs
+    // (.amdhsa_accum_offset vgprs, next_free_vgpr vgprs + agprs); gfx908's
+    // separate file has max(vgprs, agprs), as its descriptor counts both.
+    unsigned agprs = 0;
     bool prologue = true;
     // Scratch bytes per work-item (.amdhsa_private_segment_fixed_size). When
     // not 0, the prologue also leaves the private segment buffer V# in
