@@ -65,15 +65,21 @@ Options step_options(const BenchOptions& o, const std::string& target) {
 
 std::uint64_t tiles(int size, unsigned tile) { return (std::uint64_t(size) + tile - 1) / tile; }
 
+// A step's row before it runs: its grid over M x N, and whether every tile is whole (the counts then exact).
+StepRow step_row(const char* name, const char* idea, const Problem& p, unsigned tile_m, unsigned tile_n) {
+    StepRow row;
+    row.step = name;
+    row.idea = idea;
+    row.grid_workgroups = tiles(p.m, tile_m) * tiles(p.n, tile_n);
+    row.exact_counts = p.m % int(tile_m) == 0 && p.n % int(tile_n) == 0;
+    return row;
+}
+
 std::vector<StepRow> sgemm_rows(const BenchOptions& o, const Problem& p, const std::string& target) {
     std::vector<StepRow> rows;
     const Options options = step_options(o, target);
     for (const SgemmStep& step : sgemm_steps()) {
-        StepRow row;
-        row.step = step.name;
-        row.idea = step.idea;
-        row.grid_workgroups = tiles(p.m, step.tile_m) * tiles(p.n, step.tile_n);
-        row.exact_counts = p.m % int(step.tile_m) == 0 && p.n % int(step.tile_n) == 0;
+        StepRow row = step_row(step.name, step.idea, p, step.tile_m, step.tile_n);
         std::vector<float> c = p.c0;
         row.result = progression_sgemm(step.name, p.m, p.n, p.k, p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta,
                                        c.data(), p.ldc, options);
@@ -113,11 +119,7 @@ std::vector<StepRow> transpose_rows(const BenchOptions& o, const Problem& p, con
     for (float& x : in) x = uniform(random);
     const Options options = step_options(o, target);
     for (const TransposeStep& step : transpose_steps()) {
-        StepRow row;
-        row.step = step.name;
-        row.idea = step.idea;
-        row.grid_workgroups = tiles(p.m, step.tile) * tiles(p.n, step.tile);
-        row.exact_counts = p.m % int(step.tile) == 0 && p.n % int(step.tile) == 0;
+        StepRow row = step_row(step.name, step.idea, p, step.tile, step.tile);
         std::vector<float> out(in.size(), 0.0f);
         row.result = progression_transpose(step.name, p.m, p.n, in.data(), p.m, out.data(), p.n, options);
         if (row.result && row.result.modeled)

@@ -115,7 +115,7 @@ std::string shape_text(const Shape& s) {
     return std::string{s.ta, s.tb} + " " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
-// Region i of a sorted grid: from just above the geometric mean with value
+// K region i of a sorted grid: from just above the geometric mean with value
 // i - 1 to the geometric mean with value i + 1 (the first from 1, the last open).
 std::vector<TuningRange> regions(const std::vector<int>& grid) {
     std::vector<TuningRange> out;
@@ -132,6 +132,56 @@ std::vector<TuningRange> regions(const std::vector<int>& grid) {
     return out;
 }
 
+int geometric_mean(int a, int b) { return int(std::floor(std::sqrt(double(a) * double(b)))); }
+
+// One dimension (M or N) of a box: the sizes the table's rule covers and the
+// sizes modeled for it, its two ends and the geometric mean between them (one
+// end only for the boxes below the grid's first value and above its last).
+struct Span {
+    TuningRange range;
+    std::vector<int> samples;
+    bool splittable(int min_width) const { return samples.size() == 3 && samples[2] - samples[0] > min_width; }
+    // The halves at the middle sample, each with its own middle.
+    std::pair<Span, Span> split() const {
+        const int a = samples[0], c = samples[1], b = samples[2];
+        return {Span{{range.low, c}, {a, geometric_mean(a, c), c}},
+                Span{{c + 1, range.high}, {c, geometric_mean(c, b), b}}};
+    }
+};
+
+// The spans of a sorted grid: one from 1 to the first value, one between
+// each pair of neighbours, one open above the last value.
+std::vector<Span> spans(const std::vector<int>& grid) {
+    std::vector<Span> out;
+    out.push_back({{1, grid.front()}, {grid.front()}});
+    for (std::size_t i = 1; i < grid.size(); ++i)
+        out.push_back({{grid[i - 1] + 1, grid[i]}, {grid[i - 1], geometric_mean(grid[i - 1], grid[i]), grid[i]}});
+    TuningRange last;
+    last.low = grid.back() + 1;
+    out.push_back({last, {grid.back()}});
+    return out;
+}
+
+// A box of (M, N) for one layout: the kernels compared in it and, per K
+// region, the one chosen.
+struct Box {
+    char ta, tb;
+    Span m, n;
+    int depth = 0;
+    std::vector<Variant> contenders;
+    std::vector<Variant> chosen;
+    // The box's corners and its middle.
+    std::vector<std::pair<int, int>> samples() const {
+        std::vector<std::pair<int, int>> out;
+        for (int sm : {m.samples.front(), m.samples.back()})
+            for (int sn : {n.samples.front(), n.samples.back()}) out.emplace_back(sm, sn);
+        out.emplace_back(m.samples[m.samples.size() / 2], n.samples[n.samples.size() / 2]);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return out;
+    }
+};
+
 std::vector<int> sorted_unique(std::vector<int> v) {
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -145,7 +195,8 @@ int run(int argc, char** argv) {
     std::string output, table_file;
     unsigned jobs = 1, check = 0, seed = 1;
     int extrapolate_above = 512;
-    double margin = 0.1;
+    double tolerance = 0.04, margin = 0.1;
+    int max_splits = 1;
     bool ranking = false;
     app.add_option("--arch", arch, "target (default " + std::string(default_emu_target) + ")");
     app.add_option("--sizes", sizes,
@@ -161,9 +212,15 @@ int run(int argc, char** argv) {
     app.add_option("--extrapolate-above", extrapolate_above,
                    "K above this is modeled at K/2 and K and extended linearly (0: model every K; default 512)")
         ->check(CLI::Range(0, 1 << 30));
-    app.add_option("--margin", margin,
-                   "keep the fixed rule's kernel unless another is faster by more than this share (default 0.1)")
+    app.add_option("--tolerance", tolerance,
+                   "split a box while its choice models more than this share above the fastest kernel at one of "
+                   "its samples (default 0.04)")
         ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--margin", margin,
+                   "another kernel than the fixed rule's only where it models faster by this share at every sample of "
+                   "the box (default 0.1)")
+        ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--max-splits", max_splits, "times a box may be split (default 1)")->check(CLI::Range(0, 8));
     app.add_flag("--ranking", ranking, "print every kernel's modeled time per problem on stdout");
     app.add_option("--check", check,
                    "held-out check: N random shapes, every kernel modeled in full (no table written)");
@@ -248,56 +305,163 @@ int run(int argc, char** argv) {
     const int cap = extrapolate_above;
     const int low_k = std::max(1, cap / 2);
     const auto extrapolated = [&](int k) { return cap > 0 && k > cap; };
-    std::vector<Key> keys;
-    for (const auto& [ta, tb] : layout_list)
-        for (int m : ms)
-            for (int n : ns)
-                for (int k : ks)
-                    for (Variant v : candidates) {
-                        if (!extrapolated(k)) {
-                            keys.emplace_back(ta, tb, m, n, k, v);
-                            continue;
-                        }
-                        keys.emplace_back(ta, tb, m, n, low_k, v);
-                        keys.emplace_back(ta, tb, m, n, cap, v);
-                    }
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    const std::map<Key, Modeled> times = model_all(arch, keys, jobs);
+    // The keys that model (ta, tb, m, n, k) for `variant`: K itself, or the two K it is extended from.
+    const auto keys_of = [&](char ta, char tb, int m, int n, int k, Variant v, std::vector<Key>& keys) {
+        if (!extrapolated(k)) {
+            keys.emplace_back(ta, tb, m, n, k, v);
+            return;
+        }
+        keys.emplace_back(ta, tb, m, n, low_k, v);
+        keys.emplace_back(ta, tb, m, n, cap, v);
+    };
+    std::map<Key, Modeled> times;
+    const auto model_missing = [&](std::vector<Key> keys) {
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        keys.erase(std::remove_if(keys.begin(), keys.end(), [&](const Key& key) { return times.count(key) != 0; }),
+                   keys.end());
+        for (auto& [key, t] : model_all(arch, keys, jobs)) times.emplace(key, t);
+    };
     const auto time_of = [&](char ta, char tb, int m, int n, int k, Variant v) {
         if (!extrapolated(k)) return times.at({ta, tb, m, n, k, v}).ms;
         const double at_cap = times.at({ta, tb, m, n, cap, v}).ms, at_low = times.at({ta, tb, m, n, low_k, v}).ms;
         return at_cap + (at_cap - at_low) * double(k - cap) / double(cap - low_k);
     };
 
-    TuningTable table;
-    table.target = arch;
-    const std::vector<TuningRange> m_regions = regions(ms), n_regions = regions(ns), k_regions = regions(ks);
-    for (const auto& [ta, tb] : layout_list)
-        for (std::size_t im = 0; im < ms.size(); ++im)
-            for (std::size_t in = 0; in < ns.size(); ++in)
-                for (std::size_t ik = 0; ik < ks.size(); ++ik) {
-                    const int m = ms[im], n = ns[in], k = ks[ik];
-                    Variant chosen = candidates[0];
-                    for (Variant v : candidates)
-                        if (time_of(ta, tb, m, n, k, v) < time_of(ta, tb, m, n, k, chosen)) chosen = v;
-                    if (time_of(ta, tb, m, n, k, fixed) <= time_of(ta, tb, m, n, k, chosen) * (1 + margin))
-                        chosen = fixed;
-                    if (ranking) {
+    // Every candidate on the grid.
+    {
+        std::vector<Key> keys;
+        for (const auto& [ta, tb] : layout_list)
+            for (int m : ms)
+                for (int n : ns)
+                    for (int k : ks)
+                        for (Variant v : candidates) keys_of(ta, tb, m, n, k, v, keys);
+        model_missing(keys);
+    }
+    if (ranking)
+        for (const auto& [ta, tb] : layout_list)
+            for (int m : ms)
+                for (int n : ns)
+                    for (int k : ks) {
+                        Variant best = candidates[0];
+                        for (Variant v : candidates)
+                            if (time_of(ta, tb, m, n, k, v) < time_of(ta, tb, m, n, k, best)) best = v;
                         std::printf("%s:", shape_text({ta, tb, m, n, k}).c_str());
                         for (Variant v : candidates)
                             std::printf(" %s %.4f ms%s%s", to_string(v), time_of(ta, tb, m, n, k, v),
-                                        v == chosen ? " (chosen)" : "", v == fixed ? " (fixed rule)" : "");
+                                        v == best ? " (best)" : "", v == fixed ? " (fixed rule)" : "");
                         std::printf("%s\n", extrapolated(k) ? " [K extrapolated]" : "");
                     }
-                    // Neighbouring K regions with the same winner are one rule.
-                    TuningRule* last = table.rules.empty() ? nullptr : &table.rules.back();
-                    if (ik > 0 && last && last->variant == chosen) {
-                        last->k.high = k_regions[ik].high;
-                        continue;
+
+    // Boxes between grid values. A box's contenders are the fixed rule's
+    // kernel and, per macro tile, each kernel that is the tile's fastest at a
+    // grid point of the box: kernels of one macro tile have the same tile
+    // counts, so their order at the grid points holds between them, while
+    // kernels of different tiles trade places with the tile counts.
+    std::vector<Box> pending;
+    for (const auto& [ta, tb] : layout_list)
+        for (const Span& m : spans(ms))
+            for (const Span& n : spans(ns)) {
+                Box box{ta, tb, m, n, 0, {}, {}};
+                box.contenders.push_back(fixed);
+                for (int gm : {m.samples.front(), m.samples.back()})
+                    for (int gn : {n.samples.front(), n.samples.back()})
+                        for (int k : ks) {
+                            std::map<unsigned, Variant> fastest;
+                            for (Variant v : candidates) {
+                                const unsigned tile = variant_info(v)->macro_tile;
+                                const auto it = fastest.find(tile);
+                                if (it == fastest.end() ||
+                                    time_of(ta, tb, gm, gn, k, v) < time_of(ta, tb, gm, gn, k, it->second))
+                                    fastest[tile] = v;
+                            }
+                            for (const auto& [tile, v] : fastest)
+                                if (std::find(box.contenders.begin(), box.contenders.end(), v) == box.contenders.end())
+                                    box.contenders.push_back(v);
+                        }
+                pending.push_back(box);
+            }
+
+    // Per box and K region, the fixed rule's kernel, or among the contenders
+    // faster than it by --margin at every sample of the box (its corners and
+    // middle), the one whose largest ratio to the fastest contender over the
+    // samples is least. The samples are multiples of the tiles or not, and
+    // tile counts quantise the time between them: the margin keeps the fixed
+    // rule where another kernel's gain is thin. A box where the choice's ratio
+    // exceeds 1 + tolerance at some K is split at its middle samples, down to
+    // --max-splits times.
+    unsigned max_tile = 0;
+    for (Variant v : candidates) max_tile = std::max(max_tile, variant_info(v)->macro_tile);
+    std::vector<Box> leaves;
+    while (!pending.empty()) {
+        std::vector<Key> keys;
+        for (const Box& box : pending)
+            for (const auto& [m, n] : box.samples())
+                for (int k : ks)
+                    for (Variant v : box.contenders) keys_of(box.ta, box.tb, m, n, k, v, keys);
+        model_missing(keys);
+        std::vector<Box> next;
+        for (Box& box : pending) {
+            bool within = true;
+            for (int k : ks) {
+                Variant chosen = fixed;
+                double chosen_worst = 0;
+                for (Variant v : box.contenders) {
+                    bool clearly_faster = true;
+                    double worst = 0;
+                    for (const auto& [m, n] : box.samples()) {
+                        const double t = time_of(box.ta, box.tb, m, n, k, v);
+                        double fastest = t;
+                        for (Variant w : box.contenders)
+                            fastest = std::min(fastest, time_of(box.ta, box.tb, m, n, k, w));
+                        worst = std::max(worst, t / fastest);
+                        clearly_faster = clearly_faster && t <= (1 - margin) * time_of(box.ta, box.tb, m, n, k, fixed);
                     }
-                    table.rules.push_back({std::string{ta, tb}, m_regions[im], n_regions[in], k_regions[ik], chosen});
+                    if (v == fixed || (clearly_faster && worst < chosen_worst)) chosen = v, chosen_worst = worst;
                 }
+                box.chosen.push_back(chosen);
+                within = within && chosen_worst <= 1 + tolerance;
+            }
+            const bool split_m = box.m.splittable(2 * int(max_tile)), split_n = box.n.splittable(2 * int(max_tile));
+            if (within || box.depth >= max_splits || (!split_m && !split_n)) {
+                leaves.push_back(box);
+                continue;
+            }
+            box.chosen.clear();
+            ++box.depth;
+            const auto [m_low, m_high] = split_m ? box.m.split() : std::pair{box.m, box.m};
+            const auto [n_low, n_high] = split_n ? box.n.split() : std::pair{box.n, box.n};
+            for (const Span* m : {&m_low, &m_high}) {
+                if (!split_m && m == &m_high) continue;
+                for (const Span* n : {&n_low, &n_high}) {
+                    if (!split_n && n == &n_high) continue;
+                    Box part = box;
+                    part.m = *m;
+                    part.n = *n;
+                    next.push_back(part);
+                }
+            }
+        }
+        pending = std::move(next);
+    }
+    std::sort(leaves.begin(), leaves.end(), [](const Box& x, const Box& y) {
+        return std::tuple(x.ta, x.tb, x.m.range.low, x.n.range.low) <
+               std::tuple(y.ta, y.tb, y.m.range.low, y.n.range.low);
+    });
+
+    TuningTable table;
+    table.target = arch;
+    const std::vector<TuningRange> k_regions = regions(ks);
+    for (const Box& box : leaves)
+        for (std::size_t ik = 0; ik < ks.size(); ++ik) {
+            // Neighbouring K regions with the same choice are one rule.
+            if (ik > 0 && box.chosen[ik] == box.chosen[ik - 1]) {
+                table.rules.back().k.high = k_regions[ik].high;
+                continue;
+            }
+            table.rules.push_back(
+                {std::string{box.ta, box.tb}, box.m.range, box.n.range, k_regions[ik], box.chosen[ik]});
+        }
 
     std::string candidate_names;
     for (Variant v : candidates) candidate_names += (candidate_names.empty() ? "" : " ") + std::string(to_string(v));
@@ -308,15 +472,25 @@ int run(int argc, char** argv) {
     if (!sizes_k.empty()) command += " -k " + sizes_k;
     command += " --layouts " + layouts;
     if (cap != 512) command += " --extrapolate-above " + std::to_string(cap);
-    if (margin != 0.1) command += " --margin " + std::to_string(margin);
+    const auto share = [](double x) {
+        std::ostringstream out;
+        out << x;
+        return out.str();
+    };
+    if (margin != 0.1) command += " --margin " + share(margin);
+    if (tolerance != 0.04) command += " --tolerance " + share(tolerance);
+    if (max_splits != 1) command += " --max-splits " + std::to_string(max_splits);
     const std::string text = format_tuning_table(
         table, {"Written by: " + command,
-                "Chosen on the cycle model (modeled, not measured: docs/performance-model.md), each grid point's",
-                "region reaching to the geometric means with its neighbours; K above " + std::to_string(cap) +
+                "Chosen on the cycle model (modeled, not measured: docs/performance-model.md): per box of M and N",
+                "between grid values, sampled at its corners and middle, the fixed rule's " +
+                    std::string(to_string(fixed)) + " or, among the kernels",
+                "faster than it by " + share(100 * margin) +
+                    " % at every sample, the one with the least worst ratio to the fastest; boxes split while",
+                "that ratio exceeds 1 + " + share(tolerance) + ", to depth " + std::to_string(max_splits) + ".",
+                "K regions reach to the geometric means of neighbouring grid values; K above " + std::to_string(cap) +
                     " modeled at K = " + std::to_string(low_k) + " and " + std::to_string(cap) +
                     " and extended linearly (0: none).",
-                "The fixed rule's " + std::string(to_string(fixed)) + " is kept unless another kernel models faster " +
-                    "by more than " + std::to_string(int(std::lround(margin * 100))) + " %.",
                 "candidates: " + candidate_names});
     if (output.empty()) {
         std::cout << text;

@@ -7,6 +7,7 @@
 #include "emu_launch.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 
@@ -71,6 +72,26 @@ StepLaunch prepare(const char* source, const char* step, const Options& options)
         r.message = std::string("progression: ") + e.what();
     }
     return launch;
+}
+
+std::uint32_t tiles(int size, unsigned tile) { return std::uint32_t((std::int64_t(size) + tile - 1) / tile); }
+
+// Runs a step on `grid` and reads its rows x cols output (leading dimension
+// ld_out) back into `out`.
+bool run_step(const emu::Program& program, emu::DeviceMemory& memory, const emu::Kernargs& args, unsigned block,
+              std::array<std::uint32_t, 3> grid, std::uint64_t watchdog, std::uint64_t d_out, float* out, int rows,
+              int cols, int ld_out, const Options& options, Result& r) {
+    emu::LaunchConfig config;
+    config.grid = grid;
+    config.block = {block, 1, 1};
+    config.kernarg = args.bytes();
+    config.threads = options.threads;
+    config.progress = options.progress;
+    config.watchdog = watchdog;
+    if (!detail::launch_modeled(program, memory, config, options, r)) return false;
+    for (int j = 0; j < cols; ++j)
+        memory.read(d_out + std::uint64_t(j) * ld_out * 4, out + std::size_t(j) * ld_out, std::size_t(rows) * 4);
+    return true;
 }
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
@@ -166,18 +187,11 @@ Result progression_sgemm(std::string_view step_name, int m, int n, int k, float 
         args.set(3, std::uint32_t(m)).set(4, std::uint32_t(n)).set(5, std::uint32_t(k));
         args.set(6, std::uint32_t(lda)).set(7, std::uint32_t(ldb)).set(8, std::uint32_t(ldc));
         args.set(9, alpha).set(10, beta);
-        emu::LaunchConfig config;
-        config.grid = {std::uint32_t((std::int64_t(m) + step->tile_m - 1) / step->tile_m),
-                       std::uint32_t((std::int64_t(n) + step->tile_n - 1) / step->tile_n), 1};
-        config.block = {step->block, 1, 1};
-        config.kernarg = args.bytes();
-        config.threads = options.threads;
-        config.progress = options.progress;
         // The naive steps run a handful of instructions per k and work-item.
-        config.watchdog = std::max(emu::default_watchdog, std::uint64_t(k) * 64 + (1u << 20));
-        if (!detail::launch_modeled(*launch.program, memory, config, options, r)) return r;
-        for (int j = 0; j < n; ++j)
-            memory.read(dc + std::uint64_t(j) * ldc * 4, c + std::size_t(j) * ldc, std::size_t(m) * 4);
+        const std::uint64_t watchdog = std::max(emu::default_watchdog, std::uint64_t(k) * 64 + (1u << 20));
+        if (!run_step(*launch.program, memory, args, step->block, {tiles(m, step->tile_m), tiles(n, step->tile_n), 1},
+                      watchdog, dc, c, m, n, ldc, options, r))
+            return r;
     } catch (const std::exception& e) {
         return failed(Status::launch_failure, std::string("progression: ") + e.what());
     }
@@ -225,16 +239,10 @@ Result progression_transpose(std::string_view step_name, int rows, int cols, con
         emu::Kernargs args(*launch.program);
         args.set(0, din).set(1, dout).set(2, std::uint32_t(rows)).set(3, std::uint32_t(cols));
         args.set(4, std::uint32_t(ld_in)).set(5, std::uint32_t(ld_out));
-        emu::LaunchConfig config;
-        config.grid = {std::uint32_t((std::int64_t(rows) + step->tile - 1) / step->tile),
-                       std::uint32_t((std::int64_t(cols) + step->tile - 1) / step->tile), 1};
-        config.block = {step->block, 1, 1};
-        config.kernarg = args.bytes();
-        config.threads = options.threads;
-        config.progress = options.progress;
-        if (!detail::launch_modeled(*launch.program, memory, config, options, r)) return r;
-        for (int j = 0; j < rows; ++j)
-            memory.read(dout + std::uint64_t(j) * ld_out * 4, out + std::size_t(j) * ld_out, std::size_t(cols) * 4);
+        // out = in^T: the grid tiles `in`, rows x cols; `out` is cols x rows.
+        if (!run_step(*launch.program, memory, args, step->block, {tiles(rows, step->tile), tiles(cols, step->tile), 1},
+                      emu::default_watchdog, dout, out, cols, rows, ld_out, options, r))
+            return r;
     } catch (const std::exception& e) {
         return failed(Status::launch_failure, std::string("progression: ") + e.what());
     }

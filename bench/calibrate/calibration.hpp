@@ -29,27 +29,27 @@ namespace dppgemm::calibration {
 // and the emulator's bank model): with every lane of a pass on one bank, 31
 // extra clocks per 32-lane b32 pass x 2, 15 per 16-lane b64 pass x 4, 7 per
 // 8-lane b128 pass x 8.
-#define DPPGEMM_CALIBRATION_KERNELS(X)                                                                      \
-    X(valu_stream, 64, 0, 256, 512, "v_mov_b32 v1, v2", "", 0, "v_mov_b32: a pure VALU stream")             \
-    X(nop_stream, 64, 0, 256, 512, "s_nop 0", "", 0, "s_nop 0: an internal-instruction stream")             \
-    X(waitcnt_stream, 64, 0, 256, 512, "s_waitcnt lgkmcnt(0)\n v_mov_b32 v1, v2", "", 0,                    \
-      "s_waitcnt with nothing outstanding, then v_mov_b32: does the wait take an issue turn?")              \
-    X(lds_chain, 64, 0, 32, 64, "ds_read_b32 %[a], %[a]\n s_waitcnt lgkmcnt(0)", "", 0,                     \
-      "ds_read_b32 of the address it read, all lanes one address: LDS latency")                             \
-    X(lds_read_b32, 64, 4, 32, 64, "ds_read_b32 v16, %[a]", "s_waitcnt lgkmcnt(0)", 0,                      \
-      "independent ds_read_b32, consecutive addresses: no bank conflict")                                   \
-    X(lds_read_b64, 64, 8, 32, 64, "ds_read_b64 v[16:17], %[a]", "s_waitcnt lgkmcnt(0)", 0,                 \
-      "independent ds_read_b64, consecutive addresses")                                                     \
-    X(lds_read_b128, 64, 16, 32, 64, "ds_read_b128 v[16:19], %[a]", "s_waitcnt lgkmcnt(0)", 0,              \
-      "independent ds_read_b128, consecutive addresses")                                                    \
-    X(lds_read_b32_conflicted, 64, 128, 32, 64, "ds_read_b32 v16, %[a]", "s_waitcnt lgkmcnt(0)", 62,        \
-      "independent ds_read_b32, every lane in bank 0")                                                      \
-    X(lds_read_b64_conflicted, 64, 128, 32, 64, "ds_read_b64 v[16:17], %[a]", "s_waitcnt lgkmcnt(0)", 60,   \
-      "independent ds_read_b64, every lane in banks 0-1")                                                   \
-    X(lds_read_b128_conflicted, 64, 128, 32, 64, "ds_read_b128 v[16:19], %[a]", "s_waitcnt lgkmcnt(0)", 56, \
-      "independent ds_read_b128, every lane in banks 0-3")                                                  \
-    X(global_chain, 1, 0, 16, 32, "global_load_dword %[a], %[a], %[base] glc\n s_waitcnt vmcnt(0)", "", 0,  \
+#define DPPGEMM_CALIBRATION_KERNELS(X)                                                                     \
+    X(valu_stream, 64, 0, 256, 512, "v_mov_b32 v1, v2", "", 0, "v_mov_b32: a pure VALU stream")            \
+    X(nop_stream, 64, 0, 256, 512, "s_nop 0", "", 0, "s_nop 0: an internal-instruction stream")            \
+    X(waitcnt_stream, 64, 0, 256, 512, "s_waitcnt lgkmcnt(0)\n v_mov_b32 v1, v2", "", 0,                   \
+      "s_waitcnt with nothing outstanding, then v_mov_b32: does the wait take an issue turn?")             \
+    X(lds_chain, 64, 0, 32, 64, "ds_read_b32 %[a], %[a]\n s_waitcnt lgkmcnt(0)", "", 0,                    \
+      "ds_read_b32 of the address it read, all lanes one address: LDS latency")                            \
+    DPPGEMM_CALIBRATION_LDS_READ(X, 32, "v16", 62, "bank 0")                                               \
+    DPPGEMM_CALIBRATION_LDS_READ(X, 64, "v[16:17]", 60, "banks 0-1")                                       \
+    DPPGEMM_CALIBRATION_LDS_READ(X, 128, "v[16:19]", 56, "banks 0-3")                                      \
+    X(global_chain, 1, 0, 16, 32, "global_load_dword %[a], %[a], %[base] glc\n s_waitcnt vmcnt(0)", "", 0, \
       "global_load_dword (glc: past L1) of the offset it read, one lane: L2-hit latency")
+
+// The two kernels of one ds_read width: independent reads of consecutive
+// addresses (no bank conflict), and of addresses 128 bytes apart (every lane
+// on the same banks, `conflict_cycles` per instruction).
+#define DPPGEMM_CALIBRATION_LDS_READ(X, bits, data, conflict_cycles, banks)                                        \
+    X(lds_read_b##bits, 64, bits / 8, 32, 64, "ds_read_b" #bits " " data ", %[a]", "s_waitcnt lgkmcnt(0)", 0,      \
+      "independent ds_read_b" #bits ", consecutive addresses: no bank conflict")                                   \
+    X(lds_read_b##bits##_conflicted, 64, 128, 32, 64, "ds_read_b" #bits " " data ", %[a]", "s_waitcnt lgkmcnt(0)", \
+      conflict_cycles, "independent ds_read_b" #bits ", every lane in " banks)
 
 enum class Kernel : std::size_t {
 #define DPPGEMM_CALIBRATION_ENUM(name, lanes, stride, short_count, long_count, body, after, conflicts, what) name,

@@ -291,8 +291,8 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
     // Bounds the log: long epochs write it out now and then.
     constexpr std::size_t log_limit = 1 << 14;
     if (log_bits_.size() > log_limit) write_out_log();
-    // Field by field: a braced temporary was copied with a wide load of
-    // narrow stores, a store-forwarding stall that cost more than the rest.
+    // Field by field: a braced temporary compiles to a wide load of
+    // narrow stores, a store-forwarding stall that costs more than the rest.
     LoggedAccess& logged = log_.emplace_back();
     logged.inst = inst;
     logged.write = write;

@@ -173,10 +173,7 @@ hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attribute, int
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (!value) return record(hipErrorInvalidValue);
         if (hipError_t e = runtime().check_device(device); e != hipSuccess) return record(e);
-        const std::optional<int> known = dppgemm::hipemu::device_attribute(*properties(device), attribute);
-        if (!known) return record(hipErrorInvalidValue);
-        *value = *known;
-        return hipSuccess;
+        return record(dppgemm::hipemu::device_attribute(*runtime().device(), attribute, value));
     });
 }
 

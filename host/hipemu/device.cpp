@@ -88,7 +88,27 @@ std::optional<EmulatedDevice> emulated_device(const std::string& arch) {
     return EmulatedDevice{*target, properties_of(*target, base == arch ? default_target_id(*target) : arch)};
 }
 
-std::optional<int> device_attribute(const hipDeviceProp_t& p, hipDeviceAttribute_t attribute) {
+namespace {
+
+// Whether ROCm 5.2 answers 1 for hipDeviceAttributeCanUseStreamWaitValue:
+// ROCclr (device/rocm/rocdevice.cpp, aqlBarrierValue_) sets it for gfx9.0
+// steppings 0, 4, 8 and 10 only. hipStreamWaitValue32/64 work on every
+// emulated target (memory_more.cpp); the attribute says what ROCm says.
+bool rocm_uses_aql_barrier_value(emu::Target target) {
+    switch (target) {
+    case emu::Target::gfx900:
+    case emu::Target::gfx908:
+    case emu::Target::gfx90a: return true;
+    default: return false;
+    }
+}
+
+// The int attributes, as ROCm 5.2's hipDeviceGetAttribute (hipamd
+// src/hip_device_runtime.cpp) derives them from hipDeviceProp_t and the
+// device's info; nullopt for the attributes it answers with
+// hipErrorInvalidValue.
+std::optional<int> int_attribute(const EmulatedDevice& device, hipDeviceAttribute_t attribute) {
+    const hipDeviceProp_t& p = device.properties;
     switch (attribute) {
     case hipDeviceAttributeMaxThreadsPerBlock: return p.maxThreadsPerBlock;
     case hipDeviceAttributeMaxBlockDimX: return p.maxThreadsDim[0];
@@ -98,60 +118,84 @@ std::optional<int> device_attribute(const hipDeviceProp_t& p, hipDeviceAttribute
     case hipDeviceAttributeMaxGridDimY: return p.maxGridSize[1];
     case hipDeviceAttributeMaxGridDimZ: return p.maxGridSize[2];
     case hipDeviceAttributeMaxSharedMemoryPerBlock: return int(p.sharedMemPerBlock);
-    case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: return int(p.maxSharedMemoryPerMultiProcessor);
+    // Size fields saturate at INT_MAX (ROCm truncates them to int).
+    case hipDeviceAttributeTotalConstantMemory: return int(std::min<size_t>(p.totalConstMem, INT_MAX));
     case hipDeviceAttributeWarpSize: return p.warpSize;
     case hipDeviceAttributeMaxRegistersPerBlock: return p.regsPerBlock;
     case hipDeviceAttributeClockRate: return p.clockRate;
     case hipDeviceAttributeMemoryClockRate: return p.memoryClockRate;
     case hipDeviceAttributeMemoryBusWidth: return p.memoryBusWidth;
     case hipDeviceAttributeMultiprocessorCount: return p.multiProcessorCount;
-    case hipDeviceAttributeComputeCapabilityMajor: return p.major;
-    case hipDeviceAttributeComputeCapabilityMinor: return p.minor;
+    case hipDeviceAttributeComputeMode: return p.computeMode;
     case hipDeviceAttributeL2CacheSize: return p.l2CacheSize;
     case hipDeviceAttributeMaxThreadsPerMultiProcessor: return p.maxThreadsPerMultiProcessor;
-    case hipDeviceAttributeComputeMode: return p.computeMode;
-    case hipDeviceAttributeClockInstructionRate: return p.clockInstructionRate;
-    case hipDeviceAttributeConcurrentKernels: return p.concurrentKernels;
-    case hipDeviceAttributeCanMapHostMemory: return p.canMapHostMemory;
-    case hipDeviceAttributeGcnArch: return p.gcnArch;
-    case hipDeviceAttributeIntegrated: return p.integrated;
-    case hipDeviceAttributeIsMultiGpuBoard: return p.isMultiGpuBoard;
+    case hipDeviceAttributeComputeCapabilityMajor: return p.major;
+    case hipDeviceAttributeComputeCapabilityMinor: return p.minor;
     case hipDeviceAttributePciBusId: return p.pciBusID;
+    case hipDeviceAttributeConcurrentKernels: return p.concurrentKernels;
     case hipDeviceAttributePciDeviceId: return p.pciDeviceID;
-    case hipDeviceAttributePciDomainID: return p.pciDomainID;
-    case hipDeviceAttributeEccEnabled: return p.ECCEnabled;
-    case hipDeviceAttributeManagedMemory: return p.managedMemory;
+    case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: return int(p.maxSharedMemoryPerMultiProcessor);
+    case hipDeviceAttributeIsMultiGpuBoard: return p.isMultiGpuBoard;
     case hipDeviceAttributeCooperativeLaunch: return p.cooperativeLaunch;
-    case hipDeviceAttributeTextureAlignment: return int(p.textureAlignment);
     case hipDeviceAttributeImageSupport:
         return 1;  // arrays and texture objects: textures.cpp
-    // The rest of hipDeviceProp_t's fields, each under its attribute.
-    case hipDeviceAttributeTotalConstantMemory: return int(std::min<size_t>(p.totalConstMem, INT_MAX));
-    case hipDeviceAttributeSharedMemPerMultiprocessor: return int(p.maxSharedMemoryPerMultiProcessor);
-    case hipDeviceAttributeTexturePitchAlignment: return int(p.texturePitchAlignment);
-    case hipDeviceAttributeMaxPitch: return int(std::min<size_t>(p.memPitch, INT_MAX));
     case hipDeviceAttributeCooperativeMultiDeviceLaunch: return p.cooperativeMultiDeviceLaunch;
+    case hipDeviceAttributeIntegrated: return p.integrated;
     case hipDeviceAttributeMaxTexture1DWidth: return p.maxTexture1D;
-    case hipDeviceAttributeMaxTexture1DLinear: return p.maxTexture1DLinear;
     case hipDeviceAttributeMaxTexture2DWidth: return p.maxTexture2D[0];
     case hipDeviceAttributeMaxTexture2DHeight: return p.maxTexture2D[1];
     case hipDeviceAttributeMaxTexture3DWidth: return p.maxTexture3D[0];
     case hipDeviceAttributeMaxTexture3DHeight: return p.maxTexture3D[1];
     case hipDeviceAttributeMaxTexture3DDepth: return p.maxTexture3D[2];
+    case hipDeviceAttributeMaxPitch: return int(std::min<size_t>(p.memPitch, INT_MAX));
+    case hipDeviceAttributeTextureAlignment: return int(p.textureAlignment);
+    case hipDeviceAttributeTexturePitchAlignment: return int(p.texturePitchAlignment);
     case hipDeviceAttributeKernelExecTimeout: return p.kernelExecTimeoutEnabled;
-    case hipDeviceAttributeTccDriver: return p.tccDriver;
+    case hipDeviceAttributeCanMapHostMemory: return p.canMapHostMemory;
+    case hipDeviceAttributeEccEnabled: return p.ECCEnabled;
     case hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc: return p.cooperativeMultiDeviceUnmatchedFunc;
     case hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim: return p.cooperativeMultiDeviceUnmatchedGridDim;
     case hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim: return p.cooperativeMultiDeviceUnmatchedBlockDim;
     case hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem: return p.cooperativeMultiDeviceUnmatchedSharedMem;
-    case hipDeviceAttributeIsLargeBar: return p.isLargeBar;
     case hipDeviceAttributeAsicRevision: return p.asicRevision;
+    case hipDeviceAttributeManagedMemory: return p.managedMemory;
     case hipDeviceAttributeDirectManagedMemAccessFromHost: return p.directManagedMemAccessFromHost;
     case hipDeviceAttributeConcurrentManagedAccess: return p.concurrentManagedAccess;
     case hipDeviceAttributePageableMemoryAccess: return p.pageableMemoryAccess;
     case hipDeviceAttributePageableMemoryAccessUsesHostPageTables: return p.pageableMemoryAccessUsesHostPageTables;
+    case hipDeviceAttributeCanUseStreamWaitValue: return rocm_uses_aql_barrier_value(device.target);
+    // ROCm: the agent's compute units (HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT), which
+    // multiProcessorCount also reports without CU masking.
+    case hipDeviceAttributePhysicalMultiProcessorCount: return p.multiProcessorCount;
+    // ROCm: SVM atomics on a fine-grained segment. hipHostMalloc'd memory is
+    // coherent with kernels here, atomics included.
+    case hipDeviceAttributeFineGrainSupport: return 1;
+    // ROCm 5.2: the HIP_MEM_POOL_SUPPORT flag, off by default.
+    case hipDeviceAttributeMemoryPoolsSupported: return 0;
     default: return std::nullopt;
     }
+}
+
+}  // namespace
+
+hipError_t device_attribute(const EmulatedDevice& device, hipDeviceAttribute_t attribute, int* value) {
+    switch (attribute) {
+    // ROCm 5.2 writes these as pointers (unsigned int*) through the int*: the
+    // HDP flush registers, which the emulated device has none of.
+    case hipDeviceAttributeHdpMemFlushCntl:
+    case hipDeviceAttributeHdpRegFlushCntl: {
+        unsigned int* const registers = attribute == hipDeviceAttributeHdpMemFlushCntl
+                                            ? device.properties.hdpMemFlushCntl
+                                            : device.properties.hdpRegFlushCntl;
+        std::memcpy(value, &registers, sizeof registers);
+        return hipSuccess;
+    }
+    default: break;
+    }
+    const std::optional<int> answer = int_attribute(device, attribute);
+    if (!answer) return hipErrorInvalidValue;
+    *value = *answer;
+    return hipSuccess;
 }
 
 }  // namespace dppgemm::hipemu

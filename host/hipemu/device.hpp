@@ -21,7 +21,10 @@ struct EmulatedDevice {
 // The device for an arch string, or nullopt when the emulator has no such target.
 std::optional<EmulatedDevice> emulated_device(const std::string& arch);
 
-// hipDeviceGetAttribute for the device; nullopt for attributes it does not report.
-std::optional<int> device_attribute(const hipDeviceProp_t& props, hipDeviceAttribute_t attribute);
+// hipDeviceGetAttribute for the device: each attribute ROCm 5.2 answers, from
+// the device's properties as ROCm derives it (hipDeviceAttributeHdp*FlushCntl
+// write a pointer through `value`, as ROCm does); hipErrorInvalidValue for the
+// rest, as ROCm 5.2 returns for them.
+hipError_t device_attribute(const EmulatedDevice& device, hipDeviceAttribute_t attribute, int* value);
 
 }  // namespace dppgemm::hipemu

@@ -60,14 +60,19 @@ TEST_CASE("dppgemm-tune on a tiny grid writes a table the reader loads as writte
     for (std::string line; std::getline(lines, line) && line.rfind("# ", 0) == 0;) comments.push_back(line.substr(2));
     CHECK(comments.front() == "Written by: dppgemm-tune --arch gfx906 --sizes 64 -k 8,16 --layouts NN,TT");
     CHECK(dppgemm::format_tuning_table(*table, comments) == text);
-    // One region per layout covering everything (K merged where the winner is one kernel).
-    for (const char* layout : {"NN", "TT"}) {
-        const dppgemm::TuningRule* rule = table->find(layout[0], layout[1], 1, 2147483647, 11);
-        REQUIRE(rule);
-        CHECK(rule->layout == layout);
-        CHECK(rule->m.low == 1);
-        CHECK(rule->m.high == 2147483647);
-    }
+    // Per layout, the one grid value cuts M and N into 1..64 and 65.. (open):
+    // four boxes, each holding its corner of the problem space.
+    for (const char* layout : {"NN", "TT"})
+        for (const int m : {1, 2147483647})
+            for (const int n : {1, 2147483647}) {
+                const dppgemm::TuningRule* rule = table->find(layout[0], layout[1], m, n, 11);
+                REQUIRE(rule);
+                CHECK(rule->layout == layout);
+                CHECK(rule->m.low == (m == 1 ? 1 : 65));
+                CHECK(rule->m.high == (m == 1 ? 64 : 2147483647));
+                CHECK(rule->n.low == (n == 1 ? 1 : 65));
+                CHECK(rule->n.high == (n == 1 ? 64 : 2147483647));
+            }
 }
 
 TEST_CASE("dppgemm-bench --variant best runs the table's choice, or the fixed rule after one warning") {

@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <hip/hip_runtime_api.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -142,6 +143,113 @@ TEST_CASE("hipemu: one emulated gfx906 device with its properties") {
     CHECK(hipSetDevice(0) == hipSuccess);
     CHECK(hipSetDevice(1) == hipErrorInvalidDevice);
     CHECK(hipDeviceSynchronize() == hipSuccess);
+}
+
+// The attributes ROCm 5.2's hipDeviceGetAttribute (hipamd
+// src/hip_device_runtime.cpp, rocm-5.2.3) answers with hipErrorInvalidValue:
+// the enum values of HIP 5.2's hip_runtime_api.h without a case there.
+constexpr hipDeviceAttribute_t unanswered_by_rocm_5_2[] = {
+    hipDeviceAttributeAccessPolicyMaxWindowSize,
+    hipDeviceAttributeArch,
+    hipDeviceAttributeAsyncEngineCount,
+    hipDeviceAttributeCanUseHostPointerForRegisteredMem,
+    hipDeviceAttributeClockInstructionRate,
+    hipDeviceAttributeComputePreemptionSupported,
+    hipDeviceAttributeDeviceOverlap,
+    hipDeviceAttributeGcnArch,
+    hipDeviceAttributeGcnArchName,
+    hipDeviceAttributeGlobalL1CacheSupported,
+    hipDeviceAttributeHostNativeAtomicSupported,
+    hipDeviceAttributeIsLargeBar,
+    hipDeviceAttributeLocalL1CacheSupported,
+    hipDeviceAttributeLuid,
+    hipDeviceAttributeLuidDeviceNodeMask,
+    hipDeviceAttributeMaxBlocksPerMultiProcessor,
+    hipDeviceAttributeMaxRegistersPerMultiprocessor,
+    hipDeviceAttributeMaxSurface1D,
+    hipDeviceAttributeMaxSurface1DLayered,
+    hipDeviceAttributeMaxSurface2D,
+    hipDeviceAttributeMaxSurface2DLayered,
+    hipDeviceAttributeMaxSurface3D,
+    hipDeviceAttributeMaxSurfaceCubemap,
+    hipDeviceAttributeMaxSurfaceCubemapLayered,
+    hipDeviceAttributeMaxTexture1DLayered,
+    hipDeviceAttributeMaxTexture1DLinear,
+    hipDeviceAttributeMaxTexture1DMipmap,
+    hipDeviceAttributeMaxTexture2DGather,
+    hipDeviceAttributeMaxTexture2DLayered,
+    hipDeviceAttributeMaxTexture2DLinear,
+    hipDeviceAttributeMaxTexture2DMipmap,
+    hipDeviceAttributeMaxTexture3DAlt,
+    hipDeviceAttributeMaxTextureCubemap,
+    hipDeviceAttributeMaxTextureCubemapLayered,
+    hipDeviceAttributeMaxThreadsDim,
+    hipDeviceAttributeMultiGpuBoardGroupID,
+    hipDeviceAttributeName,
+    hipDeviceAttributePciDomainID,
+    hipDeviceAttributePersistingL2CacheMaxSize,
+    hipDeviceAttributeReservedSharedMemPerBlock,
+    hipDeviceAttributeSharedMemPerBlockOptin,
+    hipDeviceAttributeSharedMemPerMultiprocessor,
+    hipDeviceAttributeSingleToDoublePrecisionPerfRatio,
+    hipDeviceAttributeStreamPrioritiesSupported,
+    hipDeviceAttributeSurfaceAlignment,
+    hipDeviceAttributeTccDriver,
+    hipDeviceAttributeTotalGlobalMem,
+    hipDeviceAttributeUnifiedAddressing,
+    hipDeviceAttributeUuid,
+};
+
+TEST_CASE("hipemu: hipDeviceGetAttribute answers every attribute ROCm 5.2 answers, and only those") {
+    const auto unanswered = [](int attribute) {
+        return std::find(std::begin(unanswered_by_rocm_5_2), std::end(unanswered_by_rocm_5_2), attribute) !=
+               std::end(unanswered_by_rocm_5_2);
+    };
+    // Every value of the enum's CUDA-compatible and AMD-specific ranges; a
+    // pointer-sized buffer, as ROCm writes the HDP registers' addresses.
+    int answered = 0, refused = 0;
+    for (const auto& [begin, end] :
+         {std::pair{hipDeviceAttributeCudaCompatibleBegin, hipDeviceAttributeCudaCompatibleEnd},
+          std::pair{hipDeviceAttributeAmdSpecificBegin, hipDeviceAttributeAmdSpecificEnd}})
+        for (int attribute = begin; attribute < end; ++attribute) {
+            void* value = nullptr;
+            const hipError_t e =
+                hipDeviceGetAttribute(reinterpret_cast<int*>(&value), hipDeviceAttribute_t(attribute), 0);
+            INFO("attribute " << attribute);
+            if (e == hipSuccess) {
+                ++answered;
+                CHECK_FALSE(unanswered(attribute));
+            } else {
+                CHECK(e == hipErrorInvalidValue);
+                refused += unanswered(attribute);
+            }
+        }
+    // 106 enum values: 57 answered by ROCm 5.2 and hipemu, 49 refused by both.
+    CHECK(answered == 57);
+    CHECK(refused == 49);
+    CHECK(std::size(unanswered_by_rocm_5_2) == 49);
+    int value = -1;
+    CHECK(hipDeviceGetAttribute(&value, hipDeviceAttributeImageSupport, 0) == hipSuccess);
+    CHECK(value == 1);  // arrays and texture objects (docs/textures.md)
+
+    // The default device, gfx906: the MI50 row of targets.def (60 CUs,
+    // 1725 MHz, 4 MiB L2, 64 KiB LDS), and ROCm's rules for the rest.
+    const auto attribute = [](hipDeviceAttribute_t a) {
+        int v = -1;
+        REQUIRE(hipDeviceGetAttribute(&v, a, 0) == hipSuccess);
+        return v;
+    };
+    CHECK(attribute(hipDeviceAttributePhysicalMultiProcessorCount) == 60);
+    CHECK(attribute(hipDeviceAttributeClockRate) == 1725000);
+    CHECK(attribute(hipDeviceAttributeL2CacheSize) == 4 << 20);
+    CHECK(attribute(hipDeviceAttributeMaxSharedMemoryPerMultiprocessor) == 65536);
+    CHECK(attribute(hipDeviceAttributeMemoryBusWidth) == 4096);
+    CHECK(attribute(hipDeviceAttributeCanUseStreamWaitValue) == 0);  // gfx9.0 stepping 6
+    CHECK(attribute(hipDeviceAttributeFineGrainSupport) == 1);
+    CHECK(attribute(hipDeviceAttributeMemoryPoolsSupported) == 0);
+    void* hdp = reinterpret_cast<void*>(1);
+    CHECK(hipDeviceGetAttribute(reinterpret_cast<int*>(&hdp), hipDeviceAttributeHdpMemFlushCntl, 0) == hipSuccess);
+    CHECK(hdp == nullptr);
 }
 
 TEST_CASE("hipemu: hipGetLastError returns the last failure once, hipPeekAtLastError keeps it") {

@@ -14,6 +14,7 @@
 #include "emu/exec/dispatch.hpp"
 #include "emu/loader/code_object.hpp"
 #include "emu/timing/cu_model.hpp"
+#include "sgemm_launch.hpp"
 
 using namespace dppgemm::emu;
 using namespace dppgemm::emu::timing;
@@ -74,17 +75,10 @@ Traced run(const Kernel& kernel, int m, int n, int k, std::vector<std::uint64_t>
     const unsigned tile = kernel.macro_tile;
     DeviceMemory memory;
     const std::uint64_t bytes_a = 4ull * m * k, bytes_b = 4ull * k * n, bytes_c = 4ull * m * n;
-    dppgemm_sgemm_kernargs args{memory.allocate(bytes_a, "A"),
-                                memory.allocate(bytes_b, "B"),
-                                memory.allocate(bytes_c, "C"),
-                                std::uint32_t(m),
-                                std::uint32_t(n),
-                                std::uint32_t(k),
-                                std::uint32_t(m),
-                                std::uint32_t(k),
-                                std::uint32_t(m),
-                                1.0f,
-                                0.0f};
+    dppgemm_sgemm_kernargs args = dppgemm::test_support::sgemm_kernargs(m, n, k, m, k, m, 1.0f, 0.0f);
+    args.a = memory.allocate(bytes_a, "A");
+    args.b = memory.allocate(bytes_b, "B");
+    args.c = memory.allocate(bytes_c, "C");
     LaunchConfig config;
     config.grid = {std::uint32_t((m + tile - 1) / tile), std::uint32_t((n + tile - 1) / tile), 1};
     config.block = {256, 1, 1};
