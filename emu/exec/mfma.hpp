@@ -36,6 +36,12 @@ struct MfmaShape {
 
     bool valid() const { return m != 0; }
     unsigned passes(Target t) const { return has(t, Feature::gfx940_insts) ? passes_cdna3 : passes_cdna12; }
+    // Whether VALU instructions may issue while this op's passes run: yes on
+    // CDNA1/2; on CDNA3 only for the XDL ops (xf32, f16, bf16, int8), not for
+    // f32 and f64 ([CALC] coexec_delay and is_gfx940_xdl, mfma.md section 2).
+    bool coexecutes_with_valu(Target t) const {
+        return !has(t, Feature::gfx940_insts) || (input != MfmaInput::f32 && input != MfmaInput::f64);
+    }
     // Multiplies and adds of one wave instruction: 2 * M * N * K * blocks.
     std::uint64_t flops() const { return 2ull * m * n * k * blocks; }
     unsigned input_bits() const {

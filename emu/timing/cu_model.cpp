@@ -139,6 +139,7 @@ private:
     std::vector<SimGroup> groups_;
     std::array<std::vector<SimWave*>, simds> by_simd_;
     std::array<Cycle, simds> valu_free_{};
+    std::array<Cycle, simds> matrix_free_{};  // when the SIMD's matrix core ends its MFMA passes
     std::array<Cycle, 2> port_free_{};
     std::array<std::uint64_t, 2> port_busy_{};
     Cycle vmem_free_ = 0;
@@ -168,6 +169,7 @@ private:
         unsigned units_used = 0;
         bool issued_any = false, valu_issued = false;
         const bool valu_was_busy = valu_free_[s] > c;
+        const bool matrix_was_busy = matrix_free_[s] > c;
         Stall first_reason = Stall::idle;
         bool have_reason = false;
         for (SimWave* w : by_simd_[s]) {
@@ -187,6 +189,7 @@ private:
         }
         Stall window;
         if (valu_was_busy || valu_issued) window = Stall::valu;
+        else if (matrix_was_busy) window = Stall::matrix;
         else if (issued_any) window = Stall::other_issue;
         else if (have_reason) window = first_reason;
         else window = Stall::idle;
@@ -262,9 +265,19 @@ private:
             }
             break;
         case Unit::valu: {
-            if (valu_free_[w.simd] > c) {
+            if (valu_free_[w.simd] > c || (f.mfma_cycles && matrix_free_[w.simd] > c)) {
                 reason = Stall::dependency;
                 return Outcome::blocked;
+            }
+            if (f.mfma_cycles) {
+                // The passes hold the matrix core; the VALU is held as long
+                // unless the op co-executes (MfmaShape::coexecutes_with_valu).
+                const Cycle done = c + f.mfma_cycles;
+                matrix_free_[w.simd] = done;
+                valu_free_[w.simd] =
+                    f.mfma_coexecutes ? c + std::max<Cycle>(static_cast<Cycle>(p_.mfma_valu_coexec_delay), 1) : done;
+                mark_writes(w, f, done);
+                break;
             }
             const Cycle busy = static_cast<Cycle>(f.valu64 ? p_.valu64_cycles : p_.valu_cycles);
             valu_free_[w.simd] = c + busy;

@@ -31,6 +31,7 @@ namespace dppgemm::emu::timing {
 // issued instruction, else why its oldest wave could not issue.
 #define DPPGEMM_STALL_COMPONENTS(X)                                                                        \
     X(valu, "the SIMD's VALU was busy")                                                                    \
+    X(matrix, "the SIMD's matrix core ran MFMA passes while its VALU was free")                            \
     X(other_issue, "no VALU, but some other instruction issued (scalar, memory, LDS, branch, internal)")   \
     X(dependency, "the oldest wave waited for a register, its s_nop wait states, a busy unit or LDS port") \
     X(lgkm_wait, "the oldest wave waited in s_waitcnt lgkmcnt (LDS, scalar memory)")                       \

@@ -1,5 +1,7 @@
 #include "emu/timing/trace.hpp"
 
+#include "emu/exec/mfma.hpp"
+
 #include <algorithm>
 
 #include "emu/exec/wave.hpp"
@@ -41,7 +43,7 @@ void add(std::array<RegSpan, N>& list, const RegSpan& r) {
 Unit unit_of(InstClass cls) {
     switch (cls) {
     case InstClass::valu: return Unit::valu;
-    // One issue slot like a VALU op; its passes (Counters::mfma_passes) are not modelled.
+    // Issued like a VALU op; its passes then hold the matrix core (cu_model.cpp).
     case InstClass::mfma: return Unit::valu;
     case InstClass::salu:
     case InstClass::smem: return Unit::scalar;
@@ -77,8 +79,13 @@ std::vector<StaticInst> static_instructions(const Program& program) {
             s.wait_vm = inst.waitcnt.vmcnt;
             s.wait_lgkm = inst.waitcnt.lgkmcnt;
         }
-        if (s.unit == Unit::valu)
+        if (e.cls == InstClass::mfma) {
+            const MfmaShape& shape = mfma_shape(inst.op);
+            s.mfma_cycles = static_cast<std::uint8_t>(4 * shape.passes(program.target));
+            s.mfma_coexecutes = shape.coexecutes_with_valu(program.target);
+        } else if (s.unit == Unit::valu) {
             for (OperandType t : info.types) s.valu64 |= t == OperandType::f64;
+        }
         s.scalar_memory = e.cls == InstClass::smem;
         s.returns = e.cls == InstClass::vmem_load || e.cls == InstClass::lds_read ||
                     (e.cls == InstClass::smem && !info.has(OF_STORE));

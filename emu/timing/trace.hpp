@@ -40,7 +40,11 @@ struct RegSpan {
 struct StaticInst {
     InstClass cls = InstClass::other;
     Unit unit = Unit::internal;
-    bool valu64 = false;   // an FP64 VALU op (half rate on some targets)
+    bool valu64 = false;  // an FP64 VALU op (half rate on some targets)
+    // An MFMA: the clocks its passes hold the SIMD's matrix core (0: not an
+    // MFMA), and whether the VALU may issue meanwhile (MfmaShape).
+    std::uint8_t mfma_cycles = 0;
+    bool mfma_coexecutes = false;
     bool returns = false;  // a load or returning atomic: writes `writes` when it completes
     bool scalar_memory = false;
     bool barrier = false, ends = false;

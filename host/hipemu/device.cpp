@@ -137,8 +137,7 @@ std::optional<int> int_attribute(const EmulatedDevice& device, hipDeviceAttribut
     case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: return int(p.maxSharedMemoryPerMultiProcessor);
     case hipDeviceAttributeIsMultiGpuBoard: return p.isMultiGpuBoard;
     case hipDeviceAttributeCooperativeLaunch: return p.cooperativeLaunch;
-    case hipDeviceAttributeImageSupport:
-        return 1;  // arrays and texture objects: textures.cpp
+    case hipDeviceAttributeImageSupport: return 1;  // arrays and texture objects: textures.cpp
     case hipDeviceAttributeCooperativeMultiDeviceLaunch: return p.cooperativeMultiDeviceLaunch;
     case hipDeviceAttributeIntegrated: return p.integrated;
     case hipDeviceAttributeMaxTexture1DWidth: return p.maxTexture1D;

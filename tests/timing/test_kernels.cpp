@@ -105,27 +105,29 @@ Traced traced(const Kernel& kernel, int m, int n, int k) {
 }
 
 // Lower bounds a correct model never beats, from the instructions the
-// busiest CU issues: its VALU work spread over 4 SIMDs, its LDS bytes
+// busiest CU issues: its VALU work and its MFMA passes (4 clocks each, F13)
+// spread over 4 SIMDs, its LDS bytes
 // through 128 B/clk plus conflict cycles, each wave's instructions at one
 // per 4 clocks (one round after another), and the grid's traffic through L2.
 double largest_bound(const Program& program, const Traced& t, const CuModelResult& r, const Parameters& p) {
     const std::vector<StaticInst> facts = static_instructions(program);
     const std::uint64_t total = std::uint64_t(t.shape.grid[0]) * t.shape.grid[1] * t.shape.grid[2];
     const std::uint64_t cus = static_cast<std::uint64_t>(p.compute_units);
-    double valu = 0, lds = 0, longest_wave = 0;
+    double valu = 0, matrix = 0, lds = 0, longest_wave = 0;
     for (std::uint64_t id = 0; id < total; id += cus) {
         const WorkgroupTrace& w = t.traces[std::min(trace_for(t.shape.grid, id), t.traces.size() - 1)];
         for (const WaveTrace& wave : w.waves) {
             longest_wave = std::max(longest_wave, double(wave.records.size()));
             for (const TraceRecord& rec : wave.records) {
                 const StaticInst& f = facts[rec.inst];
-                if (f.unit == Unit::valu) valu += f.valu64 ? p.valu64_cycles : p.valu_cycles;
+                if (f.mfma_cycles) matrix += f.mfma_cycles;
+                else if (f.unit == Unit::valu) valu += f.valu64 ? p.valu64_cycles : p.valu_cycles;
                 if (f.unit == Unit::lds) lds += rec.bytes / 128.0 + rec.conflict_cycles;
             }
         }
     }
     const double rounds = std::ceil(double(r.workgroups_on_cu) / r.resident_workgroups);
-    return std::max({valu / 4, lds, 4 * longest_wave * rounds, r.l2_cycles});
+    return std::max({valu / 4, matrix / 4, lds, 4 * longest_wave * rounds, r.l2_cycles});
 }
 
 // Every instruction of the busiest CU one after another, each with all its
@@ -139,9 +141,9 @@ double serialised(const Program& program, const Traced& t, const CuModelResult& 
         for (const WaveTrace& wave : w.waves)
             for (const TraceRecord& rec : wave.records) {
                 const StaticInst& f = facts[rec.inst];
-                sum += 4 * std::max<double>(1, f.nop_wait_states) + p.valu64_cycles + p.taken_branch_cycles +
-                       p.barrier_latency + p.smem_latency + p.vmem_latency + rec.bytes / 1.0 + p.lds_latency +
-                       rec.lanes * p.lds_address_bytes_per_lane * 2 / p.lds_port_bytes_per_clock +
+                sum += 4 * std::max<double>(1, f.nop_wait_states) + p.valu64_cycles + f.mfma_cycles +
+                       p.taken_branch_cycles + p.barrier_latency + p.smem_latency + p.vmem_latency + rec.bytes / 1.0 +
+                       p.lds_latency + rec.lanes * p.lds_address_bytes_per_lane * 2 / p.lds_port_bytes_per_clock +
                        p.lds_conflict_cost * rec.conflict_cycles + 1;
             }
     }
@@ -176,16 +178,6 @@ TEST_CASE("a trace holds exactly the instructions by class the executor counts f
 
 namespace {
 
-// The cycle model gives an MFMA one VALU issue slot and not its passes
-// (docs/performance-model.md, "What the cycle model leaves out"), so a kernel
-// with MFMAs models faster than the matrix cores allow: its time invariants
-// wait until the model charges the passes.
-bool uses_mfma(const Program& program) {
-    for (const auto& inst : program.code)
-        if (inst.cls == InstClass::mfma) return true;
-    return false;
-}
-
 // The invariants every model `r` of a kernel's traces keeps.
 void check_invariants(const Program& program, const Traced& t, const Parameters& p, const CuModelResult& r,
                       double flops) {
@@ -199,8 +191,11 @@ void check_invariants(const Program& program, const Traced& t, const Parameters&
         for (std::size_t c = 0; c < inst_class_count; ++c)
             expected[c] += t.traces[trace_for(t.shape.grid, id)].counters.instructions[c];
     CHECK(r.issued == expected);
-    // Never above the GPU's fp32 peak (packed: twice the vector rate).
-    const double peak_per_clock = p.compute_units * 128 * (has(program.target, Feature::packed_fp32) ? 2 : 1);
+    // Never above the GPU's fp32 peak (packed and the fp32 MFMAs: twice the
+    // vector rate, 256 FLOPs per CU and clock, mfma.md section 2).
+    bool mfma = false;
+    for (const auto& inst : program.code) mfma |= inst.cls == InstClass::mfma;
+    const double peak_per_clock = p.compute_units * 128 * (has(program.target, Feature::packed_fp32) || mfma ? 2 : 1);
     CHECK(flops / r.cycles <= peak_per_clock);
 }
 
@@ -214,7 +209,6 @@ TEST_CASE("modeled time lies between the roofline's largest bound and the fully 
     const int shapes[][3] = {{128, 128, 128}, {1000, 1000, 1000}, {4096, 4096, 64}};
     for (const dppgemm_code_object* co : nn_objects()) {
         const Program& program = kernel(co).program;
-        if (uses_mfma(program)) continue;
         const Parameters p = parameters(program.target);
         for (const auto& [m, n, k] : shapes) {
             INFO(co->kernel_name << " on " << co->target << " at " << m << "x" << n << "x" << k);
@@ -232,7 +226,6 @@ TEST_CASE("modeled time lies between the roofline's largest bound and the fully 
 TEST_CASE("doubling K doubles the modeled time within 1%") {
     for (const dppgemm_code_object* co : nn_objects()) {
         const Program& program = kernel(co).program;
-        if (uses_mfma(program)) continue;
         const Parameters p = parameters(program.target);
         INFO(co->kernel_name << " on " << co->target);
         const Traced once = traced(kernel(co), 128, 128, 1024), twice = traced(kernel(co), 128, 128, 2048);
