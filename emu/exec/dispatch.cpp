@@ -741,7 +741,7 @@ void allocate_scratch(Shared& shared, DispatchObjects& objects, unsigned workers
 }
 
 // Workgroups a cooperative launch may have: each resident one holds its
-// waves' register files (about 70 KiB per wave).
+// waves' register files (about 135 KiB per wave, wave.hpp's vector file).
 constexpr std::uint64_t max_cooperative_workgroups = 4096;
 
 // WaveTeam::run's limit on tasks.
