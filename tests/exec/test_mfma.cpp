@@ -253,6 +253,16 @@ std::vector<Modifiers> modifier_sweep(const Form& f, bool blgp) {
     return out;
 }
 
+// The message of the invalid-operand fault that stops `body`'s kernel.
+std::string invalid_operand_fault(const std::string& body, const KernelOptions& options) {
+    const CodeObject co = assemble_kernel(body, options);
+    TestRun run;
+    const DispatchResult r = run.run(build_program(co, co.kernel("k")));
+    REQUIRE(r.fault);
+    CHECK(r.fault->kind == FaultKind::invalid_operand);
+    return r.fault->message;
+}
+
 }  // namespace
 
 TEST_CASE("MFMA layouts, blocks, CBSZ/ABID and BLGP against the matrix product", "[exec][mfma]") {
@@ -301,14 +311,7 @@ TEST_CASE("MFMA faults on out-of-range modifiers and misaligned tuples, naming t
     KernelOptions options;
     options.mcpu = "gfx90a";
     options.vgprs = 128;
-    auto fault_of = [&](const std::string& body) {
-        const CodeObject co = assemble_kernel(body, options);
-        TestRun run;
-        const DispatchResult r = run.run(build_program(co, co.kernel("k")));
-        REQUIRE(r.fault);
-        CHECK(r.fault->kind == FaultKind::invalid_operand);
-        return r.fault->message;
-    };
+    auto fault_of = [&](const std::string& body) { return invalid_operand_fault(body, options); };
     // One block: llvm-mc accepts cbsz:1 abid:1, the hardware has no second block to broadcast.
     CHECK_THAT(fault_of("  v_mfma_f32_32x32x2f32 v[32:47], v2, v3, 0 cbsz:1 abid:1\n"),
                Catch::Contains("cbsz:1 is out of range: 1 block(s) allow at most cbsz:0"));
@@ -472,14 +475,7 @@ TEST_CASE("f64 MFMA: an inline constant C is a double, and modifiers the op lack
         CHECK(std::vector<u32>(out.begin(), out.begin() + 64) == std::vector<u32>(64, 0u));
         CHECK(std::vector<u32>(out.begin() + 64, out.end()) == std::vector<u32>(64, 0x3ff00000u));
     }
-    auto fault_of = [&](const std::string& body) {
-        const CodeObject co = assemble_kernel(body, options);
-        TestRun run;
-        const DispatchResult r = run.run(build_program(co, co.kernel("k")));
-        REQUIRE(r.fault);
-        CHECK(r.fault->kind == FaultKind::invalid_operand);
-        return r.fault->message;
-    };
+    auto fault_of = [&](const std::string& body) { return invalid_operand_fault(body, options); };
     // llvm-mc-15 accepts both; [CALC] dict_insts: cdna2 f64 has neither BLGP nor CBSZ/ABID.
     CHECK_THAT(fault_of("  v_mfma_f64_16x16x4f64 v[64:71], v[2:3], v[4:5], 0 blgp:3\n"),
                Catch::Contains("blgp:3: this instruction has no BLGP on gfx90a"));
@@ -556,12 +552,7 @@ TEST_CASE("registers past the kernel's allocation fault naming the register and 
         options.mcpu = mcpu;
         options.vgprs = vgprs;
         options.agprs = agprs;
-        const CodeObject co = assemble_kernel(body, options);
-        TestRun run;
-        const DispatchResult r = run.run(build_program(co, co.kernel("k")));
-        REQUIRE(r.fault);
-        CHECK(r.fault->kind == FaultKind::invalid_operand);
-        return r.fault->message;
+        return invalid_operand_fault(body, options);
     };
     CHECK_THAT(fault_of("gfx90a", 64, 8, "  v_accvgpr_write_b32 a8, v2\n"),
                Catch::Contains("a8 is past the kernel's 8 AGPRs (accum_offset 64 of 72 allocated VGPRs)"));
