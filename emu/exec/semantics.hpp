@@ -72,6 +72,8 @@ void register_mfma(Table& t);    // sem_mfma.cpp: dense matrix-core ops (shapes:
 // bits; what the typed buffer formats convert with.
 std::uint32_t half_to_float_bits(std::uint32_t half);
 std::uint32_t float_to_half_bits(std::uint32_t f32);
+inline float half_as_float(std::uint32_t half) { return fp::as_float(half_to_float_bits(half)); }
+inline std::uint32_t float_as_half(float f) { return float_to_half_bits(fp::as_bits(f)); }
 
 // MODE.FP_DENORM as the wave holds it now (s_setreg may change it): fp32 in
 // [5:4], fp16/fp64 in [7:6]; for ops that read the mode themselves.
