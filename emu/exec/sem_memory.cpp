@@ -2,7 +2,7 @@
 // The data format (width, sign extension, d16 halves) comes from the op
 // table's columns (op_semantics.txt); the addressing from the encoding. Loads read
 // memory at issue and land in registers at the s_waitcnt that retires them
-// (see core.cpp); stores write at issue. Each lane's access is one
+// (see counter_queue.cpp); stores write at issue. Each lane's access is one
 // single-copy access of its bytes (single_copy.hpp): other workgroups, on
 // other host threads, never see half of a lane's dwordx2.
 

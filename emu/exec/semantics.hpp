@@ -63,7 +63,8 @@ void register_half(Table& t);    // sem_half.cpp: 16-bit VALU (f16 and i16/u16 i
 void register_divide(Table& t);  // sem_divide.cpp: division/sqrt expansions, f64 compares
 void register_hwreg(Table& t);   // sem_hwreg.cpp: s_getreg, s_setreg, s_memtime/s_memrealtime
 void register_smem(Table& t);    // sem_smem.cpp: s_buffer_store, scalar atomics, cache maintenance
-void register_isaops(Table& t);  // sem_isaops.cpp: f64 rounding, v_fmac_f64, dot products, packing conversions
+void register_media(Table& t);   // sem_media.cpp: dot products, packing conversions, media ops
+void register_f64(Table& t);     // sem_f64.cpp: f64 rounding, v_fmac_f64, v_trig_preop_f64
 void register_gws(Table& t);     // sem_gws.cpp: ds_gws_* on a cooperative launch's GWS resources
 void register_mfma(Table& t);    // sem_mfma.cpp: dense matrix-core ops (shapes: mfma.hpp)
 
