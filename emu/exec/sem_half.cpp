@@ -65,7 +65,6 @@ bool is_nan16(u32 h) { return (h & 0x7fffu) > half_inf; }
 bool is_inf16(u32 h) { return (h & 0x7fffu) == half_inf; }
 bool is_denormal16(u32 h) { return (h & 0x7c00u) == 0 && (h & 0x3ffu) != 0; }
 u32 quiet16(u32 h) { return h | 0x200u; }
-u32 flush16(u32 h) { return is_denormal16(h) ? h & half_sign : h; }
 
 int highest_bit(u128 x) {
     const u64 hi = u64(x >> 64);

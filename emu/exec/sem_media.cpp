@@ -20,9 +20,6 @@ namespace {
 
 constexpr std::uint8_t raw_bits = ST_ABS | ST_NEG | ST_FLUSH;
 
-// An f16 denormal -> a zero of its sign.
-u32 flush16(u32 h) { return (h & 0x7c00u) == 0 ? h & 0x8000u : h; }
-
 // ---- dot products ---------------------------------------------------------------
 //
 // V_DOT2_F32_F16: D.f = S0.f16[0] * S1.f16[0] + S0.f16[1] * S1.f16[1] + S2.f

@@ -75,6 +75,8 @@ std::uint32_t half_to_float_bits(std::uint32_t half);
 std::uint32_t float_to_half_bits(std::uint32_t f32);
 inline float half_as_float(std::uint32_t half) { return fp::as_float(half_to_float_bits(half)); }
 inline std::uint32_t float_as_half(float f) { return float_to_half_bits(fp::as_bits(f)); }
+// An f16 denormal (the low 16 bits) -> a zero of its sign; anything else unchanged.
+inline std::uint32_t flush16(std::uint32_t h) { return (h & 0x7c00u) == 0 && (h & 0x3ffu) != 0 ? h & 0x8000u : h; }
 
 // MODE.FP_DENORM as the wave holds it now (s_setreg may change it): fp32 in
 // [5:4], fp16/fp64 in [7:6]; for ops that read the mode themselves.
