@@ -27,18 +27,7 @@ using FortranSgemm = void (*)(const char*, const char*, const int*, const int*, 
 
 // One SGEMM in reference-BLAS (column-major) terms: what both entry points
 // hand on after turning a row-major CBLAS call into its column-major twin.
-struct ColumnMajorCall {
-    char trans_a, trans_b;
-    int m, n, k;
-    float alpha;
-    const float* a;
-    int lda;
-    const float* b;
-    int ldb;
-    float beta;
-    float* c;
-    int ldc;
-};
+using ColumnMajorCall = dppgemm::SgemmCall;
 
 struct NextBlas {
     FortranSgemm sgemm = nullptr;

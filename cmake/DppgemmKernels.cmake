@@ -232,6 +232,7 @@ function(dppgemm_embed_code_objects lib)
     COMMAND ${CMAKE_COMMAND} -DMANIFEST=${manifest_file} -DOUTPUT=${source}
             -P ${PROJECT_SOURCE_DIR}/cmake/EmbedCodeObjects.cmake
     DEPENDS ${files} ${manifest_file} ${PROJECT_SOURCE_DIR}/cmake/EmbedCodeObjects.cmake
+            ${PROJECT_SOURCE_DIR}/cmake/DppgemmFields.cmake
     COMMENT "Embedding the kernel code objects into ${lib}"
     VERBATIM)
   add_library(${lib} STATIC ${source} ${PROJECT_SOURCE_DIR}/asm/code_objects.cpp)

@@ -52,9 +52,15 @@ endfunction()
 #   with dppgemm_test_skip_code (test_toolchain.hpp: skip_test) is reported
 #   skipped, never passed.
 set(dppgemm_test_skip_code 77)
+# Catch's discovery script gets its arguments as `cmake -D`, which drops a
+# value's trailing blank: a wrapper around it adds the space of "<area>: ".
+set(dppgemm_catch_add_tests ${_CATCH_DISCOVER_TESTS_SCRIPT})
+set(dppgemm_catch_add_tests_wrapper ${PROJECT_BINARY_DIR}/DppgemmCatchAddTests.cmake)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/DppgemmCatchAddTests.cmake.in ${dppgemm_catch_add_tests_wrapper} @ONLY)
 function(dppgemm_discover_tests exe)
   cmake_parse_arguments(arg "" "" "PROPERTIES" ${ARGN})
   get_filename_component(area ${CMAKE_CURRENT_SOURCE_DIR} NAME)
-  catch_discover_tests(${exe} TEST_PREFIX "${area}: " EXTRA_ARGS -w NoAssertions ${arg_UNPARSED_ARGUMENTS}
+  set(_CATCH_DISCOVER_TESTS_SCRIPT ${dppgemm_catch_add_tests_wrapper})
+  catch_discover_tests(${exe} TEST_PREFIX "${area}:" EXTRA_ARGS -w NoAssertions ${arg_UNPARSED_ARGUMENTS}
     PROPERTIES SKIP_RETURN_CODE ${dppgemm_test_skip_code} ${arg_PROPERTIES})
 endfunction()

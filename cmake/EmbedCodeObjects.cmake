@@ -2,6 +2,7 @@
 # MANIFEST has one line per code object: name|target|variant|layout|path.
 # TABLE and COUNT name the array and its length (default
 # dppgemm_embedded_code_objects and dppgemm_embedded_code_object_count).
+include(${CMAKE_CURRENT_LIST_DIR}/DppgemmFields.cmake)
 if(NOT TABLE)
   set(TABLE dppgemm_embedded_code_objects)
 endif()
@@ -13,12 +14,7 @@ set(arrays "")
 set(rows "")
 set(index 0)
 foreach(entry ${entries})
-  string(REPLACE "|" ";" fields "${entry}")
-  list(GET fields 0 name)
-  list(GET fields 1 target)
-  list(GET fields 2 variant)
-  list(GET fields 3 layout)
-  list(GET fields 4 path)
+  dppgemm_fields(${MANIFEST} "${entry}" "|" name target variant layout path)
   file(READ ${path} hex HEX)
   file(SIZE ${path} size)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")

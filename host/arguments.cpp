@@ -60,7 +60,7 @@ Result check_sgemm_arguments(char trans_a, char trans_b, int m, int n, int k, fl
                              const float* b, int ldb, float beta, const float* c, int ldc) {
     Result r = check_sgemm_arguments(trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc);
     if (!r || r.quick_return) return r;
-    const detail::Problem p{trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, nullptr, ldc};
+    const detail::Problem p{{trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, nullptr, ldc}};
     const std::string read_because = ", read since alpha != 0 and K = " + std::to_string(k);
     if (p.reads_a_and_b() && !a) return invalid(7, "A = null" + read_because);
     if (p.reads_a_and_b() && !b) return invalid(9, "B = null" + read_because);

@@ -12,18 +12,7 @@
 namespace dppgemm::detail {
 
 // A checked SGEMM call with host pointers.
-struct Problem {
-    char trans_a, trans_b;
-    int m, n, k;
-    float alpha;
-    const float* a;
-    int lda;
-    const float* b;
-    int ldb;
-    float beta;
-    float* c;
-    int ldc;
-
+struct Problem : SgemmCall {
     bool a_transposed() const { return trans_a != 'N' && trans_a != 'n'; }
     bool b_transposed() const { return trans_b != 'N' && trans_b != 'n'; }
     std::string layout() const { return std::string(1, a_transposed() ? 'T' : 'N') + (b_transposed() ? 'T' : 'N'); }

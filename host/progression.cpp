@@ -167,7 +167,7 @@ Result progression_sgemm(std::string_view step_name, int m, int n, int k, float 
     Result& r = launch.result;
     if (!launch.program) return r;
 
-    const detail::Problem p{'N', 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
+    const detail::Problem p{{'N', 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc}};
     const auto start = std::chrono::steady_clock::now();
     try {
         emu::DeviceMemory memory;

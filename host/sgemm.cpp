@@ -135,7 +135,7 @@ Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const
              int ldb, float beta, float* c, int ldc, const Options& options) {
     Result checked = check_sgemm_arguments(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     if (!checked || checked.quick_return) return checked;
-    const detail::Problem p{trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
+    const detail::Problem p{{trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc}};
     if (Result reach = check_kernel_reach(p); !reach) return reach;
     if (Result options_checked = check_options(options); !options_checked) return options_checked;
 

@@ -92,7 +92,7 @@ private:
             int dwords = info().dwords[F_SRC0 + s];
             if (s == 2 && scalar_src2_single && code < 256 && dwords) dwords = mfma_scalar_width(code, dwords);
             // v_accvgpr_read (LLVM 15): the field's low 8 bits name the AGPR, 255 included.
-            if (s == 0 && dwords && detail::src0_vgpr_number(inst_.op, target_))
+            if (s == 0 && dwords && detail::print_flag(inst_.op, target_, detail::PF_SRC0_VGPR_NUMBER))
                 *srcs[s] = vgpr(code & 0xff, 1, info().has(OF_ACC_SRC));
             else if (dwords) *srcs[s] = source(code, dwords, false);
             else unused_field(F_SRC0 + s, code);
@@ -395,7 +395,7 @@ void Decoder::vop1() {
     unsigned src = bits(word_, 0, 9);
     inst_.src0.dwords = i.dwords[F_SRC0];
     if (!i.dwords[F_SRC0]) unused_field(F_SRC0, src);  // v_nop: even 0xfa/0xf9 mean nothing
-    else if (detail::src0_vgpr_number(inst_.op, target_))
+    else if (detail::print_flag(inst_.op, target_, detail::PF_SRC0_VGPR_NUMBER))
         inst_.src0 = vgpr(src & 0xff, 1, i.has(OF_ACC_SRC));  // v_swap_b32
     else if (src == 0xfa) vop_dpp(inst_.src0);
     else if (src == 0xf9) vop_sdwa(inst_.src0, nullptr, false);
@@ -480,7 +480,7 @@ void Decoder::vop3p() {
         return;
     }
     bool mfma = i.has(OF_MFMA);
-    bool acc_cd = mfma && (detail::mfma_agpr_default(inst_.op, target_) || bits(word_, 15, 1));
+    bool acc_cd = mfma && (detail::print_flag(inst_.op, target_, detail::PF_MFMA_AGPR_DEFAULT) || bits(word_, 15, 1));
     unsigned vdst = bits(word_, 0, 8);
     if (i.dwords[F_DST]) inst_.dst = vgpr(vdst, i.dwords[F_DST], acc_cd || (!mfma && i.has(OF_ACC_DST)));
     else unused_field(F_DST, vdst);
@@ -488,7 +488,8 @@ void Decoder::vop3p() {
     if (mfma) {
         inst_.cbsz = static_cast<std::uint8_t>(bits(word_, 8, 3));
         inst_.abid = static_cast<std::uint8_t>(bits(word_, 11, 4));
-        if (detail::mfma_neg(inst_.op, target_)) inst_.mods.neg = static_cast<std::uint8_t>(bits(word_, 61, 3));
+        if (detail::print_flag(inst_.op, target_, detail::PF_MFMA_NEG))
+            inst_.mods.neg = static_cast<std::uint8_t>(bits(word_, 61, 3));
         else inst_.blgp = static_cast<std::uint8_t>(bits(word_, 61, 3));
         if (bits(word_, 59, 1) && inst_.src0.kind == OperandKind::vgpr) inst_.src0.kind = OperandKind::agpr;
         if (bits(word_, 60, 1) && inst_.src1.kind == OperandKind::vgpr) inst_.src1.kind = OperandKind::agpr;
@@ -498,11 +499,12 @@ void Decoder::vop3p() {
             inst_.src2.kind = OperandKind::agpr;
         return;
     }
-    if (detail::src0_vgpr_number(inst_.op, target_)) inst_.src0 = vgpr(bits(word_, 32, 8), 1, i.has(OF_ACC_SRC));
+    if (detail::print_flag(inst_.op, target_, detail::PF_SRC0_VGPR_NUMBER))
+        inst_.src0 = vgpr(bits(word_, 32, 8), 1, i.has(OF_ACC_SRC));
     // v_accvgpr_read (LLVM 19): an AGPR-only source; the VGPR codes name AGPRs.
     if (i.has(OF_ACC_SRC) && inst_.src0.kind == OperandKind::vgpr) inst_.src0.kind = OperandKind::agpr;
     inst_.mods.neg_hi = static_cast<std::uint8_t>(bits(word_, 8, 3));
-    if (detail::mixed_precision(inst_.op, target_)) {  // v_fma_mix*: those bits are abs
+    if (detail::print_flag(inst_.op, target_, detail::PF_MIXED_PRECISION)) {  // v_fma_mix*: those bits are abs
         inst_.mods.abs = inst_.mods.neg_hi;
         inst_.mods.neg_hi = 0;
     }
@@ -519,15 +521,15 @@ void Decoder::ds() {
     if (!set_op(Space::DS, bits(word_, 17, 8))) return;
     const OpInfo& i = info();
     // A GDS-only op requires the gds bit rather than accepting it.
-    const bool gds_only = detail::gds_only(inst_.op, target_);
+    const bool gds_only = detail::print_flag(inst_.op, target_, detail::PF_GDS_ONLY);
     if ((gds_only && !bits(word_, 16, 1)) || !modifiers_ok(Form::native, (gds_only ? 0 : 1ull << 16) | (1ull << 25))) {
         ok_ = false;
         return;
     }
     bool acc = bits(word_, 25, 1) && gfx90a_insts(target_);
-    const bool addr_is_data = detail::ds_addr_is_data(inst_.op, target_);
+    const bool addr_is_data = detail::print_flag(inst_.op, target_, detail::PF_DS_ADDR_IS_DATA);
     inst_.gds = bits(word_, 16, 1);
-    if (detail::ds_offset_unused(inst_.op, target_) && bits(word_, 0, 16)) ok_ = false;
+    if (detail::print_flag(inst_.op, target_, detail::PF_DS_NO_OFFSET) && bits(word_, 0, 16)) ok_ = false;
     inst_.offset0 = static_cast<std::uint8_t>(bits(word_, 0, 8));
     inst_.offset1 = static_cast<std::uint8_t>(bits(word_, 8, 8));
     inst_.offset = static_cast<std::int32_t>(bits(word_, 0, 16));

@@ -186,8 +186,8 @@ ImmType Printer::imm_type(const Operand& op, int src) const {
     const OperandType type = src >= 0 && src < 3 ? info_.types[F_SRC0 + src] : OperandType::undeclared;
     const bool packed16 = type == OperandType::pk_f16 || type == OperandType::pk_b16;
     if (llvm19() && op.kind == OperandKind::literal && packed16) return ImmType::b32;
-    if (detail::f16_sources(inst_.op, target_)) return ImmType::b16_float;
-    if (detail::i16_src0(inst_.op, target_) && src == 0) return ImmType::b16_int;
+    if (detail::print_flag(inst_.op, target_, detail::PF_F16_SOURCES)) return ImmType::b16_float;
+    if (detail::print_flag(inst_.op, target_, detail::PF_I16_SRC0) && src == 0) return ImmType::b16_int;
     return ImmType::b32;
 }
 
@@ -394,7 +394,7 @@ std::string Printer::simm16_text() const {
 }
 
 void Printer::scalar() {
-    bool setreg = detail::immediate_first(inst_.op, target_);  // s_setreg_b32 hwreg(...), s0
+    bool setreg = detail::print_flag(inst_.op, target_, detail::PF_IMMEDIATE_FIRST);  // s_setreg_b32 hwreg(...), s0
     if (setreg) add(simm16_text());
     if (inst_.dst.kind != OperandKind::none) add(operand(inst_.dst));
     if (inst_.src0.kind != OperandKind::none) add(operand(inst_.src0));
@@ -409,7 +409,7 @@ void Printer::smem() {
     const OpInfo& i = info_;
     if (inst_.dst.kind != OperandKind::none) {
         // s_atc_probe's sdata is a number, not a register.
-        bool number = detail::sdata_is_number(inst_.op, target_);
+        bool number = detail::print_flag(inst_.op, target_, detail::PF_SDATA_NUMBER);
         add(number ? immediate(inst_.dst.code, ImmType::b16_int) : operand(inst_.dst));
     }
     if (inst_.src0.kind != OperandKind::none) add(operand(inst_.src0));
@@ -548,7 +548,7 @@ void Printer::vop3p() {
     int count = 0;
     bool mfma = i.has(OF_MFMA);
     // v_fma_mix*/v_mad_mix*: per-source neg and abs like VOP3.
-    bool mix = detail::mixed_precision(inst_.op, target_);
+    bool mix = detail::print_flag(inst_.op, target_, detail::PF_MIXED_PRECISION);
     for (int s = 0; s < 3; ++s) {
         if (srcs[s]->kind == OperandKind::none) continue;
         add(mix ? with_mods(*srcs[s], s, true, false) : operand(*srcs[s], s));
@@ -581,9 +581,9 @@ void Printer::ds() {
     if (inst_.src0.kind != OperandKind::none) add(operand(inst_.src0));
     if (inst_.src1.kind != OperandKind::none) add(operand(inst_.src1));
     if (inst_.src2.kind != OperandKind::none) add(operand(inst_.src2));
-    bool two = detail::ds_two_offsets(inst_.op, target_);
-    if (detail::ds_offset_hidden(inst_.op, target_)) {
-    } else if (detail::swizzle_offset(inst_.op, target_)) {
+    bool two = detail::print_flag(inst_.op, target_, detail::PF_DS_TWO_OFFSETS);
+    if (detail::print_flag(inst_.op, target_, detail::PF_DS_OFFSET_HIDDEN)) {
+    } else if (detail::print_flag(inst_.op, target_, detail::PF_SWIZZLE_OFFSET)) {
         if (inst_.offset) flag("offset:" + swizzle_text(static_cast<std::uint16_t>(inst_.offset)));
     } else if (two) {
         if (inst_.offset0) flag("offset0:" + dec(inst_.offset0));
@@ -651,7 +651,7 @@ void Printer::mimg() {
     }
     if (inst_.unorm) flag("unorm");
     cache_bits();
-    if (inst_.a16) flag(detail::mimg_r128(inst_.op, target_) ? "r128" : "a16");
+    if (inst_.a16) flag(detail::print_flag(inst_.op, target_, detail::PF_MIMG_R128) ? "r128" : "a16");
     if (inst_.tfe) flag("tfe");
     if (inst_.lwe) flag("lwe");
     if (inst_.da) flag("da");
@@ -673,12 +673,12 @@ std::string Printer::run() {
         // _e32 only tells it apart from an _e64 form; operand-less VOP1
         // (v_nop, v_clrexcp) print bare.
         if (inst_.dpp) out_ += "_dpp";
-        else if (inst_.sdwa) out_ += detail::sdwa_no_suffix(inst_.op, target_) ? "" : "_sdwa";
-        else if (detail::e32_suffix(inst_.op, target_)) out_ += "_e32";
+        else if (inst_.sdwa) out_ += detail::print_flag(inst_.op, target_, detail::PF_SDWA_NO_SUFFIX) ? "" : "_sdwa";
+        else if (detail::print_flag(inst_.op, target_, detail::PF_E32_SUFFIX)) out_ += "_e32";
         vop();
         break;
     case Encoding::VOP3:
-        if (detail::e64_suffix(inst_.op, target_)) out_ += "_e64";
+        if (detail::print_flag(inst_.op, target_, detail::PF_E64_SUFFIX)) out_ += "_e64";
         vop();
         break;
     case Encoding::VOP3P: vop3p(); break;

@@ -16,14 +16,7 @@ struct FormRow {
 
 constexpr FormRow form_rows[] = {
 #define DPPGEMM_FORMS(name, target, form, accepted, printed) {Op::name, target, Form::form, accepted, printed},
-#define DPPGEMM_PRINTING(...)
-#define DPPGEMM_SPELLING(...)
-#define DPPGEMM_MIMG_WIDTHS(...)
 #include "emu/decode/op_forms.inc"
-#undef DPPGEMM_MIMG_WIDTHS
-#undef DPPGEMM_SPELLING
-#undef DPPGEMM_PRINTING
-#undef DPPGEMM_FORMS
 };
 
 struct PrintingRow {
@@ -33,16 +26,9 @@ struct PrintingRow {
 };
 
 constexpr PrintingRow printing_rows[] = {
-#define DPPGEMM_FORMS(...)
 #define DPPGEMM_PRINTING(name, target, sext, int16, register_only, ignored, op_sel, flags) \
     {Op::name, target, {sext, int16, register_only, ignored, op_sel, static_cast<std::uint32_t>(flags)}},
-#define DPPGEMM_SPELLING(...)
-#define DPPGEMM_MIMG_WIDTHS(...)
 #include "emu/decode/op_forms.inc"
-#undef DPPGEMM_MIMG_WIDTHS
-#undef DPPGEMM_SPELLING
-#undef DPPGEMM_PRINTING
-#undef DPPGEMM_FORMS
 };
 
 struct SpellingRow {
@@ -52,15 +38,8 @@ struct SpellingRow {
 };
 
 constexpr SpellingRow spelling_rows[] = {
-#define DPPGEMM_FORMS(...)
-#define DPPGEMM_PRINTING(...)
 #define DPPGEMM_SPELLING(name, target, spelling) {Op::name, target, #spelling},
-#define DPPGEMM_MIMG_WIDTHS(...)
 #include "emu/decode/op_forms.inc"
-#undef DPPGEMM_MIMG_WIDTHS
-#undef DPPGEMM_SPELLING
-#undef DPPGEMM_PRINTING
-#undef DPPGEMM_FORMS
 };
 
 struct MimgWidthsRow {
@@ -70,15 +49,8 @@ struct MimgWidthsRow {
 };
 
 constexpr MimgWidthsRow mimg_width_rows[] = {
-#define DPPGEMM_FORMS(...)
-#define DPPGEMM_PRINTING(...)
-#define DPPGEMM_SPELLING(...)
 #define DPPGEMM_MIMG_WIDTHS(name, target, widths) {Op::name, target, widths},
 #include "emu/decode/op_forms.inc"
-#undef DPPGEMM_MIMG_WIDTHS
-#undef DPPGEMM_SPELLING
-#undef DPPGEMM_PRINTING
-#undef DPPGEMM_FORMS
 };
 
 // Opcodes per family (Family order).

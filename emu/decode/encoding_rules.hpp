@@ -69,25 +69,8 @@ inline bool register_only_source(Op op, Target t, int src) {
     return (operand_printing(op, t).register_only_sources >> src) & 1;
 }
 inline bool ignored_field(Op op, Target t, int field) { return (operand_printing(op, t).ignored_fields >> field) & 1; }
-inline bool ds_offset_unused(Op op, Target t) { return operand_printing(op, t).has(PF_DS_NO_OFFSET); }
-inline bool ds_offset_hidden(Op op, Target t) { return operand_printing(op, t).has(PF_DS_OFFSET_HIDDEN); }
-inline bool e32_suffix(Op op, Target t) { return operand_printing(op, t).has(PF_E32_SUFFIX); }
-inline bool e64_suffix(Op op, Target t) { return operand_printing(op, t).has(PF_E64_SUFFIX); }
-inline bool swizzle_offset(Op op, Target t) { return operand_printing(op, t).has(PF_SWIZZLE_OFFSET); }
+inline bool print_flag(Op op, Target t, PrintFlag flag) { return operand_printing(op, t).has(flag); }
 inline int op_sel_entries(Op op, Target t) { return operand_printing(op, t).op_sel_entries; }
-inline bool f16_sources(Op op, Target t) { return operand_printing(op, t).has(PF_F16_SOURCES); }
-inline bool i16_src0(Op op, Target t) { return operand_printing(op, t).has(PF_I16_SRC0); }
-inline bool mfma_agpr_default(Op op, Target t) { return operand_printing(op, t).has(PF_MFMA_AGPR_DEFAULT); }
-inline bool mfma_neg(Op op, Target t) { return operand_printing(op, t).has(PF_MFMA_NEG); }
-inline bool ds_two_offsets(Op op, Target t) { return operand_printing(op, t).has(PF_DS_TWO_OFFSETS); }
-inline bool immediate_first(Op op, Target t) { return operand_printing(op, t).has(PF_IMMEDIATE_FIRST); }
-inline bool sdata_is_number(Op op, Target t) { return operand_printing(op, t).has(PF_SDATA_NUMBER); }
-inline bool mixed_precision(Op op, Target t) { return operand_printing(op, t).has(PF_MIXED_PRECISION); }
-inline bool gds_only(Op op, Target t) { return operand_printing(op, t).has(PF_GDS_ONLY); }
-inline bool ds_addr_is_data(Op op, Target t) { return operand_printing(op, t).has(PF_DS_ADDR_IS_DATA); }
-inline bool sdwa_no_suffix(Op op, Target t) { return operand_printing(op, t).has(PF_SDWA_NO_SUFFIX); }
-inline bool src0_vgpr_number(Op op, Target t) { return operand_printing(op, t).has(PF_SRC0_VGPR_NUMBER); }
-inline bool mimg_r128(Op op, Target t) { return operand_printing(op, t).has(PF_MIMG_R128); }
 inline bool neg_is_sext(Op op, Target t, int bit) { return (operand_printing(op, t).sext_neg_bits >> bit) & 1; }
 
 // The vdata dwords LLVM prints for an image op with `components` (1..4)

@@ -13,25 +13,12 @@
 namespace dppgemm::emu {
 
 // How the instruction was actually encoded (an Op of family VOP2 may arrive as
-// VOP2, VOP3, DPP or SDWA).
-enum class Encoding : std::uint8_t {
-    invalid,
-    SOP1,
-    SOP2,
-    SOPK,
-    SOPC,
-    SOPP,
-    SMEM,
-    VOP1,
-    VOP2,
-    VOPC,
-    VOP3,
-    VOP3P,
-    DS,
-    FLAT,
-    MUBUF,
-    MIMG,
-};
+// VOP2, VOP3, DPP or SDWA): the encodings of op_table.hpp's family list.
+#define DPPGEMM_EMU_ENCODING(name) name,
+#define DPPGEMM_EMU_SEGMENT(name)
+enum class Encoding : std::uint8_t { invalid, DPPGEMM_EMU_FAMILIES(DPPGEMM_EMU_ENCODING, DPPGEMM_EMU_SEGMENT) };
+#undef DPPGEMM_EMU_ENCODING
+#undef DPPGEMM_EMU_SEGMENT
 
 // Operand kinds.  `code` keeps the raw 9-bit source encoding for scalar-ish
 // operands (SGPR 0-101, flat_scratch 102-103, xnack_mask 104-105, vcc 106-107,

@@ -70,9 +70,9 @@ const OpInfo& op_info(Op op) {
 }
 
 const char* family_name(Family family) {
-    static constexpr const char* names[] = {"SOP1", "SOP2",    "SOPK",   "SOPC",  "SOPP",  "SMEM",
-                                            "VOP1", "VOP2",    "VOPC",   "VOP3",  "VOP3P", "DS",
-                                            "FLAT", "SCRATCH", "GLOBAL", "MUBUF", "MIMG"};
+#define DPPGEMM_EMU_FAMILY(name) #name,
+    static constexpr const char* names[] = {DPPGEMM_EMU_FAMILIES(DPPGEMM_EMU_FAMILY, DPPGEMM_EMU_FAMILY)};
+#undef DPPGEMM_EMU_FAMILY
     return names[static_cast<int>(family)];
 }
 

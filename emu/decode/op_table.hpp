@@ -24,28 +24,36 @@ namespace dppgemm::emu {
 inline constexpr int target_count = static_cast<int>(std::size(all_targets));
 constexpr int target_index(Target t) { return static_cast<int>(t); }
 
-// Encoding families.  FLAT, SCRATCH and GLOBAL share one encoding (the seg
-// field tells them apart) but are different instructions, hence rows.
-enum class Family : std::uint8_t {
-    SOP1,
-    SOP2,
-    SOPK,
-    SOPC,
-    SOPP,
-    SMEM,
-    VOP1,
-    VOP2,
-    VOPC,
-    VOP3,
-    VOP3P,
-    DS,
-    FLAT,
-    SCRATCH,
-    GLOBAL,
-    MUBUF,
-    MIMG,  // the last: family_count below
-};
-inline constexpr int family_count = static_cast<int>(Family::MIMG) + 1;
+// The encodings and the families of instructions, in one list: every
+// encoding is a family of its own but FLAT's, whose seg field makes three
+// families of one encoding (FLAT, SCRATCH and GLOBAL are different
+// instructions, hence rows). ENCODING(name) is an encoding and its family,
+// SEGMENT(name) a further family of the FLAT encoding.
+#define DPPGEMM_EMU_FAMILIES(ENCODING, SEGMENT) \
+    ENCODING(SOP1)                              \
+    ENCODING(SOP2)                              \
+    ENCODING(SOPK)                              \
+    ENCODING(SOPC)                              \
+    ENCODING(SOPP)                              \
+    ENCODING(SMEM)                              \
+    ENCODING(VOP1)                              \
+    ENCODING(VOP2)                              \
+    ENCODING(VOPC)                              \
+    ENCODING(VOP3)                              \
+    ENCODING(VOP3P)                             \
+    ENCODING(DS)                                \
+    ENCODING(FLAT)                              \
+    SEGMENT(SCRATCH)                            \
+    SEGMENT(GLOBAL)                             \
+    ENCODING(MUBUF)                             \
+    ENCODING(MIMG)
+
+#define DPPGEMM_EMU_FAMILY(name) name,
+enum class Family : std::uint8_t { DPPGEMM_EMU_FAMILIES(DPPGEMM_EMU_FAMILY, DPPGEMM_EMU_FAMILY) };
+#undef DPPGEMM_EMU_FAMILY
+#define DPPGEMM_EMU_FAMILY(name) +1
+inline constexpr int family_count = 0 DPPGEMM_EMU_FAMILIES(DPPGEMM_EMU_FAMILY, DPPGEMM_EMU_FAMILY);
+#undef DPPGEMM_EMU_FAMILY
 const char* family_name(Family family);
 
 // Operand fields of each family, in the order of OpInfo::dwords[]

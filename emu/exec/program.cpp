@@ -22,7 +22,8 @@ const sem::Table& semantics() {
         sem::register_half(t);
         sem::register_divide(t);
         sem::register_hwreg(t);
-        sem::register_isaops(t);
+        sem::register_media(t);
+        sem::register_f64(t);
         sem::register_mfma(t);
         sem::register_smem(t);
         sem::register_gws(t);

@@ -71,20 +71,13 @@ constexpr BitsOf<T> sign_bit = BitsOf<T>(1) << (8 * sizeof(T) - 1);
 template <class T>
 constexpr BitsOf<T> quiet_bit = BitsOf<T>(1) << (Ieee<T>::mantissa_bits - 1);
 
-template <class To, class From>
-To bit_cast(From from) {
-    static_assert(sizeof(To) == sizeof(From));
-    To to;
-    std::memcpy(&to, &from, sizeof to);
-    return to;
-}
 template <class T>
 T value(BitsOf<T> bits) {
-    return bit_cast<T>(bits);
+    return fp::bit_cast<T>(bits);
 }
 template <class T>
 BitsOf<T> bits(T x) {
-    return bit_cast<BitsOf<T>>(x);
+    return fp::bit_cast<BitsOf<T>>(x);
 }
 // The biased exponent field (0: zero or denormal, exponent_max: infinity or NaN).
 template <class T>
@@ -158,10 +151,10 @@ W multiply_add_round_to_odd(W a, W b, W c) {
     const W error = (product - (sum - b_part)) + (c - b_part);
     if (error == 0) return sum;
     using WBits = std::conditional_t<sizeof(W) == 8, u64, unsigned __int128>;
-    const WBits b_sum = bit_cast<WBits>(sum);
+    const WBits b_sum = fp::bit_cast<WBits>(sum);
     if (b_sum & 1) return sum;
     const bool away_from_zero = (error > 0) == (sum > 0);
-    return bit_cast<W>(away_from_zero ? WBits(b_sum + 1) : WBits(b_sum - 1));
+    return fp::bit_cast<W>(away_from_zero ? WBits(b_sum + 1) : WBits(b_sum - 1));
 }
 
 // v_div_fmas: fma(a, b, c); with the VCC bit set, scaled by 2^+-scale in the

@@ -65,7 +65,6 @@ bool is_nan16(u32 h) { return (h & 0x7fffu) > half_inf; }
 bool is_inf16(u32 h) { return (h & 0x7fffu) == half_inf; }
 bool is_denormal16(u32 h) { return (h & 0x7c00u) == 0 && (h & 0x3ffu) != 0; }
 u32 quiet16(u32 h) { return h | 0x200u; }
-u32 flush16(u32 h) { return is_denormal16(h) ? h & half_sign : h; }
 
 int highest_bit(u128 x) {
     const u64 hi = u64(x >> 64);
@@ -155,8 +154,9 @@ Exact product(const Exact& x, const Exact& y) {
     return Exact{x.negative != y.negative, x.magnitude * y.magnitude, x.exponent + y.exponent};
 }
 
-// f16 <-> f32 (exact one way, one rounding the other).
-u32 half_to_float(u32 h) {
+// f16 <-> f32 bit patterns: widening is exact and keeps a NaN as it is (quiet
+// or signaling); narrowing rounds once under the op's mode.
+u32 widen_half(u32 h) {
     h &= 0xffff;
     const u32 sign = (h & half_sign) << 16;
     if ((h & 0x7c00u) == 0x7c00u) return sign | 0x7f800000u | ((h & 0x3ffu) << 13);
@@ -167,12 +167,12 @@ u32 half_to_float(u32 h) {
     const u32 significand = u32(x.magnitude) << (23 - top);
     return sign | (u32(x.exponent + top + 127) << 23) | (significand & 0x7fffffu);
 }
-u32 float_to_half(u32 f, const HalfMode& mode, Rounding rounding = Rounding::nearest_even) {
+float as_float16(u32 h) { return fp::as_float(widen_half(h)); }
+u32 round_to_half(u32 f, const HalfMode& mode, Rounding rounding = Rounding::nearest_even) {
     if ((f & 0x7fffffffu) > 0x7f800000u) return ((f >> 16) & half_sign) | half_quiet_nan | ((f >> 13) & 0x3ffu);
     if ((f & 0x7fffffffu) == 0x7f800000u) return ((f >> 16) & half_sign) | half_inf;
     return to_half(unpack32(mode.flush_in_32 ? fp::flush(f) : f), mode, rounding);
 }
-float as_float16(u32 h) { return fp::as_float(half_to_float(h)); }
 bool finite32(u32 f) { return (f & 0x7f800000u) != 0x7f800000u; }
 
 // ---- lane operations: f16 -----------------------------------------------------
@@ -248,7 +248,7 @@ template <float (*Pick)(float, float)>
 u32 pick_f16(const HalfMode& m, u32 a, u32 b, u32) {
     const u32 r = fp::as_bits(Pick(as_float16(a), as_float16(b)));
     if (fp::is_nan(r)) return half_quiet_nan;
-    const u32 picked = r == half_to_float(a) ? a : b;
+    const u32 picked = r == widen_half(a) ? a : b;
     return m.flush_out ? flush16(picked) : picked;
 }
 u32 ldexp_f16(const HalfMode& m, u32 a, u32 b, u32) {
@@ -258,8 +258,8 @@ u32 ldexp_f16(const HalfMode& m, u32 a, u32 b, u32) {
     x.exponent += std::clamp(int(i16(b)), -64, 64);  // beyond +-64 every f16 saturates anyway
     return to_half(x, m);
 }
-u32 cvt_f16_f32(const HalfMode& m, u32 a, u32, u32) { return float_to_half(a, m); }
-u32 cvt_f32_f16(const HalfMode&, u32 a, u32, u32) { return is_nan16(a) ? half_to_float(quiet16(a)) : half_to_float(a); }
+u32 cvt_f16_f32(const HalfMode& m, u32 a, u32, u32) { return round_to_half(a, m); }
+u32 cvt_f32_f16(const HalfMode&, u32 a, u32, u32) { return is_nan16(a) ? widen_half(quiet16(a)) : widen_half(a); }
 u32 cvt_f16_u16(const HalfMode& m, u32 a, u32, u32) { return to_half(Exact{false, a, 0}, m); }
 u32 cvt_f16_i16(const HalfMode& m, u32 a, u32, u32) {
     const int v = i16(a);
@@ -275,7 +275,7 @@ u32 cvt_int_f16(const HalfMode&, u32 a, u32, u32) {
 }
 u32 pack_b32_f16(const HalfMode&, u32 a, u32 b, u32) { return (a & 0xffff) | (b << 16); }
 u32 cvt_pkrtz_f16_f32(const HalfMode& m, u32 a, u32 b, u32) {
-    return float_to_half(a, m, Rounding::toward_zero) | (float_to_half(b, m, Rounding::toward_zero) << 16);
+    return round_to_half(a, m, Rounding::toward_zero) | (round_to_half(b, m, Rounding::toward_zero) << 16);
 }
 
 // Unary ops through float: exact for floor/ceil/trunc/rndne/frexp (the f16
@@ -285,7 +285,7 @@ template <float (*F)(float)>
 u32 via_float(const HalfMode& m, u32 a, u32, u32) {
     if (is_nan16(a)) return quiet16(a);
     const u32 r = fp::as_bits(F(as_float16(a)));
-    return fp::is_nan(r) ? half_quiet_nan : float_to_half(r, m);
+    return fp::is_nan(r) ? half_quiet_nan : round_to_half(r, m);
 }
 float reciprocal(float x) { return 1.0f / x; }
 float reciprocal_sqrt(float x) { return 1.0f / std::sqrt(x); }
@@ -307,7 +307,7 @@ float frexp_mantissa(float x) {
 u32 fract_f16(const HalfMode& m, u32 a, u32, u32) {
     if (is_nan16(a) || is_inf16(a)) return half_quiet_nan;
     const float x = as_float16(a);
-    const u32 r = float_to_half(fp::as_bits(x - std::floor(x)), m);
+    const u32 r = round_to_half(fp::as_bits(x - std::floor(x)), m);
     return r >= 0x3c00u ? 0x3bffu : r;
 }
 u32 frexp_exp_f16(const HalfMode&, u32 a, u32, u32) {
@@ -473,7 +473,7 @@ const u32* fetch_source(Wave& w, const ExecInst& e, unsigned i, In kind, const H
     }
     const Operand& op = operand(*e.inst, i);
     if (is_16_bit(kind) && op.kind == OperandKind::inline_float) {
-        const u32 value = float_to_half(op.value, HalfMode{});
+        const u32 value = round_to_half(op.value, HalfMode{});
         for (unsigned l = 0; l < 64; ++l) tmp[l] = value;
         return tmp;
     }
@@ -611,7 +611,7 @@ public:
         u32 bits;
         if ((inst_.mods.op_sel_hi >> i) & 1) {
             const u32 h = (src_[i][l] >> (16 * ((inst_.mods.op_sel >> i) & 1))) & 0xffff;
-            bits = half_to_float(flush_half_ ? flush16(h) : h);
+            bits = widen_half(flush_half_ ? flush16(h) : h);
         } else {
             bits = flush_f32_ ? fp::flush(src_[i][l]) : src_[i][l];
         }
@@ -657,9 +657,9 @@ void fma_mix(Wave& w, const ExecInst& e) {
         u32 h;
         if (finite32(a) && finite32(b) && finite32(c))
             h = to_half(sum(product(unpack32(a), unpack32(b)), unpack32(c)), m);
-        else if (!std::isnan(fused)) h = float_to_half(fp::as_bits(fused), m);  // an infinity
+        else if (!std::isnan(fused)) h = round_to_half(fp::as_bits(fused), m);  // an infinity
         else
-            h = fp::is_nan(a) || fp::is_nan(b) || fp::is_nan(c) ? float_to_half(fp::is_nan(a)   ? a
+            h = fp::is_nan(a) || fp::is_nan(b) || fp::is_nan(c) ? round_to_half(fp::is_nan(a)   ? a
                                                                                 : fp::is_nan(b) ? b
                                                                                                 : c,
                                                                                 m)
@@ -712,7 +712,7 @@ void mad_mix(Wave& w, const ExecInst& e) {
         }
         HalfMode flushing = m;
         flushing.flush_out = true;
-        u32 h = float_to_half(r, flushing);
+        u32 h = round_to_half(r, flushing);
         if (inst.clamp) h = half_output_modifiers(inst, m, h);
         out[l] = with_mix_half<R>(old[l], h);
     }
@@ -782,7 +782,7 @@ void register_compares(Table& t, const CompareOps* ops, FloatPolicy fp, std::ind
 }  // namespace
 
 std::uint32_t half_to_float_bits(std::uint32_t half) { return cvt_f32_f16(HalfMode{}, half, 0, 0); }
-std::uint32_t float_to_half_bits(std::uint32_t f32) { return float_to_half(f32, HalfMode{}); }
+std::uint32_t float_to_half_bits(std::uint32_t f32) { return round_to_half(f32, HalfMode{}); }
 
 void register_half(Table& t) {
     const FloatPolicy H = FloatPolicy::half, N = FloatPolicy::none;

@@ -2,7 +2,7 @@
 // The data format (width, sign extension, d16 halves) comes from the op
 // table's columns (op_semantics.txt); the addressing from the encoding. Loads read
 // memory at issue and land in registers at the s_waitcnt that retires them
-// (see core.cpp); stores write at issue. Each lane's access is one
+// (see counter_queue.cpp); stores write at issue. Each lane's access is one
 // single-copy access of its bytes (single_copy.hpp): other workgroups, on
 // other host threads, never see half of a lane's dwordx2.
 
@@ -709,9 +709,6 @@ TypedFormat typed_format(u32 data, u32 num, const char* what) {
     return f;
 }
 
-float half_to_float(u32 h) { return fp::as_float(half_to_float_bits(h)); }
-u32 float_to_half(float f) { return float_to_half_bits(fp::as_bits(f)); }
-
 // Component `raw` (its `bits` low bits) as the 32-bit (or d16: 16-bit) register value.
 u32 typed_to_register(u32 raw, const TypedFormat& f, bool d16) {
     switch (f.num) {
@@ -722,16 +719,16 @@ u32 typed_to_register(u32 raw, const TypedFormat& f, bool d16) {
     }
     case NumFormat::unorm: {
         const float value = float(double(raw) / double((1u << f.bits) - 1));
-        return d16 ? float_to_half(value) : fp::as_bits(value);
+        return d16 ? float_as_half(value) : fp::as_bits(value);
     }
     case NumFormat::snorm: {
         const std::int32_t s = std::int32_t(raw << (32 - f.bits)) >> (32 - f.bits);
         const float value = float(std::max(double(s) / double((1u << (f.bits - 1)) - 1), -1.0));
-        return d16 ? float_to_half(value) : fp::as_bits(value);
+        return d16 ? float_as_half(value) : fp::as_bits(value);
     }
     default:  // float: 16 or 32 bits
-        if (f.bits == 16) return d16 ? raw : fp::as_bits(half_to_float(raw));
-        return d16 ? float_to_half(fp::as_float(raw)) : raw;
+        if (f.bits == 16) return d16 ? raw : fp::as_bits(half_as_float(raw));
+        return d16 ? float_as_half(fp::as_float(raw)) : raw;
     }
 }
 
@@ -748,19 +745,19 @@ u32 typed_from_register(u32 value, const TypedFormat& f, bool d16) {
     case NumFormat::uint:
     case NumFormat::sint: return (d16 ? value & 0xffffu : value) & mask;
     case NumFormat::unorm: {
-        const float x = d16 ? half_to_float(value & 0xffffu) : fp::as_float(value);
+        const float x = d16 ? half_as_float(value & 0xffffu) : fp::as_float(value);
         if (std::isnan(x)) return 0;
         return u32(std::nearbyint(double(std::clamp(x, 0.0f, 1.0f)) * double(mask)));
     }
     case NumFormat::snorm: {
-        const float x = d16 ? half_to_float(value & 0xffffu) : fp::as_float(value);
+        const float x = d16 ? half_as_float(value & 0xffffu) : fp::as_float(value);
         if (std::isnan(x)) return 0;
         const double scaled = std::nearbyint(double(std::clamp(x, -1.0f, 1.0f)) * double((1u << (f.bits - 1)) - 1));
         return u32(std::int32_t(scaled)) & mask;
     }
     default:
-        if (f.bits == 16) return d16 ? value & 0xffffu : float_to_half(fp::as_float(value));
-        return d16 ? fp::as_bits(half_to_float(value & 0xffffu)) : value;
+        if (f.bits == 16) return d16 ? value & 0xffffu : float_as_half(fp::as_float(value));
+        return d16 ? fp::as_bits(half_as_float(value & 0xffffu)) : value;
     }
 }
 

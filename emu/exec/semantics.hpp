@@ -63,7 +63,8 @@ void register_half(Table& t);    // sem_half.cpp: 16-bit VALU (f16 and i16/u16 i
 void register_divide(Table& t);  // sem_divide.cpp: division/sqrt expansions, f64 compares
 void register_hwreg(Table& t);   // sem_hwreg.cpp: s_getreg, s_setreg, s_memtime/s_memrealtime
 void register_smem(Table& t);    // sem_smem.cpp: s_buffer_store, scalar atomics, cache maintenance
-void register_isaops(Table& t);  // sem_isaops.cpp: f64 rounding, v_fmac_f64, dot products, packing conversions
+void register_media(Table& t);   // sem_media.cpp: dot products, packing conversions, media ops
+void register_f64(Table& t);     // sem_f64.cpp: f64 rounding, v_fmac_f64, v_trig_preop_f64
 void register_gws(Table& t);     // sem_gws.cpp: ds_gws_* on a cooperative launch's GWS resources
 void register_mfma(Table& t);    // sem_mfma.cpp: dense matrix-core ops (shapes: mfma.hpp)
 
@@ -72,6 +73,10 @@ void register_mfma(Table& t);    // sem_mfma.cpp: dense matrix-core ops (shapes:
 // bits; what the typed buffer formats convert with.
 std::uint32_t half_to_float_bits(std::uint32_t half);
 std::uint32_t float_to_half_bits(std::uint32_t f32);
+inline float half_as_float(std::uint32_t half) { return fp::as_float(half_to_float_bits(half)); }
+inline std::uint32_t float_as_half(float f) { return float_to_half_bits(fp::as_bits(f)); }
+// An f16 denormal (the low 16 bits) -> a zero of its sign; anything else unchanged.
+inline std::uint32_t flush16(std::uint32_t h) { return (h & 0x7c00u) == 0 && (h & 0x3ffu) != 0 ? h & 0x8000u : h; }
 
 // MODE.FP_DENORM as the wave holds it now (s_setreg may change it): fp32 in
 // [5:4], fp16/fp64 in [7:6]; for ops that read the mode themselves.

@@ -44,7 +44,7 @@ public:
 };
 
 // The counter an entry occupies; lgkmcnt's entries split by kind (LDS retires
-// in order, SMEM in any order: core.cpp retire_lgkm).
+// in order, SMEM in any order: counter_queue.cpp retire_lgkm).
 enum class WaitCounter : std::uint8_t { vm, lgkm_lds, lgkm_smem };
 
 // A counter entry: a memory instruction in flight. Loads carry the data

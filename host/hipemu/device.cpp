@@ -56,7 +56,7 @@ hipDeviceProp_t properties_of(emu::Target target, const std::string& target_id) 
     p.clockInstructionRate = 1000000;
     p.concurrentKernels = 1;
     p.maxSharedMemoryPerMultiProcessor = lds_bytes;
-    p.canMapHostMemory = 1;  // hipHostMalloc'd and registered memory is mapped (memory_more.cpp)
+    p.canMapHostMemory = 1;  // hipHostMalloc'd and registered memory is mapped (memory.cpp)
     p.managedMemory = 1;     // hipMallocManaged: host memory kernels reach at the same address
     p.gcnArch = board.gcn_arch;
     // The capability bits ROCm 5.2 reports for every gfx9 device, each of which
@@ -71,7 +71,7 @@ hipDeviceProp_t properties_of(emu::Target target, const std::string& target_id) 
     p.arch.hasWarpVote = p.arch.hasWarpBallot = p.arch.hasWarpShuffle = 1;
     p.arch.hasThreadFenceSystem = 1;
     p.arch.has3dGrid = 1;
-    // hipLaunchCooperativeKernel runs with grid sync (GWS, api_device_config.cpp).
+    // hipLaunchCooperativeKernel runs with grid sync (GWS, device_config.cpp).
     p.cooperativeLaunch = 1;
     p.memPitch = memory_bytes;
     p.textureAlignment = 256;
@@ -93,7 +93,7 @@ namespace {
 // Whether ROCm 5.2 answers 1 for hipDeviceAttributeCanUseStreamWaitValue:
 // ROCclr (device/rocm/rocdevice.cpp, aqlBarrierValue_) sets it for gfx9.0
 // steppings 0, 4, 8 and 10 only. hipStreamWaitValue32/64 work on every
-// emulated target (memory_more.cpp); the attribute says what ROCm says.
+// emulated target (memory.cpp); the attribute says what ROCm says.
 bool rocm_uses_aql_barrier_value(emu::Target target) {
     switch (target) {
     case emu::Target::gfx900:

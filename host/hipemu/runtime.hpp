@@ -219,9 +219,9 @@ private:
 hipError_t function_of_stub(const void* stub, hipFunction_t* out);
 // A `__device__` variable registered by __hipRegisterVar, by the address of
 // its host-side shadow: device address and size (hipErrorInvalidSymbol when unknown).
-// hipFree of hipMallocManaged memory (memory_more.cpp): true when it was.
+// hipFree of hipMallocManaged memory (memory.cpp): true when it was.
 bool free_managed(void* pointer);
-// Whether pointer is the start of a hipMallocManaged block (memory_more.cpp).
+// Whether pointer is the start of a hipMallocManaged block (memory.cpp).
 bool is_managed(const void* pointer);
 // The flags a hipHostMalloc'd block was allocated with; false when pointer is not one (api.cpp).
 bool host_block_flags(const void* pointer, unsigned* flags);

@@ -155,6 +155,21 @@ const std::vector<std::string>& modeled_time_components();
 // parameter 'x'"); empty when it is fine.
 std::string model_parameters_error(const std::string& text);
 
+// The arguments of one SGEMM as reference BLAS takes them (column-major,
+// sgemm's order), for a caller that hands a call on before making it.
+struct SgemmCall {
+    char trans_a, trans_b;
+    int m, n, k;
+    float alpha;
+    const float* a;
+    int lda;
+    const float* b;
+    int ldb;
+    float beta;
+    float* c;
+    int ldc;
+};
+
 // C = alpha * op(A) * op(B) + beta * C with host pointers (copied in and out).
 Result sgemm(char trans_a, char trans_b, int m, int n, int k, float alpha, const float* a, int lda, const float* b,
              int ldb, float beta, float* c, int ldc, const Options& options = {});

@@ -272,7 +272,7 @@ Sample vop3p(Fields& f, const OpInfo& i, int opcode, const detail::FormBits& fb)
 
 Sample ds(Fields& f, Op op, const OpInfo& i, int opcode, const detail::FormBits& fb) {
     std::uint64_t w = 0xD8000000ull | u(opcode) << 17;
-    if (detail::gds_only(op, f.target())) w |= 1ull << 16;
+    if (detail::print_flag(op, f.target(), detail::PF_GDS_ONLY)) w |= 1ull << 16;
     w |= f.chance(30) ? 0 : f.chance(50) ? f.below(0x10000) : f.below(256) << 8 * f.below(2);
     w |= f.modifier_bits(fb.accepted, (1ull << 16) | (1ull << 25));
     const int lo[] = {56, 32, 40, 48};

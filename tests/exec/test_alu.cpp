@@ -59,7 +59,7 @@ TEST_CASE("v_mac_f32 rounds twice, v_fmac_f32 and v_fma_f32 once", "[alu][float]
     CHECK(differ > 1);  // the random lanes differ too, sometimes
 }
 
-TEST_CASE("fp32 denormals follow the kernel's denorm mode; v_mac_f32 always flushes", "[alu][float][denorm]") {
+TEST_CASE("fp32 denormals follow the kernel's denorm mode, v_mac_f32 always flushes", "[alu][float][denorm]") {
     const float tiny = 0x1p-140f;  // denormal
     std::vector<std::uint32_t> a(64, bits(tiny)), b(64, bits(1.0f)), c(64, bits(0.0f));
     a[1] = bits(-tiny);

@@ -323,7 +323,7 @@ TEMPLATE_TEST_CASE("hipcc division and sqrt are correctly rounded, denormal resu
 // flushed under the descriptor's flush mode, kept after s_setreg turns fp32
 // denormals on, flushed again after it turns them off (a fmac run, which the
 // executor batches, on both sides).
-TEST_CASE("s_setreg of MODE switches the fp32 denorm mode; s_getreg reads it back", "[alu][float][denorm][mode]") {
+TEST_CASE("s_setreg of MODE switches the fp32 denorm mode and s_getreg reads it back", "[alu][float][denorm][mode]") {
     // Both forms: the value from an SGPR, or a literal (s_setreg_imm32_b32, as hipcc emits it).
     const bool literal = GENERATE(false, true);
     const auto set_denorm = [&](int value) {

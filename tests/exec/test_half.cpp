@@ -249,7 +249,7 @@ TEST_CASE("f16 arithmetic is correctly rounded (add, sub, mul, fma, min, max, ld
                 [](u32 a, u32 b, u32) { return round_half(std::ldexp(f(a), std::int16_t(b))); });
 }
 
-TEST_CASE("v_fma_f16 and v_mad_u16 keep the other half; op_sel picks halves", "[alu][half]") {
+TEST_CASE("v_fma_f16 and v_mad_u16 keep the other half, op_sel picks halves", "[alu][half]") {
     Pairs in = operand_triples(2, 0);
     for (std::size_t l = 0; l < in.a.size(); ++l) {  // distinct high halves: the op_sel sources
         in.a[l] |= u32(in.c[l]) << 16;

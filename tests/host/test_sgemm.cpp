@@ -506,7 +506,7 @@ TEST_CASE("sgemm: alpha = -0, or K = 0 with a negative alpha, and beta = 0 give 
     }
 }
 
-TEST_CASE("sgemm: a transpose that is no printable character is named by its code; bad Options values are refused") {
+TEST_CASE("sgemm: a transpose that is no printable character is named by its code, bad Options values are refused") {
     UntouchedCall call;
     Result r = call('\0', 'N', 2, 2, 2, 1.0f, 2, 2, 0.0f, 2);
     CHECK(r.invalid_argument == 1);

@@ -434,6 +434,11 @@ def main():
         out.write("// nibble (components - 1) | tfe << 2 | d16 << 3 (0: LLVM refuses the encoding).\n")
         out.write("// DPPGEMM_SPELLING(name, target, spelling): the op's mnemonic on that target where it\n")
         out.write("// differs from its name (GCN3 names, op_semantics.txt gfx8_name=).\n")
+        # A reader defines the row kinds it reads; the others expand to nothing.
+        # All four are undefined at the end, ready for the next reader.
+        row_kinds = ("DPPGEMM_FORMS", "DPPGEMM_PRINTING", "DPPGEMM_MIMG_WIDTHS", "DPPGEMM_SPELLING")
+        for kind in row_kinds:
+            out.write(f"#ifndef {kind}\n#define {kind}(...)\n#endif\n")
         for name, fam in order:
             for t in TARGETS:
                 for form, (acc, prn) in sorted(forms.get((name, t), {}).items()):
@@ -449,6 +454,8 @@ def main():
                     out.write(f"DPPGEMM_MIMG_WIDTHS({name}, {TARGETS.index(t)}, {mimg_widths[(name, t)]:#x}ull)\n")
                 if (name, t) in spellings:
                     out.write(f"DPPGEMM_SPELLING({name}, {TARGETS.index(t)}, {spellings[(name, t)]})\n")
+        for kind in row_kinds:
+            out.write(f"#undef {kind}\n")
 
 
 main()

@@ -1,7 +1,8 @@
 // Device configuration and kernel resource queries: occupancy,
-// hipFuncGetAttributes, cache configuration, limits, device flags. Nothing
-// here changes what the emulator computes; the answers are what the
-// emulated gfx9 device's resources give, by the model in occupancy().
+// hipFuncGetAttributes, cache configuration, limits, device flags, and the
+// cooperative launch, which occupancy limits. Nothing here changes what the
+// emulator computes; the answers are what the emulated gfx9 device's
+// resources give, by the model in occupancy().
 #include <hip/hip_runtime_api.h>
 
 #include <algorithm>
@@ -327,30 +328,6 @@ hipError_t hipChooseDevice(int* device, const hipDeviceProp_t* prop) {
 }
 
 // ---- stream priorities and flags ----
-
-hipError_t hipDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (leastPriority) *leastPriority = Runtime::stream_priority_low;
-        if (greatestPriority) *greatestPriority = Runtime::stream_priority_high;
-        return hipSuccess;
-    });
-}
-hipError_t hipStreamCreateWithPriority(hipStream_t* stream, unsigned int flags, int priority) {
-    return dppgemm::hipemu::guarded(
-        __func__, [&]() -> hipError_t { return record(Runtime::instance().create_stream(stream, flags, priority)); });
-}
-hipError_t hipStreamGetPriority(hipStream_t stream, int* priority) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (!priority) return record(hipErrorInvalidValue);
-        return record(Runtime::instance().stream_flags(stream, nullptr, priority));
-    });
-}
-hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int* flags) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (!flags) return record(hipErrorInvalidValue);
-        return record(Runtime::instance().stream_flags(stream, flags, nullptr));
-    });
-}
 
 // ---- function and shared-memory configuration: checked, nothing to apply ----
 

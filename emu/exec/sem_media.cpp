@@ -1,10 +1,11 @@
-// VALU operations hipcc emits outside the other families:
-// f64 rounding (floor/ceil/trunc/rndne/fract), v_fmac_f64 (gfx90a+), the dot
-// products (v_dot* VOP3P from gfx906, v_dot*c VOP2 from gfx908) and the
-// packing conversions (v_cvt_pknorm_*, v_cvt_pk_{u16_u32,i16_i32},
-// v_cvt_pk_u8_f32, v_cvt_pkaccum_u8_f32). Pseudocode quoted from the Vega
-// ISA guide ("VOP1", "VOP3", "VOP3P" opcode tables) and the MI100 (CDNA1)
-// guide for the dot*c forms.
+// Packed-data and media VALU ops: the dot products (v_dot* VOP3P from
+// gfx906, v_dot*c VOP2 from gfx908) over packed halves, 16-bit, 8-bit and
+// 4-bit integers; the packing conversions (v_cvt_pknorm_*,
+// v_cvt_pk_{u16_u32,i16_i32}, v_cvt_pk_u8_f32, v_cvt_pkaccum_u8_f32); and the
+// media ops on bytes, nibbles and 16-bit values (v_sad_*, v_msad_u8,
+// v_qsad/mqsad*, v_lerp_u8, v_cube*, v_add/sub_i16, v_cvt_norm_*).
+// Pseudocode quoted from the Vega ISA guide ("VOP1", "VOP3", "VOP3P" opcode
+// tables) and the MI100 (CDNA1) guide for the dot*c forms.
 
 #include <algorithm>
 #include <cmath>
@@ -18,86 +19,6 @@ namespace dppgemm::emu::sem {
 namespace {
 
 constexpr std::uint8_t raw_bits = ST_ABS | ST_NEG | ST_FLUSH;
-
-using fp::as_double;
-using fp::double_bits;
-
-// An f16 denormal -> a zero of its sign.
-u32 flush16(u32 h) { return (h & 0x7c00u) == 0 ? h & 0x8000u : h; }
-
-// ---- f64 ----------------------------------------------------------------------
-
-// NaN inputs come back quieted (the f32 forms' rule). The denorm modes act
-// through fetch_wide/commit_wide (ST_FLUSH64, flush_out: FloatPolicy::mode).
-template <double (*F)(double)>
-void round_f64(Wave& w, const ExecInst& e) {
-    alignas(64) u64 a[64], out[64];
-    fetch_wide(w, e, 0, a);
-    for (unsigned l = 0; l < 64; ++l) {
-        const double x = as_double(a[l]);
-        out[l] = std::isnan(x) ? (a[l] | (u64(1) << 51)) : double_bits(F(x));
-    }
-    commit_wide(w, e, out);
-}
-double floor_(double x) { return std::floor(x); }
-double ceil_(double x) { return std::ceil(x); }
-double trunc_(double x) { return std::trunc(x); }
-double nearest_even(double x) { return std::nearbyint(x); }  // the host's default round mode: to nearest even
-// V_FRACT_F64: "D.d = S0.d + -floor(S0.d)", at most the largest double below
-// 1; +-inf gives NaN (as V_FRACT_F32).
-double fract(double x) {
-    if (std::isinf(x)) return std::numeric_limits<double>::quiet_NaN();
-    const double f = x - std::floor(x);
-    return f >= 1.0 ? 0x1.fffffffffffffp-1 : f;
-}
-
-// V_FMAC_F64 (CDNA2): "D.d = S0.d * S1.d + D.d", one rounding.
-void fmac_f64(Wave& w, const ExecInst& e) {
-    alignas(64) u64 a[64], b[64], c[64], out[64];
-    fetch_wide(w, e, 0, a);
-    fetch_wide(w, e, 1, b);
-    fetch_wide(w, e, 2, c);  // the destination (Semantic::src2_is_dst)
-    for (unsigned l = 0; l < 64; ++l) out[l] = double_bits(std::fma(as_double(a[l]), as_double(b[l]), as_double(c[l])));
-    commit_wide(w, e, out);
-}
-
-// V_TRIG_PREOP_F64 (CDNA3 ISA pseudocode): a 53-bit segment of 2/pi for the
-// range reduction of S0: shift = S1[4:0] * 53, plus exponent(S0) - 1077 when
-// exponent(S0) > 1077; the segment is fraction bits shift+1 .. shift+53 of
-// 2/pi (of its first 1201), returned as ldexp(segment, -53 - shift), with
-// 128 added to the scale when exponent(S0) >= 1968. Bits past 1201 read 0.
-//
-// The first 1216 fraction bits of 2/pi, most significant first (computed with
-// Machin's formula; they begin as the fdlibm/ocml tables: a2f983 6e4e44 ...).
-constexpr u64 two_over_pi_bits[19] = {
-    0xa2f9836e4e441529ull, 0xfc2757d1f534ddc0ull, 0xdb6295993c439041ull, 0xfe5163abdebbc561ull, 0xb7246e3a424dd2e0ull,
-    0x06492eea09d1921cull, 0xfe1deb1cb129a73eull, 0xe88235f52ebb4484ull, 0xe99c7026b45f7e41ull, 0x3991d639835339f4ull,
-    0x9c845f8bbdf9283bull, 0x1ff897ffde05980full, 0xef2f118b5a0a6d1full, 0x6d367ecf27cb09b7ull, 0x4f463f669e5fea2dull,
-    0x7527bac7ebe5f17bull, 0x3d0739f78a5292eaull, 0x6bfb5fb11f8d5d08ull, 0x56033046fc7b6babull,
-};
-constexpr unsigned two_over_pi_table_bits = 1201;
-
-u64 trig_preop(u64 x, u64 segment_select, u64) {
-    const int exponent = int((x >> 52) & 0x7ff);
-    unsigned shift = unsigned(segment_select & 31) * 53;
-    if (exponent > 1077) shift += unsigned(exponent - 1077);
-    u64 segment = 0;
-    for (unsigned p = shift + 1; p <= shift + 53; ++p) {  // fraction bit p of 2/pi (1 = the first after the point)
-        const u64 bit = p <= two_over_pi_table_bits ? (two_over_pi_bits[(p - 1) / 64] >> (63 - (p - 1) % 64)) & 1 : 0;
-        segment = segment << 1 | bit;
-    }
-    int scale = -53 - int(shift);
-    if (exponent >= 1968) scale += 128;
-    return double_bits(std::ldexp(double(segment), scale));
-}
-void trig_preop_f64(Wave& w, const ExecInst& e) {
-    alignas(64) u64 a[64], out[64];
-    alignas(64) Lanes tmp;
-    fetch_wide(w, e, 0, a);
-    const u32* select = fetch(w, e, 1, tmp);
-    for (unsigned l = 0; l < 64; ++l) out[l] = trig_preop(a[l], select[l], 0);
-    commit_wide(w, e, out);
-}
 
 // ---- dot products ---------------------------------------------------------------
 //
@@ -408,7 +329,7 @@ void cvt_norm_16_f16(Wave& w, const ExecInst& e) {
 
 }  // namespace
 
-void register_isaops(Table& t) {
+void register_media(Table& t) {
     const InstClass V = InstClass::valu;
     auto v = [&](Op op, ExecFn fn) { set(t, op, fn, V); };
     auto accumulating = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) {
@@ -419,14 +340,6 @@ void register_isaops(Table& t) {
     // the fp16 mode itself.
     const FloatPolicy F = FloatPolicy::mode, H = FloatPolicy::half;
     auto f = [&](Op op, ExecFn fn, FloatPolicy fp) { set(t, op, fn, V, fp); };
-
-    f(Op::v_floor_f64, round_f64<floor_>, F);
-    f(Op::v_ceil_f64, round_f64<ceil_>, F);
-    f(Op::v_trunc_f64, round_f64<trunc_>, F);
-    f(Op::v_rndne_f64, round_f64<nearest_even>, F);
-    f(Op::v_fract_f64, round_f64<fract>, F);
-    accumulating(Op::v_fmac_f64, fmac_f64, F);
-    f(Op::v_trig_preop_f64, trig_preop_f64, F);
 
     f(Op::v_dot2_f32_f16, dot<Dot::f32_f16>, F);
     v(Op::v_dot2_i32_i16, dot<Dot::i32_i16>);

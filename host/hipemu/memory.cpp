@@ -1,6 +1,7 @@
-// Memory beyond hipMalloc: managed memory, host registration and mapping,
-// pitched allocations and 2D copies, and the `__device__` variables of
-// hipcc-compiled programs (hipMemcpyToSymbol and friends).
+// The memory API: device and host allocations, copies and fills (1D, 2D and
+// 3D, synchronous and on a stream), managed memory, host registration and
+// mapping, pointer queries, and the `__device__` variables of hipcc-compiled
+// programs (hipMemcpyToSymbol and friends).
 //
 // Managed and registered host memory are host bytes that kernels reach at
 // the same address (DeviceMemory::map_host), as on a GPU with a unified
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -164,6 +166,33 @@ hipError_t symbol_range(const void* symbol, size_t bytes, size_t offset, char** 
     return hipSuccess;
 }
 
+// A synchronous copy first reports what an earlier launch left behind.
+hipError_t copy_synchronously(void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {
+    if (hipError_t e = runtime().take_pending_fault(); e != hipSuccess) return e;
+    return runtime().copy(dst, src, bytes, kind);
+}
+
+// Work on a stream: done now, or kept as the next node of the graph the
+// stream is capturing.
+template <class Work>
+hipError_t on_stream(hipStream_t stream, Work work) {
+    if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return e;
+    if (dppgemm::hipemu::capture(stream, work)) return hipSuccess;
+    return work();
+}
+hipError_t copy_on_stream(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream) {
+    return on_stream(stream, [=] { return runtime().copy(dst, src, bytes, kind); });
+}
+hipError_t fill_on_stream(void* dst, std::uint32_t pattern, std::size_t pattern_bytes, std::size_t count,
+                          hipStream_t stream) {
+    return on_stream(stream, [=] { return runtime().fill(dst, pattern, pattern_bytes, count); });
+}
+
+// hipHostMalloc'd blocks: host memory kernels reach at the same address
+// (mapped), with the flags they were allocated with (hipHostGetFlags).
+std::mutex host_blocks_mutex;
+std::map<void*, unsigned> host_blocks;
+
 }  // namespace
 
 namespace dppgemm::hipemu {
@@ -184,7 +213,118 @@ bool free_managed(void* pointer) {
 
 }  // namespace dppgemm::hipemu
 
+namespace dppgemm::hipemu {
+
+bool host_block_flags(const void* pointer, unsigned* flags) {
+    std::lock_guard<std::mutex> lock(host_blocks_mutex);
+    auto it = host_blocks.find(const_cast<void*>(pointer));
+    if (it == host_blocks.end()) return false;
+    *flags = it->second;
+    return true;
+}
+
+}  // namespace dppgemm::hipemu
+
 extern "C" {
+
+hipError_t hipMalloc(void** ptr, size_t size) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t { return record(runtime().allocate(ptr, size)); });
+}
+hipError_t hipFree(void* ptr) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (dppgemm::hipemu::free_managed(ptr)) return hipSuccess;
+        return record(runtime().release(ptr));
+    });
+}
+hipError_t hipMemGetInfo(size_t* free, size_t* total) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!free || !total) return record(hipErrorInvalidValue);
+        if (!runtime().device()) return record(hipErrorNoDevice);
+        *total = runtime().device()->properties.totalGlobalMem;
+        *free = *total - runtime().bytes_allocated();
+        return hipSuccess;
+    });
+}
+hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!ptr) return record(hipErrorInvalidValue);
+        // Pinning and coherence mean nothing to the emulator; every block is mapped, its flags kept.
+        *ptr = nullptr;
+        if (size == 0) return hipSuccess;
+        constexpr size_t page = 4096;
+        void* block = std::aligned_alloc(page, (size + page - 1) / page * page);
+        if (!block) return record(hipErrorOutOfMemory);
+        if (runtime().map_host(block, size, "hipHostMalloc") != hipSuccess) {
+            std::free(block);
+            return record(hipErrorOutOfMemory);
+        }
+        std::lock_guard<std::mutex> lock(host_blocks_mutex);
+        host_blocks[block] = flags;
+        *ptr = block;
+        return hipSuccess;
+    });
+}
+hipError_t hipHostFree(void* ptr) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        if (!ptr) return hipSuccess;
+        std::lock_guard<std::mutex> lock(host_blocks_mutex);
+        if (host_blocks.erase(ptr) != 1) return record(hipErrorInvalidValue);
+        (void)runtime().unmap_host(ptr);
+        std::free(ptr);
+        return hipSuccess;
+    });
+}
+hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {
+    return dppgemm::hipemu::guarded(__func__,
+                                    [&]() -> hipError_t { return record(copy_synchronously(dst, src, bytes, kind)); });
+}
+hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void* src, size_t bytes) {
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(copy_synchronously(dst, src, bytes, hipMemcpyHostToDevice)); });
+}
+hipError_t hipMemcpyDtoH(void* dst, hipDeviceptr_t src, size_t bytes) {
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(copy_synchronously(dst, src, bytes, hipMemcpyDeviceToHost)); });
+}
+hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes) {
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(copy_synchronously(dst, src, bytes, hipMemcpyDeviceToDevice)); });
+}
+hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(copy_on_stream(dst, src, bytes, kind, stream)); });
+}
+hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void* src, size_t bytes, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        return record(copy_on_stream(dst, src, bytes, hipMemcpyHostToDevice, stream));
+    });
+}
+hipError_t hipMemcpyDtoHAsync(void* dst, hipDeviceptr_t src, size_t bytes, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        return record(copy_on_stream(dst, src, bytes, hipMemcpyDeviceToHost, stream));
+    });
+}
+hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t bytes, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
+        return record(copy_on_stream(dst, src, bytes, hipMemcpyDeviceToDevice, stream));
+    });
+}
+hipError_t hipMemset(void* dst, int value, size_t bytes) {
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(runtime().fill(dst, std::uint8_t(value), 1, bytes)); });
+}
+hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t stream) {
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(fill_on_stream(dst, std::uint8_t(value), 1, bytes, stream)); });
+}
+hipError_t hipMemsetD8(hipDeviceptr_t dst, unsigned char value, size_t count) {
+    return dppgemm::hipemu::guarded(__func__,
+                                    [&]() -> hipError_t { return record(runtime().fill(dst, value, 1, count)); });
+}
+hipError_t hipMemsetD32(hipDeviceptr_t dst, int value, size_t count) {
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(runtime().fill(dst, std::uint32_t(value), 4, count)); });
+}
 
 hipError_t hipMallocManaged(void** dev_ptr, size_t size, unsigned int flags) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
@@ -274,10 +414,7 @@ hipError_t hipMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
 hipError_t hipMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                             hipMemcpyKind kind, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-        if (dppgemm::hipemu::capture(stream, [=] { return copy_2d(dst, dpitch, src, spitch, width, height, kind); }))
-            return hipSuccess;
-        return record(copy_2d(dst, dpitch, src, spitch, width, height, kind));
+        return record(on_stream(stream, [=] { return copy_2d(dst, dpitch, src, spitch, width, height, kind); }));
     });
 }
 
@@ -353,26 +490,16 @@ hipError_t hipMemsetD16(hipDeviceptr_t dst, unsigned short value, size_t count) 
                                     [&]() -> hipError_t { return record(runtime().fill(dst, value, 2, count)); });
 }
 hipError_t hipMemsetD8Async(hipDeviceptr_t dst, unsigned char value, size_t count, hipStream_t stream) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-        if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, value, 1, count); })) return hipSuccess;
-        return record(runtime().fill(dst, value, 1, count));
-    });
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(fill_on_stream(dst, value, 1, count, stream)); });
 }
 hipError_t hipMemsetD16Async(hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t stream) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-        if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, value, 2, count); })) return hipSuccess;
-        return record(runtime().fill(dst, value, 2, count));
-    });
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(fill_on_stream(dst, value, 2, count, stream)); });
 }
 hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-        if (dppgemm::hipemu::capture(stream, [=] { return runtime().fill(dst, std::uint32_t(value), 4, count); }))
-            return hipSuccess;
-        return record(runtime().fill(dst, std::uint32_t(value), 4, count));
-    });
+    return dppgemm::hipemu::guarded(
+        __func__, [&]() -> hipError_t { return record(fill_on_stream(dst, std::uint32_t(value), 4, count, stream)); });
 }
 hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
     return dppgemm::hipemu::guarded(__func__,
@@ -380,10 +507,7 @@ hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t 
 }
 hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height, hipStream_t stream) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-        if (dppgemm::hipemu::capture(stream, [=] { return fill_2d(dst, pitch, value, width, height); }))
-            return hipSuccess;
-        return record(fill_2d(dst, pitch, value, width, height));
+        return record(on_stream(stream, [=] { return fill_2d(dst, pitch, value, width, height); }));
     });
 }
 
@@ -566,67 +690,6 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms* p, hipStream_t stream
         if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
         if (p && dppgemm::hipemu::capture(stream, [q = *p] { return copy_3d(&q); })) return hipSuccess;
         return record(copy_3d(p));
-    });
-}
-
-// ---- stream memory operations ----
-
-// The writes happen when enqueued (the stream has finished everything before
-// them). A wait whose condition already holds passes; one that does not would
-// wait for a write still to come, which a runtime that runs work when it is
-// enqueued cannot do: hipErrorNotSupported, said on stderr.
-hipError_t hipStreamWriteValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-        if (!ptr || flags != 0) return record(hipErrorInvalidValue);
-        return record(runtime().copy(ptr, &value, sizeof value, hipMemcpyDefault));
-    });
-}
-hipError_t hipStreamWriteValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return record(e);
-        if (!ptr || flags != 0) return record(hipErrorInvalidValue);
-        return record(runtime().copy(ptr, &value, sizeof value, hipMemcpyDefault));
-    });
-}
-
-}  // extern "C"
-
-namespace {
-
-// The comparison of hip_runtime_api.h: Gte (*ptr & mask) >= value, Eq ==,
-// And ((*ptr & mask) & value) != 0, Nor ~((*ptr & mask) | (value & mask)) != 0.
-template <class T>
-hipError_t wait_value(const char* entry, hipStream_t stream, void* ptr, T value, unsigned flags, T mask) {
-    if (hipError_t e = runtime().check_stream(stream); e != hipSuccess) return e;
-    if (!ptr || flags > hipStreamWaitValueNor) return hipErrorInvalidValue;
-    T now = 0;
-    if (hipError_t e = runtime().copy(&now, ptr, sizeof now, hipMemcpyDefault); e != hipSuccess) return e;
-    const T masked = now & mask;
-    const bool holds = flags == hipStreamWaitValueGte   ? masked >= value
-                       : flags == hipStreamWaitValueEq  ? masked == value
-                       : flags == hipStreamWaitValueAnd ? (masked & value) != 0
-                                                        : T(~(masked | (value & mask))) != 0;
-    if (holds) return hipSuccess;
-    std::fprintf(stderr,
-                 "hipemu: %s: the condition does not hold when the wait is enqueued, and waiting for a later "
-                 "write is not provided (work runs when it is enqueued)\n",
-                 entry);
-    return hipErrorNotSupported;
-}
-
-}  // namespace
-
-extern "C" {
-
-hipError_t hipStreamWaitValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags, uint32_t mask) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        return record(wait_value("hipStreamWaitValue32", stream, ptr, value, flags, mask));
-    });
-}
-hipError_t hipStreamWaitValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags, uint64_t mask) {
-    return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
-        return record(wait_value("hipStreamWaitValue64", stream, ptr, value, flags, mask));
     });
 }
 

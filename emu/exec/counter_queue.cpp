@@ -1,0 +1,108 @@
+// The counter queue through which memory results reach registers.
+//
+// Landing rule: a load's data is read from memory when the instruction
+// issues and written to its registers only when an s_waitcnt retires it (or
+// when the counter overflows and the oldest entry must complete). vmcnt
+// retires in issue order. lgkmcnt mixes LDS (in order) and SMEM (out of
+// order): to leave a kernel that waits too little with stale data, as the
+// hardware may, LDS entries retire first, oldest first, then SMEM entries;
+// only lgkmcnt(0) guarantees SMEM results.
+
+#include "emu/exec/semantics.hpp"
+#include "emu/exec/weak_memory.hpp"
+
+namespace dppgemm::emu::sem {
+
+void land(Wave& w, const InFlightMemoryOp& p) {
+    const std::uint32_t* data = w.pending.data(p);
+    switch (p.dest) {
+    case InFlightMemoryOp::Dest::none: break;
+    case InFlightMemoryOp::Dest::sgpr:
+        for (unsigned d = 0; d < p.dwords; ++d) w.sreg[p.reg + d] = data[d];
+        break;
+    case InFlightMemoryOp::Dest::vgpr:
+    case InFlightMemoryOp::Dest::agpr:
+        for (unsigned d = 0; d < p.dwords; ++d) {
+            std::uint32_t* reg = p.dest == InFlightMemoryOp::Dest::vgpr ? w.v[p.reg + d] : w.a[p.reg + d];
+            const std::uint32_t* value = data + 64 * d;
+            const std::uint32_t keep = p.keep_mask;
+            if (keep == 0) {
+                commit(reg, value, p.lanes);
+            } else {
+                for (unsigned l = 0; l < 64; ++l)
+                    if ((p.lanes >> l) & 1) reg[l] = (reg[l] & keep) | (value[l] & ~keep);
+            }
+        }
+        break;
+    }
+    // A store (or atomic) that s_waitcnt retires is complete: every later
+    // access of any wave sees it. The memory model's release sequences rest
+    // on that (LLVM AMDGPUUsage, "Memory Model GFX6-GFX9", "GFX90A",
+    // "GFX942": s_waitcnt vmcnt(0) before the releasing store or atomic).
+    // The store wrote memory at issue, but on the host it may still sit in
+    // this core's store buffer, where a later load of this thread can pass
+    // it (x86-TSO reorders stores with later loads): a full fence drains it.
+    // Kernels retire few stores, so the fence costs nothing measurable.
+    if (p.writes_memory) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        if (w.group->weak && p.counter == WaitCounter::vm) w.group->weak->store_retired(w);
+    }
+    if (WorkgroupObserver* o = w.group->observer) o->landed(w, p);
+}
+
+namespace {
+
+bool is_lgkm(const InFlightMemoryOp& p) { return p.counter != WaitCounter::vm; }
+
+// Retires the entry at position i.
+void retire(Wave& w, std::size_t i) {
+    land(w, w.pending.entries()[i]);
+    w.pending.erase(i);
+}
+
+void retire_vm(Wave& w, unsigned keep) {
+    unsigned outstanding = w.pending.vmcnt();
+    for (std::size_t i = 0; outstanding > keep && i < w.pending.entries().size();) {
+        if (w.pending.entries()[i].counter == WaitCounter::vm) {
+            retire(w, i);
+            --outstanding;
+        } else {
+            ++i;
+        }
+    }
+}
+
+void retire_lgkm(Wave& w, unsigned keep) {
+    unsigned outstanding = w.pending.lgkmcnt();
+    for (WaitCounter pass : {WaitCounter::lgkm_lds, WaitCounter::lgkm_smem}) {
+        for (std::size_t i = 0; outstanding > keep && i < w.pending.entries().size();) {
+            const InFlightMemoryOp& p = w.pending.entries()[i];
+            if (is_lgkm(p) && p.counter == pass) {
+                retire(w, i);
+                --outstanding;
+            } else {
+                ++i;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void wait(Wave& w, unsigned vm, unsigned lgkm) {
+    if (w.pending.empty()) return;
+    retire_vm(w, vm);
+    retire_lgkm(w, lgkm);
+}
+
+InFlightMemoryOp& issue(Wave& w, const ExecInst& e, const InFlightMemoryOp& entry) {
+    // At the counter's limit the hardware stalls the issue until one completes.
+    if (entry.counter == WaitCounter::vm) retire_vm(w, InFlightQueue::max_vm - 1);
+    else retire_lgkm(w, InFlightQueue::max_lgkm - 1);
+    InFlightMemoryOp& p = w.pending.push(entry);
+    p.inst_index = e.index;
+    if (WorkgroupObserver* o = w.group->observer) o->issued(w, e, p);
+    return p;
+}
+
+}  // namespace dppgemm::emu::sem
