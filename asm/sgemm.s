@@ -5,11 +5,11 @@
 // Template parameters (MIOpenGEMM names where the meaning is the same; set with
 // `.set` before `.include`, see cmake/DppgemmKernels.cmake):
 //   Shape (the variant table's macro_tile and micro_tile columns):
-//   MACRO_TILE  128 or 64: the workgroup computes a MACRO_TILE x MACRO_TILE tile of C
-//               (MIOpenGEMM MAC_M = MAC_N)
-//   MICRO_TILE  8 or 4: each workitem computes MICRO_TILE x MICRO_TILE of it
+//   MACRO_TILE  128, 64 or 32: the workgroup computes a MACRO_TILE x MACRO_TILE tile
+//               of C (MIOpenGEMM MAC_M = MAC_N)
+//   MICRO_TILE  8, 4 or 2: each workitem computes MICRO_TILE x MICRO_TILE of it
 //               (MIOpenGEMM MIC_M = MIC_N); the workgroup is always 16 x 16 lanes,
-//               256 workitems, so MACRO_TILE = 16 MICRO_TILE (128/8 or 64/4)
+//               256 workitems, so MACRO_TILE = 16 MICRO_TILE (128/8, 64/4 or 32/2)
 //   K_UNROLL    8: k per LDS stage and loop step (MIOpenGEMM UNR); other values
 //               stop the assembly (the loads and the LDS rows move 8 k)
 //   Why 64x64 takes 4x4 per lane and 256 workitems, not 8x8 and 64: per k a
@@ -19,6 +19,13 @@
 //   (docs/kernels.md, "The 64x64 family", has what the cycle model says). 64 workitems with 8x8 would keep the 128 tile's 4 reads per
 //   64 macs (VALU-bound, DPP buys no time) with a quarter of the waves to
 //   hide latency.
+//   Why 32x32 (2x2 per lane): small and skinny problems. A 16 x 16 C is one
+//   workgroup at any tile, and at 64x64 three quarters of its lanes compute
+//   columns and rows that are never stored; at 32x32 each wave issues a
+//   quarter of the multiply-adds per k, and a GPU gets 4x the workgroups of
+//   64x64 to spread over its CUs. Per k a lane reads one A and one B float2
+//   (2 ds_read_b64) for 4 macs: twice 64x64's LDS bytes per FMA, so on large
+//   problems the LDS, not the VALU, sets its pace.
 //   Operand sharing, named features (0 or 1 each; variant names in brackets):
 //   (none)          [dpp0]  every lane reads its own A and B from LDS
 //   B_QUAD_SHARED   [dpp1]  the 4 lanes of a quad share B: even lanes read the
@@ -44,7 +51,8 @@
 //   + B_TWO_K     [dpp2_64] quad lane q reads B row k + q: one read, four k
 //   and the mac of k takes row k from its quad lane with quad_perm. As at
 //   MICRO_TILE=8, B_QUAD_SHARED reads each B float4 twice per quad and
-//   + B_TWO_K once. A_ROW_SHARED, B_ROW_BROADCAST and PACKED need MICRO_TILE=8.
+//   + B_TWO_K once. MICRO_TILE=2 shares the same way with float2s.
+//   A_ROW_SHARED, B_ROW_BROADCAST and PACKED need MICRO_TILE=8.
 //   TRANS_A  0: op(A) = A (M x K, lda >= M), 1: op(A) = A^T (A is K x M, lda >= K)
 //   TRANS_B  0: op(B) = B (K x N, ldb >= K), 1: op(B) = B^T (B is N x K, ldb >= N)
 //   FMAC     0: v_mac_f32 (multiply, round, add, round; flushes fp32
@@ -65,7 +73,9 @@
 //   ACCUM_OFFSET_REQUIRED     1 on gfx90a/gfx94x (unified VGPR/AGPR file)
 //   ARCHITECTED_FLAT_SCRATCH  1 on gfx94x (no flat scratch SGPRs to reserve)
 // Derived: MAC_TILE = MACRO_TILE, MIC = MICRO_TILE, UNR = K_UNROLL, WORKITEMS = 256,
-// LOADS = MACRO_TILE * 8 / 256 global elements per lane and operand and step.
+// LOADS = MACRO_TILE * 8 / 256 global elements per lane and operand and step
+// (4, 2 or 1), READ_FLOATS = floats per LDS read (4: ds_read_b128; 2 at
+// MICRO_TILE=2: ds_read_b64).
 //
 // MICRO_TILE=4 (MACRO_TILE=64): x = tid % 16, y = tid / 16 as for SHARING 0
 // below; the lane owns rows {4x..4x+3} and columns {4y..4y+3}; A at
@@ -76,6 +86,16 @@
 // bank groups apart; gfx942's passes pair quads of y and y + 1 (groups
 // y + 2r and y + 1 + 2r, r < 4, all distinct); the ds_write_b32 of k-contiguous
 // B put k = 0..7 at banks 8k + 4 (k / 4) + mn, distinct for the 32 lanes.
+//
+// MICRO_TILE=2 (MACRO_TILE=32): x = tid % 16, y = tid / 16; the lane owns rows
+// {2x, 2x+1} and columns {2y, 2y+1}; A at stage + k * A_ROW_BYTES + 8x, B at
+// stage + A_TILE_BYTES + k * B_ROW_BYTES + 8y, both rows of 32 + PAD floats,
+// no skew; one global element per lane and operand and step (k-strided: k =
+// tid / 32, all 8 rows in one load; k-contiguous: mn = tid / 8, k = tid % 8).
+// Conflict-free: a ds_read_b64 pass is 16 consecutive lanes (one 16-lane row,
+// every target) reading A's 32 consecutive dwords (one bank each) and one B
+// address (broadcast); the ds_write_b32 passes of 32 lanes write one k row of
+// 32 consecutive dwords (k-strided) or k = 0..7 x 4 mn at banks 4k + mn (PAD=4).
 //
 // Workitem layout, MICRO_TILE=8 (tid 0..255; wave w = tid / 64; a DPP row is 16 lanes):
 //   SHARING 0,1,2,4: x = tid % 16 (M direction), y = tid / 16 (N direction): a row
@@ -112,6 +132,9 @@
 // offset gives when it is contiguous in K. Offsets are 32-bit and tile-relative:
 // leading dimensions of k-contiguous operands and of C must be below 2^22.
 //
+// LDS read requests per 32x32x8 step, MICRO_TILE=2 (lanes x ds_read_b64):
+//   SHARING=0: 256 * (1 A + 1 B) * 8 = 4096 (8 bytes each)
+//   per 4 macs of a lane and k: 2 ds_read_b64; no extra VALU.
 // LDS read requests per 64x64x8 step, MICRO_TILE=4 (lanes x ds_read_b128):
 //   SHARING=0: 256 * (1 A + 1 B) * 8 = 4096     SHARING=1: 256 * (1 + 1/2) * 8 = 3072
 //   SHARING=2: 256 * (1 + 1/4) * 8 = 2560
@@ -322,10 +345,10 @@
 // The descriptor's fp32 denorm mode: 0 flushes inputs and results, 3 keeps both.
 .set FP32_DENORM_MODE, 3 * FP32_DENORMALS
 .ifndef MACRO_TILE
-  .error "template parameter MACRO_TILE is not set (64 or 128)"
+  .error "template parameter MACRO_TILE is not set (128, 64 or 32)"
 .endif
 .ifndef MICRO_TILE
-  .error "template parameter MICRO_TILE is not set (4 or 8)"
+  .error "template parameter MICRO_TILE is not set (8, 4 or 2)"
 .endif
 .ifndef K_UNROLL
   .set K_UNROLL, 8
@@ -334,14 +357,14 @@
   .error "K_UNROLL must be 8: the loads, the LDS rows and the k loop move 8 k per step"
 .endif
 // 256 workitems as 16 x 16 lanes, each owning MICRO_TILE x MICRO_TILE of C.
-.if !((MACRO_TILE == 128 && MICRO_TILE == 8) || (MACRO_TILE == 64 && MICRO_TILE == 4))
-  .error "MACRO_TILE and MICRO_TILE must be 128 and 8, or 64 and 4: the workgroup is 16 x 16 lanes (256 workitems), so MACRO_TILE = 16 * MICRO_TILE"
+.if !((MACRO_TILE == 128 && MICRO_TILE == 8) || (MACRO_TILE == 64 && MICRO_TILE == 4) || (MACRO_TILE == 32 && MICRO_TILE == 2))
+  .error "MACRO_TILE and MICRO_TILE must be 128 and 8, 64 and 4, or 32 and 2: the workgroup is 16 x 16 lanes (256 workitems), so MACRO_TILE = 16 * MICRO_TILE"
 .endif
 .if MFMA && MACRO_TILE != 128
   .error "MFMA=1 needs MACRO_TILE=128 and MICRO_TILE=8: 4 waves of 2 x 2 blocks of 32 x 32"
 .endif
-.if MICRO_TILE == 4 && (A_ROW_SHARED || B_ROW_BROADCAST || PACKED)
-  .error "MICRO_TILE=4 takes no A_ROW_SHARED, B_ROW_BROADCAST or PACKED: a lane reads one A float4 per k (nothing to share in a row) and one B float4"
+.if MICRO_TILE != 8 && (A_ROW_SHARED || B_ROW_BROADCAST || PACKED)
+  .error "MICRO_TILE=4 and MICRO_TILE=2 take no A_ROW_SHARED, B_ROW_BROADCAST or PACKED: a lane reads one A float4 (float2) per k (nothing to share in a row) and one B float4 (float2)"
 .endif
 .set MAC_TILE, MACRO_TILE
 .set MIC, MICRO_TILE
@@ -366,9 +389,22 @@
 // (an assembler comparison is -1 when true: branch with .if, never add one)
 .if MACRO_TILE == 128
   .set LOG2_MAC_TILE, 7
-.else
+.elseif MACRO_TILE == 64
   .set LOG2_MAC_TILE, 6
+.else
+  .set LOG2_MAC_TILE, 5
 .endif
+// One LDS read of an operand: a float4 (ds_read_b128; MICRO_TILE=8 reads its
+// 8 rows or columns as two) or, at MICRO_TILE=2, a float2 (ds_read_b64).
+.if MIC == 2
+  .set READ_FLOATS, 2
+  .set LOG2_READ_FLOATS, 1
+.else
+  .set READ_FLOATS, 4
+  .set LOG2_READ_FLOATS, 2
+.endif
+// Rows of C the epilogue stores per row set (MFMA=1: 8 sets of 4).
+.set SET_ROWS, READ_FLOATS
 // Global elements each lane moves per operand and step (a MACRO_TILE x UNR tile).
 .set LOADS, MACRO_TILE * UNR / WORKITEMS
 // k rows one k-strided load instruction spans (the tile's 256 lanes over MACRO_TILE m or n).
@@ -400,6 +436,10 @@
   .set B_ROW_BYTES, (MAC_TILE + 8) * 4
   .set B_SKEW_BYTES, 16
   .set B_SKEW_ROWS, 4
+.elseif MIC == 2
+  .set B_ROW_BYTES, (MAC_TILE + PAD) * 4
+  .set B_SKEW_BYTES, 0
+  .set B_SKEW_ROWS, 2
 .elseif SHARING == 2 || SHARING == 3
   .set B_ROW_BYTES, 144 * 4
   .set B_SKEW_BYTES, 16
@@ -484,12 +524,12 @@
 .set SGPR_COUNT, 50
 
 // ---- VGPR map -------------------------------------------------------------
-// (numbers for MICRO_TILE=8; MICRO_TILE=4 packs the same blocks from v0 on)
+// (numbers for MICRO_TILE=8; MICRO_TILE=4 and 2 pack the same blocks from v0 on)
 .set v_c, 0                // v[0:63]   accumulators, c(i, j) at v_c + MIC j + i (i: row, j: column of the micro tile)
 .set v_a, v_c + MIC * MIC  // v[64:79]  A values, two sets of MIC (k even / k odd); SHARING=3: 4 read + 4 moved
                            //           (A_HALF_SHARED=1: k even 8 read, k odd 4 read + 4 moved)
 .set v_b, v_a + 2 * MIC    // v[80:95]  B values: two sets of B_REGS (by (k / B_K_PER_READ) parity); SHARING=4: one set of 4 per step
-.set B_REGS, 4 * B_GROUPS_READ
+.set B_REGS, READ_FLOATS * B_GROUPS_READ
 .set v_lds_read_a_other, v_b + 2 * B_REGS  // v88, free when B_REGS = 4; A_HALF_SHARED=1:
                            // LDS byte address of the lane's other A float4 (row set 1)
 .set v_load_a, v_b + 2 * MIC // v[96:99]  A elements in flight from global memory (LOADS of them)
@@ -505,9 +545,12 @@
 .set v_k_in_tile_b, v_lds_read_a + 6
 .set v_tmp, v_lds_read_a + 7         // v[119:126] scratch
 .set v_out_of_range, v_tmp + 8       // v127: OUT_OF_RANGE: v_cndmask may read only one of VCC/literal/SGPR
-.set VGPR_COUNT, v_out_of_range + 1  // 128 (MICRO_TILE=4: 56)
+.set VGPR_COUNT, v_out_of_range + 1  // 128 (MICRO_TILE=4: 56, MICRO_TILE=2: 32)
 // epilogue: the load registers are dead by then
-.set v_col_off, v_load_a   // v[96:103] (MIC registers over the load ones) byte offset of C column j, row set's first row, of this lane
+.set v_col_off, v_load_a   // v[96:103] (LANE_COLS registers over the 2 LOADS load ones) byte offset of C column j, row set's first row, of this lane
+.if LANE_COLS > 2 * LOADS
+  .error "the C column offsets (LANE_COLS of them) do not fit over the load registers (2 LOADS)"
+.endif
 .set v_row_first, v_goff_a // first C row of row set 0 of this lane
 .set v_col_first, v_goff_a + 1 // first C column of this lane
 .set v_row_first_1, v_goff_a + 2 // SHARING=3: first C row of row set 1
@@ -600,7 +643,9 @@
   v_mul_lo_u32 v[v_tmp + 1], v[v_tmp], s[\ld]      // mn * ld
   v_add_u32 v[v_tmp + 1], v[v_tmp + 1], v[\k_in_tile]
   v_lshlrev_b32 v[\goff], 2, v[v_tmp + 1]
+  .if LOADS > 1
   s_lshl_b32 s[s_tmp], s[\ld], 7                   // 32 mn further: 32 * ld * 4 bytes
+  .endif
   .irp i, 1, 2, 3
   .if \i < LOADS
   v_add_u32 v[\goff + \i], s[s_tmp], v[\goff + \i - 1]
@@ -618,13 +663,15 @@
   v_mul_lo_u32 v[v_tmp + 2], v[v_tmp + 1], s[\ld]  // k * ld
   v_add_u32 v[v_tmp + 2], v[v_tmp + 2], v[v_tmp]
   v_lshlrev_b32 v[\goff], 2, v[v_tmp + 2]
+  .if LOADS > 1
   s_lshl_b32 s[s_tmp], s[\ld], 2 + K_ROWS_PER_LOAD / 2  // K_ROWS_PER_LOAD (2 or 4) k further: k rows * ld * 4 bytes
+  .endif
   .irp i, 1, 2, 3
   .if \i < LOADS
   v_add_u32 v[\goff + \i], s[s_tmp], v[\goff + \i - 1]
   .endif
   .endr
-  v_mul_u32_u24 v[v_tmp + 1], \row_bytes, v[v_tmp + 1]   // k < K_ROWS_PER_LOAD <= skew_rows: no skew yet
+  v_mul_u32_u24 v[v_tmp + 1], \row_bytes, v[v_tmp + 1]   // k < K_ROWS_PER_LOAD <= skew_rows, or no skew: none here
   v_lshl_add_u32 v[\lds_write], v[v_tmp], 2, v[v_tmp + 1]
 .endif
 .if \tile_offset
@@ -694,14 +741,24 @@
   .set _a_moved, (SHARING == 3) && !(A_HALF_SHARED && ((\k) % 2) == 0)
 .endm
 
+// One float4 (ds_read_b128) or, at MICRO_TILE=2, float2 (ds_read_b64) of an
+// operand into v[dst..].
+.macro read_floats dst, address, offset
+.if READ_FLOATS == 2
+  ds_read_b64 v[\dst:\dst + 1], v[\address] offset:\offset
+.else
+  ds_read_b128 v[\dst:\dst + 3], v[\address] offset:\offset
+.endif
+.endm
+
 // A reads of one k into register set k % 2: SHARING=3 reads the float4 of its own
 // row set (the lane address selects it), and that of row set 1 from its second
 // address where it is not moved; the others both groups.
 .macro read_a k
   .set _set_a, v_a + ((\k) % 2) * MIC
-  ds_read_b128 v[_set_a:_set_a + 3], v[v_lds_read_a] offset:(\k) * A_ROW_BYTES
+  read_floats _set_a, v_lds_read_a, (\k) * A_ROW_BYTES
   a_moved_is \k
-.if MIC == 4
+.if MIC != 8
 .elseif SHARING != 3
   ds_read_b128 v[_set_a + 4:_set_a + 7], v[v_lds_read_a] offset:(\k) * A_ROW_BYTES + GROUP_BYTES
 .elseif !_a_moved
@@ -709,7 +766,7 @@
 .endif
 .endm
 
-// B reads of one k: a lane reads B_GROUPS_READ float4s every B_K_PER_READ k
+// B reads of one k: a lane reads B_GROUPS_READ float4s (float2s) every B_K_PER_READ k
 // (its address holds its row within those k and its column group), into the
 // set of parity (k / B_K_PER_READ) % 2; SHARING=4 the whole step at k = 0.
 .macro read_b k
@@ -720,7 +777,7 @@
   .endif
 .elseif ((\k) % B_K_PER_READ) == 0
   .set _set_b, v_b + (((\k) / B_K_PER_READ) % 2) * B_REGS
-  ds_read_b128 v[_set_b:_set_b + 3], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row
+  read_floats _set_b, v_lds_read_b, A_TILE_BYTES + _b_row
   .if B_GROUPS_READ == 2
   ds_read_b128 v[_set_b + 4:_set_b + 7], v[v_lds_read_b] offset:A_TILE_BYTES + _b_row + GROUP_BYTES
   .endif
@@ -730,7 +787,7 @@
 // How many ds_read instructions read_a + read_b issue for k (for s_waitcnt lgkmcnt).
 .macro reads_of_k_is k
   a_moved_is \k
-.if MIC == 4
+.if MIC != 8
   .set _reads, 1
 .else
   .set _reads, 2 - _a_moved
@@ -769,7 +826,7 @@
   .set _set_b, v_b + (((\k) / B_K_PER_READ) % 2) * B_REGS
 .if SHARING == 0
   mac_rows \j, _set_a, (_set_b + \j)
-.elseif MIC == 4
+.elseif MIC != 8
   // quad lane q read B row (k rounded down to B_K_PER_READ) + q * B_K_PER_READ / 4:
   // lane 2 (k % 2) (B_QUAD_SHARED) or k % 4 (+ B_TWO_K) holds row k
   .set _lane, (4 / B_K_PER_READ) * ((\k) % B_K_PER_READ)
@@ -910,21 +967,23 @@
   .endr
 .endm
 
-// C(r, j) for the 4 rows r of row set `set`, rows row_first + rows + 0..3:
+// C(r, j) for the SET_ROWS rows r of row set `set`, rows row_first + rows + r:
 // EXEC selects lanes whose row is inside M; the column offsets hold row_first.
 .macro store_row_set op, set, row_first, rows
   .irp r, 0, 1, 2, 3
+  .if \r < SET_ROWS
   s_sub_i32 s[s_tmp], s[s_m_left], \rows + \r
   s_mov_b64 exec, -1
   v_cmp_gt_i32 vcc, s[s_tmp], v[\row_first]
   s_mov_b64 exec, vcc                              // SALU, not v_cmpx: a VALU write of EXEC needs 5 wait states before VMEM
-  \op (\set*4+\r), ((\rows+\r)*4)
+  \op (\set*SET_ROWS+\r), ((\rows+\r)*4)
+  .endif
   .endr
   s_mov_b64 exec, -1
 .endm
 
 // Both row sets: 64 rows apart (SHARING 0..2, 4), or each from its own first row
-// (SHARING=3); MICRO_TILE=4 has one; MFMA=1 eight, 8 rows apart.
+// (SHARING=3); MICRO_TILE=4 and 2 have one; MFMA=1 eight, 8 rows apart.
 .macro store_c op
   column_offsets v_row_first
   store_row_set \op, 0, v_row_first, 0
@@ -932,7 +991,7 @@
   .irp set, 1, 2, 3, 4, 5, 6, 7
   store_row_set \op, \set, v_row_first, 8 * \set
   .endr
-.elseif MIC == 4
+.elseif MIC != 8
 .elseif SHARING == 3
   column_offsets v_row_first_1
   store_row_set \op, 1, v_row_first_1, 0
@@ -1080,19 +1139,19 @@
   v_xor_b32 v[v_lds_read_a_other], 16, v[v_lds_read_a]
   .endif
 .else
-  v_lshlrev_b32 v[v_lds_read_a], 4, v[v_tmp]        // 4x floats
+  v_lshlrev_b32 v[v_lds_read_a], LOG2_READ_FLOATS + 2, v[v_tmp]  // 4x floats (MICRO_TILE=2: 2x)
 .endif
 .if SHARING == 0
-  v_lshlrev_b32 v[v_lds_read_b], 4, v[v_tmp + 1]    // 4y floats
-.elseif MIC == 4
-  // 4y floats, of row q * B_K_PER_READ / 4 for quad lane q (all in one skew block)
+  v_lshlrev_b32 v[v_lds_read_b], LOG2_READ_FLOATS + 2, v[v_tmp + 1]  // 4y floats (MICRO_TILE=2: 2y)
+.elseif MIC != 8
+  // 4y (MICRO_TILE=2: 2y) floats, of row q * B_K_PER_READ / 4 for quad lane q (all in one skew block)
   .if B_K_PER_READ == 2
   v_bfe_u32 v[v_tmp + 2], v[v_tid], 1, 1
   .else
   v_and_b32 v[v_tmp + 2], 3, v[v_tid]
   .endif
   v_mul_u32_u24 v[v_tmp + 2], B_ROW_BYTES, v[v_tmp + 2]
-  v_lshl_add_u32 v[v_lds_read_b], v[v_tmp + 1], 4, v[v_tmp + 2]
+  v_lshl_add_u32 v[v_lds_read_b], v[v_tmp + 1], LOG2_READ_FLOATS + 2, v[v_tmp + 2]
 .elseif SHARING == 4
   // row lane i = tid % 16 reads B(k_i, group g_i): k_i = 4 (i / 8) + i % 4,
   // g_i = (i / 4) % 2 (header: LDS layout; B_SKEW_ROWS = 4)
@@ -1137,10 +1196,10 @@
   v_lshl_add_u32 v[v_row_first], v[v_tmp + 2], 2, v[v_tmp]
   v_xor_b32 v[v_row_first_1], 4, v[v_row_first]     // 8x + 4 (1 - h)
 .else
-  v_lshlrev_b32 v[v_row_first], 2, v[v_tmp]         // 4x
+  v_lshlrev_b32 v[v_row_first], LOG2_READ_FLOATS, v[v_tmp]  // 4x (MICRO_TILE=2: 2x)
 .endif
-.if SHARING == 0 || MIC == 4
-  v_lshlrev_b32 v[v_col_first], 2, v[v_tmp + 1]     // 4y
+.if SHARING == 0 || MIC != 8
+  v_lshlrev_b32 v[v_col_first], LOG2_READ_FLOATS, v[v_tmp + 1]  // 4y (MICRO_TILE=2: 2y)
 .else
   v_lshlrev_b32 v[v_col_first], 3, v[v_tmp + 1]     // 8y
 .endif

@@ -131,7 +131,9 @@ Row run_variant(const BenchOptions& o, const Problem& p, Variant variant, const 
     }
     row.target = row.result.target.empty() ? arch : row.result.target;
     if (row.result && row.result.counters && !o.model_only)
-        if (const auto gpu = gpu_spec(row.target)) row.modeled = model_launch(*gpu, *row.result.counters, p.flops());
+        if (const auto gpu = gpu_spec(row.target))
+            row.modeled = model_launch(*gpu, *row.result.counters, p.flops(),
+                                       row.result.modeled ? int(row.result.modeled->resident_workgroups) : 0);
     return row;
 }
 

@@ -7,8 +7,9 @@ namespace dppgemm::bench {
 
 namespace {
 
-// The dppgemm kernels' footprint: 128 VGPRs per lane and 16.5 KiB of LDS per
-// workgroup of 4 waves (one per SIMD).
+// A 128x128 dppgemm kernel's footprint: 128 VGPRs per lane and 16.5 KiB of
+// LDS per workgroup of 4 waves (one per SIMD); model_launch takes a kernel's
+// own occupancy where the cycle model gives it.
 constexpr int kKernelVgprs = 128;
 constexpr int kKernelLdsBytes = 16896;
 
@@ -87,7 +88,7 @@ double lds_busy_cycles(const GpuSpec& gpu, const Counters& c) {
     return double(c.lds_read_bytes + c.lds_write_bytes) / gpu.lds_bytes_per_clock + double(c.lds_bank_conflict_cycles);
 }
 
-Modeled model_launch(const GpuSpec& gpu, const Counters& c, double flops) {
+Modeled model_launch(const GpuSpec& gpu, const Counters& c, double flops, int resident_workgroups) {
     Modeled m;
     if (c.workgroups == 0 || c.waves == 0) return m;
     const double workgroups = double(c.workgroups);
@@ -108,7 +109,8 @@ Modeled model_launch(const GpuSpec& gpu, const Counters& c, double flops) {
         double(c.global_read_bytes + c.global_write_bytes) / (gpu.memory_gb_per_s * 1e9) * gpu.clock_mhz * 1e6;
     // A wave issues at most one instruction every 4 clocks; waves of resident
     // workgroups overlap, later rounds of workgroups wait.
-    const double rounds = std::ceil(busy / std::max(1, gpu.resident_workgroups));
+    const int resident = resident_workgroups > 0 ? resident_workgroups : gpu.resident_workgroups;
+    const double rounds = std::ceil(busy / std::max(1, resident));
     m.issue_cycles = rounds * 4.0 * double(c.wave_instructions()) / double(c.waves);
 
     const std::pair<double, const char*> bounds[] = {{m.valu_cycles, "valu"},

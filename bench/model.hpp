@@ -18,7 +18,7 @@ struct GpuSpec {
     double clock_mhz;
     double memory_gb_per_s;      // HBM/GDDR bandwidth
     double lds_bytes_per_clock;  // per CU
-    int resident_workgroups;     // of the dppgemm kernels per CU (VGPR and LDS limits)
+    int resident_workgroups;     // of a 128x128 dppgemm kernel per CU (VGPR and LDS limits)
 };
 
 // The boards of include/dppgemm/targets.def whose targets have kernels, in table order.
@@ -45,7 +45,10 @@ double lds_busy_cycles(const GpuSpec& gpu, const Counters& counters);
 // string for Options::model_parameter_sets.
 const std::vector<std::string>& model_grid();
 
-// flops = 2 M N K.
-Modeled model_launch(const GpuSpec& gpu, const Counters& counters, double flops);
+// flops = 2 M N K. resident_workgroups: of the launched kernel per CU (the
+// cycle model's occupancy of its own VGPRs and LDS); 0 takes the GpuSpec's,
+// a 128x128 kernel's, which is too few for the smaller tiles (64x64: 56
+// VGPRs, 32x32: 32).
+Modeled model_launch(const GpuSpec& gpu, const Counters& counters, double flops, int resident_workgroups = 0);
 
 }  // namespace dppgemm::bench

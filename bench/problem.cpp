@@ -7,6 +7,12 @@ namespace dppgemm::bench {
 
 long long Problem::steps() const { return (m + 127LL) / 128 * ((n + 127LL) / 128) * ((k + 7LL) / 8); }
 
+double Problem::steps_of(unsigned macro_tile) const {
+    const long long t = macro_tile;
+    const double share = double(t) * double(t) / (128.0 * 128.0);
+    return double((m + t - 1) / t * ((n + t - 1) / t) * ((k + 7LL) / 8)) * share;
+}
+
 Problem make_problem(const BenchOptions& o, const Shape& s) {
     Problem p;
     p.ta = o.trans_a;

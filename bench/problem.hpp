@@ -14,7 +14,11 @@ struct Problem {
     float alpha = 1, beta = 0;
     std::vector<float> a, b, c0;  // column-major, c0 is C before the call
 
-    long long steps() const;  // 128x128x8 steps of work (a 64x64 kernel does one in 4 workgroup steps)
+    long long steps() const;  // 128x128x8 steps of work of a 128x128 kernel
+    // The 128x128x8 steps of work a kernel of that macro tile does: its
+    // workgroup steps, each (macro_tile / 128)^2 of one (a 64x64 kernel does
+    // one in 4); steps() for 128.
+    double steps_of(unsigned macro_tile) const;
     double flops() const { return 2.0 * m * n * k; }
     std::size_t at(int row, int col) const { return row + std::size_t(col) * ldc; }  // index into C
 };

@@ -52,11 +52,24 @@ struct PerStep {
     double lds_share_of_valu() const { return valu > 0 ? lds_cycles / valu : 0; }
 };
 
+// The variant table's row of a bench row's variant (nullptr for an unknown name).
+const VariantInfo* table_row(const Row& row) {
+    const std::optional<Variant> v = parse_variant(row.variant);
+    return v ? variant_info(*v) : nullptr;
+}
+
+// The 128x128x8 steps of work the row's kernel did (Problem::steps_of its
+// macro tile); 0 for a name the table lacks.
+double work_steps(const Problem& p, const Row& row) {
+    const VariantInfo* info = table_row(row);
+    return info ? p.steps_of(info->macro_tile) : 0;
+}
+
 std::optional<PerStep> per_step(const Problem& p, const Row& row) {
     const auto& c = row.result.counters;
     const auto gpu = gpu_spec(row.target);
-    if (!row.result || !c || !p.steps() || !gpu) return std::nullopt;
-    const double steps = double(p.steps());
+    const double steps = work_steps(p, row);
+    if (!row.result || !c || !steps || !gpu) return std::nullopt;
     return PerStep{double(c->lds_read_requests) / steps, double(c->valu) / steps, lds_busy_cycles(*gpu, *c) / steps};
 }
 
@@ -77,8 +90,9 @@ const std::vector<Figure>& figures() {
     static const std::vector<Figure> list = {
         {"LDS read requests / 128x128x8 step",
          [](const Problem& p, const ConfigReport&, const Row& row) {
-             return row.result.counters && p.steps()
-                        ? std::to_string(row.result.counters->lds_read_requests / p.steps())
+             const double steps = work_steps(p, row);
+             return row.result.counters && steps
+                        ? std::to_string(std::llround(double(row.result.counters->lds_read_requests) / steps))
                         : std::string();
          }},
         {"LDS cycles / step (bytes/128+conflicts)",
@@ -298,12 +312,6 @@ void print_table(std::ostream& out, const ConfigReport& r) {
                "on this machine.\n";
 }
 
-// The variant table's row of a bench row's variant (nullptr for an unknown name).
-const VariantInfo* table_row(const Row& row) {
-    const std::optional<Variant> v = parse_variant(row.variant);
-    return v ? variant_info(*v) : nullptr;
-}
-
 void print_model_grid(std::ostream& out, const ConfigReport& r) {
     for (const auto& rows : by_target(r)) {
         // Each row against its tile's plain kernel: the table's first row of
@@ -375,7 +383,8 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
                         {"runs_ms", row.ms}};
     if (const auto& c = row.result.counters) {
         j["counters"] = counters_json(*c);
-        j["lds_read_requests_per_step"] = p.steps() ? c->lds_read_requests / p.steps() : 0;
+        const double steps = work_steps(p, row);
+        j["lds_read_requests_per_step"] = steps ? std::llround(double(c->lds_read_requests) / steps) : 0;
         j["lds_bytes"] = c->lds_read_bytes + c->lds_write_bytes;
         j["multiply_add_share_of_valu"] = c->valu ? double(c->valu_multiply_add) / c->valu : 0.0;
     }
@@ -387,7 +396,7 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
     if (const auto variant = parse_variant(row.variant))
         if (const VariantInfo* info = variant_info(*variant)) {
             // The table counts per step of the row's own tile; the bench per
-            // 128x128x8 of work (steps()), which a 64x64 kernel does in 4 steps.
+            // 128x128x8 of work (steps_of), which a 64x64 kernel does in 4 steps.
             const std::uint64_t tiles_per_128 = (128 / info->macro_tile) * (128 / info->macro_tile);
             j["expected_lds_read_requests_per_step"] = info->lds_read_requests_per_step * tiles_per_128;
             j["idea"] = info->idea;

@@ -152,8 +152,10 @@ TEST_CASE("every variant gfx906 has on 256x256x64: JSON, CSV and chart") {
         CHECK(row["counters"]["valu_multiply_add"] == 64 * 64 * 16);
         // over 90% macs, less the share of the row's extra VALU (dpp3's A movs);
         // 4x4 micro tiles: 16 macs per k against the same per-step bookkeeping
-        // and a 16-accumulator epilogue per 64 k, over 80%
-        const double mac_share = info.micro_tile == 8 ? 0.9 : 0.8;
+        // and a 16-accumulator epilogue per 64 k, over 80%; 2x2: 4 macs per k
+        // (32 of a wave's 38 loop VALU per step in NN, with the set-up and a
+        // 4-accumulator epilogue per 64 k), over 70%
+        const double mac_share = info.micro_tile == 8 ? 0.9 : info.micro_tile == 4 ? 0.8 : 0.7;
         CHECK(row["multiply_add_share_of_valu"].get<double>() >
               mac_share * 2048.0 / (2048.0 + info.extra_valu_per_step));
         CHECK(row["multiply_add_share_of_valu"].get<double>() ==

@@ -35,22 +35,22 @@ std::vector<SgemmKernel> sgemm_kernels() {
     return kernels;
 }
 
-// M = N = 130 (2 x 2 workgroups, edge tiles), K = 17 (3 k steps: prologue,
-// loop with prefetch, last step), alpha and beta non-zero (the blend epilogue
-// with its loads of C runs).
-Checked run_sgemm(const Program& program, const std::string& layout, CheckOptions options = {}) {
-    const int m = 130, n = 130, k = 17;
+// M = N = the kernel's macro tile + 2 (2 x 2 workgroups, edge tiles: 130 at
+// 128x128), K = 17 (3 k steps: prologue, loop with prefetch, last step), alpha
+// and beta non-zero (the blend epilogue with its loads of C runs).
+Checked run_sgemm(const Program& program, const std::string& layout, unsigned macro_tile, CheckOptions options = {}) {
+    const int m = int(macro_tile) + 2, n = m, k = 17;
     const bool ta = layout[0] == 'T', tb = layout[1] == 'T';
     const int lda = (ta ? k : m) + 1, ldb = (tb ? n : k) + 2, ldc = m + 3;
-    // The same operands for every run of a layout (the mutation test runs
-    // each layout hundreds of times): made once.
+    // The same operands for every run of a layout and tile (the mutation test
+    // runs each layout hundreds of times): made once.
     struct Operands {
         std::vector<float> a, b, c;
     };
     static std::map<std::string, Operands> cache;
     static std::mutex cache_mutex;
     std::unique_lock<std::mutex> lock(cache_mutex);
-    auto [entry, made] = cache.try_emplace(layout);
+    auto [entry, made] = cache.try_emplace(layout + std::to_string(macro_tile));
     if (made) {
         std::mt19937 rng(3);
         entry->second.a = random_matrix(std::size_t(lda) * (ta ? m : k), rng);
@@ -59,14 +59,14 @@ Checked run_sgemm(const Program& program, const std::string& layout, CheckOption
     }
     const Operands& operands = entry->second;
     lock.unlock();
-    SgemmLaunch run(operands.a, operands.b, operands.c, sgemm_kernargs(m, n, k, lda, ldb, ldc, 1.5f, 0.5f));
+    SgemmLaunch run(operands.a, operands.b, operands.c, sgemm_kernargs(m, n, k, lda, ldb, ldc, 1.5f, 0.5f), macro_tile);
     run.config.threads = 2;
     return launch_checked(run.memory, program, run.config, options);
 }
 
 // run_sgemm with the checker's watch plan, compared with watching every instruction.
-Checked run_sgemm_both(const Program& program, const std::string& layout) {
-    return planned_and_every([&](CheckOptions options) { return run_sgemm(program, layout, options); });
+Checked run_sgemm_both(const Program& program, const std::string& layout, unsigned macro_tile) {
+    return planned_and_every([&](CheckOptions options) { return run_sgemm(program, layout, macro_tile, options); });
 }
 
 bool is_mutation_site(const Inst& inst) {
@@ -86,7 +86,7 @@ TEST_CASE("the dppgemm kernels report nothing on every target, variant and layou
                                                                            ? FloatDenormMode::flush_none
                                                                            : FloatDenormMode::flush_src_dst));
         const Program program = build_program(k.code, k.code.kernels.at(0));
-        const Checked c = run_sgemm_both(program, k.object->layout);
+        const Checked c = run_sgemm_both(program, k.object->layout, dppgemm_code_object_macro_tile(k.object));
         INFO(k.name() << "\n" << c.text());
         CHECK(c.findings.empty());
         CHECK(c.result.ok());
@@ -119,8 +119,9 @@ TEST_CASE("every s_waitcnt, s_barrier and s_nop removed from a dppgemm kernel is
             // Those run to the end: with stop_at_first, how many workgroups
             // report before the dispatch stops depends on the thread timing.
             const bool compare = mutations % 4 == 0;
-            const Checked c =
-                compare ? run_sgemm_both(mutated, k.object->layout) : run_sgemm(mutated, k.object->layout, first_only);
+            const unsigned tile = dppgemm_code_object_macro_tile(k.object);
+            const Checked c = compare ? run_sgemm_both(mutated, k.object->layout, tile)
+                                      : run_sgemm(mutated, k.object->layout, tile, first_only);
             INFO(k.name() << ": removed pc " << inst.pc << " " << original.disassemble(original.index_of(inst.pc))
                           << "\n"
                           << c.text());

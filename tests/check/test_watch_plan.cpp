@@ -176,8 +176,11 @@ TEST_CASE("watch plan: no multiply-add of a dppgemm kernel needs watching", "[ch
             INFO(o->target << " " << o->kernel_name << ": " << program.disassemble(i));
             CHECK(plan.watched[i] == 0);
         }
-        // 8 k of a micro tile's multiply-adds at least: 4x4 16 (8x8: 64, packed 32);
-        // the MFMA row: 16 MFMAs per wave and step, and no multiply-add in the loop.
-        CHECK((multiply_adds >= 8 * 16 || mfmas == 16));
+        // 8 k of a micro tile's multiply-adds at least, a micro tile being the
+        // macro tile / 16 (16 x 16 lanes): 2x2 4 per k, 4x4 16, 8x8 64, packed
+        // half of that (two FMAs per instruction); the MFMA row: 16 MFMAs per
+        // wave and step, and no multiply-add in the loop.
+        const unsigned micro = dppgemm_code_object_macro_tile(o) / 16;
+        CHECK((multiply_adds >= 8 * micro * micro / 2 || mfmas == 16));
     }
 }

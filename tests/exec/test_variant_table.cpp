@@ -28,10 +28,11 @@ std::string code_object_path(const std::string& target, const std::string& varia
 constexpr int kSteps = 32;
 
 // Bytes of one LDS read request: the MFMA kernel (template parameter MFMA=1)
-// reads its operands with ds_read_b32, every other row with ds_read_b128
-// (asm/sgemm.s); the counted bytes check it.
+// reads its operands with ds_read_b32, the 2x2 micro tile with ds_read_b64,
+// every other row with ds_read_b128 (asm/sgemm.s); the counted bytes check it.
 unsigned lds_read_request_bytes(const dppgemm::VariantInfo& row) {
-    return (" " + std::string(row.defines) + " ").find(" MFMA=1 ") != std::string::npos ? 4 : 16;
+    if ((" " + std::string(row.defines) + " ").find(" MFMA=1 ") != std::string::npos) return 4;
+    return row.micro_tile == 2 ? 8 : 16;
 }
 
 Counters run_one_workgroup(const std::string& path, std::uint32_t macro_tile, std::uint32_t steps) {

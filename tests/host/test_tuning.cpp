@@ -90,10 +90,10 @@ TEST_CASE("a malformed table is refused naming the origin, the line and the prob
     CHECK(error_of(head + "NN * * * best\n") == "t.tune:3: variant 'best' is not a row of the variant table");
     CHECK(error_of(head + "NN * * * dpp0\n") ==
           "t.tune:3: variant 'dpp0' is not one Variant::best may run on gfx906 (dpp0_denorm, dpp1_denorm, "
-          "dpp2_denorm, dpp3_denorm, dpp3half_denorm, dpp2_64_denorm)");
+          "dpp2_denorm, dpp3_denorm, dpp3half_denorm, dpp2_64_denorm, dpp0_32_denorm)");
     CHECK(error_of(head + "NN * * * bcast_denorm\n") ==
           "t.tune:3: variant 'bcast_denorm' is not one Variant::best may run on gfx906 (dpp0_denorm, dpp1_denorm, "
-          "dpp2_denorm, dpp3_denorm, dpp3half_denorm, dpp2_64_denorm)");
+          "dpp2_denorm, dpp3_denorm, dpp3half_denorm, dpp2_64_denorm, dpp0_32_denorm)");
     CHECK(error_of(head + "\nNN * * dpp0_denorm\n") ==
           "t.tune:4: expected 5 fields (layout m n k variant), found 4: 'NN * * dpp0_denorm'");
     CHECK(error_of(head + "NC * * * dpp0_denorm\n") == "t.tune:3: layout 'NC' is not NN, NT, TN, TT or *");

@@ -148,8 +148,8 @@ Metadata read_metadata(const std::string& target, const std::string& path) {
 }
 
 // The rows of include/dppgemm/variants.def; a wave issues a 256th of the
-// workgroup's lane requests per step, each ds_read (b128; the MFMA row's b32)
-// serving its 64 lanes.
+// workgroup's lane requests per step, each ds_read (b128; the 2x2 micro
+// tile's b64; the MFMA row's b32) serving its 64 lanes.
 const std::vector<std::string> kVariants = {
 #define DPPGEMM_VARIANT(name, template_file, defines, features, macro_tile, micro_tile, requests, extra_valu, idea) \
 #name,
@@ -217,10 +217,12 @@ const std::map<std::string, std::map<std::string, int>> kDppControlsPerStep = {
     {"8x MFMA=1", {}},
     {"4x ", {}},
     {"4x B_QUAD_SHARED=1", {{"quad_perm", 128}}},
-    {"4x B_QUAD_SHARED=1 B_TWO_K=1", {{"quad_perm", 128}}}};
+    {"4x B_QUAD_SHARED=1 B_TWO_K=1", {{"quad_perm", 128}}},
+    {"2x ", {}}};
 // Two stages of an A tile (8 rows of 128 + 4 floats) and a B tile (8 rows of
-// 132, 144 or 136 floats); 64x64: 8 rows of 64 + 4 and of 72 floats
-// (docs/kernels.md, "LDS layout", "The 64x64 family").
+// 132, 144 or 136 floats); 64x64: 8 rows of 64 + 4 and of 72 floats; 32x32:
+// 8 rows of 32 + 4 each (docs/kernels.md, "LDS layout", "The 64x64 family",
+// "The 32x32 family").
 const std::map<std::string, unsigned> kLdsBytes = {
     {"8x ", 2 * 8 * (132 + 132) * 4},
     {"8x B_QUAD_SHARED=1", 2 * 8 * (132 + 132) * 4},
@@ -232,7 +234,8 @@ const std::map<std::string, unsigned> kLdsBytes = {
     {"8x MFMA=1", 2 * 8 * (132 + 132) * 4},
     {"4x ", 2 * 8 * (68 + 72) * 4},
     {"4x B_QUAD_SHARED=1", 2 * 8 * (68 + 72) * 4},
-    {"4x B_QUAD_SHARED=1 B_TWO_K=1", 2 * 8 * (68 + 72) * 4}};
+    {"4x B_QUAD_SHARED=1 B_TWO_K=1", 2 * 8 * (68 + 72) * 4},
+    {"2x ", 2 * 8 * (36 + 36) * 4}};
 
 }  // namespace
 
@@ -259,7 +262,7 @@ TEST_CASE("every variant, layout and target has the documented steady-state loop
                 CHECK(loop.dpp_controls == kDppControlsPerStep.at(sharing_of(variant)));
                 // The plain loop besides its macs: 4 LDS address swaps and, per operand
                 // contiguous in k (A of T*, B of *N), 1 v_cmp + 1 v_cndmask per global
-                // load (macro tile x 8 / 256 of them: 4 at 128, 2 at 64). A row has the
+                // load (macro tile x 8 / 256 of them: 4 at 128, 2 at 64, 1 at 32). A row has the
                 // table's extra VALU on top (dpp3: 32 A movs; dpp3half: 16 movs and a
                 // fifth address swap; packed: 256 fewer multiply-add instructions;
                 // mfma: none of the 512, its MFMAs are not VALU).

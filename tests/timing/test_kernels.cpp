@@ -202,14 +202,15 @@ void check_invariants(const Program& program, const Traced& t, const Parameters&
 }  // namespace
 
 TEST_CASE("modeled time lies between the roofline's largest bound and the fully serialised sum") {
-    // Square problems, and the 4096^2 grid (32 x 32 workgroups: many rounds
-    // per CU on every target) with a short K: the traced workgroups' cost
-    // grows with K, the grid's with M x N, and K's share is checked by the
-    // K-doubling test and at 4096^3 on the MI50 below.
-    const int shapes[][3] = {{128, 128, 128}, {1000, 1000, 1000}, {4096, 4096, 64}};
+    // Square problems, and a grid of 32 x 32 workgroups (4096^2 at 128x128:
+    // many rounds per CU on every target) with a short K: the traced
+    // workgroups' cost grows with K, the grid's with M x N, and K's share is
+    // checked by the K-doubling test and at 4096^3 on the MI50 below.
     for (const dppgemm_code_object* co : nn_objects()) {
         const Program& program = kernel(co).program;
         const Parameters p = parameters(program.target);
+        const int grid = 32 * int(kernel(co).macro_tile);
+        const int shapes[][3] = {{128, 128, 128}, {1000, 1000, 1000}, {grid, grid, 64}};
         for (const auto& [m, n, k] : shapes) {
             INFO(co->kernel_name << " on " << co->target << " at " << m << "x" << n << "x" << k);
             const Traced t = traced(kernel(co), m, n, k);
