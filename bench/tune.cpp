@@ -140,7 +140,7 @@ int run(int argc, char** argv) {
     CLI::App app{"dppgemm-tune: the kernel Variant::best runs per problem, chosen on the cycle model (modeled)",
                  "dppgemm-tune"};
     std::string arch = default_emu_target, sizes = "128:4096:x2", sizes_m, sizes_n, sizes_k, layouts = "NN,NT,TN,TT";
-    std::string output, table_file;
+    std::string output, table_file, check_sizes = "100:4000";
     unsigned jobs = 1, check = 0, seed = 1;
     int extrapolate_above = 512;
     double tie = 0.02;
@@ -167,6 +167,8 @@ int run(int argc, char** argv) {
     app.add_flag("--ranking", ranking, "print every kernel's estimate from the table per grid point on stdout");
     app.add_option("--check", check,
                    "held-out check: N random shapes, every kernel modeled in full (no table written)");
+    app.add_option("--check-sizes", check_sizes,
+                   "--check: M, N and K log-uniform in LOW:HIGH, none a multiple of 32 (default 100:4000)");
     app.add_option("--seed", seed, "--check: the shapes' seed (default 1)");
     app.add_option("--table", table_file, "--check: the table to check (default: the one Variant::best uses)");
     try {
@@ -193,13 +195,20 @@ int run(int argc, char** argv) {
     }
 
     if (check) {
-        // Held out: sizes log-uniform in [100, 4000], none a multiple of 32.
+        // Held out: sizes log-uniform in [low, high], none a multiple of 32.
+        int low = 0, high = 0;
+        char colon = 0;
+        std::istringstream range(check_sizes);
+        if (!(range >> low >> colon >> high) || colon != ':' || !range.eof() || low < 1 || high < low) {
+            std::cerr << "dppgemm-tune: --check-sizes " << check_sizes << ": must be LOW:HIGH with 1 <= LOW <= HIGH\n";
+            return 2;
+        }
         std::mt19937 rng(seed);
-        std::uniform_real_distribution<double> log_size(std::log(100.0), std::log(4000.0));
+        std::uniform_real_distribution<double> log_size(std::log(double(low)), std::log(double(high)));
         std::uniform_int_distribution<std::size_t> pick_layout(0, layout_list.size() - 1);
         const auto size = [&] {
-            int s = int(std::exp(log_size(rng)));
-            return s % 32 == 0 ? s + 1 : s;
+            const int s = std::min(high, int(std::exp(log_size(rng))));
+            return s % 32 == 0 ? s + (s < high ? 1 : -1) : s;
         };
         std::vector<Shape> shapes;
         std::vector<Key> keys;
