@@ -149,9 +149,11 @@ int run(int argc, char** argv) {
     app.add_option("--sizes", sizes,
                    "M, N and K values: START:END:xFACTOR, START:END:+STEP or a list (default "
                    "128:4096:x2)");
-    app.add_option("-m", sizes_m, "M values (default: --sizes)");
+    app.add_option("-m", sizes_m,
+                   "M values (default: --sizes); the largest M x N sets the most workgroups per CU modeled, the "
+                   "M x N grid is the one --ranking prints");
     app.add_option("-n", sizes_n, "N values (default: --sizes)");
-    app.add_option("-k", sizes_k, "K values (default: --sizes)");
+    app.add_option("-k", sizes_k, "K values (default: --sizes): the table's K points, up to --extrapolate-above");
     app.add_option("--layouts", layouts, "layouts, of NN,NT,TN,TT (default all four)");
     app.add_option("-o,--output", output, "write the table to FILE (default: stdout)");
     app.add_option("-j,--jobs", jobs, "launches modeled at once, one host thread each (default 1)")
@@ -160,9 +162,11 @@ int run(int argc, char** argv) {
                    "K above this is not modeled: the table holds K = this / 2 and this, and the library extends "
                    "linearly (0: model every K; default 512)")
         ->check(CLI::Range(0, 1 << 30));
-    app.add_option("--tie", tie,
-                   "times within this share of the least count as equal: the fewest multiply-adds runs (default "
-                   "0.02)")
+    app.add_option(
+           "--tie", tie,
+           "times within this share of the least count as equal: the fixed rule's kernel if among them, else the "
+           "fewest multiply-adds (default "
+           "0.02)")
         ->check(CLI::Range(0.0, 0.5));
     app.add_flag("--ranking", ranking, "print every kernel's estimate from the table per grid point on stdout");
     app.add_option("--check", check,
