@@ -1,8 +1,10 @@
-// dppgemm-tune: for a grid of problems and a target, model every kernel
-// Variant::best may run (the cycle model on the emulator, only the traced
-// workgroups) and write the tuning table of the winners (docs/tuning.md).
+// dppgemm-tune: for a target, model every kernel Variant::best may run (the
+// cycle model on the emulator, only the traced workgroups) per layout and K
+// at counts of workgroups on the busiest compute unit, and write the tuning
+// table the library estimates each kernel's time from (docs/tuning.md).
 // With --check N: N random held-out shapes, each kernel modeled in full, the
 // table's choice against the best kernel and the fixed rule.
+#include "model.hpp"
 #include "options.hpp"
 
 #include "dppgemm/dppgemm.hpp"
@@ -35,7 +37,9 @@ struct Shape {
 
 struct Modeled {
     double ms = 0;
-    std::string limit;  // the largest component of the modeled cycles
+    std::string limit;        // the largest component of the modeled cycles
+    unsigned resident = 0;    // workgroups at once on a compute unit
+    std::uint64_t on_cu = 0;  // workgroups on the busiest compute unit
 };
 
 // Buffers of one worker, grown as needed; the model does not look at values.
@@ -62,7 +66,7 @@ Modeled model(const std::string& target, Variant variant, const Shape& s, Buffer
         throw std::runtime_error("dppgemm-tune: " + std::string(to_string(variant)) + " " + s.ta + s.tb + " " +
                                  std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + ": " +
                                  r.message);
-    Modeled out{r.modeled->milliseconds, ""};
+    Modeled out{r.modeled->milliseconds, "", r.modeled->resident_workgroups, r.modeled->workgroups_on_cu};
     double largest = -1;
     for (const auto& [name, cycles] : r.modeled->components)
         if (cycles > largest) largest = cycles, out.limit = name;
@@ -115,72 +119,16 @@ std::string shape_text(const Shape& s) {
     return std::string{s.ta, s.tb} + " " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
-// K region i of a sorted grid: from just above the geometric mean with value
-// i - 1 to the geometric mean with value i + 1 (the first from 1, the last open).
-std::vector<TuningRange> regions(const std::vector<int>& grid) {
-    std::vector<TuningRange> out;
-    std::int64_t low = 1;
-    for (std::size_t i = 0; i < grid.size(); ++i) {
-        TuningRange r;
-        r.low = low;
-        if (i + 1 < grid.size()) {
-            r.high = std::int64_t(std::floor(std::sqrt(double(grid[i]) * double(grid[i + 1]))));
-            low = r.high + 1;
-        }
-        out.push_back(r);
+// The tile counts (x, y) of a grid of full tiles that puts `w` workgroups
+// on the busiest of `cus` compute units: the fewest workgroups that do,
+// as square as it goes (the least data to copy).
+std::pair<int, int> grid_for(int w, int cus) {
+    const std::int64_t low = std::int64_t(cus) * (w - 1) + 1, high = std::int64_t(cus) * w;
+    for (std::int64_t x = std::int64_t(std::ceil(std::sqrt(double(low))));; ++x) {
+        const std::int64_t y = (low + x - 1) / x;
+        if (x * y <= high) return {int(x), int(y)};
     }
-    return out;
 }
-
-int geometric_mean(int a, int b) { return int(std::floor(std::sqrt(double(a) * double(b)))); }
-
-// One dimension (M or N) of a box: the sizes the table's rule covers and the
-// sizes modeled for it, its two ends and the geometric mean between them (one
-// end only for the boxes below the grid's first value and above its last).
-struct Span {
-    TuningRange range;
-    std::vector<int> samples;
-    bool splittable(int min_width) const { return samples.size() == 3 && samples[2] - samples[0] > min_width; }
-    // The halves at the middle sample, each with its own middle.
-    std::pair<Span, Span> split() const {
-        const int a = samples[0], c = samples[1], b = samples[2];
-        return {Span{{range.low, c}, {a, geometric_mean(a, c), c}},
-                Span{{c + 1, range.high}, {c, geometric_mean(c, b), b}}};
-    }
-};
-
-// The spans of a sorted grid: one from 1 to the first value, one between
-// each pair of neighbours, one open above the last value.
-std::vector<Span> spans(const std::vector<int>& grid) {
-    std::vector<Span> out;
-    out.push_back({{1, grid.front()}, {grid.front()}});
-    for (std::size_t i = 1; i < grid.size(); ++i)
-        out.push_back({{grid[i - 1] + 1, grid[i]}, {grid[i - 1], geometric_mean(grid[i - 1], grid[i]), grid[i]}});
-    TuningRange last;
-    last.low = grid.back() + 1;
-    out.push_back({last, {grid.back()}});
-    return out;
-}
-
-// A box of (M, N) for one layout: the kernels compared in it and, per K
-// region, the one chosen.
-struct Box {
-    char ta, tb;
-    Span m, n;
-    int depth = 0;
-    std::vector<Variant> contenders;
-    std::vector<Variant> chosen;
-    // The box's corners and its middle.
-    std::vector<std::pair<int, int>> samples() const {
-        std::vector<std::pair<int, int>> out;
-        for (int sm : {m.samples.front(), m.samples.back()})
-            for (int sn : {n.samples.front(), n.samples.back()}) out.emplace_back(sm, sn);
-        out.emplace_back(m.samples[m.samples.size() / 2], n.samples[n.samples.size() / 2]);
-        std::sort(out.begin(), out.end());
-        out.erase(std::unique(out.begin(), out.end()), out.end());
-        return out;
-    }
-};
 
 std::vector<int> sorted_unique(std::vector<int> v) {
     std::sort(v.begin(), v.end());
@@ -192,38 +140,39 @@ int run(int argc, char** argv) {
     CLI::App app{"dppgemm-tune: the kernel Variant::best runs per problem, chosen on the cycle model (modeled)",
                  "dppgemm-tune"};
     std::string arch = default_emu_target, sizes = "128:4096:x2", sizes_m, sizes_n, sizes_k, layouts = "NN,NT,TN,TT";
-    std::string output, table_file;
+    std::string output, table_file, check_sizes = "100:4000";
     unsigned jobs = 1, check = 0, seed = 1;
     int extrapolate_above = 512;
-    double tolerance = 0.04, margin = 0.1;
-    int max_splits = 1;
+    double tie = 0.02;
     bool ranking = false;
     app.add_option("--arch", arch, "target (default " + std::string(default_emu_target) + ")");
     app.add_option("--sizes", sizes,
                    "M, N and K values: START:END:xFACTOR, START:END:+STEP or a list (default "
                    "128:4096:x2)");
-    app.add_option("-m", sizes_m, "M values (default: --sizes)");
+    app.add_option("-m", sizes_m,
+                   "M values (default: --sizes); the largest M x N sets the most workgroups per CU modeled, the "
+                   "M x N grid is the one --ranking prints");
     app.add_option("-n", sizes_n, "N values (default: --sizes)");
-    app.add_option("-k", sizes_k, "K values (default: --sizes)");
+    app.add_option("-k", sizes_k, "K values (default: --sizes): the table's K points, up to --extrapolate-above");
     app.add_option("--layouts", layouts, "layouts, of NN,NT,TN,TT (default all four)");
     app.add_option("-o,--output", output, "write the table to FILE (default: stdout)");
     app.add_option("-j,--jobs", jobs, "launches modeled at once, one host thread each (default 1)")
         ->check(CLI::Range(1u, 64u));
     app.add_option("--extrapolate-above", extrapolate_above,
-                   "K above this is modeled at K/2 and K and extended linearly (0: model every K; default 512)")
+                   "K above this is not modeled: the table holds K = this / 2 and this, and the library extends "
+                   "linearly (0: model every K; default 512)")
         ->check(CLI::Range(0, 1 << 30));
-    app.add_option("--tolerance", tolerance,
-                   "split a box while its choice models more than this share above the fastest kernel at one of "
-                   "its samples (default 0.04)")
-        ->check(CLI::Range(0.0, 1.0));
-    app.add_option("--margin", margin,
-                   "another kernel than the fixed rule's only where it models faster by this share at every sample of "
-                   "the box (default 0.1)")
-        ->check(CLI::Range(0.0, 1.0));
-    app.add_option("--max-splits", max_splits, "times a box may be split (default 1)")->check(CLI::Range(0, 8));
-    app.add_flag("--ranking", ranking, "print every kernel's modeled time per problem on stdout");
+    app.add_option(
+           "--tie", tie,
+           "times within this share of the least count as equal: the fixed rule's kernel if among them, else the "
+           "fewest multiply-adds (default "
+           "0.02)")
+        ->check(CLI::Range(0.0, 0.5));
+    app.add_flag("--ranking", ranking, "print every kernel's estimate from the table per grid point on stdout");
     app.add_option("--check", check,
                    "held-out check: N random shapes, every kernel modeled in full (no table written)");
+    app.add_option("--check-sizes", check_sizes,
+                   "--check: M, N and K log-uniform in LOW:HIGH, none a multiple of 32 (default 100:4000)");
     app.add_option("--seed", seed, "--check: the shapes' seed (default 1)");
     app.add_option("--table", table_file, "--check: the table to check (default: the one Variant::best uses)");
     try {
@@ -250,13 +199,20 @@ int run(int argc, char** argv) {
     }
 
     if (check) {
-        // Held out: sizes log-uniform in [100, 4000], none a multiple of 32.
+        // Held out: sizes log-uniform in [low, high], none a multiple of 32.
+        int low = 0, high = 0;
+        char colon = 0;
+        std::istringstream range(check_sizes);
+        if (!(range >> low >> colon >> high) || colon != ':' || !range.eof() || low < 1 || high < low) {
+            std::cerr << "dppgemm-tune: --check-sizes " << check_sizes << ": must be LOW:HIGH with 1 <= LOW <= HIGH\n";
+            return 2;
+        }
         std::mt19937 rng(seed);
-        std::uniform_real_distribution<double> log_size(std::log(100.0), std::log(4000.0));
+        std::uniform_real_distribution<double> log_size(std::log(double(low)), std::log(double(high)));
         std::uniform_int_distribution<std::size_t> pick_layout(0, layout_list.size() - 1);
         const auto size = [&] {
-            int s = int(std::exp(log_size(rng)));
-            return s % 32 == 0 ? s + 1 : s;
+            const int s = std::min(high, int(std::exp(log_size(rng))));
+            return s % 32 == 0 ? s + (s < high ? 1 : -1) : s;
         };
         std::vector<Shape> shapes;
         std::vector<Key> keys;
@@ -300,168 +256,95 @@ int run(int argc, char** argv) {
             std::cerr << "dppgemm-tune: sizes must be at least 1\n";
             return 2;
         }
-    // K above the cap: the model at cap / 2 and cap, extended linearly (the
-    // modeled time grows linearly with K: docs/performance-model.md, "Validation").
+    const auto spec = bench::gpu_spec(arch);
+    if (!spec) {
+        std::cerr << "dppgemm-tune: --arch " << arch << ": no board figures for this target\n";
+        return 2;
+    }
+    const int cus = spec->compute_units;
+    // The K points: the grid's K up to the cap; above it the table's rows are
+    // extended linearly from cap / 2 and cap (the modeled time grows linearly
+    // with K: docs/performance-model.md, "Validation").
     const int cap = extrapolate_above;
-    const int low_k = std::max(1, cap / 2);
-    const auto extrapolated = [&](int k) { return cap > 0 && k > cap; };
-    // The keys that model (ta, tb, m, n, k) for `variant`: K itself, or the two K it is extended from.
-    const auto keys_of = [&](char ta, char tb, int m, int n, int k, Variant v, std::vector<Key>& keys) {
-        if (!extrapolated(k)) {
-            keys.emplace_back(ta, tb, m, n, k, v);
-            return;
-        }
-        keys.emplace_back(ta, tb, m, n, low_k, v);
-        keys.emplace_back(ta, tb, m, n, cap, v);
-    };
-    std::map<Key, Modeled> times;
-    const auto model_missing = [&](std::vector<Key> keys) {
-        std::sort(keys.begin(), keys.end());
-        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-        keys.erase(std::remove_if(keys.begin(), keys.end(), [&](const Key& key) { return times.count(key) != 0; }),
-                   keys.end());
-        for (auto& [key, t] : model_all(arch, keys, jobs)) times.emplace(key, t);
-    };
-    const auto time_of = [&](char ta, char tb, int m, int n, int k, Variant v) {
-        if (!extrapolated(k)) return times.at({ta, tb, m, n, k, v}).ms;
-        const double at_cap = times.at({ta, tb, m, n, cap, v}).ms, at_low = times.at({ta, tb, m, n, low_k, v}).ms;
-        return at_cap + (at_cap - at_low) * double(k - cap) / double(cap - low_k);
-    };
+    std::vector<int> k_points;
+    for (int k : ks)
+        if (cap == 0 || k <= cap) k_points.push_back(k);
+    if (cap > 0 && ks.back() > cap) {
+        k_points.push_back(std::max(1, cap / 2));
+        k_points.push_back(cap);
+    }
+    k_points = sorted_unique(k_points);
 
-    // Every candidate on the grid.
+    // Per candidate, the workgroups on the busiest CU to model: every count
+    // up to two rounds and two more (where the rounds settle into steps of
+    // equal time), then growing by half up to the grid's largest M x N,
+    // which the table then holds without extension. A first launch per
+    // candidate gives its workgroups at once on a CU.
+    const auto layout0 = layout_list.front();
+    const auto key_at = [&](char ta, char tb, int w, int k, Variant v) {
+        const int tile = int(variant_info(v)->macro_tile);
+        const auto [x, y] = grid_for(w, cus);
+        return Key{ta, tb, x * tile, y * tile, k, v};
+    };
+    std::map<Variant, std::vector<int>> counts;
+    {
+        std::vector<Key> first;
+        for (Variant v : candidates) first.push_back(key_at(layout0.first, layout0.second, 1, k_points.front(), v));
+        const std::map<Key, Modeled> once = model_all(arch, first, jobs);
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+            const Variant v = candidates[i];
+            const std::int64_t tile = variant_info(v)->macro_tile;
+            const std::int64_t tiles = ((ms.back() + tile - 1) / tile) * ((ns.back() + tile - 1) / tile);
+            const int largest = int(std::max<std::int64_t>(2, (tiles + cus - 1) / cus));
+            const int dense = std::min(largest, 2 * int(once.at(first[i]).resident) + 2);
+            std::vector<int>& c = counts[v];
+            for (int w = 1; w <= dense; ++w) c.push_back(w);
+            while (c.back() < largest) c.push_back(std::min(largest, (3 * c.back() + 1) / 2));
+        }
+    }
+    std::map<Key, Modeled> times;
     {
         std::vector<Key> keys;
         for (const auto& [ta, tb] : layout_list)
-            for (int m : ms)
-                for (int n : ns)
-                    for (int k : ks)
-                        for (Variant v : candidates) keys_of(ta, tb, m, n, k, v, keys);
-        model_missing(keys);
+            for (Variant v : candidates)
+                for (int k : k_points)
+                    for (int w : counts[v]) keys.push_back(key_at(ta, tb, w, k, v));
+        times = model_all(arch, keys, jobs);
     }
+
+    TuningTable table;
+    table.target = arch;
+    table.compute_units = cus;
+    table.tie = tie;
+    for (const auto& [ta, tb] : layout_list)
+        for (Variant v : candidates)
+            for (int k : k_points) {
+                TuningRow row;
+                row.variant = v;
+                row.layout = std::string{ta, tb};
+                row.k = k;
+                for (int w : counts[v]) {
+                    const Modeled& t = times.at(key_at(ta, tb, w, k, v));
+                    if (t.on_cu != std::uint64_t(w))
+                        throw std::runtime_error("dppgemm-tune: " + std::string(to_string(v)) + " put " +
+                                                 std::to_string(t.on_cu) + " workgroups on the busiest CU, not " +
+                                                 std::to_string(w));
+                    row.points.push_back({w, t.ms});
+                }
+                table.rows.push_back(row);
+            }
     if (ranking)
         for (const auto& [ta, tb] : layout_list)
             for (int m : ms)
                 for (int n : ns)
                     for (int k : ks) {
-                        Variant best = candidates[0];
-                        for (Variant v : candidates)
-                            if (time_of(ta, tb, m, n, k, v) < time_of(ta, tb, m, n, k, best)) best = v;
+                        const Variant chosen = *table.choose(ta, tb, m, n, k);
                         std::printf("%s:", shape_text({ta, tb, m, n, k}).c_str());
                         for (Variant v : candidates)
-                            std::printf(" %s %.4f ms%s%s", to_string(v), time_of(ta, tb, m, n, k, v),
-                                        v == best ? " (best)" : "", v == fixed ? " (fixed rule)" : "");
-                        std::printf("%s\n", extrapolated(k) ? " [K extrapolated]" : "");
+                            std::printf(" %s %.4f ms%s%s", to_string(v), *table.estimate(v, ta, tb, m, n, k),
+                                        v == chosen ? " (chosen)" : "", v == fixed ? " (fixed rule)" : "");
+                        std::printf("\n");
                     }
-
-    // Boxes between grid values. A box's contenders are the fixed rule's
-    // kernel and, per macro tile, each kernel that is the tile's fastest at a
-    // grid point of the box: kernels of one macro tile have the same tile
-    // counts, so their order at the grid points holds between them, while
-    // kernels of different tiles trade places with the tile counts.
-    std::vector<Box> pending;
-    for (const auto& [ta, tb] : layout_list)
-        for (const Span& m : spans(ms))
-            for (const Span& n : spans(ns)) {
-                Box box{ta, tb, m, n, 0, {}, {}};
-                box.contenders.push_back(fixed);
-                for (int gm : {m.samples.front(), m.samples.back()})
-                    for (int gn : {n.samples.front(), n.samples.back()})
-                        for (int k : ks) {
-                            std::map<unsigned, Variant> fastest;
-                            for (Variant v : candidates) {
-                                const unsigned tile = variant_info(v)->macro_tile;
-                                const auto it = fastest.find(tile);
-                                if (it == fastest.end() ||
-                                    time_of(ta, tb, gm, gn, k, v) < time_of(ta, tb, gm, gn, k, it->second))
-                                    fastest[tile] = v;
-                            }
-                            for (const auto& [tile, v] : fastest)
-                                if (std::find(box.contenders.begin(), box.contenders.end(), v) == box.contenders.end())
-                                    box.contenders.push_back(v);
-                        }
-                pending.push_back(box);
-            }
-
-    // Per box and K region, the fixed rule's kernel, or among the contenders
-    // faster than it by --margin at every sample of the box (its corners and
-    // middle), the one whose largest ratio to the fastest contender over the
-    // samples is least. The samples are multiples of the tiles or not, and
-    // tile counts quantise the time between them: the margin keeps the fixed
-    // rule where another kernel's gain is thin. A box where the choice's ratio
-    // exceeds 1 + tolerance at some K is split at its middle samples, down to
-    // --max-splits times.
-    unsigned max_tile = 0;
-    for (Variant v : candidates) max_tile = std::max(max_tile, variant_info(v)->macro_tile);
-    std::vector<Box> leaves;
-    while (!pending.empty()) {
-        std::vector<Key> keys;
-        for (const Box& box : pending)
-            for (const auto& [m, n] : box.samples())
-                for (int k : ks)
-                    for (Variant v : box.contenders) keys_of(box.ta, box.tb, m, n, k, v, keys);
-        model_missing(keys);
-        std::vector<Box> next;
-        for (Box& box : pending) {
-            bool within = true;
-            for (int k : ks) {
-                Variant chosen = fixed;
-                double chosen_worst = 0;
-                for (Variant v : box.contenders) {
-                    bool clearly_faster = true;
-                    double worst = 0;
-                    for (const auto& [m, n] : box.samples()) {
-                        const double t = time_of(box.ta, box.tb, m, n, k, v);
-                        double fastest = t;
-                        for (Variant w : box.contenders)
-                            fastest = std::min(fastest, time_of(box.ta, box.tb, m, n, k, w));
-                        worst = std::max(worst, t / fastest);
-                        clearly_faster = clearly_faster && t <= (1 - margin) * time_of(box.ta, box.tb, m, n, k, fixed);
-                    }
-                    if (v == fixed || (clearly_faster && worst < chosen_worst)) chosen = v, chosen_worst = worst;
-                }
-                box.chosen.push_back(chosen);
-                within = within && chosen_worst <= 1 + tolerance;
-            }
-            const bool split_m = box.m.splittable(2 * int(max_tile)), split_n = box.n.splittable(2 * int(max_tile));
-            if (within || box.depth >= max_splits || (!split_m && !split_n)) {
-                leaves.push_back(box);
-                continue;
-            }
-            box.chosen.clear();
-            ++box.depth;
-            const auto [m_low, m_high] = split_m ? box.m.split() : std::pair{box.m, box.m};
-            const auto [n_low, n_high] = split_n ? box.n.split() : std::pair{box.n, box.n};
-            for (const Span* m : {&m_low, &m_high}) {
-                if (!split_m && m == &m_high) continue;
-                for (const Span* n : {&n_low, &n_high}) {
-                    if (!split_n && n == &n_high) continue;
-                    Box part = box;
-                    part.m = *m;
-                    part.n = *n;
-                    next.push_back(part);
-                }
-            }
-        }
-        pending = std::move(next);
-    }
-    std::sort(leaves.begin(), leaves.end(), [](const Box& x, const Box& y) {
-        return std::tuple(x.ta, x.tb, x.m.range.low, x.n.range.low) <
-               std::tuple(y.ta, y.tb, y.m.range.low, y.n.range.low);
-    });
-
-    TuningTable table;
-    table.target = arch;
-    const std::vector<TuningRange> k_regions = regions(ks);
-    for (const Box& box : leaves)
-        for (std::size_t ik = 0; ik < ks.size(); ++ik) {
-            // Neighbouring K regions with the same choice are one rule.
-            if (ik > 0 && box.chosen[ik] == box.chosen[ik - 1]) {
-                table.rules.back().k.high = k_regions[ik].high;
-                continue;
-            }
-            table.rules.push_back(
-                {std::string{box.ta, box.tb}, box.m.range, box.n.range, k_regions[ik], box.chosen[ik]});
-        }
 
     std::string candidate_names;
     for (Variant v : candidates) candidate_names += (candidate_names.empty() ? "" : " ") + std::string(to_string(v));
@@ -477,20 +360,13 @@ int run(int argc, char** argv) {
         out << x;
         return out.str();
     };
-    if (margin != 0.1) command += " --margin " + share(margin);
-    if (tolerance != 0.04) command += " --tolerance " + share(tolerance);
-    if (max_splits != 1) command += " --max-splits " + std::to_string(max_splits);
+    if (tie != 0.02) command += " --tie " + share(tie);
     const std::string text = format_tuning_table(
         table, {"Written by: " + command,
-                "Chosen on the cycle model (modeled, not measured: docs/performance-model.md): per box of M and N",
-                "between grid values, sampled at its corners and middle, the fixed rule's " +
-                    std::string(to_string(fixed)) + " or, among the kernels",
-                "faster than it by " + share(100 * margin) +
-                    " % at every sample, the one with the least worst ratio to the fastest; boxes split while",
-                "that ratio exceeds 1 + " + share(tolerance) + ", to depth " + std::to_string(max_splits) + ".",
-                "K regions reach to the geometric means of neighbouring grid values; K above " + std::to_string(cap) +
-                    " modeled at K = " + std::to_string(low_k) + " and " + std::to_string(cap) +
-                    " and extended linearly (0: none).",
+                "Modeled on the cycle model (not measured: docs/performance-model.md): per kernel, layout and K, the",
+                "busiest compute unit's time in ms at w workgroups on it (w:ms). Variant::best estimates each kernel's",
+                "time from its tile counts, w = ceil(tiles_m x tiles_n / compute-units), and runs the least; within",
+                "the tie share of it, the fixed rule's kernel, else the fewest multiply-adds (docs/tuning.md).",
                 "candidates: " + candidate_names});
     if (output.empty()) {
         std::cout << text;

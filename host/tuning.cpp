@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -11,14 +12,15 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <tuple>
 
 namespace dppgemm {
 
 namespace {
 
 constexpr std::string_view kMagic = "dppgemm-tuning-table";
-constexpr std::string_view kVersion = "1";
-constexpr std::int64_t kMaxDimension = std::numeric_limits<int>::max();
+constexpr std::string_view kVersion = "2";
+constexpr std::int64_t kMaxCount = std::numeric_limits<int>::max();
 
 struct ShippedTable {
     const char* target;
@@ -42,39 +44,37 @@ std::vector<std::string_view> fields_of(std::string_view line) {
     return out;
 }
 
-std::optional<std::int64_t> parse_dimension(std::string_view text) {
+// 1 .. 2147483647, decimal digits only.
+std::optional<std::int64_t> parse_count(std::string_view text) {
     if (text.empty() || text.size() > 10) return std::nullopt;
     std::int64_t value = 0;
     for (char c : text) {
         if (c < '0' || c > '9') return std::nullopt;
         value = value * 10 + (c - '0');
     }
-    if (value < 1 || value > kMaxDimension) return std::nullopt;
+    if (value < 1 || value > kMaxCount) return std::nullopt;
     return value;
 }
 
-// "*", "A", "A..", "A..B"
-std::optional<TuningRange> parse_range(std::string_view text) {
-    if (text == "*") return TuningRange{};
-    const std::size_t dots = text.find("..");
-    if (dots == std::string_view::npos) {
-        const auto value = parse_dimension(text);
-        if (!value) return std::nullopt;
-        return TuningRange{*value, *value};
-    }
-    const auto low = parse_dimension(text.substr(0, dots));
-    const std::string_view rest = text.substr(dots + 2);
-    const auto high = rest.empty() ? std::optional<std::int64_t>(kMaxDimension) : parse_dimension(rest);
-    if (!low || !high || *low > *high) return std::nullopt;
-    return TuningRange{*low, *high};
+// A finite decimal number >= 0 ("0.0263", "1e-3").
+std::optional<double> parse_number(std::string_view text) {
+    if (text.empty() || text.size() > 40 || text[0] == '-' || text[0] == '+') return std::nullopt;
+    for (char c : text)
+        if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+')) return std::nullopt;
+    const std::string copy(text);
+    char* end = nullptr;
+    const double value = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(value) || value < 0) return std::nullopt;
+    return value;
 }
 
-std::string format_range(const TuningRange& r) {
-    if (r.low == 1 && r.high == kMaxDimension) return "*";
-    if (r.high == kMaxDimension) return std::to_string(r.low) + "..";
-    if (r.low == r.high) return std::to_string(r.low);
-    return std::to_string(r.low) + ".." + std::to_string(r.high);
+std::string format_number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
 }
+
+bool is_layout(std::string_view layout) { return layout == "NN" || layout == "NT" || layout == "TN" || layout == "TT"; }
 
 std::string names_of(const std::vector<Variant>& variants) {
     std::string out;
@@ -82,16 +82,85 @@ std::string names_of(const std::vector<Variant>& variants) {
     return out;
 }
 
+// Linear through (x0, y0) and (x1, y1), at x.
+double line_through(double x0, double y0, double x1, double y1, double x) {
+    return x1 == x0 ? y0 : y0 + (y1 - y0) * (x - x0) / (x1 - x0);
+}
+
+// The row's time at `workgroups` on the busiest compute unit: linear between
+// its points, extended from the nearest two outside them.
+double time_at(const TuningRow& row, double workgroups) {
+    const std::vector<TuningPoint>& p = row.points;
+    if (p.size() == 1) return p[0].milliseconds;
+    std::size_t i = 1;
+    while (i + 1 < p.size() && double(p[i].workgroups) < workgroups) ++i;
+    return line_through(double(p[i - 1].workgroups), p[i - 1].milliseconds, double(p[i].workgroups), p[i].milliseconds,
+                        workgroups);
+}
+
+char layout_letter(char trans) { return trans == 'N' || trans == 'n' ? 'N' : 'T'; }
+
+std::int64_t tiles(std::int64_t size, std::int64_t tile) { return (size + tile - 1) / tile; }
+
 }  // namespace
 
-const TuningRule* TuningTable::find(char trans_a, char trans_b, std::int64_t m, std::int64_t n, std::int64_t k) const {
-    const char layout[3] = {trans_a == 'N' || trans_a == 'n' ? 'N' : 'T', trans_b == 'N' || trans_b == 'n' ? 'N' : 'T',
-                            0};
-    for (const TuningRule& rule : rules)
-        if ((rule.layout == "*" || rule.layout == layout) && rule.m.contains(m) && rule.n.contains(n) &&
-            rule.k.contains(k))
-            return &rule;
-    return nullptr;
+std::optional<double> TuningTable::estimate(Variant variant, char trans_a, char trans_b, std::int64_t m, std::int64_t n,
+                                            std::int64_t k) const {
+    const VariantInfo* info = variant_info(variant);
+    if (!info) return std::nullopt;
+    const char layout[3] = {layout_letter(trans_a), layout_letter(trans_b), 0};
+    // The rows of the variant and layout, by K.
+    std::vector<const TuningRow*> by_k;
+    for (const TuningRow& row : rows)
+        if (row.variant == variant && row.layout == layout) by_k.push_back(&row);
+    if (by_k.empty()) return std::nullopt;
+    std::sort(by_k.begin(), by_k.end(), [](const TuningRow* x, const TuningRow* y) { return x->k < y->k; });
+    const std::int64_t tile = info->macro_tile;
+    const std::int64_t workgroups =
+        tiles(std::max<std::int64_t>(m, 1), tile) * tiles(std::max<std::int64_t>(n, 1), tile);
+    const double on_cu = double((workgroups + compute_units - 1) / compute_units);
+    if (by_k.size() == 1) return std::max(0.0, time_at(*by_k[0], on_cu));
+    std::size_t i = 1;
+    while (i + 1 < by_k.size() && by_k[i]->k < k) ++i;
+    const double t = line_through(double(by_k[i - 1]->k), time_at(*by_k[i - 1], on_cu), double(by_k[i]->k),
+                                  time_at(*by_k[i], on_cu), double(k));
+    return std::max(0.0, t);
+}
+
+std::optional<Variant> TuningTable::choose(char trans_a, char trans_b, std::int64_t m, std::int64_t n,
+                                           std::int64_t k) const {
+    std::vector<std::pair<Variant, double>> estimated;
+    double least = std::numeric_limits<double>::infinity();
+    for (Variant v : best_candidates(target))
+        if (const auto t = estimate(v, trans_a, trans_b, m, n, k)) {
+            estimated.emplace_back(v, *t);
+            least = std::min(least, *t);
+        }
+    if (estimated.empty()) return std::nullopt;
+    // Equal within `tie`: the fixed rule's kernel (a table never trades it for
+    // one it cannot tell apart from it), else the least work, then the fixed
+    // rule's order.
+    const std::optional<Variant> fixed = best_variant(target);
+    for (const auto& [v, t] : estimated)
+        if (v == fixed && t <= least * (1 + tie)) return v;
+    const auto work = [&](Variant v) {
+        const std::int64_t tile = variant_info(v)->macro_tile;
+        return double(tiles(std::max<std::int64_t>(m, 1), tile) * tiles(std::max<std::int64_t>(n, 1), tile)) *
+               double(tile * tile);
+    };
+    std::optional<Variant> chosen;
+    for (const auto& [v, t] : estimated) {
+        if (t > least * (1 + tie)) continue;
+        if (!chosen) {
+            chosen = v;
+            continue;
+        }
+        const VariantInfo *x = variant_info(v), *y = variant_info(*chosen);
+        if (std::tuple(work(v), x->extra_valu_per_step, x->lds_read_requests_per_step) <
+            std::tuple(work(*chosen), y->extra_valu_per_step, y->lds_read_requests_per_step))
+            chosen = v;
+    }
+    return chosen;
 }
 
 std::optional<TuningTable> parse_tuning_table(std::string_view text, std::string_view origin, std::string& error) {
@@ -102,6 +171,8 @@ std::optional<TuningTable> parse_tuning_table(std::string_view text, std::string
         error = std::string(origin) + ":" + std::to_string(line_number) + ": " + why;
         return std::nullopt;
     };
+    const char* header[] = {"", "target <processor>", "compute-units <count>", "tie <share>"};
+    const char* ordinal[] = {"first", "second", "third", "fourth"};
     while (!text.empty()) {
         const std::size_t end = text.find('\n');
         std::string_view line = text.substr(0, end);
@@ -119,48 +190,67 @@ std::optional<TuningTable> parse_tuning_table(std::string_view text, std::string
             ++header_lines;
             continue;
         }
-        if (header_lines == 1) {
-            if (f.size() != 2 || f[0] != "target")
-                return fail("expected 'target <processor>' second, found '" + std::string(line) + "'");
-            table.target = std::string(f[1]);
-            candidates = best_candidates(table.target);
-            if (candidates.empty()) return fail("target '" + table.target + "' has no kernels in this library");
+        if (header_lines < 4) {
+            const std::string_view key =
+                std::string_view(header[header_lines]).substr(0, std::string_view(header[header_lines]).find(' '));
+            if (f.size() != 2 || f[0] != key)
+                return fail("expected '" + std::string(header[header_lines]) + "' " + ordinal[header_lines] +
+                            ", found '" + std::string(line) + "'");
+            if (header_lines == 1) {
+                table.target = std::string(f[1]);
+                candidates = best_candidates(table.target);
+                if (candidates.empty()) return fail("target '" + table.target + "' has no kernels in this library");
+            } else if (header_lines == 2) {
+                const auto units = parse_count(f[1]);
+                if (!units) return fail("compute-units '" + std::string(f[1]) + "' is not a count 1..2147483647");
+                table.compute_units = *units;
+            } else {
+                const auto tie = parse_number(f[1]);
+                if (!tie || *tie >= 1) return fail("tie '" + std::string(f[1]) + "' is not a share 0 <= x < 1");
+                table.tie = *tie;
+            }
             ++header_lines;
             continue;
         }
-        if (f.size() != 5)
-            return fail("expected 5 fields (layout m n k variant), found " + std::to_string(f.size()) + ": '" +
-                        std::string(line) + "'");
-        TuningRule rule;
-        rule.line = line_number;
-        rule.layout = std::string(f[0]);
-        if (rule.layout != "NN" && rule.layout != "NT" && rule.layout != "TN" && rule.layout != "TT" &&
-            rule.layout != "*")
-            return fail("layout '" + rule.layout + "' is not NN, NT, TN, TT or *");
-        const char* names[3] = {"m", "n", "k"};
-        TuningRange* ranges[3] = {&rule.m, &rule.n, &rule.k};
-        for (int d = 0; d < 3; ++d) {
-            const auto range = parse_range(f[1 + d]);
-            if (!range)
-                return fail(std::string(names[d]) + " range '" + std::string(f[1 + d]) +
-                            "' is not *, A, A.. or A..B with 1 <= A <= B <= 2147483647");
-            *ranges[d] = *range;
-        }
-        const auto variant = parse_variant(f[4]);
+        if (f.size() < 4)
+            return fail("expected a row 'variant layout k workgroups:ms ...', found " + std::to_string(f.size()) +
+                        " fields: '" + std::string(line) + "'");
+        TuningRow row;
+        row.line = line_number;
+        const auto variant = parse_variant(f[0]);
         if (!variant || *variant == Variant::best)
-            return fail("variant '" + std::string(f[4]) + "' is not a row of the variant table");
-        bool candidate = false;
-        for (Variant v : candidates) candidate |= v == *variant;
-        if (!candidate)
-            return fail("variant '" + std::string(f[4]) + "' is not one Variant::best may run on " + table.target +
+            return fail("variant '" + std::string(f[0]) + "' is not a row of the variant table");
+        if (std::find(candidates.begin(), candidates.end(), *variant) == candidates.end())
+            return fail("variant '" + std::string(f[0]) + "' is not one Variant::best may run on " + table.target +
                         " (" + names_of(candidates) + ")");
-        rule.variant = *variant;
-        table.rules.push_back(rule);
+        row.variant = *variant;
+        row.layout = std::string(f[1]);
+        if (!is_layout(row.layout)) return fail("layout '" + row.layout + "' is not NN, NT, TN or TT");
+        const auto k = parse_count(f[2]);
+        if (!k) return fail("k '" + std::string(f[2]) + "' is not a count 1..2147483647");
+        row.k = *k;
+        for (const TuningRow& other : table.rows)
+            if (other.variant == row.variant && other.layout == row.layout && other.k == row.k)
+                return fail("a second row for " + std::string(f[0]) + " " + row.layout + " k " + std::string(f[2]) +
+                            " (the first is line " + std::to_string(other.line) + ")");
+        for (std::size_t i = 3; i < f.size(); ++i) {
+            const std::size_t colon = f[i].find(':');
+            const auto workgroups = colon == std::string_view::npos ? std::nullopt : parse_count(f[i].substr(0, colon));
+            const auto ms = colon == std::string_view::npos ? std::nullopt : parse_number(f[i].substr(colon + 1));
+            if (!workgroups || !ms)
+                return fail("point '" + std::string(f[i]) +
+                            "' is not workgroups:ms (a count 1..2147483647, a number >= 0)");
+            if (!row.points.empty() && *workgroups <= row.points.back().workgroups)
+                return fail("point '" + std::string(f[i]) + "': workgroups must ascend (after " +
+                            std::to_string(row.points.back().workgroups) + ")");
+            row.points.push_back({*workgroups, *ms});
+        }
+        table.rows.push_back(row);
     }
-    if (header_lines < 2) {
+    if (header_lines < 4) {
         error = std::string(origin) + ": " +
                 (header_lines == 0 ? "no '" + std::string(kMagic) + " " + std::string(kVersion) + "' line"
-                                   : "no 'target <processor>' line");
+                                   : "no '" + std::string(header[header_lines]) + "' line");
         return std::nullopt;
     }
     return table;
@@ -171,14 +261,19 @@ std::string format_tuning_table(const TuningTable& table, const std::vector<std:
     for (const std::string& c : comments) out << "# " << c << "\n";
     out << kMagic << " " << kVersion << "\n";
     out << "target " << table.target << "\n";
+    out << "compute-units " << table.compute_units << "\n";
+    out << "tie " << format_number(table.tie) << "\n";
     const auto padded = [](std::string text, std::size_t width) {
         text.resize(std::max(width, text.size() + 1), ' ');
         return text;
     };
-    out << padded("# layout", 10) << padded("m", 13) << padded("n", 13) << padded("k", 13) << "variant\n";
-    for (const TuningRule& rule : table.rules)
-        out << padded(rule.layout, 10) << padded(format_range(rule.m), 13) << padded(format_range(rule.n), 13)
-            << padded(format_range(rule.k), 13) << to_string(rule.variant) << "\n";
+    out << padded("# variant", 18) << padded("layout", 7) << padded("k", 7) << "workgroups:ms\n";
+    for (const TuningRow& row : table.rows) {
+        out << padded(to_string(row.variant), 18) << padded(row.layout, 7) << padded(std::to_string(row.k), 7);
+        for (std::size_t i = 0; i < row.points.size(); ++i)
+            out << (i ? " " : "") << row.points[i].workgroups << ":" << format_number(row.points[i].milliseconds);
+        out << "\n";
+    }
     return out.str();
 }
 
@@ -245,7 +340,7 @@ std::optional<Variant> best_variant(std::string_view target, char trans_a, char 
         warn_once("'" + file + "' is for " + loaded.table->target + ", not " + base);
         return best_variant(base);
     }
-    if (const TuningRule* rule = loaded.table->find(trans_a, trans_b, m, n, k)) return rule->variant;
+    if (const auto chosen = loaded.table->choose(trans_a, trans_b, m, n, k)) return chosen;
     return best_variant(base);
 }
 

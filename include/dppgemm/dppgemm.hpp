@@ -214,36 +214,54 @@ std::string variant_unavailable_reason(Variant variant, std::string_view target)
 // does), so that `best` computes the same bits whichever it picks.
 std::vector<Variant> best_candidates(std::string_view target);
 
-// Tuning tables (docs/tuning.md, "The table format"): per target, regions of
-// (layout, M, N, K) and the kernel Variant::best runs there. Written by
-// dppgemm-tune; one shipped per kernel target, embedded in the library.
-struct TuningRange {
-    std::int64_t low = 1, high = 2147483647;  // inclusive
-    bool contains(std::int64_t value) const { return low <= value && value <= high; }
+// Tuning tables (docs/tuning.md, "The table format"): per target, per
+// candidate kernel, layout and K, the time of the busiest compute unit at
+// some counts of workgroups on it. Variant::best estimates each candidate's
+// time for the problem's tile counts from them and runs the least. Written
+// by dppgemm-tune; one shipped per kernel target, embedded in the library.
+struct TuningPoint {
+    std::int64_t workgroups = 1;  // on the busiest compute unit
+    double milliseconds = 0;
 };
-struct TuningRule {
-    std::string layout;  // "NN", "NT", "TN", "TT" or "*" (any)
-    TuningRange m, n, k;
+struct TuningRow {
     Variant variant = Variant::best;
-    int line = 0;  // where parse_tuning_table found it
+    std::string layout;  // "NN", "NT", "TN", "TT"
+    std::int64_t k = 1;
+    std::vector<TuningPoint> points;  // workgroups strictly ascending
+    int line = 0;                     // where parse_tuning_table found it
 };
 struct TuningTable {
-    std::string target;  // "gfx906"
-    std::vector<TuningRule> rules;
-    // The first rule holding the problem; nullptr when none does.
-    const TuningRule* find(char trans_a, char trans_b, std::int64_t m, std::int64_t n, std::int64_t k) const;
+    std::string target;              // "gfx906"
+    std::int64_t compute_units = 1;  // of the device the times are for
+    double tie = 0;                  // times within this share of the least count as equal
+    std::vector<TuningRow> rows;
+    // The table's time for `variant` on this problem: its tile counts give
+    // the workgroups on the busiest compute unit, ceil(tiles_m x tiles_n /
+    // compute_units); the rows' points are interpolated linearly in those
+    // (extended from the last two points beyond the last) and then in K
+    // (extended from the nearest two K). nullopt when the variant has no row
+    // for the layout.
+    std::optional<double> estimate(Variant variant, char trans_a, char trans_b, std::int64_t m, std::int64_t n,
+                                   std::int64_t k) const;
+    // The candidate with the least estimate. Among those within `tie` of it:
+    // the fixed rule's (best_variant(target)) if it is one, else the fewest
+    // multiply-adds (tiles x macro tile^2), then the least extra VALU work,
+    // then the fewest LDS read requests per step, then table order. nullopt
+    // when no row holds the layout.
+    std::optional<Variant> choose(char trans_a, char trans_b, std::int64_t m, std::int64_t n, std::int64_t k) const;
 };
 // The text of a table (what dppgemm-tune writes); `error` gets why not,
-// naming `origin` and the line ("gfx906.tune:7: unknown variant 'dpp9'").
+// naming `origin` and the line ("gfx906.tune:7: variant 'dpp9' is not a row
+// of the variant table").
 std::optional<TuningTable> parse_tuning_table(std::string_view text, std::string_view origin, std::string& error);
 // The text parse_tuning_table reads back as `table`; `comments` go first, each
 // line prefixed with "# ".
 std::string format_tuning_table(const TuningTable& table, const std::vector<std::string>& comments = {});
 // The table shipped for a target (embedded text); empty when there is none.
 std::string_view shipped_tuning_table(std::string_view target);
-// What Variant::best runs for this problem: the rule of the tuning table
-// (Options::tuning_table, else $DPPGEMM_TUNING_TABLE, else the shipped one)
-// that holds it, else best_variant. A table that cannot be read, is
+// What Variant::best runs for this problem: the choice of the tuning table
+// (Options::tuning_table, else $DPPGEMM_TUNING_TABLE, else the shipped one),
+// else best_variant. A table that cannot be read, is
 // malformed or is for another target is said once per process on stderr and
 // not used. nullopt when the target has no kernels.
 std::optional<Variant> best_variant(std::string_view target, char trans_a, char trans_b, std::int64_t m, std::int64_t n,

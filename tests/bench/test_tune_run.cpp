@@ -46,9 +46,13 @@ TEST_CASE("dppgemm-tune on a tiny grid writes a table the reader loads as writte
         run(std::string(DPPGEMM_TUNE) + " --arch gfx906 --sizes 64 -k 8,16 --layouts NN,TT -o " + file.string());
     CAPTURE(o.out, o.err);
     REQUIRE(o.status == 0);
-    // 2 layouts x 2 K x the candidates, each modeled once.
-    const std::string launches = std::to_string(4 * dppgemm::best_candidates("gfx906").size());
-    CHECK(o.err.find(launches + "/" + launches + " launches modeled") != std::string::npos);
+    // One launch per candidate (its workgroups at once on a CU), then per
+    // layout, candidate and K the two counts of workgroups on the busiest CU
+    // (1 and 2: the grid's 64 x 64 puts one there).
+    const std::size_t candidates = dppgemm::best_candidates("gfx906").size();
+    const std::string first = std::to_string(candidates), sweep = std::to_string(2 * candidates * 2 * 2);
+    CHECK(o.err.find(first + "/" + first + " launches modeled") != std::string::npos);
+    CHECK(o.err.find(sweep + "/" + sweep + " launches modeled") != std::string::npos);
     const std::string text = read(file);
     std::string error;
     const auto table = dppgemm::parse_tuning_table(text, file.string(), error);
@@ -60,25 +64,26 @@ TEST_CASE("dppgemm-tune on a tiny grid writes a table the reader loads as writte
     for (std::string line; std::getline(lines, line) && line.rfind("# ", 0) == 0;) comments.push_back(line.substr(2));
     CHECK(comments.front() == "Written by: dppgemm-tune --arch gfx906 --sizes 64 -k 8,16 --layouts NN,TT");
     CHECK(dppgemm::format_tuning_table(*table, comments) == text);
-    // Per layout, the one grid value cuts M and N into 1..64 and 65.. (open):
-    // four boxes, each holding its corner of the problem space.
-    for (const char* layout : {"NN", "TT"})
-        for (const int m : {1, 2147483647})
-            for (const int n : {1, 2147483647}) {
-                const dppgemm::TuningRule* rule = table->find(layout[0], layout[1], m, n, 11);
-                REQUIRE(rule);
-                CHECK(rule->layout == layout);
-                CHECK(rule->m.low == (m == 1 ? 1 : 65));
-                CHECK(rule->m.high == (m == 1 ? 64 : 2147483647));
-                CHECK(rule->n.low == (n == 1 ? 1 : 65));
-                CHECK(rule->n.high == (n == 1 ? 64 : 2147483647));
-            }
+    CHECK(table->compute_units == 60);
+    CHECK(table->tie == 0.02);
+    REQUIRE(table->rows.size() == 2 * candidates * 2);
+    for (const dppgemm::TuningRow& row : table->rows) {
+        CHECK((row.layout == "NN" || row.layout == "TT"));
+        CHECK((row.k == 8 || row.k == 16));
+        REQUIRE(row.points.size() == 2);
+        CHECK(row.points[0].workgroups == 1);
+        CHECK(row.points[1].workgroups == 2);
+        // Two workgroups on a CU take longer than one.
+        CHECK(row.points[1].milliseconds > row.points[0].milliseconds);
+    }
+    CHECK(table->choose('N', 'N', 64, 64, 11));
+    CHECK_FALSE(table->choose('N', 'T', 64, 64, 11));
 }
 
 TEST_CASE("dppgemm-bench --variant best runs the table's choice, or the fixed rule after one warning") {
     const fs::path dir = dppgemm::test_support::work_dir();
     const fs::path table = dir / "bench.tune";
-    std::ofstream(table) << "dppgemm-tuning-table 1\ntarget gfx906\nNT 1..64 * * dpp1_denorm\n";
+    std::ofstream(table) << "dppgemm-tuning-table 2\ntarget gfx906\ncompute-units 60\ntie 0\ndpp1_denorm NT 8 1:1\n";
     const std::string bench = std::string(DPPGEMM_BENCH) +
                               " -m 64 -n 64 -k 8 --transposeB T --variant best --backend emu -i 1 --json " +
                               (dir / "b.json").string();

@@ -19,15 +19,23 @@ namespace {
 
 using dppgemm::Variant;
 
+// Four compute units: a 128x128 tile's 1..4 tiles put one workgroup on the
+// busiest, 5..8 two; a 64x64 tile's 1..4 tiles one, 5..8 two.
 const char* kTable =
     "# a hand-written table\n"
-    "dppgemm-tuning-table 1   # format\n"
+    "dppgemm-tuning-table 2   # format\n"
     "target gfx906\n"
+    "compute-units 4\n"
+    "tie 0.02\n"
     "\n"
-    "NN 1..100  *      8     dpp0_denorm\n"
-    "NN 1..100  *      9..   dpp1_denorm\n"
-    "*  *       1..64  *     dpp3_denorm\n"
-    "TT 500..   500    *     dpp3half_denorm\n";
+    "dpp2_denorm    NN 100  1:1   2:2   4:3\n"
+    "dpp2_denorm    NN 200  1:2   2:4   4:6\n"
+    "dpp2_64_denorm NN 100  1:0.5 2:1.5 3:1.6\n"
+    "dpp2_64_denorm NN 200  1:1   2:3   3:3.2\n"
+    "dpp0_denorm    TT 100  1:1\n"
+    "dpp2_64_denorm TT 100  1:1.01\n"
+    "dpp1_denorm    TN 100  1:1\n"
+    "dpp2_denorm    TN 100  1:1.015\n";
 
 dppgemm::TuningTable parsed(const std::string& text) {
     std::string error;
@@ -50,59 +58,110 @@ std::string write_file(const std::string& name, const std::string& text) {
     return path;
 }
 
+double estimate(const dppgemm::TuningTable& t, Variant v, char ta, char tb, std::int64_t m, std::int64_t n,
+                std::int64_t k) {
+    const auto e = t.estimate(v, ta, tb, m, n, k);
+    REQUIRE(e);
+    return *e;
+}
+
 const char* chosen(const dppgemm::TuningTable& t, char ta, char tb, std::int64_t m, std::int64_t n, std::int64_t k) {
-    const dppgemm::TuningRule* rule = t.find(ta, tb, m, n, k);
-    return rule ? dppgemm::to_string(rule->variant) : "none";
+    const auto v = t.choose(ta, tb, m, n, k);
+    return v ? dppgemm::to_string(*v) : "none";
 }
 
 }  // namespace
 
-TEST_CASE("a hand-written table: the first rule holding the problem, by layout and ranges") {
+TEST_CASE("a hand-written table: estimates from the tile counts, interpolated in workgroups and K") {
     const dppgemm::TuningTable t = parsed(kTable);
     CHECK(t.target == "gfx906");
-    REQUIRE(t.rules.size() == 4);
-    CHECK(t.rules[0].line == 5);
-    CHECK(t.rules[3].line == 8);
-    CHECK(std::string(chosen(t, 'N', 'N', 50, 7, 8)) == "dpp0_denorm");
-    CHECK(std::string(chosen(t, 'n', 'n', 100, 1, 9)) == "dpp1_denorm");
-    CHECK(std::string(chosen(t, 'N', 'N', 1, 2147483647, 2147483647)) == "dpp1_denorm");
-    CHECK(std::string(chosen(t, 'N', 'N', 100, 1, 7)) == "dpp3_denorm");
-    CHECK(std::string(chosen(t, 'T', 'N', 1, 64, 1)) == "dpp3_denorm");
-    CHECK(std::string(chosen(t, 'N', 'N', 101, 65, 8)) == "none");
-    CHECK(std::string(chosen(t, 'T', 'T', 500, 500, 3)) == "dpp3half_denorm");
-    CHECK(std::string(chosen(t, 'C', 't', 2147483647, 500, 1)) == "dpp3half_denorm");
-    CHECK(std::string(chosen(t, 'T', 'T', 499, 500, 3)) == "none");
-    CHECK(std::string(chosen(t, 'T', 'T', 500, 501, 3)) == "none");
+    CHECK(t.compute_units == 4);
+    CHECK(t.tie == 0.02);
+    REQUIRE(t.rows.size() == 8);
+    CHECK(t.rows[0].line == 7);
+    CHECK(t.rows[3].points.size() == 3);
+    CHECK(t.rows[3].points[2].workgroups == 3);
+    CHECK(t.rows[3].points[2].milliseconds == 3.2);
+    const Variant big = Variant::dpp2_denorm, small = Variant::dpp2_64_denorm;
+    // 128x128: 1..4 tiles one workgroup per CU, 5..8 two, 9..12 three (between
+    // the points 2 and 4), 17..20 five (beyond the last point, extended).
+    CHECK(estimate(t, big, 'N', 'N', 1, 1, 100) == 1);
+    CHECK(estimate(t, big, 'N', 'N', 256, 256, 100) == 1);
+    CHECK(estimate(t, big, 'n', 'n', 257, 256, 100) == 2);
+    CHECK(estimate(t, big, 'N', 'N', 384, 384, 100) == 2.5);
+    CHECK(estimate(t, big, 'N', 'N', 128 * 20, 128, 100) == 3.5);
+    // K between rows and beyond them, extended from the nearest two.
+    CHECK(estimate(t, big, 'N', 'N', 1, 1, 150) == 1.5);
+    CHECK(estimate(t, big, 'N', 'N', 257, 256, 400) == 8);
+    CHECK(estimate(t, big, 'N', 'N', 1, 1, 50) == 0.5);
+    CHECK(estimate(t, big, 'N', 'N', 1, 1, 1) == Approx(0.01).epsilon(1e-12));
+    // 64x64: 1..4 tiles one workgroup, 5..8 two, 9..12 three.
+    CHECK(estimate(t, small, 'N', 'N', 128, 128, 100) == 0.5);
+    CHECK(estimate(t, small, 'N', 'N', 192, 128, 100) == 1.5);
+    CHECK(estimate(t, small, 'N', 'N', 192, 192, 100) == 1.6);
+    CHECK_FALSE(t.estimate(small, 'N', 'T', 1, 1, 1));
+    CHECK_FALSE(t.estimate(Variant::dpp3_denorm, 'N', 'N', 1, 1, 1));
+}
+
+TEST_CASE(
+    "a hand-written table: the least estimate for the problem's tile counts, ties to the fixed rule, else the "
+    "least work") {
+    const dppgemm::TuningTable t = parsed(kTable);
+    // The 64x64 tile wins at one workgroup per CU and loses where its tile
+    // count crosses a multiple of the CUs while the 128x128 one's does not.
+    CHECK(std::string(chosen(t, 'N', 'N', 128, 128, 100)) == "dpp2_64_denorm");  // 0.5 against 1
+    CHECK(std::string(chosen(t, 'N', 'N', 320, 64, 100)) == "dpp2_denorm");      // 1.5 against 1
+    CHECK(std::string(chosen(t, 'N', 'N', 384, 128, 100)) == "dpp2_denorm");     // 1.6 against 1
+    CHECK(std::string(chosen(t, 'N', 'N', 640, 128, 100)) == "dpp2_64_denorm");  // 1.6 + 0.2 against 2
+    CHECK(std::string(chosen(t, 'N', 'N', 40, 64, 16)) == "dpp2_64_denorm");
+    // Within 2 %: the least multiply-adds (64x64 over 128x128), unless the
+    // fixed rule's dpp2_denorm is one of them.
+    CHECK(std::string(chosen(t, 'T', 'T', 64, 64, 100)) == "dpp2_64_denorm");
+    CHECK(std::string(chosen(t, 'T', 'N', 64, 64, 100)) == "dpp2_denorm");
+    CHECK(std::string(chosen(t, 'N', 'T', 64, 64, 100)) == "none");
 }
 
 TEST_CASE("a malformed table is refused naming the origin, the line and the problem") {
-    const std::string head = "dppgemm-tuning-table 1\ntarget gfx906\n";
-    CHECK(error_of("") == "t.tune: no 'dppgemm-tuning-table 1' line");
-    CHECK(error_of("# only a comment\n\n") == "t.tune: no 'dppgemm-tuning-table 1' line");
-    CHECK(error_of("dppgemm-tuning-table 1\n") == "t.tune: no 'target <processor>' line");
-    CHECK(error_of("dppgemm-tuning-table 2\n") == "t.tune:1: format version '2' is not 1");
-    CHECK(error_of("target gfx906\n") == "t.tune:1: expected 'dppgemm-tuning-table 1' first, found 'target gfx906'");
-    CHECK(error_of("dppgemm-tuning-table 1\ntarget gfx1100\n") ==
+    const std::string head = "dppgemm-tuning-table 2\ntarget gfx906\ncompute-units 60\ntie 0\n";
+    CHECK(error_of("") == "t.tune: no 'dppgemm-tuning-table 2' line");
+    CHECK(error_of("# only a comment\n\n") == "t.tune: no 'dppgemm-tuning-table 2' line");
+    CHECK(error_of("dppgemm-tuning-table 2\n") == "t.tune: no 'target <processor>' line");
+    CHECK(error_of("dppgemm-tuning-table 2\ntarget gfx906\ncompute-units 60\n") == "t.tune: no 'tie <share>' line");
+    CHECK(error_of("dppgemm-tuning-table 1\n") == "t.tune:1: format version '1' is not 2");
+    CHECK(error_of("target gfx906\n") == "t.tune:1: expected 'dppgemm-tuning-table 2' first, found 'target gfx906'");
+    CHECK(error_of("dppgemm-tuning-table 2\ntarget gfx1100\n") ==
           "t.tune:2: target 'gfx1100' has no kernels in this library");
-    CHECK(error_of("dppgemm-tuning-table 1\nNN * * * dpp0\n") ==
-          "t.tune:2: expected 'target <processor>' second, found 'NN * * * dpp0'");
-    CHECK(error_of(head + "NN * * * dpp9\n") == "t.tune:3: variant 'dpp9' is not a row of the variant table");
-    CHECK(error_of(head + "NN * * * best\n") == "t.tune:3: variant 'best' is not a row of the variant table");
-    CHECK(error_of(head + "NN * * * dpp0\n") ==
-          "t.tune:3: variant 'dpp0' is not one Variant::best may run on gfx906 (dpp0_denorm, dpp1_denorm, "
+    CHECK(error_of("dppgemm-tuning-table 2\ndpp0 NN 8 1:1\n") ==
+          "t.tune:2: expected 'target <processor>' second, found 'dpp0 NN 8 1:1'");
+    CHECK(error_of("dppgemm-tuning-table 2\ntarget gfx906\ntie 0\n") ==
+          "t.tune:3: expected 'compute-units <count>' third, found 'tie 0'");
+    CHECK(error_of("dppgemm-tuning-table 2\ntarget gfx906\ncompute-units 0\n") ==
+          "t.tune:3: compute-units '0' is not a count 1..2147483647");
+    CHECK(error_of("dppgemm-tuning-table 2\ntarget gfx906\ncompute-units 60\ntie 1\n") ==
+          "t.tune:4: tie '1' is not a share 0 <= x < 1");
+    CHECK(error_of(head + "dpp9 NN 8 1:1\n") == "t.tune:5: variant 'dpp9' is not a row of the variant table");
+    CHECK(error_of(head + "best NN 8 1:1\n") == "t.tune:5: variant 'best' is not a row of the variant table");
+    CHECK(error_of(head + "dpp0 NN 8 1:1\n") ==
+          "t.tune:5: variant 'dpp0' is not one Variant::best may run on gfx906 (dpp0_denorm, dpp1_denorm, "
           "dpp2_denorm, dpp3_denorm, dpp3half_denorm, dpp2_64_denorm, dpp0_32_denorm)");
-    CHECK(error_of(head + "NN * * * bcast_denorm\n") ==
-          "t.tune:3: variant 'bcast_denorm' is not one Variant::best may run on gfx906 (dpp0_denorm, dpp1_denorm, "
+    CHECK(error_of(head + "bcast_denorm NN 8 1:1\n") ==
+          "t.tune:5: variant 'bcast_denorm' is not one Variant::best may run on gfx906 (dpp0_denorm, dpp1_denorm, "
           "dpp2_denorm, dpp3_denorm, dpp3half_denorm, dpp2_64_denorm, dpp0_32_denorm)");
-    CHECK(error_of(head + "\nNN * * dpp0_denorm\n") ==
-          "t.tune:4: expected 5 fields (layout m n k variant), found 4: 'NN * * dpp0_denorm'");
-    CHECK(error_of(head + "NC * * * dpp0_denorm\n") == "t.tune:3: layout 'NC' is not NN, NT, TN, TT or *");
-    const std::string range = " is not *, A, A.. or A..B with 1 <= A <= B <= 2147483647";
-    CHECK(error_of(head + "NN 0..5 * * dpp0_denorm\n") == "t.tune:3: m range '0..5'" + range);
-    CHECK(error_of(head + "NN * 9..3 * dpp0_denorm\n") == "t.tune:3: n range '9..3'" + range);
-    CHECK(error_of(head + "NN * * 2147483648 dpp0_denorm\n") == "t.tune:3: k range '2147483648'" + range);
-    CHECK(error_of(head + "NN * * ..8 dpp0_denorm\n") == "t.tune:3: k range '..8'" + range);
-    CHECK(error_of(head + "NN * * 1-8 dpp0_denorm\n") == "t.tune:3: k range '1-8'" + range);
+    CHECK(error_of(head + "\ndpp0_denorm NN 8\n") ==
+          "t.tune:6: expected a row 'variant layout k workgroups:ms ...', found 3 fields: 'dpp0_denorm NN 8'");
+    CHECK(error_of(head + "dpp0_denorm NC 8 1:1\n") == "t.tune:5: layout 'NC' is not NN, NT, TN or TT");
+    CHECK(error_of(head + "dpp0_denorm NN 0 1:1\n") == "t.tune:5: k '0' is not a count 1..2147483647");
+    CHECK(error_of(head + "dpp0_denorm NN 2147483648 1:1\n") ==
+          "t.tune:5: k '2147483648' is not a count 1..2147483647");
+    const std::string point = "' is not workgroups:ms (a count 1..2147483647, a number >= 0)";
+    CHECK(error_of(head + "dpp0_denorm NN 8 1:1 2\n") == "t.tune:5: point '2" + point);
+    CHECK(error_of(head + "dpp0_denorm NN 8 0:1\n") == "t.tune:5: point '0:1" + point);
+    CHECK(error_of(head + "dpp0_denorm NN 8 1:-1\n") == "t.tune:5: point '1:-1" + point);
+    CHECK(error_of(head + "dpp0_denorm NN 8 1:nan\n") == "t.tune:5: point '1:nan" + point);
+    CHECK(error_of(head + "dpp0_denorm NN 8 1:1x\n") == "t.tune:5: point '1:1x" + point);
+    CHECK(error_of(head + "dpp0_denorm NN 8 2:1 2:3\n") == "t.tune:5: point '2:3': workgroups must ascend (after 2)");
+    CHECK(error_of(head + "dpp0_denorm NN 8 1:1\ndpp0_denorm NN 8 1:2\n") ==
+          "t.tune:6: a second row for dpp0_denorm NN k 8 (the first is line 5)");
 }
 
 TEST_CASE("format_tuning_table writes what parse_tuning_table reads back") {
@@ -110,42 +169,41 @@ TEST_CASE("format_tuning_table writes what parse_tuning_table reads back") {
     const std::string text = dppgemm::format_tuning_table(t, {"made by hand"});
     CHECK(text ==
           "# made by hand\n"
-          "dppgemm-tuning-table 1\n"
+          "dppgemm-tuning-table 2\n"
           "target gfx906\n"
-          "# layout  m            n            k            variant\n"
-          "NN        1..100       *            8            dpp0_denorm\n"
-          "NN        1..100       *            9..          dpp1_denorm\n"
-          "*         *            1..64        *            dpp3_denorm\n"
-          "TT        500..        500          *            dpp3half_denorm\n");
-    const dppgemm::TuningTable back = parsed(text);
-    REQUIRE(back.rules.size() == t.rules.size());
-    for (std::size_t i = 0; i < t.rules.size(); ++i) {
-        CHECK(back.rules[i].layout == t.rules[i].layout);
-        CHECK(back.rules[i].variant == t.rules[i].variant);
-        for (auto range : {&dppgemm::TuningRule::m, &dppgemm::TuningRule::n, &dppgemm::TuningRule::k}) {
-            CHECK((back.rules[i].*range).low == (t.rules[i].*range).low);
-            CHECK((back.rules[i].*range).high == (t.rules[i].*range).high);
-        }
-    }
+          "compute-units 4\n"
+          "tie 0.02\n"
+          "# variant         layout k      workgroups:ms\n"
+          "dpp2_denorm       NN     100    1:1 2:2 4:3\n"
+          "dpp2_denorm       NN     200    1:2 2:4 4:6\n"
+          "dpp2_64_denorm    NN     100    1:0.5 2:1.5 3:1.6\n"
+          "dpp2_64_denorm    NN     200    1:1 2:3 3:3.2\n"
+          "dpp0_denorm       TT     100    1:1\n"
+          "dpp2_64_denorm    TT     100    1:1.01\n"
+          "dpp1_denorm       TN     100    1:1\n"
+          "dpp2_denorm       TN     100    1:1.015\n");
+    CHECK(dppgemm::format_tuning_table(parsed(text), {"made by hand"}) == text);
 }
 
-TEST_CASE("best_variant per problem: the table's rule, else the fixed rule") {
+TEST_CASE("best_variant per problem: the table's choice, else the fixed rule") {
     const std::string file = write_file("choices.tune", kTable);
-    CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 50, 7, 8, file) == Variant::dpp0_denorm);
-    CHECK(dppgemm::best_variant("gfx906:sramecc+:xnack-", 'T', 'T', 500, 500, 3, file) == Variant::dpp3half_denorm);
-    CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 101, 65, 8, file) == dppgemm::best_variant("gfx906"));
-    CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 101, 65, 8, file) == Variant::dpp2_denorm);
+    CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 128, 128, 100, file) == Variant::dpp2_64_denorm);
+    CHECK(dppgemm::best_variant("gfx906:sramecc+:xnack-", 'N', 'N', 320, 64, 100, file) == Variant::dpp2_denorm);
+    CHECK(dppgemm::best_variant("gfx906", 'T', 'T', 64, 64, 100, file) == Variant::dpp2_64_denorm);
+    // No row for the layout: the fixed rule.
+    CHECK(dppgemm::best_variant("gfx906", 'N', 'T', 128, 128, 100, file) == dppgemm::best_variant("gfx906"));
+    CHECK(dppgemm::best_variant("gfx906", 'N', 'T', 128, 128, 100, file) == Variant::dpp2_denorm);
     ::setenv("DPPGEMM_TUNING_TABLE", file.c_str(), 1);
-    CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 50, 7, 8) == Variant::dpp0_denorm);
+    CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 128, 128, 100) == Variant::dpp2_64_denorm);
     ::unsetenv("DPPGEMM_TUNING_TABLE");
 }
 
-TEST_CASE("sgemm with Variant::best runs the kernel the table names for the problem's region (a 64x64 one too)") {
-    const std::string file = write_file("small.tune",
-                                        "dppgemm-tuning-table 1\ntarget gfx906\n"
-                                        "NN 1..64 1..64 * dpp2_64_denorm\n"
-                                        "NN 65..100 * * dpp0_denorm\n");
-    const auto run = [&](int m, int n, int k) {
+TEST_CASE(
+    "sgemm with Variant::best runs the kernel the table chooses for the problem's tile counts (a 64x64 one "
+    "too)") {
+    const std::string file = write_file("small.tune", kTable);
+    const auto run = [&](char ta, int m, int n, int k) {
+        const int lda = ta == 'N' ? m : k;
         std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n), c(std::size_t(m) * n), ref(c.size());
         for (std::size_t i = 0; i < a.size(); ++i) a[i] = float(int(i * 7 % 13) - 6) * 0.25f;
         for (std::size_t i = 0; i < b.size(); ++i) b[i] = float(int(i * 5 % 11) - 5) * 0.5f;
@@ -155,30 +213,33 @@ TEST_CASE("sgemm with Variant::best runs the kernel the table names for the prob
         options.threads = 1;
         options.tuning_table = file;
         const dppgemm::Result r =
-            dppgemm::sgemm('N', 'N', m, n, k, 1.0f, a.data(), m, b.data(), k, 0.0f, c.data(), m, options);
+            dppgemm::sgemm(ta, 'N', m, n, k, 1.0f, a.data(), lda, b.data(), k, 0.0f, c.data(), m, options);
         INFO(r.message);
         REQUIRE(r);
-        dppgemm::reference_sgemm(dppgemm::kernel_mac_kind(Variant::best, "gfx906"), 'N', 'N', m, n, k, 1.0f, a.data(),
-                                 m, b.data(), k, 0.0f, ref.data(), m);
+        dppgemm::reference_sgemm(dppgemm::kernel_mac_kind(Variant::best, "gfx906"), ta, 'N', m, n, k, 1.0f, a.data(),
+                                 lda, b.data(), k, 0.0f, ref.data(), m);
         CHECK(std::memcmp(c.data(), ref.data(), c.size() * sizeof(float)) == 0);
         return r.kernel;
     };
-    CHECK(run(40, 64, 16) == "dppgemm_sgemm_dpp2_64_denorm_NN");
-    CHECK(run(65, 64, 16) == "dppgemm_sgemm_dpp0_denorm_NN");
-    CHECK(run(101, 64, 16) == "dppgemm_sgemm_dpp2_denorm_NN");
+    // At K = 16 (extended from the rows at 100 and 200): 64x64 0.08 ms at one
+    // workgroup per CU, 0.24 at two; 128x128 0.16 at one.
+    CHECK(run('N', 40, 64, 16) == "dppgemm_sgemm_dpp2_64_denorm_NN");
+    CHECK(run('N', 320, 64, 16) == "dppgemm_sgemm_dpp2_denorm_NN");
+    CHECK(run('T', 40, 64, 16) == "dppgemm_sgemm_dpp2_denorm_TN");
 }
 
 TEST_CASE("a malformed or missing table or one for another target: the fixed rule after one warning per process") {
-    const std::string bad = write_file("bad.tune", "dppgemm-tuning-table 1\ntarget gfx906\nNN * * * dpp9\n");
-    const std::string foreign =
-        write_file("foreign.tune", "dppgemm-tuning-table 1\ntarget gfx90a\nNN * * * dpp0_denorm\n");
+    const std::string bad =
+        write_file("bad.tune", "dppgemm-tuning-table 2\ntarget gfx906\ncompute-units 60\ntie 0\ndpp9 NN 8 1:1\n");
+    const std::string foreign = write_file(
+        "foreign.tune", "dppgemm-tuning-table 2\ntarget gfx90a\ncompute-units 110\ntie 0\ndpp0_denorm NN 8 1:1\n");
     CapturedStderr captured;
     CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 8, 8, 8, bad) == Variant::dpp2_denorm);
     CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 8, 8, 8, bad) == Variant::dpp2_denorm);
     CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 8, 8, 8, "/nonexistent/x.tune") == Variant::dpp2_denorm);
     CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 8, 8, 8, foreign) == Variant::dpp2_denorm);
     CHECK(captured.text() == "dppgemm: tuning table " + bad +
-                                 ":3: variant 'dpp9' is not a row of the variant table; Variant::best runs the fixed "
+                                 ":5: variant 'dpp9' is not a row of the variant table; Variant::best runs the fixed "
                                  "rule (best_variant) instead\n");
 }
 
@@ -194,9 +255,11 @@ TEST_CASE("the shipped tables: one per target with kernels that reads back for t
         std::string candidates = "# candidates:";
         for (Variant v : dppgemm::best_candidates(target)) candidates += std::string(" ") + dppgemm::to_string(v);
         CHECK(std::string(text).find(candidates + "\n") != std::string::npos);
-        // Variant::best without a table given reads this one.
-        const dppgemm::TuningRule& last = t.rules.back();
-        CHECK(dppgemm::best_variant(target, last.layout[0], last.layout[1], last.m.low, last.n.low, last.k.low) ==
-              last.variant);
+        // Every candidate has a row per layout, and Variant::best without a
+        // table given reads this one.
+        for (Variant v : dppgemm::best_candidates(target))
+            for (const char* layout : {"NN", "NT", "TN", "TT"}) CHECK(t.estimate(v, layout[0], layout[1], 1, 1, 1));
+        for (const int size : {1, 16, 128, 1000, 4096})
+            CHECK(dppgemm::best_variant(target, 'N', 'T', size, size, size) == t.choose('N', 'T', size, size, size));
     }
 }
