@@ -15,6 +15,17 @@ using i16 = std::int16_t;
 using i32 = std::int32_t;
 using i64 = std::int64_t;
 
+// A function compiled twice, for AVX2 and for the build's baseline (x86-64:
+// SSE2), the CPU picking one when the library loads (an ifunc). For the
+// 64-lane integer loops of the LDS path (addresses, their largest, the
+// pattern comparisons): with SSE2 an unsigned max takes five instructions
+// per four lanes, with AVX2 one per eight. The results are the same.
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__)
+#define DPPGEMM_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define DPPGEMM_AVX2_CLONES
+#endif
+
 // "0x1c": lower-case, no padding, as llvm-objdump prints addresses and immediates.
 inline std::string hex(std::uint64_t value) {
     char text[19];

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include "emu/util.hpp"
+
 namespace dppgemm::emu {
 namespace {
 
@@ -116,6 +118,13 @@ bool relative_pattern(const LdsLaneAddresses& access, std::uint64_t active_lanes
     return differences == 0;
 }
 
+// The all-lanes case, the common one, in 8-lane steps where the CPU has AVX2.
+DPPGEMM_AVX2_CLONES bool relative_pattern_all_lanes(const LdsLaneAddresses& access, std::uint32_t origin,
+                                                    const std::uint32_t (*previous)[64],
+                                                    std::uint32_t (*relative)[64]) {
+    return relative_pattern<true>(access, ~0ull, origin, previous, relative);
+}
+
 // Process-wide unique, without a shared counter per call: each thread takes
 // ids in blocks.
 std::uint64_t new_pattern_id() {
@@ -140,7 +149,7 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
                             memo.origin_byte_in_dword == origin % 4;
     std::uint32_t relative[2][64];
     const bool same_pattern = active_lanes == ~0ull
-                                  ? relative_pattern<true>(access, active_lanes, origin, memo.relative, relative)
+                                  ? relative_pattern_all_lanes(access, origin, memo.relative, relative)
                                   : relative_pattern<false>(access, active_lanes, origin, memo.relative, relative);
     if (same_pattern && same_shape) return memo.cycles;
     memo.valid = true;

@@ -47,11 +47,12 @@ DsFormat format_of(const OpInfo& info) {
     return f;
 }
 
-u32 popcount(u64 x) { return u32(__builtin_popcountll(x)); }
+// Full EXEC without libgcc's __popcountdi2 (the baseline x86-64 build has no popcnt).
+u32 popcount(u64 x) { return x == ~0ull ? 64u : u32(__builtin_popcountll(x)); }
 
 // All lanes' byte addresses (inactive lanes too: the loops stay branch-free)
 // and the largest of them.
-void lane_addresses(const Wave& w, const ExecInst& e, const DsFormat& f, LdsLaneAddresses& out) {
+DPPGEMM_AVX2_CLONES void lane_addresses(const Wave& w, const ExecInst& e, const DsFormat& f, LdsLaneAddresses& out) {
     const u32* base = w.v[e.src[0].index];
     out.elements = f.two_addresses ? 2 : 1;
     out.dwords_per_element = f.dwords_per_element();

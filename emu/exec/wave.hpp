@@ -73,6 +73,7 @@ public:
 
     void clear() {
         entries_.clear();
+        vm_entries_ = 0;
         free_.clear();
         for (std::uint32_t i = 0; i < pool_.size(); ++i) free_.push_back(i);
     }
@@ -83,6 +84,7 @@ public:
     // A new entry with a data block (zeroed only if asked).
     InFlightMemoryOp& push(const InFlightMemoryOp& p) {
         entries_.push_back(p);
+        vm_entries_ += p.counter == WaitCounter::vm;
         InFlightMemoryOp& e = entries_.back();
         if (free_.empty()) {
             pool_.emplace_back(new std::uint32_t[block_dwords]);
@@ -93,20 +95,20 @@ public:
         return e;
     }
     // The hardware counters' values: entries on vmcnt, and on lgkmcnt (LDS and SMEM alike).
-    unsigned vmcnt() const {
-        unsigned n = 0;
-        for (const InFlightMemoryOp& e : entries_) n += e.counter == WaitCounter::vm;
-        return n;
-    }
+    // Kept as entries come and go: every memory instruction's issue asks
+    // (at a counter's limit the oldest entry retires first).
+    unsigned vmcnt() const { return vm_entries_; }
     unsigned lgkmcnt() const { return static_cast<unsigned>(entries_.size()) - vmcnt(); }
     // Removes entry i (after its data was applied).
     void erase(std::size_t i) {
         free_.push_back(entries_[i].slot);
+        vm_entries_ -= entries_[i].counter == WaitCounter::vm;
         entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
     }
 
 private:
     std::vector<InFlightMemoryOp> entries_;  // issue order
+    unsigned vm_entries_ = 0;                // entries on vmcnt
     std::vector<std::unique_ptr<std::uint32_t[]>> pool_;
     std::vector<std::uint32_t> free_;
 };
