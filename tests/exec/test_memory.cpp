@@ -200,6 +200,55 @@ TEST_CASE("ds_read2/write2 offsets, b64, st64", "[lds]") {
     CHECK(r.counters[InstClass::lds_write] == 2);
 }
 
+TEST_CASE("ds_read_b64 and ds_read_b128 with every lane active read what they read with one lane off", "[lds]") {
+    // Full EXEC takes the executor's whole-wave gathers, EXEC without lane 0
+    // the lane-by-lane one: same scattered, dword-aligned addresses.
+    KernelOptions options;
+    options.lds_bytes = 4096;
+    const Program program = build(R"(
+  v_lshlrev_b32 v2, 2, v0
+  v_add_u32 v3, 100, v0
+  ds_write_b32 v2, v3
+  ds_write_b32 v2, v3 offset:256
+  ds_write_b32 v2, v3 offset:512
+  s_waitcnt lgkmcnt(0)
+  v_mul_u32_u24 v4, 37, v0
+  v_and_b32 v4, 63, v4
+  v_lshl_add_u32 v4, v4, 3, 4
+  v_mul_u32_u24 v5, 29, v0
+  v_and_b32 v5, 31, v5
+  v_lshl_add_u32 v5, v5, 4, 4
+  ds_read_b64 v[6:7], v4
+  ds_read_b128 v[8:11], v5
+  s_mov_b64 exec, -2
+  ds_read_b64 v[12:13], v4
+  ds_read_b128 v[14:17], v5
+  s_mov_b64 exec, -1
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32 v2, 5, v0
+  global_store_dwordx2 v2, v[6:7], s[4:5]
+  global_store_dwordx4 v2, v[8:11], s[4:5] offset:8
+  global_store_dwordx2 v2, v[12:13], s[6:7]
+  global_store_dwordx4 v2, v[14:17], s[6:7] offset:8
+)",
+                                  options);
+    TestRun run(512);
+    const DispatchResult r = run.run(program);
+    INFO((r.fault ? r.fault->message : ""));
+    REQUIRE(r.ok());
+    const auto all_lanes = run.read(0, 512), one_off = run.read(1, 512);
+    // LDS dword i holds 100 + i % 64.
+    const auto lds = [](unsigned dword) { return 100u + dword % 64; };
+    for (unsigned l = 0; l < 64; ++l) {
+        const unsigned pair = (l * 37 % 64) * 2 + 1, quad = (l * 29 % 32) * 4 + 1;
+        CHECK(all_lanes[8 * l] == lds(pair));
+        CHECK(all_lanes[8 * l + 1] == lds(pair + 1));
+        for (unsigned d = 0; d < 4; ++d) CHECK(all_lanes[8 * l + 2 + d] == lds(quad + d));
+        if (l == 0) continue;
+        for (unsigned d = 0; d < 6; ++d) CHECK(one_off[8 * l + d] == all_lanes[8 * l + d]);
+    }
+}
+
 TEST_CASE("VMEM atomics, returning or not, count as vmem_atomic and move their bytes both ways", "[memory][counters]") {
     const Program program = build(R"(
   v_mov_b32 v3, 1
