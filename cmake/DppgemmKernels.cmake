@@ -9,6 +9,17 @@
 # ld.lld, and sets <out-var> to the code object's path. Assembler warnings are
 # errors, and assembler messages reach the build log unchanged.
 
+# Stops at the first of `items` that is not in the list `known`, with
+# `message` ('<item>' replaced by that item).
+function(dppgemm_require_each_in items known message)
+  foreach(item ${items})
+    if(NOT item IN_LIST known)
+      string(REPLACE "<item>" "${item}" text "${message}")
+      message(FATAL_ERROR "${text}")
+    endif()
+  endforeach()
+endfunction()
+
 # The target table, include/dppgemm/targets.def (also read by C++ and by the
 # op-table generator): DPPGEMM_KNOWN_FEATURES (the DPPGEMM_FEATURE names),
 # DPPGEMM_TARGET_FEATURES_<target>, DPPGEMM_TARGET_LLVM_<target> (the LLVM
@@ -37,11 +48,8 @@ function(dppgemm_read_target_table file)
     set(kernels ${CMAKE_MATCH_3})
     string(REGEX REPLACE " +" ";" features "${CMAKE_MATCH_4}")
     list(REMOVE_ITEM features "")
-    foreach(feature ${features})
-      if(NOT feature IN_LIST known)
-        message(FATAL_ERROR "${file}: target ${target} lists feature '${feature}', which has no DPPGEMM_FEATURE row")
-      endif()
-    endforeach()
+    dppgemm_require_each_in("${features}" "${known}"
+                            "${file}: target ${target} lists feature '<item>', which has no DPPGEMM_FEATURE row")
     set(DPPGEMM_TARGET_FEATURES_${target} ${features} PARENT_SCOPE)
     set(DPPGEMM_TARGET_LLVM_${target} ${llvm} PARENT_SCOPE)
     if(kernels)
@@ -53,6 +61,14 @@ function(dppgemm_read_target_table file)
 endfunction()
 dppgemm_read_target_table(${DPPGEMM_TARGET_TABLE_FILE})
 
+# 1 when `feature` is in the list `features`, else 0 (a template parameter's value).
+function(_dppgemm_has_feature out_var features feature)
+  set(${out_var} 0 PARENT_SCOPE)
+  if(feature IN_LIST features)
+    set(${out_var} 1 PARENT_SCOPE)
+  endif()
+endfunction()
+
 # The template parameters a target implies (every template receives them).
 function(dppgemm_target_params target out_var)
   if(NOT DEFINED DPPGEMM_TARGET_LLVM_${target})
@@ -61,22 +77,11 @@ function(dppgemm_target_params target out_var)
   set(features ${DPPGEMM_TARGET_FEATURES_${target}})
   # The kernels keep v_mac_f32 where it exists (the bit-exact reference follows
   # the target's multiply-add), and fall back to the fused v_fmac_f32.
-  set(fmac 1)
-  if("mac_f32" IN_LIST features)
-    set(fmac 0)
-  endif()
-  set(accum 0)
-  if("unified_vgpr_file" IN_LIST features)
-    set(accum 1)
-  endif()
-  set(arch_flat_scratch 0)
-  if("architected_flat_scratch" IN_LIST features)
-    set(arch_flat_scratch 1)
-  endif()
-  set(row_newbcast 0)
-  if("row_newbcast" IN_LIST features)
-    set(row_newbcast 1)
-  endif()
+  _dppgemm_has_feature(has_mac "${features}" mac_f32)
+  math(EXPR fmac "1 - ${has_mac}")
+  _dppgemm_has_feature(accum "${features}" unified_vgpr_file)
+  _dppgemm_has_feature(arch_flat_scratch "${features}" architected_flat_scratch)
+  _dppgemm_has_feature(row_newbcast "${features}" row_newbcast)
   set(${out_var} FMAC=${fmac} ACCUM_OFFSET_REQUIRED=${accum} ARCHITECTED_FLAT_SCRATCH=${arch_flat_scratch}
       ROW_NEWBCAST=${row_newbcast} PARENT_SCOPE)
 endfunction()
@@ -135,12 +140,9 @@ function(dppgemm_read_variant_table file)
     endforeach()
     # The tile columns are template parameters too.
     list(APPEND defines MACRO_TILE=${macro_tile} MICRO_TILE=${micro_tile})
-    foreach(feature ${features})
-      if(NOT feature IN_LIST DPPGEMM_KNOWN_FEATURES)
-        message(FATAL_ERROR "${file}: variant '${name}' needs feature '${feature}', which the target table "
-                            "(cmake/DppgemmKernels.cmake) does not know: ${DPPGEMM_KNOWN_FEATURES}")
-      endif()
-    endforeach()
+    dppgemm_require_each_in("${features}" "${DPPGEMM_KNOWN_FEATURES}"
+                            "${file}: variant '${name}' needs feature '<item>', which the target table \
+(cmake/DppgemmKernels.cmake) does not know: ${DPPGEMM_KNOWN_FEATURES}")
     set(DPPGEMM_VARIANT_${name}_TEMPLATE "${template_file}" PARENT_SCOPE)
     set(DPPGEMM_VARIANT_${name}_DEFINES "${defines}" PARENT_SCOPE)
     set(DPPGEMM_VARIANT_${name}_FEATURES "${features}" PARENT_SCOPE)

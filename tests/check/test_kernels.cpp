@@ -1,4 +1,4 @@
-// The checkers on real code: the 68 dppgemm kernels report nothing, every
+// The checkers on real code: every dppgemm kernel reports nothing, every
 // s_waitcnt / s_barrier / s_nop removed one at a time is found, and the
 // hipcc-compiled kernels of the executor tests report nothing.
 

@@ -473,3 +473,36 @@ TEST_CASE("v_pk_fma_f32 (gfx90a): two fused multiply-adds per lane, op_sel", "[a
         CHECK(bits(out[128 + 2 * l + 1]) == bits(std::fma(a[2 * l], b[2 * l + 1], c[2 * l + 1])));
     }
 }
+
+TEST_CASE("inline float constants of 64-bit integer operands are doubles", "[alu]") {
+    // LLVM (AMDGPUUsage, "inline constants": the 64-bit operand forms) and hipcc -O0 code: s_mov_b64 s[6:7], 0.5 is f64
+    // 0.5.
+    const CodeObject co = assemble_kernel(R"(
+  s_mov_b64 s[20:21], 0.5
+  s_mov_b64 s[22:23], -4.0
+  v_lshrrev_b64 v[4:5], 0, 1.0
+  v_mov_b32 v2, s20
+  v_mov_b32 v3, s21
+  v_mov_b32 v6, s22
+  v_mov_b32 v7, s23
+  v_lshlrev_b32 v14, 5, v0
+  global_store_dwordx4 v14, v[2:5], s[4:5]
+  global_store_dwordx2 v14, v[6:7], s[4:5] offset:16
+)");
+    TestRun run(64 * 8);
+    REQUIRE(run.run(build_program(co, co.kernels.at(0))).ok());
+    const auto out = run.read(0, 6);
+    CHECK(out == std::vector<u32>{0, 0x3fe00000, 0, 0x3ff00000, 0, 0xc0100000});
+}
+
+TEST_CASE("an unimplemented matrix op (fp8 MFMA) stops the run with an error naming the instruction", "[alu]") {
+    KernelOptions options;
+    options.mcpu = "gfx942";
+    const CodeObject co = assemble_kernel("  v_mfma_f32_16x16x32_fp8_fp8 v[4:7], v[0:1], v[2:3], v[4:7]\n", options);
+    TestRun run(64);
+    const DispatchResult r = run.run(build_program(co, co.kernels.at(0)));
+    REQUIRE(r.fault);
+    INFO(r.fault->message);
+    CHECK(r.fault->message.find("v_mfma_f32_16x16x32_fp8_fp8 v[4:7], v[0:1], v[2:3], v[4:7]") != std::string::npos);
+    CHECK(r.fault->message.find("not implemented") != std::string::npos);
+}

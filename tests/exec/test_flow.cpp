@@ -641,3 +641,20 @@ loop:
     const auto out = run.read(1, 512);
     for (unsigned i = 0; i < 512; i += 64) CHECK(out[i] == 0 + 0 + 1 + 1 + 2 + 2 + 3 + 3);
 }
+
+TEST_CASE("s_cbranch_cdbgsys/user branches are not taken and s_wakeup does nothing", "[flow]") {
+    const CodeObject co = assemble_kernel(R"(
+  v_mov_b32 v2, 1
+  s_cbranch_cdbgsys .Lskip
+  s_cbranch_cdbguser .Lskip
+  s_cbranch_cdbgsys_or_user .Lskip
+  s_cbranch_cdbgsys_and_user .Lskip
+  s_wakeup
+  v_mov_b32 v2, 2
+.Lskip:
+  global_store_dword v1, v2, s[4:5]
+)");
+    TestRun run(64);
+    REQUIRE(run.run(build_program(co, co.kernels.at(0))).ok());
+    CHECK(run.read(0, 64) == std::vector<u32>(64, 2));
+}

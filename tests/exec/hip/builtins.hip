@@ -1,7 +1,7 @@
 // Ordinary HIP kernels using what hipcc emits beyond plain arithmetic:
 // 64-bit and double atomics, atomics on __shared__, clock64/wall_clock64,
 // dot-product builtins, and (at -O0 -g) the stack. Built for gfx906 and
-// gfx90a at -O2 and -O0 -g by test_isaops.cpp.
+// gfx90a at -O2 and -O0 -g by test_hip_builtins.cpp.
 #include <hip/hip_runtime.h>
 
 // Every work-item adds to, and takes the min/max of, 64-bit counters; CAS
