@@ -454,6 +454,17 @@ CodeObject load_image(std::vector<char>& image, std::string source) {
         } catch (const FormatError& error) {
             reject("kernel '" + kernel.name + "': " + error.what());
         }
+        // A launch allocates, zeroes and copies the larger of the two kernarg
+        // sizes; compilers emit a few hundred bytes. A descriptor claiming
+        // gigabytes (a fuzzed one said 3,669,509,015) cost seconds of page
+        // zeroing per launch before anything ran.
+        const std::uint64_t kernarg_size =
+            std::max<std::uint64_t>(kernel.descriptor.kernarg_size, kernel.metadata.kernarg_segment_size);
+        if (kernarg_size > max_kernarg_segment_size)
+            reject("kernel '" + kernel.name + "': kernarg segment of " + std::to_string(kernarg_size) +
+                   " bytes (metadata " + std::to_string(kernel.metadata.kernarg_segment_size) + ", descriptor " +
+                   std::to_string(kernel.descriptor.kernarg_size) + "); the emulator takes at most " +
+                   std::to_string(max_kernarg_segment_size));
         load_kernel_code(elf, symbols, kernel);
         check_agreement(kernel, co.warnings);
         co.kernels.push_back(std::move(kernel));

@@ -11,6 +11,10 @@
 namespace dppgemm::emu {
 
 inline constexpr std::size_t kernel_descriptor_size = 64;
+// The largest kernarg segment (metadata kernarg_segment_size or descriptor
+// kernarg_size) a code object may declare: the emulator's bound, 1 MiB, far
+// above any compiler's output.
+inline constexpr std::uint64_t max_kernarg_segment_size = 1u << 20;
 
 enum class FloatRoundMode : std::uint8_t { near_even = 0, plus_infinity = 1, minus_infinity = 2, toward_zero = 3 };
 enum class FloatDenormMode : std::uint8_t { flush_src_dst = 0, flush_dst = 1, flush_src = 2, flush_none = 3 };

@@ -149,6 +149,13 @@ TEST_CASE("rejects missing or garbled metadata and descriptors", "[loader][malfo
           "kernel 'wide': kernel descriptor: reserved byte 30 is 0x5a, must be 0");
     CHECK(rejection_after([kd](Bytes& b) { b[kd + 44] = 1; }) ==
           "kernel 'wide': kernel descriptor: compute_pgm_rsrc3 0x1 sets reserved bits 0x1");
+    // kernarg_size (descriptor byte 8): 1 MiB loads, one byte more is refused.
+    CHECK(rejection_after([kd](Bytes& b) { put<std::uint32_t>(b, kd + 8, (1u << 20) + 1); }) ==
+          "kernel 'wide': kernarg segment of 1048577 bytes (metadata 48, descriptor 1048577); the emulator takes at "
+          "most 1048576");
+    Bytes largest = valid_gfx906();
+    put<std::uint32_t>(largest, kd + 8, 1u << 20);
+    CHECK(load_code_object(largest.data(), largest.size()).kernel("wide").descriptor.kernarg_size == 1u << 20);
 }
 
 TEST_CASE("rejects out-of-range ELF tables", "[loader][malformed]") {
