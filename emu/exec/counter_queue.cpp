@@ -52,39 +52,19 @@ void land(Wave& w, const InFlightMemoryOp& p) {
 
 namespace {
 
-bool is_lgkm(const InFlightMemoryOp& p) { return p.counter != WaitCounter::vm; }
-
-// Retires the entry at position i.
-void retire(Wave& w, std::size_t i) {
-    land(w, w.pending.entries()[i]);
-    w.pending.erase(i);
+// Retires the oldest entry on counter kind c.
+void retire_oldest(Wave& w, WaitCounter c) {
+    land(w, w.pending.oldest(c));
+    w.pending.pop(c);
 }
 
 void retire_vm(Wave& w, unsigned keep) {
-    unsigned outstanding = w.pending.vmcnt();
-    for (std::size_t i = 0; outstanding > keep && i < w.pending.entries().size();) {
-        if (w.pending.entries()[i].counter == WaitCounter::vm) {
-            retire(w, i);
-            --outstanding;
-        } else {
-            ++i;
-        }
-    }
+    while (w.pending.vmcnt() > keep) retire_oldest(w, WaitCounter::vm);
 }
 
 void retire_lgkm(Wave& w, unsigned keep) {
-    unsigned outstanding = w.pending.lgkmcnt();
-    for (WaitCounter pass : {WaitCounter::lgkm_lds, WaitCounter::lgkm_smem}) {
-        for (std::size_t i = 0; outstanding > keep && i < w.pending.entries().size();) {
-            const InFlightMemoryOp& p = w.pending.entries()[i];
-            if (is_lgkm(p) && p.counter == pass) {
-                retire(w, i);
-                --outstanding;
-            } else {
-                ++i;
-            }
-        }
-    }
+    while (w.pending.lgkmcnt() > keep)
+        retire_oldest(w, w.pending.count(WaitCounter::lgkm_lds) ? WaitCounter::lgkm_lds : WaitCounter::lgkm_smem);
 }
 
 }  // namespace

@@ -65,6 +65,11 @@ struct InFlightMemoryOp {
     std::uint32_t slot = 0;        // data block in the wave's pool
 };
 
+// The entries in flight, one FIFO per WaitCounter: vmcnt and LDS retire in
+// issue order, and the landing rule (counter_queue.cpp) retires SMEM entries
+// oldest first too, so no entry ever leaves from the middle of its FIFO.
+// Fixed rings (the counters' limits bound them) instead of one list in issue
+// order: issuing and retiring are an index step, not a search and an erase.
 class InFlightQueue {
 public:
     static constexpr unsigned block_dwords = 16 * 64;  // 4 dwords x 64 lanes, or 16 SGPRs
@@ -72,45 +77,56 @@ public:
     static constexpr unsigned max_vm = 63, max_lgkm = 15;
 
     void clear() {
-        entries_.clear();
-        vm_entries_ = 0;
-        free_.clear();
-        for (std::uint32_t i = 0; i < pool_.size(); ++i) free_.push_back(i);
+        for (Fifo& f : fifos_) f.head = f.count = 0;
     }
     std::uint32_t* data(const InFlightMemoryOp& p) { return pool_[p.slot].get(); }
-    const std::vector<InFlightMemoryOp>& entries() const { return entries_; }
-    bool empty() const { return entries_.empty(); }
+    bool empty() const { return fifos_[0].count + fifos_[1].count + fifos_[2].count == 0; }
+    // Entries on one counter kind.
+    unsigned count(WaitCounter c) const { return fifos_[index(c)].count; }
 
-    // A new entry with a data block (zeroed only if asked).
+    // A new entry with a data block (zeroed only if asked). The caller
+    // (sem::issue) makes room first: at most max_vm entries on vmcnt and
+    // max_lgkm on lgkmcnt.
     InFlightMemoryOp& push(const InFlightMemoryOp& p) {
-        entries_.push_back(p);
-        vm_entries_ += p.counter == WaitCounter::vm;
-        InFlightMemoryOp& e = entries_.back();
-        if (free_.empty()) {
-            pool_.emplace_back(new std::uint32_t[block_dwords]);
-            free_.push_back(static_cast<std::uint32_t>(pool_.size() - 1));
-        }
-        e.slot = free_.back();
-        free_.pop_back();
+        const unsigned k = index(p.counter);
+        Fifo& f = fifos_[k];
+        const unsigned position = (f.head + f.count) % capacity(k);
+        ++f.count;
+        InFlightMemoryOp& e = f.entries[position];
+        e = p;
+        e.slot = first_slot(k) + position;
+        if (!pool_[e.slot]) pool_[e.slot].reset(new std::uint32_t[block_dwords]);
         return e;
     }
-    // The hardware counters' values: entries on vmcnt, and on lgkmcnt (LDS and SMEM alike).
-    // Kept as entries come and go: every memory instruction's issue asks
-    // (at a counter's limit the oldest entry retires first).
-    unsigned vmcnt() const { return vm_entries_; }
-    unsigned lgkmcnt() const { return static_cast<unsigned>(entries_.size()) - vmcnt(); }
-    // Removes entry i (after its data was applied).
-    void erase(std::size_t i) {
-        free_.push_back(entries_[i].slot);
-        vm_entries_ -= entries_[i].counter == WaitCounter::vm;
-        entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+    // The oldest entry on counter kind c (count(c) > 0), and its removal
+    // (after its data was applied).
+    InFlightMemoryOp& oldest(WaitCounter c) {
+        Fifo& f = fifos_[index(c)];
+        return f.entries[f.head];
     }
+    void pop(WaitCounter c) {
+        const unsigned k = index(c);
+        Fifo& f = fifos_[k];
+        f.head = (f.head + 1) % capacity(k);
+        --f.count;
+    }
+    // The hardware counters' values: entries on vmcnt, and on lgkmcnt (LDS and SMEM alike).
+    unsigned vmcnt() const { return fifos_[0].count; }
+    unsigned lgkmcnt() const { return fifos_[1].count + fifos_[2].count; }
 
 private:
-    std::vector<InFlightMemoryOp> entries_;  // issue order
-    unsigned vm_entries_ = 0;                // entries on vmcnt
-    std::vector<std::unique_ptr<std::uint32_t[]>> pool_;
-    std::vector<std::uint32_t> free_;
+    // vmcnt's ring holds max_vm + 1 (a power of two), the LDS and SMEM rings max_lgkm + 1 each.
+    static constexpr unsigned vm_capacity = max_vm + 1, lgkm_capacity = max_lgkm + 1;
+    struct Fifo {
+        InFlightMemoryOp entries[vm_capacity];
+        unsigned head = 0, count = 0;
+    };
+    static unsigned index(WaitCounter c) { return static_cast<unsigned>(c); }
+    static unsigned capacity(unsigned k) { return k == 0 ? vm_capacity : lgkm_capacity; }
+    static unsigned first_slot(unsigned k) { return k == 0 ? 0 : vm_capacity + (k - 1) * lgkm_capacity; }
+    Fifo fifos_[3];
+    // Data blocks by slot (a FIFO position), allocated on first use.
+    std::unique_ptr<std::uint32_t[]> pool_[vm_capacity + 2 * lgkm_capacity];
 };
 
 // code_switched: s_setreg changed the fp32 denorm mode and pointed Wave::code
