@@ -140,6 +140,13 @@ std::uint64_t new_pattern_id() {
 
 }  // namespace
 
+DPPGEMM_AVX2_CLONES bool lds_pattern_repeats_all_lanes(const std::uint32_t* base, const std::uint32_t* relative) {
+    const std::uint32_t origin = base[0];
+    std::uint32_t differences = 0;
+    for (unsigned l = 0; l < 64; ++l) differences |= (base[l] - origin) ^ relative[l];
+    return differences == 0;
+}
+
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint64_t active_lanes,
                                        const LdsLaneGrouping& passes, LdsConflictMemo& memo) {
     if (!active_lanes) return 0;
@@ -160,6 +167,7 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
     memo.dwords_per_element = access.dwords_per_element;
     memo.origin_byte_in_dword = origin % 4;
     std::copy(&relative[0][0], &relative[0][0] + 64 * access.elements, &memo.relative[0][0]);
+    memo.highest_relative = *std::max_element(&relative[0][0], &relative[0][0] + 64 * access.elements);
     memo.cycles = lds_bank_conflict_cycles(access.dwords(), active_lanes, passes);
     return memo.cycles;
 }

@@ -64,10 +64,16 @@ struct LdsConflictMemo {
     unsigned elements = 0, dwords_per_element = 0;
     std::uint32_t origin_byte_in_dword = 0;
     std::uint32_t relative[2][64] = {};
+    std::uint32_t highest_relative = 0;  // the largest relative[el][l] (unsigned)
     std::uint64_t cycles = 0;
 };
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint64_t active_lanes,
                                        const LdsLaneGrouping& passes, LdsConflictMemo& memo);
+
+// Whether lanes whose byte addresses are base[l] + a common offset form the
+// pattern `relative` holds for every lane active (relative[l] = base[l] -
+// base[0]): the memo's test without forming the addresses.
+bool lds_pattern_repeats_all_lanes(const std::uint32_t* base, const std::uint32_t* relative);
 
 class Lds {
 public:

@@ -163,6 +163,25 @@ void gather_all_lanes_x2(const std::uint8_t* lds, const u32* address, u32* out) 
 #endif
 }
 
+// ds_read_b32 with every lane active (the MFMA kernels' LDS read).
+void gather_all_lanes_x1(const std::uint8_t* lds, const u32* address, u32* out) {
+    for (unsigned l = 0; l < 64; ++l) std::memcpy(out + l, lds + address[l], 4);
+}
+
+// Every lane's dwords into the planes, at addresses below the LDS size.
+template <unsigned Dwords>
+void gather_all_lanes(const std::uint8_t* lds, const u32* address, u32* out) {
+    if constexpr (Dwords == 1) gather_all_lanes_x1(lds, address, out);
+    else if constexpr (Dwords == 2) gather_all_lanes_x2(lds, address, out);
+    else if constexpr (Dwords == 4) gather_all_lanes_x4(lds, address, out);
+    else gather<Dwords>(lds, address, ~0ull, out);
+}
+
+// ds_write_b32 with every lane active (the SGEMM kernels' LDS write).
+void scatter_all_lanes_x1(std::uint8_t* lds, const u32* address, const u32* data) {
+    for (unsigned l = 0; l < 64; ++l) std::memcpy(lds + address[l], data + l, 4);
+}
+
 using GatherFn = void (*)(const std::uint8_t*, const u32*, u64, u32*);
 using ScatterFn = void (*)(std::uint8_t*, const u32*, u64, const u32* const*);
 constexpr GatherFn gathers[] = {nullptr, gather<1>, gather<2>, gather<3>, gather<4>};
@@ -214,6 +233,51 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
     }
 }
 
+// The common access of a loop body, in one pass (the SGEMM kernels' LDS
+// reads and writes): one address per lane, whole dwords, every lane active,
+// no observer, and the lane pattern the instruction's conflict memo holds
+// (lds.hpp), as a loop's access at a new base has. The memo then gives the
+// bank conflicts, and one comparison gives the bounds for all 64 lanes:
+// when lane 0's base + offset does not pass 2^32 and the memo's largest
+// relative address (lane l's address minus lane 0's) ends inside the LDS,
+// every lane's base + offset is lane 0's address plus its relative one,
+// inside the LDS and without wrapping. The counter queue must also be below
+// its limit, so that issuing retires nothing (a landing could change the
+// address or data VGPRs the general path reads before it). Anything else
+// takes the general path (every lane's address and bounds, the memo's
+// comparison and update, the observer), which faults where an access leaves
+// the LDS. tests/exec/test_fast_paths.cpp compares the two (an observer
+// forces the general path). Returns the memo, or null for the general path.
+const LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const DsFormat& f, bool write) {
+    Workgroup& g = *w.group;
+    if (w.exec() != ~0ull || g.observer || f.two_addresses || f.bytes < 4) return nullptr;
+    const LdsConflictMemo* memo = g.lds_memo[e.index].get();
+    if (!memo || !memo->valid || memo->active_lanes != ~0ull || memo->elements != 1) return nullptr;
+    if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
+    const unsigned dwords = f.dwords_per_element();
+    const u32* base = w.v[e.src[0].index];
+    const u32 offset = u32(e.inst->offset & 0xffff), origin = base[0] + offset;
+    if (origin < offset || u64(origin) + memo->highest_relative + f.bytes > g.lds.size()) return nullptr;
+    if (memo->dwords_per_element != dwords || memo->origin_byte_in_dword != origin % 4) return nullptr;
+    if (memo->passes != &lds_bank_model(g.env->program->target).passes(write, dwords)) return nullptr;
+    if (!lds_pattern_repeats_all_lanes(base, memo->relative[0])) return nullptr;
+    return memo;
+}
+
+// account() for a repeated whole access: 64 lanes, the memo's conflicts.
+void account_repeated(Wave& w, const DsFormat& f, bool write, const LdsConflictMemo& memo) {
+    Counters& c = w.group->counters;
+    const u64 bytes = 64ull * f.bytes;
+    if (write) {
+        c.lds_write_requests += 64;
+        c.lds_write_bytes += bytes;
+    } else {
+        c.lds_read_requests += 64;
+        c.lds_read_bytes += bytes;
+    }
+    c.lds_bank_conflict_cycles += memo.cycles;
+}
+
 InFlightMemoryOp& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_lds;
@@ -243,6 +307,20 @@ void finish_atomic(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool
 
 void ds_read(Wave& w, const ExecInst& e) {
     const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
+    if (const LdsConflictMemo* memo = repeated_whole_access(w, e, f, false)) {
+        // lds + offset + base[l] is lane l's address (repeated_whole_access).
+        const std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
+        const u32* base = w.v[e.src[0].index];
+        u32* out = w.pending.data(issue_read(w, e, f.result_dwords(), 0, ~0ull));
+        switch (f.dwords_per_element()) {
+        case 1: gather_all_lanes<1>(lds, base, out); break;
+        case 2: gather_all_lanes<2>(lds, base, out); break;
+        case 3: gather_all_lanes<3>(lds, base, out); break;
+        default: gather_all_lanes<4>(lds, base, out); break;
+        }
+        account_repeated(w, f, false, *memo);
+        return;
+    }
     const u64 exec = w.exec();
     LdsLaneAddresses a;
     lane_addresses(w, e, f, a);
@@ -262,6 +340,22 @@ void ds_read(Wave& w, const ExecInst& e) {
 
 void ds_write(Wave& w, const ExecInst& e) {
     const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
+    if (const LdsConflictMemo* memo = repeated_whole_access(w, e, f, true)) {
+        std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
+        const u32* base = w.v[e.src[0].index];
+        if (f.bytes == 4) {
+            scatter_all_lanes_x1(lds, base, vreg(w, e.src[1], 0));
+        } else {
+            const u32* planes[4];
+            for (unsigned d = 0; d < f.dwords_per_element(); ++d) planes[d] = vreg(w, e.src[1], d);
+            scatters[f.dwords_per_element()](lds, base, ~0ull, planes);
+        }
+        InFlightMemoryOp entry;
+        entry.counter = WaitCounter::lgkm_lds;
+        issue(w, e, entry);
+        account_repeated(w, f, true, *memo);
+        return;
+    }
     const u64 exec = w.exec();
     LdsLaneAddresses a;
     lane_addresses(w, e, f, a);
