@@ -8,6 +8,8 @@
 // hardware may, LDS entries retire first, oldest first, then SMEM entries;
 // only lgkmcnt(0) guarantees SMEM results.
 
+#include <cstring>
+
 #include "emu/exec/semantics.hpp"
 #include "emu/exec/weak_memory.hpp"
 
@@ -22,6 +24,14 @@ void land(Wave& w, const InFlightMemoryOp& p) {
         break;
     case InFlightMemoryOp::Dest::vgpr:
     case InFlightMemoryOp::Dest::agpr:
+        if (p.keep_mask == 0 && p.lanes == ~0ull) {
+            // Every lane of whole registers: the planes are as contiguous as
+            // the registers, one copy (libc's, in wide vectors where the CPU
+            // has them) instead of one per register.
+            std::uint32_t* first = p.dest == InFlightMemoryOp::Dest::vgpr ? w.v[p.reg] : w.a[p.reg];
+            std::memcpy(first, data, std::size_t(256) * p.dwords);
+            break;
+        }
         for (unsigned d = 0; d < p.dwords; ++d) {
             std::uint32_t* reg = p.dest == InFlightMemoryOp::Dest::vgpr ? w.v[p.reg + d] : w.a[p.reg + d];
             const std::uint32_t* value = data + 64 * d;

@@ -125,6 +125,20 @@ DPPGEMM_AVX2_CLONES bool relative_pattern_all_lanes(const LdsLaneAddresses& acce
     return relative_pattern<true>(access, ~0ull, origin, previous, relative);
 }
 
+LdsConflictMemo::Quads quad_shape(const LdsConflictMemo& memo) {
+    if (memo.active_lanes != ~0ull || memo.elements != 1) return LdsConflictMemo::Quads::any;
+    const std::uint32_t element = 4 * memo.dwords_per_element;
+    bool consecutive = true, same = true;
+    for (unsigned l = 0; l < 64; ++l) {
+        const std::uint32_t from_quad = memo.relative[0][l] - memo.relative[0][l & ~3u];
+        consecutive = consecutive && from_quad == (l & 3) * element;
+        same = same && from_quad == 0;
+    }
+    return consecutive ? LdsConflictMemo::Quads::consecutive
+           : same      ? LdsConflictMemo::Quads::same
+                       : LdsConflictMemo::Quads::any;
+}
+
 // Process-wide unique, without a shared counter per call: each thread takes
 // ids in blocks.
 std::uint64_t new_pattern_id() {
@@ -168,6 +182,7 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
     memo.origin_byte_in_dword = origin % 4;
     std::copy(&relative[0][0], &relative[0][0] + 64 * access.elements, &memo.relative[0][0]);
     memo.highest_relative = *std::max_element(&relative[0][0], &relative[0][0] + 64 * access.elements);
+    memo.quads = quad_shape(memo);
     memo.cycles = lds_bank_conflict_cycles(access.dwords(), active_lanes, passes);
     return memo.cycles;
 }

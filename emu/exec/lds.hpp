@@ -65,6 +65,12 @@ struct LdsConflictMemo {
     std::uint32_t origin_byte_in_dword = 0;
     std::uint32_t relative[2][64] = {};
     std::uint32_t highest_relative = 0;  // the largest relative[el][l] (unsigned)
+    // Every lane active, one element per lane: whether each quad of lanes
+    // (4q..4q+3) reads consecutive elements (relative[0][4q+i] =
+    // relative[0][4q] + i x 4 x dwords_per_element) or all one element, so
+    // that a gather can move a quad's lanes at once (sem_lds.cpp).
+    enum class Quads : std::uint8_t { any, consecutive, same };
+    Quads quads = Quads::any;
     std::uint64_t cycles = 0;
 };
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint64_t active_lanes,

@@ -168,13 +168,65 @@ void gather_all_lanes_x1(const std::uint8_t* lds, const u32* address, u32* out) 
     for (unsigned l = 0; l < 64; ++l) std::memcpy(out + l, lds + address[l], 4);
 }
 
-// Every lane's dwords into the planes, at addresses below the LDS size.
+// Quads of lanes reading consecutive elements (LdsConflictMemo::quads): the
+// row-major A tile's reads, 4 lanes in one or two 16-byte loads per dword
+// plane pair. Moves and shuffles only, bits intact.
+void gather_consecutive_quads(unsigned dwords, const std::uint8_t* lds, const u32* address, u32* out) {
+#if defined(__SSE2__)
+    for (unsigned l = 0; l < 64; l += 4) {
+        const float* quad = reinterpret_cast<const float*>(lds + address[l]);
+        if (dwords == 1) {
+            _mm_storeu_ps(reinterpret_cast<float*>(out + l), _mm_loadu_ps(quad));
+        } else if (dwords == 2) {
+            const __m128 lanes01 = _mm_loadu_ps(quad), lanes23 = _mm_loadu_ps(quad + 4);
+            _mm_storeu_ps(reinterpret_cast<float*>(out + l), _mm_shuffle_ps(lanes01, lanes23, _MM_SHUFFLE(2, 0, 2, 0)));
+            _mm_storeu_ps(reinterpret_cast<float*>(out + 64 + l),
+                          _mm_shuffle_ps(lanes01, lanes23, _MM_SHUFFLE(3, 1, 3, 1)));
+        } else {
+            __m128 row0 = _mm_loadu_ps(quad), row1 = _mm_loadu_ps(quad + 4);
+            __m128 row2 = _mm_loadu_ps(quad + 8), row3 = _mm_loadu_ps(quad + 12);
+            _MM_TRANSPOSE4_PS(row0, row1, row2, row3);
+            _mm_storeu_ps(reinterpret_cast<float*>(out + l), row0);
+            _mm_storeu_ps(reinterpret_cast<float*>(out + 64 + l), row1);
+            _mm_storeu_ps(reinterpret_cast<float*>(out + 128 + l), row2);
+            _mm_storeu_ps(reinterpret_cast<float*>(out + 192 + l), row3);
+        }
+    }
+#else
+    if (dwords == 1) gather<1>(lds, address, ~0ull, out);
+    else if (dwords == 2) gather<2>(lds, address, ~0ull, out);
+    else gather<4>(lds, address, ~0ull, out);
+#endif
+}
+
+// Quads of lanes reading one element (the B tile's broadcast reads): one
+// load per quad, each dword spread over the quad's 4 lanes.
 template <unsigned Dwords>
-void gather_all_lanes(const std::uint8_t* lds, const u32* address, u32* out) {
-    if constexpr (Dwords == 1) gather_all_lanes_x1(lds, address, out);
-    else if constexpr (Dwords == 2) gather_all_lanes_x2(lds, address, out);
-    else if constexpr (Dwords == 4) gather_all_lanes_x4(lds, address, out);
-    else gather<Dwords>(lds, address, ~0ull, out);
+void gather_same_quads(const std::uint8_t* lds, const u32* address, u32* out) {
+    for (unsigned l = 0; l < 64; l += 4) {
+        u32 element[Dwords];
+        std::memcpy(element, lds + address[l], 4 * Dwords);
+        for (unsigned d = 0; d < Dwords; ++d) {
+#if defined(__SSE2__)
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 64 * d + l), _mm_set1_epi32(int(element[d])));
+#else
+            for (unsigned i = 0; i < 4; ++i) out[64 * d + l + i] = element[d];
+#endif
+        }
+    }
+}
+
+// Every lane's dwords into the planes, at addresses below the LDS size (the
+// repeated whole access: 1, 2 or 4 dwords a lane), by the memo's quad shape.
+void gather_all_lanes(unsigned dwords, LdsConflictMemo::Quads quads, const std::uint8_t* lds, const u32* address,
+                      u32* out) {
+    if (quads == LdsConflictMemo::Quads::consecutive) gather_consecutive_quads(dwords, lds, address, out);
+    else if (quads == LdsConflictMemo::Quads::same && dwords == 1) gather_same_quads<1>(lds, address, out);
+    else if (quads == LdsConflictMemo::Quads::same && dwords == 2) gather_same_quads<2>(lds, address, out);
+    else if (quads == LdsConflictMemo::Quads::same) gather_same_quads<4>(lds, address, out);
+    else if (dwords == 1) gather_all_lanes_x1(lds, address, out);
+    else if (dwords == 2) gather_all_lanes_x2(lds, address, out);
+    else gather_all_lanes_x4(lds, address, out);
 }
 
 // ds_write_b32 with every lane active (the SGEMM kernels' LDS write).
@@ -312,12 +364,8 @@ void ds_read(Wave& w, const ExecInst& e) {
         const std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
         const u32* base = w.v[e.src[0].index];
         u32* out = w.pending.data(issue_read(w, e, f.result_dwords(), 0, ~0ull));
-        switch (f.dwords_per_element()) {
-        case 1: gather_all_lanes<1>(lds, base, out); break;
-        case 2: gather_all_lanes<2>(lds, base, out); break;
-        case 3: gather_all_lanes<3>(lds, base, out); break;
-        default: gather_all_lanes<4>(lds, base, out); break;
-        }
+        if (f.bytes == 12) gathers[3](lds, base, ~0ull, out);
+        else gather_all_lanes(f.dwords_per_element(), memo->quads, lds, base, out);
         account_repeated(w, f, false, *memo);
         return;
     }
