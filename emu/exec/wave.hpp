@@ -68,8 +68,8 @@ struct InFlightMemoryOp {
 // The entries in flight, one FIFO per WaitCounter: vmcnt and LDS retire in
 // issue order, and the landing rule (counter_queue.cpp) retires SMEM entries
 // oldest first too, so no entry ever leaves from the middle of its FIFO.
-// Fixed rings (the counters' limits bound them) instead of one list in issue
-// order: issuing and retiring are an index step, not a search and an erase.
+// Each is a fixed ring (the counters' limits bound them): issuing and
+// retiring are an index step, with no search and no erase from a list.
 class InFlightQueue {
 public:
     static constexpr unsigned block_dwords = 16 * 64;  // 4 dwords x 64 lanes, or 16 SGPRs
