@@ -3,6 +3,7 @@
 #include "backend.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -340,8 +341,27 @@ std::optional<Variant> best_variant(std::string_view target, char trans_a, char 
         warn_once("'" + file + "' is for " + loaded.table->target + ", not " + base);
         return best_variant(base);
     }
-    if (const auto chosen = loaded.table->choose(trans_a, trans_b, m, n, k)) return chosen;
-    return best_variant(base);
+    // A BLAS program repeats a few shapes millions of times (LAPACK's
+    // testers: 2.3 million SGEMM calls), and a table's estimate of every
+    // row cost about 7% of a 1x1x1 call's host instructions: each thread
+    // keeps its last choices. Tables are never unloaded, so their address
+    // names them.
+    struct Recent {
+        const TuningTable* table = nullptr;
+        char trans_a = 0, trans_b = 0;
+        std::int64_t m = 0, n = 0, k = 0;
+        std::optional<Variant> chosen;
+    };
+    thread_local std::array<Recent, 64> recent;
+    const std::size_t slot =
+        std::size_t(m * 31 + n * 17 + k * 7 + trans_a * 3 + trans_b) % recent.size();  // any spread will do
+    Recent& r = recent[slot];
+    if (r.table == &*loaded.table && r.trans_a == trans_a && r.trans_b == trans_b && r.m == m && r.n == n && r.k == k)
+        return r.chosen;
+    std::optional<Variant> chosen = loaded.table->choose(trans_a, trans_b, m, n, k);
+    if (!chosen) chosen = best_variant(base);
+    r = {&*loaded.table, trans_a, trans_b, m, n, k, chosen};
+    return chosen;
 }
 
 }  // namespace dppgemm

@@ -5,8 +5,12 @@
 //   export LD_PRELOAD=build/blas/libdppgemm-blas.so DPPGEMM_BLAS_THRESHOLD=0
 //   build/bench/launch/dppgemm-blas-calls [--calls 1000] [--sizes 16,32,64,128]
 //
-// For each size n it makes one untimed first call, then `calls` timed calls
-// of C = A B + 0.5 C (n x n x n, column-major, no transposes), and prints the
+// A size is n (n x n x n, no transposes) or a shape [TT:]MxNxK, e.g. 4x4x4
+// or NT:20x2x2 (TT: the transposes of A and B, as sgemm_'s TRANSA, TRANSB):
+// the calls LAPACK makes are mostly of a few rows and columns (docs/blas.md).
+// For each it makes one untimed first call, then `calls` timed calls of
+// C = op(A) op(B) + 0.5 C (column-major, each leading dimension the rows of
+// its matrix), and prints the
 // median and the 10th and 90th percentiles of the wall time of one call, and
 // the median of the process's CPU time per call (all its threads: on a busy
 // machine the wall time includes waiting for a core, the CPU time does not;
@@ -32,7 +36,8 @@ using Clock = std::chrono::steady_clock;
 
 [[noreturn]] void usage(const char* why) {
     std::fprintf(stderr,
-                 "dppgemm-blas-calls: %s\nusage: dppgemm-blas-calls [--calls N >= 1] [--sizes n1,n2,... (each >= 1)]\n",
+                 "dppgemm-blas-calls: %s\nusage: dppgemm-blas-calls [--calls N >= 1] [--sizes S1,S2,... (each n >= 1 "
+                 "or [TT:]MxNxK, T one of N, T)]\n",
                  why);
     std::exit(2);
 }
@@ -51,6 +56,38 @@ double process_cpu_ms() {
     return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
 }
 
+struct Shape {
+    char trans_a = 'N', trans_b = 'N';
+    int m = 0, n = 0, k = 0;
+    std::string name;
+};
+
+// "n" or "[TT:]MxNxK".
+Shape parse_shape(const std::string& text) {
+    Shape shape;
+    shape.name = text;
+    std::string dims = text;
+    if (const std::size_t colon = text.find(':'); colon != std::string::npos) {
+        const std::string trans = text.substr(0, colon);
+        if (trans.size() != 2 || (trans[0] != 'N' && trans[0] != 'T') || (trans[1] != 'N' && trans[1] != 'T'))
+            usage(("'" + trans + "' in '" + text + "' is not two of N and T").c_str());
+        shape.trans_a = trans[0];
+        shape.trans_b = trans[1];
+        dims = text.substr(colon + 1);
+    }
+    const std::size_t x1 = dims.find('x');
+    if (x1 == std::string::npos) {
+        shape.m = shape.n = shape.k = positive(dims, "a size");
+        return shape;
+    }
+    const std::size_t x2 = dims.find('x', x1 + 1);
+    if (x2 == std::string::npos) usage(("'" + text + "' is not n nor [TT:]MxNxK").c_str());
+    shape.m = positive(dims.substr(0, x1), "M");
+    shape.n = positive(dims.substr(x1 + 1, x2 - x1 - 1), "N");
+    shape.k = positive(dims.substr(x2 + 1), "K");
+    return shape;
+}
+
 double percentile(std::vector<double> sorted, double p) {
     std::sort(sorted.begin(), sorted.end());
     return sorted[static_cast<std::size_t>(p * double(sorted.size() - 1) + 0.5)];
@@ -60,7 +97,8 @@ double percentile(std::vector<double> sorted, double p) {
 
 int main(int argc, char** argv) {
     int calls = 1000;
-    std::vector<int> sizes{16, 32, 64, 128};
+    std::vector<Shape> sizes;
+    for (const char* n : {"16", "32", "64", "128"}) sizes.push_back(parse_shape(n));
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
         if (i + 1 >= argc) usage((flag + " needs a value").c_str());
@@ -71,7 +109,7 @@ int main(int argc, char** argv) {
             sizes.clear();
             for (std::size_t start = 0; start <= value.size();) {
                 const std::size_t comma = std::min(value.find(',', start), value.size());
-                sizes.push_back(positive(value.substr(start, comma - start), "a size"));
+                sizes.push_back(parse_shape(value.substr(start, comma - start)));
                 start = comma + 1;
             }
         } else {
@@ -83,21 +121,21 @@ int main(int argc, char** argv) {
     const bool found = dladdr(reinterpret_cast<void*>(&sgemm_), &where) && where.dli_fname;
     std::printf("sgemm_ from %s, %d timed calls per size after one untimed call\n", found ? where.dli_fname : "?",
                 calls);
-    std::printf("%6s %12s %12s %12s %12s %12s\n", "n", "first, ms", "median, ms", "p10, ms", "p90, ms", "cpu med, ms");
-    for (const int n : sizes) {
-        const std::size_t elements = std::size_t(n) * n;
-        std::vector<float> a(elements), b(elements), c(elements);
-        for (std::size_t i = 0; i < elements; ++i) {
-            a[i] = float(i % 17) / 8.0f - 1.0f;
-            b[i] = float(i % 13) / 6.0f - 1.0f;
-            c[i] = float(i % 11) / 5.0f - 1.0f;
-        }
+    std::printf("%12s %12s %12s %12s %12s %12s\n", "n", "first, ms", "median, ms", "p10, ms", "p90, ms", "cpu med, ms");
+    for (const Shape& shape : sizes) {
+        const int m = shape.m, n = shape.n, k = shape.k;
+        const int lda = shape.trans_a == 'N' ? m : k, ldb = shape.trans_b == 'N' ? k : n;
+        std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n), c(std::size_t(m) * n);
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] = float(i % 17) / 8.0f - 1.0f;
+        for (std::size_t i = 0; i < b.size(); ++i) b[i] = float(i % 13) / 6.0f - 1.0f;
+        for (std::size_t i = 0; i < c.size(); ++i) c[i] = float(i % 11) / 5.0f - 1.0f;
         const float alpha = 1.0f, beta = 0.5f;
         double cpu = 0;  // of the last call
         const auto call = [&] {
             const double cpu_start = process_cpu_ms();
             const auto start = Clock::now();
-            sgemm_("N", "N", &n, &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n);
+            sgemm_(&shape.trans_a, &shape.trans_b, &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(),
+                   &m);
             const double wall = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
             cpu = process_cpu_ms() - cpu_start;
             return wall;
@@ -108,7 +146,7 @@ int main(int argc, char** argv) {
             times[i] = call();
             cpu_times[i] = cpu;
         }
-        std::printf("%6d %12.4f %12.4f %12.4f %12.4f %12.4f\n", n, first, percentile(times, 0.5),
+        std::printf("%12s %12.4f %12.4f %12.4f %12.4f %12.4f\n", shape.name.c_str(), first, percentile(times, 0.5),
                     percentile(times, 0.1), percentile(times, 0.9), percentile(cpu_times, 0.5));
     }
     return 0;

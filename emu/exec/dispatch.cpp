@@ -215,15 +215,27 @@ struct WaveFault {
 // can reach: the SGPRs and the registers below vgprs_used and agprs_used)
 // and the memos stay warm from launch to launch.
 struct WorkerParts {
+    // The program of the dispatch that used them last: their memos are that
+    // program's, and the pool gives them back to it first.
+    const Program* program = nullptr;
     std::unique_ptr<Workgroup> group;
     std::vector<std::unique_ptr<Wave>> waves;
     std::vector<std::unique_ptr<Workgroup>> views;
 };
 
+// The memos are per instruction index, so parts that ran another program
+// miss on each ds instruction the first time (about 6,700 host instructions
+// each, lds.hpp): a program that alternates between kernels (LAPACK's
+// SGEMM calls take turns between the NN, NT, TN and TT kernels) would miss
+// at every launch. The pool keeps parts for several programs, up to
+// max_idle_worker_parts, the least recently used taken for a program that
+// has none. (A program at the address of a destroyed one finds that one's
+// memos: misses again, never wrong counts.)
 struct WorkerPartsPool {
     std::mutex mutex;
-    std::vector<std::unique_ptr<WorkerParts>> idle;
+    std::vector<std::unique_ptr<WorkerParts>> idle;  // least recently released first
 };
+constexpr std::size_t max_idle_worker_parts = 8;
 WorkerPartsPool& worker_parts() {
     static WorkerPartsPool* const pool = new WorkerPartsPool;  // never destroyed: workers may outlive main
     return *pool;
@@ -236,12 +248,18 @@ std::unique_ptr<WorkerParts> acquire_worker_parts(const DispatchEnv& env, unsign
     {
         WorkerPartsPool& pool = worker_parts();
         std::lock_guard<std::mutex> lock(pool.mutex);
-        if (!pool.idle.empty()) {
-            parts = std::move(pool.idle.back());
-            pool.idle.pop_back();
+        auto found = std::find_if(pool.idle.rbegin(), pool.idle.rend(),
+                                  [&](const auto& idle) { return idle->program == env.program; });
+        if (found != pool.idle.rend()) {
+            parts = std::move(*found);
+            pool.idle.erase(std::next(found).base());
+        } else if (pool.idle.size() >= max_idle_worker_parts) {
+            parts = std::move(pool.idle.front());
+            pool.idle.erase(pool.idle.begin());
         }
     }
     if (!parts) parts = std::make_unique<WorkerParts>();
+    parts->program = env.program;
     if (parts->group) parts->group->rebind(env);
     else parts->group = std::make_unique<Workgroup>(env);
     while (parts->waves.size() < waves) parts->waves.push_back(std::make_unique<Wave>());
@@ -268,10 +286,8 @@ public:
         for (unsigned i = 0; i < shared.waves_per_group; ++i) waves_.push_back(parts_->waves[i].get());
         faults_.resize(shared.waves_per_group);
         escaped_.resize(shared.waves_per_group);
-        if (shared.team_threads > 1) {
-            team_ = acquire_wave_team(shared.team_threads - 1);
+        if (shared.team_threads > 1)
             for (unsigned i = 0; i < shared.waves_per_group; ++i) views_.push_back(parts_->views[i].get());
-        }
     }
     ~Worker() { release_worker_parts(std::move(parts_)); }
     Worker(const Worker&) = delete;
@@ -420,12 +436,15 @@ private:
     unsigned index_;
     std::vector<Wave*> waves_;                      // parts_'s first waves_per_group
     std::vector<std::optional<WaveFault>> faults_;  // by wave, of the current phase
-    // Team mode: the helper threads, and one view of group_ per wave (its own
+    // Team mode (s_.team_threads > 1): one view of group_ per wave (its own
     // counters, address translation cache and LDS conflict memos; group_'s
-    // LDS): what a wave updates while it runs is then its own.
+    // LDS), so that what a wave updates while it runs is its own, and the
+    // helper threads, taken from the pool when a workgroup first runs long
+    // enough to want them (run_phase_in_team).
     PooledWaveTeam team_;
     std::vector<Workgroup*> views_;
     std::vector<unsigned> phase_waves_;            // the waves that run in this phase, in order
+    std::size_t team_rest_ = 0;                    // phase_waves_[team_rest_...] run on the team
     std::vector<std::exception_ptr> escaped_;      // by wave: what a team thread caught
     std::unique_ptr<WorkgroupObserver> observer_;  // of the current workgroup
 
@@ -599,6 +618,14 @@ private:
         return true;
     }
 
+    // The current workgroup has run long enough on this thread alone that
+    // the rest of it goes to the team (run_phase_in_team).
+    bool wants_team() const {
+        std::uint64_t executed = 0;
+        for (const Wave* w : waves_) executed += w->executed;
+        return executed >= s_.config.team_join_instructions;
+    }
+
     // One phase of team mode: every running wave to its next barrier or end,
     // on the team's threads. Between two barriers the waves of a race-free
     // program are independent (the sequential schedule assumes the same:
@@ -609,18 +636,35 @@ private:
     // waves up to it are kept (the later ones would not have run). What the
     // later waves wrote to memory stays, as when workgroups after a faulting
     // one have run. Returns false on a fault.
+    //
+    // The helpers join only once the workgroup has run
+    // LaunchConfig::team_join_instructions on this thread: until then the
+    // phase's waves run here in order, as on one thread (stopping at a
+    // fault), and from then on the rest of the phase and every later phase
+    // go to the team. Waking a sleeping helper and handing waves between
+    // cores cost more than a short workgroup's whole run (LAPACK's SGEMM
+    // calls: a 32x32 tile, K <= 8, under a thousand wave instructions), so
+    // those never wake one.
     bool run_phase_in_team() {
         phase_waves_.clear();
         for (auto& w : waves_)
             if (w->state == WaveState::running) phase_waves_.push_back(w->id);
-        if (phase_waves_.size() == 1) {
-            run_wave(*waves_[phase_waves_[0]]);
-        } else {
+        std::size_t alone = 0;  // the phase's first waves, run on this thread in order
+        bool stopped = false;   // one of them faulted: the rest do not run
+        while (alone < phase_waves_.size() && (phase_waves_.size() - alone == 1 || !wants_team())) {
+            if (!run_wave(*waves_[phase_waves_[alone++]])) {
+                stopped = true;
+                break;
+            }
+        }
+        if (!stopped && alone < phase_waves_.size()) {
+            if (!team_) team_ = acquire_wave_team(s_.team_threads - 1);
+            team_rest_ = alone;
             team_->run(
-                static_cast<unsigned>(phase_waves_.size()),
+                static_cast<unsigned>(phase_waves_.size() - alone),
                 [](void* context, unsigned i) {
                     Worker& self = *static_cast<Worker*>(context);
-                    const unsigned id = self.phase_waves_[i];
+                    const unsigned id = self.phase_waves_[self.team_rest_ + i];
                     // Anything but an ExecError (a host allocation failing) leaves
                     // launch() as it would on one thread, from the lowest such wave.
                     try {
@@ -673,7 +717,7 @@ private:
         group_.counters.workgroups += 1;
         group_.counters.waves += waves_.size();
 
-        if (team_) {
+        if (s_.team_threads > 1) {
             for (unsigned i = 0; i < waves_.size(); ++i) {
                 Workgroup& view = *views_[i];
                 view.lds.share(group_.lds);
@@ -712,7 +756,7 @@ private:
         begin_group(linear);
         bool faulted = false;
         while (!faulted) {
-            if (team_) {
+            if (s_.team_threads > 1) {
                 faulted = !run_phase_in_team();
             } else {
                 for (auto& w : waves_) {
@@ -892,6 +936,14 @@ void run_cooperative(Shared& shared) {
     if (shared.config.progress) shared.config.progress(shared.finished.load(), shared.workgroup_count);
 }
 
+// The host's cores, asked once: glibc answers hardware_concurrency by
+// reading /sys/devices/system/cpu/online (three system calls), which a
+// program making millions of small launches would pay at each.
+unsigned host_cores() {
+    static const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    return cores;
+}
+
 // The emulated arithmetic is written for the host's default floating-point
 // environment: IEEE round-to-nearest-even with denormals kept (the ISA's own
 // modes are applied in software, float_ops.hpp). The launching thread may
@@ -984,7 +1036,7 @@ DispatchResult launch(DeviceMemory& memory, const Program& program, const Launch
     shared.workitem_ids =
         workitem_ids(config.block, shared.items_per_group, shared.waves_per_group, kd.workitem_ids_packed);
 
-    unsigned threads = config.threads ? config.threads : std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = config.threads ? config.threads : host_cores();
     const unsigned all_threads = threads;
     threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, shared.workgroup_count));
     // Threads the workgroups leave idle run waves side by side instead

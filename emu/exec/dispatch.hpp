@@ -21,9 +21,11 @@
 // phase), wave 0 first.
 //
 // Small grids: when the grid has fewer workgroups than threads, the idle
-// threads join the workgroups as teams (emu/exec/wave_team.hpp): a phase's
-// waves run side by side, and the next phase starts when all have reached
-// the barrier or their end. Between two barriers the waves of a race-free
+// threads join the workgroups as teams (emu/exec/wave_team.hpp) once a
+// workgroup has run LaunchConfig::team_join_instructions on its own thread
+// (a short one never waits for a helper to wake): a phase's waves then run
+// side by side, and the next phase starts when all have reached the barrier
+// or their end. Between two barriers the waves of a race-free
 // program are independent, so memory and counters are the sequential
 // schedule's; the reported fault is too (the lowest faulting wave of the
 // phase, the one the sequential schedule stops at, with the counts of the
@@ -80,6 +82,15 @@ namespace dppgemm::emu {
 // above any dppgemm kernel (K = 10^5 is about 2.5 million per wave).
 inline constexpr std::uint64_t default_watchdog = std::uint64_t{1} << 28;
 
+// Wave instructions a workgroup of a small grid runs on its worker's thread
+// before the idle threads join it (LaunchConfig::team_join_instructions):
+// about 0.2 ms of one host thread (a 16^3 SGEMM through the BLAS, about
+// 1,200 wave instructions, takes 0.05 ms). LAPACK's typical SGEMM (M, N <= 32,
+// K <= 8: one workgroup of the 32x32 kernel) runs fewer than that, and waking
+// a sleeping helper and moving waves between cores cost it more than the
+// helper gives (docs/emulator-performance.md, "Small grids").
+inline constexpr std::uint64_t default_team_join_instructions = 4096;
+
 struct Schedule {
     enum class Kind : std::uint8_t { parallel, random };
     Kind kind = Kind::parallel;
@@ -101,6 +112,11 @@ struct LaunchConfig {
     std::vector<std::uint8_t> kernarg;
     std::uint32_t dynamic_lds = 0;  // bytes of LDS beyond the descriptor's fixed size
     unsigned threads = 0;           // 0: all host cores (workgroups, then the waves of small grids)
+    // Small grids: the wave instructions (all waves together) a workgroup
+    // runs on its worker's thread alone, in wave order, before that worker's
+    // idle threads take part; 0: from the first phase. The results are the
+    // same either way.
+    std::uint64_t team_join_instructions = default_team_join_instructions;
     DispatchObserver* observer = nullptr;
     std::uint64_t watchdog = default_watchdog;  // instructions per wave before "endless loop"; 0: none
     // Scratch bytes per work-item for a kernel with a dynamic stack (calls

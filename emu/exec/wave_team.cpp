@@ -70,7 +70,8 @@ void WaveTeam::helper() {
     std::uint64_t seen = 0;  // the last phase this thread looked at
     for (;;) {
         auto started = [&] { return phase_of(ticket_.load(std::memory_order_acquire)) != seen || stop_.load(); };
-        if (!spin_until(started)) {
+        auto started_or_resting = [&] { return started() || resting_.load(std::memory_order_relaxed); };
+        if (!spin_until(started_or_resting) || !started()) {
             std::unique_lock<std::mutex> lock(mutex_);
             // Announce the sleep before the last look at the ticket: run()
             // publishes the ticket before it looks for sleepers, so one of
@@ -88,6 +89,7 @@ void WaveTeam::helper() {
 
 void WaveTeam::run(unsigned count, Task task, void* context) {
     if (count == 0) return;
+    resting_.store(false, std::memory_order_relaxed);
     // The previous phase is complete (done_ reached its count), so no thread
     // reads task_/context_ now: a late helper only ever claims through a
     // ticket of the new phase, published below with release order.
@@ -141,6 +143,7 @@ PooledWaveTeam acquire_wave_team(unsigned helpers) {
 }
 
 void WaveTeamRelease::operator()(WaveTeam* team) const {
+    team->rest();
     TeamPool& pool = team_pool();
     std::lock_guard<std::mutex> lock(pool.mutex);
     pool.idle.emplace_back(team);

@@ -38,6 +38,12 @@ public:
 
     unsigned threads() const { return static_cast<unsigned>(helpers_.size()) + 1; }
 
+    // The team goes back to the pool (WaveTeamRelease): the helpers sleep
+    // at once instead of spinning for the next phase, which may be a whole
+    // program's work away (LAPACK calls SGEMM between its own loops). The
+    // next run() wakes them.
+    void rest() { resting_.store(true, std::memory_order_relaxed); }
+
 private:
     // ticket_: phase number << 16 | task count << 8 | next task index. A
     // claim is a compare-exchange of the whole word, so a helper that wakes
@@ -57,6 +63,7 @@ private:
     Task task_ = nullptr;
     void* context_ = nullptr;
     std::atomic<bool> stop_{false};
+    std::atomic<bool> resting_{false};
 
     std::mutex mutex_;
     std::condition_variable phase_started_, phase_finished_;

@@ -1,8 +1,10 @@
 // One workgroup's waves on several threads (dispatch.hpp, "Small grids" in
 // docs/emulator-performance.md): a grid of fewer workgroups than threads
-// gives the idle threads to the waves, phase by phase between barriers.
-// Whatever the thread count, memory, counters and the reported fault are
-// those of the sequential schedule (threads = 1).
+// gives the idle threads to the waves, phase by phase between barriers,
+// once a workgroup has run LaunchConfig::team_join_instructions alone (0
+// here unless said: the team from the first phase). Whatever the thread
+// count and the point where the team joins, memory, counters and the
+// reported fault are those of the sequential schedule (threads = 1).
 
 #include <catch2/catch.hpp>
 
@@ -32,16 +34,19 @@ void require_same(const Outcome& sequential, const Outcome& parallel) {
 
 // dppgemm SGEMM 128x128xK: one workgroup of four waves, LDS tiles between
 // two barriers per K step.
-Outcome run_sgemm(const Program& program, unsigned threads, int k) {
+Outcome run_sgemm(const Program& program, unsigned threads, int k, std::uint64_t team_join_instructions = 0) {
     std::mt19937 rng(7);
     const std::vector<float> a = random_matrix(std::size_t(128) * k, rng), b = random_matrix(std::size_t(k) * 128, rng),
                              c = random_matrix(128 * 128, rng);
-    const Gemm g{'N', 'N', 128, 128, k, 128, k, 128, 1.25f, -0.5f};
-    const GemmResult r = run_gemm(program, 128 /* dpp0, dpp1 */, g, a, b, c, threads);
+    dppgemm::test_support::SgemmLaunch run(
+        a, b, c, dppgemm::test_support::sgemm_kernargs(128, 128, k, 128, k, 128, 1.25f, -0.5f), 128 /* dpp0, dpp1 */);
+    run.config.threads = threads;
+    run.config.team_join_instructions = team_join_instructions;
     Outcome o;
-    o.dispatch = r.dispatch;
-    o.memory.resize(r.c.size());
-    std::memcpy(o.memory.data(), r.c.data(), 4 * r.c.size());
+    o.dispatch = launch(run.memory, program, run.config);
+    const std::vector<float> result = run.c();
+    o.memory.resize(result.size());
+    std::memcpy(o.memory.data(), result.data(), 4 * result.size());
     return o;
 }
 
@@ -63,6 +68,11 @@ TEST_CASE("a one-workgroup dppgemm SGEMM gives the same C and counters on 1, 2 a
             INFO("threads " << threads);
             require_same(sequential, run_sgemm(program, threads, 96));
         }
+        // The team joins after 1000 wave instructions (in the middle of a
+        // phase: more than a few waves' worth), and never.
+        REQUIRE(sequential.dispatch.counters.wave_instructions() > 4 * 1000);
+        require_same(sequential, run_sgemm(program, 2, 96, 1000));
+        require_same(sequential, run_sgemm(program, 2, 96, ~std::uint64_t{0}));
     }
 }
 
@@ -82,6 +92,7 @@ TEST_CASE("a one-workgroup hipcc LDS reduction with __syncthreads is the same on
         config.block = {256, 1, 1};
         config.kernarg = args.bytes();
         config.threads = threads;
+        config.team_join_instructions = 0;
         Outcome o;
         o.dispatch = launch(memory, program, config);
         o.memory.resize(1);
@@ -133,6 +144,7 @@ fault:
         TestRun r(256);
         r.block = {256, 1, 1};
         r.threads = threads;
+        r.team_join_instructions = 0;
         Outcome o;
         o.dispatch = r.run(program);
         o.memory = r.read(0, 64);                                      // wave 0's phase-1 stores
@@ -187,4 +199,59 @@ TEST_CASE("a program with atomics keeps its waves in order on several threads", 
         }
     for (unsigned threads : {2u, 4u})
         for (int repeat = 0; repeat < 5; ++repeat) require_same(sequential, run(threads));
+}
+
+// A workgroup starts with zeroed LDS, SGPRs and the VGPRs its program uses,
+// whatever an earlier workgroup, launch or program left in the (pooled)
+// waves and LDS: each work-item reads its LDS dword, v20 and s30 before
+// writing them, and stores what it read.
+TEST_CASE("LDS and registers start zero in every workgroup, launch and program", "[waves]") {
+    const std::string reads_then_writes = R"(
+  s_mul_i32 s20, s2, 512
+  v_add_u32 v2, s20, v1               // this work-item's byte in the outputs
+  ds_read_b32 v3, v1
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v2, v3, s[4:5]
+  global_store_dword v2, v20, s[6:7]
+  v_mov_b32 v4, s30
+  global_store_dword v2, v4, s[8:9]
+  v_mov_b32 v5, 0x5a5a
+  ds_write_b32 v1, v5
+  v_mov_b32 v20, 0x1234
+  s_mov_b32 s30, 0x4321
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+)";
+    // Another program that leaves other values in the same places.
+    const std::string writes = R"(
+  v_mov_b32 v5, 0x7777
+  ds_write_b32 v1, v5
+  v_mov_b32 v20, 0x2468
+  s_mov_b32 s30, 0x1357
+  s_waitcnt lgkmcnt(0)
+)";
+    KernelOptions options;
+    options.lds_bytes = 512;
+    const CodeObject co = assemble_kernels({reads_then_writes, writes}, options);
+    const Program reader = build_program(co, co.kernel("k0")), writer = build_program(co, co.kernel("k1"));
+    for (unsigned threads : {1u, 2u}) {
+        for (std::uint32_t workgroups : {1u, 3u}) {
+            INFO("threads " << threads << ", workgroups " << workgroups);
+            TestRun r(3 * 128);
+            r.grid = {workgroups, 1, 1};
+            r.block = {128, 1, 1};
+            r.threads = threads;
+            r.team_join_instructions = 0;
+            for (int launch = 0; launch < 2; ++launch) {
+                r.fill(0, std::vector<std::uint32_t>(3 * 128, 1));
+                r.fill(1, std::vector<std::uint32_t>(3 * 128, 1));
+                r.fill(2, std::vector<std::uint32_t>(3 * 128, 1));
+                REQUIRE(r.run(reader).ok());
+                const std::vector<std::uint32_t> zeros(128 * workgroups, 0);
+                CHECK(r.read(0, 128 * workgroups) == zeros);  // LDS
+                CHECK(r.read(1, 128 * workgroups) == zeros);  // v20
+                CHECK(r.read(2, 128 * workgroups) == zeros);  // s30
+                REQUIRE(r.run(writer).ok());
+            }
+        }
+    }
 }

@@ -196,6 +196,16 @@ TEST_CASE("best_variant per problem: the table's choice, else the fixed rule") {
     ::setenv("DPPGEMM_TUNING_TABLE", file.c_str(), 1);
     CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 128, 128, 100) == Variant::dpp2_64_denorm);
     ::unsetenv("DPPGEMM_TUNING_TABLE");
+    // Choices are remembered per table: one problem asked of two tables in
+    // turn gets each table's own answer.
+    const std::string other = write_file("other.tune",
+                                         "dppgemm-tuning-table 2\ntarget gfx906\ncompute-units 4\ntie 0.02\n"
+                                         "dpp2_denorm    NN 100  1:0.25 2:0.5 4:1\n"
+                                         "dpp2_64_denorm NN 100  1:1    2:2   3:3\n");
+    for (int round = 0; round < 2; ++round) {
+        CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 128, 128, 100, other) == Variant::dpp2_denorm);
+        CHECK(dppgemm::best_variant("gfx906", 'N', 'N', 128, 128, 100, file) == Variant::dpp2_64_denorm);
+    }
 }
 
 TEST_CASE(

@@ -167,6 +167,7 @@ DispatchResult TestRun::run(const Program& program) {
     config.watchdog = watchdog;
     config.progress = progress;
     config.cooperative = cooperative;
+    config.team_join_instructions = team_join_instructions;
     return launch(memory, program, config);
 }
 

@@ -62,8 +62,9 @@ struct TestRun {
     unsigned threads = 1;
     DispatchObserver* observer = nullptr;
     std::uint64_t watchdog = LaunchConfig{}.watchdog;
-    std::function<void(std::uint64_t, std::uint64_t)> progress;  // LaunchConfig::progress
-    bool cooperative = false;                                    // LaunchConfig::cooperative
+    std::function<void(std::uint64_t, std::uint64_t)> progress;                    // LaunchConfig::progress
+    bool cooperative = false;                                                      // LaunchConfig::cooperative
+    std::uint64_t team_join_instructions = LaunchConfig{}.team_join_instructions;  // LaunchConfig's
 
     // Buffers of `dwords` dwords each, zeroed.
     explicit TestRun(std::size_t dwords = 1024);
