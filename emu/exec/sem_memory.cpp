@@ -240,7 +240,9 @@ private:
 //
 // A raw buffer's lanes keep their 32-bit offsets (address first + offsets[l])
 // instead of 64 formed addresses: the host byte of a lane is then one add
-// from a base, and forming the addresses was about a third of an access.
+// from a base. Forming the addresses, and testing every lane where all are
+// in range, was about a quarter of a buffer_load_dword (callgrind, 256^3
+// dpp0_32_denorm).
 struct DwordLanes {
     u64 address[64];               // each lane's first dword, without offsets
     const u32* offsets = nullptr;  // or first + offsets[l]
@@ -259,10 +261,10 @@ struct DwordLanes {
     // Host bytes of each lane's first dword, given those of address `lowest`:
     // F(lane, bytes) for the lanes of `lanes`, the loop without a test when
     // all are set (the usual case).
-    template <class F>
-    void each_lane(std::uint8_t* host, u64 lowest, u64 lanes, F f) const {
+    template <class Byte, class F>
+    void each_lane(Byte* host, u64 lowest, u64 lanes, F f) const {
         if (offsets) {
-            std::uint8_t* const base = host + (first - lowest);
+            Byte* const base = host + (first - lowest);
             const u32* const v = offsets;
             if (lanes == ~0ull)
                 for (unsigned l = 0; l < 64; ++l) f(l, base + v[l]);
@@ -442,7 +444,7 @@ template <unsigned Dwords>
 void load_aligned(const DwordLanes& a, const std::uint8_t* host, u64 lowest, u64 lanes, u32* data) {
     if (lanes != ~0ull)
         for (unsigned d = 0; d < Dwords; ++d) std::memset(data + 64 * d, 0, 64 * sizeof(u32));
-    a.each_lane(const_cast<std::uint8_t*>(host), lowest, lanes, [data](unsigned l, const std::uint8_t* p) {
+    a.each_lane(host, lowest, lanes, [data](unsigned l, const std::uint8_t* p) {
         if constexpr (Dwords == 1) {
             data[l] = __atomic_load_n(reinterpret_cast<const u32*>(p), __ATOMIC_RELAXED);
         } else {
