@@ -97,11 +97,12 @@ inline void dpp_gather_lanes(const DppPattern& p, std::uint64_t valid, const std
     }
 }
 
-// The same with one 16-lane permute per row (AVX-512), for row-local
-// patterns; false (nothing done) when the CPU has no AVX-512. Why: the lane
-// by lane gather was about 270 host instructions per DPP operand
-// (fetch_copy, callgrind, 256^3 dpp1 SGEMM before the multiply-add rows);
-// v_mov_b32_dpp and the other non-multiply-add DPP forms still gather.
+// The same with one 16-lane permute per row (AVX-512) or two 8-lane ones
+// (AVX2), for row-local patterns; false (nothing done) when the CPU has
+// neither. Why: the lane by lane gather was about 270 host instructions per
+// DPP operand (fetch_copy, callgrind, 256^3 dpp1 SGEMM before the
+// multiply-add rows), and is about 550 for v_mov_b32_dpp row_ror:4 (dpp3).
+// use_general_paths clears row_local, so that tests compare the two.
 bool dpp_gather_rows(const DppPattern& p, std::uint64_t valid, const std::uint32_t* src, std::uint32_t* out);
 
 inline void dpp_gather(const DppPattern& p, std::uint64_t valid, const std::uint32_t* src, std::uint32_t* out) {

@@ -163,8 +163,9 @@ unsigned agpr_base(const Program& program);
 std::string register_operand_error(const Program& program, const ExecInst& e);
 
 // Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
-// row_dpp_vgprs, multiply_add_run), in every denorm mode's code, so that each
-// instruction takes the general path (fetch, gather, commit): tests run a
+// row_dpp_vgprs, multiply_add_run, DppPattern::row_local), in every denorm
+// mode's code, so that each instruction takes the general path (fetch, a
+// lane-by-lane gather, commit): tests run a
 // program both ways and compare the registers bit for bit.
 void use_general_paths(Program& program);
 

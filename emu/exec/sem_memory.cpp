@@ -237,11 +237,19 @@ private:
 // global memory, or a span that is not inside one allocation takes the
 // lane-by-lane path (which also produces the faults), so both give the same
 // results.
+//
+// A raw buffer's lanes keep their 32-bit offsets (address first + offsets[l])
+// instead of 64 formed addresses: the host byte of a lane is then one add
+// from a base. Forming the addresses, and testing every lane where all are
+// in range, was about a quarter of a buffer_load_dword (callgrind, 256^3
+// dpp0_32_denorm).
 struct DwordLanes {
-    u64 address[64];                  // each lane's first dword
+    u64 address[64];               // each lane's first dword, without offsets
+    const u32* offsets = nullptr;  // or first + offsets[l]
+    u64 first = 0;
     u64 in_range[4] = {};             // per dword: the lanes the buffer range rule keeps
-    u64 lowest = ~0ull, highest = 0;  // of address[], over every lane
-    u64 any_bits = 0;                 // address[] ORed over every lane: their common alignment
+    u64 lowest = ~0ull, highest = 0;  // of the addresses, over every lane
+    u64 any_bits = 0;                 // the addresses ORed over every lane: their common alignment
 
     void set(unsigned lane, u64 value) {
         address[lane] = value;
@@ -249,7 +257,31 @@ struct DwordLanes {
         highest = std::max(highest, value);
         any_bits |= value;
     }
+    u64 at(unsigned lane) const { return offsets ? first + offsets[lane] : address[lane]; }
+    // Host bytes of each lane's first dword, given those of address `lowest`:
+    // F(lane, bytes) for the lanes of `lanes`, the loop without a test when
+    // all are set (the usual case).
+    template <class Byte, class F>
+    void each_lane(Byte* host, u64 lowest, u64 lanes, F f) const {
+        if (offsets) {
+            Byte* const base = host + (first - lowest);
+            const u32* const v = offsets;
+            if (lanes == ~0ull)
+                for (unsigned l = 0; l < 64; ++l) f(l, base + v[l]);
+            else
+                for (unsigned l = 0; l < 64; ++l)
+                    if ((lanes >> l) & 1) f(l, base + v[l]);
+        } else {
+            if (lanes == ~0ull)
+                for (unsigned l = 0; l < 64; ++l) f(l, host + (address[l] - lowest));
+            else
+                for (unsigned l = 0; l < 64; ++l)
+                    if ((lanes >> l) & 1) f(l, host + (address[l] - lowest));
+        }
+    }
 };
+
+inline unsigned lane_count(u64 lanes) { return lanes == ~0ull ? 64 : unsigned(__builtin_popcountll(lanes)); }
 
 // The lanes whose 32-bit value is below `limit` (0 .. 2^32), as a mask.
 u64 lanes_below(const u32* v, u64 limit) {
@@ -293,7 +325,6 @@ bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLa
     // instructions per access; callgrind, 16^3 SGEMM through the BLAS).
     // Unsigned min and max as signed ones after flipping the sign bits.
     const __m128i flip = _mm_set1_epi32(int(0x80000000u)), zero = _mm_setzero_si128();
-    const __m128i first2 = _mm_set1_epi64x(static_cast<long long>(first));
     __m128i low4 = _mm_set1_epi32(0x7fffffff), high4 = flip, bits4 = zero;  // flipped ~0u, flipped 0
     for (unsigned l = 0; l < 64; l += 4) {
         const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v + l));
@@ -302,10 +333,6 @@ bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLa
         low4 = _mm_or_si128(_mm_and_si128(below, f), _mm_andnot_si128(below, low4));
         high4 = _mm_or_si128(_mm_and_si128(above, f), _mm_andnot_si128(above, high4));
         bits4 = _mm_or_si128(bits4, x);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out.address + l),
-                         _mm_add_epi64(_mm_unpacklo_epi32(x, zero), first2));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out.address + l + 2),
-                         _mm_add_epi64(_mm_unpackhi_epi32(x, zero), first2));
     }
     alignas(16) u32 lows[4], highs[4], ors[4];
     _mm_store_si128(reinterpret_cast<__m128i*>(lows), _mm_xor_si128(low4, flip));
@@ -321,9 +348,10 @@ bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLa
         low = std::min(low, v[l]);
         high = std::max(high, v[l]);
         bits |= v[l];
-        out.address[l] = first + v[l];
     }
 #endif
+    out.offsets = v;
+    out.first = first;
     out.lowest = first + low;
     out.highest = first + high;
     out.any_bits = first | bits;
@@ -372,8 +400,8 @@ std::uint8_t* whole_span(Wave& w, const DwordLanes& a, u64 lanes, unsigned dword
         // callgrind, 16^3 SGEMM through the BLAS).
         for (u64 rest = lanes; rest; rest &= rest - 1) {
             const unsigned l = unsigned(__builtin_ctzll(rest));
-            lowest = std::min(lowest, a.address[l]);
-            highest = std::max(highest, a.address[l]);
+            lowest = std::min(lowest, a.at(l));
+            highest = std::max(highest, a.at(l));
         }
     }
     if (highest > ~0ull - 4 * dwords) return nullptr;
@@ -414,12 +442,9 @@ bool aligned_lanes(const DwordLanes& a, const std::uint8_t* host, u64 lowest, un
 // general loop (callgrind), most of them finding pieces.
 template <unsigned Dwords>
 void load_aligned(const DwordLanes& a, const std::uint8_t* host, u64 lowest, u64 lanes, u32* data) {
-    for (unsigned l = 0; l < 64; ++l) {
-        if (!((lanes >> l) & 1)) {
-            for (unsigned d = 0; d < Dwords; ++d) data[64 * d + l] = 0;
-            continue;
-        }
-        const std::uint8_t* p = host + (a.address[l] - lowest);
+    if (lanes != ~0ull)
+        for (unsigned d = 0; d < Dwords; ++d) std::memset(data + 64 * d, 0, 64 * sizeof(u32));
+    a.each_lane(host, lowest, lanes, [data](unsigned l, const std::uint8_t* p) {
         if constexpr (Dwords == 1) {
             data[l] = __atomic_load_n(reinterpret_cast<const u32*>(p), __ATOMIC_RELAXED);
         } else {
@@ -429,14 +454,12 @@ void load_aligned(const DwordLanes& a, const std::uint8_t* host, u64 lowest, u64
                 data[64 * (d + 1) + l] = u32(v >> 32);
             }
         }
-    }
+    });
 }
 
 template <unsigned Dwords>
 void store_aligned(const DwordLanes& a, std::uint8_t* host, u64 lowest, u64 lanes, const u32* const* values) {
-    for (unsigned l = 0; l < 64; ++l) {
-        if (!((lanes >> l) & 1)) continue;
-        std::uint8_t* p = host + (a.address[l] - lowest);
+    a.each_lane(host, lowest, lanes, [values](unsigned l, std::uint8_t* p) {
         if constexpr (Dwords == 1) {
             __atomic_store_n(reinterpret_cast<u32*>(p), values[0][l], __ATOMIC_RELAXED);
         } else {
@@ -444,7 +467,7 @@ void store_aligned(const DwordLanes& a, std::uint8_t* host, u64 lowest, u64 lane
                 __atomic_store_n(reinterpret_cast<u64*>(p + 4 * d), u64(values[d][l]) | (u64(values[d + 1][l]) << 32),
                                  __ATOMIC_RELAXED);
         }
-    }
+    });
 }
 
 // Lane-major: each lane's dwords are read (written) together, in one
@@ -454,7 +477,7 @@ u64 direct_load(const DwordLanes& a, const std::uint8_t* host, u64 lowest, u64 e
     u64 all_in_range = exec, bytes = 0;
     for (unsigned d = 0; d < dwords; ++d) {
         all_in_range &= a.in_range[d];
-        bytes += 4ull * unsigned(__builtin_popcountll(exec & a.in_range[d]));
+        bytes += 4ull * lane_count(exec & a.in_range[d]);
     }
     // Every active lane has all its dwords or none of them: the aligned loops.
     bool whole_lanes = true;
@@ -469,10 +492,10 @@ u64 direct_load(const DwordLanes& a, const std::uint8_t* host, u64 lowest, u64 e
     for (unsigned l = 0; l < 64; ++l) {
         u32 value[4] = {};
         if ((all_in_range >> l) & 1) {
-            load_single_copy(value, host + (a.address[l] - lowest), 4 * dwords);
+            load_single_copy(value, host + (a.at(l) - lowest), 4 * dwords);
         } else if ((exec >> l) & 1) {
             for (unsigned d = 0; d < dwords; ++d)
-                if ((a.in_range[d] >> l) & 1) load_single_copy(&value[d], host + (a.address[l] - lowest) + 4 * d, 4);
+                if ((a.in_range[d] >> l) & 1) load_single_copy(&value[d], host + (a.at(l) - lowest) + 4 * d, 4);
         }
         for (unsigned d = 0; d < dwords; ++d) data[64 * d + l] = value[d];
     }
@@ -485,7 +508,7 @@ u64 direct_store(const DwordLanes& a, std::uint8_t* host, u64 lowest, u64 exec, 
     const u32* values[4];
     for (unsigned d = 0; d < dwords; ++d) {
         all_in_range &= a.in_range[d];
-        bytes += 4ull * unsigned(__builtin_popcountll(exec & a.in_range[d]));
+        bytes += 4ull * lane_count(exec & a.in_range[d]);
         values[d] = vreg(w, data, d);
     }
     bool whole_lanes = true;
@@ -502,10 +525,10 @@ u64 direct_store(const DwordLanes& a, std::uint8_t* host, u64 lowest, u64 exec, 
         u32 value[4];
         for (unsigned d = 0; d < dwords; ++d) value[d] = values[d][l];
         if ((all_in_range >> l) & 1) {
-            store_single_copy(host + (a.address[l] - lowest), value, 4 * dwords);
+            store_single_copy(host + (a.at(l) - lowest), value, 4 * dwords);
         } else {
             for (unsigned d = 0; d < dwords; ++d)
-                if ((a.in_range[d] >> l) & 1) store_single_copy(host + (a.address[l] - lowest) + 4 * d, &value[d], 4);
+                if ((a.in_range[d] >> l) & 1) store_single_copy(host + (a.at(l) - lowest) + 4 * d, &value[d], 4);
         }
     }
     return bytes;

@@ -298,6 +298,11 @@ __attribute__((target("avx2"))) inline void dpp_row_avx2(const u32* a, unsigned 
     }
 }
 
+// Lanes where x or y is a NaN: one compare covers two registers of results.
+__attribute__((target("avx"))) inline __m256 unordered_pair(__m256 x, __m256 y) {
+    return _mm256_cmp_ps(x, y, _CMP_UNORD_Q);
+}
+
 template <bool Masked>
 __attribute__((target("avx2"))) inline void store_8(u32* dst, __m256 r, u64 write) {
     const u32 lanes = Masked ? u32(write) & 0xffu : 0xffu;
@@ -305,13 +310,31 @@ __attribute__((target("avx2"))) inline void store_8(u32* dst, __m256 r, u64 writ
     else if (lanes) _mm256_maskstore_ps(as_floats(dst), lane_mask8(lanes), r);
 }
 
+// The 16 lanes of one row, two registers, from x * y + z: one test covers
+// both registers' NaNs; the rare row with a NaN is redone 8 lanes at a time
+// with fp::multiply_add_nan's rule (multiply_add_8).
+template <bool Fused, bool FlushOut, bool DazOn>
+__attribute__((target("avx2,fma"))) inline void multiply_add_row_8x2(const __m256 x[2], const __m256 y[2],
+                                                                     const __m256 z[2], __m256 r[2]) {
+    r[0] = product_plus_8<Fused, DazOn>(x[0], y[0], z[0]);
+    r[1] = product_plus_8<Fused, DazOn>(x[1], y[1], z[1]);
+    if (_mm256_movemask_ps(unordered_pair(r[0], r[1]))) {  // rare
+        r[0] = multiply_add_8<Fused, FlushOut, DazOn>(x[0], y[0], z[0]);
+        r[1] = multiply_add_8<Fused, FlushOut, DazOn>(x[1], y[1], z[1]);
+    } else if (FlushOut) {
+        r[0] = flush_no_nan8<DazOn>(r[0]);
+        r[1] = flush_no_nan8<DazOn>(r[1]);
+    }
+}
+
 // dst = a * b + c on the lanes of `write`, src0 through the row-local DPP
 // pattern `row_lanes` (lanes of `valid` read their source, the others 0).
-// Masked: some lane of `valid` or `write` is clear. The eight results stay
-// in registers and one test covers their NaNs, as in
-// multiply_add_direct_avx2; the rare NaN case redoes the rows one by one
-// (a row reads only its own row of a, so storing one before reading the
-// next is safe).
+// Masked: some lane of `valid` or `write` is clear. Row by row: a row reads
+// only its own row of a, b and c, so storing it before the next is read is
+// safe when dst is a source. Keeping all eight results for one NaN test at
+// the end made the compiler keep them on the stack and copy them out 16
+// bytes at a time (about 105 host instructions per instruction against
+// about 73 row by row; callgrind, 256^3 dpp2_denorm).
 template <bool Fused, bool FlushOut, bool DazOn, bool HalfLocal, bool Masked>
 __attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const u32* a, const u32* b, const u32* c,
                                                                            u32* dst, const u32* row_lanes, u64 valid,
@@ -320,35 +343,18 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const
                               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_lanes + 8))};
     const __m256i upper[2] = {_mm256_cmpgt_epi32(index[0], _mm256_set1_epi32(7)),
                               _mm256_cmpgt_epi32(index[1], _mm256_set1_epi32(7))};
-    __m256 r[8];
-    __m256 unordered = _mm256_setzero_ps();
+    // Unrolled: 86 host instructions per instruction as a loop, 73 unrolled.
+#pragma GCC unroll 4
     for (unsigned row = 0; row < 4; ++row) {
-        __m256 x[2];
+        const unsigned first = 16 * row;
+        __m256 x[2], r[2];
         dpp_row_avx2<HalfLocal, Masked>(a, row, index, upper, valid, x);
-        for (unsigned half = 0; half < 2; ++half) {
-            const unsigned first = 16 * row + 8 * half;
-            __m256& rh = r[2 * row + half];
-            rh = product_plus_8<Fused, DazOn>(x[half], _mm256_loadu_ps(as_floats(b + first)),
-                                              _mm256_loadu_ps(as_floats(c + first)));
-            unordered = _mm256_or_ps(unordered, _mm256_cmp_ps(rh, rh, _CMP_UNORD_Q));
-        }
+        const __m256 y[2] = {_mm256_loadu_ps(as_floats(b + first)), _mm256_loadu_ps(as_floats(b + first + 8))};
+        const __m256 z[2] = {_mm256_loadu_ps(as_floats(c + first)), _mm256_loadu_ps(as_floats(c + first + 8))};
+        multiply_add_row_8x2<Fused, FlushOut, DazOn>(x, y, z, r);
+        store_8<Masked>(dst + first, r[0], write >> first);
+        store_8<Masked>(dst + first + 8, r[1], write >> (first + 8));
     }
-    if (_mm256_movemask_ps(unordered)) {  // rare
-        for (unsigned row = 0; row < 4; ++row) {
-            __m256 x[2];
-            dpp_row_avx2<HalfLocal, Masked>(a, row, index, upper, valid, x);
-            for (unsigned half = 0; half < 2; ++half) {
-                const unsigned first = 16 * row + 8 * half;
-                store_8<Masked>(dst + first,
-                                multiply_add_8<Fused, FlushOut, DazOn>(x[half], _mm256_loadu_ps(as_floats(b + first)),
-                                                                       _mm256_loadu_ps(as_floats(c + first))),
-                                write >> first);
-            }
-        }
-        return;
-    }
-    for (unsigned k = 0; k < 8; ++k)
-        store_8<Masked>(dst + 8 * k, FlushOut ? flush_no_nan8<DazOn>(r[k]) : r[k], write >> (8 * k));
 }
 
 template <bool Fused, bool FlushOut, bool DazOn>
@@ -369,12 +375,14 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const
 }
 
 // A plain VGPR multiply-add on all 64 lanes (dpp0's inner loop). The eight
-// results stay in registers and one test covers their NaNs: the rare NaN
-// case redoes the lanes through multiply_add_8 before anything is stored
-// (dst may be a source). multiply_add_lanes, as the compiler vectorises it,
-// keeps the results in a stack copy and flushes them in a second pass:
-// about 195 host instructions per instruction against about 80 here
-// (callgrind, 256^3 dpp0).
+// results stay in registers and one test covers their NaNs (one compare per
+// two registers): the rare NaN case redoes the lanes through multiply_add_8
+// before anything is stored (dst may be a source). multiply_add_lanes, as
+// the compiler vectorises it, keeps the results in a stack copy and flushes
+// them in a second pass: about 195 host instructions per instruction
+// against about 70 here (callgrind, 256^3 dpp0). Row by row with a test per
+// row, as the DPP rows above, costs more here (about 110: a test per row and
+// the loop), where nothing needs the permute's registers.
 template <bool Fused, bool FlushOut, bool DazOn>
 __attribute__((target("avx2,fma"))) inline void multiply_add_direct_avx2(const u32* a, const u32* b, const u32* c,
                                                                          u32* dst) {
@@ -384,7 +392,7 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_direct_avx2(const u
         r[k] =
             product_plus_8<Fused, DazOn>(_mm256_loadu_ps(as_floats(a + 8 * k)), _mm256_loadu_ps(as_floats(b + 8 * k)),
                                          _mm256_loadu_ps(as_floats(c + 8 * k)));
-        unordered = _mm256_or_ps(unordered, _mm256_cmp_ps(r[k], r[k], _CMP_UNORD_Q));
+        if (k % 2) unordered = _mm256_or_ps(unordered, unordered_pair(r[k - 1], r[k]));
     }
     if (_mm256_movemask_ps(unordered)) {  // rare; lane l of dst depends on lane l of a, b and c alone
         for (unsigned k = 0; k < 8; ++k)
@@ -630,13 +638,31 @@ void vop_wide(Wave& w, const ExecInst& e) {
     commit_wide(w, e, out);
 }
 
+// The lanes whose word in `all_or_none` (each ~0 or 0) is set, as a mask.
+u64 lane_bits(const u32* all_or_none) {
+#if defined(__SSE2__)
+    u64 bits = 0;
+    for (unsigned l = 0; l < 64; l += 4)
+        bits |= u64(unsigned(_mm_movemask_ps(_mm_loadu_ps(reinterpret_cast<const float*>(all_or_none + l))))) << l;
+    return bits;
+#else
+    u64 bits = 0;
+    for (unsigned l = 0; l < 64; ++l) bits |= u64(all_or_none[l] & 1) << l;
+    return bits;
+#endif
+}
+
+// The compare runs as a lane loop into words (~0 or 0), which the compiler
+// vectorises (SSE2 compares), and lane_bits packs them: shifting each
+// lane's bit into the mask in the loop kept it scalar (about 5 host
+// instructions per lane; v_cmp_gt_i32 guards every edge of an SGEMM tile).
 template <bool (*F)(u32, u32), bool WriteExec>
 void vopc(Wave& w, const ExecInst& e) {
-    alignas(64) Lanes t0, t1;
-    const u32* a = fetch(w, e, 0, t0);
-    const u32* b = fetch(w, e, 1, t1);
-    u64 result = 0;
-    for (unsigned l = 0; l < 64; ++l) result |= u64(F(a[l], b[l])) << l;
+    alignas(64) Lanes t0, t1, words;
+    const u32* __restrict a = fetch(w, e, 0, t0);
+    const u32* __restrict b = fetch(w, e, 1, t1);
+    for (unsigned l = 0; l < 64; ++l) words[l] = F(a[l], b[l]) ? ~0u : 0u;
+    u64 result = lane_bits(words);
     result &= write_lanes(w, e);  // inactive lanes write 0
     write_sdst(w, mask_dst(e), result);
     if (WriteExec) w.set_exec(result);
@@ -967,7 +993,21 @@ void cndmask(Wave& w, const ExecInst& e) {
     const u32* a = fetch(w, e, 0, t0);
     const u32* b = fetch(w, e, 1, t1);
     const u64 mask = mask_src(w, e);
+#if defined(__SSE2__)
+    // 4 lanes a step: the mask's bits as lane masks, then and/andnot/or
+    // (the lane loop with a bit test per lane stayed scalar).
+    const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+    for (unsigned l = 0; l < 64; l += 4) {
+        const __m128i take_b =
+            _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(unsigned(mask >> l) & 0xfu)), bit), bit);
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + l));
+        const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + l));
+        _mm_store_si128(reinterpret_cast<__m128i*>(out + l),
+                        _mm_or_si128(_mm_and_si128(take_b, y), _mm_andnot_si128(take_b, x)));
+    }
+#else
     for (unsigned l = 0; l < 64; ++l) out[l] = ((mask >> l) & 1) ? b[l] : a[l];
+#endif
     commit_vdst(w, e, out);
 }
 

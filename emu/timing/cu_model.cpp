@@ -1,6 +1,7 @@
 #include "emu/timing/cu_model.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -55,6 +56,11 @@ struct SimWave {
     std::vector<Cycle> vm;     // retire times, in issue order (vmcnt retires in order)
     std::vector<Cycle> lgkm;   // retire times (LDS in order, scalar memory in any order)
     Cycle last_vm_retire = 0, last_lds_retire = 0;
+    // A blocked s_waitcnt: record `wait_record` waits until `wait_until`
+    // (see try_issue).
+    std::size_t wait_record = ~std::size_t{0};
+    Cycle wait_until = 0;
+    Stall wait_reason = Stall::lgkm_wait;
 };
 
 struct SimGroup {
@@ -107,6 +113,7 @@ public:
                     w.vm.clear();
                     w.lgkm.clear();
                     w.last_vm_retire = w.last_lds_retire = 0;
+                    w.wait_record = ~std::size_t{0};
                     if (w.ended) --group.live;
                 }
                 if (group.live == 0) group.active = false;
@@ -158,11 +165,21 @@ private:
     static void prune(std::vector<Cycle>& entries, Cycle c) {
         entries.erase(std::remove_if(entries.begin(), entries.end(), [c](Cycle t) { return t <= c; }), entries.end());
     }
-    // When at most `keep` of the entries are outstanding.
-    static Cycle counter_ready(std::vector<Cycle> entries, unsigned keep) {
+    // When at most `keep` of the entries are outstanding. A blocked wait
+    // asks again every turn, so the selection works on a copy on the stack
+    // (the issue limits keep at most max_vm entries) instead of a vector.
+    static Cycle counter_ready(const std::vector<Cycle>& entries, unsigned keep) {
         if (entries.size() <= keep) return 0;
-        std::sort(entries.begin(), entries.end());
-        return entries[entries.size() - keep - 1];
+        std::array<Cycle, std::max(InFlightQueue::max_vm, InFlightQueue::max_lgkm)> copy;
+        if (entries.size() > copy.size()) {
+            std::vector<Cycle> sorted = entries;
+            std::sort(sorted.begin(), sorted.end());
+            return sorted[sorted.size() - keep - 1];
+        }
+        const auto end = std::copy(entries.begin(), entries.end(), copy.begin());
+        const auto nth = copy.begin() + (entries.size() - keep - 1);
+        std::nth_element(copy.begin(), nth, end);
+        return *nth;
     }
 
     void turn(Cycle c, unsigned s, std::array<std::uint64_t, stall_count>& windows, bool& changed) {
@@ -255,11 +272,22 @@ private:
         switch (f.unit) {
         case Unit::internal:
             if (f.cls == InstClass::waitcnt) {
+                // A blocked wait asks again every turn. Until it issues the
+                // wave adds no entries, so each counter stays ready at the
+                // same cycle (its entries only age), and so does the reason:
+                // both are kept from the first ask.
+                if (w.wait_record == w.next && w.wait_until > c) {
+                    reason = w.wait_reason;
+                    return Outcome::blocked;
+                }
                 prune(w.vm, c);
                 prune(w.lgkm, c);
                 const Cycle vm = counter_ready(w.vm, f.wait_vm), lgkm = counter_ready(w.lgkm, f.wait_lgkm);
                 if (vm > c || lgkm > c) {
                     reason = vm >= lgkm ? Stall::vm_wait : Stall::lgkm_wait;
+                    w.wait_record = w.next;
+                    w.wait_until = std::max(vm, lgkm);
+                    w.wait_reason = reason;
                     return Outcome::blocked;
                 }
             }

@@ -131,7 +131,11 @@ public:
     WorkgroupTrace trace;
 
     void before_instruction(const Wave& w, const ExecInst& e) override {
-        settle(w.group->counters);
+        const Counters& counters = w.group->counters;
+        // Nothing runs between settling the last instruction and the
+        // snapshot for this one: one sum of the bytes serves both.
+        const std::uint64_t bytes = bytes_of(counters);
+        settle(counters, bytes);
         if (trace.waves.size() <= w.id) trace.waves.resize(w.id + 1);
         std::vector<TraceRecord>& records = trace.waves[w.id].records;
         TraceRecord r;
@@ -146,10 +150,11 @@ public:
         trace.counters.valu_multiply_add += e.multiply_add;
         last_wave_ = w.id;
         pending_ = true;
-        snapshot(w.group->counters);
+        conflicts_ = counters.lds_bank_conflict_cycles;
+        bytes_ = bytes;
     }
     bool observes_global_memory() const override { return false; }
-    void wave_ended(const Wave& w) override { settle(w.group->counters); }
+    void wave_ended(const Wave& w) override { settle(w.group->counters, bytes_of(w.group->counters)); }
 
 private:
     bool pending_ = false;
@@ -159,17 +164,15 @@ private:
     static std::uint64_t bytes_of(const Counters& c) {
         return c.lds_read_bytes + c.lds_write_bytes + c.global_read_bytes + c.global_write_bytes + c.scalar_read_bytes;
     }
-    void snapshot(const Counters& c) {
-        conflicts_ = c.lds_bank_conflict_cycles;
-        bytes_ = bytes_of(c);
-    }
-    void settle(const Counters& c) {
+    // The last instruction's record gets what the counters gained since it
+    // was announced; `bytes` is bytes_of(c).
+    void settle(const Counters& c, std::uint64_t bytes) {
         if (!pending_) return;
         pending_ = false;
         TraceRecord& r = trace.waves[last_wave_].records.back();
         r.conflict_cycles =
             static_cast<std::uint16_t>(std::min<std::uint64_t>(c.lds_bank_conflict_cycles - conflicts_, 0xffff));
-        r.bytes = static_cast<std::uint32_t>(bytes_of(c) - bytes_);
+        r.bytes = static_cast<std::uint32_t>(bytes - bytes_);
         trace.counters.lds_bank_conflict_cycles += r.conflict_cycles;
     }
 };

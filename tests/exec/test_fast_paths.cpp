@@ -148,6 +148,70 @@ TEST_CASE("multiply-add runs with DPP src0: fast path equals the general path bi
     }
 }
 
+// DPP sources of other instructions (v_mov_b32_dpp, as the dpp3 kernels move
+// A with row_ror:4; v_add_u32 with DPP): a row-local pattern is gathered by
+// rows (dpp_gather_rows, AVX2 or AVX-512), the others and the general path
+// lane by lane. Every control, row/bank masks, bound_ctrl, some lanes
+// inactive (invalid sources); each instruction reads the previous result.
+namespace {
+
+std::string dpp_move_body(const std::vector<std::string>& controls, unsigned active_lanes) {
+    std::ostringstream s;
+    s << "  global_load_dword v2, v1, s[6:7]\n  global_load_dword v3, v1, s[8:9]\n  s_waitcnt vmcnt(0)\n";
+    for (std::size_t j = 0; j < controls.size(); ++j) s << "  v_mov_b32 v" << 10 + j << ", v3\n";
+    if (active_lanes < 64) s << "  v_cmpx_gt_u32 vcc, " << active_lanes << ", v0\n";
+    s << "  s_nop 1\n";
+    for (std::size_t j = 0; j < controls.size(); ++j) {
+        const unsigned row_mask = (j % 5 == 1) ? 0xb : 0xf, bank_mask = (j % 7 == 2) ? 0x6 : 0xf;
+        const std::string src = j == 0 ? "v2" : "v" + std::to_string(9 + j);
+        const std::string op = j % 4 == 3 ? "v_add_u32 v" + std::to_string(10 + j) + ", " + src + ", v3"
+                                          : "v_mov_b32 v" + std::to_string(10 + j) + ", " + src;
+        s << "  " << op << " " << controls[j] << " row_mask:0x" << std::hex << row_mask << " bank_mask:0x" << bank_mask
+          << std::dec << (j % 2 == 0 ? " bound_ctrl:0" : "") << "\n  s_nop 1\n";
+    }
+    s << "  s_mov_b64 exec, -1\n";
+    for (std::size_t j = 0; j < controls.size(); ++j)
+        s << "  global_store_dword v1, v" << 10 + j << ", s[4:5]\n  s_add_u32 s4, s4, 256\n  s_addc_u32 s5, s5, 0\n";
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("DPP moves and other DPP sources: the row gather equals the lane-by-lane gather", "[exec][dpp][fast_paths]") {
+    for (const char* mcpu : {"gfx906", "gfx90a"}) {
+        const std::vector<std::string> controls = dpp_controls(std::string(mcpu) == "gfx90a");
+        for (const unsigned active : {64u, 41u}) {
+            INFO(mcpu << " active lanes " << active);
+            KernelOptions options;
+            options.mcpu = mcpu;
+            options.vgprs = 128;
+            const CodeObject co = assemble_kernel(dpp_move_body(controls, active), options);
+            const Program fast = build_program(co, co.kernels.at(0));
+            Program general = build_program(co, co.kernels.at(0));
+            use_general_paths(general);
+            CHECK(std::count_if(fast.dpp_patterns.begin(), fast.dpp_patterns.end(),
+                                [](const auto& p) { return p->row_local; }) > 40);
+            std::vector<std::uint32_t> stored[2];
+            Counters counters[2];
+            for (const bool general_path : {false, true}) {
+                TestRun run(64 * controls.size());
+                run.fill(1, awkward_floats(7));
+                run.fill(2, awkward_floats(8));
+                const DispatchResult r = run.run(general_path ? general : fast);
+                INFO((r.fault ? r.fault->message : std::string()));
+                REQUIRE(r.ok());
+                stored[general_path] = run.read(0, 64 * controls.size());
+                counters[general_path] = r.counters;
+            }
+            CHECK(counters[0] == counters[1]);
+            for (std::size_t i = 0; i < stored[0].size(); ++i) {
+                INFO("control " << controls[i / 64] << " lane " << i % 64);
+                REQUIRE(stored[0][i] == stored[1][i]);
+            }
+        }
+    }
+}
+
 // Packed multiply-add runs (v_pk_fma_f32, gfx90a and gfx940/gfx942): the AVX-512
 // rows take the direct steps (VGPR pairs, op_sel/op_sel_hi any, no neg, no
 // clamp); steps with neg_lo/neg_hi, clamp or a scalar or constant source stay
@@ -287,6 +351,7 @@ TEST_CASE("global and raw-buffer accesses: the direct path equals the lane-by-la
         for (const std::uint32_t records : {4096u, 500u, 256u, 260u}) {
             INFO("active lanes " << active << ", num_records " << records);
             std::vector<std::uint32_t> results[2];
+            Counters counters[2];
             for (const bool watched : {false, true}) {
                 TestRun run(dwords);
                 run.fill(1, input);
@@ -297,7 +362,10 @@ TEST_CASE("global and raw-buffer accesses: the direct path equals the lane-by-la
                 INFO((r.fault ? r.fault->message : std::string()));
                 REQUIRE(r.ok());
                 results[watched] = run.read(0, dwords);
+                counters[watched] = r.counters;
             }
+            CHECK(counters[0] == counters[1]);
+            CHECK(counters[0].global_read_bytes > 0);
             for (std::size_t i = 0; i < dwords; ++i) {
                 INFO("segment " << i / 256 << " dword " << i % 256);
                 REQUIRE(results[0][i] == results[1][i]);
