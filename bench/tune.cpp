@@ -3,7 +3,9 @@
 // at counts of workgroups on the busiest compute unit, and write the tuning
 // table the library estimates each kernel's time from (docs/tuning.md).
 // With --check N: N random held-out shapes, each kernel modeled in full, the
-// table's choice against the best kernel and the fixed rule.
+// table's choice against the best kernel and the fixed rule. With --census N:
+// the share of each kernel in the table's choice over N random shapes
+// (nothing modeled).
 #include "model.hpp"
 #include "options.hpp"
 
@@ -20,6 +22,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -136,12 +139,34 @@ std::vector<int> sorted_unique(std::vector<int> v) {
     return v;
 }
 
+// Sizes log-uniform in [low, high], none a multiple of 32 (off the tuning
+// grid's powers of two): the shapes of --check and --census.
+struct SizeRange {
+    int low = 0, high = 0;
+};
+
+std::optional<SizeRange> parse_size_range(const std::string& text) {
+    SizeRange r;
+    char colon = 0;
+    std::istringstream range(text);
+    if (!(range >> r.low >> colon >> r.high) || colon != ':' || !range.eof() || r.low < 1 || r.high < r.low)
+        return std::nullopt;
+    return r;
+}
+
+int draw_size(std::mt19937& rng, const SizeRange& r) {
+    std::uniform_real_distribution<double> log_size(std::log(double(r.low)), std::log(double(r.high)));
+    // exp(log(x)) may land a hair below x: clamped, the ends stay in the range.
+    const int s = std::clamp(int(std::exp(log_size(rng))), r.low, r.high);
+    return s % 32 == 0 ? s + (s < r.high ? 1 : -1) : s;
+}
+
 int run(int argc, char** argv) {
     CLI::App app{"dppgemm-tune: the kernel Variant::best runs per problem, chosen on the cycle model (modeled)",
                  "dppgemm-tune"};
     std::string arch = default_emu_target, sizes = "128:4096:x2", sizes_m, sizes_n, sizes_k, layouts = "NN,NT,TN,TT";
-    std::string output, table_file, check_sizes = "100:4000";
-    unsigned jobs = 1, check = 0, seed = 1;
+    std::string output, table_file, check_sizes = "100:4000", census_sizes = "100:4000";
+    unsigned jobs = 1, check = 0, census = 0, seed = 1;
     int extrapolate_above = 512;
     double tie = 0.02;
     bool ranking = false;
@@ -173,8 +198,13 @@ int run(int argc, char** argv) {
                    "held-out check: N random shapes, every kernel modeled in full (no table written)");
     app.add_option("--check-sizes", check_sizes,
                    "--check: M, N and K log-uniform in LOW:HIGH, none a multiple of 32 (default 100:4000)");
-    app.add_option("--seed", seed, "--check: the shapes' seed (default 1)");
-    app.add_option("--table", table_file, "--check: the table to check (default: the one Variant::best uses)");
+    app.add_option("--census", census,
+                   "census: the share of each kernel in the table's choice (Variant::best) over N random shapes, "
+                   "the layouts of --layouts in turn (nothing modeled; no table written)");
+    app.add_option("--census-sizes", census_sizes,
+                   "--census: M, N and K log-uniform in LOW:HIGH, none a multiple of 32 (default 100:4000)");
+    app.add_option("--seed", seed, "--check, --census: the shapes' seed (default 1)");
+    app.add_option("--table", table_file, "--check, --census: the table to ask (default: the one Variant::best uses)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -198,27 +228,52 @@ int run(int argc, char** argv) {
         }
     }
 
+    if (check && census) {
+        std::cerr << "dppgemm-tune: --check and --census: one at a time\n";
+        return 2;
+    }
+    if (census) {
+        const std::optional<SizeRange> range = parse_size_range(census_sizes);
+        if (!range) {
+            std::cerr << "dppgemm-tune: --census-sizes " << census_sizes
+                      << ": must be LOW:HIGH with 1 <= LOW <= HIGH\n";
+            return 2;
+        }
+        std::mt19937 rng(seed);
+        std::map<Variant, unsigned> chosen;
+        for (unsigned i = 0; i < census; ++i) {
+            const auto [ta, tb] = layout_list[i % layout_list.size()];
+            const int m = draw_size(rng, *range), n = draw_size(rng, *range), k = draw_size(rng, *range);
+            ++chosen[*best_variant(arch, ta, tb, m, n, k, table_file)];
+        }
+        // Most chosen first; equal counts in candidate order.
+        std::vector<Variant> order;
+        for (Variant v : candidates)
+            if (chosen.count(v)) order.push_back(v);
+        std::stable_sort(order.begin(), order.end(), [&](Variant x, Variant y) { return chosen[x] > chosen[y]; });
+        std::printf(
+            "Variant::best on %s (table: %s), %u shapes: M, N and K log-uniform in [%d, %d], none a multiple "
+            "of 32, seed %u; layouts %s in turn\n",
+            arch.c_str(), table_file.empty() ? "the one Variant::best uses" : table_file.c_str(), census, range->low,
+            range->high, seed, layouts.c_str());
+        for (Variant v : order)
+            std::printf("%-16s %9u %6.1f %%\n", to_string(v), chosen[v], 100.0 * chosen[v] / census);
+        return 0;
+    }
     if (check) {
-        // Held out: sizes log-uniform in [low, high], none a multiple of 32.
-        int low = 0, high = 0;
-        char colon = 0;
-        std::istringstream range(check_sizes);
-        if (!(range >> low >> colon >> high) || colon != ':' || !range.eof() || low < 1 || high < low) {
+        // Held out: off the grid, each layout drawn at random.
+        const std::optional<SizeRange> range = parse_size_range(check_sizes);
+        if (!range) {
             std::cerr << "dppgemm-tune: --check-sizes " << check_sizes << ": must be LOW:HIGH with 1 <= LOW <= HIGH\n";
             return 2;
         }
         std::mt19937 rng(seed);
-        std::uniform_real_distribution<double> log_size(std::log(double(low)), std::log(double(high)));
         std::uniform_int_distribution<std::size_t> pick_layout(0, layout_list.size() - 1);
-        const auto size = [&] {
-            const int s = std::min(high, int(std::exp(log_size(rng))));
-            return s % 32 == 0 ? s + (s < high ? 1 : -1) : s;
-        };
         std::vector<Shape> shapes;
         std::vector<Key> keys;
         for (unsigned i = 0; i < check; ++i) {
             const auto [ta, tb] = layout_list[pick_layout(rng)];
-            const int m = size(), n = size(), k = size();
+            const int m = draw_size(rng, *range), n = draw_size(rng, *range), k = draw_size(rng, *range);
             shapes.push_back({ta, tb, m, n, k});
             for (Variant v : candidates) keys.emplace_back(ta, tb, m, n, k, v);
         }

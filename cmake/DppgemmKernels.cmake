@@ -20,6 +20,22 @@ function(dppgemm_require_each_in items known message)
   endforeach()
 endfunction()
 
+# Matches `line`, a row of the table `file`, against `regex`, handing its
+# groups to the caller as CMAKE_MATCH_1..9; stops naming the file, the row
+# and the form `form` a row of kind `kind` must have when it does not match.
+function(_dppgemm_match_row file kind form regex line)
+  # The scope starts with the caller's groups; a group matching nothing must not keep them.
+  foreach(group RANGE 1 9)
+    set(CMAKE_MATCH_${group} "")
+  endforeach()
+  if(NOT line MATCHES "${regex}")
+    message(FATAL_ERROR "${file}: malformed ${kind} row (want ${form}):\n  ${line}")
+  endif()
+  foreach(group RANGE 1 9)
+    set(CMAKE_MATCH_${group} "${CMAKE_MATCH_${group}}" PARENT_SCOPE)
+  endforeach()
+endfunction()
+
 # The target table, include/dppgemm/targets.def (also read by C++ and by the
 # op-table generator): DPPGEMM_KNOWN_FEATURES (the DPPGEMM_FEATURE names),
 # DPPGEMM_TARGET_FEATURES_<target>, DPPGEMM_TARGET_LLVM_<target> (the LLVM
@@ -31,18 +47,16 @@ function(dppgemm_read_target_table file)
   file(STRINGS ${file} feature_lines REGEX "^DPPGEMM_FEATURE\\(")
   set(known)
   foreach(line IN LISTS feature_lines)
-    if(NOT line MATCHES "^DPPGEMM_FEATURE\\(([a-z0-9_]+), *\"[^\"]*\"\\)$")
-      message(FATAL_ERROR "${file}: malformed feature row (want DPPGEMM_FEATURE(name, \"meaning\")):\n  ${line}")
-    endif()
+    _dppgemm_match_row(${file} feature "DPPGEMM_FEATURE(name, \"meaning\")"
+                       "^DPPGEMM_FEATURE\\(([a-z0-9_]+), *\"[^\"]*\"\\)$" "${line}")
     list(APPEND known ${CMAKE_MATCH_1})
   endforeach()
   file(STRINGS ${file} target_lines REGEX "^DPPGEMM_TARGET\\(")
   set(kernel_targets)
   foreach(line IN LISTS target_lines)
-    if(NOT line MATCHES "^DPPGEMM_TARGET\\((gfx[0-9a-f]+), *0x[0-9a-f]+, *([0-9]+), *([01]), *\"([a-z0-9_ ]*)\", *[a-z0-9_]+\\)$")
-      message(FATAL_ERROR "${file}: malformed target row (want DPPGEMM_TARGET(gfxNNN, 0xMACH, llvm, 0|1, "
-                          "\"feature ...\", lds_banks)):\n  ${line}")
-    endif()
+    _dppgemm_match_row(${file} target "DPPGEMM_TARGET(gfxNNN, 0xMACH, llvm, 0|1, \"feature ...\", lds_banks)"
+                       "^DPPGEMM_TARGET\\((gfx[0-9a-f]+), *0x[0-9a-f]+, *([0-9]+), *([01]), *\"([a-z0-9_ ]*)\", *[a-z0-9_]+\\)$"
+                       "${line}")
     set(target ${CMAKE_MATCH_1})
     set(llvm ${CMAKE_MATCH_2})
     set(kernels ${CMAKE_MATCH_3})
@@ -109,10 +123,9 @@ function(dppgemm_read_variant_table file)
   set(row_re "^[ \t]*DPPGEMM_VARIANT\\((${name_re}), *${str_re}, *${str_re}, *${str_re}, *([0-9]+), *([0-9]+), *([0-9]+), *(-?[0-9]+), *${str_re}\\)[ \t]*$")
   set(names)
   foreach(line IN LISTS lines)
-    if(NOT line MATCHES "${row_re}")
-      message(FATAL_ERROR "${file}: malformed variant row (want DPPGEMM_VARIANT(name, \"template.s\", "
-                          "\"NAME=VALUE ...\", \"feature ...\", macro_tile, micro_tile, requests, extra_valu, \"idea\")):\n  ${line}")
-    endif()
+    _dppgemm_match_row(${file} variant
+                       "DPPGEMM_VARIANT(name, \"template.s\", \"NAME=VALUE ...\", \"feature ...\", macro_tile, micro_tile, requests, extra_valu, \"idea\")"
+                       "${row_re}" "${line}")
     set(name ${CMAKE_MATCH_1})
     set(template_file "${CMAKE_MATCH_2}")
     set(defines "${CMAKE_MATCH_3}")

@@ -321,7 +321,7 @@ bool raw_buffer_lanes(const Wave& w, const ExecInst& e, unsigned dwords, DwordLa
     // first + v at worst (aligned_lanes then says no).
     u32 low = ~0u, high = 0, bits = 0;
 #if defined(__SSE2__)
-    // 4 lanes a step (the scalar loop, unrolled, was about 620 host
+    // 4 lanes a step (the scalar loop, unrolled, costs about 620 host
     // instructions per access; callgrind, 16^3 SGEMM through the BLAS).
     // Unsigned min and max as signed ones after flipping the sign bits.
     const __m128i flip = _mm_set1_epi32(int(0x80000000u)), zero = _mm_setzero_si128();

@@ -103,3 +103,42 @@ TEST_CASE("dppgemm-bench --variant best runs the table's choice, or the fixed ru
     row = nlohmann::json::parse(read(dir / "b.json"))["configs"][0]["variants"][0];
     CHECK(row["kernel"] == "dppgemm_sgemm_dpp2_denorm_NT");
 }
+
+TEST_CASE("dppgemm-tune --census counts the table's choice per kernel over the shapes it draws") {
+    // A hand-made table for gfx906 (60 CUs): NN rows for dpp1_denorm (128x128
+    // tile) and dpp2_64_denorm (64x64), a TT row for dpp2_64_denorm only, none
+    // for NT (the fixed rule, dpp2_denorm). One K row: the times hold for every K.
+    const fs::path table = fs::path(dppgemm::test_support::work_dir()) / "census.tune";
+    std::ofstream(table) << "dppgemm-tuning-table 2\ntarget gfx906\ncompute-units 60\ntie 0\n"
+                            "dpp1_denorm NN 8 1:1 2:10\ndpp2_64_denorm NN 8 1:2 2:3\ndpp2_64_denorm TT 8 1:5\n";
+    const auto census = [&](const std::string& sizes) {
+        const Outcome o = run(std::string(DPPGEMM_TUNE) + " --arch gfx906 --census 7 --seed 3 --census-sizes " + sizes +
+                              " --layouts NN,NT,TT --table " + table.string());
+        CAPTURE(o.err);
+        CHECK(o.status == 0);
+        return o.out;
+    };
+    const std::string header = "Variant::best on gfx906 (table: " + table.string() + "), 7 shapes: M, N and K ";
+    // 7 shapes, the layouts in turn: NN 3, NT 2, TT 2. At 200^3 both NN
+    // candidates put one workgroup on a CU (4 and 16 tiles): dpp1_denorm's
+    // 1 ms beats 2 ms.
+    CHECK(census("200:200") ==
+          header +
+              "log-uniform in [200, 200], none a multiple of 32, seed 3; layouts NN,NT,TT in turn\n"
+              "dpp1_denorm              3   42.9 %\n"
+              "dpp2_denorm              2   28.6 %\n"
+              "dpp2_64_denorm           2   28.6 %\n");
+    // At 1000^3: dpp1_denorm's 64 tiles put 2 on a CU (10 ms), dpp2_64_denorm's
+    // 256 put 5 (3 ms at 2, extended by 1 ms a workgroup: 6 ms).
+    CHECK(census("1000:1000") == header +
+                                     "log-uniform in [1000, 1000], none a multiple of 32, seed 3; layouts NN,NT,TT in "
+                                     "turn\n"
+                                     "dpp2_64_denorm           5   71.4 %\n"
+                                     "dpp2_denorm              2   28.6 %\n");
+    const Outcome both = run(std::string(DPPGEMM_TUNE) + " --arch gfx906 --census 7 --check 7");
+    CHECK(both.status == 2);
+    CHECK(both.err == "dppgemm-tune: --check and --census: one at a time\n");
+    const Outcome bad = run(std::string(DPPGEMM_TUNE) + " --arch gfx906 --census 7 --census-sizes 9:3");
+    CHECK(bad.status == 2);
+    CHECK(bad.err == "dppgemm-tune: --census-sizes 9:3: must be LOW:HIGH with 1 <= LOW <= HIGH\n");
+}

@@ -7,11 +7,13 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <sstream>
 
 #include "../support/kernel_table.hpp"
 #include "../support/sgemm_launch.hpp"
 #include "check_support.hpp"
 #include "dppgemm/code_objects.h"
+#include "test_toolchain.hpp"
 
 using namespace check_test;
 using dppgemm::test_support::random_matrix;
@@ -74,6 +76,36 @@ bool is_mutation_site(const Inst& inst) {
     return info.has(OF_WAITCNT) || info.has(OF_BARRIER) || info.has(OF_NOP);
 }
 
+// Per kernel (SgemmKernel::name), the s_waitcnt, s_barrier and s_nop lines of
+// llvm-objdump's listing (the disassembly oracle, not the emulator's decoder):
+// the mutants the test must make. One llvm-objdump per target.
+std::map<std::string, unsigned> disassembled_mutation_sites(const std::vector<SgemmKernel>& kernels) {
+    namespace support = dppgemm::test_support;
+    std::map<std::string, std::vector<const SgemmKernel*>> by_target;
+    for (const SgemmKernel& k : kernels) by_target[k.object->target].push_back(&k);
+    const std::string dir = support::fresh_dir("objdump");
+    std::map<std::string, unsigned> sites;
+    for (const auto& [target, list] : by_target) {
+        std::string command = support::llvm_for(target).objdump + " -d --mcpu=" + target;
+        std::map<std::string, std::string> name_of;  // the listing's "<path>:" -> kernel
+        for (const SgemmKernel* k : list) {
+            const std::string path = dir + "/" + target + "_" + k->object->kernel_name + ".co";
+            support::write_bytes(path, {k->object->data, k->object->data + k->object->size});
+            command += " " + path;
+            name_of[path + ":"] = k->name();
+            sites[k->name()] = 0;
+        }
+        // Each object's listing starts "<path>:\tfile format ..."; an instruction
+        // line starts with its mnemonic.
+        std::istringstream counts(support::run(
+            command + " | awk '/file format/ { object = $1 } $1 ~ /^s_(waitcnt|barrier|nop)$/ { ++n[object] } " +
+            "END { for (o in n) print o, n[o] }'"));
+        std::string object;
+        for (unsigned n; counts >> object >> n;) sites.at(name_of.at(object)) = n;
+    }
+    return sites;
+}
+
 }  // namespace
 
 TEST_CASE("the dppgemm kernels report nothing on every target, variant and layout", "[check][sgemm]") {
@@ -106,11 +138,14 @@ TEST_CASE("every s_waitcnt, s_barrier and s_nop removed from a dppgemm kernel is
     // runs to the end.
     CheckOptions first_only;
     first_only.stop_at_first = true;
-    unsigned mutations = 0, nops = 0;
-    for (const SgemmKernel& k : sgemm_kernels()) {
+    const std::vector<SgemmKernel> kernels = sgemm_kernels();
+    const std::map<std::string, unsigned> disassembled = disassembled_mutation_sites(kernels);
+    unsigned mutations = 0, nops = 0, expected = 0;
+    for (const SgemmKernel& k : kernels) {
         const Kernel& kernel = k.code.kernels.at(0);
         const Target target = k.code.target.processor;
         const Program original = build_program(kernel, target);
+        const unsigned before = mutations;
         for (const Inst& inst : original.insts) {
             if (!is_mutation_site(inst)) continue;
             const Program mutated = build_program(with_nop_at(kernel, inst.pc), target);
@@ -129,8 +164,11 @@ TEST_CASE("every s_waitcnt, s_barrier and s_nop removed from a dppgemm kernel is
             ++mutations;
             nops += inst.info().has(OF_NOP);
         }
+        INFO(k.name());
+        CHECK(mutations - before == disassembled.at(k.name()));
+        expected += disassembled.at(k.name());
     }
-    CHECK(mutations >= 60 * 20);
+    CHECK(mutations == expected);
     CHECK(nops > 0);
 }
 
