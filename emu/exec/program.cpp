@@ -406,6 +406,7 @@ void use_general_paths(Program& program) {
     // Every DPP source gathered lane by lane (dpp_gather), not by rows.
     for (const std::unique_ptr<DppPattern>& pattern : program.dpp_patterns)
         pattern->row_local = pattern->half_local = false;
+    program.repeated_lds_accesses = false;
     general(program.code);
     for (std::vector<ExecInst>& code : program.code_by_fp32_denorm) general(code);
 }

@@ -134,6 +134,9 @@ struct Program {
     // waves run between two barriers (see build_code): launch() then runs
     // the waves one after another even where it could spread them over threads.
     bool wave_order_matters = false;
+    // LDS accesses that repeat their memo's lane pattern with every lane
+    // active take sem_lds.cpp's one-pass path (use_general_paths clears it).
+    bool repeated_lds_accesses = true;
 
     // Index of the instruction starting at byte offset `pc`, or no_target.
     std::uint32_t index_of(std::int64_t pc) const;
@@ -163,7 +166,8 @@ unsigned agpr_base(const Program& program);
 std::string register_operand_error(const Program& program, const ExecInst& e);
 
 // Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
-// row_dpp_vgprs, multiply_add_run, DppPattern::row_local), in every denorm
+// row_dpp_vgprs, multiply_add_run, DppPattern::row_local,
+// repeated_lds_accesses), in every denorm
 // mode's code, so that each instruction takes the general path (fetch, a
 // lane-by-lane gather, commit): tests run a
 // program both ways and compare the registers bit for bit.

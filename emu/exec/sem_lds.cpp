@@ -287,22 +287,24 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
 
 // The common access of a loop body, in one pass (the SGEMM kernels' LDS
 // reads and writes): one address per lane, whole dwords, every lane active,
-// no observer, and the lane pattern the instruction's conflict memo holds
-// (lds.hpp), as a loop's access at a new base has. The memo then gives the
-// bank conflicts, and one comparison gives the bounds for all 64 lanes:
-// when lane 0's base + offset does not pass 2^32 and the memo's largest
-// relative address (lane l's address minus lane 0's) ends inside the LDS,
-// every lane's base + offset is lane 0's address plus its relative one,
-// inside the LDS and without wrapping. The counter queue must also be below
-// its limit, so that issuing retires nothing (a landing could change the
-// address or data VGPRs the general path reads before it). Anything else
-// takes the general path (every lane's address and bounds, the memo's
-// comparison and update, the observer), which faults where an access leaves
-// the LDS. tests/exec/test_fast_paths.cpp compares the two (an observer
-// forces the general path). Returns the memo, or null for the general path.
+// and the lane pattern the instruction's conflict memo holds (lds.hpp), as a
+// loop's access at a new base has. The memo then gives the bank conflicts,
+// and one comparison gives the bounds for all 64 lanes: when lane 0's base +
+// offset does not pass 2^32 and the memo's largest relative address (lane
+// l's address minus lane 0's) ends inside the LDS, every lane's base +
+// offset is lane 0's address plus its relative one, inside the LDS and
+// without wrapping. The counter queue must also be below its limit, so that
+// issuing retires nothing (a landing could change the address or data VGPRs
+// the general path reads before it). Anything else takes the general path
+// (every lane's address and bounds, the memo's comparison and update),
+// which faults where an access leaves the LDS. An observer (the checkers,
+// the cycle model's trace recorder) sees the same access on either path
+// (observe_repeated). tests/exec/test_fast_paths.cpp compares the two
+// (use_general_paths forces the general path), with and without an
+// observer. Returns the memo, or null for the general path.
 const LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const DsFormat& f, bool write) {
     Workgroup& g = *w.group;
-    if (w.exec() != ~0ull || g.observer || f.two_addresses || f.bytes < 4) return nullptr;
+    if (w.exec() != ~0ull || !g.env->program->repeated_lds_accesses || f.two_addresses || f.bytes < 4) return nullptr;
     const LdsConflictMemo* memo = g.lds_memo[e.index].get();
     if (!memo || !memo->valid || memo->active_lanes != ~0ull || memo->elements != 1) return nullptr;
     if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
@@ -328,6 +330,24 @@ void account_repeated(Wave& w, const DsFormat& f, bool write, const LdsConflictM
         c.lds_read_bytes += bytes;
     }
     c.lds_bank_conflict_cycles += memo.cycles;
+}
+
+// The observer's view of a repeated whole access, as account() gives it for
+// the general path: lane l's offset is base[l] + offset (no wrap:
+// repeated_whole_access), the memo's pattern id.
+void observe_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write, const LdsConflictMemo& memo) {
+    WorkgroupObserver* o = w.group->observer;
+    if (!o) return;
+    std::uint32_t offsets[1][64];
+    const u32* base = w.v[e.src[0].index];
+    const u32 offset = u32(e.inst->offset & 0xffff);
+    for (unsigned l = 0; l < 64; ++l) offsets[0][l] = base[l] + offset;
+    MemoryAccess& access = w.group->observed_access;
+    access.begin(MemoryAccess::Space::lds, write, ~0ull, f.bytes, 1);
+    access.pattern_id = memo.pattern_id;
+    access.lds_offsets = offsets;
+    o->memory_access(w, e, access);
+    access.lds_offsets = nullptr;  // `offsets` ends here
 }
 
 InFlightMemoryOp& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
@@ -367,6 +387,7 @@ void ds_read(Wave& w, const ExecInst& e) {
         if (f.bytes == 12) gathers[3](lds, base, ~0ull, out);
         else gather_all_lanes(f.dwords_per_element(), memo->quads, lds, base, out);
         account_repeated(w, f, false, *memo);
+        observe_repeated(w, e, f, false, *memo);
         return;
     }
     const u64 exec = w.exec();
@@ -402,6 +423,7 @@ void ds_write(Wave& w, const ExecInst& e) {
         entry.counter = WaitCounter::lgkm_lds;
         issue(w, e, entry);
         account_repeated(w, f, true, *memo);
+        observe_repeated(w, e, f, true, *memo);
         return;
     }
     const u64 exec = w.exec();

@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -465,9 +466,44 @@ std::string lds_body(unsigned active_lanes) {
     return s.str();
 }
 
-// Watches nothing, but its presence takes every LDS access down the general path.
-struct IdleWatcher : DispatchObserver {
-    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override { return std::make_unique<WorkgroupObserver>(); }
+// Records every LDS access an observer is given, so that the two paths can
+// be compared as the checkers and the trace recorder see them. Pattern ids
+// are unique in the process, not per run: each becomes the order in which
+// its pattern first appeared.
+struct LdsAccessRecord {
+    std::uint32_t inst;
+    bool write;
+    std::uint64_t lanes;
+    std::uint32_t bytes, per_lane, pattern;
+    std::vector<std::uint64_t> addresses;  // every active lane's, element by element
+    bool operator==(const LdsAccessRecord& o) const {
+        return inst == o.inst && write == o.write && lanes == o.lanes && bytes == o.bytes && per_lane == o.per_lane &&
+               pattern == o.pattern && addresses == o.addresses;
+    }
+};
+struct LdsAccessLog {
+    std::vector<LdsAccessRecord> records;
+    std::map<std::uint64_t, std::uint32_t> pattern_order;
+};
+struct LdsAccessRecorder : WorkgroupObserver {
+    LdsAccessLog& log;
+    explicit LdsAccessRecorder(LdsAccessLog& into) : log(into) {}
+    void memory_access(const Wave&, const ExecInst& e, const MemoryAccess& a) override {
+        if (a.space != MemoryAccess::Space::lds) return;
+        LdsAccessRecord r{e.index, a.write, a.lanes, a.bytes_per_lane, a.addresses_per_lane, 0, {}};
+        if (a.pattern_id)
+            r.pattern = log.pattern_order.try_emplace(a.pattern_id, log.pattern_order.size() + 1).first->second;
+        for (unsigned el = 0; el < a.addresses_per_lane; ++el)
+            for (unsigned l = 0; l < 64; ++l)
+                if ((a.lanes >> l) & 1) r.addresses.push_back(a.address_of(el, l));
+        log.records.push_back(std::move(r));
+    }
+};
+struct LdsAccessWatcher : DispatchObserver {
+    LdsAccessLog log;
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override {
+        return std::make_unique<LdsAccessRecorder>(log);
+    }
     void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
 };
 
@@ -480,33 +516,48 @@ TEST_CASE("LDS reads and writes: the repeated whole access equals the general pa
     for (const unsigned active : {64u, 45u}) {
         INFO("active lanes " << active);
         const CodeObject co = assemble_kernel(lds_body(active), options);
-        const Program program = build_program(co, co.kernels.at(0));
-        std::vector<std::uint32_t> results[2], lds[2];
-        Counters counters[2];
-        for (const bool watched : {false, true}) {
+        Program programs[2] = {build_program(co, co.kernels.at(0)), build_program(co, co.kernels.at(0))};
+        use_general_paths(programs[1]);
+        // Runs: fast, general, fast observed, general observed.
+        std::vector<std::uint32_t> results[4], lds[4];
+        Counters counters[4];
+        LdsAccessWatcher watchers[2];
+        for (unsigned i = 0; i < 4; ++i) {
             TestRun run(reads * 256);
-            IdleWatcher watcher;
-            if (watched) run.observer = &watcher;
-            const DispatchResult r = run.run(program);
-            INFO((r.fault ? r.fault->message : std::string()));
+            if (i >= 2) run.observer = &watchers[i - 2];
+            const DispatchResult r = run.run(programs[i % 2]);
+            INFO("run " << i << (r.fault ? r.fault->message : std::string()));
             REQUIRE(r.ok());
-            results[watched] = run.read(0, reads * 256);
-            lds[watched] = run.read(1, 2048);
-            counters[watched] = r.counters;
+            results[i] = run.read(0, reads * 256);
+            lds[i] = run.read(1, 2048);
+            counters[i] = r.counters;
         }
-        for (std::size_t i = 0; i < results[0].size(); ++i) {
-            INFO("read " << i / 256 << " lane " << i % 256 / 4 << " dword " << i % 4);
-            REQUIRE(results[0][i] == results[1][i]);
+        for (unsigned i = 1; i < 4; ++i) {
+            INFO("run " << i << " against the unobserved fast one");
+            for (std::size_t k = 0; k < results[0].size(); ++k) {
+                INFO("read " << k / 256 << " lane " << k % 256 / 4 << " dword " << k % 4);
+                REQUIRE(results[0][k] == results[i][k]);
+            }
+            for (std::size_t k = 0; k < lds[0].size(); ++k) {
+                INFO("LDS dword " << k);
+                REQUIRE(lds[0][k] == lds[i][k]);
+            }
+            CHECK(counters[0] == counters[i]);
         }
-        for (std::size_t i = 0; i < lds[0].size(); ++i) {
-            INFO("LDS dword " << i);
-            REQUIRE(lds[0][i] == lds[1][i]);
+        // The observers saw the same accesses, lane by lane, on both paths.
+        const std::vector<LdsAccessRecord>& fast = watchers[0].log.records;
+        const std::vector<LdsAccessRecord>& general = watchers[1].log.records;
+        REQUIRE(fast.size() == general.size());
+        for (std::size_t k = 0; k < fast.size(); ++k) {
+            INFO("access " << k << " at instruction " << general[k].inst);
+            REQUIRE(fast[k] == general[k]);
         }
-        CHECK(counters[0] == counters[1]);
-        // Not vacuous: conflicts were counted, values were read and written.
+        // Not vacuous: conflicts were counted, values were read and written,
+        // and accesses repeated their pattern (the fast path's condition).
         CHECK(counters[0].lds_bank_conflict_cycles > 0);
         CHECK(std::count(results[0].begin(), results[0].end(), 0x10005u) > 0);
         CHECK(std::count_if(lds[0].begin(), lds[0].end(), [](std::uint32_t v) { return v >> 16 == 2; }) > 0);
+        CHECK(watchers[0].log.pattern_order.size() < fast.size());
     }
 }
 
@@ -522,13 +573,12 @@ TEST_CASE("LDS reads and writes leaving the LDS fault the same on both paths", "
                                                   "\n  v_add_u32 v10, 600, v10\n  s_sub_u32 s20, s20, 1\n"
                                                   "  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lloop\n",
                                               options);
-        const Program program = build_program(co, co.kernels.at(0));
+        Program programs[2] = {build_program(co, co.kernels.at(0)), build_program(co, co.kernels.at(0))};
+        use_general_paths(programs[1]);
         std::optional<Fault> faults[2];
-        for (const bool watched : {false, true}) {
+        for (const unsigned general : {0u, 1u}) {
             TestRun run(64);
-            IdleWatcher watcher;
-            if (watched) run.observer = &watcher;
-            faults[watched] = run.run(program).fault;
+            faults[general] = run.run(programs[general]).fault;
         }
         REQUIRE(faults[0]);
         REQUIRE(faults[1]);
