@@ -122,6 +122,26 @@ std::string shape_text(const Shape& s) {
     return std::string{s.ta, s.tb} + " " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
+// The table Variant::best asks (--table, else $DPPGEMM_TUNING_TABLE, else
+// the shipped one), read again here so that --check can say how close its
+// estimates come to the fully modeled times; nullopt with `error` set when
+// it cannot be read.
+std::optional<dppgemm::TuningTable> asked_table(const std::string& arch, const std::string& table_file,
+                                                std::string& error) {
+    std::string path = table_file;
+    if (path.empty())
+        if (const char* env = std::getenv("DPPGEMM_TUNING_TABLE")) path = env;
+    if (path.empty()) return dppgemm::parse_tuning_table(dppgemm::shipped_tuning_table(arch), arch, error);
+    std::ifstream in(path);
+    if (!in) {
+        error = path + ": cannot be read";
+        return std::nullopt;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    return dppgemm::parse_tuning_table(text.str(), path, error);
+}
+
 // The tile counts (x, y) of a grid of full tiles that puts `w` workgroups
 // on the busiest of `cus` compute units: the fewest workgroups that do,
 // as square as it goes (the least data to copy).
@@ -294,6 +314,26 @@ int run(int argc, char** argv) {
             std::printf("%-22s %-16s %10.4f %-16s %10.4f %8.2f %-16s %10.4f %8.2f\n", shape_text(s).c_str(),
                         to_string(chosen), t(chosen), to_string(best), t(best), over, to_string(fixed), t(fixed),
                         under);
+        }
+        // How far the table's estimates are from the full model, every
+        // candidate on every shape: the choice is only as good as these.
+        std::string table_error;
+        if (const std::optional<TuningTable> table = asked_table(arch, table_file, table_error)) {
+            std::vector<std::pair<double, std::string>> off;  // estimate / modeled - 1, in %
+            for (const Shape& s : shapes)
+                for (Variant v : candidates)
+                    if (const std::optional<double> e = table->estimate(v, s.ta, s.tb, s.m, s.n, s.k))
+                        off.emplace_back(100 * (*e / times.at({s.ta, s.tb, s.m, s.n, s.k, v}).ms - 1),
+                                         shape_text(s) + " " + to_string(v));
+            std::sort(off.begin(), off.end());
+            if (!off.empty())
+                std::printf(
+                    "estimates: %zu kernel times, median %+.2f %% against the full model's, from %+.2f %% (%s) "
+                    "to %+.2f %% (%s)\n",
+                    off.size(), off[off.size() / 2].first, off.front().first, off.front().second.c_str(),
+                    off.back().first, off.back().second.c_str());
+        } else {
+            std::printf("estimates: not compared (%s)\n", table_error.c_str());
         }
         const bool pass = worst <= 5.0 && slower_than_fixed == 0;
         std::printf(

@@ -142,3 +142,40 @@ TEST_CASE("dppgemm-tune --census counts the table's choice per kernel over the s
     CHECK(bad.status == 2);
     CHECK(bad.err == "dppgemm-tune: --census-sizes 9:3: must be LOW:HIGH with 1 <= LOW <= HIGH\n");
 }
+
+TEST_CASE("dppgemm-tune --check says how far the table's estimates are from the full model's times") {
+    // One row (dpp2_64_denorm, NN, one point): its estimate is 1 ms for every
+    // problem, so the one kernel time compared is 1 ms against the modeled
+    // time the check prints for the table's choice. Whether the check passes
+    // (the one row's kernel being the best) does not matter here.
+    const fs::path table = fs::path(dppgemm::test_support::work_dir()) / "check.tune";
+    std::ofstream(table) << "dppgemm-tuning-table 2\ntarget gfx906\ncompute-units 60\ntie 0\n"
+                            "dpp2_64_denorm NN 8 1:1\n";
+    const Outcome o = run(std::string(DPPGEMM_TUNE) + " --arch gfx906 --check 1 --check-sizes 1000:1000 --layouts NN " +
+                          "--table " + table.string());
+    CAPTURE(o.out, o.err);
+    CHECK((o.status == 0 || o.status == 1));
+    std::istringstream lines(o.out);
+    std::string header, shape_line, estimates;
+    std::getline(lines, header);
+    std::getline(lines, shape_line);
+    std::getline(lines, estimates);
+    std::istringstream fields(shape_line);
+    std::string layout, dims, chosen;
+    double modeled_ms = 0;
+    fields >> layout >> dims >> chosen >> modeled_ms;
+    CHECK(layout + " " + dims == "NN 1000x1000x1000");
+    REQUIRE(chosen == "dpp2_64_denorm");
+    REQUIRE(modeled_ms > 0);
+    const std::string prefix = "estimates: 1 kernel times, median ";
+    REQUIRE(estimates.rfind(prefix, 0) == 0);
+    const double median = std::stod(estimates.substr(prefix.size()));
+    // The printed time has 4 decimals: the percentage agrees to their precision.
+    CHECK(median == Approx(100 * (1 / modeled_ms - 1)).epsilon(0.002));
+    CHECK(estimates.find("(NN 1000x1000x1000 dpp2_64_denorm)") != std::string::npos);
+
+    const Outcome missing =
+        run(std::string(DPPGEMM_TUNE) +
+            " --arch gfx906 --check 1 --check-sizes 40:40 --layouts NN --table /nonexistent/x.tune");
+    CHECK(missing.out.find("estimates: not compared (/nonexistent/x.tune: cannot be read)\n") != std::string::npos);
+}
