@@ -125,27 +125,33 @@ void scatter(std::uint8_t* lds, const u32* address, u64 exec, const u32* const* 
 
 // ds_read_b128 with every lane active, the GEMM's LDS read: four lanes' rows
 // at a time, transposed into the four dword planes (moves only, bits intact).
+#if defined(__SSE2__)
+// Lanes l..l+3's four dwords (one row each) into the four dword planes.
+inline void store_transposed_quad(__m128 row0, __m128 row1, __m128 row2, __m128 row3, u32* out, unsigned l) {
+    _MM_TRANSPOSE4_PS(row0, row1, row2, row3);
+    _mm_storeu_ps(reinterpret_cast<float*>(out + l), row0);
+    _mm_storeu_ps(reinterpret_cast<float*>(out + 64 + l), row1);
+    _mm_storeu_ps(reinterpret_cast<float*>(out + 128 + l), row2);
+    _mm_storeu_ps(reinterpret_cast<float*>(out + 192 + l), row3);
+}
+#endif
+
 void gather_all_lanes_x4(const std::uint8_t* lds, const u32* address, u32* out) {
 #if defined(__SSE2__)
-    for (unsigned l = 0; l < 64; l += 4) {
-        __m128 row0 = _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l]));
-        __m128 row1 = _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 1]));
-        __m128 row2 = _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 2]));
-        __m128 row3 = _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 3]));
-        _MM_TRANSPOSE4_PS(row0, row1, row2, row3);
-        _mm_storeu_ps(reinterpret_cast<float*>(out + l), row0);
-        _mm_storeu_ps(reinterpret_cast<float*>(out + 64 + l), row1);
-        _mm_storeu_ps(reinterpret_cast<float*>(out + 128 + l), row2);
-        _mm_storeu_ps(reinterpret_cast<float*>(out + 192 + l), row3);
-    }
+    for (unsigned l = 0; l < 64; l += 4)
+        store_transposed_quad(_mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l])),
+                              _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 1])),
+                              _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 2])),
+                              _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 3])), out, l);
 #else
     gather<4>(lds, address, ~0ull, out);
 #endif
 }
 
 // ds_read_b64 with every lane active, the 32x32 kernels' LDS read (2x2 per
-// lane): four lanes' pairs at a time into the two dword planes. Lane by lane
-// it was a fifth of a 64^3 call's host instructions (callgrind); moves only.
+// lane): four lanes' pairs at a time into the two dword planes (lane by lane
+// the gather is a fifth of a 64^3 call's host instructions, callgrind); moves
+// only.
 void gather_all_lanes_x2(const std::uint8_t* lds, const u32* address, u32* out) {
 #if defined(__SSE2__)
     for (unsigned l = 0; l < 64; l += 4) {
@@ -183,13 +189,8 @@ void gather_consecutive_quads(unsigned dwords, const std::uint8_t* lds, const u3
             _mm_storeu_ps(reinterpret_cast<float*>(out + 64 + l),
                           _mm_shuffle_ps(lanes01, lanes23, _MM_SHUFFLE(3, 1, 3, 1)));
         } else {
-            __m128 row0 = _mm_loadu_ps(quad), row1 = _mm_loadu_ps(quad + 4);
-            __m128 row2 = _mm_loadu_ps(quad + 8), row3 = _mm_loadu_ps(quad + 12);
-            _MM_TRANSPOSE4_PS(row0, row1, row2, row3);
-            _mm_storeu_ps(reinterpret_cast<float*>(out + l), row0);
-            _mm_storeu_ps(reinterpret_cast<float*>(out + 64 + l), row1);
-            _mm_storeu_ps(reinterpret_cast<float*>(out + 128 + l), row2);
-            _mm_storeu_ps(reinterpret_cast<float*>(out + 192 + l), row3);
+            store_transposed_quad(_mm_loadu_ps(quad), _mm_loadu_ps(quad + 4), _mm_loadu_ps(quad + 8),
+                                  _mm_loadu_ps(quad + 12), out, l);
         }
     }
 #else
@@ -299,7 +300,7 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
 // (every lane's address and bounds, the memo's comparison and update),
 // which faults where an access leaves the LDS. An observer (the checkers,
 // the cycle model's trace recorder) sees the same access on either path
-// (observe_repeated). tests/exec/test_fast_paths.cpp compares the two
+// (account_repeated). tests/exec/test_fast_paths.cpp compares the two
 // (use_general_paths forces the general path), with and without an
 // observer. Returns the memo, or null for the general path.
 const LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const DsFormat& f, bool write) {
@@ -318,8 +319,11 @@ const LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const D
     return memo;
 }
 
-// account() for a repeated whole access: 64 lanes, the memo's conflicts.
-void account_repeated(Wave& w, const DsFormat& f, bool write, const LdsConflictMemo& memo) {
+// account() for a repeated whole access: 64 lanes, the memo's conflicts,
+// and for an observer the same access the general path gives it: lane l's
+// offset is base[l] + offset (no wrap: repeated_whole_access), the memo's
+// pattern id.
+void account_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write, const LdsConflictMemo& memo) {
     Counters& c = w.group->counters;
     const u64 bytes = 64ull * f.bytes;
     if (write) {
@@ -330,12 +334,6 @@ void account_repeated(Wave& w, const DsFormat& f, bool write, const LdsConflictM
         c.lds_read_bytes += bytes;
     }
     c.lds_bank_conflict_cycles += memo.cycles;
-}
-
-// The observer's view of a repeated whole access, as account() gives it for
-// the general path: lane l's offset is base[l] + offset (no wrap:
-// repeated_whole_access), the memo's pattern id.
-void observe_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write, const LdsConflictMemo& memo) {
     WorkgroupObserver* o = w.group->observer;
     if (!o) return;
     std::uint32_t offsets[1][64];
@@ -386,8 +384,7 @@ void ds_read(Wave& w, const ExecInst& e) {
         u32* out = w.pending.data(issue_read(w, e, f.result_dwords(), 0, ~0ull));
         if (f.bytes == 12) gathers[3](lds, base, ~0ull, out);
         else gather_all_lanes(f.dwords_per_element(), memo->quads, lds, base, out);
-        account_repeated(w, f, false, *memo);
-        observe_repeated(w, e, f, false, *memo);
+        account_repeated(w, e, f, false, *memo);
         return;
     }
     const u64 exec = w.exec();
@@ -422,8 +419,7 @@ void ds_write(Wave& w, const ExecInst& e) {
         InFlightMemoryOp entry;
         entry.counter = WaitCounter::lgkm_lds;
         issue(w, e, entry);
-        account_repeated(w, f, true, *memo);
-        observe_repeated(w, e, f, true, *memo);
+        account_repeated(w, e, f, true, *memo);
         return;
     }
     const u64 exec = w.exec();
