@@ -122,26 +122,6 @@ std::string shape_text(const Shape& s) {
     return std::string{s.ta, s.tb} + " " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
-// The table Variant::best asks (--table, else $DPPGEMM_TUNING_TABLE, else
-// the shipped one), read again here so that --check can say how close its
-// estimates come to the fully modeled times; nullopt with `error` set when
-// it cannot be read.
-std::optional<dppgemm::TuningTable> asked_table(const std::string& arch, const std::string& table_file,
-                                                std::string& error) {
-    std::string path = table_file;
-    if (path.empty())
-        if (const char* env = std::getenv("DPPGEMM_TUNING_TABLE")) path = env;
-    if (path.empty()) return dppgemm::parse_tuning_table(dppgemm::shipped_tuning_table(arch), arch, error);
-    std::ifstream in(path);
-    if (!in) {
-        error = path + ": cannot be read";
-        return std::nullopt;
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    return dppgemm::parse_tuning_table(text.str(), path, error);
-}
-
 // The tile counts (x, y) of a grid of full tiles that puts `w` workgroups
 // on the busiest of `cus` compute units: the fewest workgroups that do,
 // as square as it goes (the least data to copy).
@@ -318,7 +298,7 @@ int run(int argc, char** argv) {
         // How far the table's estimates are from the full model, every
         // candidate on every shape: the choice is only as good as these.
         std::string table_error;
-        if (const std::optional<TuningTable> table = asked_table(arch, table_file, table_error)) {
+        if (const std::optional<TuningTable> table = tuning_table_in_use(arch, table_file, table_error)) {
             std::vector<std::pair<double, std::string>> off;  // estimate / modeled - 1, in %
             for (const Shape& s : shapes)
                 for (Variant v : candidates)

@@ -324,21 +324,45 @@ const LoadedTable& load(const std::string& file, const std::string& target) {
     return t;
 }
 
-}  // namespace
-
-std::optional<Variant> best_variant(std::string_view target, char trans_a, char trans_b, std::int64_t m, std::int64_t n,
-                                    std::int64_t k, const std::string& tuning_table) {
-    const std::string base = detail::base_arch(std::string(target));
+// The table Variant::best asks for `base` (Options::tuning_table, else
+// $DPPGEMM_TUNING_TABLE, else the shipped one), or null with `error` saying
+// why it is not used (empty when the target ships none).
+const TuningTable* table_in_use(const std::string& base, const std::string& tuning_table, std::string& error) {
     std::string file = tuning_table;
     if (file.empty())
         if (const char* env = std::getenv("DPPGEMM_TUNING_TABLE")) file = env;
     const LoadedTable& loaded = load(file, base);
     if (!loaded.table) {
-        if (!loaded.error.empty()) warn_once(loaded.error);
-        return best_variant(base);
+        error = loaded.error;
+        return nullptr;
     }
     if (loaded.table->target != base) {
-        warn_once("'" + file + "' is for " + loaded.table->target + ", not " + base);
+        error = "'" + file + "' is for " + loaded.table->target + ", not " + base;
+        return nullptr;
+    }
+    return &*loaded.table;
+}
+
+}  // namespace
+
+std::optional<TuningTable> tuning_table_in_use(std::string_view target, const std::string& tuning_table,
+                                               std::string& error) {
+    const std::string base = detail::base_arch(std::string(target));
+    const TuningTable* table = table_in_use(base, tuning_table, error);
+    if (!table) {
+        if (error.empty()) error = "no tuning table for " + base;
+        return std::nullopt;
+    }
+    return *table;
+}
+
+std::optional<Variant> best_variant(std::string_view target, char trans_a, char trans_b, std::int64_t m, std::int64_t n,
+                                    std::int64_t k, const std::string& tuning_table) {
+    const std::string base = detail::base_arch(std::string(target));
+    std::string error;
+    const TuningTable* table = table_in_use(base, tuning_table, error);
+    if (!table) {
+        if (!error.empty()) warn_once(error);
         return best_variant(base);
     }
     // A BLAS program repeats a few shapes millions of times (LAPACK's
@@ -356,11 +380,11 @@ std::optional<Variant> best_variant(std::string_view target, char trans_a, char 
     const std::size_t slot =
         std::size_t(m * 31 + n * 17 + k * 7 + trans_a * 3 + trans_b) % recent.size();  // any spread will do
     Recent& r = recent[slot];
-    if (r.table == &*loaded.table && r.trans_a == trans_a && r.trans_b == trans_b && r.m == m && r.n == n && r.k == k)
+    if (r.table == table && r.trans_a == trans_a && r.trans_b == trans_b && r.m == m && r.n == n && r.k == k)
         return r.chosen;
-    std::optional<Variant> chosen = loaded.table->choose(trans_a, trans_b, m, n, k);
+    std::optional<Variant> chosen = table->choose(trans_a, trans_b, m, n, k);
     if (!chosen) chosen = best_variant(base);
-    r = {&*loaded.table, trans_a, trans_b, m, n, k, chosen};
+    r = {table, trans_a, trans_b, m, n, k, chosen};
     return chosen;
 }
 

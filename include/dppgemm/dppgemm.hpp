@@ -259,6 +259,12 @@ std::optional<TuningTable> parse_tuning_table(std::string_view text, std::string
 std::string format_tuning_table(const TuningTable& table, const std::vector<std::string>& comments = {});
 // The table shipped for a target (embedded text); empty when there is none.
 std::string_view shipped_tuning_table(std::string_view target);
+// The table Variant::best asks for this target (Options::tuning_table's file,
+// else $DPPGEMM_TUNING_TABLE, else the shipped one), as it reads it; nullopt
+// with `error` saying why when it does not use one (cannot be read,
+// malformed, for another target, none shipped).
+std::optional<TuningTable> tuning_table_in_use(std::string_view target, const std::string& tuning_table,
+                                               std::string& error);
 // What Variant::best runs for this problem: the choice of the tuning table
 // (Options::tuning_table, else $DPPGEMM_TUNING_TABLE, else the shipped one),
 // else best_variant. A table that cannot be read, is

@@ -177,5 +177,5 @@ TEST_CASE("dppgemm-tune --check says how far the table's estimates are from the 
     const Outcome missing =
         run(std::string(DPPGEMM_TUNE) +
             " --arch gfx906 --check 1 --check-sizes 40:40 --layouts NN --table /nonexistent/x.tune");
-    CHECK(missing.out.find("estimates: not compared (/nonexistent/x.tune: cannot be read)\n") != std::string::npos);
+    CHECK(missing.out.find("estimates: not compared ('/nonexistent/x.tune' cannot be read)\n") != std::string::npos);
 }
