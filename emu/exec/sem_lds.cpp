@@ -261,10 +261,8 @@ void scatter_sub_dword(std::uint8_t* lds, const DsFormat& f, const u32* address,
 }
 
 // Counters, the bank model and the observer.
-void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write, const LdsLaneAddresses& a) {
-    Counters& c = w.group->counters;
-    const u64 active = popcount(exec);
-    const u64 bytes = active * f.bytes * a.elements;
+// Requests and bytes of an LDS access: `active` lanes, `bytes` in all.
+void count_requests(Counters& c, bool write, u64 active, u64 bytes) {
     if (write) {
         c.lds_write_requests += active;
         c.lds_write_bytes += bytes;
@@ -272,18 +270,30 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
         c.lds_read_requests += active;
         c.lds_read_bytes += bytes;
     }
+}
+
+// What an observer is told of an LDS access (the lanes' offsets are lent,
+// element-major, for the call only).
+void observe(Wave& w, const ExecInst& e, bool write, u64 exec, unsigned bytes, unsigned elements,
+             std::uint64_t pattern_id, const std::uint32_t (*offsets)[64]) {
+    WorkgroupObserver* o = w.group->observer;
+    MemoryAccess& access = w.group->observed_access;
+    access.begin(MemoryAccess::Space::lds, write, exec, bytes, elements);
+    access.pattern_id = pattern_id;
+    access.lds_offsets = offsets;
+    o->memory_access(w, e, access);
+    access.lds_offsets = nullptr;
+}
+
+void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write, const LdsLaneAddresses& a) {
+    Counters& c = w.group->counters;
+    const u64 active = popcount(exec);
+    count_requests(c, write, active, active * f.bytes * a.elements);
     const LdsLaneGrouping& passes =
         lds_bank_model(w.group->env->program->target).passes(write, a.elements * a.dwords_per_element);
     LdsConflictMemo& memo = w.group->memo(e.index);
     c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, passes, memo);
-    if (WorkgroupObserver* o = w.group->observer) {
-        MemoryAccess& access = w.group->observed_access;
-        access.begin(MemoryAccess::Space::lds, write, exec, f.bytes, a.elements);
-        access.pattern_id = exec ? memo.pattern_id : 0;
-        access.lds_offsets = a.byte;
-        o->memory_access(w, e, access);
-        access.lds_offsets = nullptr;  // `a` ends here
-    }
+    if (w.group->observer) observe(w, e, write, exec, f.bytes, a.elements, exec ? memo.pattern_id : 0, a.byte);
 }
 
 // The common access of a loop body, in one pass (the SGEMM kernels' LDS
@@ -325,27 +335,14 @@ const LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const D
 // pattern id.
 void account_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write, const LdsConflictMemo& memo) {
     Counters& c = w.group->counters;
-    const u64 bytes = 64ull * f.bytes;
-    if (write) {
-        c.lds_write_requests += 64;
-        c.lds_write_bytes += bytes;
-    } else {
-        c.lds_read_requests += 64;
-        c.lds_read_bytes += bytes;
-    }
+    count_requests(c, write, 64, 64ull * f.bytes);
     c.lds_bank_conflict_cycles += memo.cycles;
-    WorkgroupObserver* o = w.group->observer;
-    if (!o) return;
+    if (!w.group->observer) return;
     std::uint32_t offsets[1][64];
     const u32* base = w.v[e.src[0].index];
     const u32 offset = u32(e.inst->offset & 0xffff);
     for (unsigned l = 0; l < 64; ++l) offsets[0][l] = base[l] + offset;
-    MemoryAccess& access = w.group->observed_access;
-    access.begin(MemoryAccess::Space::lds, write, ~0ull, f.bytes, 1);
-    access.pattern_id = memo.pattern_id;
-    access.lds_offsets = offsets;
-    o->memory_access(w, e, access);
-    access.lds_offsets = nullptr;  // `offsets` ends here
+    observe(w, e, write, ~0ull, f.bytes, 1, memo.pattern_id, offsets);
 }
 
 InFlightMemoryOp& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
