@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 
 namespace dppgemm::detail {
 
@@ -41,6 +42,49 @@ Counters public_counters(const emu::Counters& c) {
 #define DPPGEMM_COUNTER(name, counts) out.name = c.name;
 #include "dppgemm/counters.def"
     return out;
+}
+
+// Where the kernel finds A and B. It only loads from them, so the caller's
+// arrays are mapped where they are (DeviceMemory::map_host) instead of
+// copied: a copy of each per call, and its zeroing, cost as much as a
+// workgroup's start. A and B that share bytes (two blocks of one matrix, as
+// LAPACK passes them) are one mapping of both ranges. Copies remain where a
+// range cannot be mapped (at or above DeviceMemory::first_address). With
+// alpha = 0 or K = 0 the BLAS contract lets A and B be anything, null
+// included: they get zeroed allocations, of which the kernel reads only
+// zeros (0 * 0 adds +0).
+std::pair<std::uint64_t, std::uint64_t> input_addresses(emu::DeviceMemory& memory, const Problem& p,
+                                                        std::size_t a_bytes, std::size_t b_bytes) {
+    const auto zeroed = [&memory](std::size_t bytes, const char* name) {
+        // Zero-sized operands still get an allocation: the kernel never
+        // touches them, but their address must be a valid one.
+        return memory.allocate(bytes ? bytes : 4, name);
+    };
+    if (!p.reads_a_and_b()) return {zeroed(a_bytes, "A"), zeroed(b_bytes, "B")};
+    const auto a = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p.a));
+    const auto b = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p.b));
+    const auto mappable = [](std::uint64_t address, std::uint64_t bytes) {
+        return bytes != 0 && address != 0 && address < emu::DeviceMemory::first_address &&
+               bytes <= emu::DeviceMemory::first_address - address;
+    };
+    if (!mappable(a, a_bytes) || !mappable(b, b_bytes)) {
+        const std::uint64_t a_copy = zeroed(a_bytes, "A"), b_copy = zeroed(b_bytes, "B");
+        memory.write(a_copy, p.a, a_bytes);
+        memory.write(b_copy, p.b, b_bytes);
+        return {a_copy, b_copy};
+    }
+    // The kernel never stores to A or B (its stores go through C's buffer
+    // descriptor), so the const arrays may be mapped.
+    auto* const host_a = const_cast<float*>(p.a);
+    auto* const host_b = const_cast<float*>(p.b);
+    if (a < b + b_bytes && b < a + a_bytes) {
+        const std::uint64_t first = std::min(a, b), end = std::max(a + a_bytes, b + b_bytes);
+        memory.map_host(a <= b ? static_cast<void*>(host_a) : static_cast<void*>(host_b), end - first, "A and B");
+    } else {
+        memory.map_host(host_a, a_bytes, "A");
+        memory.map_host(host_b, b_bytes, "B");
+    }
+    return {a, b};
 }
 
 ModeledTime public_modeled(const emu::timing::CuModelResult& m, emu::Target target,
@@ -157,17 +201,8 @@ Result run_emu(const Problem& p, const Options& options) {
         const emu::Program& program = program_for(co, co->kernel_name);
         emu::DeviceMemory memory;
         const std::size_t a_bytes = p.a_elements() * 4, b_bytes = p.b_elements() * 4, c_bytes = p.c_elements() * 4;
-        // Zero-sized operands still get an allocation: the kernel never touches
-        // them (alpha == 0 or K == 0), but their address must be a valid one.
-        const std::uint64_t a = memory.allocate(a_bytes ? a_bytes : 4, "A");
-        const std::uint64_t b = memory.allocate(b_bytes ? b_bytes : 4, "B");
+        const auto [a, b] = input_addresses(memory, p, a_bytes, b_bytes);
         const std::uint64_t c = memory.allocate(c_bytes ? c_bytes : 4, "C");
-        // alpha = 0 or K = 0: the BLAS contract lets A and B be anything, null
-        // included; the kernel then reads the allocations' zeros (0 * 0 adds +0).
-        if (p.reads_a_and_b()) {
-            if (a_bytes) memory.write(a, p.a, a_bytes);
-            if (b_bytes) memory.write(b, p.b, b_bytes);
-        }
         // model_only runs some workgroups: C keeps its values where the others would write.
         if (c_bytes && (p.beta != 0.0f || options.model_only)) memory.write(c, p.c, c_bytes);
 

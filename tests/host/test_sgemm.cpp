@@ -432,6 +432,29 @@ TEST_CASE("sgemm: alpha = 0 with null A and B (legal BLAS) computes beta C witho
     }
 }
 
+TEST_CASE("sgemm: A and B in one array (the same matrix, or overlapping blocks) give the reference's bits") {
+    // LAPACK passes blocks of one matrix as A and B; the emu backend reads
+    // them where they are, as one range when they share bytes.
+    struct Case {
+        char ta, tb;
+        std::size_t b_offset;  // elements from A's first
+    };
+    const int m = 37, n = 33, k = 20, ld = 45;
+    std::vector<float> x(std::size_t(ld) * 40);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(int(i * 37 % 19) - 9) * 0.375f;
+    const std::vector<float> x_before = x;
+    for (const Case& t : {Case{'N', 'T', 0}, Case{'N', 'T', 3}, Case{'T', 'N', std::size_t(ld) * 2 + 1}}) {
+        INFO(t.ta << t.tb << " B at A + " << t.b_offset);
+        std::vector<float> c(std::size_t(m) * n, 0.5f), expected = c;
+        REQUIRE(dppgemm::sgemm(t.ta, t.tb, m, n, k, 1.5f, x.data(), ld, x.data() + t.b_offset, ld, -1.0f, c.data(), m,
+                               on(Backend::emu)));
+        dppgemm::reference_sgemm(best_mac(), t.ta, t.tb, m, n, k, 1.5f, x.data(), ld, x.data() + t.b_offset, ld, -1.0f,
+                                 expected.data(), m);
+        CHECK(bitwise_equal(c, expected));
+        CHECK(bitwise_equal(x, x_before));
+    }
+}
+
 TEST_CASE("sgemm: the hip backend without a GPU and without fallback names the HIP error") {
     const Problem p = Problem::random('N', 'N', 8, 8, 8, 0, 1);
     std::vector<float> c;
