@@ -154,6 +154,8 @@ std::uint64_t new_pattern_id() {
 
 }  // namespace
 
+bool lds_patterns_equal(const std::uint32_t* a, const std::uint32_t* b) { return std::equal(a, a + 64, b); }
+
 DPPGEMM_AVX2_CLONES bool lds_pattern_repeats_all_lanes(const std::uint32_t* base, const std::uint32_t* relative) {
     const std::uint32_t origin = base[0];
     std::uint32_t differences = 0;
@@ -175,6 +177,7 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
     if (same_pattern && same_shape) return memo.cycles;
     memo.valid = true;
     memo.pattern_id = new_pattern_id();
+    memo.same_as = 0;
     memo.passes = &passes;
     memo.active_lanes = active_lanes;
     memo.elements = access.elements;

@@ -293,6 +293,10 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
         lds_bank_model(w.group->env->program->target).passes(write, a.elements * a.dwords_per_element);
     LdsConflictMemo& memo = w.group->memo(e.index);
     c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, passes, memo);
+    // With every lane active and one address per lane, the memo now holds
+    // the address VGPR's pattern (lane l's base minus lane 0's).
+    memo.verified_wave = &w;
+    memo.verified_pattern = exec == ~0ull && a.elements == 1 ? memo.pattern_id : 0;
     if (w.group->observer) observe(w, e, write, exec, f.bytes, a.elements, exec ? memo.pattern_id : 0, a.byte);
 }
 
@@ -313,10 +317,30 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
 // (account_repeated). tests/exec/test_fast_paths.cpp compares the two
 // (use_general_paths forces the general path), with and without an
 // observer. Returns the memo, or null for the general path.
-const LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const DsFormat& f, bool write) {
+// Whether every lane's address VGPR has the memo's pattern. Known without
+// looking when the instruction's verifier (ExecInst::lds_address_verifier:
+// the access just before through the same VGPR, which nothing wrote since)
+// found that VGPR in a pattern equal to the memo's; this wave made that
+// access on this thread (a wave's thread changes only at a barrier, which
+// the verifier's code does not pass), so the verifier's memo tells what it
+// found then. Otherwise one pass over the lanes.
+bool address_repeats(const Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
+    if (e.lds_address_verifier) {
+        const LdsConflictMemo* by = w.group->lds_memo[e.lds_address_verifier - 1].get();
+        if (by && by->verified_wave == &w && by->verified_pattern) {
+            if (memo.same_as == by->verified_pattern) return true;
+            if (!lds_patterns_equal(by->relative[0], memo.relative[0])) return false;
+            memo.same_as = by->verified_pattern;
+            return true;
+        }
+    }
+    return lds_pattern_repeats_all_lanes(w.v[e.src[0].index], memo.relative[0]);
+}
+
+LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const DsFormat& f, bool write) {
     Workgroup& g = *w.group;
     if (w.exec() != ~0ull || !g.env->program->repeated_lds_accesses || f.two_addresses || f.bytes < 4) return nullptr;
-    const LdsConflictMemo* memo = g.lds_memo[e.index].get();
+    LdsConflictMemo* memo = g.lds_memo[e.index].get();
     if (!memo || !memo->valid || memo->active_lanes != ~0ull || memo->elements != 1) return nullptr;
     if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
     const unsigned dwords = f.dwords_per_element();
@@ -325,7 +349,7 @@ const LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const D
     if (origin < offset || u64(origin) + memo->highest_relative + f.bytes > g.lds.size()) return nullptr;
     if (memo->dwords_per_element != dwords || memo->origin_byte_in_dword != origin % 4) return nullptr;
     if (memo->passes != &lds_bank_model(g.env->program->target).passes(write, dwords)) return nullptr;
-    if (!lds_pattern_repeats_all_lanes(base, memo->relative[0])) return nullptr;
+    if (!address_repeats(w, e, *memo)) return nullptr;
     return memo;
 }
 
@@ -333,10 +357,12 @@ const LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const D
 // and for an observer the same access the general path gives it: lane l's
 // offset is base[l] + offset (no wrap: repeated_whole_access), the memo's
 // pattern id.
-void account_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write, const LdsConflictMemo& memo) {
+void account_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write, LdsConflictMemo& memo) {
     Counters& c = w.group->counters;
     count_requests(c, write, 64, 64ull * f.bytes);
     c.lds_bank_conflict_cycles += memo.cycles;
+    memo.verified_wave = &w;
+    memo.verified_pattern = memo.pattern_id;
     if (!w.group->observer) return;
     std::uint32_t offsets[1][64];
     const u32* base = w.v[e.src[0].index];
@@ -372,13 +398,28 @@ void finish_atomic(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool
     account(w, e, f, exec, !returns, a);
 }
 
+// Where a read's data goes once its entry is issued: the destination
+// registers when the read may land at issue (ExecInst::lds_lands_at_issue;
+// not with an observer, which is told of each landing), the entry (with
+// nothing to land) still holding lgkmcnt; else the entry's block, which the
+// s_waitcnt that retires it lands.
+u32* read_destination(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
+    if (e.lds_lands_at_issue && !w.group->observer) {
+        InFlightMemoryOp entry;
+        entry.counter = WaitCounter::lgkm_lds;
+        issue(w, e, entry);
+        return vreg(w, e.dst);
+    }
+    return w.pending.data(issue_read(w, e, dwords, keep_mask, lanes));
+}
+
 void ds_read(Wave& w, const ExecInst& e) {
     const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
-    if (const LdsConflictMemo* memo = repeated_whole_access(w, e, f, false)) {
+    if (LdsConflictMemo* memo = repeated_whole_access(w, e, f, false)) {
         // lds + offset + base[l] is lane l's address (repeated_whole_access).
         const std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
         const u32* base = w.v[e.src[0].index];
-        u32* out = w.pending.data(issue_read(w, e, f.result_dwords(), 0, ~0ull));
+        u32* out = read_destination(w, e, f.result_dwords(), 0, ~0ull);
         if (f.bytes == 12) gathers[3](lds, base, ~0ull, out);
         else gather_all_lanes(f.dwords_per_element(), memo->quads, lds, base, out);
         account_repeated(w, e, f, false, *memo);
@@ -388,8 +429,7 @@ void ds_read(Wave& w, const ExecInst& e) {
     LdsLaneAddresses a;
     lane_addresses(w, e, f, a);
     check_bounds(w, a, exec, f.bytes);
-    InFlightMemoryOp& p = issue_read(w, e, f.result_dwords(), f.d16 ? (f.hi ? 0x0000ffffu : 0xffff0000u) : 0u, exec);
-    u32* data = w.pending.data(p);
+    u32* data = read_destination(w, e, f.result_dwords(), f.d16 ? (f.hi ? 0x0000ffffu : 0xffff0000u) : 0u, exec);
     const std::uint8_t* lds = w.group->lds.at(0, 0);
     for (unsigned el = 0; el < a.elements; ++el) {
         u32* out = data + 64 * el * a.dwords_per_element;
@@ -403,7 +443,7 @@ void ds_read(Wave& w, const ExecInst& e) {
 
 void ds_write(Wave& w, const ExecInst& e) {
     const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
-    if (const LdsConflictMemo* memo = repeated_whole_access(w, e, f, true)) {
+    if (LdsConflictMemo* memo = repeated_whole_access(w, e, f, true)) {
         std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
         const u32* base = w.v[e.src[0].index];
         if (f.bytes == 4) {
