@@ -71,6 +71,11 @@ struct LdsConflictMemo {
     // that a gather can move a quad's lanes at once (sem_lds.cpp).
     enum class Quads : std::uint8_t { any, consecutive, same };
     Quads quads = Quads::any;
+    // The same case: whether each row of 16 lanes reads one element
+    // (relative[0][16r + i] = relative[0][16r]), or every row reads what
+    // row 0 reads, lane for lane (relative[0][16r + i] = relative[0][i]).
+    enum class Rows : std::uint8_t { any, broadcast, repeat };
+    Rows rows = Rows::any;
     std::uint64_t cycles = 0;
     // What the instruction's last access found (sem_lds.cpp): the wave that
     // made it, and the pattern id when every lane's address VGPR had this

@@ -136,15 +136,15 @@ inline void store_transposed_quad(__m128 row0, __m128 row1, __m128 row2, __m128 
 }
 #endif
 
-void gather_all_lanes_x4(const std::uint8_t* lds, const u32* address, u32* out) {
+void gather_all_lanes_x4(const std::uint8_t* lds, const u32* address, u32* out, unsigned lanes = 64) {
 #if defined(__SSE2__)
-    for (unsigned l = 0; l < 64; l += 4)
+    for (unsigned l = 0; l < lanes; l += 4)
         store_transposed_quad(_mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l])),
                               _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 1])),
                               _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 2])),
                               _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 3])), out, l);
 #else
-    gather<4>(lds, address, ~0ull, out);
+    gather<4>(lds, address, lanes == 64 ? ~0ull : (1ull << lanes) - 1, out);
 #endif
 }
 
@@ -152,9 +152,9 @@ void gather_all_lanes_x4(const std::uint8_t* lds, const u32* address, u32* out) 
 // lane): four lanes' pairs at a time into the two dword planes (lane by lane
 // the gather is a fifth of a 64^3 call's host instructions, callgrind); moves
 // only.
-void gather_all_lanes_x2(const std::uint8_t* lds, const u32* address, u32* out) {
+void gather_all_lanes_x2(const std::uint8_t* lds, const u32* address, u32* out, unsigned lanes = 64) {
 #if defined(__SSE2__)
-    for (unsigned l = 0; l < 64; l += 4) {
+    for (unsigned l = 0; l < lanes; l += 4) {
         const __m128i lane0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(lds + address[l]));
         const __m128i lane1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(lds + address[l + 1]));
         const __m128i lane2 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(lds + address[l + 2]));
@@ -165,21 +165,21 @@ void gather_all_lanes_x2(const std::uint8_t* lds, const u32* address, u32* out) 
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 64 + l), _mm_unpackhi_epi64(lanes01, lanes23));
     }
 #else
-    gather<2>(lds, address, ~0ull, out);
+    gather<2>(lds, address, lanes == 64 ? ~0ull : (1ull << lanes) - 1, out);
 #endif
 }
 
 // ds_read_b32 with every lane active (the MFMA kernels' LDS read).
-void gather_all_lanes_x1(const std::uint8_t* lds, const u32* address, u32* out) {
-    for (unsigned l = 0; l < 64; ++l) std::memcpy(out + l, lds + address[l], 4);
+void gather_all_lanes_x1(const std::uint8_t* lds, const u32* address, u32* out, unsigned lanes = 64) {
+    for (unsigned l = 0; l < lanes; ++l) std::memcpy(out + l, lds + address[l], 4);
 }
 
 // Quads of lanes reading consecutive elements (LdsConflictMemo::quads): the
 // row-major A tile's reads, 4 lanes in one or two 16-byte loads per dword
 // plane pair. Moves and shuffles only, bits intact.
-void gather_consecutive_quads(unsigned dwords, const std::uint8_t* lds, const u32* address, u32* out) {
+void gather_consecutive_quads(unsigned dwords, const std::uint8_t* lds, const u32* address, u32* out, unsigned lanes) {
 #if defined(__SSE2__)
-    for (unsigned l = 0; l < 64; l += 4) {
+    for (unsigned l = 0; l < lanes; l += 4) {
         const float* quad = reinterpret_cast<const float*>(lds + address[l]);
         if (dwords == 1) {
             _mm_storeu_ps(reinterpret_cast<float*>(out + l), _mm_loadu_ps(quad));
@@ -194,17 +194,18 @@ void gather_consecutive_quads(unsigned dwords, const std::uint8_t* lds, const u3
         }
     }
 #else
-    if (dwords == 1) gather<1>(lds, address, ~0ull, out);
-    else if (dwords == 2) gather<2>(lds, address, ~0ull, out);
-    else gather<4>(lds, address, ~0ull, out);
+    const u64 exec = lanes == 64 ? ~0ull : (1ull << lanes) - 1;
+    if (dwords == 1) gather<1>(lds, address, exec, out);
+    else if (dwords == 2) gather<2>(lds, address, exec, out);
+    else gather<4>(lds, address, exec, out);
 #endif
 }
 
 // Quads of lanes reading one element (the B tile's broadcast reads): one
 // load per quad, each dword spread over the quad's 4 lanes.
 template <unsigned Dwords>
-void gather_same_quads(const std::uint8_t* lds, const u32* address, u32* out) {
-    for (unsigned l = 0; l < 64; l += 4) {
+void gather_same_quads(const std::uint8_t* lds, const u32* address, u32* out, unsigned lanes) {
+    for (unsigned l = 0; l < lanes; l += 4) {
         u32 element[Dwords];
         std::memcpy(element, lds + address[l], 4 * Dwords);
         for (unsigned d = 0; d < Dwords; ++d) {
@@ -217,17 +218,55 @@ void gather_same_quads(const std::uint8_t* lds, const u32* address, u32* out) {
     }
 }
 
+// The first `lanes` lanes' dwords into the planes by the memo's quad shape.
+void gather_quads(unsigned dwords, LdsConflictMemo::Quads quads, const std::uint8_t* lds, const u32* address, u32* out,
+                  unsigned lanes) {
+    if (quads == LdsConflictMemo::Quads::consecutive) gather_consecutive_quads(dwords, lds, address, out, lanes);
+    else if (quads == LdsConflictMemo::Quads::same && dwords == 1) gather_same_quads<1>(lds, address, out, lanes);
+    else if (quads == LdsConflictMemo::Quads::same && dwords == 2) gather_same_quads<2>(lds, address, out, lanes);
+    else if (quads == LdsConflictMemo::Quads::same) gather_same_quads<4>(lds, address, out, lanes);
+    else if (dwords == 1) gather_all_lanes_x1(lds, address, out, lanes);
+    else if (dwords == 2) gather_all_lanes_x2(lds, address, out, lanes);
+    else gather_all_lanes_x4(lds, address, out, lanes);
+}
+
+// Rows of 16 lanes that read one element each (LdsConflictMemo::rows, the
+// 32x32 kernels' B reads): one load per row, each dword spread over the
+// row's 16 lanes.
+template <unsigned Dwords>
+void gather_broadcast_rows(const std::uint8_t* lds, const u32* address, u32* out) {
+    for (unsigned l = 0; l < 64; l += 16) {
+        u32 element[Dwords];
+        std::memcpy(element, lds + address[l], 4 * Dwords);
+        for (unsigned d = 0; d < Dwords; ++d) {
+#if defined(__SSE2__)
+            const __m128i value = _mm_set1_epi32(int(element[d]));
+            for (unsigned i = 0; i < 16; i += 4)
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 64 * d + l + i), value);
+#else
+            for (unsigned i = 0; i < 16; ++i) out[64 * d + l + i] = element[d];
+#endif
+        }
+    }
+}
+
 // Every lane's dwords into the planes, at addresses below the LDS size (the
-// repeated whole access: 1, 2 or 4 dwords a lane), by the memo's quad shape.
-void gather_all_lanes(unsigned dwords, LdsConflictMemo::Quads quads, const std::uint8_t* lds, const u32* address,
+// repeated whole access: 1, 2 or 4 dwords a lane), by the memo's row and
+// quad shapes: rows that read what the first row reads (the 32x32 kernels'
+// A reads) get copies of its lanes.
+void gather_all_lanes(unsigned dwords, const LdsConflictMemo& memo, const std::uint8_t* lds, const u32* address,
                       u32* out) {
-    if (quads == LdsConflictMemo::Quads::consecutive) gather_consecutive_quads(dwords, lds, address, out);
-    else if (quads == LdsConflictMemo::Quads::same && dwords == 1) gather_same_quads<1>(lds, address, out);
-    else if (quads == LdsConflictMemo::Quads::same && dwords == 2) gather_same_quads<2>(lds, address, out);
-    else if (quads == LdsConflictMemo::Quads::same) gather_same_quads<4>(lds, address, out);
-    else if (dwords == 1) gather_all_lanes_x1(lds, address, out);
-    else if (dwords == 2) gather_all_lanes_x2(lds, address, out);
-    else gather_all_lanes_x4(lds, address, out);
+    if (memo.rows == LdsConflictMemo::Rows::broadcast) {
+        if (dwords == 1) gather_broadcast_rows<1>(lds, address, out);
+        else if (dwords == 2) gather_broadcast_rows<2>(lds, address, out);
+        else gather_broadcast_rows<4>(lds, address, out);
+    } else if (memo.rows == LdsConflictMemo::Rows::repeat) {
+        gather_quads(dwords, memo.quads, lds, address, out, 16);
+        for (unsigned d = 0; d < dwords; ++d)
+            for (unsigned l = 16; l < 64; l += 16) std::memcpy(out + 64 * d + l, out + 64 * d, 16 * sizeof(u32));
+    } else {
+        gather_quads(dwords, memo.quads, lds, address, out, 64);
+    }
 }
 
 // ds_write_b32 with every lane active (the SGEMM kernels' LDS write).
@@ -421,7 +460,7 @@ void ds_read(Wave& w, const ExecInst& e) {
         const u32* base = w.v[e.src[0].index];
         u32* out = read_destination(w, e, f.result_dwords(), 0, ~0ull);
         if (f.bytes == 12) gathers[3](lds, base, ~0ull, out);
-        else gather_all_lanes(f.dwords_per_element(), memo->quads, lds, base, out);
+        else gather_all_lanes(f.dwords_per_element(), *memo, lds, base, out);
         account_repeated(w, e, f, false, *memo);
         return;
     }

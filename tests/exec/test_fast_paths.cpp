@@ -384,7 +384,7 @@ TEST_CASE("global and raw-buffer accesses: the direct path equals the lane-by-la
 // observer forces. Each access runs three times in a loop at a moving base,
 // so that the memo holds its pattern from the second time on: b32, b64, b96
 // and b128 reads and writes at aligned, byte-misaligned, conflicting (one
-// bank), broadcast and reversed lane patterns, addresses that pass 2^32
+// bank), broadcast (by row), rows repeating the first and reversed lane patterns, addresses that pass 2^32
 // (every lane, or all but lane 0), all or some lanes active, and a read whose
 // address VGPR the counter's limit lands in. Results, LDS contents and every
 // counter must be the same; an access that leaves the LDS must fault the same.
@@ -404,6 +404,7 @@ std::vector<LdsPattern> lds_patterns(unsigned width) {
         {"misaligned", "  v_mul_u32_u24 v10, " + w + ", v0\n  v_add_u32 v10, 1, v10\n", 2, 260},
         {"one bank", "  v_lshlrev_b32 v10, 6, v0\n", 0, 4},
         {"broadcast", "  v_lshrrev_b32 v10, 4, v0\n  v_mul_u32_u24 v10, " + w + ", v10\n", 8, 36},
+        {"rows repeat", "  v_and_b32 v10, 15, v0\n  v_mul_u32_u24 v10, " + w + ", v10\n", 4, 128},
         {"reversed", "  v_xor_b32 v10, 63, v0\n  v_mul_u32_u24 v10, " + w + ", v10\n", 0, 1024},
         {"past 2^32, every lane", "  v_mul_u32_u24 v10, " + w + ", v0\n  v_add_u32 v10, 0xffffff00, v10\n", 0x200, 16},
         {"past 2^32 but lane 0",
@@ -512,7 +513,7 @@ struct LdsAccessWatcher : DispatchObserver {
 TEST_CASE("LDS reads and writes: the repeated whole access equals the general path", "[exec][lds][fast_paths]") {
     KernelOptions options;
     options.lds_bytes = 8192;
-    const std::size_t reads = 4 * 7 * 3 + 2;  // widths x patterns x times, and the limit case
+    const std::size_t reads = 4 * 8 * 3 + 2;  // widths x patterns x times, and the limit case
     for (const unsigned active : {64u, 45u}) {
         INFO("active lanes " << active);
         const CodeObject co = assemble_kernel(lds_body(active), options);
