@@ -384,10 +384,11 @@ TEST_CASE("global and raw-buffer accesses: the direct path equals the lane-by-la
 // observer forces. Each access runs three times in a loop at a moving base,
 // so that the memo holds its pattern from the second time on: b32, b64, b96
 // and b128 reads and writes at aligned, byte-misaligned, conflicting (one
-// bank), broadcast (by row), rows repeating the first and reversed lane patterns, addresses that pass 2^32
-// (every lane, or all but lane 0), all or some lanes active, and a read whose
-// address VGPR the counter's limit lands in. Results, LDS contents and every
-// counter must be the same; an access that leaves the LDS must fault the same.
+// bank), broadcast (by row), rows repeating the first and reversed lane
+// patterns, addresses that pass 2^32 (every lane, or all but lane 0), all
+// or some lanes active, and a read whose address VGPR the counter's limit
+// lands in. Results, LDS contents and every counter must be the same; an
+// access that leaves the LDS must fault the same.
 namespace {
 
 struct LdsPattern {
