@@ -273,6 +273,14 @@ void gather_all_lanes(unsigned dwords, const LdsConflictMemo& memo, const std::u
 void scatter_all_lanes_x1(std::uint8_t* lds, const u32* address, const u32* data) {
     for (unsigned l = 0; l < 64; ++l) std::memcpy(lds + address[l], data + l, 4);
 }
+// The same where each quad of lanes writes four consecutive dwords
+// (LdsConflictMemo::quads): one 16-byte store per quad. The dwords of a
+// quad are distinct and the quads are stored in lane order, so where lanes
+// of different quads write the same dword the later lane's value stays, as
+// lane by lane.
+void scatter_consecutive_quads_x1(std::uint8_t* lds, const u32* address, const u32* data) {
+    for (unsigned l = 0; l < 64; l += 4) std::memcpy(lds + address[l], data + l, 16);
+}
 
 using GatherFn = void (*)(const std::uint8_t*, const u32*, u64, u32*);
 using ScatterFn = void (*)(std::uint8_t*, const u32*, u64, const u32* const*);
@@ -485,7 +493,9 @@ void ds_write(Wave& w, const ExecInst& e) {
     if (LdsConflictMemo* memo = repeated_whole_access(w, e, f, true)) {
         std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
         const u32* base = w.v[e.src[0].index];
-        if (f.bytes == 4) {
+        if (f.bytes == 4 && memo->quads == LdsConflictMemo::Quads::consecutive) {
+            scatter_consecutive_quads_x1(lds, base, vreg(w, e.src[1], 0));
+        } else if (f.bytes == 4) {
             scatter_all_lanes_x1(lds, base, vreg(w, e.src[1], 0));
         } else {
             const u32* planes[4];
