@@ -139,6 +139,18 @@ LdsConflictMemo::Quads quad_shape(const LdsConflictMemo& memo) {
                        : LdsConflictMemo::Quads::any;
 }
 
+LdsConflictMemo::Rows row_shape(const LdsConflictMemo& memo) {
+    if (memo.active_lanes != ~0ull || memo.elements != 1) return LdsConflictMemo::Rows::any;
+    bool broadcast = true, repeat = true;
+    for (unsigned l = 0; l < 64; ++l) {
+        broadcast = broadcast && memo.relative[0][l] == memo.relative[0][l & ~15u];
+        repeat = repeat && memo.relative[0][l] == memo.relative[0][l & 15u];
+    }
+    return broadcast ? LdsConflictMemo::Rows::broadcast
+           : repeat  ? LdsConflictMemo::Rows::repeat
+                     : LdsConflictMemo::Rows::any;
+}
+
 // Process-wide unique, without a shared counter per call: each thread takes
 // ids in blocks.
 std::uint64_t new_pattern_id() {
@@ -153,6 +165,8 @@ std::uint64_t new_pattern_id() {
 }
 
 }  // namespace
+
+bool lds_patterns_equal(const std::uint32_t* a, const std::uint32_t* b) { return std::equal(a, a + 64, b); }
 
 DPPGEMM_AVX2_CLONES bool lds_pattern_repeats_all_lanes(const std::uint32_t* base, const std::uint32_t* relative) {
     const std::uint32_t origin = base[0];
@@ -175,6 +189,7 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
     if (same_pattern && same_shape) return memo.cycles;
     memo.valid = true;
     memo.pattern_id = new_pattern_id();
+    memo.same_as = 0;
     memo.passes = &passes;
     memo.active_lanes = active_lanes;
     memo.elements = access.elements;
@@ -183,6 +198,7 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
     std::copy(&relative[0][0], &relative[0][0] + 64 * access.elements, &memo.relative[0][0]);
     memo.highest_relative = *std::max_element(&relative[0][0], &relative[0][0] + 64 * access.elements);
     memo.quads = quad_shape(memo);
+    memo.rows = row_shape(memo);
     memo.cycles = lds_bank_conflict_cycles(access.dwords(), active_lanes, passes);
     return memo.cycles;
 }

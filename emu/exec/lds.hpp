@@ -71,7 +71,20 @@ struct LdsConflictMemo {
     // that a gather can move a quad's lanes at once (sem_lds.cpp).
     enum class Quads : std::uint8_t { any, consecutive, same };
     Quads quads = Quads::any;
+    // The same case: whether each row of 16 lanes reads one element
+    // (relative[0][16r + i] = relative[0][16r]), or every row reads what
+    // row 0 reads, lane for lane (relative[0][16r + i] = relative[0][i]).
+    enum class Rows : std::uint8_t { any, broadcast, repeat };
+    Rows rows = Rows::any;
     std::uint64_t cycles = 0;
+    // What the instruction's last access found (sem_lds.cpp): the wave that
+    // made it, and the pattern id when every lane's address VGPR had this
+    // pattern (one address per lane, all lanes active), else 0.
+    const void* verified_wave = nullptr;
+    std::uint64_t verified_pattern = 0;
+    // The id of another instruction's pattern found equal to this one
+    // (ids are never reused, so it stays true while pattern_id stays); 0: none.
+    std::uint64_t same_as = 0;
 };
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint64_t active_lanes,
                                        const LdsLaneGrouping& passes, LdsConflictMemo& memo);
@@ -80,6 +93,8 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
 // pattern `relative` holds for every lane active (relative[l] = base[l] -
 // base[0]): the memo's test without forming the addresses.
 bool lds_pattern_repeats_all_lanes(const std::uint32_t* base, const std::uint32_t* relative);
+// Whether two memos' relative[0] (64 lanes) are equal.
+bool lds_patterns_equal(const std::uint32_t* a, const std::uint32_t* b);
 
 class Lds {
 public:

@@ -192,6 +192,238 @@ void count_multiply_add_runs(Program& p) {
     }
 }
 
+// ---- The LDS analyses (sem_lds.cpp's fast paths) ----------------------
+
+// Registers of the vector file as Wave::v holds them: VGPR r at r, AGPR r
+// at agpr_base + r.
+struct VectorRange {
+    unsigned first = 0, count = 0;
+    bool overlaps(const VectorRange& o) const {
+        return count && o.count && first < o.first + o.count && o.first < first + count;
+    }
+};
+
+VectorRange vector_range(const Program& p, const Src& s, unsigned at_least = 0) {
+    const unsigned count = std::max<unsigned>(s.dwords ? s.dwords : 1, at_least);
+    if (s.kind == Src::Kind::vgpr) return {s.index, count};
+    if (s.kind == Src::Kind::agpr) return {agpr_base(p) + s.index, count};
+    return {};
+}
+
+bool is_memory(Family f) {
+    return f == Family::DS || f == Family::MUBUF || f == Family::MIMG || f == Family::GLOBAL || f == Family::FLAT ||
+           f == Family::SCRATCH;
+}
+
+// The registers a memory instruction's result may land in (an s_waitcnt
+// writes them, after the instruction): its destination, as many dwords as
+// the widest of the counts the memory semantics land (the operand's, the
+// access width's, a typed access's components). An image access's come
+// from its dmask: `all` then.
+struct Landing {
+    bool all = false;
+    VectorRange range;
+};
+Landing landing_of(const Program& p, const ExecInst& e) {
+    if (!e.inst || !is_memory(e.inst->info().family)) return {};
+    const OpInfo& info = e.inst->info();
+    if (info.family == Family::MIMG) return {true, {}};
+    const unsigned elements = info.has(OF_PAIR) ? 2 : 1;
+    const unsigned dwords = std::max<unsigned>((info.access_bytes + 3) / 4 * elements, info.components);
+    return {false, vector_range(p, e.dst, dwords)};
+}
+
+// The counter an instruction's entry occupies, from the class its
+// function is registered under (each function of these classes issues
+// exactly one entry); none for the rest.
+enum class Counter : std::uint8_t { none, vm, lds };
+Counter counter_of(InstClass cls) {
+    switch (cls) {
+    case InstClass::vmem_load:
+    case InstClass::vmem_store:
+    case InstClass::vmem_atomic: return Counter::vm;
+    case InstClass::lds_read:
+    case InstClass::lds_write: return Counter::lds;
+    default: return Counter::none;
+    }
+}
+
+// What the LDS analyses share: every instruction's landing, the loads
+// (instructions with one), and the scratch of the window search.
+struct LdsAnalysis {
+    const Program& p;
+    std::vector<Landing> landing;
+    std::vector<std::uint32_t> loads;
+    std::vector<std::uint8_t> fewest_since;  // the window search's visits; unvisited: 0xff
+    std::vector<std::uint8_t> listed;
+    std::vector<std::uint32_t> visited;
+
+    explicit LdsAnalysis(const Program& program)
+        : p(program),
+          landing(program.code.size()),
+          fewest_since(program.code.size(), 0xff),
+          listed(program.code.size(), 0) {
+        for (std::uint32_t i = 0; i < p.code.size(); ++i) {
+            landing[i] = landing_of(p, p.code[i]);
+            if (landing[i].all || landing[i].range.count) loads.push_back(i);
+        }
+    }
+
+    // Whether executing instruction k may read or write any register of
+    // `r`, or issue a load that lands in one: its operands and its landing.
+    // Image accesses, matrix-core ops and M0-indexed moves reach registers
+    // their operands do not name: always.
+    bool may_touch(std::uint32_t k, const VectorRange& r) const {
+        const ExecInst& e = p.code[k];
+        if (!e.inst) return false;  // the end of the code: the run stops there
+        const OpInfo& info = e.inst->info();
+        if (info.family == Family::MIMG || e.cls == InstClass::mfma || info.has(OF_M0_RELATIVE)) return true;
+        for (const Src* s : {&e.dst, &e.sdst, &e.src[0], &e.src[1], &e.src[2], &e.soffset})
+            if (vector_range(p, *s).overlaps(r)) return true;
+        return landing[k].all || landing[k].range.overlaps(r);
+    }
+
+    // The instructions that may run while the entry of memory instruction
+    // `issuer` is in flight: every path from the one after it up to an
+    // s_waitcnt that certainly retires the entry (its counter's entries
+    // retire in issue order, so one whose field is at most the number of
+    // entries issued on that counter since), an s_endpgm, or the end of the
+    // code. A wait that retires lgkmcnt counts LDS entries only, which
+    // leave before SMEM ones (counter_queue.cpp): SMEM entries only make it
+    // retire more. A retirement earlier than the one found (the counter's
+    // limit) only shortens the real window. A visit with more entries
+    // issued since than an earlier visit of the same instruction finds
+    // nothing new (its waits retire no later). False when the window cannot
+    // be bounded: an indirect branch, another counter, or too long a search.
+    bool in_flight_window(std::uint32_t issuer, std::vector<std::uint32_t>& window) {
+        const Counter counter = counter_of(p.code[issuer].cls);
+        window.clear();
+        if (counter == Counter::none) return false;
+        // Entries issued since, capped where every field is certainly met.
+        const unsigned cap = counter == Counter::vm ? 64 : 16;
+        std::vector<std::pair<std::uint32_t, unsigned>> stack{{issuer + 1, 0}};
+        unsigned budget = 8192;
+        bool bounded = true;
+        while (bounded && !stack.empty()) {
+            const auto [at, since] = stack.back();
+            stack.pop_back();
+            if (at >= p.code.size() || fewest_since[at] <= since) continue;
+            if (fewest_since[at] == 0xff) visited.push_back(at);
+            fewest_since[at] = static_cast<std::uint8_t>(since);
+            if (budget-- == 0) bounded = false;
+            const ExecInst& e = p.code[at];
+            if (!e.inst) continue;  // the end of the code: the run stops there
+            const OpInfo& info = e.inst->info();
+            if (e.cls == InstClass::waitcnt && e.inst->op == Op::s_waitcnt) {
+                const unsigned field = counter == Counter::vm ? e.inst->waitcnt.vmcnt : e.inst->waitcnt.lgkmcnt;
+                if (since >= field) continue;
+            }
+            if (!listed[at]) window.push_back(at), listed[at] = 1;
+            if (info.has(OF_ENDPGM)) continue;
+            const unsigned next_since = std::min(cap, since + (counter_of(e.cls) == counter ? 1u : 0u));
+            bool falls_through = true;
+            if (info.has(OF_BRANCH)) {
+                if (info.family != Family::SOPP) bounded = false;  // s_setpc/s_swappc: the target is data
+                if (e.target != Program::no_target) stack.push_back({e.target, next_since});  // else it faults
+                falls_through = e.inst->op != Op::s_branch;
+            }
+            if (falls_through) stack.push_back({e.next, next_since});
+        }
+        for (const std::uint32_t at : visited) fewest_since[at] = 0xff, listed[at] = 0;
+        visited.clear();
+        return bounded;
+    }
+};
+
+// ExecInst::lds_lands_at_issue. A ds_read's data is read at issue either
+// way; landing it then instead of at the retiring wait changes nothing any
+// instruction or landing can see when (1) no instruction that may run
+// while the read is in flight touches its destination (reads it, writes
+// it, issues a load into it), nor its own address or data operands
+// overlap the destination, and (2) no other load that may land in those
+// registers can be in flight when it issues (that one would land on top,
+// later). Whole-dword reads only (a d16 read keeps half the register).
+// With an observer attached sem_lds.cpp keeps the entry's data (observers
+// see landings).
+void lds_reads_landing_at_issue(Program& p, LdsAnalysis& analysis, ExecFn ds_read) {
+    std::vector<std::vector<std::uint32_t>> windows(p.code.size());
+    std::vector<std::uint8_t> bounded(p.code.size(), 0), computed(p.code.size(), 0);
+    auto window_of = [&](std::uint32_t j) -> const std::vector<std::uint32_t>* {
+        if (!computed[j]) {
+            computed[j] = 1;
+            bounded[j] = analysis.in_flight_window(j, windows[j]);
+        }
+        return bounded[j] ? &windows[j] : nullptr;
+    };
+    for (std::uint32_t i = 0; i < p.insts.size(); ++i) {
+        ExecInst& e = p.code[i];
+        const OpInfo& info = e.inst->info();
+        if (e.fn != ds_read || info.access_bytes < 4 || info.has(OF_D16) || !e.dst.is_vector()) continue;
+        const VectorRange dest = analysis.landing[i].range;
+        bool safe = !vector_range(p, e.src[0]).overlaps(dest) && !vector_range(p, e.src[1]).overlaps(dest) &&
+                    !vector_range(p, e.src[2]).overlaps(dest);
+        const std::vector<std::uint32_t>* own = safe ? window_of(i) : nullptr;
+        safe =
+            own && std::none_of(own->begin(), own->end(), [&](std::uint32_t k) { return analysis.may_touch(k, dest); });
+        for (const std::uint32_t j : analysis.loads) {
+            if (!safe) break;
+            const Landing& landing = analysis.landing[j];
+            if (j == i || (!landing.all && !landing.range.overlaps(dest))) continue;
+            const std::vector<std::uint32_t>* other = window_of(j);
+            safe = other && std::find(other->begin(), other->end(), i) == other->end();
+        }
+        e.lds_lands_at_issue = safe;
+    }
+}
+
+// ExecInst::lds_address_verifier: for each ds_read/ds_write, the nearest
+// ds_read/ds_write before it that addresses through the same VGPR, when
+// only straight-line code lies between them (no branch target after the
+// first, nothing that stops the wave or hands its thread to another wave)
+// and nothing between writes that VGPR, while no load anywhere in the
+// program may land in it. Then the VGPR holds the same values at both:
+// the second's lanes have the relative pattern the first found.
+void lds_address_verifiers(Program& p, const LdsAnalysis& analysis, ExecFn ds_read, ExecFn ds_write) {
+    const auto is_access = [&](const ExecInst& e) {
+        return (e.fn == ds_read || e.fn == ds_write) && e.src[0].kind == Src::Kind::vgpr;
+    };
+    std::vector<std::uint8_t> landed_in(vector_file_size, 0);  // registers some load may land in
+    for (const std::uint32_t j : analysis.loads) {
+        const Landing& landing = analysis.landing[j];
+        const unsigned first = landing.all ? 0 : landing.range.first;
+        const unsigned end = landing.all ? vector_file_size : landing.range.first + landing.range.count;
+        for (unsigned r = first; r < end && r < vector_file_size; ++r) landed_in[r] = 1;
+    }
+    std::vector<std::uint8_t> entered(p.code.size(), 0);  // reached other than from the instruction before
+    entered[p.entry] = 1;
+    for (const ExecInst& e : p.code)
+        if (e.target != Program::no_target && e.target < p.code.size()) entered[e.target] = 1;
+    for (std::uint32_t i = 0; i < p.insts.size(); ++i) {
+        ExecInst& e = p.code[i];
+        if (!is_access(e)) continue;
+        const VectorRange address = vector_range(p, e.src[0]);
+        if (address.first >= vector_file_size || landed_in[address.first]) continue;
+        for (std::uint32_t k = i; k-- > 0;) {
+            if (entered[k + 1]) break;
+            const ExecInst& before = p.code[k];
+            const InstClass cls = before.cls;
+            const bool straight = (cls == InstClass::salu || cls == InstClass::valu || cls == InstClass::smem ||
+                                   cls == InstClass::waitcnt || cls == InstClass::nop || cls == InstClass::lds_read ||
+                                   cls == InstClass::lds_write) &&
+                                  !before.inst->info().has(OF_BRANCH);
+            if (!straight) break;
+            if (is_access(before) && before.src[0].index == e.src[0].index) {
+                const bool only_addresses = !vector_range(p, before.dst).overlaps(address) &&
+                                            !vector_range(p, before.src[1]).overlaps(address) &&
+                                            !vector_range(p, before.src[2]).overlaps(address);
+                if (only_addresses) e.lds_address_verifier = k + 1;
+                break;
+            }
+            if (analysis.may_touch(k, address)) break;
+        }
+    }
+}
+
 // One DppPattern per distinct pattern: the run loops read fewer cache lines.
 const DppPattern* intern(Program& p, const DppPattern& pattern) {
     for (const auto& known : p.dpp_patterns)
@@ -339,6 +571,11 @@ void build_code(Program& p) {
     end.next = end.index;
     end.target = Program::no_target;
     count_multiply_add_runs(p);
+    const ExecFn ds_read = table[static_cast<std::size_t>(Op::ds_read_b32)].fn;
+    const ExecFn ds_write = table[static_cast<std::size_t>(Op::ds_write_b32)].fn;
+    LdsAnalysis analysis(p);
+    lds_reads_landing_at_issue(p, analysis, ds_read);
+    lds_address_verifiers(p, analysis, ds_read, ds_write);
     build_fp32_denorm_variants(p, table);
     p.wave_order_matters = std::any_of(p.insts.begin(), p.insts.end(), wave_order_matters);
 }
@@ -400,6 +637,8 @@ void use_general_paths(Program& program) {
             e.row_dpp_vgprs = false;
             e.multiply_add_run = 1;
             e.multiply_add_run_dpp = e.valu_dpp;
+            e.lds_lands_at_issue = false;
+            e.lds_address_verifier = 0;
         }
     };
     for (MultiplyAddStep& step : program.multiply_add_steps) step = MultiplyAddStep{};

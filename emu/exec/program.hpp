@@ -100,6 +100,18 @@ struct ExecInst {
     Src soffset;  // MUBUF soffset, SMEM soffset, FLAT/GLOBAL saddr
     const DppPattern* dpp = nullptr;
     std::uint32_t aux = 0;  // family specific (memory: bytes per lane, ...)
+    // ds_read: the data may go straight into the destination registers when
+    // the read issues instead of when an s_waitcnt retires it, because on
+    // every path nothing touches those registers, and no older load can
+    // land in them, before a wait that certainly retires the read
+    // (program.cpp, lds_reads_landing_at_issue).
+    bool lds_lands_at_issue = false;
+    // ds_read/ds_write: index + 1 of the ds_read/ds_write just before this
+    // one in straight-line code that addresses through the same VGPR, which
+    // nothing writes in between (program.cpp, lds_address_verifiers); 0: none.
+    // When that one found the address VGPR in its conflict memo's lane
+    // pattern, this one need not look again (sem_lds.cpp).
+    std::uint32_t lds_address_verifier = 0;
 };
 
 struct Program {
@@ -166,8 +178,8 @@ unsigned agpr_base(const Program& program);
 std::string register_operand_error(const Program& program, const ExecInst& e);
 
 // Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
-// row_dpp_vgprs, multiply_add_run, DppPattern::row_local,
-// repeated_lds_accesses), in every denorm
+// row_dpp_vgprs, multiply_add_run, lds_lands_at_issue, lds_address_verifier,
+// DppPattern::row_local, repeated_lds_accesses), in every denorm
 // mode's code, so that each instruction takes the general path (fetch, a
 // lane-by-lane gather, commit): tests run a
 // program both ways and compare the registers bit for bit.

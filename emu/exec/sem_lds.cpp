@@ -136,15 +136,15 @@ inline void store_transposed_quad(__m128 row0, __m128 row1, __m128 row2, __m128 
 }
 #endif
 
-void gather_all_lanes_x4(const std::uint8_t* lds, const u32* address, u32* out) {
+void gather_all_lanes_x4(const std::uint8_t* lds, const u32* address, u32* out, unsigned lanes = 64) {
 #if defined(__SSE2__)
-    for (unsigned l = 0; l < 64; l += 4)
+    for (unsigned l = 0; l < lanes; l += 4)
         store_transposed_quad(_mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l])),
                               _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 1])),
                               _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 2])),
                               _mm_loadu_ps(reinterpret_cast<const float*>(lds + address[l + 3])), out, l);
 #else
-    gather<4>(lds, address, ~0ull, out);
+    gather<4>(lds, address, lanes == 64 ? ~0ull : (1ull << lanes) - 1, out);
 #endif
 }
 
@@ -152,9 +152,9 @@ void gather_all_lanes_x4(const std::uint8_t* lds, const u32* address, u32* out) 
 // lane): four lanes' pairs at a time into the two dword planes (lane by lane
 // the gather is a fifth of a 64^3 call's host instructions, callgrind); moves
 // only.
-void gather_all_lanes_x2(const std::uint8_t* lds, const u32* address, u32* out) {
+void gather_all_lanes_x2(const std::uint8_t* lds, const u32* address, u32* out, unsigned lanes = 64) {
 #if defined(__SSE2__)
-    for (unsigned l = 0; l < 64; l += 4) {
+    for (unsigned l = 0; l < lanes; l += 4) {
         const __m128i lane0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(lds + address[l]));
         const __m128i lane1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(lds + address[l + 1]));
         const __m128i lane2 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(lds + address[l + 2]));
@@ -165,21 +165,21 @@ void gather_all_lanes_x2(const std::uint8_t* lds, const u32* address, u32* out) 
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 64 + l), _mm_unpackhi_epi64(lanes01, lanes23));
     }
 #else
-    gather<2>(lds, address, ~0ull, out);
+    gather<2>(lds, address, lanes == 64 ? ~0ull : (1ull << lanes) - 1, out);
 #endif
 }
 
 // ds_read_b32 with every lane active (the MFMA kernels' LDS read).
-void gather_all_lanes_x1(const std::uint8_t* lds, const u32* address, u32* out) {
-    for (unsigned l = 0; l < 64; ++l) std::memcpy(out + l, lds + address[l], 4);
+void gather_all_lanes_x1(const std::uint8_t* lds, const u32* address, u32* out, unsigned lanes = 64) {
+    for (unsigned l = 0; l < lanes; ++l) std::memcpy(out + l, lds + address[l], 4);
 }
 
 // Quads of lanes reading consecutive elements (LdsConflictMemo::quads): the
 // row-major A tile's reads, 4 lanes in one or two 16-byte loads per dword
 // plane pair. Moves and shuffles only, bits intact.
-void gather_consecutive_quads(unsigned dwords, const std::uint8_t* lds, const u32* address, u32* out) {
+void gather_consecutive_quads(unsigned dwords, const std::uint8_t* lds, const u32* address, u32* out, unsigned lanes) {
 #if defined(__SSE2__)
-    for (unsigned l = 0; l < 64; l += 4) {
+    for (unsigned l = 0; l < lanes; l += 4) {
         const float* quad = reinterpret_cast<const float*>(lds + address[l]);
         if (dwords == 1) {
             _mm_storeu_ps(reinterpret_cast<float*>(out + l), _mm_loadu_ps(quad));
@@ -194,17 +194,18 @@ void gather_consecutive_quads(unsigned dwords, const std::uint8_t* lds, const u3
         }
     }
 #else
-    if (dwords == 1) gather<1>(lds, address, ~0ull, out);
-    else if (dwords == 2) gather<2>(lds, address, ~0ull, out);
-    else gather<4>(lds, address, ~0ull, out);
+    const u64 exec = lanes == 64 ? ~0ull : (1ull << lanes) - 1;
+    if (dwords == 1) gather<1>(lds, address, exec, out);
+    else if (dwords == 2) gather<2>(lds, address, exec, out);
+    else gather<4>(lds, address, exec, out);
 #endif
 }
 
 // Quads of lanes reading one element (the B tile's broadcast reads): one
 // load per quad, each dword spread over the quad's 4 lanes.
 template <unsigned Dwords>
-void gather_same_quads(const std::uint8_t* lds, const u32* address, u32* out) {
-    for (unsigned l = 0; l < 64; l += 4) {
+void gather_same_quads(const std::uint8_t* lds, const u32* address, u32* out, unsigned lanes) {
+    for (unsigned l = 0; l < lanes; l += 4) {
         u32 element[Dwords];
         std::memcpy(element, lds + address[l], 4 * Dwords);
         for (unsigned d = 0; d < Dwords; ++d) {
@@ -217,22 +218,68 @@ void gather_same_quads(const std::uint8_t* lds, const u32* address, u32* out) {
     }
 }
 
+// The first `lanes` lanes' dwords into the planes by the memo's quad shape.
+void gather_quads(unsigned dwords, LdsConflictMemo::Quads quads, const std::uint8_t* lds, const u32* address, u32* out,
+                  unsigned lanes) {
+    if (quads == LdsConflictMemo::Quads::consecutive) gather_consecutive_quads(dwords, lds, address, out, lanes);
+    else if (quads == LdsConflictMemo::Quads::same && dwords == 1) gather_same_quads<1>(lds, address, out, lanes);
+    else if (quads == LdsConflictMemo::Quads::same && dwords == 2) gather_same_quads<2>(lds, address, out, lanes);
+    else if (quads == LdsConflictMemo::Quads::same) gather_same_quads<4>(lds, address, out, lanes);
+    else if (dwords == 1) gather_all_lanes_x1(lds, address, out, lanes);
+    else if (dwords == 2) gather_all_lanes_x2(lds, address, out, lanes);
+    else gather_all_lanes_x4(lds, address, out, lanes);
+}
+
+// Rows of 16 lanes that read one element each (LdsConflictMemo::rows, the
+// 32x32 kernels' B reads): one load per row, each dword spread over the
+// row's 16 lanes.
+template <unsigned Dwords>
+void gather_broadcast_rows(const std::uint8_t* lds, const u32* address, u32* out) {
+    for (unsigned l = 0; l < 64; l += 16) {
+        u32 element[Dwords];
+        std::memcpy(element, lds + address[l], 4 * Dwords);
+        for (unsigned d = 0; d < Dwords; ++d) {
+#if defined(__SSE2__)
+            const __m128i value = _mm_set1_epi32(int(element[d]));
+            for (unsigned i = 0; i < 16; i += 4)
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 64 * d + l + i), value);
+#else
+            for (unsigned i = 0; i < 16; ++i) out[64 * d + l + i] = element[d];
+#endif
+        }
+    }
+}
+
 // Every lane's dwords into the planes, at addresses below the LDS size (the
-// repeated whole access: 1, 2 or 4 dwords a lane), by the memo's quad shape.
-void gather_all_lanes(unsigned dwords, LdsConflictMemo::Quads quads, const std::uint8_t* lds, const u32* address,
+// repeated whole access: 1, 2 or 4 dwords a lane), by the memo's row and
+// quad shapes: rows that read what the first row reads (the 32x32 kernels'
+// A reads) get copies of its lanes.
+void gather_all_lanes(unsigned dwords, const LdsConflictMemo& memo, const std::uint8_t* lds, const u32* address,
                       u32* out) {
-    if (quads == LdsConflictMemo::Quads::consecutive) gather_consecutive_quads(dwords, lds, address, out);
-    else if (quads == LdsConflictMemo::Quads::same && dwords == 1) gather_same_quads<1>(lds, address, out);
-    else if (quads == LdsConflictMemo::Quads::same && dwords == 2) gather_same_quads<2>(lds, address, out);
-    else if (quads == LdsConflictMemo::Quads::same) gather_same_quads<4>(lds, address, out);
-    else if (dwords == 1) gather_all_lanes_x1(lds, address, out);
-    else if (dwords == 2) gather_all_lanes_x2(lds, address, out);
-    else gather_all_lanes_x4(lds, address, out);
+    if (memo.rows == LdsConflictMemo::Rows::broadcast) {
+        if (dwords == 1) gather_broadcast_rows<1>(lds, address, out);
+        else if (dwords == 2) gather_broadcast_rows<2>(lds, address, out);
+        else gather_broadcast_rows<4>(lds, address, out);
+    } else if (memo.rows == LdsConflictMemo::Rows::repeat) {
+        gather_quads(dwords, memo.quads, lds, address, out, 16);
+        for (unsigned d = 0; d < dwords; ++d)
+            for (unsigned l = 16; l < 64; l += 16) std::memcpy(out + 64 * d + l, out + 64 * d, 16 * sizeof(u32));
+    } else {
+        gather_quads(dwords, memo.quads, lds, address, out, 64);
+    }
 }
 
 // ds_write_b32 with every lane active (the SGEMM kernels' LDS write).
 void scatter_all_lanes_x1(std::uint8_t* lds, const u32* address, const u32* data) {
     for (unsigned l = 0; l < 64; ++l) std::memcpy(lds + address[l], data + l, 4);
+}
+// The same where each quad of lanes writes four consecutive dwords
+// (LdsConflictMemo::quads): one 16-byte store per quad. The dwords of a
+// quad are distinct and the quads are stored in lane order, so where lanes
+// of different quads write the same dword the later lane's value stays, as
+// lane by lane.
+void scatter_consecutive_quads_x1(std::uint8_t* lds, const u32* address, const u32* data) {
+    for (unsigned l = 0; l < 64; l += 4) std::memcpy(lds + address[l], data + l, 16);
 }
 
 using GatherFn = void (*)(const std::uint8_t*, const u32*, u64, u32*);
@@ -293,6 +340,10 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
         lds_bank_model(w.group->env->program->target).passes(write, a.elements * a.dwords_per_element);
     LdsConflictMemo& memo = w.group->memo(e.index);
     c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, passes, memo);
+    // With every lane active and one address per lane, the memo now holds
+    // the address VGPR's pattern (lane l's base minus lane 0's).
+    memo.verified_wave = &w;
+    memo.verified_pattern = exec == ~0ull && a.elements == 1 ? memo.pattern_id : 0;
     if (w.group->observer) observe(w, e, write, exec, f.bytes, a.elements, exec ? memo.pattern_id : 0, a.byte);
 }
 
@@ -313,10 +364,30 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
 // (account_repeated). tests/exec/test_fast_paths.cpp compares the two
 // (use_general_paths forces the general path), with and without an
 // observer. Returns the memo, or null for the general path.
-const LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const DsFormat& f, bool write) {
+// Whether every lane's address VGPR has the memo's pattern. Known without
+// looking when the instruction's verifier (ExecInst::lds_address_verifier:
+// the access just before through the same VGPR, which nothing wrote since)
+// found that VGPR in a pattern equal to the memo's; this wave made that
+// access on this thread (a wave's thread changes only at a barrier, which
+// the verifier's code does not pass), so the verifier's memo tells what it
+// found then. Otherwise one pass over the lanes.
+bool address_repeats(const Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
+    if (e.lds_address_verifier) {
+        const LdsConflictMemo* by = w.group->lds_memo[e.lds_address_verifier - 1].get();
+        if (by && by->verified_wave == &w && by->verified_pattern) {
+            if (memo.same_as == by->verified_pattern) return true;
+            if (!lds_patterns_equal(by->relative[0], memo.relative[0])) return false;
+            memo.same_as = by->verified_pattern;
+            return true;
+        }
+    }
+    return lds_pattern_repeats_all_lanes(w.v[e.src[0].index], memo.relative[0]);
+}
+
+LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const DsFormat& f, bool write) {
     Workgroup& g = *w.group;
     if (w.exec() != ~0ull || !g.env->program->repeated_lds_accesses || f.two_addresses || f.bytes < 4) return nullptr;
-    const LdsConflictMemo* memo = g.lds_memo[e.index].get();
+    LdsConflictMemo* memo = g.lds_memo[e.index].get();
     if (!memo || !memo->valid || memo->active_lanes != ~0ull || memo->elements != 1) return nullptr;
     if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
     const unsigned dwords = f.dwords_per_element();
@@ -325,7 +396,7 @@ const LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const D
     if (origin < offset || u64(origin) + memo->highest_relative + f.bytes > g.lds.size()) return nullptr;
     if (memo->dwords_per_element != dwords || memo->origin_byte_in_dword != origin % 4) return nullptr;
     if (memo->passes != &lds_bank_model(g.env->program->target).passes(write, dwords)) return nullptr;
-    if (!lds_pattern_repeats_all_lanes(base, memo->relative[0])) return nullptr;
+    if (!address_repeats(w, e, *memo)) return nullptr;
     return memo;
 }
 
@@ -333,10 +404,12 @@ const LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const D
 // and for an observer the same access the general path gives it: lane l's
 // offset is base[l] + offset (no wrap: repeated_whole_access), the memo's
 // pattern id.
-void account_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write, const LdsConflictMemo& memo) {
+void account_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write, LdsConflictMemo& memo) {
     Counters& c = w.group->counters;
     count_requests(c, write, 64, 64ull * f.bytes);
     c.lds_bank_conflict_cycles += memo.cycles;
+    memo.verified_wave = &w;
+    memo.verified_pattern = memo.pattern_id;
     if (!w.group->observer) return;
     std::uint32_t offsets[1][64];
     const u32* base = w.v[e.src[0].index];
@@ -372,15 +445,30 @@ void finish_atomic(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool
     account(w, e, f, exec, !returns, a);
 }
 
+// Where a read's data goes once its entry is issued: the destination
+// registers when the read may land at issue (ExecInst::lds_lands_at_issue;
+// not with an observer, which is told of each landing), the entry (with
+// nothing to land) still holding lgkmcnt; else the entry's block, which the
+// s_waitcnt that retires it lands.
+u32* read_destination(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
+    if (e.lds_lands_at_issue && !w.group->observer) {
+        InFlightMemoryOp entry;
+        entry.counter = WaitCounter::lgkm_lds;
+        issue(w, e, entry);
+        return vreg(w, e.dst);
+    }
+    return w.pending.data(issue_read(w, e, dwords, keep_mask, lanes));
+}
+
 void ds_read(Wave& w, const ExecInst& e) {
     const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
-    if (const LdsConflictMemo* memo = repeated_whole_access(w, e, f, false)) {
+    if (LdsConflictMemo* memo = repeated_whole_access(w, e, f, false)) {
         // lds + offset + base[l] is lane l's address (repeated_whole_access).
         const std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
         const u32* base = w.v[e.src[0].index];
-        u32* out = w.pending.data(issue_read(w, e, f.result_dwords(), 0, ~0ull));
+        u32* out = read_destination(w, e, f.result_dwords(), 0, ~0ull);
         if (f.bytes == 12) gathers[3](lds, base, ~0ull, out);
-        else gather_all_lanes(f.dwords_per_element(), memo->quads, lds, base, out);
+        else gather_all_lanes(f.dwords_per_element(), *memo, lds, base, out);
         account_repeated(w, e, f, false, *memo);
         return;
     }
@@ -388,8 +476,7 @@ void ds_read(Wave& w, const ExecInst& e) {
     LdsLaneAddresses a;
     lane_addresses(w, e, f, a);
     check_bounds(w, a, exec, f.bytes);
-    InFlightMemoryOp& p = issue_read(w, e, f.result_dwords(), f.d16 ? (f.hi ? 0x0000ffffu : 0xffff0000u) : 0u, exec);
-    u32* data = w.pending.data(p);
+    u32* data = read_destination(w, e, f.result_dwords(), f.d16 ? (f.hi ? 0x0000ffffu : 0xffff0000u) : 0u, exec);
     const std::uint8_t* lds = w.group->lds.at(0, 0);
     for (unsigned el = 0; el < a.elements; ++el) {
         u32* out = data + 64 * el * a.dwords_per_element;
@@ -403,10 +490,12 @@ void ds_read(Wave& w, const ExecInst& e) {
 
 void ds_write(Wave& w, const ExecInst& e) {
     const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
-    if (const LdsConflictMemo* memo = repeated_whole_access(w, e, f, true)) {
+    if (LdsConflictMemo* memo = repeated_whole_access(w, e, f, true)) {
         std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
         const u32* base = w.v[e.src[0].index];
-        if (f.bytes == 4) {
+        if (f.bytes == 4 && memo->quads == LdsConflictMemo::Quads::consecutive) {
+            scatter_consecutive_quads_x1(lds, base, vreg(w, e.src[1], 0));
+        } else if (f.bytes == 4) {
             scatter_all_lanes_x1(lds, base, vreg(w, e.src[1], 0));
         } else {
             const u32* planes[4];

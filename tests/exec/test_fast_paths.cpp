@@ -384,10 +384,11 @@ TEST_CASE("global and raw-buffer accesses: the direct path equals the lane-by-la
 // observer forces. Each access runs three times in a loop at a moving base,
 // so that the memo holds its pattern from the second time on: b32, b64, b96
 // and b128 reads and writes at aligned, byte-misaligned, conflicting (one
-// bank), broadcast and reversed lane patterns, addresses that pass 2^32
-// (every lane, or all but lane 0), all or some lanes active, and a read whose
-// address VGPR the counter's limit lands in. Results, LDS contents and every
-// counter must be the same; an access that leaves the LDS must fault the same.
+// bank), broadcast (by row), rows repeating the first and reversed lane
+// patterns, addresses that pass 2^32 (every lane, or all but lane 0), all
+// or some lanes active, and a read whose address VGPR the counter's limit
+// lands in. Results, LDS contents and every counter must be the same; an
+// access that leaves the LDS must fault the same.
 namespace {
 
 struct LdsPattern {
@@ -404,6 +405,7 @@ std::vector<LdsPattern> lds_patterns(unsigned width) {
         {"misaligned", "  v_mul_u32_u24 v10, " + w + ", v0\n  v_add_u32 v10, 1, v10\n", 2, 260},
         {"one bank", "  v_lshlrev_b32 v10, 6, v0\n", 0, 4},
         {"broadcast", "  v_lshrrev_b32 v10, 4, v0\n  v_mul_u32_u24 v10, " + w + ", v10\n", 8, 36},
+        {"rows repeat", "  v_and_b32 v10, 15, v0\n  v_mul_u32_u24 v10, " + w + ", v10\n", 4, 128},
         {"reversed", "  v_xor_b32 v10, 63, v0\n  v_mul_u32_u24 v10, " + w + ", v10\n", 0, 1024},
         {"past 2^32, every lane", "  v_mul_u32_u24 v10, " + w + ", v0\n  v_add_u32 v10, 0xffffff00, v10\n", 0x200, 16},
         {"past 2^32 but lane 0",
@@ -512,7 +514,7 @@ struct LdsAccessWatcher : DispatchObserver {
 TEST_CASE("LDS reads and writes: the repeated whole access equals the general path", "[exec][lds][fast_paths]") {
     KernelOptions options;
     options.lds_bytes = 8192;
-    const std::size_t reads = 4 * 7 * 3 + 2;  // widths x patterns x times, and the limit case
+    const std::size_t reads = 4 * 8 * 3 + 2;  // widths x patterns x times, and the limit case
     for (const unsigned active : {64u, 45u}) {
         INFO("active lanes " << active);
         const CodeObject co = assemble_kernel(lds_body(active), options);
@@ -585,4 +587,164 @@ TEST_CASE("LDS reads and writes leaving the LDS fault the same on both paths", "
         CHECK(faults[0]->message == faults[1]->message);
         CHECK(faults[0]->address == 8192);
     }
+}
+
+// LDS reads landing at issue (ExecInst::lds_lands_at_issue) and accesses
+// whose address VGPR the access before checked (lds_address_verifier),
+// against the general path, with and without an observer. Each time round
+// the loop: reads that may land at issue (A, B), reads the analysis must
+// refuse (R1: its destination read before the wait; R2: a branch around
+// the wait; R3: an older global load into the same register still in
+// flight, retired first), and a chain of reads through v11 whose lane
+// pattern changes between the second and the third time round and, within
+// a time, after a write to v11 (V3 has no verifier).
+namespace {
+
+const char* const landing_body = R"(
+  v_add_u32 v3, 0x10000, v0
+  v_mov_b32 v2, v1
+  s_mov_b32 s20, 32
+.Lfill:
+  ds_write_b32 v2, v3
+  v_add_u32 v2, 256, v2
+  v_add_u32 v3, 64, v3
+  s_sub_u32 s20, s20, 1
+  s_cmp_eq_u32 s20, 0
+  s_cbranch_scc0 .Lfill
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32 v10, 3, v0
+  v_mov_b32 v12, -1
+  v_mov_b32 v16, -1
+  v_mov_b32 v18, -1
+  v_mov_b32 v24, -1
+  s_mov_b32 s20, 4
+.Lloop:
+  s_cmp_lt_u32 s20, 3
+  s_cselect_b32 s21, 8, 4
+  v_mul_u32_u24 v11, s21, v0
+  ds_read_b64 v[12:13], v10 offset:0
+  ds_read_b64 v[14:15], v10 offset:512
+  v_add_u32 v30, 1, v31
+  s_waitcnt lgkmcnt(1)
+  v_mov_b32 v32, v12
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v33, v16
+  ds_read_b64 v[16:17], v10 offset:1024
+  v_mov_b32 v35, v16
+  s_waitcnt lgkmcnt(0)
+  ds_read_b64 v[18:19], v10 offset:1536
+  s_cmp_eq_u32 s20, 2
+  s_cbranch_scc1 .Lskip
+  s_waitcnt lgkmcnt(0)
+.Lskip:
+  v_mov_b32 v34, v18
+  s_waitcnt lgkmcnt(0)
+  global_load_dword v24, v1, s[6:7]
+  ds_read_b32 v24, v10 offset:2048
+  s_waitcnt vmcnt(0)
+  s_waitcnt lgkmcnt(0)
+  ds_read_b32 v40, v11 offset:0
+  ds_read_b32 v41, v11 offset:256
+  v_add_u32 v11, v0, v11
+  ds_read_b32 v42, v11 offset:512
+  ds_read_b32 v43, v11 offset:768
+  s_waitcnt lgkmcnt(0)
+  v_add_u32 v10, 16, v10
+  v_mov_b32 v50, v24
+  v_mov_b32 v51, v35
+  v_mov_b32 v52, v40
+  v_mov_b32 v53, v41
+  v_mov_b32 v54, v42
+  v_mov_b32 v55, v43
+  global_store_dwordx4 v4, v[12:15], s[4:5]
+  global_store_dwordx4 v4, v[16:19], s[4:5] offset:1024
+  global_store_dwordx4 v4, v[30:33], s[4:5] offset:2048
+  global_store_dwordx4 v4, v[34:37], s[4:5] offset:3072
+  v_add_u32 v4, 4096, v4
+  global_store_dwordx4 v4, v[50:53], s[4:5]
+  global_store_dwordx2 v4, v[54:55], s[4:5] offset:1024
+  v_add_u32 v4, 2048, v4
+  s_sub_u32 s20, s20, 1
+  s_cmp_eq_u32 s20, 0
+  s_cbranch_scc0 .Lloop
+)";
+
+std::uint32_t instruction_at(const Program& p, const std::string& text) {
+    for (std::uint32_t i = 0; i < p.insts.size(); ++i)
+        if (p.disassemble(i) == text) return i;
+    FAIL("no instruction " << text);
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("LDS reads landing at issue and verified addresses equal the general path", "[exec][lds][fast_paths]") {
+    KernelOptions options;
+    options.lds_bytes = 8192;
+    const CodeObject co = assemble_kernel(std::string("  v_lshlrev_b32 v4, 4, v0\n") + landing_body, options);
+    Program programs[2] = {build_program(co, co.kernels.at(0)), build_program(co, co.kernels.at(0))};
+    use_general_paths(programs[1]);
+    const Program& p = programs[0];
+    // What the analyses found.
+    const auto lands = [&](const char* text) { return p.code[instruction_at(p, text)].lds_lands_at_issue; };
+    CHECK(lands("ds_read_b64 v[12:13], v10"));
+    CHECK(lands("ds_read_b64 v[14:15], v10 offset:512"));
+    CHECK_FALSE(lands("ds_read_b64 v[16:17], v10 offset:1024"));
+    CHECK_FALSE(lands("ds_read_b64 v[18:19], v10 offset:1536"));
+    CHECK_FALSE(lands("ds_read_b32 v24, v10 offset:2048"));
+    CHECK(lands("ds_read_b32 v40, v11"));
+    const auto verifier = [&](const char* text) { return p.code[instruction_at(p, text)].lds_address_verifier; };
+    CHECK(verifier("ds_read_b64 v[12:13], v10") == 0);
+    CHECK(verifier("ds_read_b64 v[14:15], v10 offset:512") == instruction_at(p, "ds_read_b64 v[12:13], v10") + 1);
+    CHECK(verifier("ds_read_b32 v41, v11 offset:256") == instruction_at(p, "ds_read_b32 v40, v11") + 1);
+    CHECK(verifier("ds_read_b32 v42, v11 offset:512") == 0);
+    CHECK(verifier("ds_read_b32 v43, v11 offset:768") == instruction_at(p, "ds_read_b32 v42, v11 offset:512") + 1);
+    for (const ExecInst& e : programs[1].code) {
+        CHECK_FALSE(e.lds_lands_at_issue);
+        CHECK(e.lds_address_verifier == 0);
+    }
+
+    // Runs: fast, general, fast observed, general observed.
+    constexpr std::size_t dwords = 4 * 1536;
+    std::vector<std::uint32_t> results[4];
+    Counters counters[4];
+    LdsAccessWatcher watchers[2];
+    for (unsigned i = 0; i < 4; ++i) {
+        TestRun run(dwords);
+        std::vector<std::uint32_t> global(64);
+        for (unsigned l = 0; l < 64; ++l) global[l] = 0xabc00 + l;
+        run.fill(1, global);
+        if (i >= 2) run.observer = &watchers[i - 2];
+        const DispatchResult r = run.run(programs[i % 2]);
+        INFO("run " << i << (r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        results[i] = run.read(0, dwords);
+        counters[i] = r.counters;
+    }
+    for (unsigned i = 1; i < 4; ++i) {
+        INFO("run " << i << " against the unobserved fast one");
+        for (std::size_t k = 0; k < dwords; ++k) {
+            INFO("time " << k / 1536 << " block " << k % 1536 / 256 << " lane " << k % 256 / 4 << " dword " << k % 4);
+            REQUIRE(results[0][k] == results[i][k]);
+        }
+        CHECK(counters[0] == counters[i]);
+    }
+    REQUIRE(watchers[0].log.records.size() == watchers[1].log.records.size());
+    for (std::size_t k = 0; k < watchers[0].log.records.size(); ++k) {
+        INFO("access " << k);
+        REQUIRE(watchers[0].log.records[k] == watchers[1].log.records[k]);
+    }
+    // Not vacuous: R1 read the old v16 before its wait (-1 the first time,
+    // then the previous time's value), and the time R2's wait is skipped
+    // read the old v18; R3's register holds the LDS value, which landed
+    // after the global load's (lane 5).
+    const auto at = [&](unsigned time, unsigned block, unsigned lane, unsigned dword) {
+        return results[0][time * 1536 + block * 256 + lane * 4 + dword];
+    };
+    const std::uint32_t lds_dword_of_lane5 = 0x10000 + 2 * 5;  // v10 = 8 lane at offset 0, the first time
+    CHECK(at(0, 0, 5, 0) == lds_dword_of_lane5);
+    CHECK(at(0, 3, 5, 1) == 0xffffffffu);                  // v35: v16 before R1's wait, the first time
+    CHECK(at(1, 3, 5, 1) == at(0, 1, 5, 0));               // ... the second time: the first time's v16
+    CHECK(at(2, 3, 5, 0) == at(1, 1, 5, 2));               // v34: v18 of the time before (wait skipped)
+    CHECK(at(0, 4, 5, 0) == 0x10000u + 2048 / 4 + 2 * 5);  // v50: after lgkmcnt(0), R3's LDS value
 }
