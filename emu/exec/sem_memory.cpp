@@ -470,6 +470,28 @@ void store_aligned(const DwordLanes& a, std::uint8_t* host, u64 lowest, u64 lane
     });
 }
 
+// Host prefetches of where this load will likely read on its next run (the
+// loop's next trip: the same lanes one step further, the step being how far
+// its start moved since the previous run). A GEMM kernel's operand loads
+// read lanes at the leading dimension's stride (4 KiB at 1024^3), lines the
+// host's caches rarely still hold; asking for them a trip ahead hides their
+// latency. Only lines inside the allocation the access hit are asked for;
+// the hint changes nothing the kernel sees. Every fourth lane: its line
+// covers the lanes around it when they are contiguous.
+void prefetch_next_run(Wave& w, const ExecInst& e, const DwordLanes& a) {
+    Translator& t = w.group->translator;
+    const u64 step = t.step_since_last(&e, &w, a.lowest);
+    if (!step) return;
+    const std::uint8_t* next = t.cached(a.lowest + step, a.highest - a.lowest + 4);
+    if (!next) return;
+    if (a.offsets) {
+        const std::uint8_t* const base = next + (a.first - a.lowest);
+        for (unsigned l = 0; l < 64; l += 4) __builtin_prefetch(base + a.offsets[l]);
+    } else {
+        for (unsigned l = 0; l < 64; l += 4) __builtin_prefetch(next + (a.address[l] - a.lowest));
+    }
+}
+
 // Lane-major: each lane's dwords are read (written) together, in one
 // single-copy access when all are in range, so that a lane's dwordx2 is never
 // seen half old, half new by another workgroup.
@@ -591,6 +613,7 @@ void vmem_load(Wave& w, const ExecInst& e) {
     InFlightMemoryOp& p = issue(w, e, entry);
     u32* data = w.pending.data(p);
     if (fast) {
+        if (span) prefetch_next_run(w, e, direct);
         w.group->counters.global_read_bytes += direct_load(direct, span, lowest, exec, f.dwords, data);
         return;
     }
