@@ -515,7 +515,8 @@ bool aligned_lanes(const DwordLanes& a, const std::uint8_t* host, u64 lowest, un
 // Whether an aligned 16-byte SSE load is one single-copy access: on CPUs
 // with AVX (Intel SDM vol. 3A, 9.1.1 "Guaranteed Atomic Operations"; AMD APM
 // vol. 2, 7.3.2 "Access Atomicity"), so four lanes' aligned dwords can move
-// in one.
+// in one. C++ has no 16-byte relaxed atomic load that compiles to one
+// instruction, so this one is the intrinsic: the guarantee is the CPU's.
 bool atomic_16_byte_loads() {
 #if defined(__SSE2__) && defined(__GNUC__)
     static const bool avx = [] {
