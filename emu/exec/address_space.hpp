@@ -17,6 +17,7 @@
 // allocate()/release() must not run concurrently with a dispatch; the
 // dispatch only translates (read-only table) and writes allocation bytes.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -115,11 +116,37 @@ public:
         last_ = memory_->find(address, size);
         return last_ ? last_->at(address) : nullptr;
     }
+    // Host bytes of [address, address + size) when the allocation the last
+    // translation hit holds them; nullptr otherwise (no table lookup, and the
+    // cache stays as it is).
+    std::uint8_t* cached(std::uint64_t address, std::uint64_t size) const {
+        return last_ && last_->contains(address, size) ? last_->at(address) : nullptr;
+    }
     const DeviceMemory& memory() const { return *memory_; }
 
+    // How far the access `key` (an instruction and a wave) moved since its
+    // previous start, recording `start` as its latest; 0 when there is no
+    // previous start. A loop's load usually moves by the same step each
+    // trip, so start + step is where it will likely read next: a guess for
+    // host prefetches, never for results.
+    std::uint64_t step_since_last(const void* instruction, const void* wave, std::uint64_t start) {
+        const auto a = reinterpret_cast<std::uintptr_t>(instruction), b = reinterpret_cast<std::uintptr_t>(wave);
+        // Multiplicative hashing: waves lie a page apart, instructions a few dozen bytes.
+        Start& s = starts_[((a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full)) >> 58];
+        const std::uint64_t step = s.instruction == instruction && s.wave == wave ? start - s.address : 0;
+        s = Start{instruction, wave, start};
+        return step;
+    }
+
 private:
+    struct Start {
+        const void* instruction = nullptr;
+        const void* wave = nullptr;
+        std::uint64_t address = 0;
+    };
     const DeviceMemory* memory_;
     const Allocation* last_ = nullptr;
+    std::array<Start, 64> starts_{};
 };
 
 // The swizzled buffer offset (ISA "Swizzled Buffer Addressing"): records are

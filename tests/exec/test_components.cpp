@@ -54,6 +54,29 @@ TEST_CASE("host copies are bounds-checked and faults name the address", "[memory
     CHECK_THROWS_AS(memory.read(a, out, 4), MemoryFault);
 }
 
+TEST_CASE("the translator's cached lookup and the step guess of each instruction and wave", "[memory]") {
+    DeviceMemory memory;
+    const std::uint64_t a = memory.allocate(4096), b = memory.allocate(4096);
+    Translator t(memory);
+    CHECK(t.cached(a, 4) == nullptr);  // nothing translated yet
+    std::uint8_t* const host_a = t.translate(a, 4);
+    REQUIRE(host_a != nullptr);
+    CHECK(t.cached(a + 4092, 4) == host_a + 4092);
+    CHECK(t.cached(a + 4093, 4) == nullptr);  // past the end of the allocation
+    CHECK(t.cached(b, 4) == nullptr);         // another allocation: no lookup
+    CHECK(t.cached(a + 8, 4) == host_a + 8);  // and the cache still holds a
+
+    // Two instructions of two waves, interleaved as a workgroup's waves run.
+    const int inst[2] = {}, wave[2] = {};
+    CHECK(t.step_since_last(&inst[0], &wave[0], a) == 0);  // first time: no step
+    CHECK(t.step_since_last(&inst[0], &wave[1], a + 256) == 0);
+    CHECK(t.step_since_last(&inst[1], &wave[0], b) == 0);
+    CHECK(t.step_since_last(&inst[0], &wave[0], a + 1024) == 1024);
+    CHECK(t.step_since_last(&inst[0], &wave[1], a + 1280) == 1024);
+    CHECK(t.step_since_last(&inst[1], &wave[0], b + 32) == 32);
+    CHECK(t.step_since_last(&inst[0], &wave[0], a) == std::uint64_t(0) - 1024);  // a step back
+}
+
 TEST_CASE("buffer range rule is per dword, raw and structured", "[memory][buffer]") {
     // ISA "Range Checking": raw out of range iff offset >= num_records (the
     // offset of each dword), structured (idxen) iff index >= num_records.

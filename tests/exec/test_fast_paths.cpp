@@ -378,6 +378,83 @@ TEST_CASE("global and raw-buffer accesses: the direct path equals the lane-by-la
     }
 }
 
+// Raw-buffer dword loads whose lanes read consecutive dwords (sem_memory.cpp
+// moves four such lanes at a 16-byte aligned host address in one load):
+// every lane contiguous, runs of eight at a stride (a k-contiguous GEMM
+// operand), quads reversed, one lane out of its run, at instruction offsets
+// that keep or break the 16-byte alignment, all or some lanes active and
+// buffer ranges that cut the wave, against the lane-by-lane path.
+namespace {
+
+std::string consecutive_lanes_body(unsigned active_lanes) {
+    const char* patterns[] = {
+        "  v_lshlrev_b32 v3, 2, v0\n",  // lane l at 4 l
+        "  v_lshrrev_b32 v8, 3, v0\n  v_lshlrev_b32 v8, 8, v8\n  v_and_b32 v9, 7, v0\n"
+        "  v_lshl_add_u32 v3, v9, 2, v8\n",                    // 256 (l / 8) + 4 (l % 8)
+        "  v_xor_b32 v8, 3, v0\n  v_lshlrev_b32 v3, 2, v8\n",  // 4 (l ^ 3)
+        "  v_lshlrev_b32 v3, 2, v0\n  v_cmp_eq_u32 vcc, 5, v0\n  v_mov_b32 v10, 0xa0\n  v_cndmask_b32 v3, v3, v10, "
+        "vcc\n",  // lane 5 at 160
+    };
+    std::ostringstream s;
+    s << "  s_mov_b32 s20, s6\n  s_and_b32 s21, s7, 0xffff\n  s_mov_b32 s22, s12\n  s_mov_b32 s23, 0x00020000\n"
+      << "  s_mov_b32 s24, s4\n  s_and_b32 s25, s5, 0xffff\n  s_mov_b32 s26, s13\n  s_mov_b32 s27, 0x00020000\n";
+    if (active_lanes < 64) s << "  v_cmpx_gt_u32 vcc, " << active_lanes << ", v0\n";
+    for (const char* pattern : patterns)
+        for (const unsigned offset : {0u, 4u, 16u}) {
+            s << pattern << "  v_mov_b32 v4, -1\n"
+              << "  buffer_load_dword v4, v3, s[20:23], 0 offen offset:" << offset << "\n  s_waitcnt vmcnt(0)\n"
+              << "  buffer_store_dword v4, v1, s[24:27], 0 offen\n"
+              << "  s_add_u32 s24, s24, 256\n  s_addc_u32 s25, s25, 0\n";
+        }
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("raw-buffer loads of consecutive lanes: the direct path equals the lane-by-lane path", "[exec][fast_paths]") {
+    constexpr std::size_t segments = 12, dwords = 1024;  // loads read below 2 KiB, stores write 12 x 256 bytes
+    std::vector<std::uint32_t> input(dwords);
+    for (std::size_t i = 0; i < dwords; ++i) input[i] = 0x10000u + std::uint32_t(i);
+    for (const unsigned active : {64u, 45u}) {
+        const CodeObject co = assemble_kernel(consecutive_lanes_body(active));
+        const Program program = build_program(co, co.kernels.at(0));
+        // Records: every lane in range; a cut inside the wave (lane 25 of the contiguous lanes).
+        for (const std::uint32_t records : {4096u, 100u}) {
+            INFO("active lanes " << active << ", num_records " << records);
+            std::vector<std::uint32_t> results[2];
+            Counters counters[2];
+            for (const bool watched : {false, true}) {
+                TestRun run(dwords);
+                run.fill(1, input);
+                run.value = {records, 4096, 0, 0};
+                GlobalMemoryWatcher watcher;
+                if (watched) run.observer = &watcher;
+                const DispatchResult r = run.run(program);
+                INFO((r.fault ? r.fault->message : std::string()));
+                REQUIRE(r.ok());
+                results[watched] = run.read(0, segments * 64);
+                counters[watched] = r.counters;
+            }
+            CHECK(counters[0] == counters[1]);
+            for (std::size_t i = 0; i < segments * 64; ++i) {
+                INFO("segment " << i / 64 << " lane " << i % 64);
+                REQUIRE(results[0][i] == results[1][i]);
+            }
+            // The values each lane should have read, where it did: lane 0 of
+            // the contiguous pattern at offset 16 reads dword 4 (16 < records).
+            CHECK(results[0][2 * 64] == 0x10004u);
+            if (records == 4096u) {
+                // Runs of eight at offset 0: lane 9 reads dword 64 + 1; quads reversed: lane 0 dword 3.
+                CHECK(results[0][3 * 64 + 9] == 0x10000u + 65u);
+                CHECK(results[0][6 * 64] == 0x10003u);
+                // Lane 5 out of its run reads dword 40, lane 6 dword 6.
+                CHECK(results[0][9 * 64 + 5] == 0x10000u + 40u);
+                CHECK(results[0][9 * 64 + 6] == 0x10006u);
+            }
+        }
+    }
+}
+
 // LDS reads and writes (sem_lds.cpp): the repeated whole access (every lane
 // active, the lane pattern the instruction's conflict memo holds, bounds from
 // the memo's largest relative address) against the general path, which an
