@@ -540,7 +540,10 @@ void load_runs_of_four(const DwordLanes& a, const std::uint8_t* host, u64 lowest
     for (unsigned q = 0; q < 16; ++q) {
         const unsigned l = 4 * q;
         const std::uint8_t* const p = base + v[l];
-        if (((a.runs_of_four >> l) & 1) && (reinterpret_cast<std::uintptr_t>(p) & 15) == 0) {
+        // The run's offsets were compared in 32 bits: one that wraps past
+        // 2^32 (v, v + 4 - 2^32, ...) is not consecutive in memory.
+        const bool no_wrap = v[l] <= 0xffffffffu - 12;
+        if (((a.runs_of_four >> l) & 1) && no_wrap && (reinterpret_cast<std::uintptr_t>(p) & 15) == 0) {
             _mm_storeu_si128(reinterpret_cast<__m128i*>(data + l), _mm_load_si128(reinterpret_cast<const __m128i*>(p)));
         } else {
             for (unsigned i = 0; i < 4; ++i)
