@@ -374,6 +374,20 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const
     }
 }
 
+// The rare plain multiply-add with a NaN result: its lanes again, 8 at a
+// time, through multiply_add_8 and fp::multiply_add_nan's rule. Nothing was
+// stored yet (dst may be a source); out of line, so that the common path
+// below keeps its registers.
+template <bool Fused, bool FlushOut, bool DazOn>
+__attribute__((target("avx2,fma"), noinline, cold)) void multiply_add_direct_nan_avx2(const u32* a, const u32* b,
+                                                                                      const u32* c, u32* dst) {
+    for (unsigned k = 0; k < 8; ++k)  // lane l of dst depends on lane l of a, b and c alone
+        _mm256_storeu_ps(as_floats(dst + 8 * k),
+                         multiply_add_8<Fused, FlushOut, DazOn>(_mm256_loadu_ps(as_floats(a + 8 * k)),
+                                                                _mm256_loadu_ps(as_floats(b + 8 * k)),
+                                                                _mm256_loadu_ps(as_floats(c + 8 * k))));
+}
+
 // A plain VGPR multiply-add on all 64 lanes (dpp0's inner loop). The eight
 // results stay in registers and one test covers their NaNs (one compare per
 // two registers): the rare NaN case redoes the lanes through multiply_add_8
@@ -382,10 +396,12 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const
 // them in a second pass: about 195 host instructions per instruction
 // against about 70 here (callgrind, 256^3 dpp0). Row by row with a test per
 // row, as the DPP rows above, costs more here (about 110: a test per row and
-// the loop), where nothing needs the permute's registers.
+// the loop), where nothing needs the permute's registers. Inlined into the
+// run loops: as a call it saved and restored six registers, realigned the
+// stack and cleared the upper halves each time (about 20 host instructions).
 template <bool Fused, bool FlushOut, bool DazOn>
-__attribute__((target("avx2,fma"))) inline void multiply_add_direct_avx2(const u32* a, const u32* b, const u32* c,
-                                                                         u32* dst) {
+__attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_direct_avx2(const u32* a, const u32* b,
+                                                                                        const u32* c, u32* dst) {
     __m256 r[8];
     __m256 unordered = _mm256_setzero_ps();
     for (unsigned k = 0; k < 8; ++k) {
@@ -394,12 +410,8 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_direct_avx2(const u
                                          _mm256_loadu_ps(as_floats(c + 8 * k)));
         if (k % 2) unordered = _mm256_or_ps(unordered, unordered_pair(r[k - 1], r[k]));
     }
-    if (_mm256_movemask_ps(unordered)) {  // rare; lane l of dst depends on lane l of a, b and c alone
-        for (unsigned k = 0; k < 8; ++k)
-            _mm256_storeu_ps(as_floats(dst + 8 * k),
-                             multiply_add_8<Fused, FlushOut, DazOn>(_mm256_loadu_ps(as_floats(a + 8 * k)),
-                                                                    _mm256_loadu_ps(as_floats(b + 8 * k)),
-                                                                    _mm256_loadu_ps(as_floats(c + 8 * k))));
+    if (__builtin_expect(_mm256_movemask_ps(unordered) != 0, 0)) {
+        multiply_add_direct_nan_avx2<Fused, FlushOut, DazOn>(a, b, c, dst);
         return;
     }
     for (unsigned k = 0; k < 8; ++k)
@@ -409,7 +421,9 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_direct_avx2(const u
 // A run of multiply-adds with the AVX2 rows above, reading the run's compact
 // steps (Program::multiply_add_steps). DazOn: the caller's DenormalsAreZero
 // is set (the run's inputs flush; this is the separate call). FlushOut is
-// the same for the whole run.
+// the same for the whole run. A run of plain VGPR steps on every lane with
+// no observer (dpp0's 64 multiply-adds per k, unchecked) takes a loop that
+// tests nothing per step.
 template <bool Fused, bool FlushOut, bool DazOn, int A, int B, int C>
 __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w, const ExecInst* run,
                                                                          unsigned length) {
@@ -417,6 +431,13 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
     const bool all_lanes = exec == ~0ull;
     const Workgroup& group = *w.group;  // the run loop announced run[0] to the observer
     const MultiplyAddStep* steps = run[0].multiply_add_steps;
+    if (all_lanes && !group.observer && run[0].multiply_add_run_direct == length) {
+        for (unsigned i = 0; i < length; ++i) {
+            const MultiplyAddStep& x = steps[i];
+            multiply_add_direct_avx2<Fused, FlushOut, DazOn>(w.v[x.src[A]], w.v[x.src[B]], w.v[x.src[C]], w.v[x.dst]);
+        }
+        return;
+    }
     for (unsigned i = 0; i < length; ++i) {
         if (i && group.watches(run[0].index + i)) group.observer->before_instruction(w, run[i]);
         const MultiplyAddStep& x = steps[i];
