@@ -223,7 +223,8 @@ TEST_CASE("plain multiply-add runs: the step loop equals the general path bit fo
                     use_general_paths(general);
                     // The fast program has the whole run as plain steps.
                     CHECK(std::any_of(fast.code.begin(), fast.code.end(), [](const ExecInst& e) {
-                        return e.multiply_add_run == 2 * count && e.multiply_add_run_direct == 2 * count;
+                        return e.multiply_add_run == 2 * count && e.multiply_add_run_in_place == 2 * count &&
+                               e.multiply_add_run_dpp == 0;
                     }));
                     ++seed;
                     // general, fast, general with an observer, fast with one
