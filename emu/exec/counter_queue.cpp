@@ -88,10 +88,22 @@ void wait(Wave& w, unsigned vm, unsigned lgkm) {
     retire_lgkm(w, lgkm);
 }
 
-InFlightMemoryOp& issue(Wave& w, const ExecInst& e, const InFlightMemoryOp& entry) {
-    // At the counter's limit the hardware stalls the issue until one completes.
-    if (entry.counter == WaitCounter::vm) retire_vm(w, InFlightQueue::max_vm - 1);
+namespace {
+
+// At the counter's limit the hardware stalls the issue until one entry
+// completes. Out of line: the kernels wait before their counters fill, and
+// issue's common path then keeps its registers.
+__attribute__((noinline)) void make_room(Wave& w, WaitCounter c) {
+    if (c == WaitCounter::vm) retire_vm(w, InFlightQueue::max_vm - 1);
     else retire_lgkm(w, InFlightQueue::max_lgkm - 1);
+}
+
+}  // namespace
+
+InFlightMemoryOp& issue(Wave& w, const ExecInst& e, const InFlightMemoryOp& entry) {
+    const bool full = entry.counter == WaitCounter::vm ? w.pending.vmcnt() >= InFlightQueue::max_vm
+                                                       : w.pending.lgkmcnt() >= InFlightQueue::max_lgkm;
+    if (__builtin_expect(full, 0)) make_room(w, entry.counter);
     InFlightMemoryOp& p = w.pending.push(entry);
     p.inst_index = e.index;
     if (WorkgroupObserver* o = w.group->observer) o->issued(w, e, p);

@@ -162,7 +162,7 @@ void build_fp32_denorm_variants(Program& p, const sem::Table& table) {
     }
 }
 
-// ExecInst::multiply_add_run(_dpp), from the end backwards, and the steps.
+// ExecInst::multiply_add_run(_dpp, _in_place), from the end backwards, and the steps.
 void count_multiply_add_runs(Program& p) {
     p.multiply_add_steps.assign(p.code.size(), MultiplyAddStep{});
     for (std::size_t i = p.insts.size(); i-- > 0;) {
@@ -188,6 +188,9 @@ void count_multiply_add_runs(Program& p) {
             }
             step.dpp = e.dpp;
         }
+        const std::uint16_t in_place = step.kind != MultiplyAddStep::Kind::general ? 1 : 0;
+        e.multiply_add_run_in_place =
+            static_cast<std::uint16_t>(in_place + (continues ? next.multiply_add_run_in_place : 0));
         e.multiply_add_steps = &p.multiply_add_steps[i];
     }
 }
@@ -639,6 +642,7 @@ void use_general_paths(Program& program) {
             e.multiply_add_run_dpp = e.valu_dpp;
             e.lds_lands_at_issue = false;
             e.lds_address_verifier = 0;
+            e.multiply_add_run_in_place = 0;
         }
     };
     for (MultiplyAddStep& step : program.multiply_add_steps) step = MultiplyAddStep{};

@@ -89,7 +89,10 @@ struct ExecInst {
     // Multiply-adds: how many instructions from this one on (at least 1) have
     // the same function and flush flags, so that one call can run them all.
     std::uint16_t multiply_add_run = 1;
-    std::uint16_t multiply_add_run_dpp = 0;               // of those, how many have DPP (ExecInst::valu_dpp)
+    std::uint16_t multiply_add_run_dpp = 0;  // of those, how many have DPP (ExecInst::valu_dpp)
+    // Of those, how many read and write their VGPRs in place (MultiplyAddStep::Kind
+    // direct or row_dpp): all of them and none with DPP is a run of plain steps.
+    std::uint16_t multiply_add_run_in_place = 0;
     const MultiplyAddStep* multiply_add_steps = nullptr;  // Program::multiply_add_steps from this one on
     std::uint8_t transform[3] = {0, 0, 0};                // SrcTransform bits per source
     std::uint32_t index = 0;                              // position in Program::code
@@ -178,8 +181,8 @@ unsigned agpr_base(const Program& program);
 std::string register_operand_error(const Program& program, const ExecInst& e);
 
 // Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
-// row_dpp_vgprs, multiply_add_run, lds_lands_at_issue, lds_address_verifier,
-// DppPattern::row_local, repeated_lds_accesses), in every denorm
+// row_dpp_vgprs, multiply_add_run(_in_place), lds_lands_at_issue,
+// lds_address_verifier, DppPattern::row_local, repeated_lds_accesses), in every denorm
 // mode's code, so that each instruction takes the general path (fetch, a
 // lane-by-lane gather, commit): tests run a
 // program both ways and compare the registers bit for bit.

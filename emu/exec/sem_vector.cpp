@@ -223,12 +223,12 @@ void finish_run(Wave& w, const ExecInst* run, unsigned length) {
 inline float* as_floats(u32* lanes) { return reinterpret_cast<float*>(lanes); }
 inline const float* as_floats(const u32* lanes) { return reinterpret_cast<const float*>(lanes); }
 
-__attribute__((target("avx2"))) inline __m256i lane_mask8(u32 bits) {
+__attribute__((target("avx2"), always_inline)) inline __m256i lane_mask8(u32 bits) {
     const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(bits)), bit), bit);
 }
 
-__attribute__((target("avx2"))) inline __m256 flush8(__m256 x) {
+__attribute__((target("avx2"), always_inline)) inline __m256 flush8(__m256 x) {
     const __m256i bits = _mm256_castps_si256(x);
     const __m256i denormal_or_zero =
         _mm256_cmpeq_epi32(_mm256_and_si256(bits, _mm256_set1_epi32(0x7f800000)), _mm256_setzero_si256());
@@ -242,7 +242,7 @@ __attribute__((target("avx2"))) inline __m256 flush8(__m256 x) {
 // fp::flush's result, for four instructions fewer per 8 lanes. The empty asm
 // keeps the compiler from contracting the two into an FMA.
 template <bool Fused, bool DazOn>
-__attribute__((target("avx2,fma"))) inline __m256 product_plus_8(__m256 x, __m256 y, __m256 z) {
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 product_plus_8(__m256 x, __m256 y, __m256 z) {
     if (Fused) return _mm256_fmadd_ps(x, y, z);
     __m256 product = _mm256_mul_ps(x, y);
     asm("" : "+x"(product));
@@ -255,7 +255,7 @@ __attribute__((target("avx2,fma"))) inline __m256 product_plus_8(__m256 x, __m25
 // +0, -0 + -0 is -0, and any other r + -0 is r. The empty asm keeps the
 // compiler, which knows nothing of the mode, from folding r + -0 into r.
 template <bool DazOn>
-__attribute__((target("avx2"))) inline __m256 flush_no_nan8(__m256 r) {
+__attribute__((target("avx2"), always_inline)) inline __m256 flush_no_nan8(__m256 r) {
     if (!DazOn) return flush8(r);
     __m256 minus_zero = _mm256_set1_ps(-0.0f);
     asm("" : "+x"(minus_zero));
@@ -284,8 +284,9 @@ __attribute__((target("avx2,fma"))) inline __m256 multiply_add_8(__m256 x, __m25
 // read their source, the others 0. HalfLocal: every source in its lane's
 // half row (no blend); Masked: some lane of `valid` is clear.
 template <bool HalfLocal, bool Masked>
-__attribute__((target("avx2"))) inline void dpp_row_avx2(const u32* a, unsigned row, const __m256i index[2],
-                                                         const __m256i upper[2], u64 valid, __m256 x[2]) {
+__attribute__((target("avx2"), always_inline)) inline void dpp_row_avx2(const u32* a, unsigned row,
+                                                                        const __m256i index[2], const __m256i upper[2],
+                                                                        u64 valid, __m256 x[2]) {
     const __m256i halves[2] = {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16 * row)),
                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16 * row + 8))};
     for (unsigned half = 0; half < 2; ++half) {
@@ -299,28 +300,36 @@ __attribute__((target("avx2"))) inline void dpp_row_avx2(const u32* a, unsigned 
 }
 
 // Lanes where x or y is a NaN: one compare covers two registers of results.
-__attribute__((target("avx"))) inline __m256 unordered_pair(__m256 x, __m256 y) {
+__attribute__((target("avx"), always_inline)) inline __m256 unordered_pair(__m256 x, __m256 y) {
     return _mm256_cmp_ps(x, y, _CMP_UNORD_Q);
 }
 
 template <bool Masked>
-__attribute__((target("avx2"))) inline void store_8(u32* dst, __m256 r, u64 write) {
+__attribute__((target("avx2"), always_inline)) inline void store_8(u32* dst, __m256 r, u64 write) {
     const u32 lanes = Masked ? u32(write) & 0xffu : 0xffu;
     if (lanes == 0xffu) _mm256_storeu_ps(as_floats(dst), r);
     else if (lanes) _mm256_maskstore_ps(as_floats(dst), lane_mask8(lanes), r);
+}
+
+// multiply_add_8 out of line, for the rare row with a NaN: the rows' loops
+// keep their registers.
+template <bool Fused, bool FlushOut, bool DazOn>
+__attribute__((target("avx2,fma"), noinline, cold)) __m256 multiply_add_8_rare(__m256 x, __m256 y, __m256 z) {
+    return multiply_add_8<Fused, FlushOut, DazOn>(x, y, z);
 }
 
 // The 16 lanes of one row, two registers, from x * y + z: one test covers
 // both registers' NaNs; the rare row with a NaN is redone 8 lanes at a time
 // with fp::multiply_add_nan's rule (multiply_add_8).
 template <bool Fused, bool FlushOut, bool DazOn>
-__attribute__((target("avx2,fma"))) inline void multiply_add_row_8x2(const __m256 x[2], const __m256 y[2],
-                                                                     const __m256 z[2], __m256 r[2]) {
+__attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_row_8x2(const __m256 x[2],
+                                                                                    const __m256 y[2],
+                                                                                    const __m256 z[2], __m256 r[2]) {
     r[0] = product_plus_8<Fused, DazOn>(x[0], y[0], z[0]);
     r[1] = product_plus_8<Fused, DazOn>(x[1], y[1], z[1]);
-    if (_mm256_movemask_ps(unordered_pair(r[0], r[1]))) {  // rare
-        r[0] = multiply_add_8<Fused, FlushOut, DazOn>(x[0], y[0], z[0]);
-        r[1] = multiply_add_8<Fused, FlushOut, DazOn>(x[1], y[1], z[1]);
+    if (__builtin_expect(_mm256_movemask_ps(unordered_pair(r[0], r[1])) != 0, 0)) {
+        r[0] = multiply_add_8_rare<Fused, FlushOut, DazOn>(x[0], y[0], z[0]);
+        r[1] = multiply_add_8_rare<Fused, FlushOut, DazOn>(x[1], y[1], z[1]);
     } else if (FlushOut) {
         r[0] = flush_no_nan8<DazOn>(r[0]);
         r[1] = flush_no_nan8<DazOn>(r[1]);
@@ -336,9 +345,10 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_row_8x2(const __m25
 // bytes at a time (about 105 host instructions per instruction against
 // about 73 row by row; callgrind, 256^3 dpp2_denorm).
 template <bool Fused, bool FlushOut, bool DazOn, bool HalfLocal, bool Masked>
-__attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const u32* a, const u32* b, const u32* c,
-                                                                           u32* dst, const u32* row_lanes, u64 valid,
-                                                                           u64 write) {
+__attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_dpp_rows_avx2(const u32* a, const u32* b,
+                                                                                          const u32* c, u32* dst,
+                                                                                          const u32* row_lanes,
+                                                                                          u64 valid, u64 write) {
     const __m256i index[2] = {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_lanes)),
                               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row_lanes + 8))};
     const __m256i upper[2] = {_mm256_cmpgt_epi32(index[0], _mm256_set1_epi32(7)),
@@ -357,9 +367,14 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const
     }
 }
 
+// Inlined into the run loops, with the rows above (as a call from the loop
+// without per-step tests it cost about 20 host instructions more per
+// instruction).
 template <bool Fused, bool FlushOut, bool DazOn>
-__attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const u32* a, const u32* b, const u32* c,
-                                                                           u32* dst, const DppPattern& dpp, u64 exec) {
+__attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_dpp_rows_avx2(const u32* a, const u32* b,
+                                                                                          const u32* c, u32* dst,
+                                                                                          const DppPattern& dpp,
+                                                                                          u64 exec) {
     const u64 valid = dpp.valid_sources(exec), write = dpp.write_mask(exec, valid);
     const bool masked = (valid & write) != ~0ull;
     if (dpp.half_local) {
@@ -374,6 +389,20 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const
     }
 }
 
+// The rare plain multiply-add with a NaN result: its lanes again, 8 at a
+// time, through multiply_add_8 and fp::multiply_add_nan's rule. Nothing was
+// stored yet (dst may be a source); out of line, so that the common path
+// below keeps its registers.
+template <bool Fused, bool FlushOut, bool DazOn>
+__attribute__((target("avx2,fma"), noinline, cold)) void multiply_add_direct_nan_avx2(const u32* a, const u32* b,
+                                                                                      const u32* c, u32* dst) {
+    for (unsigned k = 0; k < 8; ++k)  // lane l of dst depends on lane l of a, b and c alone
+        _mm256_storeu_ps(as_floats(dst + 8 * k),
+                         multiply_add_8<Fused, FlushOut, DazOn>(_mm256_loadu_ps(as_floats(a + 8 * k)),
+                                                                _mm256_loadu_ps(as_floats(b + 8 * k)),
+                                                                _mm256_loadu_ps(as_floats(c + 8 * k))));
+}
+
 // A plain VGPR multiply-add on all 64 lanes (dpp0's inner loop). The eight
 // results stay in registers and one test covers their NaNs (one compare per
 // two registers): the rare NaN case redoes the lanes through multiply_add_8
@@ -382,10 +411,12 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_dpp_rows_avx2(const
 // them in a second pass: about 195 host instructions per instruction
 // against about 70 here (callgrind, 256^3 dpp0). Row by row with a test per
 // row, as the DPP rows above, costs more here (about 110: a test per row and
-// the loop), where nothing needs the permute's registers.
+// the loop), where nothing needs the permute's registers. Inlined into the
+// run loops: as a call it saved and restored six registers, realigned the
+// stack and cleared the upper halves each time (about 20 host instructions).
 template <bool Fused, bool FlushOut, bool DazOn>
-__attribute__((target("avx2,fma"))) inline void multiply_add_direct_avx2(const u32* a, const u32* b, const u32* c,
-                                                                         u32* dst) {
+__attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_direct_avx2(const u32* a, const u32* b,
+                                                                                        const u32* c, u32* dst) {
     __m256 r[8];
     __m256 unordered = _mm256_setzero_ps();
     for (unsigned k = 0; k < 8; ++k) {
@@ -394,12 +425,8 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_direct_avx2(const u
                                          _mm256_loadu_ps(as_floats(c + 8 * k)));
         if (k % 2) unordered = _mm256_or_ps(unordered, unordered_pair(r[k - 1], r[k]));
     }
-    if (_mm256_movemask_ps(unordered)) {  // rare; lane l of dst depends on lane l of a, b and c alone
-        for (unsigned k = 0; k < 8; ++k)
-            _mm256_storeu_ps(as_floats(dst + 8 * k),
-                             multiply_add_8<Fused, FlushOut, DazOn>(_mm256_loadu_ps(as_floats(a + 8 * k)),
-                                                                    _mm256_loadu_ps(as_floats(b + 8 * k)),
-                                                                    _mm256_loadu_ps(as_floats(c + 8 * k))));
+    if (__builtin_expect(_mm256_movemask_ps(unordered) != 0, 0)) {
+        multiply_add_direct_nan_avx2<Fused, FlushOut, DazOn>(a, b, c, dst);
         return;
     }
     for (unsigned k = 0; k < 8; ++k)
@@ -409,7 +436,10 @@ __attribute__((target("avx2,fma"))) inline void multiply_add_direct_avx2(const u
 // A run of multiply-adds with the AVX2 rows above, reading the run's compact
 // steps (Program::multiply_add_steps). DazOn: the caller's DenormalsAreZero
 // is set (the run's inputs flush; this is the separate call). FlushOut is
-// the same for the whole run.
+// the same for the whole run. A run whose steps all read their VGPRs in
+// place, on every lane, with no observer (dpp0's 64 multiply-adds per k,
+// dpp2's DPP ones, unchecked) takes a loop that tests nothing per step but
+// its kind, and nothing at all when every step is plain.
 template <bool Fused, bool FlushOut, bool DazOn, int A, int B, int C>
 __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w, const ExecInst* run,
                                                                          unsigned length) {
@@ -417,6 +447,26 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
     const bool all_lanes = exec == ~0ull;
     const Workgroup& group = *w.group;  // the run loop announced run[0] to the observer
     const MultiplyAddStep* steps = run[0].multiply_add_steps;
+    if (all_lanes && !group.observer && run[0].multiply_add_run_in_place == length) {
+        if (run[0].multiply_add_run_dpp == 0) {
+            for (unsigned i = 0; i < length; ++i) {
+                const MultiplyAddStep& x = steps[i];
+                multiply_add_direct_avx2<Fused, FlushOut, DazOn>(w.v[x.src[A]], w.v[x.src[B]], w.v[x.src[C]],
+                                                                 w.v[x.dst]);
+            }
+            return;
+        }
+        if constexpr (A == 0) {  // DPP permutes src0, which must be the first multiplicand
+            for (unsigned i = 0; i < length; ++i) {
+                const MultiplyAddStep& x = steps[i];
+                const u32 *a = w.v[x.src[A]], *b = w.v[x.src[B]], *c = w.v[x.src[C]];
+                if (x.kind == MultiplyAddStep::Kind::row_dpp)
+                    multiply_add_dpp_rows_avx2<Fused, FlushOut, DazOn>(a, b, c, w.v[x.dst], *x.dpp, ~0ull);
+                else multiply_add_direct_avx2<Fused, FlushOut, DazOn>(a, b, c, w.v[x.dst]);
+            }
+            return;
+        }
+    }
     for (unsigned i = 0; i < length; ++i) {
         if (i && group.watches(run[0].index + i)) group.observer->before_instruction(w, run[i]);
         const MultiplyAddStep& x = steps[i];

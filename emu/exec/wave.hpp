@@ -90,12 +90,14 @@ public:
     InFlightMemoryOp& push(const InFlightMemoryOp& p) {
         const unsigned k = index(p.counter);
         Fifo& f = fifos_[k];
-        const unsigned position = (f.head + f.count) % capacity(k);
-        ++f.count;
+        const unsigned count = f.count;
+        const unsigned position = (f.head + count) % capacity(k);
+        f.count = count + 1;
+        const std::uint32_t slot = first_slot(k) + position;
         InFlightMemoryOp& e = f.entries[position];
         e = p;
-        e.slot = first_slot(k) + position;
-        if (!pool_[e.slot]) pool_[e.slot].reset(new std::uint32_t[block_dwords]);
+        e.slot = slot;
+        if (!pool_[slot]) allocate(slot);
         return e;
     }
     // The oldest entry on counter kind c (count(c) > 0), and its removal
@@ -124,6 +126,8 @@ private:
     static unsigned index(WaitCounter c) { return static_cast<unsigned>(c); }
     static unsigned capacity(unsigned k) { return k == 0 ? vm_capacity : lgkm_capacity; }
     static unsigned first_slot(unsigned k) { return k == 0 ? 0 : vm_capacity + (k - 1) * lgkm_capacity; }
+    // Out of line: once per slot and wave, and push's common path keeps its registers.
+    __attribute__((noinline)) void allocate(std::uint32_t slot) { pool_[slot].reset(new std::uint32_t[block_dwords]); }
     Fifo fifos_[3];
     // Data blocks by slot (a FIFO position), allocated on first use.
     std::unique_ptr<std::uint32_t[]> pool_[vm_capacity + 2 * lgkm_capacity];

@@ -18,6 +18,7 @@
 #include <random>
 #include <sstream>
 
+#include "emu/exec/wave.hpp"
 #include "kernel_builder.hpp"
 
 using namespace exec_test;
@@ -147,6 +148,115 @@ TEST_CASE("multiply-add runs with DPP src0: fast path equals the general path bi
             }
         }
     }
+}
+
+// Runs of plain VGPR multiply-adds (dpp0's inner loop): with every lane
+// active and no observer the run takes its step loop, which tests nothing
+// per instruction; with an observer (told of every instruction) or some
+// lanes inactive the loop that tests each step. All three equal the general
+// path, results and counters. Destinations alias sources (src0, src1, the
+// addend, all of them); v_mad_f32 and v_fma_f32 name their addend.
+namespace {
+
+std::string plain_multiply_add_body(const std::string& op, unsigned active_lanes, std::size_t count) {
+    const bool three_sources = op == "v_mad_f32" || op == "v_fma_f32";
+    const auto v = [&](std::size_t j) { return "v" + std::to_string(10 + j % count); };
+    std::ostringstream s;
+    s << "  global_load_dword v2, v1, s[6:7]\n  global_load_dword v3, v1, s[8:9]\n"
+      << "  global_load_dword v4, v1, s[10:11]\n  s_waitcnt vmcnt(0)\n";
+    for (std::size_t j = 0; j < count; ++j) s << "  v_mov_b32 " << v(j) << ", v" << 2 + j % 3 << "\n";
+    if (active_lanes < 64) s << "  v_cmpx_gt_u32 vcc, " << active_lanes << ", v0\n";
+    for (std::size_t i = 0; i < 2 * count; ++i) {
+        const std::size_t j = i % count;
+        const std::string dst = v(j);
+        std::string a = v(j + 1), b = v(j + 5), c = three_sources ? v(j + 2) : dst;
+        if (i % 4 == 0) a = dst;
+        if (i % 4 == 1) b = dst;
+        if (i % 7 == 3) a = b = dst;
+        if (three_sources && i % 5 == 0) c = dst;
+        s << "  " << op << " " << dst << ", " << a << ", " << b << (three_sources ? ", " + c : "") << "\n";
+    }
+    s << "  s_mov_b64 exec, -1\n";
+    for (std::size_t j = 0; j < count; ++j)
+        s << "  global_store_dword v1, " << v(j) << ", s[4:5]\n  s_add_u32 s4, s4, 256\n  s_addc_u32 s5, s5, 0\n";
+    return s.str();
+}
+
+// Watches every instruction and records, before each, its index and the
+// lanes of its destination VGPR as they are then (the input state).
+struct InstructionRecorder : WorkgroupObserver {
+    std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>>* seen = nullptr;
+    void before_instruction(const Wave& w, const ExecInst& e) override {
+        std::vector<std::uint32_t> lanes;
+        if (e.dst.kind == Src::Kind::vgpr) lanes.assign(w.v[e.dst.index], w.v[e.dst.index] + 64);
+        seen->emplace_back(e.index, std::move(lanes));
+    }
+};
+struct RecordEveryInstruction : DispatchObserver {
+    std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> seen;  // one workgroup
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override {
+        auto o = std::make_unique<InstructionRecorder>();
+        o->seen = &seen;
+        return o;
+    }
+    void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
+};
+
+}  // namespace
+
+TEST_CASE("plain multiply-add runs: the step loop equals the general path bit for bit", "[exec][fast_paths]") {
+    constexpr std::size_t count = 24;
+    std::uint32_t seed = 500;
+    for (const char* op : {"v_mac_f32", "v_fmac_f32", "v_mad_f32", "v_fma_f32"})
+        for (const unsigned denorm : {0u, 3u})
+            for (const unsigned active : {64u, 37u})
+                for (const bool finite : {false, true}) {
+                    if (finite && active < 64) continue;  // NaN-free results matter to the step loop
+                    INFO(op << " denorm mode " << denorm << " active lanes " << active
+                            << (finite ? " finite inputs" : ""));
+                    KernelOptions options;
+                    options.mcpu = "gfx906";
+                    options.denorm_mode_32 = denorm;
+                    options.vgprs = 64;
+                    const CodeObject co = assemble_kernel(plain_multiply_add_body(op, active, count), options);
+                    const Program fast = build_program(co, co.kernels.at(0));
+                    Program general = build_program(co, co.kernels.at(0));
+                    use_general_paths(general);
+                    // The fast program has the whole run as plain steps.
+                    CHECK(std::any_of(fast.code.begin(), fast.code.end(), [](const ExecInst& e) {
+                        return e.multiply_add_run == 2 * count && e.multiply_add_run_in_place == 2 * count &&
+                               e.multiply_add_run_dpp == 0;
+                    }));
+                    ++seed;
+                    // general, fast, general with an observer, fast with one
+                    std::vector<std::uint32_t> results[4];
+                    Counters counters[4];
+                    RecordEveryInstruction observers[2];
+                    for (int way = 0; way < 4; ++way) {
+                        TestRun run(64 * count);
+                        for (int i = 1; i <= 3; ++i) run.fill(i, awkward_floats(seed + std::uint32_t(i), finite));
+                        if (way >= 2) run.observer = &observers[way - 2];
+                        const DispatchResult r = run.run(way % 2 == 0 ? general : fast);
+                        INFO((r.fault ? r.fault->message : std::string()));
+                        REQUIRE(r.ok());
+                        results[way] = run.read(0, 64 * count);
+                        counters[way] = r.counters;
+                    }
+                    CHECK(counters[0].valu_multiply_add == 2 * count);
+                    for (int way = 1; way < 4; ++way) {
+                        INFO("way " << way << " (1: fast, 2: general observed, 3: fast observed)");
+                        CHECK(counters[way] == counters[0]);
+                        for (std::size_t i = 0; i < results[0].size(); ++i) {
+                            INFO("register v" << 10 + i / 64 << " lane " << i % 64);
+                            REQUIRE(results[way][i] == results[0][i]);
+                        }
+                    }
+                    // The observer saw every instruction, each with the same input state.
+                    std::uint64_t executed = 0;
+                    for (const std::uint64_t n : counters[0].instructions) executed += n;
+                    CHECK(observers[0].seen.size() == executed);
+                    CHECK(observers[0].seen == observers[1].seen);
+                }
 }
 
 // DPP sources of other instructions (v_mov_b32_dpp, as the dpp3 kernels move
