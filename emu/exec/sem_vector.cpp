@@ -433,13 +433,27 @@ __attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_dire
         _mm256_storeu_ps(as_floats(dst + 8 * k), FlushOut ? flush_no_nan8<DazOn>(r[k]) : r[k]);
 }
 
+// Whether the observer wants before_instruction for none of a run's steps
+// after its first (the run loop announced the first). The checkers' watch
+// plans leave every multiply-add of the dppgemm kernels out, so checked
+// launches keep the loop without per-step tests.
+inline bool steps_unwatched(const Workgroup& group, const ExecInst* run, unsigned length) {
+    if (!group.observer) return true;
+    if (!group.watched) return length <= 1;
+    const std::uint8_t* watched = group.watched + run[0].index;
+    for (unsigned i = 1; i < length; ++i)
+        if (watched[i]) return false;
+    return true;
+}
+
 // A run of multiply-adds with the AVX2 rows above, reading the run's compact
 // steps (Program::multiply_add_steps). DazOn: the caller's DenormalsAreZero
 // is set (the run's inputs flush; this is the separate call). FlushOut is
 // the same for the whole run. A run whose steps all read their VGPRs in
-// place, on every lane, with no observer (dpp0's 64 multiply-adds per k,
-// dpp2's DPP ones, unchecked) takes a loop that tests nothing per step but
-// its kind, and nothing at all when every step is plain.
+// place, on every lane, with no step but the first watched (dpp0's 64
+// multiply-adds per k, dpp2's DPP ones, checked or not) takes a loop that
+// tests nothing per step but its kind, and nothing at all when every step
+// is plain.
 template <bool Fused, bool FlushOut, bool DazOn, int A, int B, int C>
 __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w, const ExecInst* run,
                                                                          unsigned length) {
@@ -447,7 +461,7 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
     const bool all_lanes = exec == ~0ull;
     const Workgroup& group = *w.group;  // the run loop announced run[0] to the observer
     const MultiplyAddStep* steps = run[0].multiply_add_steps;
-    if (all_lanes && !group.observer && run[0].multiply_add_run_in_place == length) {
+    if (all_lanes && run[0].multiply_add_run_in_place == length && steps_unwatched(group, run, length)) {
         if (run[0].multiply_add_run_dpp == 0) {
             for (unsigned i = 0; i < length; ++i) {
                 const MultiplyAddStep& x = steps[i];

@@ -202,6 +202,24 @@ struct RecordEveryInstruction : DispatchObserver {
     void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
 };
 
+// The same, for the instructions a watch plan names (as the checkers' plans
+// leave multiply-adds out).
+struct PlannedRecorder : InstructionRecorder {
+    const std::vector<std::uint8_t>* plan = nullptr;
+    const std::uint8_t* watched_instructions() const override { return plan->data(); }
+};
+struct RecordPlannedInstructions : DispatchObserver {
+    std::vector<std::uint8_t> plan;
+    std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> seen;  // one workgroup
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override {
+        auto o = std::make_unique<PlannedRecorder>();
+        o->seen = &seen;
+        o->plan = &plan;
+        return o;
+    }
+    void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
+};
+
 }  // namespace
 
 TEST_CASE("plain multiply-add runs: the step loop equals the general path bit for bit", "[exec][fast_paths]") {
@@ -223,19 +241,27 @@ TEST_CASE("plain multiply-add runs: the step loop equals the general path bit fo
                     Program general = build_program(co, co.kernels.at(0));
                     use_general_paths(general);
                     // The fast program has the whole run as plain steps.
-                    CHECK(std::any_of(fast.code.begin(), fast.code.end(), [](const ExecInst& e) {
+                    const auto run_start = std::find_if(fast.code.begin(), fast.code.end(), [](const ExecInst& e) {
                         return e.multiply_add_run == 2 * count && e.multiply_add_run_in_place == 2 * count &&
                                e.multiply_add_run_dpp == 0;
-                    }));
+                    });
+                    REQUIRE(run_start != fast.code.end());
                     ++seed;
-                    // general, fast, general with an observer, fast with one
-                    std::vector<std::uint32_t> results[4];
-                    Counters counters[4];
+                    // general, fast, general with an observer, fast with one,
+                    // then both with an observer whose plan watches every
+                    // instruction but the run's steps after its first
+                    std::vector<std::uint32_t> results[6];
+                    Counters counters[6];
                     RecordEveryInstruction observers[2];
-                    for (int way = 0; way < 4; ++way) {
+                    RecordPlannedInstructions planned[2];
+                    for (RecordPlannedInstructions& o : planned)
+                        for (std::uint32_t i = 0; i < fast.code.size(); ++i)
+                            o.plan.push_back(i <= run_start->index || i >= run_start->index + 2 * count);
+                    for (int way = 0; way < 6; ++way) {
                         TestRun run(64 * count);
                         for (int i = 1; i <= 3; ++i) run.fill(i, awkward_floats(seed + std::uint32_t(i), finite));
-                        if (way >= 2) run.observer = &observers[way - 2];
+                        if (way == 2 || way == 3) run.observer = &observers[way - 2];
+                        if (way >= 4) run.observer = &planned[way - 4];
                         const DispatchResult r = run.run(way % 2 == 0 ? general : fast);
                         INFO((r.fault ? r.fault->message : std::string()));
                         REQUIRE(r.ok());
@@ -243,8 +269,10 @@ TEST_CASE("plain multiply-add runs: the step loop equals the general path bit fo
                         counters[way] = r.counters;
                     }
                     CHECK(counters[0].valu_multiply_add == 2 * count);
-                    for (int way = 1; way < 4; ++way) {
-                        INFO("way " << way << " (1: fast, 2: general observed, 3: fast observed)");
+                    for (int way = 1; way < 6; ++way) {
+                        INFO("way " << way
+                                    << " (1: fast, 2: general observed, 3: fast observed, 4-5: general and fast "
+                                       "under a plan)");
                         CHECK(counters[way] == counters[0]);
                         for (std::size_t i = 0; i < results[0].size(); ++i) {
                             INFO("register v" << 10 + i / 64 << " lane " << i % 64);
@@ -256,6 +284,9 @@ TEST_CASE("plain multiply-add runs: the step loop equals the general path bit fo
                     for (const std::uint64_t n : counters[0].instructions) executed += n;
                     CHECK(observers[0].seen.size() == executed);
                     CHECK(observers[0].seen == observers[1].seen);
+                    // Under the plan: each instruction but the run's last 2 * count - 1 steps.
+                    CHECK(planned[0].seen.size() == executed - (2 * count - 1));
+                    CHECK(planned[0].seen == planned[1].seen);
                 }
 }
 
