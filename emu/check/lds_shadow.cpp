@@ -119,8 +119,7 @@ void LdsShadow::write_out_log() {
     log_bits_.clear();
 }
 
-void LdsShadow::ensure_wave(std::uint32_t wave) {
-    if (wave < waves_) return;
+void LdsShadow::add_waves(std::uint32_t wave) {
     waves_ = wave + 1;
     written_.resize(std::size_t(waves_) * words_, 0);
     read_.resize(std::size_t(waves_) * words_, 0);
@@ -314,12 +313,34 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
     const std::int64_t start = static_cast<std::int64_t>(p.origin >> unit_shift_) + p.span_first;
     if (start >= 0 && start + p.span_units <= std::int64_t(units_)) {  // inside the LDS: the span shifted in place
         const std::uint32_t first_word = static_cast<std::uint32_t>(start / 64), shift = start % 64;
-        for (std::size_t i = 0; i < p.span.size(); ++i) {
-            access_[first_word + i] |= p.span[i] << shift;
-            if (shift && first_word + i + 1 < access_.size()) access_[first_word + i + 1] |= p.span[i] >> (64 - shift);
+        const std::uint32_t words = static_cast<std::uint32_t>((start + p.span_units - 1) / 64) - first_word + 1;
+        if (words <= local_words && p.span_units) {
+            // The common case in one pass per step, on the stack: the
+            // access's words, their conflicts, and (none) the record.
+            std::uint64_t bits[local_words];
+            const std::size_t span_words = p.span.size();
+            std::uint64_t conflicting = 0;
+            for (std::uint32_t i = 0; i < words; ++i) {
+                bits[i] =
+                    (i < span_words ? p.span[i] << shift : 0) | (shift && i > 0 ? p.span[i - 1] >> (64 - shift) : 0);
+                conflicting |= bits[i] & conflicts(first_word + i, wave, a.write);
+            }
+            if (!conflicting) {
+                record_clean(wave, inst, a.write, first_word, words, bits);
+                return c;
+            }
+            std::copy_n(bits, words, access_.begin() + first_word);
+            low_ = first_word;
+            high_ = first_word + words - 1;
+        } else {
+            for (std::size_t i = 0; i < p.span.size(); ++i) {
+                access_[first_word + i] |= p.span[i] << shift;
+                if (shift && first_word + i + 1 < access_.size())
+                    access_[first_word + i + 1] |= p.span[i] >> (64 - shift);
+            }
+            low_ = first_word;
+            high_ = first_word + words - 1;
         }
-        low_ = first_word;
-        high_ = static_cast<std::uint32_t>((start + p.span_units - 1) / 64);
     } else {
         for (const Run& run : p.runs) add(static_cast<std::int64_t>(p.origin >> unit_shift_) + run.first, run.count);
     }
@@ -336,6 +357,38 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
     low_ = ~0u;
     high_ = 0;
     return c;
+}
+
+// record() for an access without conflicts, its words given.
+void LdsShadow::record_clean(std::uint32_t wave, std::uint32_t inst, bool write, std::uint32_t first_word,
+                             std::uint32_t words, const std::uint64_t* bits) {
+    constexpr std::size_t log_limit = 1 << 14;
+    if (log_bits_.size() > log_limit) write_out_log();
+    LoggedAccess& logged = log_.emplace_back();
+    logged.inst = inst;
+    logged.write = write;
+    logged.first_word = first_word;
+    logged.words = words;
+    logged.bits_at = log_bits_.size();
+    std::uint64_t* mine = (write ? written_.data() : read_.data()) + std::size_t(wave) * words_ + first_word;
+    Shared* all = shared_.data() + first_word;
+    if (write) {
+        // Without a conflict no other wave was the units' last writer.
+        for (std::uint32_t i = 0; i < words; ++i) {
+            mine[i] |= bits[i];
+            all[i].written_any |= bits[i];
+            log_bits_.push_back(bits[i]);
+        }
+    } else {
+        for (std::uint32_t i = 0; i < words; ++i) {
+            log_bits_.push_back(bits[i] & ~all[i].read_any);  // the epoch's first reads
+            all[i].read_twice |= bits[i] & all[i].read_any & ~mine[i];
+            mine[i] |= bits[i];
+            all[i].read_any |= bits[i];
+        }
+    }
+    epoch_low_ = std::min(epoch_low_, first_word);
+    epoch_high_ = std::max(epoch_high_, first_word + words - 1);
 }
 
 }  // namespace dppgemm::emu::check

@@ -124,7 +124,10 @@ private:
 
     std::vector<std::unique_ptr<Pattern>> patterns_;  // by instruction, kept across workgroups
 
-    void ensure_wave(std::uint32_t wave);
+    void ensure_wave(std::uint32_t wave) {
+        if (wave >= waves_) add_waves(wave);
+    }
+    void add_waves(std::uint32_t wave);
     void add(std::int64_t first_unit, std::int64_t count);
     // Units of word w another wave makes this access conflict with.
     std::uint64_t conflicts(std::uint32_t w, std::uint32_t wave, bool write) const {
@@ -135,6 +138,11 @@ private:
     }
     LdsConflict describe(const MemoryAccess& a, unsigned lanes, std::uint32_t units, std::uint32_t wave) const;
     void record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict);
+    // Accesses of at most this many words go through access() in one pass on
+    // the stack (a 64-lane ds_read_b128 in dwords is 4 or 5).
+    static constexpr std::uint32_t local_words = 16;
+    void record_clean(std::uint32_t wave, std::uint32_t inst, bool write, std::uint32_t first_word, std::uint32_t words,
+                      const std::uint64_t* bits);
     void record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t bits);
     void record_write(std::uint32_t wave, std::uint32_t w, std::uint64_t bits, bool had_conflict);
     void write_out_log();

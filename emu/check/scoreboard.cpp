@@ -8,37 +8,12 @@ namespace {
 constexpr unsigned vm_limit = 63, lgkm_limit = 15;
 static_assert(slot_count / 64 <= 64, "a word mask of the slot bitmap fits a 64-bit word");
 
-// Calls f(word, bits) for the slot words `range` covers (clipped to
-// slot_count). A load's result is at most 16 registers, two words at most:
-// those without a loop (this runs at every load and completing wait).
-template <typename F>
-inline void for_slot_words(const RegRange& range, F f) {
-    const unsigned first = range.slot, shift = first % 64;
-    if (range.count < 64 && first + range.count <= slot_count) {
-        const std::uint64_t run = (std::uint64_t{1} << range.count) - 1;
-        f(first / 64, run << shift);
-        if (shift + range.count > 64) f(first / 64 + 1, run >> (64 - shift));
-        return;
-    }
-    const unsigned end = std::min(first + range.count, slot_count);
-    for (unsigned s = first; s < end;) {
-        const unsigned take = std::min(64 - s % 64, end - s);
-        f(s / 64, (take == 64 ? ~0ull : ((std::uint64_t{1} << take) - 1)) << (s % 64));
-        s += take;
-    }
-}
 }  // namespace
 
 void Scoreboard::reset() {
     entries_.clear();
     vm_count_ = lgkm_count_ = lds_count_ = 0;
     bits_.fill(0);
-}
-
-bool Scoreboard::any_pending(const RegRange& range) const {
-    std::uint64_t hit = 0;
-    for_slot_words(range, [&](unsigned word, std::uint64_t bits) { hit |= bits_[word] & bits; });
-    return hit != 0;
 }
 
 void Scoreboard::wait(unsigned vm, unsigned lgkm) {
@@ -87,7 +62,7 @@ void Scoreboard::mark_reported(const InFlightMemoryOp& entry) {
         if (&e == &entry) e.reported = true;
 }
 
-const InFlightMemoryOp* Scoreboard::unordered_with(const InFlightMemoryOp& incoming) const {
+const InFlightMemoryOp* Scoreboard::first_unordered_with(const InFlightMemoryOp& incoming) const {
     if (!pending_in(incoming.dest)) return nullptr;
     for (const InFlightMemoryOp& e : entries_) {
         if (!e.dest.count || e.reported || !e.dest.overlaps(incoming.dest)) continue;

@@ -14,6 +14,7 @@
 // Issuing beyond a counter's limit (vm 63, lgkm 15) stalls until one entry
 // completes: the same as a wait for limit - 1.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -57,6 +58,26 @@ inline bool completes(const InFlightMemoryOp& e, unsigned younger_vm, unsigned y
     return vm_done || lgkm_done;
 }
 
+// Calls f(word, bits) for the slot words `range` covers (clipped to
+// slot_count). A load's result is at most 16 registers, two words at most:
+// those without a loop (this runs at every load and completing wait).
+template <typename F>
+inline void for_slot_words(const RegRange& range, F f) {
+    const unsigned first = range.slot, shift = first % 64;
+    if (range.count < 64 && first + range.count <= slot_count) {
+        const std::uint64_t run = (std::uint64_t{1} << range.count) - 1;
+        f(first / 64, run << shift);
+        if (shift + range.count > 64) f(first / 64 + 1, run >> (64 - shift));
+        return;
+    }
+    const unsigned end = std::min(first + range.count, slot_count);
+    for (unsigned s = first; s < end;) {
+        const unsigned take = std::min(64 - s % 64, end - s);
+        f(s / 64, (take == 64 ? ~0ull : ((std::uint64_t{1} << take) - 1)) << (s % 64));
+        s += take;
+    }
+}
+
 class Scoreboard {
 public:
     void reset();
@@ -69,12 +90,19 @@ public:
         for (unsigned i = 0; i < f.touched_words; ++i) hit |= bits_[f.touched[i].word] & f.touched[i].bits;
         return hit != 0;
     }
-    bool any_pending(const RegRange& range) const;
+    bool any_pending(const RegRange& range) const {
+        std::uint64_t hit = 0;
+        for_slot_words(range, [&](unsigned word, std::uint64_t bits) { hit |= bits_[word] & bits; });
+        return hit != 0;
+    }
     // The oldest in-flight entry not yet reported whose result register overlaps `range`, or nullptr.
     const InFlightMemoryOp* pending_in(const RegRange& range) const;
     // An in-flight entry that may land after (or race) a new load into `dest`
     // of this ordering, or nullptr.
-    const InFlightMemoryOp* unordered_with(const InFlightMemoryOp& incoming) const;
+    // Inline: a new load's registers are seldom pending.
+    const InFlightMemoryOp* unordered_with(const InFlightMemoryOp& incoming) const {
+        return any_pending(incoming.dest) ? first_unordered_with(incoming) : nullptr;
+    }
     void issue(const InFlightMemoryOp& entry);
     // Reports about `entry` stop here (one finding per missing wait, not one per later read).
     void mark_reported(const InFlightMemoryOp& entry);
@@ -82,6 +110,7 @@ public:
     const InFlightMemoryOp* unfinished_lds_write() const;
 
 private:
+    const InFlightMemoryOp* first_unordered_with(const InFlightMemoryOp& incoming) const;
     std::vector<InFlightMemoryOp> entries_;   // issue order
     unsigned vm_count_ = 0, lgkm_count_ = 0;  // entries occupying each counter
     unsigned lds_count_ = 0;                  // entries in order on lgkmcnt (LDS)
