@@ -112,6 +112,8 @@ public:
     // Global bounds are the executor's own fault; global accesses matter
     // only to the inter-workgroup check, for the kernels it watches.
     bool observes_global_memory() const override { return sync_; }
+    // The checks read registers' ranges, never their values.
+    bool reads_only_operands() const override { return true; }
 
     void memory_access(const Wave& w, const ExecInst& e, const MemoryAccess& a) override {
         if (a.space == MemoryAccess::Space::global) {

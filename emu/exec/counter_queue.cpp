@@ -20,7 +20,7 @@ void land(Wave& w, const InFlightMemoryOp& p) {
     // nothing to apply, nothing to publish, and with no observer nothing to tell.
     if (p.dest == InFlightMemoryOp::Dest::none && !p.writes_memory && !w.group->observer) return;
     const std::uint32_t* data = w.pending.data(p);
-    switch (p.dest) {
+    switch (p.landed ? InFlightMemoryOp::Dest::none : p.dest) {
     case InFlightMemoryOp::Dest::none: break;
     case InFlightMemoryOp::Dest::sgpr:
         for (unsigned d = 0; d < p.dwords; ++d) w.sreg[p.reg + d] = data[d];

@@ -83,6 +83,15 @@ public:
     // per workgroup: listing 64 lane addresses costs as much as the access
     // itself, so an observer of LDS alone keeps the fast global paths.
     virtual bool observes_global_memory() const { return true; }
+    // Whether the observer reads no register value but through the
+    // instructions' operands and the accesses it is told of (the checkers
+    // read none). Then an LDS read that nothing touches before the wait that
+    // retires it (ExecInst::lds_lands_at_issue) writes its registers at issue,
+    // as unobserved, while issued() and landed() see its entry as they would
+    // otherwise (InFlightMemoryOp::landed set). Asked once per workgroup. Why:
+    // the landing copies at the wait were a tenth of a checked dpp0 launch's
+    // extra host instructions.
+    virtual bool reads_only_operands() const { return false; }
     // A load's (or store's) counter entry was issued / retired (landed).
     virtual void issued(const Wave&, const ExecInst&, const InFlightMemoryOp&) {}
     virtual void landed(const Wave&, const InFlightMemoryOp&) {}

@@ -418,8 +418,10 @@ void account_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write,
     observe(w, e, write, ~0ull, f.bytes, 1, memo.pattern_id, offsets);
 }
 
-InFlightMemoryOp& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
+InFlightMemoryOp& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes,
+                             bool landed = false) {
     InFlightMemoryOp entry;
+    entry.landed = landed;
     entry.counter = WaitCounter::lgkm_lds;
     entry.dest = e.dst.kind == Src::Kind::agpr ? InFlightMemoryOp::Dest::agpr : InFlightMemoryOp::Dest::vgpr;
     entry.dwords = static_cast<std::uint8_t>(dwords);
@@ -446,15 +448,19 @@ void finish_atomic(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool
 }
 
 // Where a read's data goes once its entry is issued: the destination
-// registers when the read may land at issue (ExecInst::lds_lands_at_issue;
-// not with an observer, which is told of each landing), the entry (with
-// nothing to land) still holding lgkmcnt; else the entry's block, which the
-// s_waitcnt that retires it lands.
+// registers when the read may land at issue (ExecInst::lds_lands_at_issue),
+// the entry (with nothing to land) still holding lgkmcnt; under an observer
+// that reads only operands, the entry the same as otherwise but marked
+// landed; else the entry's block, which the s_waitcnt that retires it lands.
 u32* read_destination(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
     if (e.lds_lands_at_issue && !w.group->observer) {
         InFlightMemoryOp entry;
         entry.counter = WaitCounter::lgkm_lds;
         issue(w, e, entry);
+        return vreg(w, e.dst);
+    }
+    if (e.lds_lands_at_issue && w.group->observer_reads_only_operands) {
+        issue_read(w, e, dwords, keep_mask, lanes, true);
         return vreg(w, e.dst);
     }
     return w.pending.data(issue_read(w, e, dwords, keep_mask, lanes));

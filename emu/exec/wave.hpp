@@ -58,6 +58,11 @@ struct InFlightMemoryOp {
     // The operation wrote global memory (a store or an atomic): when it
     // retires, its writes must be visible to every other workgroup.
     bool writes_memory = false;
+    // The result is in its registers already: an LDS read that landed at
+    // issue under an observer (ExecInst::lds_lands_at_issue,
+    // WorkgroupObserver::reads_only_operands); the retiring wait applies
+    // nothing but still tells the observer.
+    bool landed = false;
     std::uint16_t reg = 0;
     std::uint32_t keep_mask = 0;   // bits of the old register value kept (d16 loads)
     std::uint64_t lanes = 0;       // lanes written (vector destinations)
@@ -204,8 +209,9 @@ struct Workgroup {
     Translator translator;
     Counters counters;
     WorkgroupObserver* observer = nullptr;
-    bool observe_global_memory = false;     // observer && observer->observes_global_memory()
-    const std::uint8_t* watched = nullptr;  // observer->watched_instructions()
+    bool observe_global_memory = false;         // observer && observer->observes_global_memory()
+    bool observer_reads_only_operands = false;  // observer && observer->reads_only_operands()
+    const std::uint8_t* watched = nullptr;      // observer->watched_instructions()
     // What the memory paths hand the observer: one per workgroup, refilled
     // for each access (1 KiB, not worth an allocation per instruction).
     MemoryAccess observed_access;
@@ -232,6 +238,7 @@ struct Workgroup {
         counters = Counters{};
         observer = nullptr;
         observe_global_memory = false;
+        observer_reads_only_operands = false;
         watched = nullptr;
         barriers = 0;
         weak = nullptr;

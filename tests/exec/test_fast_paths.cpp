@@ -17,6 +17,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include "emu/exec/wave.hpp"
 #include "kernel_builder.hpp"
@@ -701,13 +702,26 @@ struct LdsAccessRecord {
                pattern == o.pattern && addresses == o.addresses;
     }
 };
+// A counter entry as issued() or landed() saw it ('i' or 'l'): the issuing
+// instruction, where its result goes and on which lanes.
+using EntryRecord = std::tuple<char, std::uint32_t, InFlightMemoryOp::Dest, std::uint16_t, std::uint8_t, std::uint64_t>;
 struct LdsAccessLog {
     std::vector<LdsAccessRecord> records;
     std::map<std::uint64_t, std::uint32_t> pattern_order;
+    std::vector<EntryRecord> entries;
 };
 struct LdsAccessRecorder : WorkgroupObserver {
     LdsAccessLog& log;
-    explicit LdsAccessRecorder(LdsAccessLog& into) : log(into) {}
+    bool operands_only = false;
+    explicit LdsAccessRecorder(LdsAccessLog& into, bool reads_only_operands = false)
+        : log(into), operands_only(reads_only_operands) {}
+    bool reads_only_operands() const override { return operands_only; }
+    void issued(const Wave&, const ExecInst&, const InFlightMemoryOp& p) override {
+        log.entries.emplace_back('i', p.inst_index, p.dest, p.reg, p.dwords, p.lanes);
+    }
+    void landed(const Wave&, const InFlightMemoryOp& p) override {
+        log.entries.emplace_back('l', p.inst_index, p.dest, p.reg, p.dwords, p.lanes);
+    }
     void memory_access(const Wave&, const ExecInst& e, const MemoryAccess& a) override {
         if (a.space != MemoryAccess::Space::lds) return;
         LdsAccessRecord r{e.index, a.write, a.lanes, a.bytes_per_lane, a.addresses_per_lane, 0, {}};
@@ -721,8 +735,9 @@ struct LdsAccessRecorder : WorkgroupObserver {
 };
 struct LdsAccessWatcher : DispatchObserver {
     LdsAccessLog log;
+    bool operands_only = false;  // as the checkers: LDS reads may land at issue
     std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override {
-        return std::make_unique<LdsAccessRecorder>(log);
+        return std::make_unique<LdsAccessRecorder>(log, operands_only);
     }
     void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
 };
@@ -922,12 +937,15 @@ TEST_CASE("LDS reads landing at issue and verified addresses equal the general p
         CHECK(e.lds_address_verifier == 0);
     }
 
-    // Runs: fast, general, fast observed, general observed.
+    // Runs: fast, general, fast observed, general observed, then both
+    // observed by one that reads only operands (as the checkers: the fast
+    // one's reads land at issue observed too).
     constexpr std::size_t dwords = 4 * 1536;
-    std::vector<std::uint32_t> results[4];
-    Counters counters[4];
-    LdsAccessWatcher watchers[2];
-    for (unsigned i = 0; i < 4; ++i) {
+    std::vector<std::uint32_t> results[6];
+    Counters counters[6];
+    LdsAccessWatcher watchers[4];
+    watchers[2].operands_only = watchers[3].operands_only = true;
+    for (unsigned i = 0; i < 6; ++i) {
         TestRun run(dwords);
         std::vector<std::uint32_t> global(64);
         for (unsigned l = 0; l < 64; ++l) global[l] = 0xabc00 + l;
@@ -939,7 +957,7 @@ TEST_CASE("LDS reads landing at issue and verified addresses equal the general p
         results[i] = run.read(0, dwords);
         counters[i] = r.counters;
     }
-    for (unsigned i = 1; i < 4; ++i) {
+    for (unsigned i = 1; i < 6; ++i) {
         INFO("run " << i << " against the unobserved fast one");
         for (std::size_t k = 0; k < dwords; ++k) {
             INFO("time " << k / 1536 << " block " << k % 1536 / 256 << " lane " << k % 256 / 4 << " dword " << k % 4);
@@ -947,11 +965,16 @@ TEST_CASE("LDS reads landing at issue and verified addresses equal the general p
         }
         CHECK(counters[0] == counters[i]);
     }
-    REQUIRE(watchers[0].log.records.size() == watchers[1].log.records.size());
-    for (std::size_t k = 0; k < watchers[0].log.records.size(); ++k) {
-        INFO("access " << k);
-        REQUIRE(watchers[0].log.records[k] == watchers[1].log.records[k]);
+    for (unsigned w = 1; w < 4; ++w) {
+        INFO("watcher " << w << " against the first");
+        REQUIRE(watchers[0].log.records.size() == watchers[w].log.records.size());
+        for (std::size_t k = 0; k < watchers[0].log.records.size(); ++k) {
+            INFO("access " << k);
+            REQUIRE(watchers[0].log.records[k] == watchers[w].log.records[k]);
+        }
+        CHECK(watchers[0].log.entries == watchers[w].log.entries);
     }
+    CHECK(watchers[0].log.entries.size() > 100);
     // Not vacuous: R1 read the old v16 before its wait (-1 the first time,
     // then the previous time's value), and the time R2's wait is skipped
     // read the old v18; R3's register holds the LDS value, which landed
