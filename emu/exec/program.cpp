@@ -346,8 +346,9 @@ struct LdsAnalysis {
 // overlap the destination, and (2) no other load that may land in those
 // registers can be in flight when it issues (that one would land on top,
 // later). Whole-dword reads only (a d16 read keeps half the register).
-// With an observer attached sem_lds.cpp keeps the entry's data (observers
-// see landings).
+// With an observer attached sem_lds.cpp keeps the entry's data (an observer
+// may read any register), unless the observer reads only operands
+// (WorkgroupObserver::reads_only_operands).
 void lds_reads_landing_at_issue(Program& p, LdsAnalysis& analysis, ExecFn ds_read) {
     std::vector<std::vector<std::uint32_t>> windows(p.code.size());
     std::vector<std::uint8_t> bounded(p.code.size(), 0), computed(p.code.size(), 0);
