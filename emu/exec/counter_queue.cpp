@@ -16,7 +16,7 @@
 namespace dppgemm::emu::sem {
 
 void land(Wave& w, const InFlightMemoryOp& p) {
-    // A store's entry, or a read that landed when it issued (sem_lds.cpp):
+    // An LDS write's entry, or a read that landed when it issued (sem_lds.cpp):
     // nothing to apply, nothing to publish, and with no observer nothing to tell.
     if (p.dest == InFlightMemoryOp::Dest::none && !p.writes_memory && !w.group->observer) return;
     const std::uint32_t* data = w.pending.data(p);
