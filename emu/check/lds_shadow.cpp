@@ -286,7 +286,7 @@ void LdsShadow::record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t b
     all.read_any |= bits;
 }
 
-void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict) {
+void LdsShadow::log_access(std::uint32_t inst, bool write, std::uint32_t first_word, std::uint32_t words) {
     // Bounds the log: long epochs write it out now and then.
     constexpr std::size_t log_limit = 1 << 14;
     if (log_bits_.size() > log_limit) write_out_log();
@@ -295,15 +295,19 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
     LoggedAccess& logged = log_.emplace_back();
     logged.inst = inst;
     logged.write = write;
-    logged.first_word = low_;
-    logged.words = high_ - low_ + 1;
+    logged.first_word = first_word;
+    logged.words = words;
     logged.bits_at = log_bits_.size();
+    epoch_low_ = std::min(epoch_low_, first_word);
+    epoch_high_ = std::max(epoch_high_, first_word + words - 1);
+}
+
+void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict) {
+    log_access(inst, write, low_, high_ - low_ + 1);
     if (write)
         for (std::uint32_t w = low_; w <= high_; ++w) record_write(wave, w, access_[w], had_conflict);
     else
         for (std::uint32_t w = low_; w <= high_; ++w) record_read(wave, w, access_[w]);
-    epoch_low_ = std::min(epoch_low_, low_);
-    epoch_high_ = std::max(epoch_high_, high_);
 }
 
 LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst) {
@@ -362,14 +366,7 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
 // record() for an access without conflicts, its words given.
 void LdsShadow::record_clean(std::uint32_t wave, std::uint32_t inst, bool write, std::uint32_t first_word,
                              std::uint32_t words, const std::uint64_t* bits) {
-    constexpr std::size_t log_limit = 1 << 14;
-    if (log_bits_.size() > log_limit) write_out_log();
-    LoggedAccess& logged = log_.emplace_back();
-    logged.inst = inst;
-    logged.write = write;
-    logged.first_word = first_word;
-    logged.words = words;
-    logged.bits_at = log_bits_.size();
+    log_access(inst, write, first_word, words);
     std::uint64_t* mine = (write ? written_.data() : read_.data()) + std::size_t(wave) * words_ + first_word;
     Shared* all = shared_.data() + first_word;
     if (write) {
@@ -387,8 +384,6 @@ void LdsShadow::record_clean(std::uint32_t wave, std::uint32_t inst, bool write,
             all[i].read_any |= bits[i];
         }
     }
-    epoch_low_ = std::min(epoch_low_, first_word);
-    epoch_high_ = std::max(epoch_high_, first_word + words - 1);
 }
 
 }  // namespace dppgemm::emu::check

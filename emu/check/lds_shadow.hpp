@@ -137,6 +137,10 @@ private:
         return others_wrote | (all.read_any & ~read(wave, w)) | all.read_twice;
     }
     LdsConflict describe(const MemoryAccess& a, unsigned lanes, std::uint32_t units, std::uint32_t wave) const;
+    // Opens the log entry of an access of words [first_word, first_word +
+    // words) and widens the epoch's range to them; record and record_clean
+    // then log the access's bits.
+    void log_access(std::uint32_t inst, bool write, std::uint32_t first_word, std::uint32_t words);
     void record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict);
     // Accesses of at most this many words go through access() in one pass on
     // the stack (a 64-lane ds_read_b128 in dwords is 4 or 5).
