@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <random>
@@ -451,6 +452,31 @@ struct GlobalMemoryWatcher : DispatchObserver {
     void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
 };
 
+// `program` run twice on `input` in p1 and `values` in u0..u3: [0] on the
+// direct path, [1] with a GlobalMemoryWatcher (lane by lane); the first
+// `dwords` of p0 afterwards and the counters.
+struct DirectAndLaneByLane {
+    std::vector<std::uint32_t> results[2];
+    Counters counters[2];
+};
+DirectAndLaneByLane run_direct_and_lane_by_lane(const Program& program, const std::vector<std::uint32_t>& input,
+                                                std::array<std::uint32_t, 4> values, std::size_t dwords) {
+    DirectAndLaneByLane out;
+    for (const bool watched : {false, true}) {
+        TestRun run(input.size());
+        run.fill(1, input);
+        run.value = values;
+        GlobalMemoryWatcher watcher;
+        if (watched) run.observer = &watcher;
+        const DispatchResult r = run.run(program);
+        INFO((r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        out.results[watched] = run.read(0, dwords);
+        out.counters[watched] = r.counters;
+    }
+    return out;
+}
+
 // Segment i of p0 (1 KiB each) gets what one load and store pair leaves.
 // Buffer loads read p1 through a V# of u0 records, stores write p0 through
 // one of u1 records; global ones read and write the same addresses.
@@ -493,20 +519,8 @@ TEST_CASE("global and raw-buffer accesses: the direct path equals the lane-by-la
         // a cut at a lane boundary for dwords (256) and inside a lane for x2 (260).
         for (const std::uint32_t records : {4096u, 500u, 256u, 260u}) {
             INFO("active lanes " << active << ", num_records " << records);
-            std::vector<std::uint32_t> results[2];
-            Counters counters[2];
-            for (const bool watched : {false, true}) {
-                TestRun run(dwords);
-                run.fill(1, input);
-                run.value = {records, records + 200, 0, 0};
-                GlobalMemoryWatcher watcher;
-                if (watched) run.observer = &watcher;
-                const DispatchResult r = run.run(program);
-                INFO((r.fault ? r.fault->message : std::string()));
-                REQUIRE(r.ok());
-                results[watched] = run.read(0, dwords);
-                counters[watched] = r.counters;
-            }
+            const auto [results, counters] =
+                run_direct_and_lane_by_lane(program, input, {records, records + 200, 0, 0}, dwords);
             CHECK(counters[0] == counters[1]);
             CHECK(counters[0].global_read_bytes > 0);
             for (std::size_t i = 0; i < dwords; ++i) {
@@ -563,20 +577,8 @@ TEST_CASE("raw-buffer loads of consecutive lanes: the direct path equals the lan
         // Records: every lane in range; a cut inside the wave (lane 25 of the contiguous lanes).
         for (const std::uint32_t records : {4096u, 100u}) {
             INFO("active lanes " << active << ", num_records " << records);
-            std::vector<std::uint32_t> results[2];
-            Counters counters[2];
-            for (const bool watched : {false, true}) {
-                TestRun run(dwords);
-                run.fill(1, input);
-                run.value = {records, 4096, 0, 0};
-                GlobalMemoryWatcher watcher;
-                if (watched) run.observer = &watcher;
-                const DispatchResult r = run.run(program);
-                INFO((r.fault ? r.fault->message : std::string()));
-                REQUIRE(r.ok());
-                results[watched] = run.read(0, segments * 64);
-                counters[watched] = r.counters;
-            }
+            const auto [results, counters] =
+                run_direct_and_lane_by_lane(program, input, {records, 4096, 0, 0}, segments * 64);
             CHECK(counters[0] == counters[1]);
             for (std::size_t i = 0; i < segments * 64; ++i) {
                 INFO("segment " << i / 64 << " lane " << i % 64);
