@@ -26,6 +26,26 @@ using i64 = std::int64_t;
 #define DPPGEMM_AVX2_CLONES
 #endif
 
+// What the host CPU can do, asked once: the fast paths that pick AVX2 or
+// AVX-512 loops, or a 16-byte load as one single-copy access, all ask here.
+struct HostCpu {
+    bool avx = false, avx2 = false, fma = false, avx512f = false;
+};
+inline const HostCpu& host_cpu() {
+    static const HostCpu cpu = [] {
+        HostCpu c;
+#if defined(__x86_64__) && defined(__GNUC__)
+        __builtin_cpu_init();
+        c.avx = __builtin_cpu_supports("avx") != 0;
+        c.avx2 = __builtin_cpu_supports("avx2") != 0;
+        c.fma = __builtin_cpu_supports("fma") != 0;
+        c.avx512f = __builtin_cpu_supports("avx512f") != 0;
+#endif
+        return c;
+    }();
+    return cpu;
+}
+
 // "0x1c": lower-case, no padding, as llvm-objdump prints addresses and immediates.
 inline std::string hex(std::uint64_t value) {
     char text[19];

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "emu/util.hpp"
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
@@ -112,9 +114,8 @@ __attribute__((target("avx2"))) void gather_rows_avx2(const DppPattern& p, std::
 enum class RowGather : std::uint8_t { none, avx2, avx512 };
 
 RowGather cpu_row_gather() {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return RowGather::avx512;
-    if (__builtin_cpu_supports("avx2")) return RowGather::avx2;
+    if (host_cpu().avx512f) return RowGather::avx512;
+    if (host_cpu().avx2) return RowGather::avx2;
     return RowGather::none;
 }
 }  // namespace

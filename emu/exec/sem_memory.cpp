@@ -390,13 +390,7 @@ __attribute__((target("avx2"))) OffsetSpread offset_spread_avx2(const u32* v) {
     return s;
 }
 
-OffsetSpread offset_spread(const u32* v) {
-    static const bool avx2 = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") != 0;
-    }();
-    return avx2 ? offset_spread_avx2(v) : offset_spread_plain(v);
-}
+OffsetSpread offset_spread(const u32* v) { return host_cpu().avx2 ? offset_spread_avx2(v) : offset_spread_plain(v); }
 #else
 OffsetSpread offset_spread(const u32* v) { return offset_spread_plain(v); }
 #endif
@@ -519,11 +513,7 @@ bool aligned_lanes(const DwordLanes& a, const std::uint8_t* host, u64 lowest, un
 // instruction, so this one is the intrinsic: the guarantee is the CPU's.
 bool atomic_16_byte_loads() {
 #if defined(__SSE2__) && defined(__GNUC__)
-    static const bool avx = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx") != 0;
-    }();
-    return avx;
+    return host_cpu().avx;
 #else
     return false;
 #endif

@@ -164,10 +164,8 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_avx2(const u32* 
 
 template <bool Fused>
 MultiplyAddLoops pick_multiply_add() {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return {multiply_add_avx2<true, Fused>, multiply_add_avx2<false, Fused>, true,
-                __builtin_cpu_supports("avx512f") != 0};
+    if (host_cpu().avx2 && host_cpu().fma)
+        return {multiply_add_avx2<true, Fused>, multiply_add_avx2<false, Fused>, true, host_cpu().avx512f};
     return {multiply_add_baseline<true, Fused>, multiply_add_baseline<false, Fused>, false};
 }
 #else
