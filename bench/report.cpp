@@ -137,6 +137,11 @@ const std::vector<Figure>& figures() {
          [](const Problem&, const ConfigReport&, const Row& row) {
              return row.on_gpu() ? "" : spread(row.openblas_ms);
          }},
+        {"  run with the cycle model (untimed), ms",
+         [](const Problem&, const ConfigReport&, const Row& row) {
+             return !row.on_gpu() && row.result.modeled && row.model_run_ms > 0 ? fixed(row.model_run_ms, 1)
+                                                                                : std::string();
+         }},
         {"modeled GPU time, ms (cycle model)",
          [](const Problem&, const ConfigReport&, const Row& row) {
              return row.result.modeled ? fixed(row.result.modeled->milliseconds, 3) : std::string();
@@ -412,6 +417,7 @@ nlohmann::json row_json(const ConfigReport& r, const Row& row) {
             row.result.counters && ms > 0 ? row.result.counters->wave_instructions() / (ms * 1e-3) : 0.0;
         j["emulation_over_openblas"] = emulation_over_openblas(r, row);
         j["openblas_runs_ms"] = row.openblas_ms;  // each right before the run_ms entry of its round
+        if (row.model_run_ms > 0) j["model_run_ms"] = row.model_run_ms;  // the untimed run with the cycle model
     }
     if (row.modeled || row.result.modeled) {
         nlohmann::json m = {{"is_modeled", true},

@@ -22,6 +22,9 @@ struct Row {
     // Per timed run: OpenBLAS's time on the same problem, measured right
     // before it (OpenBLAS and dppgemm take turns, round after round).
     std::vector<double> openblas_ms;
+    // emu: wall time of the untimed run that records the cycle model's
+    // traces and replays them (its figures are the modeled rows).
+    double model_run_ms = 0;
     Verification check;
     std::optional<Modeled> modeled;  // emu only
     bool on_gpu() const { return result.backend == Backend::hip; }

@@ -22,6 +22,7 @@
 #include "dppgemm/code_objects.h"
 #include "dppgemm/kernargs.h"
 #include "emu/check/checker.hpp"
+#include "openblas_threads.hpp"
 
 using namespace dppgemm::emu;
 
