@@ -365,6 +365,65 @@ __attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_dpp_
     }
 }
 
+// Lanes 8k..8k+7 of src0 through a pattern whose DppPattern::full_exec is
+// `Form` (every lane valid and written): for `quad`, one in-128-bit permute
+// (vpermilps reads the low two bits of each lane of `quad`, row_lanes'
+// place in the quad); for `broadcast`, lane row_lanes[0] of the row
+// (`lane`: a + row_lanes[0]) loaded into every lane.
+template <DppPattern::FullExec Form>
+__attribute__((target("avx2"), always_inline)) inline __m256 dpp_full_8(const u32* a, unsigned k, __m256i quad,
+                                                                        const u32* lane) {
+    static_assert(Form != DppPattern::FullExec::rows);
+    if (Form == DppPattern::FullExec::quad) return _mm256_permutevar_ps(_mm256_loadu_ps(as_floats(a + 8 * k)), quad);
+    return _mm256_broadcast_ss(as_floats(lane + 16 * (k / 2)));
+}
+
+// The rare DPP multiply-add below with a NaN result: its lanes again, 8 at
+// a time, through multiply_add_8 and fp::multiply_add_nan's rule. src0 is
+// permuted into a copy first: nothing was stored yet, but dst may be src0,
+// and a row broadcast reads the row's other half.
+template <bool Fused, bool FlushOut, bool DazOn, DppPattern::FullExec Form>
+__attribute__((target("avx2,fma"), noinline, cold)) void multiply_add_dpp_full_nan_avx2(const u32* a, const u32* b,
+                                                                                        const u32* c, u32* dst,
+                                                                                        const DppPattern& dpp) {
+    const __m256i quad = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dpp.row_lanes));
+    __m256 x[8];
+    for (unsigned k = 0; k < 8; ++k) x[k] = dpp_full_8<Form>(a, k, quad, a + dpp.row_lanes[0]);
+    for (unsigned k = 0; k < 8; ++k)  // lane l of dst depends on lane l of x, b and c alone
+        _mm256_storeu_ps(as_floats(dst + 8 * k),
+                         multiply_add_8<Fused, FlushOut, DazOn>(x[k], _mm256_loadu_ps(as_floats(b + 8 * k)),
+                                                                _mm256_loadu_ps(as_floats(c + 8 * k))));
+}
+
+// A DPP multiply-add whose pattern, under a full EXEC, reads a valid source
+// on every lane and writes every lane, in a quad permute or a row broadcast
+// (DppPattern::full_exec: the GEMM kernels' quad_perm and row_newbcast with
+// full masks): multiply_add_direct_avx2 with src0 permuted in registers.
+// Eight results stay in registers for one NaN test, and the rare NaN case
+// is redone before anything is stored (dst may be a source). The rows above,
+// with a lane-crossing permute, a blend and a test per row, cost about
+// twice a plain multiply-add.
+template <bool Fused, bool FlushOut, bool DazOn, DppPattern::FullExec Form>
+__attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_dpp_full_avx2(const u32* a, const u32* b,
+                                                                                          const u32* c, u32* dst,
+                                                                                          const DppPattern& dpp) {
+    const __m256i quad = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dpp.row_lanes));
+    const u32* lane = a + dpp.row_lanes[0];
+    __m256 r[8];
+    __m256 unordered = _mm256_setzero_ps();
+    for (unsigned k = 0; k < 8; ++k) {
+        r[k] = product_plus_8<Fused, DazOn>(dpp_full_8<Form>(a, k, quad, lane), _mm256_loadu_ps(as_floats(b + 8 * k)),
+                                            _mm256_loadu_ps(as_floats(c + 8 * k)));
+        if (k % 2) unordered = _mm256_or_ps(unordered, unordered_pair(r[k - 1], r[k]));
+    }
+    if (__builtin_expect(_mm256_movemask_ps(unordered) != 0, 0)) {
+        multiply_add_dpp_full_nan_avx2<Fused, FlushOut, DazOn, Form>(a, b, c, dst, dpp);
+        return;
+    }
+    for (unsigned k = 0; k < 8; ++k)
+        _mm256_storeu_ps(as_floats(dst + 8 * k), FlushOut ? flush_no_nan8<DazOn>(r[k]) : r[k]);
+}
+
 // Inlined into the run loops, with the rows above (as a call from the loop
 // without per-step tests it cost about 20 host instructions more per
 // instruction).
@@ -373,6 +432,16 @@ __attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_dpp_
                                                                                           const u32* c, u32* dst,
                                                                                           const DppPattern& dpp,
                                                                                           u64 exec) {
+    if (exec == ~0ull) {
+        if (dpp.full_exec == DppPattern::FullExec::quad) {
+            multiply_add_dpp_full_avx2<Fused, FlushOut, DazOn, DppPattern::FullExec::quad>(a, b, c, dst, dpp);
+            return;
+        }
+        if (dpp.full_exec == DppPattern::FullExec::broadcast) {
+            multiply_add_dpp_full_avx2<Fused, FlushOut, DazOn, DppPattern::FullExec::broadcast>(a, b, c, dst, dpp);
+            return;
+        }
+    }
     const u64 valid = dpp.valid_sources(exec), write = dpp.write_mask(exec, valid);
     const bool masked = (valid & write) != ~0ull;
     if (dpp.half_local) {
