@@ -1073,3 +1073,91 @@ TEST_CASE("LDS reads landing at issue and verified addresses equal the general p
     CHECK(at(2, 3, 5, 0) == at(1, 1, 5, 2));               // v34: v18 of the time before (wait skipped)
     CHECK(at(0, 4, 5, 0) == 0x10000u + 2048 / 4 + 2 * 5);  // v50: after lgkmcnt(0), R3's LDS value
 }
+
+// VALU ops whose sources are VGPRs, SGPRs or constants used as they are,
+// with every lane active, write their result straight to the destination
+// (sem_vector.cpp's plain forms); with some lanes inactive the general
+// path. Both against the ISA's lane values: v_add_u32, v_sub(rev)_u32,
+// v_cndmask_b32 and v_cmp with an SGPR, an inline constant or a literal,
+// in VOP2 and VOP3 form, two scalar sources, the destination aliasing
+// either source or both.
+TEST_CASE("VALU ops with VGPR, SGPR and constant sources compute the ISA's lane values", "[exec][fast_paths]") {
+    constexpr std::uint32_t s20 = 0x7ffffff0u;
+    const char* const ops = R"(
+  v_add_u32 v10, s20, v2
+  v_subrev_u32 v11, s20, v2
+  v_add_u32 v12, 17, v2
+  v_sub_u32 v13, 0x12345678, v2
+  v_add_u32 v14, v2, v3
+  v_add_u32 v15, s20, v15
+  v_add_u32_e64 v16, v2, s20
+  v_cmp_gt_i32 vcc, s21, v2
+  v_cndmask_b32 v17, v3, v2, vcc
+  v_cndmask_b32 v18, 5, v2, vcc
+  v_cndmask_b32 v19, v19, v2, vcc
+  v_cmp_lt_u32_e64 s[22:23], v3, v2
+  v_cndmask_b32_e64 v20, v2, 7, s[22:23]
+  v_and_b32 v21, 3, v2
+  v_cmp_eq_u32 vcc, 2, v21
+  v_cndmask_b32 v21, v3, v21, vcc
+  v_add_u32 v22, v22, v22
+  v_subrev_u32 v23, s20, v23
+  v_add_u32_e64 v24, s20, s20
+  v_add_u32_e64 v25, s20, 1
+)";
+    constexpr unsigned first = 10, count = 16;
+    const auto expected = [&](unsigned reg, std::uint32_t x, std::uint32_t y) -> std::uint32_t {
+        const bool negative = std::int32_t(x) < 0;
+        switch (reg) {
+        case 10: return s20 + x;
+        case 11: return x - s20;
+        case 12: return 17u + x;
+        case 13: return 0x12345678u - x;
+        case 14: return x + y;
+        case 15: return s20 + y;
+        case 16: return x + s20;
+        case 17: return negative ? x : y;
+        case 18: return negative ? x : 5u;
+        case 19: return negative ? x : y;
+        case 20: return y < x ? 7u : x;
+        case 21: return (x & 3u) == 2 ? 2u : y;
+        case 22: return y + y;
+        case 23: return y - s20;
+        case 24: return s20 + s20;
+        case 25: return s20 + 1u;
+        }
+        return 0;
+    };
+    for (const unsigned active : {64u, 45u}) {
+        INFO("active lanes " << active);
+        std::ostringstream s;
+        s << "  global_load_dword v2, v1, s[6:7]\n  global_load_dword v3, v1, s[8:9]\n  s_waitcnt vmcnt(0)\n"
+          << "  s_mov_b32 s20, 0x" << std::hex << s20 << std::dec << "\n  s_mov_b32 s21, 0\n";
+        for (unsigned r = first; r < first + count; ++r) s << "  v_mov_b32 v" << r << ", v3\n";
+        if (active < 64) s << "  v_cmpx_gt_u32 vcc, " << active << ", v0\n";
+        s << ops << "  s_mov_b64 exec, -1\n";
+        for (unsigned r = first; r < first + count; ++r)
+            s << "  global_store_dword v1, v" << r << ", s[4:5]\n  s_add_u32 s4, s4, 256\n  s_addc_u32 s5, s5, 0\n";
+        KernelOptions options;
+        options.mcpu = "gfx906";
+        options.vgprs = 32;
+        const CodeObject co = assemble_kernel(s.str(), options);
+        const Program program = build_program(co, co.kernels.at(0));
+        std::mt19937 rng(900 + active);
+        std::vector<std::uint32_t> x(64), y(64);
+        for (std::uint32_t& v : x) v = rng();
+        for (std::uint32_t& v : y) v = rng();
+        TestRun run(64 * count);
+        run.fill(1, x);
+        run.fill(2, y);
+        const DispatchResult r = run.run(program);
+        INFO((r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        const std::vector<std::uint32_t> got = run.read(0, 64 * count);
+        for (unsigned reg = first; reg < first + count; ++reg)
+            for (unsigned lane = 0; lane < 64; ++lane) {
+                INFO("v" << reg << " lane " << lane);
+                REQUIRE(got[64 * (reg - first) + lane] == (lane < active ? expected(reg, x[lane], y[lane]) : y[lane]));
+            }
+    }
+}
