@@ -141,11 +141,42 @@ __attribute__((target("avx2"), noinline)) void select_lanes_avx2(u32* dst, A a, 
 #endif
 
 template <u32 (*F)(u32)>
-void vop1(Wave& w, const ExecInst& e) {
+__attribute__((noinline)) void vop1_general(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, out;
     const u32* __restrict a = fetch(w, e, 0, t0, 0, fused_flush(e));
     lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush)); });
     commit_vdst(w, e, out);
+}
+
+// dst[l] = F(a(l)) on every lane; dst may be the source.
+template <u32 (*F)(u32), class A>
+inline void plain_lanes(u32* dst, A a) {
+#if defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+    for (unsigned l = 0; l < 64; ++l) dst[l] = F(a(l));
+}
+
+// The plain forms, and a DPP src0 whose pattern gives every lane a source
+// and writes every lane (v_mov_b32_dpp row_ror:4 moving A in the dpp3
+// kernels: about 330 host instructions through fetch_copy and commit_vdst).
+template <u32 (*F)(u32)>
+void vop1(Wave& w, const ExecInst& e) {
+    if (!plain_source(e, 0) || !plain_vgpr_result(w, e)) return vop1_general<F>(w, e);
+    u32* dst = w.v[e.dst.index];
+    const Src& s = e.src[0];
+    if (e.dpp) {
+        // row_local: the row gather (use_general_paths clears it, so that tests compare both ways)
+        const bool every_lane = (e.dpp->in_range & e.dpp->writable) == ~0ull;
+        if (s.kind != Src::Kind::vgpr || !every_lane || !e.dpp->row_local) return vop1_general<F>(w, e);
+        alignas(64) Lanes gathered;  // dst may be the source, which other lanes read
+        dpp_gather(*e.dpp, ~0ull, w.v[s.index], gathered);
+        plain_lanes<F>(dst, VgprLanes{gathered});
+    } else if (s.kind == Src::Kind::vgpr) {
+        plain_lanes<F>(dst, VgprLanes{w.v[s.index]});
+    } else {
+        plain_lanes<F>(dst, ScalarLanes{read32(w, s)});
+    }
 }
 
 // Out of line, so that the plain forms in vop2 do without its stack frame
