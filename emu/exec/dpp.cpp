@@ -71,6 +71,15 @@ DppPattern make_dpp_pattern(const Dpp& dpp, Target target) {
     p.half_local = p.row_local;
     for (int i = 0; i < 16; ++i)
         if ((p.row_lanes[i] ^ static_cast<std::uint32_t>(i)) & 8) p.half_local = false;
+    bool quad_local = p.row_local, broadcast = p.row_local;
+    for (unsigned i = 0; i < 16; ++i) {
+        if ((p.row_lanes[i] ^ i) & ~3u || p.row_lanes[i] != (p.row_lanes[i & 3] & 3) + (i & ~3u)) quad_local = false;
+        if (p.row_lanes[i] != p.row_lanes[0]) broadcast = false;
+    }
+    if (p.in_range == ~0ull && p.writable == ~0ull)
+        p.full_exec = quad_local  ? DppPattern::FullExec::quad
+                      : broadcast ? DppPattern::FullExec::broadcast
+                                  : DppPattern::FullExec::rows;
     return p;
 }
 

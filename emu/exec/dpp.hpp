@@ -45,6 +45,17 @@ struct DppPattern {
     // 8-15: quad_perm, row_half_mirror): with 8 lanes per register (AVX2)
     // a half row is one permute of its own register. Follows from row_lanes.
     bool half_local = false;
+    // How the multiply-add rows take src0 when EXEC is full and every lane
+    // has a source and is written (in_range and writable are every lane):
+    // `quad` when every source is in its lane's own quad at the same place in
+    // every quad (quad_perm; row_lanes[i] & 3 is the source's place), one
+    // in-128-bit permute per 8 lanes with AVX2; `broadcast` when every lane
+    // of a row reads lane row_lanes[0] of the row (row_newbcast), one
+    // broadcast load per row; `rows` otherwise (the masked rows, or not
+    // row-local). Follows from row_lanes, in_range and writable, and is used
+    // only where row_local is (use_general_paths clears that).
+    enum class FullExec : std::uint8_t { rows, quad, broadcast };
+    FullExec full_exec = FullExec::rows;
 
     bool same_as(const DppPattern& o) const {
         return std::equal(std::begin(source), std::end(source), std::begin(o.source)) &&

@@ -53,21 +53,153 @@ inline u32 in(u32 x, Flush) {
 // otherwise fetch flushes the f32 sources of a mixed op (ST_FLUSH) itself.
 inline std::uint8_t fused_flush(const ExecInst& e) { return e.flush_in ? ST_FLUSH : 0; }
 
+// ---- plain forms: sources and destination used as they are -------------------
+//
+// A VALU op whose sources are VGPRs, SGPRs or constants without DPP, SDWA,
+// abs/neg or denormal flushes, and whose VGPR result has no output modifier,
+// with every lane active: lane l of the result is F of lane l of the
+// sources, so it is written straight to the destination, and a scalar
+// source is one value, not a broadcast copy. Why: the 32x32 kernels' index
+// arithmetic (v_add_u32, v_subrev_u32 with an SGPR, v_cndmask_b32 with a
+// constant, v_cmp against an SGPR) went through fetch_copy's broadcast, a
+// lane loop into a copy and commit_vdst: about 210-310 host instructions
+// each (callgrind, 256^3 dpp0_32_denorm).
+
+// Lane l of a VGPR source, or of a scalar one (the same value on every lane).
+struct VgprLanes {
+    const u32* lanes;
+    u32 operator()(unsigned l) const { return lanes[l]; }
+#if defined(__SSE2__)
+    __m128i four(unsigned l) const { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(lanes + l)); }
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+    __attribute__((target("avx2"))) __m256i eight(unsigned l) const {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lanes + l));
+    }
+#endif
+};
+struct ScalarLanes {
+    u32 value;
+    u32 operator()(unsigned) const { return value; }
+#if defined(__SSE2__)
+    __m128i four(unsigned) const { return _mm_set1_epi32(int(value)); }
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+    __attribute__((target("avx2"))) __m256i eight(unsigned) const { return _mm256_set1_epi32(int(value)); }
+#endif
+};
+
+inline bool plain_source(const ExecInst& e, unsigned i) {
+    const Src& s = e.src[i];
+    return e.transform[i] == 0 && s.dwords == 1 && s.kind != Src::Kind::none && s.kind != Src::Kind::agpr;
+}
+inline bool plain_sources(const ExecInst& e) { return !e.dpp && plain_source(e, 0) && plain_source(e, 1); }
+inline bool plain_vgpr_result(const Wave& w, const ExecInst& e) {
+    return e.dst.kind == Src::Kind::vgpr && !e.output_modifiers && !e.sdwa_dst && !e.flush_in && !e.flush_out &&
+           w.exec() == ~0ull;
+}
+
+// Calls body(a, b) with sources 0 and 1 as VgprLanes or ScalarLanes (plain_sources).
+template <class Body>
+inline void with_plain_sources(Wave& w, const ExecInst& e, Body body) {
+    const Src &s0 = e.src[0], &s1 = e.src[1];
+    const bool vector0 = s0.kind == Src::Kind::vgpr, vector1 = s1.kind == Src::Kind::vgpr;
+    if (vector0 && vector1) body(VgprLanes{w.v[s0.index]}, VgprLanes{w.v[s1.index]});
+    else if (vector0) body(VgprLanes{w.v[s0.index]}, ScalarLanes{read32(w, s1)});
+    else if (vector1) body(ScalarLanes{read32(w, s0)}, VgprLanes{w.v[s1.index]});
+    else body(ScalarLanes{read32(w, s0)}, ScalarLanes{read32(w, s1)});
+}
+
+// dst[l] = F(a(l), b(l)) on every lane; dst may be a source (lane l reads
+// lane l only, before it is written).
+template <u32 (*F)(u32, u32), class A, class B>
+inline void plain_lanes(u32* dst, A a, B b) {
+#if defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+    for (unsigned l = 0; l < 64; ++l) dst[l] = F(a(l), b(l));
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The same loops with 8 lanes per instruction: about 60 host instructions
+// for a v_add_u32 against about 125 with SSE2's 4.
+const bool plain_avx2 = host_cpu().avx2;
+template <u32 (*F)(u32, u32), class A, class B>
+__attribute__((target("avx2"), noinline)) void plain_lanes_avx2(u32* dst, A a, B b) {
+    plain_lanes<F>(dst, a, b);
+}
+// dst[l] = lane l of b where `mask` has bit l, of a elsewhere (v_cndmask_b32).
+template <class A, class B>
+__attribute__((target("avx2"), noinline)) void select_lanes_avx2(u32* dst, A a, B b, u64 mask) {
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    for (unsigned l = 0; l < 64; l += 8) {  // lanes l..l+7 of a and b are read before they are written
+        const __m256i take_b =
+            _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(unsigned(mask >> l) & 0xffu)), bit), bit);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + l), _mm256_blendv_epi8(a.eight(l), b.eight(l), take_b));
+    }
+}
+#endif
+
 template <u32 (*F)(u32)>
-void vop1(Wave& w, const ExecInst& e) {
+__attribute__((noinline)) void vop1_general(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, out;
     const u32* __restrict a = fetch(w, e, 0, t0, 0, fused_flush(e));
     lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush)); });
     commit_vdst(w, e, out);
 }
 
+// dst[l] = F(a(l)) on every lane; dst may be the source.
+template <u32 (*F)(u32), class A>
+inline void plain_lanes(u32* dst, A a) {
+#if defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+    for (unsigned l = 0; l < 64; ++l) dst[l] = F(a(l));
+}
+
+// The plain forms, and a DPP src0 whose pattern gives every lane a source
+// and writes every lane (v_mov_b32_dpp row_ror:4 moving A in the dpp3
+// kernels: about 330 host instructions through fetch_copy and commit_vdst).
+template <u32 (*F)(u32)>
+void vop1(Wave& w, const ExecInst& e) {
+    if (!plain_source(e, 0) || !plain_vgpr_result(w, e)) return vop1_general<F>(w, e);
+    u32* dst = w.v[e.dst.index];
+    const Src& s = e.src[0];
+    if (e.dpp) {
+        // row_local: the row gather (use_general_paths clears it, so that tests compare both ways)
+        const bool every_lane = (e.dpp->in_range & e.dpp->writable) == ~0ull;
+        if (s.kind != Src::Kind::vgpr || !every_lane || !e.dpp->row_local) return vop1_general<F>(w, e);
+        alignas(64) Lanes gathered;  // dst may be the source, which other lanes read
+        dpp_gather(*e.dpp, ~0ull, w.v[s.index], gathered);
+        plain_lanes<F>(dst, VgprLanes{gathered});
+    } else if (s.kind == Src::Kind::vgpr) {
+        plain_lanes<F>(dst, VgprLanes{w.v[s.index]});
+    } else {
+        plain_lanes<F>(dst, ScalarLanes{read32(w, s)});
+    }
+}
+
+// Out of line, so that the plain forms in vop2 do without its stack frame
+// of three 256-byte copies.
 template <u32 (*F)(u32, u32)>
-void vop2(Wave& w, const ExecInst& e) {
+__attribute__((noinline)) void vop2_general(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, out;
     const u32* __restrict a = fetch(w, e, 0, t0, 0, fused_flush(e));
     const u32* __restrict b = fetch(w, e, 1, t1, 0, fused_flush(e));
     lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush), in(b[l], flush)); });
     commit_vdst(w, e, out);
+}
+
+template <u32 (*F)(u32, u32)>
+void vop2(Wave& w, const ExecInst& e) {
+    if (!plain_sources(e) || !plain_vgpr_result(w, e)) return vop2_general<F>(w, e);
+    u32* dst = w.v[e.dst.index];
+    with_plain_sources(w, e, [dst](auto a, auto b) {
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (plain_avx2) return plain_lanes_avx2<F>(dst, a, b);
+#endif
+        plain_lanes<F>(dst, a, b);
+    });
 }
 
 // Sources A, B, C of the instruction feed F's three arguments (the *mk forms
@@ -365,6 +497,65 @@ __attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_dpp_
     }
 }
 
+// Lanes 8k..8k+7 of src0 through a pattern whose DppPattern::full_exec is
+// `Form` (every lane valid and written): for `quad`, one in-128-bit permute
+// (vpermilps reads the low two bits of each lane of `quad`, row_lanes'
+// place in the quad); for `broadcast`, lane row_lanes[0] of the row
+// (`lane`: a + row_lanes[0]) loaded into every lane.
+template <DppPattern::FullExec Form>
+__attribute__((target("avx2"), always_inline)) inline __m256 dpp_full_8(const u32* a, unsigned k, __m256i quad,
+                                                                        const u32* lane) {
+    static_assert(Form != DppPattern::FullExec::rows);
+    if (Form == DppPattern::FullExec::quad) return _mm256_permutevar_ps(_mm256_loadu_ps(as_floats(a + 8 * k)), quad);
+    return _mm256_broadcast_ss(as_floats(lane + 16 * (k / 2)));
+}
+
+// The rare DPP multiply-add below with a NaN result: its lanes again, 8 at
+// a time, through multiply_add_8 and fp::multiply_add_nan's rule. src0 is
+// permuted into a copy first: nothing was stored yet, but dst may be src0,
+// and a row broadcast reads the row's other half.
+template <bool Fused, bool FlushOut, bool DazOn, DppPattern::FullExec Form>
+__attribute__((target("avx2,fma"), noinline, cold)) void multiply_add_dpp_full_nan_avx2(const u32* a, const u32* b,
+                                                                                        const u32* c, u32* dst,
+                                                                                        const DppPattern& dpp) {
+    const __m256i quad = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dpp.row_lanes));
+    __m256 x[8];
+    for (unsigned k = 0; k < 8; ++k) x[k] = dpp_full_8<Form>(a, k, quad, a + dpp.row_lanes[0]);
+    for (unsigned k = 0; k < 8; ++k)  // lane l of dst depends on lane l of x, b and c alone
+        _mm256_storeu_ps(as_floats(dst + 8 * k),
+                         multiply_add_8<Fused, FlushOut, DazOn>(x[k], _mm256_loadu_ps(as_floats(b + 8 * k)),
+                                                                _mm256_loadu_ps(as_floats(c + 8 * k))));
+}
+
+// A DPP multiply-add whose pattern, under a full EXEC, reads a valid source
+// on every lane and writes every lane, in a quad permute or a row broadcast
+// (DppPattern::full_exec: the GEMM kernels' quad_perm and row_newbcast with
+// full masks): multiply_add_direct_avx2 with src0 permuted in registers.
+// Eight results stay in registers for one NaN test, and the rare NaN case
+// is redone before anything is stored (dst may be a source). The rows above,
+// with a lane-crossing permute, a blend and a test per row, cost about
+// twice a plain multiply-add.
+template <bool Fused, bool FlushOut, bool DazOn, DppPattern::FullExec Form>
+__attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_dpp_full_avx2(const u32* a, const u32* b,
+                                                                                          const u32* c, u32* dst,
+                                                                                          const DppPattern& dpp) {
+    const __m256i quad = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dpp.row_lanes));
+    const u32* lane = a + dpp.row_lanes[0];
+    __m256 r[8];
+    __m256 unordered = _mm256_setzero_ps();
+    for (unsigned k = 0; k < 8; ++k) {
+        r[k] = product_plus_8<Fused, DazOn>(dpp_full_8<Form>(a, k, quad, lane), _mm256_loadu_ps(as_floats(b + 8 * k)),
+                                            _mm256_loadu_ps(as_floats(c + 8 * k)));
+        if (k % 2) unordered = _mm256_or_ps(unordered, unordered_pair(r[k - 1], r[k]));
+    }
+    if (__builtin_expect(_mm256_movemask_ps(unordered) != 0, 0)) {
+        multiply_add_dpp_full_nan_avx2<Fused, FlushOut, DazOn, Form>(a, b, c, dst, dpp);
+        return;
+    }
+    for (unsigned k = 0; k < 8; ++k)
+        _mm256_storeu_ps(as_floats(dst + 8 * k), FlushOut ? flush_no_nan8<DazOn>(r[k]) : r[k]);
+}
+
 // Inlined into the run loops, with the rows above (as a call from the loop
 // without per-step tests it cost about 20 host instructions more per
 // instruction).
@@ -373,6 +564,16 @@ __attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_dpp_
                                                                                           const u32* c, u32* dst,
                                                                                           const DppPattern& dpp,
                                                                                           u64 exec) {
+    if (exec == ~0ull) {
+        if (dpp.full_exec == DppPattern::FullExec::quad) {
+            multiply_add_dpp_full_avx2<Fused, FlushOut, DazOn, DppPattern::FullExec::quad>(a, b, c, dst, dpp);
+            return;
+        }
+        if (dpp.full_exec == DppPattern::FullExec::broadcast) {
+            multiply_add_dpp_full_avx2<Fused, FlushOut, DazOn, DppPattern::FullExec::broadcast>(a, b, c, dst, dpp);
+            return;
+        }
+    }
     const u64 valid = dpp.valid_sources(exec), write = dpp.write_mask(exec, valid);
     const bool masked = (valid & write) != ~0ull;
     if (dpp.half_local) {
@@ -718,13 +919,49 @@ u64 lane_bits(const u32* all_or_none) {
 // vectorises (SSE2 compares), and lane_bits packs them: shifting each
 // lane's bit into the mask in the loop kept it scalar (about 5 host
 // instructions per lane; v_cmp_gt_i32 guards every edge of an SGEMM tile).
-template <bool (*F)(u32, u32), bool WriteExec>
-void vopc(Wave& w, const ExecInst& e) {
-    alignas(64) Lanes t0, t1, words;
+// The lanes where F(a(l), b(l)) holds: a = VgprLanes or ScalarLanes (a scalar
+// source compared as one value, not a broadcast copy), or lanes' pointers.
+template <bool (*F)(u32, u32), class A, class B>
+inline u64 compare_lanes(A a, B b) {
+    alignas(64) Lanes words;
+    for (unsigned l = 0; l < 64; ++l) words[l] = F(a(l), b(l)) ? ~0u : 0u;
+    return lane_bits(words);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+template <bool (*F)(u32, u32), class A, class B>
+__attribute__((target("avx2"), noinline)) u64 compare_lanes_avx2(A a, B b) {
+    alignas(64) Lanes words;
+    for (unsigned l = 0; l < 64; ++l) words[l] = F(a(l), b(l)) ? ~0u : 0u;
+    u64 bits = 0;
+    for (unsigned l = 0; l < 64; l += 8)
+        bits |= u64(unsigned(_mm256_movemask_ps(_mm256_load_ps(reinterpret_cast<const float*>(words + l))))) << l;
+    return bits;
+}
+#endif
+template <bool (*F)(u32, u32)>
+__attribute__((noinline)) u64 compare_fetched(Wave& w, const ExecInst& e) {
+    alignas(64) Lanes t0, t1;
     const u32* __restrict a = fetch(w, e, 0, t0);
     const u32* __restrict b = fetch(w, e, 1, t1);
-    for (unsigned l = 0; l < 64; ++l) words[l] = F(a[l], b[l]) ? ~0u : 0u;
-    u64 result = lane_bits(words);
+    return compare_lanes<F>(VgprLanes{a}, VgprLanes{b});
+}
+
+template <bool (*F)(u32, u32), bool WriteExec>
+void vopc(Wave& w, const ExecInst& e) {
+    u64 result = 0;
+    if (plain_sources(e)) {
+        with_plain_sources(w, e, [&result](auto a, auto b) {
+#if defined(__x86_64__) && defined(__GNUC__)
+            if (plain_avx2) {
+                result = compare_lanes_avx2<F>(a, b);
+                return;
+            }
+#endif
+            result = compare_lanes<F>(a, b);
+        });
+    } else {
+        result = compare_fetched<F>(w, e);
+    }
     result &= write_lanes(w, e);  // inactive lanes write 0
     write_sdst(w, mask_dst(e), result);
     if (WriteExec) w.set_exec(result);
@@ -1050,7 +1287,8 @@ void mad_64_32(Wave& w, const ExecInst& e) {
 
 // ---- lane-crossing and special forms ----------------------------------------
 
-void cndmask(Wave& w, const ExecInst& e) {
+// Out of line: the plain form below does without its frame.
+__attribute__((noinline)) void cndmask_general(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, out;
     const u32* a = fetch(w, e, 0, t0);
     const u32* b = fetch(w, e, 1, t1);
@@ -1071,6 +1309,28 @@ void cndmask(Wave& w, const ExecInst& e) {
     for (unsigned l = 0; l < 64; ++l) out[l] = ((mask >> l) & 1) ? b[l] : a[l];
 #endif
     commit_vdst(w, e, out);
+}
+
+void cndmask(Wave& w, const ExecInst& e) {
+    if (!plain_sources(e) || !plain_vgpr_result(w, e)) return cndmask_general(w, e);
+    u32* dst = w.v[e.dst.index];
+    const u64 mask = mask_src(w, e);
+    with_plain_sources(w, e, [dst, mask](auto a, auto b) {
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (plain_avx2) return select_lanes_avx2(dst, a, b, mask);
+#endif
+#if defined(__SSE2__)
+        const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+        for (unsigned l = 0; l < 64; l += 4) {  // lanes l..l+3 of a and b are read before they are written
+            const __m128i take_b =
+                _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(unsigned(mask >> l) & 0xfu)), bit), bit);
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + l),
+                             _mm_or_si128(_mm_and_si128(take_b, b.four(l)), _mm_andnot_si128(take_b, a.four(l))));
+        }
+#else
+        for (unsigned l = 0; l < 64; ++l) dst[l] = ((mask >> l) & 1) ? b(l) : a(l);
+#endif
+    });
 }
 
 void readlane(Wave& w, const ExecInst& e) {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "emu/exec/address_space.hpp"
@@ -325,10 +326,12 @@ TEST_CASE("DPP row gather equals the lane by lane gather", "[dpp][fast_paths]") 
     std::uint32_t src[64];
     for (unsigned l = 0; l < 64; ++l) src[l] = 0x1000u + l;
     std::uint64_t random = 0x9e3779b97f4a7c15ull;
-    unsigned row_local = 0;
+    unsigned row_local = 0, quad = 0, broadcast = 0;
     for (const Dpp& d : controls) {
         const DppPattern p = make_dpp_pattern(d, Target::gfx90a);
         row_local += p.row_local;
+        quad += p.full_exec == DppPattern::FullExec::quad;
+        broadcast += p.full_exec == DppPattern::FullExec::broadcast;
         for (int trial = 0; trial < 8; ++trial) {
             random = random * 6364136223846793005ull + 1442695040888963407ull;
             const std::uint64_t exec = trial == 0 ? ~0ull : random;
@@ -342,4 +345,20 @@ TEST_CASE("DPP row gather equals the lane by lane gather", "[dpp][fast_paths]") 
     }
     // quad_perm x6, row shifts/rotates x45, mirrors x2, row_newbcast x3 are row-local.
     CHECK(row_local == 56);
+    // With full masks, the quad_perms permute within quads and the
+    // row_newbcasts broadcast: every lane sourced and written.
+    CHECK(quad == 6);
+    CHECK(broadcast == 3);
+    // A lane a mask disables is not written: the masked rows take those.
+    for (const auto& [row_mask, bank_mask] : {std::pair{0xe, 0xf}, std::pair{0xf, 0x7}}) {
+        Dpp d;
+        d.kind = DppKind::quad_perm;
+        d.arg = 0x50;
+        d.row_mask = std::uint8_t(row_mask);
+        d.bank_mask = std::uint8_t(bank_mask);
+        CHECK(make_dpp_pattern(d, Target::gfx90a).full_exec == DppPattern::FullExec::rows);
+        d.kind = DppKind::row_newbcast;
+        d.arg = 3;
+        CHECK(make_dpp_pattern(d, Target::gfx90a).full_exec == DppPattern::FullExec::rows);
+    }
 }

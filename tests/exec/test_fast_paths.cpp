@@ -152,6 +152,89 @@ TEST_CASE("multiply-add runs with DPP src0: fast path equals the general path bi
     }
 }
 
+// DPP multiply-adds whose pattern reads a valid source on every lane and
+// writes every lane, in a quad (quad_perm) or as a row broadcast
+// (row_newbcast): with EXEC full, the runs of in-place steps take them with
+// src0 permuted in registers (DppPattern::full_exec), with EXEC partly clear
+// the masked rows. The destination aliases src0 (the DPP source), src1,
+// both, or neither (it always is the addend); plain steps in between; both
+// fp32 denorm modes, v_mac_f32 and v_fmac_f32, inputs with and without
+// infinities and NaNs.
+namespace {
+
+std::string full_dpp_body(const std::string& op, const std::vector<std::string>& controls, unsigned active_lanes,
+                          std::size_t count) {
+    const auto v = [&](std::size_t j) { return "v" + std::to_string(10 + j % count); };
+    std::ostringstream s;
+    s << "  global_load_dword v2, v1, s[6:7]\n  global_load_dword v3, v1, s[8:9]\n"
+      << "  global_load_dword v4, v1, s[10:11]\n  s_waitcnt vmcnt(0)\n";
+    for (std::size_t j = 0; j < count; ++j) s << "  v_mov_b32 " << v(j) << ", v" << 2 + j % 3 << "\n";
+    if (active_lanes < 64) s << "  v_cmpx_gt_u32 vcc, " << active_lanes << ", v0\n";
+    s << "  s_nop 1\n";
+    for (std::size_t i = 0; i < 3 * count; ++i) {
+        const std::size_t j = i % count;
+        std::string a = v(j + 1), b = i % 3 == 0 ? "v3" : "v4";
+        if (i % 4 == 0) a = v(j);
+        if (i % 4 == 1) b = v(j);
+        if (i % 9 == 6) a = b = v(j);
+        s << "  " << op << " " << v(j) << ", " << a << ", " << b << " " << controls[i % controls.size()]
+          << " row_mask:0xf bank_mask:0xf\n";
+        if (i % 4 == 3) s << "  " << op << " " << v(j) << ", " << v(j + 2) << ", v2\n";
+    }
+    s << "  s_mov_b64 exec, -1\n";
+    for (std::size_t j = 0; j < count; ++j)
+        s << "  global_store_dword v1, " << v(j) << ", s[4:5]\n  s_add_u32 s4, s4, 256\n  s_addc_u32 s5, s5, 0\n";
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("multiply-add runs with quad_perm and row_newbcast src0 on every lane equal the general path bit for bit",
+          "[exec][dpp][fast_paths]") {
+    constexpr std::size_t count = 12;
+    const std::vector<std::string> quad = {"quad_perm:[0,0,0,0]", "quad_perm:[1,1,3,3]", "quad_perm:[3,2,1,0]",
+                                           "quad_perm:[2,2,0,0]", "quad_perm:[0,1,2,3]"};
+    const std::vector<std::string> broadcast = {"row_newbcast:0", "row_newbcast:5", "row_newbcast:15",
+                                                "row_newbcast:8"};
+    std::uint32_t seed = 700;
+    for (const char* mcpu : {"gfx906", "gfx90a"})
+        for (const char* op : {"v_mac_f32", "v_fmac_f32"})
+            for (const unsigned denorm : {0u, 3u})
+                for (const unsigned active : {64u, 45u})
+                    for (const bool finite : {false, true}) {
+                        if (finite && active < 64) continue;  // NaN-free results matter to the register path
+                        const bool gfx90a = std::string(mcpu) == "gfx90a";
+                        const std::vector<std::string>& controls = gfx90a ? broadcast : quad;
+                        INFO(mcpu << " " << op << " denorm mode " << denorm << " active lanes " << active
+                                  << (finite ? " finite inputs" : ""));
+                        KernelOptions options;
+                        options.mcpu = mcpu;
+                        options.denorm_mode_32 = denorm;
+                        options.vgprs = 64;
+                        const CodeObject co = assemble_kernel(full_dpp_body(op, controls, active, count), options);
+                        const Program fast = build_program(co, co.kernels.at(0));
+                        Program general = build_program(co, co.kernels.at(0));
+                        use_general_paths(general);
+                        // One run of 3 * count DPP steps and the plain ones, all in place.
+                        const std::size_t steps = 3 * count + 3 * count / 4;
+                        CHECK(std::any_of(fast.code.begin(), fast.code.end(), [&](const ExecInst& e) {
+                            return e.multiply_add_run == steps && e.multiply_add_run_in_place == steps &&
+                                   e.multiply_add_run_dpp == 3 * count;
+                        }));
+                        const DppPattern::FullExec form =
+                            gfx90a ? DppPattern::FullExec::broadcast : DppPattern::FullExec::quad;
+                        CHECK(fast.dpp_patterns.size() == controls.size());
+                        for (const auto& pattern : fast.dpp_patterns) CHECK(pattern->full_exec == form);
+                        ++seed;
+                        const std::vector<std::uint32_t> expected = run_program(general, count, seed, finite);
+                        const std::vector<std::uint32_t> got = run_program(fast, count, seed, finite);
+                        for (std::size_t i = 0; i < expected.size(); ++i) {
+                            INFO("register v" << 10 + i / 64 << " lane " << i % 64);
+                            REQUIRE(got[i] == expected[i]);
+                        }
+                    }
+}
+
 // Runs of plain VGPR multiply-adds (dpp0's inner loop): with every lane
 // active and no observer the run takes its step loop, which tests nothing
 // per instruction; with an observer (told of every instruction) or some
@@ -990,4 +1073,92 @@ TEST_CASE("LDS reads landing at issue and verified addresses equal the general p
     CHECK(at(1, 3, 5, 1) == at(0, 1, 5, 0));               // ... the second time: the first time's v16
     CHECK(at(2, 3, 5, 0) == at(1, 1, 5, 2));               // v34: v18 of the time before (wait skipped)
     CHECK(at(0, 4, 5, 0) == 0x10000u + 2048 / 4 + 2 * 5);  // v50: after lgkmcnt(0), R3's LDS value
+}
+
+// VALU ops whose sources are VGPRs, SGPRs or constants used as they are,
+// with every lane active, write their result straight to the destination
+// (sem_vector.cpp's plain forms); with some lanes inactive the general
+// path. Both against the ISA's lane values: v_add_u32, v_sub(rev)_u32,
+// v_cndmask_b32 and v_cmp with an SGPR, an inline constant or a literal,
+// in VOP2 and VOP3 form, two scalar sources, the destination aliasing
+// either source or both.
+TEST_CASE("VALU ops with VGPR, SGPR and constant sources compute the ISA's lane values", "[exec][fast_paths]") {
+    constexpr std::uint32_t s20 = 0x7ffffff0u;
+    const char* const ops = R"(
+  v_add_u32 v10, s20, v2
+  v_subrev_u32 v11, s20, v2
+  v_add_u32 v12, 17, v2
+  v_sub_u32 v13, 0x12345678, v2
+  v_add_u32 v14, v2, v3
+  v_add_u32 v15, s20, v15
+  v_add_u32_e64 v16, v2, s20
+  v_cmp_gt_i32 vcc, s21, v2
+  v_cndmask_b32 v17, v3, v2, vcc
+  v_cndmask_b32 v18, 5, v2, vcc
+  v_cndmask_b32 v19, v19, v2, vcc
+  v_cmp_lt_u32_e64 s[22:23], v3, v2
+  v_cndmask_b32_e64 v20, v2, 7, s[22:23]
+  v_and_b32 v21, 3, v2
+  v_cmp_eq_u32 vcc, 2, v21
+  v_cndmask_b32 v21, v3, v21, vcc
+  v_add_u32 v22, v22, v22
+  v_subrev_u32 v23, s20, v23
+  v_add_u32_e64 v24, s20, s20
+  v_add_u32_e64 v25, s20, 1
+)";
+    constexpr unsigned first = 10, count = 16;
+    const auto expected = [&](unsigned reg, std::uint32_t x, std::uint32_t y) -> std::uint32_t {
+        const bool negative = std::int32_t(x) < 0;
+        switch (reg) {
+        case 10: return s20 + x;
+        case 11: return x - s20;
+        case 12: return 17u + x;
+        case 13: return 0x12345678u - x;
+        case 14: return x + y;
+        case 15: return s20 + y;
+        case 16: return x + s20;
+        case 17: return negative ? x : y;
+        case 18: return negative ? x : 5u;
+        case 19: return negative ? x : y;
+        case 20: return y < x ? 7u : x;
+        case 21: return (x & 3u) == 2 ? 2u : y;
+        case 22: return y + y;
+        case 23: return y - s20;
+        case 24: return s20 + s20;
+        case 25: return s20 + 1u;
+        }
+        return 0;
+    };
+    for (const unsigned active : {64u, 45u}) {
+        INFO("active lanes " << active);
+        std::ostringstream s;
+        s << "  global_load_dword v2, v1, s[6:7]\n  global_load_dword v3, v1, s[8:9]\n  s_waitcnt vmcnt(0)\n"
+          << "  s_mov_b32 s20, 0x" << std::hex << s20 << std::dec << "\n  s_mov_b32 s21, 0\n";
+        for (unsigned r = first; r < first + count; ++r) s << "  v_mov_b32 v" << r << ", v3\n";
+        if (active < 64) s << "  v_cmpx_gt_u32 vcc, " << active << ", v0\n";
+        s << ops << "  s_mov_b64 exec, -1\n";
+        for (unsigned r = first; r < first + count; ++r)
+            s << "  global_store_dword v1, v" << r << ", s[4:5]\n  s_add_u32 s4, s4, 256\n  s_addc_u32 s5, s5, 0\n";
+        KernelOptions options;
+        options.mcpu = "gfx906";
+        options.vgprs = 32;
+        const CodeObject co = assemble_kernel(s.str(), options);
+        const Program program = build_program(co, co.kernels.at(0));
+        std::mt19937 rng(900 + active);
+        std::vector<std::uint32_t> x(64), y(64);
+        for (std::uint32_t& v : x) v = rng();
+        for (std::uint32_t& v : y) v = rng();
+        TestRun run(64 * count);
+        run.fill(1, x);
+        run.fill(2, y);
+        const DispatchResult r = run.run(program);
+        INFO((r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        const std::vector<std::uint32_t> got = run.read(0, 64 * count);
+        for (unsigned reg = first; reg < first + count; ++reg)
+            for (unsigned lane = 0; lane < 64; ++lane) {
+                INFO("v" << reg << " lane " << lane);
+                REQUIRE(got[64 * (reg - first) + lane] == (lane < active ? expected(reg, x[lane], y[lane]) : y[lane]));
+            }
+    }
 }
