@@ -73,23 +73,27 @@ void land(Wave& w, const InFlightMemoryOp& p) {
 
 namespace {
 
-// Retires the oldest entry on counter kind c. The test before land's call
+// Retires the oldest entry on counter kind C. The test before land's call
 // is land's own: the GEMM kernels' waits retire entries with nothing to land
-// (the LDS reads land at issue), and the call cost more than the rest
-// (callgrind, 256^3 dpp0_32_denorm: 132 host instructions per s_waitcnt).
-void retire_oldest(Wave& w, WaitCounter c) {
-    const InFlightMemoryOp& p = w.pending.oldest(c);
+// (the LDS reads land at issue), and the call and the queue's index
+// arithmetic for a counter kind known only at run time cost more than the
+// rest (callgrind, 256^3 dpp0_32_denorm: 132 host instructions per s_waitcnt).
+template <WaitCounter C>
+void retire_oldest(Wave& w) {
+    const InFlightMemoryOp& p = w.pending.oldest(C);
     if (!nothing_to_land(w, p)) land(w, p);
-    w.pending.pop(c);
+    w.pending.pop(C);
 }
 
 void retire_vm(Wave& w, unsigned keep) {
-    while (w.pending.vmcnt() > keep) retire_oldest(w, WaitCounter::vm);
+    while (w.pending.vmcnt() > keep) retire_oldest<WaitCounter::vm>(w);
 }
 
 void retire_lgkm(Wave& w, unsigned keep) {
-    while (w.pending.lgkmcnt() > keep)
-        retire_oldest(w, w.pending.count(WaitCounter::lgkm_lds) ? WaitCounter::lgkm_lds : WaitCounter::lgkm_smem);
+    while (w.pending.lgkmcnt() > keep) {
+        if (w.pending.count(WaitCounter::lgkm_lds)) retire_oldest<WaitCounter::lgkm_lds>(w);
+        else retire_oldest<WaitCounter::lgkm_smem>(w);
+    }
 }
 
 }  // namespace

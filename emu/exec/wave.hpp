@@ -105,6 +105,24 @@ public:
         if (!pool_[slot]) allocate(slot);
         return e;
     }
+    // push() of a default entry (nothing to land) on counter kind C, issued
+    // by instruction `inst_index`: written in place, without a copy from
+    // the caller's (an LDS write's entry, a read's that landed at issue).
+    template <WaitCounter C>
+    void push_without_data(std::uint32_t inst_index) {
+        constexpr unsigned k = index(C);
+        Fifo& f = fifos_[k];
+        const unsigned count = f.count;
+        const unsigned position = (f.head + count) % capacity(k);
+        f.count = count + 1;
+        const std::uint32_t slot = first_slot(k) + position;
+        InFlightMemoryOp& e = f.entries[position];
+        e = InFlightMemoryOp{};
+        e.counter = C;
+        e.inst_index = inst_index;
+        e.slot = slot;
+        if (!pool_[slot]) allocate(slot);
+    }
     // The oldest entry on counter kind c (count(c) > 0), and its removal
     // (after its data was applied).
     InFlightMemoryOp& oldest(WaitCounter c) {
@@ -128,9 +146,9 @@ private:
         InFlightMemoryOp entries[vm_capacity];
         unsigned head = 0, count = 0;
     };
-    static unsigned index(WaitCounter c) { return static_cast<unsigned>(c); }
-    static unsigned capacity(unsigned k) { return k == 0 ? vm_capacity : lgkm_capacity; }
-    static unsigned first_slot(unsigned k) { return k == 0 ? 0 : vm_capacity + (k - 1) * lgkm_capacity; }
+    static constexpr unsigned index(WaitCounter c) { return static_cast<unsigned>(c); }
+    static constexpr unsigned capacity(unsigned k) { return k == 0 ? vm_capacity : lgkm_capacity; }
+    static constexpr unsigned first_slot(unsigned k) { return k == 0 ? 0 : vm_capacity + (k - 1) * lgkm_capacity; }
     // Out of line: once per slot and wave, and push's common path keeps its registers.
     __attribute__((noinline)) void allocate(std::uint32_t slot) { pool_[slot].reset(new std::uint32_t[block_dwords]); }
     Fifo fifos_[3];
