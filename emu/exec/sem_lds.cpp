@@ -27,6 +27,7 @@ struct DsFormat {
     bool st64 = false;           // offsets in units of 64 elements
     bool sign = false;
     bool d16 = false, hi = false;
+    bool one_whole_address = false;  // one address per lane, whole dwords: !two_addresses && bytes >= 4
     unsigned dwords_per_element() const { return bytes <= 4 ? 1u : bytes / 4u; }
     unsigned result_dwords() const { return dwords_per_element() * (two_addresses ? 2u : 1u); }
 };
@@ -44,6 +45,7 @@ DsFormat format_of(const OpInfo& info) {
     f.sign = info.has(OF_SIGN);
     f.d16 = info.has(OF_D16);
     f.hi = info.has(OF_HIGH_HALF);
+    f.one_whole_address = !f.two_addresses && f.bytes >= 4;
     return f;
 }
 
@@ -409,15 +411,15 @@ bool address_repeats(const Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
 __attribute__((always_inline)) inline LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e,
                                                                              const DsFormat& f, bool write) {
     Workgroup& g = *w.group;
-    if (w.exec() != ~0ull || !g.env->program->repeated_lds_accesses || f.two_addresses || f.bytes < 4) return nullptr;
-    LdsConflictMemo* memo = g.lds_memo[e.index].get();
-    if (!memo || !memo->valid || memo->active_lanes != ~0ull || memo->elements != 1) return nullptr;
-    if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
+    if (w.exec() != ~0ull || !f.one_whole_address || !g.env->program->repeated_lds_accesses) return nullptr;
     const unsigned dwords = f.dwords_per_element();
+    LdsConflictMemo* memo = g.lds_memo[e.index].get();
+    if (!memo || memo->whole_access_dwords != dwords) return nullptr;
+    if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
     const u32* base = w.v[e.src[0].index];
     const u32 offset = u32(e.inst->offset & 0xffff), origin = base[0] + offset;
     if (origin < offset || u64(origin) + memo->highest_relative + f.bytes > g.lds.size()) return nullptr;
-    if (memo->dwords_per_element != dwords || memo->origin_byte_in_dword != origin % 4) return nullptr;
+    if (memo->origin_byte_in_dword != origin % 4) return nullptr;
     if (memo->passes != &lds_bank_model(g.env->program->target).passes(write, dwords)) return nullptr;
     if (!address_repeats(w, e, *memo)) return nullptr;
     return memo;
