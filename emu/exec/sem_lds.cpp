@@ -357,8 +357,7 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
     Counters& c = w.group->counters;
     const u64 active = popcount(exec);
     count_requests(c, write, active, active * f.bytes * a.elements);
-    const LdsLaneGrouping& passes =
-        lds_bank_model(w.group->env->program->target).passes(write, a.elements * a.dwords_per_element);
+    const LdsLaneGrouping& passes = w.group->lds_banks->passes(write, a.elements * a.dwords_per_element);
     LdsConflictMemo& memo = w.group->memo(e.index);
     c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, passes, memo);
     // With every lane active and one address per lane, the memo now holds
@@ -420,7 +419,7 @@ __attribute__((always_inline)) inline LdsConflictMemo* repeated_whole_access(Wav
     const u32 offset = u32(e.inst->offset & 0xffff), origin = base[0] + offset;
     if (origin < offset || u64(origin) + memo->highest_relative + f.bytes > g.lds.size()) return nullptr;
     if (memo->origin_byte_in_dword != origin % 4) return nullptr;
-    if (memo->passes != &lds_bank_model(g.env->program->target).passes(write, dwords)) return nullptr;
+    if (memo->passes != &g.lds_banks->passes(write, dwords)) return nullptr;
     if (!address_repeats(w, e, *memo)) return nullptr;
     return memo;
 }

@@ -245,7 +245,15 @@ struct Workgroup {
     // workgroups a worker runs.
     std::vector<std::unique_ptr<LdsConflictMemo>> lds_memo;
 
-    explicit Workgroup(const DispatchEnv& e) : env(&e), translator(*e.memory), lds_memo(e.program->code.size()) {}
+    // The program's target's LDS lane groupings (lds_bank_model), looked up
+    // once per dispatch rather than per ds instruction.
+    const LdsBankModel* lds_banks = nullptr;
+
+    explicit Workgroup(const DispatchEnv& e)
+        : env(&e),
+          translator(*e.memory),
+          lds_memo(e.program->code.size()),
+          lds_banks(&lds_bank_model(e.program->target)) {}
     // Makes a workgroup kept from an earlier dispatch one of `e`'s: counters,
     // observer and address translation start afresh. The LDS conflict memos
     // stay: a memo holds the whole access shape it counted (lds.hpp), so one
@@ -262,6 +270,7 @@ struct Workgroup {
         weak = nullptr;
         resident_slot = 0;
         if (lds_memo.size() < e.program->code.size()) lds_memo.resize(e.program->code.size());
+        lds_banks = &lds_bank_model(e.program->target);
     }
     // Whether the observer wants before_instruction for instruction `index`.
     bool watches(std::uint32_t index) const { return observer && (!watched || watched[index]); }
