@@ -516,8 +516,8 @@ __attribute__((always_inline)) inline u32* read_destination(Wave& w, const ExecI
 }
 
 // The format is copied: as a reference into the table, every store to the
-// registers or the counters may alias it and it was read again each time
-// (about 20 host instructions a ds_read_b64, callgrind, 256^3 dpp0_32_denorm).
+// registers or the counters may alias it, and its fields were read again
+// after each one.
 void ds_read(Wave& w, const ExecInst& e) {
     const DsFormat f = formats()[static_cast<std::size_t>(e.inst->op)];
     if (LdsConflictMemo* memo = repeated_whole_access(w, e, f, false)) {
