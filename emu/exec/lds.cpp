@@ -195,6 +195,7 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
     memo.elements = access.elements;
     memo.dwords_per_element = access.dwords_per_element;
     memo.origin_byte_in_dword = origin % 4;
+    memo.whole_access_dwords = active_lanes == ~0ull && access.elements == 1 ? access.dwords_per_element : 0;
     std::copy(&relative[0][0], &relative[0][0] + 64 * access.elements, &memo.relative[0][0]);
     memo.highest_relative = *std::max_element(&relative[0][0], &relative[0][0] + 64 * access.elements);
     memo.quads = quad_shape(memo);

@@ -77,6 +77,10 @@ struct LdsConflictMemo {
     enum class Rows : std::uint8_t { any, broadcast, repeat };
     Rows rows = Rows::any;
     std::uint64_t cycles = 0;
+    // dwords_per_element when every lane is active and reads one element
+    // (the shape of sem_lds.cpp's repeated whole access), else 0: one
+    // comparison instead of four on that path.
+    unsigned whole_access_dwords = 0;
     // What the instruction's last access found (sem_lds.cpp): the wave that
     // made it, and the pattern id when every lane's address VGPR had this
     // pattern (one address per lane, all lanes active), else 0.

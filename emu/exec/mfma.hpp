@@ -53,6 +53,15 @@ struct MfmaShape {
     // C/D elements are f64 (two dwords each) for the DGEMM ops, 32-bit otherwise.
     unsigned output_bits() const { return input == MfmaInput::f64 ? 64 : 32; }
     unsigned cd_dwords() const { return m * n * blocks * (output_bits() / 32) / 64; }
+    // Dwords per lane of A (rows = m) or B (rows = n): K*rows*blocks/64
+    // values per lane, 32/bits of them to a dword, 64-bit inputs in pairs.
+    unsigned input_dwords(unsigned rows) const {
+        const unsigned per_lane = unsigned(k) * rows * blocks / 64, bits = input_bits();
+        const unsigned per_dword = bits >= 32 ? 1 : 32 / bits, dwords_per_value = bits > 32 ? bits / 32 : 1;
+        return (per_lane + per_dword - 1) / per_dword * dwords_per_value;
+    }
+    unsigned a_dwords() const { return input_dwords(m); }
+    unsigned b_dwords() const { return input_dwords(n); }
 };
 
 // The shape of a dense MFMA op; !valid() for every other op (sparse

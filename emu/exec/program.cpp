@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "emu/exec/apertures.hpp"
+#include "emu/exec/mfma.hpp"
 #include "emu/exec/operand_types.hpp"
 #include "emu/exec/semantics.hpp"
 
@@ -274,13 +275,22 @@ struct LdsAnalysis {
 
     // Whether executing instruction k may read or write any register of
     // `r`, or issue a load that lands in one: its operands and its landing.
-    // Image accesses, matrix-core ops and M0-indexed moves reach registers
-    // their operands do not name: always.
+    // A dense MFMA's operands are register tuples as wide as its shape gives
+    // (A, B, C and D: MfmaShape). Image accesses, other matrix-core ops and
+    // M0-indexed moves reach registers their operands do not name: always.
     bool may_touch(std::uint32_t k, const VectorRange& r) const {
         const ExecInst& e = p.code[k];
         if (!e.inst) return false;  // the end of the code: the run stops there
         const OpInfo& info = e.inst->info();
-        if (info.family == Family::MIMG || e.cls == InstClass::mfma || info.has(OF_M0_RELATIVE)) return true;
+        if (e.cls == InstClass::mfma) {
+            const MfmaShape& s = mfma_shape(e.inst->op);
+            if (!s.valid()) return true;
+            return vector_range(p, e.src[0], s.a_dwords()).overlaps(r) ||
+                   vector_range(p, e.src[1], s.b_dwords()).overlaps(r) ||
+                   vector_range(p, e.src[2], s.cd_dwords()).overlaps(r) ||
+                   vector_range(p, e.dst, s.cd_dwords()).overlaps(r);
+        }
+        if (info.family == Family::MIMG || info.has(OF_M0_RELATIVE)) return true;
         for (const Src* s : {&e.dst, &e.sdst, &e.src[0], &e.src[1], &e.src[2], &e.soffset})
             if (vector_range(p, *s).overlaps(r)) return true;
         return landing[k].all || landing[k].range.overlaps(r);

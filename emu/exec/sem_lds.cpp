@@ -27,6 +27,7 @@ struct DsFormat {
     bool st64 = false;           // offsets in units of 64 elements
     bool sign = false;
     bool d16 = false, hi = false;
+    bool one_whole_address = false;  // one address per lane, whole dwords: !two_addresses && bytes >= 4
     unsigned dwords_per_element() const { return bytes <= 4 ? 1u : bytes / 4u; }
     unsigned result_dwords() const { return dwords_per_element() * (two_addresses ? 2u : 1u); }
 };
@@ -44,6 +45,7 @@ DsFormat format_of(const OpInfo& info) {
     f.sign = info.has(OF_SIGN);
     f.d16 = info.has(OF_D16);
     f.hi = info.has(OF_HIGH_HALF);
+    f.one_whole_address = !f.two_addresses && f.bytes >= 4;
     return f;
 }
 
@@ -176,21 +178,36 @@ void gather_all_lanes_x1(const std::uint8_t* lds, const u32* address, u32* out, 
 
 // Quads of lanes reading consecutive elements (LdsConflictMemo::quads): the
 // row-major A tile's reads, 4 lanes in one or two 16-byte loads per dword
-// plane pair. Moves and shuffles only, bits intact.
+// plane pair. Moves and shuffles only, bits intact. With Rows 4 (rows that
+// read what row 0 reads: the 32x32 kernels' A reads) the first 16 lanes are
+// gathered and each vector is stored into all four rows: copying row 0
+// afterwards took about 70 host instructions a ds_read_b64 (callgrind,
+// 256^3 dpp0_32_denorm).
+#if defined(__SSE2__)
+template <unsigned Rows>
+inline void store_rows(u32* out, unsigned l, __m128 v) {
+    for (unsigned r = 0; r < Rows; ++r) _mm_storeu_ps(reinterpret_cast<float*>(out + l + 16 * r), v);
+}
+#endif
+template <unsigned Rows>
 void gather_consecutive_quads(unsigned dwords, const std::uint8_t* lds, const u32* address, u32* out, unsigned lanes) {
 #if defined(__SSE2__)
     for (unsigned l = 0; l < lanes; l += 4) {
         const float* quad = reinterpret_cast<const float*>(lds + address[l]);
         if (dwords == 1) {
-            _mm_storeu_ps(reinterpret_cast<float*>(out + l), _mm_loadu_ps(quad));
+            store_rows<Rows>(out, l, _mm_loadu_ps(quad));
         } else if (dwords == 2) {
             const __m128 lanes01 = _mm_loadu_ps(quad), lanes23 = _mm_loadu_ps(quad + 4);
-            _mm_storeu_ps(reinterpret_cast<float*>(out + l), _mm_shuffle_ps(lanes01, lanes23, _MM_SHUFFLE(2, 0, 2, 0)));
-            _mm_storeu_ps(reinterpret_cast<float*>(out + 64 + l),
-                          _mm_shuffle_ps(lanes01, lanes23, _MM_SHUFFLE(3, 1, 3, 1)));
+            store_rows<Rows>(out, l, _mm_shuffle_ps(lanes01, lanes23, _MM_SHUFFLE(2, 0, 2, 0)));
+            store_rows<Rows>(out + 64, l, _mm_shuffle_ps(lanes01, lanes23, _MM_SHUFFLE(3, 1, 3, 1)));
         } else {
-            store_transposed_quad(_mm_loadu_ps(quad), _mm_loadu_ps(quad + 4), _mm_loadu_ps(quad + 8),
-                                  _mm_loadu_ps(quad + 12), out, l);
+            __m128 row0 = _mm_loadu_ps(quad), row1 = _mm_loadu_ps(quad + 4), row2 = _mm_loadu_ps(quad + 8),
+                   row3 = _mm_loadu_ps(quad + 12);
+            _MM_TRANSPOSE4_PS(row0, row1, row2, row3);
+            store_rows<Rows>(out, l, row0);
+            store_rows<Rows>(out + 64, l, row1);
+            store_rows<Rows>(out + 128, l, row2);
+            store_rows<Rows>(out + 192, l, row3);
         }
     }
 #else
@@ -198,6 +215,8 @@ void gather_consecutive_quads(unsigned dwords, const std::uint8_t* lds, const u3
     if (dwords == 1) gather<1>(lds, address, exec, out);
     else if (dwords == 2) gather<2>(lds, address, exec, out);
     else gather<4>(lds, address, exec, out);
+    for (unsigned d = 0; d < dwords; ++d)
+        for (unsigned l = 16; l < 16 * Rows; l += 16) std::memcpy(out + 64 * d + l, out + 64 * d, 16 * sizeof(u32));
 #endif
 }
 
@@ -221,7 +240,7 @@ void gather_same_quads(const std::uint8_t* lds, const u32* address, u32* out, un
 // The first `lanes` lanes' dwords into the planes by the memo's quad shape.
 void gather_quads(unsigned dwords, LdsConflictMemo::Quads quads, const std::uint8_t* lds, const u32* address, u32* out,
                   unsigned lanes) {
-    if (quads == LdsConflictMemo::Quads::consecutive) gather_consecutive_quads(dwords, lds, address, out, lanes);
+    if (quads == LdsConflictMemo::Quads::consecutive) gather_consecutive_quads<1>(dwords, lds, address, out, lanes);
     else if (quads == LdsConflictMemo::Quads::same && dwords == 1) gather_same_quads<1>(lds, address, out, lanes);
     else if (quads == LdsConflictMemo::Quads::same && dwords == 2) gather_same_quads<2>(lds, address, out, lanes);
     else if (quads == LdsConflictMemo::Quads::same) gather_same_quads<4>(lds, address, out, lanes);
@@ -260,6 +279,8 @@ void gather_all_lanes(unsigned dwords, const LdsConflictMemo& memo, const std::u
         if (dwords == 1) gather_broadcast_rows<1>(lds, address, out);
         else if (dwords == 2) gather_broadcast_rows<2>(lds, address, out);
         else gather_broadcast_rows<4>(lds, address, out);
+    } else if (memo.rows == LdsConflictMemo::Rows::repeat && memo.quads == LdsConflictMemo::Quads::consecutive) {
+        gather_consecutive_quads<4>(dwords, lds, address, out, 16);
     } else if (memo.rows == LdsConflictMemo::Rows::repeat) {
         gather_quads(dwords, memo.quads, lds, address, out, 16);
         for (unsigned d = 0; d < dwords; ++d)
@@ -269,8 +290,12 @@ void gather_all_lanes(unsigned dwords, const LdsConflictMemo& memo, const std::u
     }
 }
 
-// ds_write_b32 with every lane active (the SGEMM kernels' LDS write).
+// ds_write_b32 with every lane active (the SGEMM kernels' LDS write), in
+// lane order. Unrolled: the loop's own count, compare and branch were half
+// of its 6 host instructions a lane (callgrind, 256^3 dpp0_32_denorm, whose
+// transposing write takes this loop).
 void scatter_all_lanes_x1(std::uint8_t* lds, const u32* address, const u32* data) {
+#pragma GCC unroll 16
     for (unsigned l = 0; l < 64; ++l) std::memcpy(lds + address[l], data + l, 4);
 }
 // The same where each quad of lanes writes four consecutive dwords
@@ -336,8 +361,7 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
     Counters& c = w.group->counters;
     const u64 active = popcount(exec);
     count_requests(c, write, active, active * f.bytes * a.elements);
-    const LdsLaneGrouping& passes =
-        lds_bank_model(w.group->env->program->target).passes(write, a.elements * a.dwords_per_element);
+    const LdsLaneGrouping& passes = w.group->lds_banks->passes(write, a.elements * a.dwords_per_element);
     LdsConflictMemo& memo = w.group->memo(e.index);
     c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, passes, memo);
     // With every lane active and one address per lane, the memo now holds
@@ -384,38 +408,64 @@ bool address_repeats(const Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
     return lds_pattern_repeats_all_lanes(w.v[e.src[0].index], memo.relative[0]);
 }
 
-LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, const DsFormat& f, bool write) {
+// Inlined into ds_read and ds_write, as are account_repeated and
+// read_destination: the calls' register saves were about 40 host
+// instructions of a 32x32 ds_read_b64's 400 (callgrind, 256^3 dpp0_32_denorm).
+__attribute__((always_inline)) inline LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e,
+                                                                             const DsFormat& f, bool write) {
     Workgroup& g = *w.group;
-    if (w.exec() != ~0ull || !g.env->program->repeated_lds_accesses || f.two_addresses || f.bytes < 4) return nullptr;
-    LdsConflictMemo* memo = g.lds_memo[e.index].get();
-    if (!memo || !memo->valid || memo->active_lanes != ~0ull || memo->elements != 1) return nullptr;
-    if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
+    if (w.exec() != ~0ull || !f.one_whole_address || !g.env->program->repeated_lds_accesses) return nullptr;
     const unsigned dwords = f.dwords_per_element();
+    LdsConflictMemo* memo = g.lds_memo[e.index].get();
+    if (!memo || memo->whole_access_dwords != dwords) return nullptr;
+    if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
     const u32* base = w.v[e.src[0].index];
     const u32 offset = u32(e.inst->offset & 0xffff), origin = base[0] + offset;
     if (origin < offset || u64(origin) + memo->highest_relative + f.bytes > g.lds.size()) return nullptr;
-    if (memo->dwords_per_element != dwords || memo->origin_byte_in_dword != origin % 4) return nullptr;
-    if (memo->passes != &lds_bank_model(g.env->program->target).passes(write, dwords)) return nullptr;
+    if (memo->origin_byte_in_dword != origin % 4) return nullptr;
+    if (memo->passes != &g.lds_banks->passes(write, dwords)) return nullptr;
     if (!address_repeats(w, e, *memo)) return nullptr;
     return memo;
 }
 
-// account() for a repeated whole access: 64 lanes, the memo's conflicts,
-// and for an observer the same access the general path gives it: lane l's
-// offset is base[l] + offset (no wrap: repeated_whole_access), the memo's
-// pattern id.
-void account_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write, LdsConflictMemo& memo) {
-    Counters& c = w.group->counters;
-    count_requests(c, write, 64, 64ull * f.bytes);
-    c.lds_bank_conflict_cycles += memo.cycles;
-    memo.verified_wave = &w;
-    memo.verified_pattern = memo.pattern_id;
-    if (!w.group->observer) return;
+// account_repeated's report to an observer: the same access the general
+// path gives it; lane l's offset is base[l] + offset (no wrap:
+// repeated_whole_access), the memo's pattern id (out of line: the offsets' array
+// stays out of the unobserved path's frame).
+__attribute__((noinline)) void observe_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write,
+                                                const LdsConflictMemo& memo) {
     std::uint32_t offsets[1][64];
     const u32* base = w.v[e.src[0].index];
     const u32 offset = u32(e.inst->offset & 0xffff);
     for (unsigned l = 0; l < 64; ++l) offsets[0][l] = base[l] + offset;
     observe(w, e, write, ~0ull, f.bytes, 1, memo.pattern_id, offsets);
+}
+
+// account() for a repeated whole access: 64 lanes, the memo's conflicts,
+// and an observer's report (observe_repeated).
+__attribute__((always_inline)) inline void account_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write,
+                                                            LdsConflictMemo& memo) {
+    Counters& c = w.group->counters;
+    count_requests(c, write, 64, 64ull * f.bytes);
+    c.lds_bank_conflict_cycles += memo.cycles;
+    memo.verified_wave = &w;
+    memo.verified_pattern = memo.pattern_id;
+    if (__builtin_expect(!w.group->observer, 1)) return;
+    observe_repeated(w, e, f, write, memo);
+}
+
+// Issues an LDS entry with nothing to land (a write's, or a read's that
+// lands at issue). Below the counter's limit and without an observer,
+// issue() would only push it: pushed here, without the call (about 70 host
+// instructions a ds instruction, callgrind, 256^3 dpp0_32_denorm).
+inline void issue_without_data(Wave& w, const ExecInst& e) {
+    if (__builtin_expect(!w.group->observer && w.pending.lgkmcnt() < InFlightQueue::max_lgkm, 1)) {
+        w.pending.push_without_data<WaitCounter::lgkm_lds>(e.index);
+        return;
+    }
+    InFlightMemoryOp entry;
+    entry.counter = WaitCounter::lgkm_lds;
+    issue(w, e, entry);
 }
 
 InFlightMemoryOp& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes,
@@ -452,11 +502,10 @@ void finish_atomic(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool
 // the entry (with nothing to land) still holding lgkmcnt; under an observer
 // that reads only operands, the entry the same as otherwise but marked
 // landed; else the entry's block, which the s_waitcnt that retires it lands.
-u32* read_destination(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
+__attribute__((always_inline)) inline u32* read_destination(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask,
+                                                            u64 lanes) {
     if (e.lds_lands_at_issue && !w.group->observer) {
-        InFlightMemoryOp entry;
-        entry.counter = WaitCounter::lgkm_lds;
-        issue(w, e, entry);
+        issue_without_data(w, e);
         return vreg(w, e.dst);
     }
     if (e.lds_lands_at_issue && w.group->observer_reads_only_operands) {
@@ -466,8 +515,11 @@ u32* read_destination(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask
     return w.pending.data(issue_read(w, e, dwords, keep_mask, lanes));
 }
 
+// The format is copied: as a reference into the table, every store to the
+// registers or the counters may alias it, and its fields were read again
+// after each one.
 void ds_read(Wave& w, const ExecInst& e) {
-    const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
+    const DsFormat f = formats()[static_cast<std::size_t>(e.inst->op)];
     if (LdsConflictMemo* memo = repeated_whole_access(w, e, f, false)) {
         // lds + offset + base[l] is lane l's address (repeated_whole_access).
         const std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
@@ -495,7 +547,7 @@ void ds_read(Wave& w, const ExecInst& e) {
 }
 
 void ds_write(Wave& w, const ExecInst& e) {
-    const DsFormat& f = formats()[static_cast<std::size_t>(e.inst->op)];
+    const DsFormat f = formats()[static_cast<std::size_t>(e.inst->op)];  // a copy, as in ds_read
     if (LdsConflictMemo* memo = repeated_whole_access(w, e, f, true)) {
         std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
         const u32* base = w.v[e.src[0].index];
@@ -508,9 +560,7 @@ void ds_write(Wave& w, const ExecInst& e) {
             for (unsigned d = 0; d < f.dwords_per_element(); ++d) planes[d] = vreg(w, e.src[1], d);
             scatters[f.dwords_per_element()](lds, base, ~0ull, planes);
         }
-        InFlightMemoryOp entry;
-        entry.counter = WaitCounter::lgkm_lds;
-        issue(w, e, entry);
+        issue_without_data(w, e);
         account_repeated(w, e, f, true, *memo);
         return;
     }

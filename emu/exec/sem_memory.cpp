@@ -527,6 +527,9 @@ void load_runs_of_four(const DwordLanes& a, const std::uint8_t* host, u64 lowest
 #if defined(__SSE2__)
     const std::uint8_t* const base = host + (a.first - lowest);
     const u32* const v = a.offsets;
+    // Unrolled: the loop's count, shifts and branch were about a third of
+    // its host instructions (callgrind, 256^3 dpp0_32_denorm).
+#pragma GCC unroll 16
     for (unsigned q = 0; q < 16; ++q) {
         const unsigned l = 4 * q;
         const std::uint8_t* const p = base + v[l];

@@ -227,11 +227,8 @@ void check_operands(const Inst& inst, const ExecInst& e, const MfmaShape& s, Tar
     if (inst.blgp && !(cdna3 ? s.blgp_cdna3 : s.blgp_cdna12))
         fail(FaultKind::invalid_operand,
              "MFMA blgp:" + std::to_string(inst.blgp) + ": this instruction has no BLGP on " + target_name(target));
-    const unsigned per_dword = 32 / std::min(32u, s.input_bits());
-    const unsigned in_dwords = std::max(1u, s.input_bits() / 32);
-    const unsigned kpl_a = s.k * s.m * B / 64, kpl_b = s.k * s.n * B / 64;
-    check_tuple(e.src[0], (kpl_a + per_dword - 1) / per_dword * in_dwords, "A");
-    check_tuple(e.src[1], (kpl_b + per_dword - 1) / per_dword * in_dwords, "B");
+    check_tuple(e.src[0], s.a_dwords(), "A");
+    check_tuple(e.src[1], s.b_dwords(), "B");
     check_tuple(e.src[2], s.cd_dwords(), "C");
     check_tuple(e.dst, s.cd_dwords(), "D");
 }

@@ -105,6 +105,24 @@ public:
         if (!pool_[slot]) allocate(slot);
         return e;
     }
+    // push() of a default entry (nothing to land) on counter kind C, issued
+    // by instruction `inst_index`: written in place, without a copy from
+    // the caller's (an LDS write's entry, a read's that landed at issue).
+    template <WaitCounter C>
+    void push_without_data(std::uint32_t inst_index) {
+        constexpr unsigned k = index(C);
+        Fifo& f = fifos_[k];
+        const unsigned count = f.count;
+        const unsigned position = (f.head + count) % capacity(k);
+        f.count = count + 1;
+        const std::uint32_t slot = first_slot(k) + position;
+        InFlightMemoryOp& e = f.entries[position];
+        e = InFlightMemoryOp{};
+        e.counter = C;
+        e.inst_index = inst_index;
+        e.slot = slot;
+        if (!pool_[slot]) allocate(slot);
+    }
     // The oldest entry on counter kind c (count(c) > 0), and its removal
     // (after its data was applied).
     InFlightMemoryOp& oldest(WaitCounter c) {
@@ -128,9 +146,9 @@ private:
         InFlightMemoryOp entries[vm_capacity];
         unsigned head = 0, count = 0;
     };
-    static unsigned index(WaitCounter c) { return static_cast<unsigned>(c); }
-    static unsigned capacity(unsigned k) { return k == 0 ? vm_capacity : lgkm_capacity; }
-    static unsigned first_slot(unsigned k) { return k == 0 ? 0 : vm_capacity + (k - 1) * lgkm_capacity; }
+    static constexpr unsigned index(WaitCounter c) { return static_cast<unsigned>(c); }
+    static constexpr unsigned capacity(unsigned k) { return k == 0 ? vm_capacity : lgkm_capacity; }
+    static constexpr unsigned first_slot(unsigned k) { return k == 0 ? 0 : vm_capacity + (k - 1) * lgkm_capacity; }
     // Out of line: once per slot and wave, and push's common path keeps its registers.
     __attribute__((noinline)) void allocate(std::uint32_t slot) { pool_[slot].reset(new std::uint32_t[block_dwords]); }
     Fifo fifos_[3];
@@ -227,7 +245,15 @@ struct Workgroup {
     // workgroups a worker runs.
     std::vector<std::unique_ptr<LdsConflictMemo>> lds_memo;
 
-    explicit Workgroup(const DispatchEnv& e) : env(&e), translator(*e.memory), lds_memo(e.program->code.size()) {}
+    // The program's target's LDS lane groupings (lds_bank_model), looked up
+    // once per dispatch rather than per ds instruction.
+    const LdsBankModel* lds_banks = nullptr;
+
+    explicit Workgroup(const DispatchEnv& e)
+        : env(&e),
+          translator(*e.memory),
+          lds_memo(e.program->code.size()),
+          lds_banks(&lds_bank_model(e.program->target)) {}
     // Makes a workgroup kept from an earlier dispatch one of `e`'s: counters,
     // observer and address translation start afresh. The LDS conflict memos
     // stay: a memo holds the whole access shape it counted (lds.hpp), so one
@@ -244,6 +270,7 @@ struct Workgroup {
         weak = nullptr;
         resident_slot = 0;
         if (lds_memo.size() < e.program->code.size()) lds_memo.resize(e.program->code.size());
+        lds_banks = &lds_bank_model(e.program->target);
     }
     // Whether the observer wants before_instruction for instruction `index`.
     bool watches(std::uint32_t index) const { return observer && (!watched || watched[index]); }
