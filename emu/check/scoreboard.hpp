@@ -33,6 +33,7 @@ struct InFlightMemoryOp {
     bool lds_write = false;
     bool reported = false;    // a finding names it already: not reported again
     RegRange dest;            // count 0: no register result (store)
+    std::uint32_t order = 0;  // issue order within the wave (Scoreboard's, wrapping)
     std::uint64_t lanes = 0;  // lanes the load writes (vector results)
 };
 
@@ -81,7 +82,7 @@ inline void for_slot_words(const RegRange& range, F f) {
 class Scoreboard {
 public:
     void reset();
-    bool empty() const { return entries_.empty(); }
+    bool empty() const { return vm_.empty() && lds_.empty() && unordered_.empty(); }
     // s_waitcnt vmcnt(vm) lgkmcnt(lgkm).
     void wait(unsigned vm, unsigned lgkm);
     // Whether a load into a register the instruction touches may be in flight.
@@ -110,13 +111,48 @@ public:
     const InFlightMemoryOp* unfinished_lds_write() const;
 
 private:
+    // Entries of one ordering, oldest first. Capacity: the counter's limit
+    // (issue() waits before exceeding it), rounded up to a power of two.
+    template <unsigned capacity>
+    struct Queue {
+        static_assert((capacity & (capacity - 1)) == 0, "a power of two: positions wrap by mask");
+        std::array<InFlightMemoryOp, capacity> slots;
+        unsigned head = 0, size = 0;
+        bool empty() const { return size == 0; }
+        InFlightMemoryOp& operator[](unsigned i) { return slots[(head + i) & (capacity - 1)]; }
+        const InFlightMemoryOp& operator[](unsigned i) const { return slots[(head + i) & (capacity - 1)]; }
+        void push(const InFlightMemoryOp& e) { (*this)[size++] = e; }
+        void pop_front() { head = (head + 1) & (capacity - 1), --size; }
+        void clear() { head = size = 0; }
+    };
+    // Applies f to the entries of all three queues (each queue oldest first).
+    template <typename F>
+    void for_each(F f) const;
+    // The oldest entry (by issue order, across the queues) that `keep` accepts, or nullptr.
+    template <typename Keep>
+    const InFlightMemoryOp* oldest(Keep keep) const;
+    // Completes the entries of q that `done(entry, position)` accepts; the rest keep their order.
+    template <unsigned capacity, typename Done>
+    void complete_where(Queue<capacity>& q, Done done);
+    void complete(const InFlightMemoryOp& e);
     const InFlightMemoryOp* first_unordered_with(const InFlightMemoryOp& incoming) const;
-    std::vector<InFlightMemoryOp> entries_;   // issue order
-    unsigned vm_count_ = 0, lgkm_count_ = 0;  // entries occupying each counter
-    unsigned lds_count_ = 0;                  // entries in order on lgkmcnt (LDS)
-    // Slots some entry's result covers. Rebuilt from the entries when a wait
-    // completes some (they are few: at most the counters' limits).
+
+    // vmcnt entries (FLAT too: it leaves when either counter covers it) in
+    // issue order; LDS entries in issue order; SMEM, in any order. A wait
+    // looks only at the entries it completes (the oldest of an ordered
+    // queue first: the older an entry, the more younger ones it has).
+    Queue<64> vm_;
+    Queue<16> lds_, unordered_;
+    unsigned lgkm_count_ = 0;  // entries occupying lgkmcnt (LDS, SMEM, FLAT)
+    unsigned flat_count_ = 0;  // FLAT entries among vm_
+    std::uint32_t next_order_ = 0;
+    // Slots some entry's result covers. While no two entries' results
+    // overlap (`overlap_` false) an entry's completion clears its own bits;
+    // otherwise the words the completed entries touched are rebuilt from
+    // the entries still in flight.
     std::array<std::uint64_t, slot_count / 64> bits_{};
+    bool overlap_ = false;
+    std::uint64_t completed_words_ = 0;  // with overlap_: words to rebuild
 };
 
 }  // namespace dppgemm::emu::check
