@@ -123,18 +123,12 @@ public:
         // Unaligned ds accesses are no finding: the HSA runtime runs gfx9 in
         // unaligned mode (docs/checkers.md); a misaligned atomic faults in
         // the executor. Atomics are meant to be shared.
-        if (e.inst->info().has(OF_ATOMIC)) return;
-        const bool use_ids = !checker_.options().compare_lds_patterns;
-        const LdsShadow::Pattern* pattern = &lds_.pattern(a, e.index, use_ids);
+        if (checker_.facts()[e.index].atomic) return;
         if (!lds_ready_) {
             lds_.reset(w.group->lds.size());
             lds_ready_ = true;
         }
-        if (!lds_.in_bytes() && !LdsShadow::whole_dwords(a, pattern->origin, pattern->relative_or)) {
-            lds_.use_bytes();
-            pattern = &lds_.pattern(a, e.index, use_ids);
-        }
-        const LdsConflict c = lds_.access(a, *pattern, w.id, e.index);
+        const LdsConflict c = lds_.check(a, e.index, w.id, !checker_.options().compare_lds_patterns);
         if (c.any()) report_race(w, e, a, c);
     }
 

@@ -194,18 +194,33 @@ bool same_relative(const MemoryAccess& a, std::uint64_t origin, const std::uint6
 
 }  // namespace
 
-const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_t inst, bool use_pattern_id) {
+// Inline in check(): with the executor's pattern ids an access of a loop
+// body repeats its instruction's pattern, and the test is a comparison.
+[[gnu::always_inline]] inline LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_t inst,
+                                                                     bool use_pattern_id) {
+    const std::uint64_t origin = a.lanes ? a.address_of(0, __builtin_ctzll(a.lanes)) : 0;
+    // The executor's pattern id, where it gives one, says whether the access
+    // repeats: comparing its 64 lanes' addresses was a third of the race
+    // detector's time.
+    if (use_pattern_id && a.pattern_id && inst < patterns_.size()) {
+        Pattern* p = patterns_[inst].get();
+        if (p && p->valid && p->pattern_id == a.pattern_id) {
+            p->origin = origin;
+            return *p;
+        }
+    }
+    return new_pattern(a, inst, use_pattern_id, origin);
+}
+
+LdsShadow::Pattern& LdsShadow::new_pattern(const MemoryAccess& a, std::uint32_t inst, bool use_pattern_id,
+                                           std::uint64_t origin) {
     if (patterns_.size() <= inst) patterns_.resize(inst + 1);
     if (!patterns_[inst]) patterns_[inst] = std::make_unique<Pattern>();
     Pattern& p = *patterns_[inst];
-    const std::uint64_t origin = a.lanes ? a.address_of(0, __builtin_ctzll(a.lanes)) : 0;
     // At least one: dword units stand for a smaller access only until the
     // caller sees it is one and asks for bytes.
     const std::uint32_t units = std::max<std::uint32_t>(1, a.bytes_per_lane >> unit_shift_);
     p.origin = origin;
-    // The executor's pattern id, where it gives one, says whether the access
-    // repeats: comparing its 64 lanes' addresses was a third of the race
-    // detector's time.
     const bool same = use_pattern_id && a.pattern_id
                           ? p.valid && p.pattern_id == a.pattern_id
                           : p.valid && p.lanes == a.lanes && p.addresses_per_lane == a.addresses_per_lane &&
@@ -286,7 +301,8 @@ void LdsShadow::record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t b
     all.read_any |= bits;
 }
 
-void LdsShadow::log_access(std::uint32_t inst, bool write, std::uint32_t first_word, std::uint32_t words) {
+[[gnu::always_inline]] inline void LdsShadow::log_access(std::uint32_t inst, bool write, std::uint32_t first_word,
+                                                         std::uint32_t words) {
     // Bounds the log: long epochs write it out now and then.
     constexpr std::size_t log_limit = 1 << 14;
     if (log_bits_.size() > log_limit) write_out_log();
@@ -310,7 +326,8 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
         for (std::uint32_t w = low_; w <= high_; ++w) record_read(wave, w, access_[w]);
 }
 
-LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst) {
+[[gnu::always_inline]] inline LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave,
+                                                            std::uint32_t inst) {
     LdsConflict c;
     if (!a.lanes) return c;
     ensure_wave(wave);
@@ -364,8 +381,9 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
 }
 
 // record() for an access without conflicts, its words given.
-void LdsShadow::record_clean(std::uint32_t wave, std::uint32_t inst, bool write, std::uint32_t first_word,
-                             std::uint32_t words, const std::uint64_t* bits) {
+[[gnu::always_inline]] inline void LdsShadow::record_clean(std::uint32_t wave, std::uint32_t inst, bool write,
+                                                           std::uint32_t first_word, std::uint32_t words,
+                                                           const std::uint64_t* bits) {
     log_access(inst, write, first_word, words);
     std::uint64_t* mine = (write ? written_.data() : read_.data()) + std::size_t(wave) * words_ + first_word;
     Shared* all = shared_.data() + first_word;
@@ -384,6 +402,15 @@ void LdsShadow::record_clean(std::uint32_t wave, std::uint32_t inst, bool write,
             all[i].read_any |= bits[i];
         }
     }
+}
+
+LdsConflict LdsShadow::check(const MemoryAccess& a, std::uint32_t inst, std::uint32_t wave, bool use_pattern_id) {
+    const Pattern* p = &pattern(a, inst, use_pattern_id);
+    if (!in_bytes() && !whole_dwords(a, p->origin, p->relative_or)) {
+        use_bytes();
+        p = &pattern(a, inst, use_pattern_id);
+    }
+    return access(a, *p, wave, inst);
 }
 
 }  // namespace dppgemm::emu::check
