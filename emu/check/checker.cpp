@@ -88,10 +88,19 @@ public:
 
     void issued(const Wave& w, const ExecInst& e, const emu::InFlightMemoryOp& p) override {
         const InstFacts& f = checker_.facts()[e.index];
-        InFlightMemoryOp entry = entry_kind(p.counter, f.flat);
-        entry.inst = e.index;
-        entry.dest = destination(p);
-        if (!as_planned(e.index, p.counter, entry.dest)) watched_.assign(watched_.size(), 1);
+        const RegRange dest = destination(p);
+        // The entry the plan expects of the instruction, or one that differs.
+        const InFlightMemoryOp& planned = checker_.planned_entry(e.index);
+        InFlightMemoryOp entry;
+        if (checker_.plan().counter[e.index] == p.counter && dest.slot == planned.dest.slot &&
+            dest.count == planned.dest.count) {
+            entry = planned;
+        } else {
+            entry = entry_kind(p.counter, f.flat);
+            entry.inst = e.index;
+            entry.dest = dest;
+            if (!as_planned(e.index, p.counter, entry.dest)) watched_.assign(watched_.size(), 1);
+        }
         entry.lanes = p.dest == emu::InFlightMemoryOp::Dest::sgpr ? 0 : p.lanes;
         entry.lds_write = f.ds && p.dest == emu::InFlightMemoryOp::Dest::none;
         WaveModel& m = model(w);
@@ -205,12 +214,13 @@ private:
         m.sync.reset(workgroup_ << 8 | wave);
     }
 
-    WaveModel& model(const Wave& w) {
-        while (waves_.size() <= w.id) {
+    WaveModel& model(const Wave& w) { return w.id < waves_.size() ? *waves_[w.id] : add_models(w.id); }
+    [[gnu::noinline]] WaveModel& add_models(std::uint32_t wave) {
+        while (waves_.size() <= wave) {
             waves_.push_back(std::make_unique<WaveModel>());
             reset(*waves_.back(), static_cast<std::uint32_t>(waves_.size() - 1));
         }
-        return *waves_[w.id];
+        return *waves_[wave];
     }
 
     void check_global(const Wave& w, const ExecInst& e, const MemoryAccess& a) {
@@ -332,7 +342,16 @@ Checker::Checker(const Program& program, CheckOptions options)
       facts_(inst_facts(program)),
       has_mfma_(HazardTracker::uses_matrix_core(facts_)),
       plan_(watch_plan(program, facts_)),
-      global_sync_(program) {}
+      global_sync_(program) {
+    planned_entries_.resize(plan_.counter.size());
+    for (std::size_t i = 0; i < planned_entries_.size(); ++i) {
+        if (!plan_.counter[i]) continue;
+        InFlightMemoryOp& entry = planned_entries_[i];
+        entry = entry_kind(*plan_.counter[i], facts_[i].flat);
+        entry.inst = static_cast<std::uint32_t>(i);
+        entry.dest = plan_.load_result[i];
+    }
+}
 
 Checker::~Checker() = default;
 

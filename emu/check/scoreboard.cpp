@@ -5,7 +5,6 @@
 namespace dppgemm::emu::check {
 
 namespace {
-constexpr unsigned vm_limit = 63, lgkm_limit = 15;
 static_assert(slot_count / 64 <= 64, "a word mask of the slot bitmap fits a 64-bit word");
 
 // Whether a was issued before b (orders of entries in flight are at most
@@ -24,7 +23,6 @@ void Scoreboard::reset() {
     next_order_ = 0;
     bits_.fill(0);
     overlap_ = false;
-    completed_words_ = 0;
 }
 
 template <typename F>
@@ -43,21 +41,31 @@ const InFlightMemoryOp* Scoreboard::oldest(Keep keep) const {
     return found;
 }
 
-void Scoreboard::complete(const InFlightMemoryOp& e) {
-    lgkm_count_ -= e.lgkm;
-    flat_count_ -= e.vm && e.lgkm;
-    if (overlap_)
-        for_slot_words(e.dest, [&](unsigned word, std::uint64_t) { completed_words_ |= std::uint64_t{1} << word; });
-    else for_slot_words(e.dest, [&](unsigned word, std::uint64_t bits) { bits_[word] &= ~bits; });
+// Clears the entry's result bits (rebuilt by wait() from the entries still
+// in flight when results overlap) and counts it out of lgkmcnt.
+[[gnu::always_inline]] inline void Scoreboard::complete(const InFlightMemoryOp& e, Completed& done) {
+    done.lgkm += e.lgkm;
+    done.flat += e.vm && e.lgkm;
+    for_slot_words(e.dest, [&](unsigned word, std::uint64_t bits) {
+        done.words |= std::uint64_t{1} << word;
+        bits_[word] &= ~bits;
+    });
+}
+
+template <unsigned capacity>
+void Scoreboard::complete_oldest(Queue<capacity>& q, unsigned n, Completed& done) {
+    for (unsigned i = 0; i < n; ++i) complete(q[i], done);
+    q.head = (q.head + n) & (capacity - 1);
+    q.size -= n;
 }
 
 template <unsigned capacity, typename Done>
-void Scoreboard::complete_where(Queue<capacity>& q, Done done) {
+void Scoreboard::complete_where(Queue<capacity>& q, Done is_done, Completed& done) {
     const unsigned size = q.size;
     unsigned kept = 0;
     for (unsigned i = 0; i < size; ++i) {
         const InFlightMemoryOp e = q[i];
-        if (done(e, i)) complete(e);
+        if (is_done(e, i)) complete(e, done);
         else q[kept++] = e;
     }
     q.size = kept;
@@ -70,26 +78,24 @@ void Scoreboard::wait(unsigned vm, unsigned lgkm) {
     // In an ordered queue an entry has more younger ones than any younger
     // entry: the completed ones are a prefix, up to FLAT entries further
     // back that lgkmcnt completes.
-    while (!vm_.empty() && completes(vm_[0], vm_.size - 1, 0, vm, lgkm)) {
-        complete(vm_[0]);
-        vm_.pop_front();
-    }
+    Completed done;
+    complete_oldest(vm_, completed_in_order(vm_.size, vm), done);
     if (flat_count_ && vm_.size) {
         const unsigned remaining = vm_.size;
         complete_where(
-            vm_, [&](const InFlightMemoryOp& e, unsigned i) { return completes(e, remaining - 1 - i, 0, vm, lgkm); });
+            vm_, [&](const InFlightMemoryOp& e, unsigned i) { return completes(e, remaining - 1 - i, 0, vm, lgkm); },
+            done);
     }
-    while (!lds_.empty() && completes(lds_[0], 0, lds_.size - 1, vm, lgkm)) {
-        complete(lds_[0]);
-        lds_.pop_front();
-    }
+    complete_oldest(lds_, completed_in_order(lds_.size, lgkm), done);
     if (unordered_.size)
-        complete_where(unordered_, [&](const InFlightMemoryOp& e, unsigned) { return completes(e, 0, 0, vm, lgkm); });
+        complete_where(
+            unordered_, [&](const InFlightMemoryOp& e, unsigned) { return completes(e, 0, 0, vm, lgkm); }, done);
+    lgkm_count_ -= done.lgkm;
+    flat_count_ -= done.flat;
     if (!overlap_) return;
     // The words the completed entries' results lie in, rebuilt from the
     // entries still in flight.
-    const std::uint64_t rebuild = completed_words_;
-    completed_words_ = 0;
+    const std::uint64_t rebuild = done.words;
     for (unsigned word = 0; word < bits_.size(); ++word)
         if ((rebuild >> word) & 1) bits_[word] = 0;
     for_each([&](const InFlightMemoryOp& e) {
@@ -119,22 +125,9 @@ const InFlightMemoryOp* Scoreboard::first_unordered_with(const InFlightMemoryOp&
     });
 }
 
-void Scoreboard::issue(const InFlightMemoryOp& entry) {
-    if (entry.vm && vm_.size >= vm_limit) wait(vm_limit - 1, lgkm_limit);
-    if (entry.lgkm && lgkm_count_ >= lgkm_limit) wait(vm_limit, lgkm_limit - 1);
-    InFlightMemoryOp e = entry;
-    e.order = next_order_++;
-    if (e.vm) vm_.push(e);
-    else if (e.lgkm_in_order) lds_.push(e);
-    else unordered_.push(e);
-    lgkm_count_ += e.lgkm;
-    flat_count_ += e.vm && e.lgkm;
-    std::uint64_t shared = 0;
-    for_slot_words(e.dest, [&](unsigned word, std::uint64_t bits) {
-        shared |= bits_[word] & bits;
-        bits_[word] |= bits;
-    });
-    overlap_ |= shared != 0;
+void Scoreboard::make_room(const InFlightMemoryOp& incoming) {
+    if (incoming.vm && vm_.size >= vm_limit) wait(vm_limit - 1, lgkm_limit);
+    if (incoming.lgkm && lgkm_count_ >= lgkm_limit) wait(vm_limit, lgkm_limit - 1);
 }
 
 const InFlightMemoryOp* Scoreboard::unfinished_lds_write() const {

@@ -59,6 +59,11 @@ inline bool completes(const InFlightMemoryOp& e, unsigned younger_vm, unsigned y
     return vm_done || lgkm_done;
 }
 
+// The same rule for the entries of one in-order counter (vm, LDS) together:
+// of `count` entries, a wait that leaves `left` completes the oldest
+// count - left (those with at least `left` younger ones).
+inline unsigned completed_in_order(unsigned count, unsigned left) { return count > left ? count - left : 0; }
+
 // Calls f(word, bits) for the slot words `range` covers (clipped to
 // slot_count). A load's result is at most 16 registers, two words at most:
 // those without a loop (this runs at every load and completing wait).
@@ -104,13 +109,30 @@ public:
     const InFlightMemoryOp* unordered_with(const InFlightMemoryOp& incoming) const {
         return any_pending(incoming.dest) ? first_unordered_with(incoming) : nullptr;
     }
-    void issue(const InFlightMemoryOp& entry);
+    // Inline: every memory instruction issues one.
+    void issue(const InFlightMemoryOp& entry) {
+        if ((entry.vm && vm_.size >= vm_limit) || (entry.lgkm && lgkm_count_ >= lgkm_limit)) make_room(entry);
+        InFlightMemoryOp& e = entry.vm ? vm_.push() : entry.lgkm_in_order ? lds_.push() : unordered_.push();
+        e = entry;
+        e.order = next_order_++;
+        lgkm_count_ += e.lgkm;
+        flat_count_ += e.vm && e.lgkm;
+        std::uint64_t shared = 0;
+        for_slot_words(e.dest, [&](unsigned word, std::uint64_t bits) {
+            shared |= bits_[word] & bits;
+            bits_[word] |= bits;
+        });
+        overlap_ |= shared != 0;
+    }
     // Reports about `entry` stop here (one finding per missing wait, not one per later read).
     void mark_reported(const InFlightMemoryOp& entry);
     // The oldest LDS write not yet certainly done, or nullptr.
     const InFlightMemoryOp* unfinished_lds_write() const;
 
 private:
+    static constexpr unsigned vm_limit = 63, lgkm_limit = 15;
+    // Issuing past a counter's limit waits for one of its entries first.
+    void make_room(const InFlightMemoryOp& incoming);
     // Entries of one ordering, oldest first. Capacity: the counter's limit
     // (issue() waits before exceeding it), rounded up to a power of two.
     template <unsigned capacity>
@@ -121,7 +143,7 @@ private:
         bool empty() const { return size == 0; }
         InFlightMemoryOp& operator[](unsigned i) { return slots[(head + i) & (capacity - 1)]; }
         const InFlightMemoryOp& operator[](unsigned i) const { return slots[(head + i) & (capacity - 1)]; }
-        void push(const InFlightMemoryOp& e) { (*this)[size++] = e; }
+        InFlightMemoryOp& push() { return (*this)[size++]; }
         void pop_front() { head = (head + 1) & (capacity - 1), --size; }
         void clear() { head = size = 0; }
     };
@@ -131,10 +153,18 @@ private:
     // The oldest entry (by issue order, across the queues) that `keep` accepts, or nullptr.
     template <typename Keep>
     const InFlightMemoryOp* oldest(Keep keep) const;
-    // Completes the entries of q that `done(entry, position)` accepts; the rest keep their order.
+    // What a wait completed: lgkmcnt and FLAT entries, result words.
+    struct Completed {
+        unsigned lgkm = 0, flat = 0;
+        std::uint64_t words = 0;
+    };
+    void complete(const InFlightMemoryOp& e, Completed& done);
+    // Completes the oldest n entries of q.
+    template <unsigned capacity>
+    void complete_oldest(Queue<capacity>& q, unsigned n, Completed& done);
+    // Completes the entries of q that `is_done(entry, position)` accepts; the rest keep their order.
     template <unsigned capacity, typename Done>
-    void complete_where(Queue<capacity>& q, Done done);
-    void complete(const InFlightMemoryOp& e);
+    void complete_where(Queue<capacity>& q, Done is_done, Completed& done);
     const InFlightMemoryOp* first_unordered_with(const InFlightMemoryOp& incoming) const;
 
     // vmcnt entries (FLAT too: it leaves when either counter covers it) in
@@ -146,13 +176,12 @@ private:
     unsigned lgkm_count_ = 0;  // entries occupying lgkmcnt (LDS, SMEM, FLAT)
     unsigned flat_count_ = 0;  // FLAT entries among vm_
     std::uint32_t next_order_ = 0;
-    // Slots some entry's result covers. While no two entries' results
-    // overlap (`overlap_` false) an entry's completion clears its own bits;
-    // otherwise the words the completed entries touched are rebuilt from
-    // the entries still in flight.
+    // Slots some entry's result covers. An entry's completion clears its
+    // own bits; when two entries' results overlapped (`overlap_`), the
+    // words the completed ones touched are then rebuilt from the entries
+    // still in flight.
     std::array<std::uint64_t, slot_count / 64> bits_{};
     bool overlap_ = false;
-    std::uint64_t completed_words_ = 0;  // with overlap_: words to rebuild
 };
 
 }  // namespace dppgemm::emu::check
