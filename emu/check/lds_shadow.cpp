@@ -33,8 +33,8 @@ void LdsShadow::reset(std::uint32_t bytes) {
     // Valid only where a bitmap says so: no need to clear.
     write_inst_.resize(std::size_t(words_) * 64);
     read_inst_.resize(std::size_t(words_) * 64);
-    epoch_low_ = low_ = ~0u;
-    epoch_high_ = high_ = 0;
+    epoch_low_ = write_low_ = low_ = ~0u;
+    epoch_high_ = write_high_ = high_ = 0;
     log_.clear();
     log_bits_.clear();
 }
@@ -48,8 +48,8 @@ void LdsShadow::new_epoch() {
             std::fill(&read(v, epoch_low_), &read(v, high) + 1, 0);
         }
     }
-    epoch_low_ = ~0u;
-    epoch_high_ = 0;
+    epoch_low_ = write_low_ = ~0u;
+    epoch_high_ = write_high_ = 0;
     log_.clear();
     log_bits_.clear();
 }
@@ -108,6 +108,10 @@ void LdsShadow::use_bytes() {
     if (epoch_low_ <= epoch_high_) {
         epoch_low_ *= factor;
         epoch_high_ = std::min(words_ - 1, epoch_high_ * factor + factor - 1);
+    }
+    if (write_low_ <= write_high_) {
+        write_low_ *= factor;
+        write_high_ = std::min(words_ - 1, write_high_ * factor + factor - 1);
     }
 }
 
@@ -316,6 +320,10 @@ void LdsShadow::record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t b
     logged.bits_at = log_bits_.size();
     epoch_low_ = std::min(epoch_low_, first_word);
     epoch_high_ = std::max(epoch_high_, first_word + words - 1);
+    if (write) {
+        write_low_ = std::min(write_low_, first_word);
+        write_high_ = std::max(write_high_, first_word + words - 1);
+    }
 }
 
 void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict) {
@@ -340,12 +348,15 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
             // access's words, their conflicts, and (none) the record.
             std::uint64_t bits[local_words];
             const std::size_t span_words = p.span.size();
-            std::uint64_t conflicting = 0;
-            for (std::uint32_t i = 0; i < words; ++i) {
+            for (std::uint32_t i = 0; i < words; ++i)
                 bits[i] =
                     (i < span_words ? p.span[i] << shift : 0) | (shift && i > 0 ? p.span[i - 1] >> (64 - shift) : 0);
-                conflicting |= bits[i] & conflicts(first_word + i, wave, a.write);
-            }
+            // A read conflicts only with other waves' writes: none outside
+            // the words written this epoch.
+            std::uint64_t conflicting = 0;
+            if (a.write || (first_word <= write_high_ && first_word + words - 1 >= write_low_))
+                for (std::uint32_t i = 0; i < words; ++i)
+                    conflicting |= bits[i] & conflicts(first_word + i, wave, a.write);
             if (!conflicting) {
                 record_clean(wave, inst, a.write, first_word, words, bits);
                 return c;
@@ -384,24 +395,31 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
 [[gnu::always_inline]] inline void LdsShadow::record_clean(std::uint32_t wave, std::uint32_t inst, bool write,
                                                            std::uint32_t first_word, std::uint32_t words,
                                                            const std::uint64_t* bits) {
-    log_access(inst, write, first_word, words);
     std::uint64_t* mine = (write ? written_.data() : read_.data()) + std::size_t(wave) * words_ + first_word;
     Shared* all = shared_.data() + first_word;
     if (write) {
+        log_access(inst, write, first_word, words);
         // Without a conflict no other wave was the units' last writer.
         for (std::uint32_t i = 0; i < words; ++i) {
             mine[i] |= bits[i];
             all[i].written_any |= bits[i];
             log_bits_.push_back(bits[i]);
         }
-    } else {
-        for (std::uint32_t i = 0; i < words; ++i) {
-            log_bits_.push_back(bits[i] & ~all[i].read_any);  // the epoch's first reads
-            all[i].read_twice |= bits[i] & all[i].read_any & ~mine[i];
-            mine[i] |= bits[i];
-            all[i].read_any |= bits[i];
-        }
+        return;
     }
+    std::uint64_t first_reads[local_words], any_first = 0;  // the epoch's first reads
+    for (std::uint32_t i = 0; i < words; ++i) {
+        first_reads[i] = bits[i] & ~all[i].read_any;
+        any_first |= first_reads[i];
+        all[i].read_twice |= bits[i] & all[i].read_any & ~mine[i];
+        mine[i] |= bits[i];
+        all[i].read_any |= bits[i];
+    }
+    // Without first reads there is nothing to log, and the epoch already
+    // spans these words: an earlier access read every unit set here.
+    if (!any_first) return;
+    log_access(inst, write, first_word, words);
+    log_bits_.insert(log_bits_.end(), first_reads, first_reads + words);
 }
 
 LdsConflict LdsShadow::check(const MemoryAccess& a, std::uint32_t inst, std::uint32_t wave, bool use_pattern_id) {

@@ -118,6 +118,7 @@ private:
     std::vector<LoggedAccess> log_;
     Words log_bits_;
     std::uint32_t epoch_low_ = ~0u, epoch_high_ = 0;  // words touched this epoch
+    std::uint32_t write_low_ = ~0u, write_high_ = 0;  // words written this epoch
     // The current access's units, words [low_, high_].
     Words access_;
     std::uint32_t low_ = ~0u, high_ = 0;
