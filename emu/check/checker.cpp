@@ -104,10 +104,11 @@ public:
         entry.lanes = p.dest == emu::InFlightMemoryOp::Dest::sgpr ? 0 : p.lanes;
         entry.lds_write = f.ds && p.dest == emu::InFlightMemoryOp::Dest::none;
         WaveModel& m = model(w);
-        if (entry.dest.count)
+        const bool dest_pending = entry.dest.count && m.scoreboard.any_pending(entry.dest);
+        if (dest_pending)
             if (const InFlightMemoryOp* other = m.scoreboard.unordered_with(entry))
                 report_unordered_load(w, e, p.lanes, entry, *other);
-        m.scoreboard.issue(entry);
+        m.scoreboard.issue(entry, dest_pending);
         if (p.writes_memory && p.counter == WaitCounter::vm) ++m.sync.stores_issued;
     }
 
@@ -223,7 +224,7 @@ private:
         return *waves_[wave];
     }
 
-    void check_global(const Wave& w, const ExecInst& e, const MemoryAccess& a) {
+    [[gnu::noinline]] void check_global(const Wave& w, const ExecInst& e, const MemoryAccess& a) {
         GlobalSync& global = checker_.global_sync();
         WaveSync& sync = model(w).sync;
         const bool atomic = a.read && a.write;
@@ -296,7 +297,7 @@ private:
                    ")");
     }
 
-    void report_race(const Wave& w, const ExecInst& e, const MemoryAccess& a, const LdsConflict& c) {
+    [[gnu::noinline]] void report_race(const Wave& w, const ExecInst& e, const MemoryAccess& a, const LdsConflict& c) {
         const std::string other = c.other_wave == ~0u ? "other waves" : "wave " + std::to_string(c.other_wave);
         const std::string verb = a.write ? "writes" : "reads";
         const std::string what = c.other_wrote ? "written" : "read";

@@ -116,7 +116,7 @@ void Scoreboard::mark_reported(const InFlightMemoryOp& entry) {
     const_cast<InFlightMemoryOp&>(entry).reported = true;
 }
 
-const InFlightMemoryOp* Scoreboard::first_unordered_with(const InFlightMemoryOp& incoming) const {
+const InFlightMemoryOp* Scoreboard::unordered_with(const InFlightMemoryOp& incoming) const {
     return oldest([&](const InFlightMemoryOp& e) {
         if (!e.dest.count || e.reported || !e.dest.overlaps(incoming.dest)) return false;
         const bool both_vm_only = e.vm && !e.lgkm && incoming.vm && !incoming.lgkm;

@@ -103,26 +103,22 @@ public:
     }
     // The oldest in-flight entry not yet reported whose result register overlaps `range`, or nullptr.
     const InFlightMemoryOp* pending_in(const RegRange& range) const;
-    // An in-flight entry that may land after (or race) a new load into `dest`
-    // of this ordering, or nullptr.
-    // Inline: a new load's registers are seldom pending.
-    const InFlightMemoryOp* unordered_with(const InFlightMemoryOp& incoming) const {
-        return any_pending(incoming.dest) ? first_unordered_with(incoming) : nullptr;
-    }
-    // Inline: every memory instruction issues one.
-    void issue(const InFlightMemoryOp& entry) {
+    // An in-flight entry that may land after (or race) `incoming`, a new
+    // load into registers some entry may still write (any_pending), or nullptr.
+    const InFlightMemoryOp* unordered_with(const InFlightMemoryOp& incoming) const;
+    // Inline: every memory instruction issues one. `dest_pending`:
+    // any_pending(entry.dest), which the caller asked already.
+    void issue(const InFlightMemoryOp& entry, bool dest_pending) {
         if ((entry.vm && vm_.size >= vm_limit) || (entry.lgkm && lgkm_count_ >= lgkm_limit)) make_room(entry);
         InFlightMemoryOp& e = entry.vm ? vm_.push() : entry.lgkm_in_order ? lds_.push() : unordered_.push();
         e = entry;
         e.order = next_order_++;
         lgkm_count_ += e.lgkm;
         flat_count_ += e.vm && e.lgkm;
-        std::uint64_t shared = 0;
-        for_slot_words(e.dest, [&](unsigned word, std::uint64_t bits) {
-            shared |= bits_[word] & bits;
-            bits_[word] |= bits;
-        });
-        overlap_ |= shared != 0;
+        for_slot_words(e.dest, [&](unsigned word, std::uint64_t bits) { bits_[word] |= bits; });
+        // (Perhaps no longer, if make_room completed the entry: overlap_ only
+        // makes completions rebuild their words.)
+        overlap_ |= dest_pending;
     }
     // Reports about `entry` stop here (one finding per missing wait, not one per later read).
     void mark_reported(const InFlightMemoryOp& entry);
@@ -165,7 +161,6 @@ private:
     // Completes the entries of q that `is_done(entry, position)` accepts; the rest keep their order.
     template <unsigned capacity, typename Done>
     void complete_where(Queue<capacity>& q, Done is_done, Completed& done);
-    const InFlightMemoryOp* first_unordered_with(const InFlightMemoryOp& incoming) const;
 
     // vmcnt entries (FLAT too: it leaves when either counter covers it) in
     // issue order; LDS entries in issue order; SMEM, in any order. A wait
