@@ -35,8 +35,15 @@ void LdsShadow::reset(std::uint32_t bytes) {
     read_inst_.resize(std::size_t(words_) * 64);
     epoch_low_ = write_low_ = low_ = ~0u;
     epoch_high_ = write_high_ = high_ = 0;
-    log_.clear();
-    log_bits_.clear();
+    size_log();
+}
+
+// Room for log_limit words and one more access (at most words_ words, each
+// its own entry at most): log_access writes the log out past log_limit.
+void LdsShadow::size_log() {
+    log_.resize(log_limit + words_);
+    log_bits_.resize(log_limit + words_);
+    log_size_ = log_bits_size_ = 0;
 }
 
 void LdsShadow::new_epoch() {
@@ -50,8 +57,7 @@ void LdsShadow::new_epoch() {
     }
     epoch_low_ = write_low_ = ~0u;
     epoch_high_ = write_high_ = 0;
-    log_.clear();
-    log_bits_.clear();
+    log_size_ = log_bits_size_ = 0;
 }
 
 namespace {
@@ -81,6 +87,7 @@ void LdsShadow::use_bytes() {
     unit_shift_ = 0;
     units_ = lds_bytes_;
     words_ = (units_ + 63) / 64;
+    size_log();
     const auto widen_per_wave = [&](Words& state) {
         Words wide(std::size_t(waves_) * words_);
         for (std::uint32_t v = 0; v < waves_; ++v)
@@ -116,11 +123,12 @@ void LdsShadow::use_bytes() {
 }
 
 void LdsShadow::write_out_log() {
-    for (const LoggedAccess& a : log_)
+    for (std::size_t e = 0; e < log_size_; ++e) {
+        const LoggedAccess& a = log_[e];
         for (std::uint32_t i = 0; i < a.words; ++i)
             store(a.write ? write_inst_ : read_inst_, a.first_word + i, log_bits_[a.bits_at + i], a.inst);
-    log_.clear();
-    log_bits_.clear();
+    }
+    log_size_ = log_bits_size_ = 0;
 }
 
 void LdsShadow::add_waves(std::uint32_t wave) {
@@ -293,13 +301,13 @@ void LdsShadow::record_write(std::uint32_t wave, std::uint32_t w, std::uint64_t 
             if (v != wave) written(v, w) &= ~bits;
     written(wave, w) |= bits;
     shared_[w].written_any |= bits;
-    log_bits_.push_back(bits);
+    log_bits_[log_bits_size_++] = bits;
 }
 
 void LdsShadow::record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t bits) {
     Shared& all = shared_[w];
     std::uint64_t& mine = read(wave, w);
-    log_bits_.push_back(bits & ~all.read_any);  // the epoch's first reads
+    log_bits_[log_bits_size_++] = bits & ~all.read_any;  // the epoch's first reads
     all.read_twice |= bits & all.read_any & ~mine;
     mine |= bits;
     all.read_any |= bits;
@@ -308,16 +316,15 @@ void LdsShadow::record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t b
 [[gnu::always_inline]] inline void LdsShadow::log_access(std::uint32_t inst, bool write, std::uint32_t first_word,
                                                          std::uint32_t words) {
     // Bounds the log: long epochs write it out now and then.
-    constexpr std::size_t log_limit = 1 << 14;
-    if (log_bits_.size() > log_limit) write_out_log();
+    if (log_bits_size_ > log_limit) write_out_log();
     // Field by field: a braced temporary compiles to a wide load of
     // narrow stores, a store-forwarding stall that costs more than the rest.
-    LoggedAccess& logged = log_.emplace_back();
+    LoggedAccess& logged = log_[log_size_++];
     logged.inst = inst;
     logged.write = write;
     logged.first_word = first_word;
     logged.words = words;
-    logged.bits_at = log_bits_.size();
+    logged.bits_at = log_bits_size_;
     epoch_low_ = std::min(epoch_low_, first_word);
     epoch_high_ = std::max(epoch_high_, first_word + words - 1);
     if (write) {
@@ -334,8 +341,39 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
         for (std::uint32_t w = low_; w <= high_; ++w) record_read(wave, w, access_[w]);
 }
 
-[[gnu::always_inline]] inline LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave,
-                                                            std::uint32_t inst) {
+// The common case (an access inside the LDS of at most local_words words,
+// with no conflict) in one pass per step, on the stack: the access's words,
+// their conflicts, and the record. False, having changed nothing, if the
+// access is not that case.
+[[gnu::always_inline]] inline bool LdsShadow::record_if_clean(const MemoryAccess& a, const Pattern& p,
+                                                              std::uint32_t wave, std::uint32_t inst) {
+    if (!a.lanes || wave >= waves_ || !p.span_units) return false;
+    const std::int64_t start = static_cast<std::int64_t>(p.origin >> unit_shift_) + p.span_first;
+    if (start < 0 || start + p.span_units > std::int64_t(units_)) return false;
+    const std::uint32_t first_word = static_cast<std::uint32_t>(start) / 64,
+                        shift = static_cast<std::uint32_t>(start) % 64;
+    const std::uint32_t words = (static_cast<std::uint32_t>(start) + p.span_units - 1) / 64 - first_word + 1;
+    if (words > local_words) return false;
+    // The span shifted left by `shift`: word i takes the bits that word i - 1
+    // shifts out (two steps: a shift by 64 is undefined).
+    std::uint64_t bits[local_words], shifted_out = 0;
+    const std::size_t span_words = p.span.size();
+    for (std::uint32_t i = 0; i < words; ++i) {
+        const std::uint64_t word = i < span_words ? p.span[i] : 0;
+        bits[i] = word << shift | shifted_out;
+        shifted_out = (word >> 1) >> (63 - shift);
+    }
+    // A read conflicts only with other waves' writes: none outside the
+    // words written this epoch.
+    std::uint64_t conflicting = 0;
+    if (a.write || (first_word <= write_high_ && first_word + words - 1 >= write_low_))
+        for (std::uint32_t i = 0; i < words; ++i) conflicting |= bits[i] & conflicts(first_word + i, wave, a.write);
+    if (conflicting) return false;
+    record_clean(wave, inst, a.write, first_word, words, bits);
+    return true;
+}
+
+LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst) {
     LdsConflict c;
     if (!a.lanes) return c;
     ensure_wave(wave);
@@ -343,36 +381,12 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
     if (start >= 0 && start + p.span_units <= std::int64_t(units_)) {  // inside the LDS: the span shifted in place
         const std::uint32_t first_word = static_cast<std::uint32_t>(start / 64), shift = start % 64;
         const std::uint32_t words = static_cast<std::uint32_t>((start + p.span_units - 1) / 64) - first_word + 1;
-        if (words <= local_words && p.span_units) {
-            // The common case in one pass per step, on the stack: the
-            // access's words, their conflicts, and (none) the record.
-            std::uint64_t bits[local_words];
-            const std::size_t span_words = p.span.size();
-            for (std::uint32_t i = 0; i < words; ++i)
-                bits[i] =
-                    (i < span_words ? p.span[i] << shift : 0) | (shift && i > 0 ? p.span[i - 1] >> (64 - shift) : 0);
-            // A read conflicts only with other waves' writes: none outside
-            // the words written this epoch.
-            std::uint64_t conflicting = 0;
-            if (a.write || (first_word <= write_high_ && first_word + words - 1 >= write_low_))
-                for (std::uint32_t i = 0; i < words; ++i)
-                    conflicting |= bits[i] & conflicts(first_word + i, wave, a.write);
-            if (!conflicting) {
-                record_clean(wave, inst, a.write, first_word, words, bits);
-                return c;
-            }
-            std::copy_n(bits, words, access_.begin() + first_word);
-            low_ = first_word;
-            high_ = first_word + words - 1;
-        } else {
-            for (std::size_t i = 0; i < p.span.size(); ++i) {
-                access_[first_word + i] |= p.span[i] << shift;
-                if (shift && first_word + i + 1 < access_.size())
-                    access_[first_word + i + 1] |= p.span[i] >> (64 - shift);
-            }
-            low_ = first_word;
-            high_ = first_word + words - 1;
+        for (std::size_t i = 0; i < p.span.size(); ++i) {
+            access_[first_word + i] |= p.span[i] << shift;
+            if (shift && first_word + i + 1 < access_.size()) access_[first_word + i + 1] |= p.span[i] >> (64 - shift);
         }
+        low_ = first_word;
+        high_ = first_word + words - 1;
     } else {
         for (const Run& run : p.runs) add(static_cast<std::int64_t>(p.origin >> unit_shift_) + run.first, run.count);
     }
@@ -400,10 +414,12 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
     if (write) {
         log_access(inst, write, first_word, words);
         // Without a conflict no other wave was the units' last writer.
+        std::uint64_t* logged = log_bits_.data() + log_bits_size_;
+        log_bits_size_ += words;
         for (std::uint32_t i = 0; i < words; ++i) {
             mine[i] |= bits[i];
             all[i].written_any |= bits[i];
-            log_bits_.push_back(bits[i]);
+            logged[i] = bits[i];
         }
         return;
     }
@@ -419,7 +435,8 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
     // spans these words: an earlier access read every unit set here.
     if (!any_first) return;
     log_access(inst, write, first_word, words);
-    log_bits_.insert(log_bits_.end(), first_reads, first_reads + words);
+    std::copy_n(first_reads, words, log_bits_.data() + log_bits_size_);
+    log_bits_size_ += words;
 }
 
 LdsConflict LdsShadow::check(const MemoryAccess& a, std::uint32_t inst, std::uint32_t wave, bool use_pattern_id) {
@@ -428,6 +445,7 @@ LdsConflict LdsShadow::check(const MemoryAccess& a, std::uint32_t inst, std::uin
         use_bytes();
         p = &pattern(a, inst, use_pattern_id);
     }
+    if (record_if_clean(a, *p, wave, inst)) return LdsConflict{};
     return access(a, *p, wave, inst);
 }
 

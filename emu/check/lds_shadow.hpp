@@ -115,8 +115,12 @@ private:
         std::uint32_t first_word, words;  // the words are log_bits_[bits_at .. bits_at + words)
         std::size_t bits_at;
     };
+    // Sized once (size_log), filled up to log_size_ and log_bits_size_.
+    static constexpr std::size_t log_limit = 1 << 14;
     std::vector<LoggedAccess> log_;
     Words log_bits_;
+    std::size_t log_size_ = 0, log_bits_size_ = 0;
+    void size_log();
     std::uint32_t epoch_low_ = ~0u, epoch_high_ = 0;  // words touched this epoch
     std::uint32_t write_low_ = ~0u, write_high_ = 0;  // words written this epoch
     // The current access's units, words [low_, high_].
@@ -128,6 +132,7 @@ private:
     // The access's pattern (the instruction's last one when it repeats).
     Pattern& pattern(const MemoryAccess& a, std::uint32_t inst, bool use_pattern_id);
     Pattern& new_pattern(const MemoryAccess& a, std::uint32_t inst, bool use_pattern_id, std::uint64_t origin);
+    bool record_if_clean(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst);
     LdsConflict access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst);
 
     void ensure_wave(std::uint32_t wave) {
