@@ -75,7 +75,7 @@ public:
         if (sync_ && invalidates_scalar_cache(e.inst->op)) join(m.sync.acquired_scalar, m.sync.pending);
         if (f.waitcnt) m.scoreboard.wait(e.inst->waitcnt.vmcnt, e.inst->waitcnt.lgkmcnt);
         if (f.barrier) check_published(w, e, m);
-        if (!m.scoreboard.empty()) check_pending(w, e, f, m);
+        if (!m.scoreboard.empty() && m.scoreboard.touches_pending(f)) check_pending(w, e, f, m);
         if (f.hazard_reader || (f.valu && m.hazards.store_pending())) {
             hits_.clear();
             m.hazards.check(f, e, hits_);
@@ -269,8 +269,8 @@ private:
                    "before it is written");
     }
 
-    void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, WaveModel& m) {
-        if (!m.scoreboard.touches_pending(f)) return;
+    // The instruction touches a register a load may still write.
+    [[gnu::noinline]] void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, WaveModel& m) {
         for (unsigned i = 0; i < f.read_count; ++i)
             if (const InFlightMemoryOp* p = m.scoreboard.pending_in(f.reads[i])) {
                 report(w, Rule::read_before_wait, p->lanes & w.exec(), e.index, &p->inst, "",
@@ -305,8 +305,8 @@ private:
                verb + " LDS " + hex(c.address) + ", " + what + " by " + other + " with no s_barrier between");
     }
 
-    void report(const Wave& w, Rule rule, std::uint64_t lanes, std::uint32_t index, const std::uint32_t* earlier,
-                const std::string& where, const std::string& message) {
+    [[gnu::noinline]] void report(const Wave& w, Rule rule, std::uint64_t lanes, std::uint32_t index,
+                                  const std::uint32_t* earlier, const std::string& where, const std::string& message) {
         const Key key{rule, index, earlier != nullptr, earlier ? *earlier : 0};
         const auto it = seen_.find(key);
         if (it != seen_.end()) {

@@ -41,8 +41,11 @@ void LdsShadow::reset(std::uint32_t bytes) {
 // Room for log_limit words and one more access (at most words_ words, each
 // its own entry at most): log_access writes the log out past log_limit.
 void LdsShadow::size_log() {
-    log_.resize(log_limit + words_);
-    log_bits_.resize(log_limit + words_);
+    if (log_capacity_ < log_limit + words_) {
+        log_capacity_ = log_limit + words_;
+        log_.reset(new LoggedAccess[log_capacity_]);
+        log_bits_.reset(new std::uint64_t[log_capacity_]);
+    }
     log_size_ = log_bits_size_ = 0;
 }
 
@@ -414,7 +417,7 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
     if (write) {
         log_access(inst, write, first_word, words);
         // Without a conflict no other wave was the units' last writer.
-        std::uint64_t* logged = log_bits_.data() + log_bits_size_;
+        std::uint64_t* logged = log_bits_.get() + log_bits_size_;
         log_bits_size_ += words;
         for (std::uint32_t i = 0; i < words; ++i) {
             mine[i] |= bits[i];
@@ -435,7 +438,7 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
     // spans these words: an earlier access read every unit set here.
     if (!any_first) return;
     log_access(inst, write, first_word, words);
-    std::copy_n(first_reads, words, log_bits_.data() + log_bits_size_);
+    std::copy_n(first_reads, words, log_bits_.get() + log_bits_size_);
     log_bits_size_ += words;
 }
 

@@ -117,9 +117,10 @@ private:
     };
     // Sized once (size_log), filled up to log_size_ and log_bits_size_.
     static constexpr std::size_t log_limit = 1 << 14;
-    std::vector<LoggedAccess> log_;
-    Words log_bits_;
-    std::size_t log_size_ = 0, log_bits_size_ = 0;
+    // Uninitialized arrays: only what the sizes cover is read.
+    std::unique_ptr<LoggedAccess[]> log_;
+    std::unique_ptr<std::uint64_t[]> log_bits_;
+    std::size_t log_capacity_ = 0, log_size_ = 0, log_bits_size_ = 0;
     void size_log();
     std::uint32_t epoch_low_ = ~0u, epoch_high_ = 0;  // words touched this epoch
     std::uint32_t write_low_ = ~0u, write_high_ = 0;  // words written this epoch
