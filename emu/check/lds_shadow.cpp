@@ -438,8 +438,9 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
     // spans these words: an earlier access read every unit set here.
     if (!any_first) return;
     log_access(inst, write, first_word, words);
-    std::copy_n(first_reads, words, log_bits_.get() + log_bits_size_);
+    std::uint64_t* logged = log_bits_.get() + log_bits_size_;
     log_bits_size_ += words;
+    for (std::uint32_t i = 0; i < words; ++i) logged[i] = first_reads[i];
 }
 
 LdsConflict LdsShadow::check(const MemoryAccess& a, std::uint32_t inst, std::uint32_t wave, bool use_pattern_id) {
