@@ -67,7 +67,7 @@ TEST_CASE("scoreboard: FLAT leaves at lgkmcnt(0) from behind older vm loads, SME
     CHECK(pending(s, 2));
 }
 
-TEST_CASE("scoreboard: two loads into one register keep it pending until both are done; names the oldest") {
+TEST_CASE("scoreboard: two loads into one register keep it pending until both are done, the oldest named first") {
     Scoreboard s;
     s.reset();
     issue(s, load(WaitCounter::vm, 0, 6, 2));
