@@ -140,7 +140,6 @@ private:
         InFlightMemoryOp& operator[](unsigned i) { return slots[(head + i) & (capacity - 1)]; }
         const InFlightMemoryOp& operator[](unsigned i) const { return slots[(head + i) & (capacity - 1)]; }
         InFlightMemoryOp& push() { return (*this)[size++]; }
-        void pop_front() { head = (head + 1) & (capacity - 1), --size; }
         void clear() { head = size = 0; }
     };
     // Applies f to the entries of all three queues (each queue oldest first).
