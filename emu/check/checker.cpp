@@ -75,7 +75,7 @@ public:
         if (sync_ && invalidates_scalar_cache(e.inst->op)) join(m.sync.acquired_scalar, m.sync.pending);
         if (f.waitcnt) m.scoreboard.wait(e.inst->waitcnt.vmcnt, e.inst->waitcnt.lgkmcnt);
         if (f.barrier) check_published(w, e, m);
-        if (!m.scoreboard.empty()) check_pending(w, e, f, m);
+        if (!m.scoreboard.empty() && m.scoreboard.touches_pending(f)) check_pending(w, e, f, m);
         if (f.hazard_reader || (f.valu && m.hazards.store_pending())) {
             hits_.clear();
             m.hazards.check(f, e, hits_);
@@ -88,17 +88,27 @@ public:
 
     void issued(const Wave& w, const ExecInst& e, const emu::InFlightMemoryOp& p) override {
         const InstFacts& f = checker_.facts()[e.index];
-        InFlightMemoryOp entry = entry_kind(p.counter, f.flat);
-        entry.inst = e.index;
-        entry.dest = destination(p);
-        if (!as_planned(e.index, p.counter, entry.dest)) watched_.assign(watched_.size(), 1);
+        const RegRange dest = destination(p);
+        // The entry the plan expects of the instruction, or one that differs.
+        const InFlightMemoryOp& planned = checker_.planned_entry(e.index);
+        InFlightMemoryOp entry;
+        if (checker_.plan().counter[e.index] == p.counter && dest.slot == planned.dest.slot &&
+            dest.count == planned.dest.count) {
+            entry = planned;
+        } else {
+            entry = entry_kind(p.counter, f.flat);
+            entry.inst = e.index;
+            entry.dest = dest;
+            if (!as_planned(e.index, p.counter, entry.dest)) watched_.assign(watched_.size(), 1);
+        }
         entry.lanes = p.dest == emu::InFlightMemoryOp::Dest::sgpr ? 0 : p.lanes;
         entry.lds_write = f.ds && p.dest == emu::InFlightMemoryOp::Dest::none;
         WaveModel& m = model(w);
-        if (entry.dest.count)
+        const bool dest_pending = entry.dest.count && m.scoreboard.any_pending(entry.dest);
+        if (dest_pending)
             if (const InFlightMemoryOp* other = m.scoreboard.unordered_with(entry))
                 report_unordered_load(w, e, p.lanes, entry, *other);
-        m.scoreboard.issue(entry);
+        m.scoreboard.issue(entry, dest_pending);
         if (p.writes_memory && p.counter == WaitCounter::vm) ++m.sync.stores_issued;
     }
 
@@ -123,18 +133,12 @@ public:
         // Unaligned ds accesses are no finding: the HSA runtime runs gfx9 in
         // unaligned mode (docs/checkers.md); a misaligned atomic faults in
         // the executor. Atomics are meant to be shared.
-        if (e.inst->info().has(OF_ATOMIC)) return;
-        const bool use_ids = !checker_.options().compare_lds_patterns;
-        const LdsShadow::Pattern* pattern = &lds_.pattern(a, e.index, use_ids);
+        if (checker_.facts()[e.index].atomic) return;
         if (!lds_ready_) {
             lds_.reset(w.group->lds.size());
             lds_ready_ = true;
         }
-        if (!lds_.in_bytes() && !LdsShadow::whole_dwords(a, pattern->origin, pattern->relative_or)) {
-            lds_.use_bytes();
-            pattern = &lds_.pattern(a, e.index, use_ids);
-        }
-        const LdsConflict c = lds_.access(a, *pattern, w.id, e.index);
+        const LdsConflict c = lds_.check(a, e.index, w.id, !checker_.options().compare_lds_patterns);
         if (c.any()) report_race(w, e, a, c);
     }
 
@@ -211,15 +215,16 @@ private:
         m.sync.reset(workgroup_ << 8 | wave);
     }
 
-    WaveModel& model(const Wave& w) {
-        while (waves_.size() <= w.id) {
+    WaveModel& model(const Wave& w) { return w.id < waves_.size() ? *waves_[w.id] : add_models(w.id); }
+    [[gnu::noinline]] WaveModel& add_models(std::uint32_t wave) {
+        while (waves_.size() <= wave) {
             waves_.push_back(std::make_unique<WaveModel>());
             reset(*waves_.back(), static_cast<std::uint32_t>(waves_.size() - 1));
         }
-        return *waves_[w.id];
+        return *waves_[wave];
     }
 
-    void check_global(const Wave& w, const ExecInst& e, const MemoryAccess& a) {
+    [[gnu::noinline]] void check_global(const Wave& w, const ExecInst& e, const MemoryAccess& a) {
         GlobalSync& global = checker_.global_sync();
         WaveSync& sync = model(w).sync;
         const bool atomic = a.read && a.write;
@@ -264,8 +269,8 @@ private:
                    "before it is written");
     }
 
-    void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, WaveModel& m) {
-        if (!m.scoreboard.touches_pending(f)) return;
+    // The instruction touches a register a load may still write.
+    [[gnu::noinline]] void check_pending(const Wave& w, const ExecInst& e, const InstFacts& f, WaveModel& m) {
         for (unsigned i = 0; i < f.read_count; ++i)
             if (const InFlightMemoryOp* p = m.scoreboard.pending_in(f.reads[i])) {
                 report(w, Rule::read_before_wait, p->lanes & w.exec(), e.index, &p->inst, "",
@@ -292,7 +297,7 @@ private:
                    ")");
     }
 
-    void report_race(const Wave& w, const ExecInst& e, const MemoryAccess& a, const LdsConflict& c) {
+    [[gnu::noinline]] void report_race(const Wave& w, const ExecInst& e, const MemoryAccess& a, const LdsConflict& c) {
         const std::string other = c.other_wave == ~0u ? "other waves" : "wave " + std::to_string(c.other_wave);
         const std::string verb = a.write ? "writes" : "reads";
         const std::string what = c.other_wrote ? "written" : "read";
@@ -300,8 +305,8 @@ private:
                verb + " LDS " + hex(c.address) + ", " + what + " by " + other + " with no s_barrier between");
     }
 
-    void report(const Wave& w, Rule rule, std::uint64_t lanes, std::uint32_t index, const std::uint32_t* earlier,
-                const std::string& where, const std::string& message) {
+    [[gnu::noinline]] void report(const Wave& w, Rule rule, std::uint64_t lanes, std::uint32_t index,
+                                  const std::uint32_t* earlier, const std::string& where, const std::string& message) {
         const Key key{rule, index, earlier != nullptr, earlier ? *earlier : 0};
         const auto it = seen_.find(key);
         if (it != seen_.end()) {
@@ -338,7 +343,16 @@ Checker::Checker(const Program& program, CheckOptions options)
       facts_(inst_facts(program)),
       has_mfma_(HazardTracker::uses_matrix_core(facts_)),
       plan_(watch_plan(program, facts_)),
-      global_sync_(program) {}
+      global_sync_(program) {
+    planned_entries_.resize(plan_.counter.size());
+    for (std::size_t i = 0; i < planned_entries_.size(); ++i) {
+        if (!plan_.counter[i]) continue;
+        InFlightMemoryOp& entry = planned_entries_[i];
+        entry = entry_kind(*plan_.counter[i], facts_[i].flat);
+        entry.inst = static_cast<std::uint32_t>(i);
+        entry.dest = plan_.load_result[i];
+    }
+}
 
 Checker::~Checker() = default;
 

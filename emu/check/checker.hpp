@@ -39,6 +39,7 @@
 #include "emu/check/finding.hpp"
 #include "emu/check/global_sync.hpp"
 #include "emu/check/inst_facts.hpp"
+#include "emu/check/scoreboard.hpp"
 #include "emu/check/watch_plan.hpp"
 #include "emu/exec/dispatch.hpp"
 
@@ -80,6 +81,10 @@ public:
     bool has_mfma() const { return has_mfma_; }  // the MFMA hazard rules apply
     const CheckOptions& options() const { return options_; }
     GlobalSync& global_sync() const { return global_sync_; }
+    // The scoreboard entry the plan expects instruction `index` to issue
+    // (WatchPlan::counter and load_result; lanes and lds_write are the
+    // issue's own).
+    const InFlightMemoryOp& planned_entry(std::uint32_t index) const { return planned_entries_[index]; }
 
 private:
     const Program& program_;
@@ -87,6 +92,7 @@ private:
     std::vector<InstFacts> facts_;
     bool has_mfma_ = false;
     WatchPlan plan_;
+    std::vector<InFlightMemoryOp> planned_entries_;
     mutable GlobalSync global_sync_;
     mutable std::mutex mutex_;
     std::map<std::uint64_t, std::vector<Finding>> by_workgroup_;

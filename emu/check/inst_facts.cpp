@@ -51,6 +51,7 @@ void classify(InstFacts& f, const Inst& inst) {
     case Family::SOPP: break;
     }
     f.dpp = inst.dpp;
+    f.atomic = info.has(OF_ATOMIC);
     f.waitcnt = info.has(OF_WAITCNT);
     f.barrier = info.has(OF_BARRIER);
     f.wait_states = info.has(OF_NOP) ? static_cast<std::uint8_t>((inst.simm16 & 0xf) + 1) : 1;

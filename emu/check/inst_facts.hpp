@@ -55,6 +55,7 @@ struct InstFacts {
     RegRange mfma_a, mfma_b, mfma_c, mfma_d;
     bool accvgpr_read = false, accvgpr_write = false;
     bool vmem = false, flat = false, smem = false, ds = false;
+    bool atomic = false;  // LDS atomics are meant to be shared: no race
     bool waitcnt = false, barrier = false, scratch = false, end_of_code = false;
     bool movrel = false, m0_message = false, setreg = false, getreg = false, div_fmas = false, trans = false;
     bool lane_select = false;      // v_readlane/v_writelane: src1 selects the lane

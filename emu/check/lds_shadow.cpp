@@ -33,10 +33,20 @@ void LdsShadow::reset(std::uint32_t bytes) {
     // Valid only where a bitmap says so: no need to clear.
     write_inst_.resize(std::size_t(words_) * 64);
     read_inst_.resize(std::size_t(words_) * 64);
-    epoch_low_ = low_ = ~0u;
-    epoch_high_ = high_ = 0;
-    log_.clear();
-    log_bits_.clear();
+    epoch_low_ = write_low_ = low_ = ~0u;
+    epoch_high_ = write_high_ = high_ = 0;
+    size_log();
+}
+
+// Room for log_limit words and one more access (at most words_ words, each
+// its own entry at most): log_access writes the log out past log_limit.
+void LdsShadow::size_log() {
+    if (log_capacity_ < log_limit + words_) {
+        log_capacity_ = log_limit + words_;
+        log_.reset(new LoggedAccess[log_capacity_]);
+        log_bits_.reset(new std::uint64_t[log_capacity_]);
+    }
+    log_size_ = log_bits_size_ = 0;
 }
 
 void LdsShadow::new_epoch() {
@@ -48,10 +58,9 @@ void LdsShadow::new_epoch() {
             std::fill(&read(v, epoch_low_), &read(v, high) + 1, 0);
         }
     }
-    epoch_low_ = ~0u;
-    epoch_high_ = 0;
-    log_.clear();
-    log_bits_.clear();
+    epoch_low_ = write_low_ = ~0u;
+    epoch_high_ = write_high_ = 0;
+    log_size_ = log_bits_size_ = 0;
 }
 
 namespace {
@@ -81,6 +90,7 @@ void LdsShadow::use_bytes() {
     unit_shift_ = 0;
     units_ = lds_bytes_;
     words_ = (units_ + 63) / 64;
+    size_log();
     const auto widen_per_wave = [&](Words& state) {
         Words wide(std::size_t(waves_) * words_);
         for (std::uint32_t v = 0; v < waves_; ++v)
@@ -109,14 +119,19 @@ void LdsShadow::use_bytes() {
         epoch_low_ *= factor;
         epoch_high_ = std::min(words_ - 1, epoch_high_ * factor + factor - 1);
     }
+    if (write_low_ <= write_high_) {
+        write_low_ *= factor;
+        write_high_ = std::min(words_ - 1, write_high_ * factor + factor - 1);
+    }
 }
 
 void LdsShadow::write_out_log() {
-    for (const LoggedAccess& a : log_)
+    for (std::size_t e = 0; e < log_size_; ++e) {
+        const LoggedAccess& a = log_[e];
         for (std::uint32_t i = 0; i < a.words; ++i)
             store(a.write ? write_inst_ : read_inst_, a.first_word + i, log_bits_[a.bits_at + i], a.inst);
-    log_.clear();
-    log_bits_.clear();
+    }
+    log_size_ = log_bits_size_ = 0;
 }
 
 void LdsShadow::add_waves(std::uint32_t wave) {
@@ -194,18 +209,33 @@ bool same_relative(const MemoryAccess& a, std::uint64_t origin, const std::uint6
 
 }  // namespace
 
-const LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_t inst, bool use_pattern_id) {
+// Inline in check(): with the executor's pattern ids an access of a loop
+// body repeats its instruction's pattern, and the test is a comparison.
+[[gnu::always_inline]] inline LdsShadow::Pattern& LdsShadow::pattern(const MemoryAccess& a, std::uint32_t inst,
+                                                                     bool use_pattern_id) {
+    const std::uint64_t origin = a.lanes ? a.address_of(0, __builtin_ctzll(a.lanes)) : 0;
+    // The executor's pattern id, where it gives one, says whether the access
+    // repeats: comparing its 64 lanes' addresses was a third of the race
+    // detector's time.
+    if (use_pattern_id && a.pattern_id && inst < patterns_.size()) {
+        Pattern* p = patterns_[inst].get();
+        if (p && p->valid && p->pattern_id == a.pattern_id) {
+            p->origin = origin;
+            return *p;
+        }
+    }
+    return new_pattern(a, inst, use_pattern_id, origin);
+}
+
+LdsShadow::Pattern& LdsShadow::new_pattern(const MemoryAccess& a, std::uint32_t inst, bool use_pattern_id,
+                                           std::uint64_t origin) {
     if (patterns_.size() <= inst) patterns_.resize(inst + 1);
     if (!patterns_[inst]) patterns_[inst] = std::make_unique<Pattern>();
     Pattern& p = *patterns_[inst];
-    const std::uint64_t origin = a.lanes ? a.address_of(0, __builtin_ctzll(a.lanes)) : 0;
     // At least one: dword units stand for a smaller access only until the
     // caller sees it is one and asks for bytes.
     const std::uint32_t units = std::max<std::uint32_t>(1, a.bytes_per_lane >> unit_shift_);
     p.origin = origin;
-    // The executor's pattern id, where it gives one, says whether the access
-    // repeats: comparing its 64 lanes' addresses was a third of the race
-    // detector's time.
     const bool same = use_pattern_id && a.pattern_id
                           ? p.valid && p.pattern_id == a.pattern_id
                           : p.valid && p.lanes == a.lanes && p.addresses_per_lane == a.addresses_per_lane &&
@@ -274,32 +304,36 @@ void LdsShadow::record_write(std::uint32_t wave, std::uint32_t w, std::uint64_t 
             if (v != wave) written(v, w) &= ~bits;
     written(wave, w) |= bits;
     shared_[w].written_any |= bits;
-    log_bits_.push_back(bits);
+    log_bits_[log_bits_size_++] = bits;
 }
 
 void LdsShadow::record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t bits) {
     Shared& all = shared_[w];
     std::uint64_t& mine = read(wave, w);
-    log_bits_.push_back(bits & ~all.read_any);  // the epoch's first reads
+    log_bits_[log_bits_size_++] = bits & ~all.read_any;  // the epoch's first reads
     all.read_twice |= bits & all.read_any & ~mine;
     mine |= bits;
     all.read_any |= bits;
 }
 
-void LdsShadow::log_access(std::uint32_t inst, bool write, std::uint32_t first_word, std::uint32_t words) {
+[[gnu::always_inline]] inline void LdsShadow::log_access(std::uint32_t inst, bool write, std::uint32_t first_word,
+                                                         std::uint32_t words) {
     // Bounds the log: long epochs write it out now and then.
-    constexpr std::size_t log_limit = 1 << 14;
-    if (log_bits_.size() > log_limit) write_out_log();
+    if (log_bits_size_ > log_limit) write_out_log();
     // Field by field: a braced temporary compiles to a wide load of
     // narrow stores, a store-forwarding stall that costs more than the rest.
-    LoggedAccess& logged = log_.emplace_back();
+    LoggedAccess& logged = log_[log_size_++];
     logged.inst = inst;
     logged.write = write;
     logged.first_word = first_word;
     logged.words = words;
-    logged.bits_at = log_bits_.size();
+    logged.bits_at = log_bits_size_;
     epoch_low_ = std::min(epoch_low_, first_word);
     epoch_high_ = std::max(epoch_high_, first_word + words - 1);
+    if (write) {
+        write_low_ = std::min(write_low_, first_word);
+        write_high_ = std::max(write_high_, first_word + words - 1);
+    }
 }
 
 void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict) {
@@ -310,6 +344,38 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
         for (std::uint32_t w = low_; w <= high_; ++w) record_read(wave, w, access_[w]);
 }
 
+// The common case (an access inside the LDS of at most local_words words,
+// with no conflict) in one pass per step, on the stack: the access's words,
+// their conflicts, and the record. False, having changed nothing, if the
+// access is not that case.
+[[gnu::always_inline]] inline bool LdsShadow::record_if_clean(const MemoryAccess& a, const Pattern& p,
+                                                              std::uint32_t wave, std::uint32_t inst) {
+    if (!a.lanes || wave >= waves_ || !p.span_units) return false;
+    const std::int64_t start = static_cast<std::int64_t>(p.origin >> unit_shift_) + p.span_first;
+    if (start < 0 || start + p.span_units > std::int64_t(units_)) return false;
+    const std::uint32_t first_word = static_cast<std::uint32_t>(start) / 64,
+                        shift = static_cast<std::uint32_t>(start) % 64;
+    const std::uint32_t words = (static_cast<std::uint32_t>(start) + p.span_units - 1) / 64 - first_word + 1;
+    if (words > local_words) return false;
+    // The span shifted left by `shift`: word i takes the bits that word i - 1
+    // shifts out (two steps: a shift by 64 is undefined).
+    std::uint64_t bits[local_words], shifted_out = 0;
+    const std::size_t span_words = p.span.size();
+    for (std::uint32_t i = 0; i < words; ++i) {
+        const std::uint64_t word = i < span_words ? p.span[i] : 0;
+        bits[i] = word << shift | shifted_out;
+        shifted_out = (word >> 1) >> (63 - shift);
+    }
+    // A read conflicts only with other waves' writes: none outside the
+    // words written this epoch.
+    std::uint64_t conflicting = 0;
+    if (a.write || (first_word <= write_high_ && first_word + words - 1 >= write_low_))
+        for (std::uint32_t i = 0; i < words; ++i) conflicting |= bits[i] & conflicts(first_word + i, wave, a.write);
+    if (conflicting) return false;
+    record_clean(wave, inst, a.write, first_word, words, bits);
+    return true;
+}
+
 LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst) {
     LdsConflict c;
     if (!a.lanes) return c;
@@ -318,33 +384,12 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
     if (start >= 0 && start + p.span_units <= std::int64_t(units_)) {  // inside the LDS: the span shifted in place
         const std::uint32_t first_word = static_cast<std::uint32_t>(start / 64), shift = start % 64;
         const std::uint32_t words = static_cast<std::uint32_t>((start + p.span_units - 1) / 64) - first_word + 1;
-        if (words <= local_words && p.span_units) {
-            // The common case in one pass per step, on the stack: the
-            // access's words, their conflicts, and (none) the record.
-            std::uint64_t bits[local_words];
-            const std::size_t span_words = p.span.size();
-            std::uint64_t conflicting = 0;
-            for (std::uint32_t i = 0; i < words; ++i) {
-                bits[i] =
-                    (i < span_words ? p.span[i] << shift : 0) | (shift && i > 0 ? p.span[i - 1] >> (64 - shift) : 0);
-                conflicting |= bits[i] & conflicts(first_word + i, wave, a.write);
-            }
-            if (!conflicting) {
-                record_clean(wave, inst, a.write, first_word, words, bits);
-                return c;
-            }
-            std::copy_n(bits, words, access_.begin() + first_word);
-            low_ = first_word;
-            high_ = first_word + words - 1;
-        } else {
-            for (std::size_t i = 0; i < p.span.size(); ++i) {
-                access_[first_word + i] |= p.span[i] << shift;
-                if (shift && first_word + i + 1 < access_.size())
-                    access_[first_word + i + 1] |= p.span[i] >> (64 - shift);
-            }
-            low_ = first_word;
-            high_ = first_word + words - 1;
+        for (std::size_t i = 0; i < p.span.size(); ++i) {
+            access_[first_word + i] |= p.span[i] << shift;
+            if (shift && first_word + i + 1 < access_.size()) access_[first_word + i + 1] |= p.span[i] >> (64 - shift);
         }
+        low_ = first_word;
+        high_ = first_word + words - 1;
     } else {
         for (const Run& run : p.runs) add(static_cast<std::int64_t>(p.origin >> unit_shift_) + run.first, run.count);
     }
@@ -364,26 +409,48 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
 }
 
 // record() for an access without conflicts, its words given.
-void LdsShadow::record_clean(std::uint32_t wave, std::uint32_t inst, bool write, std::uint32_t first_word,
-                             std::uint32_t words, const std::uint64_t* bits) {
-    log_access(inst, write, first_word, words);
+[[gnu::always_inline]] inline void LdsShadow::record_clean(std::uint32_t wave, std::uint32_t inst, bool write,
+                                                           std::uint32_t first_word, std::uint32_t words,
+                                                           const std::uint64_t* bits) {
     std::uint64_t* mine = (write ? written_.data() : read_.data()) + std::size_t(wave) * words_ + first_word;
     Shared* all = shared_.data() + first_word;
     if (write) {
+        log_access(inst, write, first_word, words);
         // Without a conflict no other wave was the units' last writer.
+        std::uint64_t* logged = log_bits_.get() + log_bits_size_;
+        log_bits_size_ += words;
         for (std::uint32_t i = 0; i < words; ++i) {
             mine[i] |= bits[i];
             all[i].written_any |= bits[i];
-            log_bits_.push_back(bits[i]);
+            logged[i] = bits[i];
         }
-    } else {
-        for (std::uint32_t i = 0; i < words; ++i) {
-            log_bits_.push_back(bits[i] & ~all[i].read_any);  // the epoch's first reads
-            all[i].read_twice |= bits[i] & all[i].read_any & ~mine[i];
-            mine[i] |= bits[i];
-            all[i].read_any |= bits[i];
-        }
+        return;
     }
+    std::uint64_t first_reads[local_words], any_first = 0;  // the epoch's first reads
+    for (std::uint32_t i = 0; i < words; ++i) {
+        first_reads[i] = bits[i] & ~all[i].read_any;
+        any_first |= first_reads[i];
+        all[i].read_twice |= bits[i] & all[i].read_any & ~mine[i];
+        mine[i] |= bits[i];
+        all[i].read_any |= bits[i];
+    }
+    // Without first reads there is nothing to log, and the epoch already
+    // spans these words: an earlier access read every unit set here.
+    if (!any_first) return;
+    log_access(inst, write, first_word, words);
+    std::uint64_t* logged = log_bits_.get() + log_bits_size_;
+    log_bits_size_ += words;
+    for (std::uint32_t i = 0; i < words; ++i) logged[i] = first_reads[i];
+}
+
+LdsConflict LdsShadow::check(const MemoryAccess& a, std::uint32_t inst, std::uint32_t wave, bool use_pattern_id) {
+    const Pattern* p = &pattern(a, inst, use_pattern_id);
+    if (!in_bytes() && !whole_dwords(a, p->origin, p->relative_or)) {
+        use_bytes();
+        p = &pattern(a, inst, use_pattern_id);
+    }
+    if (record_if_clean(a, *p, wave, inst)) return LdsConflict{};
+    return access(a, *p, wave, inst);
 }
 
 }  // namespace dppgemm::emu::check

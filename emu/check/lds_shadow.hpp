@@ -76,12 +76,12 @@ public:
         std::uint64_t origin = 0;  // of the access the pattern was last asked for
         void collect(const MemoryAccess& a, unsigned unit_shift);
     };
-    // The access's pattern (the instruction's last one when it repeats).
-    // Whether it repeats: the executor's MemoryAccess::pattern_id says so if
-    // it gives one and use_pattern_id; else the lanes' addresses are compared.
-    const Pattern& pattern(const MemoryAccess& a, std::uint32_t inst, bool use_pattern_id);
-    // Records an access of `wave` by instruction `inst`; returns its conflicts.
-    LdsConflict access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst);
+    // Checks and records an access of `wave` by instruction `inst` (its
+    // pattern, widening the units to bytes first if dwords do not describe
+    // it); returns its conflicts. Whether the pattern repeats: the
+    // executor's MemoryAccess::pattern_id says so if it gives one and
+    // use_pattern_id; else the lanes' addresses are compared.
+    LdsConflict check(const MemoryAccess& a, std::uint32_t inst, std::uint32_t wave, bool use_pattern_id);
 
 private:
     using Words = std::vector<std::uint64_t>;
@@ -115,14 +115,26 @@ private:
         std::uint32_t first_word, words;  // the words are log_bits_[bits_at .. bits_at + words)
         std::size_t bits_at;
     };
-    std::vector<LoggedAccess> log_;
-    Words log_bits_;
+    // Sized once (size_log), filled up to log_size_ and log_bits_size_.
+    static constexpr std::size_t log_limit = 1 << 14;
+    // Uninitialized arrays: only what the sizes cover is read.
+    std::unique_ptr<LoggedAccess[]> log_;
+    std::unique_ptr<std::uint64_t[]> log_bits_;
+    std::size_t log_capacity_ = 0, log_size_ = 0, log_bits_size_ = 0;
+    void size_log();
     std::uint32_t epoch_low_ = ~0u, epoch_high_ = 0;  // words touched this epoch
+    std::uint32_t write_low_ = ~0u, write_high_ = 0;  // words written this epoch
     // The current access's units, words [low_, high_].
     Words access_;
     std::uint32_t low_ = ~0u, high_ = 0;
 
     std::vector<std::unique_ptr<Pattern>> patterns_;  // by instruction, kept across workgroups
+
+    // The access's pattern (the instruction's last one when it repeats).
+    Pattern& pattern(const MemoryAccess& a, std::uint32_t inst, bool use_pattern_id);
+    Pattern& new_pattern(const MemoryAccess& a, std::uint32_t inst, bool use_pattern_id, std::uint64_t origin);
+    bool record_if_clean(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst);
+    LdsConflict access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst);
 
     void ensure_wave(std::uint32_t wave) {
         if (wave >= waves_) add_waves(wave);

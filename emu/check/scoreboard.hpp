@@ -33,6 +33,7 @@ struct InFlightMemoryOp {
     bool lds_write = false;
     bool reported = false;    // a finding names it already: not reported again
     RegRange dest;            // count 0: no register result (store)
+    std::uint32_t order = 0;  // issue order within the wave (Scoreboard's, wrapping)
     std::uint64_t lanes = 0;  // lanes the load writes (vector results)
 };
 
@@ -58,6 +59,11 @@ inline bool completes(const InFlightMemoryOp& e, unsigned younger_vm, unsigned y
     return vm_done || lgkm_done;
 }
 
+// The same rule for the entries of one in-order counter (vm, LDS) together:
+// of `count` entries, a wait that leaves `left` completes the oldest
+// count - left (those with at least `left` younger ones).
+inline unsigned completed_in_order(unsigned count, unsigned left) { return count > left ? count - left : 0; }
+
 // Calls f(word, bits) for the slot words `range` covers (clipped to
 // slot_count). A load's result is at most 16 registers, two words at most:
 // those without a loop (this runs at every load and completing wait).
@@ -81,7 +87,7 @@ inline void for_slot_words(const RegRange& range, F f) {
 class Scoreboard {
 public:
     void reset();
-    bool empty() const { return entries_.empty(); }
+    bool empty() const { return vm_.empty() && lds_.empty() && unordered_.empty(); }
     // s_waitcnt vmcnt(vm) lgkmcnt(lgkm).
     void wait(unsigned vm, unsigned lgkm);
     // Whether a load into a register the instruction touches may be in flight.
@@ -97,26 +103,79 @@ public:
     }
     // The oldest in-flight entry not yet reported whose result register overlaps `range`, or nullptr.
     const InFlightMemoryOp* pending_in(const RegRange& range) const;
-    // An in-flight entry that may land after (or race) a new load into `dest`
-    // of this ordering, or nullptr.
-    // Inline: a new load's registers are seldom pending.
-    const InFlightMemoryOp* unordered_with(const InFlightMemoryOp& incoming) const {
-        return any_pending(incoming.dest) ? first_unordered_with(incoming) : nullptr;
+    // An in-flight entry that may land after (or race) `incoming`, a new
+    // load into registers some entry may still write (any_pending), or nullptr.
+    const InFlightMemoryOp* unordered_with(const InFlightMemoryOp& incoming) const;
+    // Inline: every memory instruction issues one. `dest_pending`:
+    // any_pending(entry.dest), which the caller asked already.
+    void issue(const InFlightMemoryOp& entry, bool dest_pending) {
+        if ((entry.vm && vm_.size >= vm_limit) || (entry.lgkm && lgkm_count_ >= lgkm_limit)) make_room(entry);
+        InFlightMemoryOp& e = entry.vm ? vm_.push() : entry.lgkm_in_order ? lds_.push() : unordered_.push();
+        e = entry;
+        e.order = next_order_++;
+        lgkm_count_ += e.lgkm;
+        flat_count_ += e.vm && e.lgkm;
+        for_slot_words(e.dest, [&](unsigned word, std::uint64_t bits) { bits_[word] |= bits; });
+        // (Perhaps no longer, if make_room completed the entry: overlap_ only
+        // makes completions rebuild their words.)
+        overlap_ |= dest_pending;
     }
-    void issue(const InFlightMemoryOp& entry);
     // Reports about `entry` stop here (one finding per missing wait, not one per later read).
     void mark_reported(const InFlightMemoryOp& entry);
     // The oldest LDS write not yet certainly done, or nullptr.
     const InFlightMemoryOp* unfinished_lds_write() const;
 
 private:
-    const InFlightMemoryOp* first_unordered_with(const InFlightMemoryOp& incoming) const;
-    std::vector<InFlightMemoryOp> entries_;   // issue order
-    unsigned vm_count_ = 0, lgkm_count_ = 0;  // entries occupying each counter
-    unsigned lds_count_ = 0;                  // entries in order on lgkmcnt (LDS)
-    // Slots some entry's result covers. Rebuilt from the entries when a wait
-    // completes some (they are few: at most the counters' limits).
+    static constexpr unsigned vm_limit = 63, lgkm_limit = 15;
+    // Issuing past a counter's limit waits for one of its entries first.
+    void make_room(const InFlightMemoryOp& incoming);
+    // Entries of one ordering, oldest first. Capacity: the counter's limit
+    // (issue() waits before exceeding it), rounded up to a power of two.
+    template <unsigned capacity>
+    struct Queue {
+        static_assert((capacity & (capacity - 1)) == 0, "a power of two: positions wrap by mask");
+        std::array<InFlightMemoryOp, capacity> slots;
+        unsigned head = 0, size = 0;
+        bool empty() const { return size == 0; }
+        InFlightMemoryOp& operator[](unsigned i) { return slots[(head + i) & (capacity - 1)]; }
+        const InFlightMemoryOp& operator[](unsigned i) const { return slots[(head + i) & (capacity - 1)]; }
+        InFlightMemoryOp& push() { return (*this)[size++]; }
+        void clear() { head = size = 0; }
+    };
+    // Applies f to the entries of all three queues (each queue oldest first).
+    template <typename F>
+    void for_each(F f) const;
+    // The oldest entry (by issue order, across the queues) that `keep` accepts, or nullptr.
+    template <typename Keep>
+    const InFlightMemoryOp* oldest(Keep keep) const;
+    // What a wait completed: lgkmcnt and FLAT entries, result words.
+    struct Completed {
+        unsigned lgkm = 0, flat = 0;
+        std::uint64_t words = 0;
+    };
+    void complete(const InFlightMemoryOp& e, Completed& done);
+    // Completes the oldest n entries of q.
+    template <unsigned capacity>
+    void complete_oldest(Queue<capacity>& q, unsigned n, Completed& done);
+    // Completes the entries of q that `is_done(entry, position)` accepts; the rest keep their order.
+    template <unsigned capacity, typename Done>
+    void complete_where(Queue<capacity>& q, Done is_done, Completed& done);
+
+    // vmcnt entries (FLAT too: it leaves when either counter covers it) in
+    // issue order; LDS entries in issue order; SMEM, in any order. A wait
+    // looks only at the entries it completes (the oldest of an ordered
+    // queue first: the older an entry, the more younger ones it has).
+    Queue<64> vm_;
+    Queue<16> lds_, unordered_;
+    unsigned lgkm_count_ = 0;  // entries occupying lgkmcnt (LDS, SMEM, FLAT)
+    unsigned flat_count_ = 0;  // FLAT entries among vm_
+    std::uint32_t next_order_ = 0;
+    // Slots some entry's result covers. An entry's completion clears its
+    // own bits; when two entries' results overlapped (`overlap_`), the
+    // words the completed ones touched are then rebuilt from the entries
+    // still in flight.
     std::array<std::uint64_t, slot_count / 64> bits_{};
+    bool overlap_ = false;
 };
 
 }  // namespace dppgemm::emu::check
