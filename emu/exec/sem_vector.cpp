@@ -636,11 +636,19 @@ __attribute__((target("avx2,fma"), always_inline)) inline void multiply_add_dire
 // after its first (the run loop announced the first). The checkers' watch
 // plans leave every multiply-add of the dppgemm kernels out, so checked
 // launches keep the loop without per-step tests.
+// Eight flags per test: byte by byte, the scan of a 64-step run cost about
+// 1.3 M host instructions of a checked 256^3 dpp0 launch (callgrind).
 inline bool steps_unwatched(const Workgroup& group, const ExecInst* run, unsigned length) {
     if (!group.observer) return true;
     if (!group.watched) return length <= 1;
     const std::uint8_t* watched = group.watched + run[0].index;
-    for (unsigned i = 1; i < length; ++i)
+    unsigned i = 1;
+    for (; i + 8 <= length; i += 8) {
+        std::uint64_t eight;
+        std::memcpy(&eight, watched + i, sizeof eight);
+        if (eight) return false;
+    }
+    for (; i < length; ++i)
         if (watched[i]) return false;
     return true;
 }

@@ -334,15 +334,18 @@ TEST_CASE("plain multiply-add runs: the step loop equals the general path bit fo
                     ++seed;
                     // general, fast, general with an observer, fast with one,
                     // then both with an observer whose plan watches every
-                    // instruction but the run's steps after its first
-                    std::vector<std::uint32_t> results[6];
-                    Counters counters[6];
+                    // instruction but the run's steps after its first, then
+                    // both under that plan with step 13 watched too
+                    std::vector<std::uint32_t> results[8];
+                    Counters counters[8];
                     RecordEveryInstruction observers[2];
-                    RecordPlannedInstructions planned[2];
-                    for (RecordPlannedInstructions& o : planned)
+                    RecordPlannedInstructions planned[4];
+                    const std::uint32_t watched_step = run_start->index + 13;
+                    for (int p = 0; p < 4; ++p)
                         for (std::uint32_t i = 0; i < fast.code.size(); ++i)
-                            o.plan.push_back(i <= run_start->index || i >= run_start->index + 2 * count);
-                    for (int way = 0; way < 6; ++way) {
+                            planned[p].plan.push_back(i <= run_start->index || i >= run_start->index + 2 * count ||
+                                                      (p >= 2 && i == watched_step));
+                    for (int way = 0; way < 8; ++way) {
                         TestRun run(64 * count);
                         for (int i = 1; i <= 3; ++i) run.fill(i, awkward_floats(seed + std::uint32_t(i), finite));
                         if (way == 2 || way == 3) run.observer = &observers[way - 2];
@@ -354,10 +357,10 @@ TEST_CASE("plain multiply-add runs: the step loop equals the general path bit fo
                         counters[way] = r.counters;
                     }
                     CHECK(counters[0].valu_multiply_add == 2 * count);
-                    for (int way = 1; way < 6; ++way) {
+                    for (int way = 1; way < 8; ++way) {
                         INFO("way " << way
                                     << " (1: fast, 2: general observed, 3: fast observed, 4-5: general and fast "
-                                       "under a plan)");
+                                       "under a plan, 6-7: the same with one step watched)");
                         CHECK(counters[way] == counters[0]);
                         for (std::size_t i = 0; i < results[0].size(); ++i) {
                             INFO("register v" << 10 + i / 64 << " lane " << i % 64);
@@ -372,6 +375,11 @@ TEST_CASE("plain multiply-add runs: the step loop equals the general path bit fo
                     // Under the plan: each instruction but the run's last 2 * count - 1 steps.
                     CHECK(planned[0].seen.size() == executed - (2 * count - 1));
                     CHECK(planned[0].seen == planned[1].seen);
+                    // One step in the middle of the run watched: seen, on both paths.
+                    CHECK(planned[2].seen.size() == executed - (2 * count - 2));
+                    CHECK(planned[2].seen == planned[3].seen);
+                    CHECK(std::count_if(planned[3].seen.begin(), planned[3].seen.end(),
+                                        [&](const auto& seen) { return seen.first == watched_step; }) == 1);
                 }
 }
 
