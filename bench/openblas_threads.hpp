@@ -20,7 +20,7 @@ inline void keep_openblas_idle_threads_asleep() {
     if (!std::getenv("GOTO_THREAD_TIMEOUT")) setenv("OPENBLAS_THREAD_TIMEOUT", "4", /*overwrite=*/0);
 }
 
-[[gnu::section(".preinit_array"), gnu::used]] inline void (*const openblas_thread_timeout_setter)() =
-    keep_openblas_idle_threads_asleep;
+[[gnu::section(".preinit_array"),
+  gnu::used]] inline void (*const openblas_thread_timeout_setter)() = keep_openblas_idle_threads_asleep;
 
 }  // namespace dppgemm::bench
