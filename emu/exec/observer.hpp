@@ -38,9 +38,12 @@ struct MemoryAccess {
     // `address`. Why: copying 64 or 128 offsets into `address` at every ds
     // access cost more than the race check that reads a few of them.
     const std::uint32_t (*lds_offsets)[64] = nullptr;
+    // Added to each of lds_offsets (mod 2^32): the repeated access lends
+    // the address VGPR itself with the instruction's offset here.
+    std::uint32_t lds_offset_added = 0;
     std::uint64_t address[2][64] = {};
     std::uint64_t address_of(unsigned element, unsigned lane) const {
-        return lds_offsets ? lds_offsets[element][lane] : address[element][lane];
+        return lds_offsets ? std::uint32_t(lds_offsets[element][lane] + lds_offset_added) : address[element][lane];
     }
     // A new access's description; its addresses, and for ds accesses
     // lds_offsets and pattern_id, are the caller's to fill.
@@ -52,6 +55,7 @@ struct MemoryAccess {
         bytes_per_lane = bytes;
         addresses_per_lane = per_lane;
         lds_offsets = nullptr;
+        lds_offset_added = 0;
         pattern_id = 0;
     }
     // Nonzero: accesses with the same id have the same lanes, addresses per

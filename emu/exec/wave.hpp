@@ -108,8 +108,9 @@ public:
     // push() of a default entry (nothing to land) on counter kind C, issued
     // by instruction `inst_index`: written in place, without a copy from
     // the caller's (an LDS write's entry, a read's that landed at issue).
+    // The caller may fill in the rest of the entry before an observer sees it.
     template <WaitCounter C>
-    void push_without_data(std::uint32_t inst_index) {
+    InFlightMemoryOp& push_without_data(std::uint32_t inst_index) {
         constexpr unsigned k = index(C);
         Fifo& f = fifos_[k];
         const unsigned count = f.count;
@@ -122,6 +123,7 @@ public:
         e.inst_index = inst_index;
         e.slot = slot;
         if (!pool_[slot]) allocate(slot);
+        return e;
     }
     // The oldest entry on counter kind c (count(c) > 0), and its removal
     // (after its data was applied).
