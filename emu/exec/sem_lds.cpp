@@ -477,9 +477,11 @@ void describe_read(InFlightMemoryOp& entry, const ExecInst& e, unsigned dwords, 
     entry.lanes = lanes;
 }
 
-InFlightMemoryOp& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
+InFlightMemoryOp& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes,
+                             bool landed = false) {
     InFlightMemoryOp entry;
     entry.counter = WaitCounter::lgkm_lds;
+    entry.landed = landed;
     describe_read(entry, e, dwords, keep_mask, lanes);
     return issue(w, e, entry);
 }
@@ -490,11 +492,7 @@ InFlightMemoryOp& issue_read(Wave& w, const ExecInst& e, unsigned dwords, u32 ke
 // host instructions fewer, callgrind).
 void issue_landed_read(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask, u64 lanes) {
     if (__builtin_expect(w.pending.lgkmcnt() >= InFlightQueue::max_lgkm, 0)) {
-        InFlightMemoryOp entry;
-        entry.counter = WaitCounter::lgkm_lds;
-        entry.landed = true;
-        describe_read(entry, e, dwords, keep_mask, lanes);
-        issue(w, e, entry);
+        issue_read(w, e, dwords, keep_mask, lanes, true);
         return;
     }
     InFlightMemoryOp& p = w.pending.push_without_data<WaitCounter::lgkm_lds>(e.index);

@@ -93,16 +93,10 @@ public:
     // (sem::issue) makes room first: at most max_vm entries on vmcnt and
     // max_lgkm on lgkmcnt.
     InFlightMemoryOp& push(const InFlightMemoryOp& p) {
-        const unsigned k = index(p.counter);
-        Fifo& f = fifos_[k];
-        const unsigned count = f.count;
-        const unsigned position = (f.head + count) % capacity(k);
-        f.count = count + 1;
-        const std::uint32_t slot = first_slot(k) + position;
-        InFlightMemoryOp& e = f.entries[position];
+        std::uint32_t slot;
+        InFlightMemoryOp& e = append(index(p.counter), slot);
         e = p;
         e.slot = slot;
-        if (!pool_[slot]) allocate(slot);
         return e;
     }
     // push() of a default entry (nothing to land) on counter kind C, issued
@@ -111,18 +105,12 @@ public:
     // The caller may fill in the rest of the entry before an observer sees it.
     template <WaitCounter C>
     InFlightMemoryOp& push_without_data(std::uint32_t inst_index) {
-        constexpr unsigned k = index(C);
-        Fifo& f = fifos_[k];
-        const unsigned count = f.count;
-        const unsigned position = (f.head + count) % capacity(k);
-        f.count = count + 1;
-        const std::uint32_t slot = first_slot(k) + position;
-        InFlightMemoryOp& e = f.entries[position];
+        std::uint32_t slot;
+        InFlightMemoryOp& e = append(index(C), slot);
         e = InFlightMemoryOp{};
         e.counter = C;
         e.inst_index = inst_index;
         e.slot = slot;
-        if (!pool_[slot]) allocate(slot);
         return e;
     }
     // The oldest entry on counter kind c (count(c) > 0), and its removal
@@ -151,6 +139,16 @@ private:
     static constexpr unsigned index(WaitCounter c) { return static_cast<unsigned>(c); }
     static constexpr unsigned capacity(unsigned k) { return k == 0 ? vm_capacity : lgkm_capacity; }
     static constexpr unsigned first_slot(unsigned k) { return k == 0 ? 0 : vm_capacity + (k - 1) * lgkm_capacity; }
+    // The entry after the newest of ring k, counted in, with its data block
+    // (`slot`) allocated: the push's to fill.
+    InFlightMemoryOp& append(unsigned k, std::uint32_t& slot) {
+        Fifo& f = fifos_[k];
+        const unsigned position = (f.head + f.count) % capacity(k);
+        ++f.count;
+        slot = first_slot(k) + position;
+        if (!pool_[slot]) allocate(slot);
+        return f.entries[position];
+    }
     // Out of line: once per slot and wave, and push's common path keeps its registers.
     __attribute__((noinline)) void allocate(std::uint32_t slot) { pool_[slot].reset(new std::uint32_t[block_dwords]); }
     Fifo fifos_[3];
