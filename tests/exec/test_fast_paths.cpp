@@ -27,6 +27,14 @@ using namespace exec_test;
 
 namespace {
 
+// The kernel's program twice: as build_program makes it ([0]) and with
+// use_general_paths ([1]).
+std::array<Program, 2> fast_and_general(const CodeObject& co) {
+    std::array<Program, 2> programs{build_program(co, co.kernels.at(0)), build_program(co, co.kernels.at(0))};
+    use_general_paths(programs[1]);
+    return programs;
+}
+
 std::vector<std::string> dpp_controls(bool gfx90a) {
     std::vector<std::string> c = {"quad_perm:[0,0,2,2]", "quad_perm:[1,1,3,3]", "quad_perm:[3,2,1,0]",
                                   "quad_perm:[2,2,2,2]", "row_mirror",          "row_half_mirror",
@@ -844,8 +852,7 @@ TEST_CASE("LDS reads and writes: the repeated whole access equals the general pa
     for (const unsigned active : {64u, 45u}) {
         INFO("active lanes " << active);
         const CodeObject co = assemble_kernel(lds_body(active), options);
-        Program programs[2] = {build_program(co, co.kernels.at(0)), build_program(co, co.kernels.at(0))};
-        use_general_paths(programs[1]);
+        const std::array<Program, 2> programs = fast_and_general(co);
         // Runs: fast, general, fast observed, general observed.
         std::vector<std::uint32_t> results[4], lds[4];
         Counters counters[4];
@@ -901,8 +908,7 @@ TEST_CASE("LDS reads and writes leaving the LDS fault the same on both paths", "
                                                   "\n  v_add_u32 v10, 600, v10\n  s_sub_u32 s20, s20, 1\n"
                                                   "  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lloop\n",
                                               options);
-        Program programs[2] = {build_program(co, co.kernels.at(0)), build_program(co, co.kernels.at(0))};
-        use_general_paths(programs[1]);
+        const std::array<Program, 2> programs = fast_and_general(co);
         std::optional<Fault> faults[2];
         for (const unsigned general : {0u, 1u}) {
             TestRun run(64);
@@ -1002,23 +1008,25 @@ std::uint32_t instruction_at(const Program& p, const std::string& text) {
     return 0;
 }
 
+bool lands_at_issue(const Program& p, const std::string& text) {
+    return p.code[instruction_at(p, text)].lds_lands_at_issue;
+}
+
 }  // namespace
 
 TEST_CASE("LDS reads landing at issue and verified addresses equal the general path", "[exec][lds][fast_paths]") {
     KernelOptions options;
     options.lds_bytes = 8192;
     const CodeObject co = assemble_kernel(std::string("  v_lshlrev_b32 v4, 4, v0\n") + landing_body, options);
-    Program programs[2] = {build_program(co, co.kernels.at(0)), build_program(co, co.kernels.at(0))};
-    use_general_paths(programs[1]);
+    const std::array<Program, 2> programs = fast_and_general(co);
     const Program& p = programs[0];
     // What the analyses found.
-    const auto lands = [&](const char* text) { return p.code[instruction_at(p, text)].lds_lands_at_issue; };
-    CHECK(lands("ds_read_b64 v[12:13], v10"));
-    CHECK(lands("ds_read_b64 v[14:15], v10 offset:512"));
-    CHECK_FALSE(lands("ds_read_b64 v[16:17], v10 offset:1024"));
-    CHECK_FALSE(lands("ds_read_b64 v[18:19], v10 offset:1536"));
-    CHECK_FALSE(lands("ds_read_b32 v24, v10 offset:2048"));
-    CHECK(lands("ds_read_b32 v40, v11"));
+    CHECK(lands_at_issue(p, "ds_read_b64 v[12:13], v10"));
+    CHECK(lands_at_issue(p, "ds_read_b64 v[14:15], v10 offset:512"));
+    CHECK_FALSE(lands_at_issue(p, "ds_read_b64 v[16:17], v10 offset:1024"));
+    CHECK_FALSE(lands_at_issue(p, "ds_read_b64 v[18:19], v10 offset:1536"));
+    CHECK_FALSE(lands_at_issue(p, "ds_read_b32 v24, v10 offset:2048"));
+    CHECK(lands_at_issue(p, "ds_read_b32 v40, v11"));
     const auto verifier = [&](const char* text) { return p.code[instruction_at(p, text)].lds_address_verifier; };
     CHECK(verifier("ds_read_b64 v[12:13], v10") == 0);
     CHECK(verifier("ds_read_b64 v[14:15], v10 offset:512") == instruction_at(p, "ds_read_b64 v[12:13], v10") + 1);
@@ -1207,13 +1215,11 @@ TEST_CASE("LDS reads in flight across an MFMA land at issue unless the MFMA's tu
   global_store_dword v7, v2, s[4:5]
 )",
                                           options);
-    Program programs[2] = {build_program(co, co.kernels.at(0)), build_program(co, co.kernels.at(0))};
-    use_general_paths(programs[1]);
+    const std::array<Program, 2> programs = fast_and_general(co);
     const Program& p = programs[0];
-    const auto lands = [&](const char* text) { return p.code[instruction_at(p, text)].lds_lands_at_issue; };
-    CHECK(lands("ds_read_b64 v[20:21], v1"));
-    CHECK_FALSE(lands("ds_read_b32 v2, v1 offset:256"));
-    CHECK_FALSE(lands("ds_read_b32 a5, v1 offset:512"));
+    CHECK(lands_at_issue(p, "ds_read_b64 v[20:21], v1"));
+    CHECK_FALSE(lands_at_issue(p, "ds_read_b32 v2, v1 offset:256"));
+    CHECK_FALSE(lands_at_issue(p, "ds_read_b32 a5, v1 offset:512"));
     std::vector<std::uint32_t> results[2];
     for (unsigned i = 0; i < 2; ++i) {
         TestRun run(2048);
