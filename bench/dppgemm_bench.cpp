@@ -4,14 +4,13 @@
 #include "dppgemm/dppgemm.hpp"
 #include "dppgemm/reference.hpp"
 #include "model.hpp"
-#include "openblas_threads.hpp"
+#include "openblas.hpp"
 #include "options.hpp"
 #include "problem.hpp"
 #include "progression.hpp"
 #include "report.hpp"
 #include "verify.hpp"
 
-#include <cblas.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -298,7 +297,7 @@ int run(const BenchOptions& o) {
         check_memory(o);
         return run_progression_table(o);
     }
-    if (o.threads) openblas_set_num_threads(int(o.threads));
+    if (o.threads) openblas().set_num_threads(int(o.threads));
     for (const Shape& shape : o.shapes) checked_problem(o, shape);  // every bad size before the first run
     check_memory(o);
     std::vector<ConfigReport> reports;

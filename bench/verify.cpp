@@ -1,6 +1,6 @@
 #include "verify.hpp"
 
-#include <cblas.h>
+#include "openblas.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -56,9 +56,9 @@ std::vector<double> error_scales(const Problem& p) {
     const std::vector<double> a = absolute(p.a), b = absolute(p.b);
     std::vector<double> scale = absolute(p.c0);
     if (p.m == 0 || p.n == 0) return scale;
-    cblas_dgemm(CblasColMajor, p.ta == 'N' ? CblasNoTrans : CblasTrans, p.tb == 'N' ? CblasNoTrans : CblasTrans, p.m,
-                p.n, p.k, std::fabs(double(p.alpha)), a.data(), p.lda, b.data(), p.ldb, std::fabs(double(p.beta)),
-                scale.data(), p.ldc);
+    openblas().dgemm(CblasColMajor, p.ta == 'N' ? CblasNoTrans : CblasTrans, p.tb == 'N' ? CblasNoTrans : CblasTrans,
+                     p.m, p.n, p.k, std::fabs(double(p.alpha)), a.data(), p.lda, b.data(), p.ldb,
+                     std::fabs(double(p.beta)), scale.data(), p.ldc);
     return scale;
 }
 
@@ -68,8 +68,9 @@ std::vector<float> openblas_sgemm(const Problem& p, int warmup, int runs, double
     for (int run = 0; run < warmup + runs; ++run) {
         c = p.c0;
         const auto start = std::chrono::steady_clock::now();
-        cblas_sgemm(CblasColMajor, p.ta == 'N' ? CblasNoTrans : CblasTrans, p.tb == 'N' ? CblasNoTrans : CblasTrans,
-                    p.m, p.n, p.k, p.alpha, p.a.data(), p.lda, p.b.data(), p.ldb, p.beta, c.data(), p.ldc);
+        openblas().sgemm(CblasColMajor, p.ta == 'N' ? CblasNoTrans : CblasTrans,
+                         p.tb == 'N' ? CblasNoTrans : CblasTrans, p.m, p.n, p.k, p.alpha, p.a.data(), p.lda, p.b.data(),
+                         p.ldb, p.beta, c.data(), p.ldc);
         const auto stop = std::chrono::steady_clock::now();
         if (run >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
     }

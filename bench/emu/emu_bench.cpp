@@ -6,8 +6,6 @@
 //   dppgemm-emu-bench [--size 1024] [--threads 0] [--variant dpp0] [--target gfx906]
 //                     [--only unchecked|idle|checked]
 
-#include <cblas.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -22,7 +20,7 @@
 #include "dppgemm/code_objects.h"
 #include "dppgemm/kernargs.h"
 #include "emu/check/checker.hpp"
-#include "openblas_threads.hpp"
+#include "openblas.hpp"
 
 using namespace dppgemm::emu;
 
@@ -94,8 +92,8 @@ public:
     double openblas() {
         std::vector<float> c = c_;
         const Clock::time_point start = Clock::now();
-        cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n_, n_, n_, 1.0f, a_.data(), n_, b_.data(), n_, 0.5f,
-                    c.data(), n_);
+        dppgemm::bench::openblas().sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n_, n_, n_, 1.0f, a_.data(), n_,
+                                         b_.data(), n_, 0.5f, c.data(), n_);
         return since(start);
     }
 
@@ -203,7 +201,8 @@ int main(int argc, char** argv) {
     try {
         const Program program = load_program(o);
         SgemmSetup setup(o.size, macro_tile_of(o.variant), o.threads);
-        if (o.threads) openblas_set_num_threads(int(o.threads));  // the same cores for both sides of the ratio
+        if (o.threads)
+            dppgemm::bench::openblas().set_num_threads(int(o.threads));  // the same cores for both sides of the ratio
         if (!o.only.empty()) {
             IdleObserver idle(program);
             check::Checker checker(program);
