@@ -193,6 +193,15 @@ hipError_t fill_on_stream(void* dst, std::uint32_t pattern, std::size_t pattern_
 std::mutex host_blocks_mutex;
 std::map<void*, unsigned> host_blocks;
 
+// Unmaps and frees a hipHostMalloc'd block; false when `pointer` is not one.
+bool free_host_block(void* pointer) {
+    std::lock_guard<std::mutex> lock(host_blocks_mutex);
+    if (host_blocks.erase(pointer) != 1) return false;
+    (void)runtime().unmap_host(pointer);
+    std::free(pointer);
+    return true;
+}
+
 }  // namespace
 
 namespace dppgemm::hipemu {
@@ -230,9 +239,14 @@ extern "C" {
 hipError_t hipMalloc(void** ptr, size_t size) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t { return record(runtime().allocate(ptr, size)); });
 }
+// ROCm's hipFree frees any block its runtime knows, hipHostMalloc'd ones too
+// (hipamd src/hip_memory.cpp, ihipFree: the memory object of the pointer,
+// then SvmBuffer::free), and HIP programs rely on it (the HIP-Examples
+// applications free their hipHostMalloc'd buffers with hipFree).
 hipError_t hipFree(void* ptr) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (dppgemm::hipemu::free_managed(ptr)) return hipSuccess;
+        if (free_host_block(ptr)) return hipSuccess;
         return record(runtime().release(ptr));
     });
 }
@@ -267,11 +281,7 @@ hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
 hipError_t hipHostFree(void* ptr) {
     return dppgemm::hipemu::guarded(__func__, [&]() -> hipError_t {
         if (!ptr) return hipSuccess;
-        std::lock_guard<std::mutex> lock(host_blocks_mutex);
-        if (host_blocks.erase(ptr) != 1) return record(hipErrorInvalidValue);
-        (void)runtime().unmap_host(ptr);
-        std::free(ptr);
-        return hipSuccess;
+        return free_host_block(ptr) ? hipSuccess : record(hipErrorInvalidValue);
     });
 }
 hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {

@@ -114,6 +114,11 @@ int main() {
   unsigned flags = 99;
   CHECK(hipHostGetFlags(&flags, ph));
   CHECK(hipHostFree(ph));
+  // hipFree frees a hipHostMalloc'd block as ROCm's does; a second free is an error.
+  CHECK(hipHostMalloc(&ph, n * 4, hipHostMallocDefault));
+  CHECK(hipFree(ph));
+  EXPECT(hipHostFree(ph) == hipErrorInvalidValue);
+  (void)hipGetLastError();
   int* pm = nullptr;
   CHECK(hipMallocManaged(&pm, n * 4));
   for (int i = 0; i < n; ++i) pm[i] = i;
