@@ -89,25 +89,31 @@ struct ScalarLanes {
 #endif
 };
 
-inline bool plain_source(const ExecInst& e, unsigned i) {
-    const Src& s = e.src[i];
-    return e.transform[i] == 0 && s.dwords == 1 && s.kind != Src::Kind::none && s.kind != Src::Kind::agpr;
+// The tests below read ExecInst::plain, set at build time (program.cpp,
+// plain_form): testing the operands' kinds, widths, transforms and the
+// result's flags here was about 35 host instructions of a plain v_add_u32.
+inline bool plain_source(const ExecInst& e, unsigned i) { return (e.plain >> i) & PLAIN_SRC0; }
+constexpr std::uint8_t plain_sources_bits = PLAIN_SRC0 | PLAIN_SRC1 | PLAIN_NO_DPP;
+inline bool plain_sources(const ExecInst& e) { return (e.plain & plain_sources_bits) == plain_sources_bits; }
+// Sources 0 and 1 plain and the result a plain VGPR, every lane active.
+inline bool plain_binary(const Wave& w, const ExecInst& e) {
+    constexpr std::uint8_t bits = plain_sources_bits | PLAIN_RESULT;
+    return (e.plain & bits) == bits && w.exec() == ~0ull;
 }
-inline bool plain_sources(const ExecInst& e) { return !e.dpp && plain_source(e, 0) && plain_source(e, 1); }
 inline bool plain_vgpr_result(const Wave& w, const ExecInst& e) {
-    return e.dst.kind == Src::Kind::vgpr && !e.output_modifiers && !e.sdwa_dst && !e.flush_in && !e.flush_out &&
-           w.exec() == ~0ull;
+    return (e.plain & PLAIN_RESULT) && w.exec() == ~0ull;
 }
 
 // Calls body(a, b) with sources 0 and 1 as VgprLanes or ScalarLanes (plain_sources).
 template <class Body>
 inline void with_plain_sources(Wave& w, const ExecInst& e, Body body) {
     const Src &s0 = e.src[0], &s1 = e.src[1];
-    const bool vector0 = s0.kind == Src::Kind::vgpr, vector1 = s1.kind == Src::Kind::vgpr;
-    if (vector0 && vector1) body(VgprLanes{w.v[s0.index]}, VgprLanes{w.v[s1.index]});
-    else if (vector0) body(VgprLanes{w.v[s0.index]}, ScalarLanes{read32(w, s1)});
-    else if (vector1) body(ScalarLanes{read32(w, s0)}, VgprLanes{w.v[s1.index]});
-    else body(ScalarLanes{read32(w, s0)}, ScalarLanes{read32(w, s1)});
+    switch (e.plain & (PLAIN_SRC0_VGPR | PLAIN_SRC1_VGPR)) {
+    case PLAIN_SRC0_VGPR | PLAIN_SRC1_VGPR: return body(VgprLanes{w.v[s0.index]}, VgprLanes{w.v[s1.index]});
+    case PLAIN_SRC0_VGPR: return body(VgprLanes{w.v[s0.index]}, ScalarLanes{read32(w, s1)});
+    case PLAIN_SRC1_VGPR: return body(ScalarLanes{read32(w, s0)}, VgprLanes{w.v[s1.index]});
+    default: return body(ScalarLanes{read32(w, s0)}, ScalarLanes{read32(w, s1)});
+    }
 }
 
 // dst[l] = F(a(l), b(l)) on every lane; dst may be a source (lane l reads
@@ -192,7 +198,7 @@ __attribute__((noinline)) void vop2_general(Wave& w, const ExecInst& e) {
 
 template <u32 (*F)(u32, u32)>
 void vop2(Wave& w, const ExecInst& e) {
-    if (!plain_sources(e) || !plain_vgpr_result(w, e)) return vop2_general<F>(w, e);
+    if (!plain_binary(w, e)) return vop2_general<F>(w, e);
     u32* dst = w.v[e.dst.index];
     with_plain_sources(w, e, [dst](auto a, auto b) {
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -967,10 +973,10 @@ void vopc(Wave& w, const ExecInst& e) {
 #endif
             result = compare_lanes<F>(a, b);
         });
+        result &= w.exec();  // inactive lanes write 0 (no DPP: write_lanes is EXEC)
     } else {
-        result = compare_fetched<F>(w, e);
+        result = compare_fetched<F>(w, e) & write_lanes(w, e);
     }
-    result &= write_lanes(w, e);  // inactive lanes write 0
     write_sdst(w, mask_dst(e), result);
     if (WriteExec) w.set_exec(result);
 }
@@ -1320,7 +1326,7 @@ __attribute__((noinline)) void cndmask_general(Wave& w, const ExecInst& e) {
 }
 
 void cndmask(Wave& w, const ExecInst& e) {
-    if (!plain_sources(e) || !plain_vgpr_result(w, e)) return cndmask_general(w, e);
+    if (!plain_binary(w, e)) return cndmask_general(w, e);
     u32* dst = w.v[e.dst.index];
     const u64 mask = mask_src(w, e);
     with_plain_sources(w, e, [dst, mask](auto a, auto b) {
