@@ -104,15 +104,23 @@ inline bool plain_vgpr_result(const Wave& w, const ExecInst& e) {
     return (e.plain & PLAIN_RESULT) && w.exec() == ~0ull;
 }
 
+// A plain scalar source's value: SGPRs and constants without read32's
+// switch, which GCC calls out of line here (about 10 host instructions a call).
+inline u32 plain_scalar(const Wave& w, const Src& s) {
+    if (s.kind == Src::Kind::sreg) return w.sreg[s.index];
+    if (s.kind == Src::Kind::imm) return s.value;
+    return read32(w, s);
+}
+
 // Calls body(a, b) with sources 0 and 1 as VgprLanes or ScalarLanes (plain_sources).
 template <class Body>
-inline void with_plain_sources(Wave& w, const ExecInst& e, Body body) {
+__attribute__((always_inline)) inline void with_plain_sources(Wave& w, const ExecInst& e, Body body) {
     const Src &s0 = e.src[0], &s1 = e.src[1];
     switch (e.plain & (PLAIN_SRC0_VGPR | PLAIN_SRC1_VGPR)) {
     case PLAIN_SRC0_VGPR | PLAIN_SRC1_VGPR: return body(VgprLanes{w.v[s0.index]}, VgprLanes{w.v[s1.index]});
-    case PLAIN_SRC0_VGPR: return body(VgprLanes{w.v[s0.index]}, ScalarLanes{read32(w, s1)});
-    case PLAIN_SRC1_VGPR: return body(ScalarLanes{read32(w, s0)}, VgprLanes{w.v[s1.index]});
-    default: return body(ScalarLanes{read32(w, s0)}, ScalarLanes{read32(w, s1)});
+    case PLAIN_SRC0_VGPR: return body(VgprLanes{w.v[s0.index]}, ScalarLanes{plain_scalar(w, s1)});
+    case PLAIN_SRC1_VGPR: return body(ScalarLanes{plain_scalar(w, s0)}, VgprLanes{w.v[s1.index]});
+    default: return body(ScalarLanes{plain_scalar(w, s0)}, ScalarLanes{plain_scalar(w, s1)});
     }
 }
 
@@ -129,7 +137,8 @@ inline void plain_lanes(u32* dst, A a, B b) {
 #if defined(__x86_64__) && defined(__GNUC__)
 // The same loops with 8 lanes per instruction: about 60 host instructions
 // for a v_add_u32 against about 125 with SSE2's 4.
-const bool plain_avx2 = host_cpu().avx2;
+// Not const: use_plain_avx2 lets the tests run the SSE2 loops on an AVX2 host.
+bool plain_avx2 = host_cpu().avx2;
 template <u32 (*F)(u32, u32), class A, class B>
 __attribute__((target("avx2"), noinline)) void plain_lanes_avx2(u32* dst, A a, B b) {
     plain_lanes<F>(dst, a, b);
@@ -181,7 +190,7 @@ void vop1(Wave& w, const ExecInst& e) {
     } else if (s.kind == Src::Kind::vgpr) {
         plain_lanes<F>(dst, VgprLanes{w.v[s.index]});
     } else {
-        plain_lanes<F>(dst, ScalarLanes{read32(w, s)});
+        plain_lanes<F>(dst, ScalarLanes{plain_scalar(w, s)});
     }
 }
 
@@ -208,16 +217,64 @@ void vop2(Wave& w, const ExecInst& e) {
     });
 }
 
-// Sources A, B, C of the instruction feed F's three arguments (the *mk forms
-// put their literal K in the middle).
-template <u32 (*F)(u32, u32, u32), int A = 0, int B = 1, int C = 2>
-void vop3(Wave& w, const ExecInst& e) {
+// dst[l] = F(a(l), b(l), c(l)) on every lane; dst may be a source.
+template <u32 (*F)(u32, u32, u32), class A, class B, class C>
+inline void plain_lanes3(u32* dst, A a, B b, C c) {
+#if defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+    for (unsigned l = 0; l < 64; ++l) dst[l] = F(a(l), b(l), c(l));
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+template <u32 (*F)(u32, u32, u32), class A, class B, class C>
+__attribute__((target("avx2"), noinline)) void plain_lanes3_avx2(u32* dst, A a, B b, C c) {
+    plain_lanes3<F>(dst, a, b, c);
+}
+#endif
+
+template <u32 (*F)(u32, u32, u32), int A, int B, int C>
+__attribute__((noinline)) void vop3_general(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, t2, out;
     const u32* __restrict a = fetch(w, e, A, t0, 0, fused_flush(e));
     const u32* __restrict b = fetch(w, e, B, t1, 0, fused_flush(e));
     const u32* __restrict c = fetch(w, e, C, t2, 0, fused_flush(e));
     lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush), in(b[l], flush), in(c[l], flush)); });
     commit_vdst(w, e, out);
+}
+
+// Sources A, B, C of the instruction feed F's three arguments (the *mk forms
+// put their literal K in the middle). The plain form (src0 a VGPR, src1 and
+// src2 VGPRs, SGPRs or constants): v_lshl_add_u32 v, v, 2, v of the 32x32
+// kernels' address arithmetic took about 630 host instructions through the
+// copies (callgrind, 256^3 dpp0_32).
+template <u32 (*F)(u32, u32, u32), int A = 0, int B = 1, int C = 2>
+void vop3(Wave& w, const ExecInst& e) {
+    constexpr std::uint8_t bits = PLAIN_SRC0 | PLAIN_SRC1 | PLAIN_SRC2 | PLAIN_NO_DPP | PLAIN_RESULT | PLAIN_SRC0_VGPR;
+    if ((e.plain & bits) != bits || w.exec() != ~0ull) return vop3_general<F, A, B, C>(w, e);
+    u32* dst = w.v[e.dst.index];
+    const auto run = [dst](auto a, auto b, auto c) {
+        // The sources in F's order.
+        const auto pick = [&](auto k) {
+            if constexpr (decltype(k)::value == 0) return a;
+            else if constexpr (decltype(k)::value == 1) return b;
+            else return c;
+        };
+        const auto x = pick(std::integral_constant<int, A>{});
+        const auto y = pick(std::integral_constant<int, B>{});
+        const auto z = pick(std::integral_constant<int, C>{});
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (plain_avx2) return plain_lanes3_avx2<F>(dst, x, y, z);
+#endif
+        plain_lanes3<F>(dst, x, y, z);
+    };
+    const VgprLanes a{w.v[e.src[0].index]};
+    const Src &s1 = e.src[1], &s2 = e.src[2];
+    switch (e.plain & (PLAIN_SRC1_VGPR | PLAIN_SRC2_VGPR)) {
+    case PLAIN_SRC1_VGPR | PLAIN_SRC2_VGPR: return run(a, VgprLanes{w.v[s1.index]}, VgprLanes{w.v[s2.index]});
+    case PLAIN_SRC1_VGPR: return run(a, VgprLanes{w.v[s1.index]}, ScalarLanes{plain_scalar(w, s2)});
+    case PLAIN_SRC2_VGPR: return run(a, ScalarLanes{plain_scalar(w, s1)}, VgprLanes{w.v[s2.index]});
+    default: return run(a, ScalarLanes{plain_scalar(w, s1)}, ScalarLanes{plain_scalar(w, s2)});
+    }
 }
 
 // ---- the GEMM inner loop ----------------------------------------------------
@@ -864,6 +921,14 @@ u64 mask_src(const Wave& w, const ExecInst& e) {
 inline u64 flush64(u64 bits) { return (bits & 0x7ff0000000000000ull) ? bits : bits & 0x8000000000000000ull; }
 
 }  // namespace
+
+void use_plain_avx2(bool avx2) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    plain_avx2 = avx2 && host_cpu().avx2;
+#else
+    (void)avx2;
+#endif
+}
 
 // 64-bit lane values of source i (two dwords, or one zero-extended; f64
 // sources flushed per ST_FLUSH64, 32-bit f32 ones per ST_FLUSH).

@@ -168,6 +168,11 @@ inline const std::uint32_t* fetch(Wave& w, const ExecInst& e, unsigned i, Lanes 
     return fetch_copy(w, e, i, tmp, dword, skip);
 }
 
+// Whether the plain VALU forms (sem_vector.cpp) take their AVX2 loops where
+// the host has AVX2 (the default) or the SSE2 ones: for tests, which set it
+// only while no launch runs.
+void use_plain_avx2(bool avx2);
+
 // Lanes a VALU instruction writes: EXEC, narrowed by DPP masks.
 inline std::uint64_t write_lanes(const Wave& w, const ExecInst& e) {
     const std::uint64_t exec = w.exec();
