@@ -134,6 +134,14 @@ inline void plain_lanes(u32* dst, A a, B b) {
     for (unsigned l = 0; l < 64; ++l) dst[l] = F(a(l), b(l));
 }
 
+// The baseline (SSE2) loops out of line as the AVX2 ones are: inlined, they
+// made every plain form save and restore five registers (about 10 host
+// instructions of a v_add_u32 that takes the AVX2 call).
+template <u32 (*F)(u32, u32), class A, class B>
+__attribute__((noinline)) void plain_lanes_baseline(u32* dst, A a, B b) {
+    plain_lanes<F>(dst, a, b);
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 // The same loops with 8 lanes per instruction: about 60 host instructions
 // for a v_add_u32 against about 125 with SSE2's 4.
@@ -213,7 +221,7 @@ void vop2(Wave& w, const ExecInst& e) {
 #if defined(__x86_64__) && defined(__GNUC__)
         if (plain_avx2) return plain_lanes_avx2<F>(dst, a, b);
 #endif
-        plain_lanes<F>(dst, a, b);
+        plain_lanes_baseline<F>(dst, a, b);
     });
 }
 
@@ -231,6 +239,12 @@ __attribute__((target("avx2"), noinline)) void plain_lanes3_avx2(u32* dst, A a, 
     plain_lanes3<F>(dst, a, b, c);
 }
 #endif
+
+// Out of line, as plain_lanes_baseline.
+template <u32 (*F)(u32, u32, u32), class A, class B, class C>
+__attribute__((noinline)) void plain_lanes3_baseline(u32* dst, A a, B b, C c) {
+    plain_lanes3<F>(dst, a, b, c);
+}
 
 template <u32 (*F)(u32, u32, u32), int A, int B, int C>
 __attribute__((noinline)) void vop3_general(Wave& w, const ExecInst& e) {
@@ -265,7 +279,7 @@ void vop3(Wave& w, const ExecInst& e) {
 #if defined(__x86_64__) && defined(__GNUC__)
         if (plain_avx2) return plain_lanes3_avx2<F>(dst, x, y, z);
 #endif
-        plain_lanes3<F>(dst, x, y, z);
+        plain_lanes3_baseline<F>(dst, x, y, z);
     };
     const VgprLanes a{w.v[e.src[0].index]};
     const Src &s1 = e.src[1], &s2 = e.src[2];
@@ -1017,6 +1031,11 @@ __attribute__((target("avx2"), noinline)) u64 compare_lanes_avx2(A a, B b) {
     return bits;
 }
 #endif
+// Out of line, as the AVX2 one (plain_lanes_baseline).
+template <bool (*F)(u32, u32), class A, class B>
+__attribute__((noinline)) u64 compare_lanes_baseline(A a, B b) {
+    return compare_lanes<F>(a, b);
+}
 template <bool (*F)(u32, u32)>
 __attribute__((noinline)) u64 compare_fetched(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1;
@@ -1036,7 +1055,7 @@ void vopc(Wave& w, const ExecInst& e) {
                 return;
             }
 #endif
-            result = compare_lanes<F>(a, b);
+            result = compare_lanes_baseline<F>(a, b);
         });
         result &= w.exec();  // inactive lanes write 0 (no DPP: write_lanes is EXEC)
     } else {
@@ -1390,6 +1409,22 @@ __attribute__((noinline)) void cndmask_general(Wave& w, const ExecInst& e) {
     commit_vdst(w, e, out);
 }
 
+// The plain form's baseline loop, out of line (plain_lanes_baseline).
+template <class A, class B>
+__attribute__((noinline)) void select_lanes_baseline(u32* dst, A a, B b, u64 mask) {
+#if defined(__SSE2__)
+    const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+    for (unsigned l = 0; l < 64; l += 4) {  // lanes l..l+3 of a and b are read before they are written
+        const __m128i take_b =
+            _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(unsigned(mask >> l) & 0xfu)), bit), bit);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + l),
+                         _mm_or_si128(_mm_and_si128(take_b, b.four(l)), _mm_andnot_si128(take_b, a.four(l))));
+    }
+#else
+    for (unsigned l = 0; l < 64; ++l) dst[l] = ((mask >> l) & 1) ? b(l) : a(l);
+#endif
+}
+
 void cndmask(Wave& w, const ExecInst& e) {
     if (!plain_binary(w, e)) return cndmask_general(w, e);
     u32* dst = w.v[e.dst.index];
@@ -1398,17 +1433,7 @@ void cndmask(Wave& w, const ExecInst& e) {
 #if defined(__x86_64__) && defined(__GNUC__)
         if (plain_avx2) return select_lanes_avx2(dst, a, b, mask);
 #endif
-#if defined(__SSE2__)
-        const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
-        for (unsigned l = 0; l < 64; l += 4) {  // lanes l..l+3 of a and b are read before they are written
-            const __m128i take_b =
-                _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(unsigned(mask >> l) & 0xfu)), bit), bit);
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + l),
-                             _mm_or_si128(_mm_and_si128(take_b, b.four(l)), _mm_andnot_si128(take_b, a.four(l))));
-        }
-#else
-        for (unsigned l = 0; l < 64; ++l) dst[l] = ((mask >> l) & 1) ? b(l) : a(l);
-#endif
+        select_lanes_baseline(dst, a, b, mask);
     });
 }
 
