@@ -95,7 +95,7 @@ enum PlainForm : std::uint8_t {
 // waves of a workgroup run one after another to each barrier, and their
 // VGPRs evict the code between two visits: with 176 bytes (three lines) per
 // instruction, Worker::run alone had 556 K L1 read misses in a 256^3
-// dpp0_32 launch, 370 K with this layout (cachegrind, 32 KiB 8-way L1).
+// dpp0_32 launch, 372 K with this layout (cachegrind, 32 KiB 8-way L1).
 struct alignas(64) ExecInst {
     // ---- first line: the run loop and the common handlers
     ExecFn fn = nullptr;
