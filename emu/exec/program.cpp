@@ -42,8 +42,16 @@ bool int64_operand(const OperandTypes& types, OperandType type) {
     return !types.declared() || type == OperandType::b64;
 }
 
-Src resolve(const Operand& op, bool f64_operand, bool int64_operand = false) {
-    Src s;
+// A resolved operand; its constant as 64 bits (Src::value and Program::constant_high hold it).
+struct Resolved {
+    Src src;
+    std::uint64_t value = 0;
+};
+
+Resolved resolve_operand(const Operand& op, bool f64_operand, bool int64_operand) {
+    Resolved r;
+    Src& s = r.src;
+    std::uint64_t& value = r.value;
     s.dwords = op.dwords ? op.dwords : 1;
     s.index = op.index;
     switch (op.kind) {
@@ -57,21 +65,21 @@ Src resolve(const Operand& op, bool f64_operand, bool int64_operand = false) {
     case OperandKind::agpr: s.kind = Src::Kind::agpr; break;
     case OperandKind::inline_int:
         s.kind = Src::Kind::imm;
-        s.value = static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(op.value)));
+        value = static_cast<std::uint64_t>(static_cast<std::int64_t>(static_cast<std::int32_t>(op.value)));
         break;
     case OperandKind::inline_float:
         s.kind = Src::Kind::imm;
-        s.value = op.value;
+        value = op.value;
         if (s.dwords == 2 && (f64_operand || int64_operand)) {
             const double d = fp::as_float(op.value);
-            std::memcpy(&s.value, &d, 8);
+            std::memcpy(&value, &d, 8);
         }
         break;
     case OperandKind::literal:
         s.kind = Src::Kind::imm;
         // 64-bit operands: an f64 literal is the high half, an integer
         // literal is zero-extended.
-        s.value = (s.dwords == 2 && f64_operand) ? std::uint64_t(op.value) << 32 : op.value;
+        value = (s.dwords == 2 && f64_operand) ? std::uint64_t(op.value) << 32 : op.value;
         break;
     case OperandKind::special:
         if (op.code < 128) {
@@ -91,9 +99,28 @@ Src resolve(const Operand& op, bool f64_operand, bool int64_operand = false) {
             if (op.code == 235 || op.code == 236) base = shared_aperture_base;
             if (op.code == 237 || op.code == 238) base = private_aperture_base;
             if (op.code == 236 || op.code == 238) base += aperture_size - 1;
-            s.value = s.dwords == 2 ? base : base >> 32;
+            value = s.dwords == 2 ? base : base >> 32;
         }
         break;
+    }
+    return r;
+}
+
+// A 64-bit constant's high half goes to Program::constant_high (Src::index
+// names it): the 8-byte Src keeps the low half.
+Src resolve(Program& p, const Operand& op, bool f64_operand, bool int64_operand = false) {
+    const Resolved r = resolve_operand(op, f64_operand, int64_operand);
+    Src s = r.src;
+    if (s.kind != Src::Kind::imm) return s;
+    s.value = static_cast<std::uint32_t>(r.value);
+    s.index = 0;
+    if (s.dwords > 1) {
+        const auto high = static_cast<std::uint32_t>(r.value >> 32);
+        const auto known = std::find(p.constant_high.begin(), p.constant_high.end(), high);
+        if (known == p.constant_high.end() && p.constant_high.size() > 0xffff)
+            throw std::length_error("program has more than 65536 distinct 64-bit constants");
+        s.index = static_cast<std::uint16_t>(known - p.constant_high.begin());
+        if (known == p.constant_high.end()) p.constant_high.push_back(high);
     }
     return s;
 }
@@ -140,6 +167,20 @@ void set_denorm_flushes(ExecInst& e, const sem::Semantic& s, FloatDenormMode den
     for (int k = 0; k < 3; ++k) e.transform[k] = std::uint8_t((e.transform[k] & ~(ST_FLUSH | ST_FLUSH64)) | flush[k]);
 }
 
+// ExecInst::plain (PlainForm bits), from the facts set before it.
+std::uint8_t plain_form(const ExecInst& e) {
+    std::uint8_t plain = e.dpp ? 0 : PLAIN_NO_DPP;
+    for (unsigned k = 0; k < 3; ++k) {
+        const Src& s = e.src[k];
+        if (e.transform[k] != 0 || s.dwords != 1 || s.kind == Src::Kind::none || s.kind == Src::Kind::agpr) continue;
+        plain |= std::uint8_t(PLAIN_SRC0 << k);
+        if (s.kind == Src::Kind::vgpr) plain |= std::uint8_t(PLAIN_SRC0_VGPR << k);
+    }
+    if (e.dst.kind == Src::Kind::vgpr && !e.output_modifiers && !e.sdwa_dst && !e.flush_in && !e.flush_out)
+        plain |= PLAIN_RESULT;
+    return plain;
+}
+
 // s_setreg of HW_REG_MODE anywhere in the kernel: it may change the fp32 denorm mode.
 bool sets_mode(const Program& p) {
     return std::any_of(p.insts.begin(), p.insts.end(), [](const Inst& inst) {
@@ -157,9 +198,11 @@ void build_fp32_denorm_variants(Program& p, const sem::Table& table) {
         if (denorm == p.descriptor.float_mode.denorm_32) continue;
         std::vector<ExecInst>& code = p.code_by_fp32_denorm[m];
         code = p.code;
-        for (std::size_t i = 0; i < p.insts.size(); ++i)
+        for (std::size_t i = 0; i < p.insts.size(); ++i) {
             set_denorm_flushes(code[i], table[static_cast<std::size_t>(p.insts[i].op)], denorm,
                                p.descriptor.float_mode.denorm_16_64);
+            code[i].plain = plain_form(code[i]);
+        }
     }
 }
 
@@ -438,6 +481,29 @@ void lds_address_verifiers(Program& p, const LdsAnalysis& analysis, ExecFn ds_re
     }
 }
 
+// How a SALU op reads operand `s` of a `dwords`-wide op without its
+// general function's tests, if it can (ScalarForms); nothing: it cannot.
+bool scalar_read(const Src& s, unsigned dwords, const std::vector<std::uint32_t>& constant_high,
+                 sem::ScalarRead& read) {
+    if (s.kind == Src::Kind::sreg && s.dwords == dwords) read = sem::ScalarRead::sreg;
+    else if (s.kind == Src::Kind::imm && (s.dwords == 1 || constant_high[s.index] == 0)) read = sem::ScalarRead::imm;
+    else if (s.kind == Src::Kind::none) read = sem::ScalarRead::none;
+    else return false;
+    return true;
+}
+
+// The SALU form of e (ScalarForms) when its operands allow one, else its function.
+ExecFn scalar_form(const ExecInst& e, const sem::ScalarForms& forms, const std::vector<std::uint32_t>& constant_high) {
+    sem::ScalarRead a{}, b{};
+    if (!scalar_read(e.src[0], forms.dwords, constant_high, a) || a == sem::ScalarRead::none ||
+        !scalar_read(e.src[1], forms.dwords, constant_high, b))
+        return e.fn;
+    if (forms.writes_dst ? e.dst.kind != Src::Kind::sreg || e.dst.dwords != forms.dwords
+                         : e.dst.kind != Src::Kind::none)
+        return e.fn;
+    return forms.fn[static_cast<unsigned>(a)][static_cast<unsigned>(b)];
+}
+
 // One DppPattern per distinct pattern: the run loops read fewer cache lines.
 const DppPattern* intern(Program& p, const DppPattern& pattern) {
     for (const auto& known : p.dpp_patterns)
@@ -510,13 +576,13 @@ void build_code(Program& p) {
         const OperandTypes& types = operand_types(inst.op);
         const auto is_f64 = [](OperandType t) { return t == OperandType::f64; };
         e.multiply_add = info.has(OF_MULTIPLY_ADD);
-        e.dst = resolve(inst.dst, false);
-        e.sdst = resolve(inst.sdst, false);
+        e.dst = resolve(p, inst.dst, false);
+        e.sdst = resolve(p, inst.sdst, false);
         for (int i = 0; i < 3; ++i) {
             const Operand& src = i == 0 ? inst.src0 : i == 1 ? inst.src1 : inst.src2;
-            e.src[i] = resolve(src, is_f64(types.src[i]), int64_operand(types, types.src[i]));
+            e.src[i] = resolve(p, src, is_f64(types.src[i]), int64_operand(types, types.src[i]));
         }
-        e.soffset = resolve(inst.soffset, false);
+        e.soffset = resolve(p, inst.soffset, false);
         if (s.src2_is_dst) e.src[2] = e.dst;
         for (const Src* src : {&e.dst, &e.src[0], &e.src[1], &e.src[2]}) track_registers(p, *src);
         if (!register_operand_error(p, e).empty()) e.fn = sem::register_out_of_allocation;
@@ -577,6 +643,10 @@ void build_code(Program& p) {
             e.fn = sem::not_implemented;
         }
         if (!inst.valid()) e.fn = sem::not_implemented;
+        e.plain = plain_form(e);
+        if (e.fn == s.fn && s.scalar_forms) e.fn = scalar_form(e, *s.scalar_forms, p.constant_high);
+        e.wait_vm = inst.waitcnt.vmcnt;
+        e.wait_lgkm = inst.waitcnt.lgkmcnt;
     }
     // Running off the end of the code is an error, not an s_endpgm.
     ExecInst& end = p.code.back();
@@ -645,8 +715,18 @@ Program build_program(const Kernel& kernel, Target target) {
 }
 
 void use_general_paths(Program& program) {
-    auto general = [](std::vector<ExecInst>& code) {
+    const sem::Table& table = semantics();
+    auto general = [&table](std::vector<ExecInst>& code) {
         for (ExecInst& e : code) {
+            e.plain = 0;
+            if (e.inst) {
+                // A SALU form back to its op's general function.
+                const sem::Semantic& s = table[static_cast<std::size_t>(e.inst->op)];
+                if (s.scalar_forms)
+                    for (const auto& by_src1 : s.scalar_forms->fn)
+                        for (ExecFn form : by_src1)
+                            if (e.fn == form) e.fn = s.fn;
+            }
             e.direct_vgprs = false;
             e.row_dpp_vgprs = false;
             e.multiply_add_run = 1;

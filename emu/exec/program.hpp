@@ -5,6 +5,7 @@
 // run loop is `e.fn(wave, e)` and nothing else.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,14 +24,15 @@ struct Wave;
 struct ExecInst;
 using ExecFn = void (*)(Wave&, const ExecInst&);
 
-// A resolved operand.
+// A resolved operand: 8 bytes, so that an ExecInst's destinations and
+// sources fit the cache line the run loop reads anyway (ExecInst).
 struct Src {
     enum class Kind : std::uint8_t {
         none,
         vgpr,   // v[index]
         agpr,   // a[index]
         sreg,   // Wave::sreg[index]: SGPRs, vcc, m0, exec, ttmp... by operand code
-        imm,    // constant, `value` already extended to 64 bits for 64-bit operands
+        imm,    // constant: `value`; a 64-bit one's high half is Program::constant_high[index]
         scc,    // SCC as 0/1
         vccz,   // VCC == 0
         execz,  // EXEC == 0
@@ -38,10 +40,11 @@ struct Src {
     Kind kind = Kind::none;
     std::uint8_t dwords = 1;
     std::uint16_t index = 0;
-    std::uint64_t value = 0;
+    std::uint32_t value = 0;  // imm: the constant (its low half when 64-bit)
 
     bool is_vector() const { return kind == Kind::vgpr || kind == Kind::agpr; }
 };
+static_assert(sizeof(Src) == 8, "Src: 8 bytes (ExecInst's first cache line holds five)");
 
 // Source transforms applied when a VALU op fetches its lanes.
 enum SrcTransform : std::uint8_t {
@@ -53,7 +56,7 @@ enum SrcTransform : std::uint8_t {
 };
 
 // One instruction of a multiply-add run, as compactly as the run loop
-// needs it. Why: an ExecInst is 160 bytes and the SGEMM main loop's code
+// needs it. Why: an ExecInst is two cache lines and the SGEMM main loop's code
 // (about 600 instructions) does not fit the host's L1 cache, so reading 64
 // ExecInsts per run cost cache misses (finish_run's counting loop alone was
 // 5% of a 1024^3 dpp0 run under perf); a run's steps are 16 bytes each.
@@ -69,23 +72,58 @@ struct MultiplyAddStep {
     const DppPattern* dpp = nullptr;  // row_dpp: the (interned) pattern
 };
 
-struct ExecInst {
+// Build-time facts that choose a VALU op's plain form (sem_vector.cpp,
+// "plain forms"), ExecInst::plain: one test of a byte instead of the
+// operands' kinds, transforms and flags (about 35 host instructions of a
+// plain v_add_u32, read from its disassembly).
+enum PlainForm : std::uint8_t {
+    PLAIN_SRC0 = 1,  // src0 is a VGPR, SGPR or constant, one dword, no SDWA, abs/neg or flush (DPP: PLAIN_NO_DPP)
+    PLAIN_SRC1 = 2,
+    PLAIN_SRC2 = 4,
+    PLAIN_RESULT = 8,  // the result is a VGPR without output modifier, SDWA placement or flush
+    PLAIN_SRC0_VGPR = 16,
+    PLAIN_SRC1_VGPR = 32,
+    PLAIN_SRC2_VGPR = 64,
+    PLAIN_NO_DPP = 128,
+};
+
+// Laid out by use: the first 64 bytes (one cache line; the struct is aligned
+// to it) hold what the run loop reads (fn, cls, multiply_add, valu_dpp,
+// next) and what the common handlers read (the operands, the plain-form and
+// flush flags, s_waitcnt's counts); the second line what the rarer paths
+// read (the decoded Inst, DPP, multiply-add runs, LDS facts). Why: the
+// waves of a workgroup run one after another to each barrier, and their
+// VGPRs evict the code between two visits: with 176 bytes (three lines) per
+// instruction, Worker::run alone had 556 K L1 read misses in a 256^3
+// dpp0_32 launch, 372 K with this layout (cachegrind, 32 KiB 8-way L1).
+struct alignas(64) ExecInst {
+    // ---- first line: the run loop and the common handlers
     ExecFn fn = nullptr;
-    const Inst* inst = nullptr;  // the decoded instruction (Program::insts)
+    std::uint32_t next = 0;   // index of the following instruction
+    std::uint32_t index = 0;  // position in Program::code
     InstClass cls = InstClass::other;
-    bool flush_in = false;   // fp32 source denormals -> signed zero (every source)
-    bool flush_out = false;  // result denormals -> signed zero (an f32 result, or an f64 one under the fp64 mode)
-    bool output_modifiers = false;  // clamp or omod: apply_output_modifiers()
-    bool sdwa_dst = false;          // SDWA dst_sel other than DWORD: sdwa_place()
-    // Destination and sources are VGPRs read and written as they are: no DPP,
-    // SDWA, abs/neg or output modifier (a denormal flush may still apply).
-    bool direct_vgprs = false;
-    // The same, except that src0 goes through a DPP pattern that stays within
-    // rows of 16 lanes (DppPattern::row_local): the multiply-add rows permute
-    // src0 in registers instead of gathering a copy.
-    bool row_dpp_vgprs = false;
     std::uint8_t multiply_add = 0;  // 1 for fp32 mac/fmac/mad/fma (Counters::valu_multiply_add)
     std::uint8_t valu_dpp = 0;      // 1 for a VALU instruction with a DPP source (Counters::valu_dpp)
+    std::uint8_t plain = 0;         // PlainForm bits (use_general_paths clears them)
+    bool flush_in = false;          // fp32 source denormals -> signed zero (every source)
+    bool flush_out = false;  // result denormals -> signed zero (an f32 result, or an f64 one under the fp64 mode)
+    // s_waitcnt: the vmcnt and lgkmcnt it waits for (Inst::waitcnt).
+    std::uint8_t wait_vm = 63, wait_lgkm = 15;
+    Src dst, sdst;  // vector/scalar destination; sdst: VOPC/carry mask destination
+    Src src[3];
+
+    // ---- second line
+    const Inst* inst = nullptr;  // the decoded instruction (Program::insts)
+    const DppPattern* dpp = nullptr;
+    const MultiplyAddStep* multiply_add_steps = nullptr;  // Program::multiply_add_steps from this one on
+    std::uint32_t target = 0;  // branch target index (Program::no_target when none or invalid)
+    std::uint32_t aux = 0;     // family specific (memory: bytes per lane, ...)
+    // ds_read/ds_write: index + 1 of the ds_read/ds_write just before this
+    // one in straight-line code that addresses through the same VGPR, which
+    // nothing writes in between (program.cpp, lds_address_verifiers); 0: none.
+    // When that one found the address VGPR in its conflict memo's lane
+    // pattern, this one need not look again (sem_lds.cpp).
+    std::uint32_t lds_address_verifier = 0;
     // Multiply-adds: how many instructions from this one on (at least 1) have
     // the same function and flush flags, so that one call can run them all.
     std::uint16_t multiply_add_run = 1;
@@ -93,29 +131,27 @@ struct ExecInst {
     // Of those, how many read and write their VGPRs in place (MultiplyAddStep::Kind
     // direct or row_dpp): all of them and none with DPP is a run of plain steps.
     std::uint16_t multiply_add_run_in_place = 0;
-    const MultiplyAddStep* multiply_add_steps = nullptr;  // Program::multiply_add_steps from this one on
-    std::uint8_t transform[3] = {0, 0, 0};                // SrcTransform bits per source
-    std::uint32_t index = 0;                              // position in Program::code
-    std::uint32_t next = 0;                               // index of the following instruction
-    std::uint32_t target = 0;  // branch target index (Program::no_target when none or invalid)
-    Src dst, sdst;             // vector/scalar destination; sdst: VOPC/carry mask destination
-    Src src[3];
-    Src soffset;  // MUBUF soffset, SMEM soffset, FLAT/GLOBAL saddr
-    const DppPattern* dpp = nullptr;
-    std::uint32_t aux = 0;  // family specific (memory: bytes per lane, ...)
+    Src soffset;                            // MUBUF soffset, SMEM soffset, FLAT/GLOBAL saddr
+    std::uint8_t transform[3] = {0, 0, 0};  // SrcTransform bits per source
+    bool output_modifiers = false;          // clamp or omod: apply_output_modifiers()
+    bool sdwa_dst = false;                  // SDWA dst_sel other than DWORD: sdwa_place()
+    // Destination and sources are VGPRs read and written as they are: no DPP,
+    // SDWA, abs/neg or output modifier (a denormal flush may still apply).
+    bool direct_vgprs = false;
+    // The same, except that src0 goes through a DPP pattern that stays within
+    // rows of 16 lanes (DppPattern::row_local): the multiply-add rows permute
+    // src0 in registers instead of gathering a copy.
+    bool row_dpp_vgprs = false;
     // ds_read: the data may go straight into the destination registers when
     // the read issues instead of when an s_waitcnt retires it, because on
     // every path nothing touches those registers, and no older load can
     // land in them, before a wait that certainly retires the read
     // (program.cpp, lds_reads_landing_at_issue).
     bool lds_lands_at_issue = false;
-    // ds_read/ds_write: index + 1 of the ds_read/ds_write just before this
-    // one in straight-line code that addresses through the same VGPR, which
-    // nothing writes in between (program.cpp, lds_address_verifiers); 0: none.
-    // When that one found the address VGPR in its conflict memo's lane
-    // pattern, this one need not look again (sem_lds.cpp).
-    std::uint32_t lds_address_verifier = 0;
 };
+static_assert(sizeof(ExecInst) == 128, "ExecInst: two cache lines");
+static_assert(offsetof(ExecInst, src) + sizeof(ExecInst::src) <= 64,
+              "ExecInst: the run loop's and the common handlers' fields in the first cache line");
 
 struct Program {
     static constexpr std::uint32_t no_target = 0xffffffffu;
@@ -141,6 +177,8 @@ struct Program {
     // for each mode (FloatDenormMode order; empty for the descriptor's own);
     // a wave runs the array of its current mode (Wave::code).
     std::array<std::vector<ExecInst>, 4> code_by_fp32_denorm;
+    // High halves of 64-bit constants (Src::Kind::imm with two dwords: Src::index).
+    std::vector<std::uint32_t> constant_high;
     std::vector<std::unique_ptr<DppPattern>> dpp_patterns;  // distinct patterns (instructions share them)
     std::vector<MultiplyAddStep> multiply_add_steps;        // by instruction index
     unsigned vgprs_used = 0;                                // highest VGPR index touched + 1 (zeroed per wave)
@@ -181,11 +219,12 @@ unsigned agpr_base(const Program& program);
 std::string register_operand_error(const Program& program, const ExecInst& e);
 
 // Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
-// row_dpp_vgprs, multiply_add_run(_in_place), lds_lands_at_issue,
-// lds_address_verifier, DppPattern::row_local, repeated_lds_accesses), in every denorm
-// mode's code, so that each instruction takes the general path (fetch, a
-// lane-by-lane gather, commit): tests run a
-// program both ways and compare the registers bit for bit.
+// row_dpp_vgprs, plain, multiply_add_run(_in_place), lds_lands_at_issue,
+// lds_address_verifier, DppPattern::row_local, repeated_lds_accesses; SALU
+// forms go back to their op's general function), in every denorm mode's
+// code, so that each instruction takes the general path (fetch, a
+// lane-by-lane gather, commit): tests run a program both ways and compare
+// the registers bit for bit.
 void use_general_paths(Program& program);
 
 // The semantics table: Op -> function and class. Exposed for tests (e.g. to

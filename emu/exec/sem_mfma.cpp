@@ -290,11 +290,12 @@ double operand_f64(const Wave& w, const ExecInst& e, unsigned src, unsigned pair
     u64 bits;
     if (s.is_vector()) {
         bits = u64(operand_dword(w, s, 2 * pair, lane)) | u64(operand_dword(w, s, 2 * pair + 1, lane)) << 32;
-    } else if (s.kind == Src::Kind::imm) {
-        const Operand& op = src == 0 ? e.inst->src0 : src == 1 ? e.inst->src1 : e.inst->src2;
-        if (op.kind == OperandKind::inline_float) return static_cast<double>(fp::as_float(static_cast<u32>(op.value)));
-        bits = s.value;
     } else {
+        if (s.kind == Src::Kind::imm) {
+            const Operand& op = src == 0 ? e.inst->src0 : src == 1 ? e.inst->src1 : e.inst->src2;
+            if (op.kind == OperandKind::inline_float)
+                return static_cast<double>(fp::as_float(static_cast<u32>(op.value)));
+        }
         bits = read64(w, s);
     }
     double d;

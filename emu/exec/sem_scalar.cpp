@@ -48,6 +48,61 @@ void salu_compare(Wave& w, const ExecInst& e) {
     w.scc = F(static_cast<T>(read64(w, e.src[0])), static_cast<T>(read64(w, e.src[1])));
 }
 
+// An operand read as program.cpp chose (ScalarForms): what read64 gives for it.
+template <class T, ScalarRead R>
+inline T scalar_operand(const Wave& w, const Src& s) {
+    if constexpr (R == ScalarRead::sreg) {
+        if constexpr (sizeof(T) == 8) return w.read64(s.index);
+        else return w.sreg[s.index];
+    } else if constexpr (R == ScalarRead::imm) {
+        return static_cast<T>(s.value);
+    } else {
+        return 0;
+    }
+}
+
+// salu and salu_compare with the reads chosen at build time and the
+// destination an SGPR (pair) of the op's width.
+template <class T, SaluFn<T> F, ScalarRead A, ScalarRead B>
+void salu_form(Wave& w, const ExecInst& e) {
+    bool scc = w.scc;
+    const T r = F(scalar_operand<T, A>(w, e.src[0]), scalar_operand<T, B>(w, e.src[1]), scc);
+    if constexpr (sizeof(T) == 8) w.write64(e.dst.index, r);
+    else w.sreg[e.dst.index] = r;
+    w.scc = scc;
+}
+template <class T, bool (*F)(T, T), ScalarRead A, ScalarRead B>
+void salu_compare_form(Wave& w, const ExecInst& e) {
+    w.scc = F(scalar_operand<T, A>(w, e.src[0]), scalar_operand<T, B>(w, e.src[1]));
+}
+
+constexpr ScalarRead R_sreg = ScalarRead::sreg, R_imm = ScalarRead::imm, R_none = ScalarRead::none;
+template <class T, SaluFn<T> F>
+const ScalarForms salu_forms{
+    {{salu_form<T, F, R_sreg, R_sreg>, salu_form<T, F, R_sreg, R_imm>, salu_form<T, F, R_sreg, R_none>},
+     {salu_form<T, F, R_imm, R_sreg>, salu_form<T, F, R_imm, R_imm>, salu_form<T, F, R_imm, R_none>}},
+    std::uint8_t(sizeof(T) / 4),
+    true};
+template <class T, bool (*F)(T, T)>
+const ScalarForms compare_forms{{{salu_compare_form<T, F, R_sreg, R_sreg>, salu_compare_form<T, F, R_sreg, R_imm>,
+                                  salu_compare_form<T, F, R_sreg, R_none>},
+                                 {salu_compare_form<T, F, R_imm, R_sreg>, salu_compare_form<T, F, R_imm, R_imm>,
+                                  salu_compare_form<T, F, R_imm, R_none>}},
+                                std::uint8_t(sizeof(T) / 4),
+                                false};
+
+// Registers a SALU op: its general function and its forms.
+template <class T, SaluFn<T> F>
+void set_salu(Table& t, Op op) {
+    set(t, op, salu<T, F>, InstClass::salu);
+    set_scalar_forms(t, op, &salu_forms<T, F>);
+}
+template <class T, bool (*F)(T, T)>
+void set_salu_compare(Table& t, Op op) {
+    set(t, op, salu_compare<T, F>, InstClass::salu);
+    set_scalar_forms(t, op, &compare_forms<T, F>);
+}
+
 // ---- 32/64-bit operations ---------------------------------------------------
 
 template <class T>
@@ -399,7 +454,7 @@ void call(Wave& w, const ExecInst& e) {
 
 void endpgm(Wave& w, const ExecInst&) { w.state = WaveState::ended; }
 void barrier(Wave& w, const ExecInst&) { w.state = WaveState::at_barrier; }
-void waitcnt(Wave& w, const ExecInst& e) { wait(w, e.inst->waitcnt.vmcnt, e.inst->waitcnt.lgkmcnt); }
+void waitcnt(Wave& w, const ExecInst& e) { wait(w, e.wait_vm, e.wait_lgkm); }
 void trap(Wave&, const ExecInst&) { fail(FaultKind::trap, "s_trap"); }
 
 // ---- scalar memory ---------------------------------------------------------
@@ -462,92 +517,96 @@ void smem_store(Wave& w, const ExecInst& e) {
 
 }  // namespace
 
+std::uint64_t constant64(const Wave& w, const Src& s) {
+    return std::uint64_t(w.group->env->program->constant_high[s.index]) << 32 | s.value;
+}
+
 void register_scalar(Table& t) {
     const InstClass S = InstClass::salu;
-    set(t, Op::s_add_u32, salu<u32, add_u32>, S);
-    set(t, Op::s_sub_u32, salu<u32, sub_u32>, S);
-    set(t, Op::s_add_i32, salu<u32, add_i32>, S);
-    set(t, Op::s_sub_i32, salu<u32, sub_i32>, S);
-    set(t, Op::s_addc_u32, salu<u32, addc_u32>, S);
-    set(t, Op::s_subb_u32, salu<u32, subb_u32>, S);
-    set(t, Op::s_min_i32, salu<u32, min_i32>, S);
-    set(t, Op::s_max_i32, salu<u32, max_i32>, S);
-    set(t, Op::s_min_u32, salu<u32, min_u32>, S);
-    set(t, Op::s_max_u32, salu<u32, max_u32>, S);
-    set(t, Op::s_cselect_b32, salu<u32, cselect<u32>>, S);
-    set(t, Op::s_cselect_b64, salu<u64, cselect<u64>>, S);
-    set(t, Op::s_and_b32, salu<u32, and_<u32>>, S);
-    set(t, Op::s_and_b64, salu<u64, and_<u64>>, S);
-    set(t, Op::s_or_b32, salu<u32, or_<u32>>, S);
-    set(t, Op::s_or_b64, salu<u64, or_<u64>>, S);
-    set(t, Op::s_xor_b32, salu<u32, xor_<u32>>, S);
-    set(t, Op::s_xor_b64, salu<u64, xor_<u64>>, S);
-    set(t, Op::s_andn2_b32, salu<u32, andn2<u32>>, S);
-    set(t, Op::s_andn2_b64, salu<u64, andn2<u64>>, S);
-    set(t, Op::s_orn2_b32, salu<u32, orn2<u32>>, S);
-    set(t, Op::s_orn2_b64, salu<u64, orn2<u64>>, S);
-    set(t, Op::s_nand_b32, salu<u32, nand<u32>>, S);
-    set(t, Op::s_nand_b64, salu<u64, nand<u64>>, S);
-    set(t, Op::s_nor_b32, salu<u32, nor<u32>>, S);
-    set(t, Op::s_nor_b64, salu<u64, nor<u64>>, S);
-    set(t, Op::s_xnor_b32, salu<u32, xnor<u32>>, S);
-    set(t, Op::s_xnor_b64, salu<u64, xnor<u64>>, S);
-    set(t, Op::s_lshl_b32, salu<u32, lshl<u32>>, S);
-    set(t, Op::s_lshl_b64, salu<u64, lshl<u64>>, S);
-    set(t, Op::s_lshr_b32, salu<u32, lshr<u32>>, S);
-    set(t, Op::s_lshr_b64, salu<u64, lshr<u64>>, S);
-    set(t, Op::s_ashr_i32, salu<u32, ashr<u32>>, S);
-    set(t, Op::s_ashr_i64, salu<u64, ashr<u64>>, S);
-    set(t, Op::s_bfm_b32, salu<u32, bfm<u32>>, S);
-    set(t, Op::s_bfm_b64, salu<u64, bfm<u64>>, S);
-    set(t, Op::s_mul_i32, salu<u32, mul_i32>, S);
-    set(t, Op::s_mul_hi_u32, salu<u32, mul_hi_u32>, S);
-    set(t, Op::s_mul_hi_i32, salu<u32, mul_hi_i32>, S);
-    set(t, Op::s_bfe_u32, salu<u32, bfe<u32, false>>, S);
-    set(t, Op::s_bfe_i32, salu<u32, bfe<u32, true>>, S);
-    set(t, Op::s_bfe_u64, salu<u64, bfe<u64, false>>, S);
-    set(t, Op::s_bfe_i64, salu<u64, bfe<u64, true>>, S);
-    set(t, Op::s_absdiff_i32, salu<u32, absdiff_i32>, S);
-    set(t, Op::s_lshl1_add_u32, salu<u32, lshl_add<1>>, S);
-    set(t, Op::s_lshl2_add_u32, salu<u32, lshl_add<2>>, S);
-    set(t, Op::s_lshl3_add_u32, salu<u32, lshl_add<3>>, S);
-    set(t, Op::s_lshl4_add_u32, salu<u32, lshl_add<4>>, S);
-    set(t, Op::s_pack_ll_b32_b16, salu<u32, pack_ll>, S);
-    set(t, Op::s_pack_lh_b32_b16, salu<u32, pack_lh>, S);
-    set(t, Op::s_pack_hh_b32_b16, salu<u32, pack_hh>, S);
+    set_salu<u32, add_u32>(t, Op::s_add_u32);
+    set_salu<u32, sub_u32>(t, Op::s_sub_u32);
+    set_salu<u32, add_i32>(t, Op::s_add_i32);
+    set_salu<u32, sub_i32>(t, Op::s_sub_i32);
+    set_salu<u32, addc_u32>(t, Op::s_addc_u32);
+    set_salu<u32, subb_u32>(t, Op::s_subb_u32);
+    set_salu<u32, min_i32>(t, Op::s_min_i32);
+    set_salu<u32, max_i32>(t, Op::s_max_i32);
+    set_salu<u32, min_u32>(t, Op::s_min_u32);
+    set_salu<u32, max_u32>(t, Op::s_max_u32);
+    set_salu<u32, cselect<u32>>(t, Op::s_cselect_b32);
+    set_salu<u64, cselect<u64>>(t, Op::s_cselect_b64);
+    set_salu<u32, and_<u32>>(t, Op::s_and_b32);
+    set_salu<u64, and_<u64>>(t, Op::s_and_b64);
+    set_salu<u32, or_<u32>>(t, Op::s_or_b32);
+    set_salu<u64, or_<u64>>(t, Op::s_or_b64);
+    set_salu<u32, xor_<u32>>(t, Op::s_xor_b32);
+    set_salu<u64, xor_<u64>>(t, Op::s_xor_b64);
+    set_salu<u32, andn2<u32>>(t, Op::s_andn2_b32);
+    set_salu<u64, andn2<u64>>(t, Op::s_andn2_b64);
+    set_salu<u32, orn2<u32>>(t, Op::s_orn2_b32);
+    set_salu<u64, orn2<u64>>(t, Op::s_orn2_b64);
+    set_salu<u32, nand<u32>>(t, Op::s_nand_b32);
+    set_salu<u64, nand<u64>>(t, Op::s_nand_b64);
+    set_salu<u32, nor<u32>>(t, Op::s_nor_b32);
+    set_salu<u64, nor<u64>>(t, Op::s_nor_b64);
+    set_salu<u32, xnor<u32>>(t, Op::s_xnor_b32);
+    set_salu<u64, xnor<u64>>(t, Op::s_xnor_b64);
+    set_salu<u32, lshl<u32>>(t, Op::s_lshl_b32);
+    set_salu<u64, lshl<u64>>(t, Op::s_lshl_b64);
+    set_salu<u32, lshr<u32>>(t, Op::s_lshr_b32);
+    set_salu<u64, lshr<u64>>(t, Op::s_lshr_b64);
+    set_salu<u32, ashr<u32>>(t, Op::s_ashr_i32);
+    set_salu<u64, ashr<u64>>(t, Op::s_ashr_i64);
+    set_salu<u32, bfm<u32>>(t, Op::s_bfm_b32);
+    set_salu<u64, bfm<u64>>(t, Op::s_bfm_b64);
+    set_salu<u32, mul_i32>(t, Op::s_mul_i32);
+    set_salu<u32, mul_hi_u32>(t, Op::s_mul_hi_u32);
+    set_salu<u32, mul_hi_i32>(t, Op::s_mul_hi_i32);
+    set_salu<u32, bfe<u32, false>>(t, Op::s_bfe_u32);
+    set_salu<u32, bfe<u32, true>>(t, Op::s_bfe_i32);
+    set_salu<u64, bfe<u64, false>>(t, Op::s_bfe_u64);
+    set_salu<u64, bfe<u64, true>>(t, Op::s_bfe_i64);
+    set_salu<u32, absdiff_i32>(t, Op::s_absdiff_i32);
+    set_salu<u32, lshl_add<1>>(t, Op::s_lshl1_add_u32);
+    set_salu<u32, lshl_add<2>>(t, Op::s_lshl2_add_u32);
+    set_salu<u32, lshl_add<3>>(t, Op::s_lshl3_add_u32);
+    set_salu<u32, lshl_add<4>>(t, Op::s_lshl4_add_u32);
+    set_salu<u32, pack_ll>(t, Op::s_pack_ll_b32_b16);
+    set_salu<u32, pack_lh>(t, Op::s_pack_lh_b32_b16);
+    set_salu<u32, pack_hh>(t, Op::s_pack_hh_b32_b16);
 
-    set(t, Op::s_mov_b32, salu<u32, mov<u32>>, S);
-    set(t, Op::s_mov_b64, salu<u64, mov<u64>>, S);
+    set_salu<u32, mov<u32>>(t, Op::s_mov_b32);
+    set_salu<u64, mov<u64>>(t, Op::s_mov_b64);
     set(t, Op::s_cmov_b32, cmov<u32>, S);
     set(t, Op::s_cmov_b64, cmov<u64>, S);
-    set(t, Op::s_not_b32, salu<u32, not_<u32>>, S);
-    set(t, Op::s_not_b64, salu<u64, not_<u64>>, S);
-    set(t, Op::s_wqm_b32, salu<u32, wqm<u32>>, S);
-    set(t, Op::s_wqm_b64, salu<u64, wqm<u64>>, S);
-    set(t, Op::s_brev_b32, salu<u32, brev<u32>>, S);
-    set(t, Op::s_brev_b64, salu<u64, brev<u64>>, S);
-    set(t, Op::s_bcnt0_i32_b32, salu<u32, bcnt0<u32>>, S);
-    set(t, Op::s_bcnt0_i32_b64, salu<u64, bcnt0<u64>>, S);
-    set(t, Op::s_bcnt1_i32_b32, salu<u32, bcnt1<u32>>, S);
-    set(t, Op::s_bcnt1_i32_b64, salu<u64, bcnt1<u64>>, S);
-    set(t, Op::s_ff0_i32_b32, salu<u32, ff0<u32>>, S);
-    set(t, Op::s_ff0_i32_b64, salu<u64, ff0<u64>>, S);
-    set(t, Op::s_ff1_i32_b32, salu<u32, ff1<u32>>, S);
-    set(t, Op::s_ff1_i32_b64, salu<u64, ff1<u64>>, S);
-    set(t, Op::s_flbit_i32_b32, salu<u32, flbit<u32>>, S);
-    set(t, Op::s_flbit_i32_b64, salu<u64, flbit<u64>>, S);
-    set(t, Op::s_flbit_i32, salu<u32, flbit_signed<u32>>, S);
-    set(t, Op::s_flbit_i32_i64, salu<u64, flbit_signed<u64>>, S);
-    set(t, Op::s_sext_i32_i8, salu<u32, sext_i8>, S);
-    set(t, Op::s_sext_i32_i16, salu<u32, sext_i16>, S);
+    set_salu<u32, not_<u32>>(t, Op::s_not_b32);
+    set_salu<u64, not_<u64>>(t, Op::s_not_b64);
+    set_salu<u32, wqm<u32>>(t, Op::s_wqm_b32);
+    set_salu<u64, wqm<u64>>(t, Op::s_wqm_b64);
+    set_salu<u32, brev<u32>>(t, Op::s_brev_b32);
+    set_salu<u64, brev<u64>>(t, Op::s_brev_b64);
+    set_salu<u32, bcnt0<u32>>(t, Op::s_bcnt0_i32_b32);
+    set_salu<u64, bcnt0<u64>>(t, Op::s_bcnt0_i32_b64);
+    set_salu<u32, bcnt1<u32>>(t, Op::s_bcnt1_i32_b32);
+    set_salu<u64, bcnt1<u64>>(t, Op::s_bcnt1_i32_b64);
+    set_salu<u32, ff0<u32>>(t, Op::s_ff0_i32_b32);
+    set_salu<u64, ff0<u64>>(t, Op::s_ff0_i32_b64);
+    set_salu<u32, ff1<u32>>(t, Op::s_ff1_i32_b32);
+    set_salu<u64, ff1<u64>>(t, Op::s_ff1_i32_b64);
+    set_salu<u32, flbit<u32>>(t, Op::s_flbit_i32_b32);
+    set_salu<u64, flbit<u64>>(t, Op::s_flbit_i32_b64);
+    set_salu<u32, flbit_signed<u32>>(t, Op::s_flbit_i32);
+    set_salu<u64, flbit_signed<u64>>(t, Op::s_flbit_i32_i64);
+    set_salu<u32, sext_i8>(t, Op::s_sext_i32_i8);
+    set_salu<u32, sext_i16>(t, Op::s_sext_i32_i16);
     set(t, Op::s_bitset0_b32, bitset<u32, false>, S);
     set(t, Op::s_bitset0_b64, bitset<u64, false>, S);
     set(t, Op::s_bitset1_b32, bitset<u32, true>, S);
     set(t, Op::s_bitset1_b64, bitset<u64, true>, S);
-    set(t, Op::s_quadmask_b32, salu<u32, quadmask<u32>>, S);
-    set(t, Op::s_quadmask_b64, salu<u64, quadmask<u64>>, S);
-    set(t, Op::s_abs_i32, salu<u32, abs_i32>, S);
-    set(t, Op::s_bitreplicate_b64_b32, salu<u64, bitreplicate>, S);
+    set_salu<u32, quadmask<u32>>(t, Op::s_quadmask_b32);
+    set_salu<u64, quadmask<u64>>(t, Op::s_quadmask_b64);
+    set_salu<u32, abs_i32>(t, Op::s_abs_i32);
+    set_salu<u64, bitreplicate>(t, Op::s_bitreplicate_b64_b32);
     set(t, Op::s_movrels_b32, movrel<1, false>, S);
     set(t, Op::s_movrels_b64, movrel<2, false>, S);
     set(t, Op::s_movreld_b32, movrel<1, true>, S);
@@ -566,24 +625,24 @@ void register_scalar(Table& t) {
     set(t, Op::s_andn2_wrexec_b64, saveexec<ex_andn2, true>, S);
     set(t, Op::s_getpc_b64, getpc, S);
 
-    set(t, Op::s_cmp_eq_i32, salu_compare<u32, eq<u32>>, S);
-    set(t, Op::s_cmp_lg_i32, salu_compare<u32, ne<u32>>, S);
-    set(t, Op::s_cmp_gt_i32, salu_compare<u32, gt_i>, S);
-    set(t, Op::s_cmp_ge_i32, salu_compare<u32, ge_i>, S);
-    set(t, Op::s_cmp_lt_i32, salu_compare<u32, lt_i>, S);
-    set(t, Op::s_cmp_le_i32, salu_compare<u32, le_i>, S);
-    set(t, Op::s_cmp_eq_u32, salu_compare<u32, eq<u32>>, S);
-    set(t, Op::s_cmp_lg_u32, salu_compare<u32, ne<u32>>, S);
-    set(t, Op::s_cmp_gt_u32, salu_compare<u32, gt_u>, S);
-    set(t, Op::s_cmp_ge_u32, salu_compare<u32, ge_u>, S);
-    set(t, Op::s_cmp_lt_u32, salu_compare<u32, lt_u>, S);
-    set(t, Op::s_cmp_le_u32, salu_compare<u32, le_u>, S);
-    set(t, Op::s_cmp_eq_u64, salu_compare<u64, eq<u64>>, S);
-    set(t, Op::s_cmp_lg_u64, salu_compare<u64, ne<u64>>, S);
-    set(t, Op::s_bitcmp0_b32, salu_compare<u32, bitcmp0<u32>>, S);
-    set(t, Op::s_bitcmp1_b32, salu_compare<u32, bitcmp1<u32>>, S);
-    set(t, Op::s_bitcmp0_b64, salu_compare<u64, bitcmp0<u64>>, S);
-    set(t, Op::s_bitcmp1_b64, salu_compare<u64, bitcmp1<u64>>, S);
+    set_salu_compare<u32, eq<u32>>(t, Op::s_cmp_eq_i32);
+    set_salu_compare<u32, ne<u32>>(t, Op::s_cmp_lg_i32);
+    set_salu_compare<u32, gt_i>(t, Op::s_cmp_gt_i32);
+    set_salu_compare<u32, ge_i>(t, Op::s_cmp_ge_i32);
+    set_salu_compare<u32, lt_i>(t, Op::s_cmp_lt_i32);
+    set_salu_compare<u32, le_i>(t, Op::s_cmp_le_i32);
+    set_salu_compare<u32, eq<u32>>(t, Op::s_cmp_eq_u32);
+    set_salu_compare<u32, ne<u32>>(t, Op::s_cmp_lg_u32);
+    set_salu_compare<u32, gt_u>(t, Op::s_cmp_gt_u32);
+    set_salu_compare<u32, ge_u>(t, Op::s_cmp_ge_u32);
+    set_salu_compare<u32, lt_u>(t, Op::s_cmp_lt_u32);
+    set_salu_compare<u32, le_u>(t, Op::s_cmp_le_u32);
+    set_salu_compare<u64, eq<u64>>(t, Op::s_cmp_eq_u64);
+    set_salu_compare<u64, ne<u64>>(t, Op::s_cmp_lg_u64);
+    set_salu_compare<u32, bitcmp0<u32>>(t, Op::s_bitcmp0_b32);
+    set_salu_compare<u32, bitcmp1<u32>>(t, Op::s_bitcmp1_b32);
+    set_salu_compare<u64, bitcmp0<u64>>(t, Op::s_bitcmp0_b64);
+    set_salu_compare<u64, bitcmp1<u64>>(t, Op::s_bitcmp1_b64);
 
     set(t, Op::s_movk_i32, movk, S);
     set(t, Op::s_cmovk_i32, cmovk, S);

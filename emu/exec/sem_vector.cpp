@@ -89,25 +89,39 @@ struct ScalarLanes {
 #endif
 };
 
-inline bool plain_source(const ExecInst& e, unsigned i) {
-    const Src& s = e.src[i];
-    return e.transform[i] == 0 && s.dwords == 1 && s.kind != Src::Kind::none && s.kind != Src::Kind::agpr;
+// The tests below read ExecInst::plain, set at build time (program.cpp,
+// plain_form): testing the operands' kinds, widths, transforms and the
+// result's flags here was about 35 host instructions of a plain v_add_u32.
+inline bool plain_source(const ExecInst& e, unsigned i) { return (e.plain >> i) & PLAIN_SRC0; }
+constexpr std::uint8_t plain_sources_bits = PLAIN_SRC0 | PLAIN_SRC1 | PLAIN_NO_DPP;
+inline bool plain_sources(const ExecInst& e) { return (e.plain & plain_sources_bits) == plain_sources_bits; }
+// Sources 0 and 1 plain and the result a plain VGPR, every lane active.
+inline bool plain_binary(const Wave& w, const ExecInst& e) {
+    constexpr std::uint8_t bits = plain_sources_bits | PLAIN_RESULT;
+    return (e.plain & bits) == bits && w.exec() == ~0ull;
 }
-inline bool plain_sources(const ExecInst& e) { return !e.dpp && plain_source(e, 0) && plain_source(e, 1); }
 inline bool plain_vgpr_result(const Wave& w, const ExecInst& e) {
-    return e.dst.kind == Src::Kind::vgpr && !e.output_modifiers && !e.sdwa_dst && !e.flush_in && !e.flush_out &&
-           w.exec() == ~0ull;
+    return (e.plain & PLAIN_RESULT) && w.exec() == ~0ull;
+}
+
+// A plain scalar source's value: SGPRs and constants without read32's
+// switch, which GCC calls out of line here (about 10 host instructions a call).
+inline u32 plain_scalar(const Wave& w, const Src& s) {
+    if (s.kind == Src::Kind::sreg) return w.sreg[s.index];
+    if (s.kind == Src::Kind::imm) return s.value;
+    return read32(w, s);
 }
 
 // Calls body(a, b) with sources 0 and 1 as VgprLanes or ScalarLanes (plain_sources).
 template <class Body>
-inline void with_plain_sources(Wave& w, const ExecInst& e, Body body) {
+__attribute__((always_inline)) inline void with_plain_sources(Wave& w, const ExecInst& e, Body body) {
     const Src &s0 = e.src[0], &s1 = e.src[1];
-    const bool vector0 = s0.kind == Src::Kind::vgpr, vector1 = s1.kind == Src::Kind::vgpr;
-    if (vector0 && vector1) body(VgprLanes{w.v[s0.index]}, VgprLanes{w.v[s1.index]});
-    else if (vector0) body(VgprLanes{w.v[s0.index]}, ScalarLanes{read32(w, s1)});
-    else if (vector1) body(ScalarLanes{read32(w, s0)}, VgprLanes{w.v[s1.index]});
-    else body(ScalarLanes{read32(w, s0)}, ScalarLanes{read32(w, s1)});
+    switch (e.plain & (PLAIN_SRC0_VGPR | PLAIN_SRC1_VGPR)) {
+    case PLAIN_SRC0_VGPR | PLAIN_SRC1_VGPR: return body(VgprLanes{w.v[s0.index]}, VgprLanes{w.v[s1.index]});
+    case PLAIN_SRC0_VGPR: return body(VgprLanes{w.v[s0.index]}, ScalarLanes{plain_scalar(w, s1)});
+    case PLAIN_SRC1_VGPR: return body(ScalarLanes{plain_scalar(w, s0)}, VgprLanes{w.v[s1.index]});
+    default: return body(ScalarLanes{plain_scalar(w, s0)}, ScalarLanes{plain_scalar(w, s1)});
+    }
 }
 
 // dst[l] = F(a(l), b(l)) on every lane; dst may be a source (lane l reads
@@ -120,10 +134,19 @@ inline void plain_lanes(u32* dst, A a, B b) {
     for (unsigned l = 0; l < 64; ++l) dst[l] = F(a(l), b(l));
 }
 
+// The baseline (SSE2) loops out of line as the AVX2 ones are: inlined, they
+// made every plain form save and restore five registers (about 10 host
+// instructions of a v_add_u32 that takes the AVX2 call).
+template <u32 (*F)(u32, u32), class A, class B>
+__attribute__((noinline)) void plain_lanes_baseline(u32* dst, A a, B b) {
+    plain_lanes<F>(dst, a, b);
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 // The same loops with 8 lanes per instruction: about 60 host instructions
 // for a v_add_u32 against about 125 with SSE2's 4.
-const bool plain_avx2 = host_cpu().avx2;
+// Not const: use_plain_avx2 lets the tests run the SSE2 loops on an AVX2 host.
+bool plain_avx2 = host_cpu().avx2;
 template <u32 (*F)(u32, u32), class A, class B>
 __attribute__((target("avx2"), noinline)) void plain_lanes_avx2(u32* dst, A a, B b) {
     plain_lanes<F>(dst, a, b);
@@ -175,7 +198,7 @@ void vop1(Wave& w, const ExecInst& e) {
     } else if (s.kind == Src::Kind::vgpr) {
         plain_lanes<F>(dst, VgprLanes{w.v[s.index]});
     } else {
-        plain_lanes<F>(dst, ScalarLanes{read32(w, s)});
+        plain_lanes<F>(dst, ScalarLanes{plain_scalar(w, s)});
     }
 }
 
@@ -192,26 +215,80 @@ __attribute__((noinline)) void vop2_general(Wave& w, const ExecInst& e) {
 
 template <u32 (*F)(u32, u32)>
 void vop2(Wave& w, const ExecInst& e) {
-    if (!plain_sources(e) || !plain_vgpr_result(w, e)) return vop2_general<F>(w, e);
+    if (!plain_binary(w, e)) return vop2_general<F>(w, e);
     u32* dst = w.v[e.dst.index];
     with_plain_sources(w, e, [dst](auto a, auto b) {
 #if defined(__x86_64__) && defined(__GNUC__)
         if (plain_avx2) return plain_lanes_avx2<F>(dst, a, b);
 #endif
-        plain_lanes<F>(dst, a, b);
+        plain_lanes_baseline<F>(dst, a, b);
     });
 }
 
-// Sources A, B, C of the instruction feed F's three arguments (the *mk forms
-// put their literal K in the middle).
-template <u32 (*F)(u32, u32, u32), int A = 0, int B = 1, int C = 2>
-void vop3(Wave& w, const ExecInst& e) {
+// dst[l] = F(a(l), b(l), c(l)) on every lane; dst may be a source.
+template <u32 (*F)(u32, u32, u32), class A, class B, class C>
+inline void plain_lanes3(u32* dst, A a, B b, C c) {
+#if defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+    for (unsigned l = 0; l < 64; ++l) dst[l] = F(a(l), b(l), c(l));
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+template <u32 (*F)(u32, u32, u32), class A, class B, class C>
+__attribute__((target("avx2"), noinline)) void plain_lanes3_avx2(u32* dst, A a, B b, C c) {
+    plain_lanes3<F>(dst, a, b, c);
+}
+#endif
+
+// Out of line, as plain_lanes_baseline.
+template <u32 (*F)(u32, u32, u32), class A, class B, class C>
+__attribute__((noinline)) void plain_lanes3_baseline(u32* dst, A a, B b, C c) {
+    plain_lanes3<F>(dst, a, b, c);
+}
+
+template <u32 (*F)(u32, u32, u32), int A, int B, int C>
+__attribute__((noinline)) void vop3_general(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1, t2, out;
     const u32* __restrict a = fetch(w, e, A, t0, 0, fused_flush(e));
     const u32* __restrict b = fetch(w, e, B, t1, 0, fused_flush(e));
     const u32* __restrict c = fetch(w, e, C, t2, 0, fused_flush(e));
     lanes(e, out, [&](unsigned l, auto flush) { return F(in(a[l], flush), in(b[l], flush), in(c[l], flush)); });
     commit_vdst(w, e, out);
+}
+
+// Sources A, B, C of the instruction feed F's three arguments (the *mk forms
+// put their literal K in the middle). The plain form (src0 a VGPR, src1 and
+// src2 VGPRs, SGPRs or constants): v_lshl_add_u32 v, v, 2, v of the 32x32
+// kernels' address arithmetic took about 630 host instructions through the
+// copies (callgrind, 256^3 dpp0_32).
+template <u32 (*F)(u32, u32, u32), int A = 0, int B = 1, int C = 2>
+void vop3(Wave& w, const ExecInst& e) {
+    constexpr std::uint8_t bits = PLAIN_SRC0 | PLAIN_SRC1 | PLAIN_SRC2 | PLAIN_NO_DPP | PLAIN_RESULT | PLAIN_SRC0_VGPR;
+    if ((e.plain & bits) != bits || w.exec() != ~0ull) return vop3_general<F, A, B, C>(w, e);
+    u32* dst = w.v[e.dst.index];
+    const auto run = [dst](auto a, auto b, auto c) {
+        // The sources in F's order.
+        const auto pick = [&](auto k) {
+            if constexpr (decltype(k)::value == 0) return a;
+            else if constexpr (decltype(k)::value == 1) return b;
+            else return c;
+        };
+        const auto x = pick(std::integral_constant<int, A>{});
+        const auto y = pick(std::integral_constant<int, B>{});
+        const auto z = pick(std::integral_constant<int, C>{});
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (plain_avx2) return plain_lanes3_avx2<F>(dst, x, y, z);
+#endif
+        plain_lanes3_baseline<F>(dst, x, y, z);
+    };
+    const VgprLanes a{w.v[e.src[0].index]};
+    const Src &s1 = e.src[1], &s2 = e.src[2];
+    switch (e.plain & (PLAIN_SRC1_VGPR | PLAIN_SRC2_VGPR)) {
+    case PLAIN_SRC1_VGPR | PLAIN_SRC2_VGPR: return run(a, VgprLanes{w.v[s1.index]}, VgprLanes{w.v[s2.index]});
+    case PLAIN_SRC1_VGPR: return run(a, VgprLanes{w.v[s1.index]}, ScalarLanes{plain_scalar(w, s2)});
+    case PLAIN_SRC2_VGPR: return run(a, ScalarLanes{plain_scalar(w, s1)}, VgprLanes{w.v[s2.index]});
+    default: return run(a, ScalarLanes{plain_scalar(w, s1)}, ScalarLanes{plain_scalar(w, s2)});
+    }
 }
 
 // ---- the GEMM inner loop ----------------------------------------------------
@@ -859,6 +936,14 @@ inline u64 flush64(u64 bits) { return (bits & 0x7ff0000000000000ull) ? bits : bi
 
 }  // namespace
 
+void use_plain_avx2(bool avx2) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    plain_avx2 = avx2 && host_cpu().avx2;
+#else
+    (void)avx2;
+#endif
+}
+
 // 64-bit lane values of source i (two dwords, or one zero-extended; f64
 // sources flushed per ST_FLUSH64, 32-bit f32 ones per ST_FLUSH).
 void fetch_wide(Wave& w, const ExecInst& e, unsigned i, u64* out) {
@@ -946,6 +1031,11 @@ __attribute__((target("avx2"), noinline)) u64 compare_lanes_avx2(A a, B b) {
     return bits;
 }
 #endif
+// Out of line, as the AVX2 one (plain_lanes_baseline).
+template <bool (*F)(u32, u32), class A, class B>
+__attribute__((noinline)) u64 compare_lanes_baseline(A a, B b) {
+    return compare_lanes<F>(a, b);
+}
 template <bool (*F)(u32, u32)>
 __attribute__((noinline)) u64 compare_fetched(Wave& w, const ExecInst& e) {
     alignas(64) Lanes t0, t1;
@@ -965,12 +1055,12 @@ void vopc(Wave& w, const ExecInst& e) {
                 return;
             }
 #endif
-            result = compare_lanes<F>(a, b);
+            result = compare_lanes_baseline<F>(a, b);
         });
+        result &= w.exec();  // inactive lanes write 0 (no DPP: write_lanes is EXEC)
     } else {
-        result = compare_fetched<F>(w, e);
+        result = compare_fetched<F>(w, e) & write_lanes(w, e);
     }
-    result &= write_lanes(w, e);  // inactive lanes write 0
     write_sdst(w, mask_dst(e), result);
     if (WriteExec) w.set_exec(result);
 }
@@ -1319,25 +1409,31 @@ __attribute__((noinline)) void cndmask_general(Wave& w, const ExecInst& e) {
     commit_vdst(w, e, out);
 }
 
+// The plain form's baseline loop, out of line (plain_lanes_baseline).
+template <class A, class B>
+__attribute__((noinline)) void select_lanes_baseline(u32* dst, A a, B b, u64 mask) {
+#if defined(__SSE2__)
+    const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+    for (unsigned l = 0; l < 64; l += 4) {  // lanes l..l+3 of a and b are read before they are written
+        const __m128i take_b =
+            _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(unsigned(mask >> l) & 0xfu)), bit), bit);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + l),
+                         _mm_or_si128(_mm_and_si128(take_b, b.four(l)), _mm_andnot_si128(take_b, a.four(l))));
+    }
+#else
+    for (unsigned l = 0; l < 64; ++l) dst[l] = ((mask >> l) & 1) ? b(l) : a(l);
+#endif
+}
+
 void cndmask(Wave& w, const ExecInst& e) {
-    if (!plain_sources(e) || !plain_vgpr_result(w, e)) return cndmask_general(w, e);
+    if (!plain_binary(w, e)) return cndmask_general(w, e);
     u32* dst = w.v[e.dst.index];
     const u64 mask = mask_src(w, e);
     with_plain_sources(w, e, [dst, mask](auto a, auto b) {
 #if defined(__x86_64__) && defined(__GNUC__)
         if (plain_avx2) return select_lanes_avx2(dst, a, b, mask);
 #endif
-#if defined(__SSE2__)
-        const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
-        for (unsigned l = 0; l < 64; l += 4) {  // lanes l..l+3 of a and b are read before they are written
-            const __m128i take_b =
-                _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(int(unsigned(mask >> l) & 0xfu)), bit), bit);
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + l),
-                             _mm_or_si128(_mm_and_si128(take_b, b.four(l)), _mm_andnot_si128(take_b, a.four(l))));
-        }
-#else
-        for (unsigned l = 0; l < 64; ++l) dst[l] = ((mask >> l) & 1) ? b(l) : a(l);
-#endif
+        select_lanes_baseline(dst, a, b, mask);
     });
 }
 

@@ -26,6 +26,23 @@ enum class FloatPolicy : std::uint8_t {
     half,          // f16 op: applies the FP16 denorm mode and f16 clamp/omod itself (sem_half.cpp)
 };
 
+// A SALU op's functions for operands whose kinds are known at build time
+// (sem_scalar.cpp): fn[src0][src1] by ScalarRead, for a destination that is
+// an SGPR of the op's width (or none for a compare). Why: the general
+// function's reads and write test the operands' kinds and widths on every
+// instruction (read64, write_sdst), and SALU instructions are about a
+// quarter of the 32x32 kernels' instructions.
+enum class ScalarRead : std::uint8_t {
+    sreg,  // Wave::sreg[index]: `dwords` dwords
+    imm,   // Src::value, zero-extended
+    none,  // 0 (no such operand)
+};
+struct ScalarForms {
+    ExecFn fn[2][3] = {};     // [src0: sreg, imm][src1: sreg, imm, none]
+    std::uint8_t dwords = 1;  // the op's operand and result width
+    bool writes_dst = true;   // false: SCC only (s_cmp)
+};
+
 struct Semantic {
     ExecFn fn = nullptr;
     InstClass cls = InstClass::other;
@@ -35,6 +52,7 @@ struct Semantic {
     // (the ISA's "Supports saturation (unsigned 32-bit integer domain)" and
     // the like); null where integer clamp is not modelled (the run stops).
     ExecFn saturating = nullptr;
+    const ScalarForms* scalar_forms = nullptr;  // SALU ops with build-time operand reads
 };
 
 using Table = std::array<Semantic, op_count>;
@@ -50,6 +68,11 @@ inline void set(Table& t, Op op, ExecFn fn, InstClass cls, FloatPolicy fp = Floa
     Semantic& s = t[static_cast<std::size_t>(op)];
     if (s.fn) throw std::logic_error("semantic table: " + std::string(mnemonic(op)) + " is registered twice");
     s = Semantic{fn, cls, fp, accumulator == Accumulator::destination};
+}
+
+// Registers an op's ScalarForms (after its semantic).
+inline void set_scalar_forms(Table& t, Op op, const ScalarForms* forms) {
+    t[static_cast<std::size_t>(op)].scalar_forms = forms;
 }
 
 // Registers the form op runs when its clamp bit is set (Semantic::saturating).
@@ -95,17 +118,19 @@ inline bool flushes_inputs(FloatDenormMode d) {
 inline std::uint32_t read32(const Wave& w, const Src& s) {
     switch (s.kind) {
     case Src::Kind::sreg: return w.sreg[s.index];
-    case Src::Kind::imm: return static_cast<std::uint32_t>(s.value);
+    case Src::Kind::imm: return s.value;
     case Src::Kind::scc: return w.scc ? 1u : 0u;
     case Src::Kind::vccz: return w.vcc() == 0 ? 1u : 0u;
     case Src::Kind::execz: return w.exec() == 0 ? 1u : 0u;
     default: return 0;
     }
 }
+// A 64-bit constant: Src::value and its high half in the program (Program::constant_high).
+std::uint64_t constant64(const Wave& w, const Src& s);
 inline std::uint64_t read64(const Wave& w, const Src& s) {
     switch (s.kind) {
     case Src::Kind::sreg: return s.dwords > 1 ? w.read64(s.index) : w.sreg[s.index];
-    case Src::Kind::imm: return s.dwords > 1 ? s.value : static_cast<std::uint32_t>(s.value);
+    case Src::Kind::imm: return s.dwords > 1 ? constant64(w, s) : s.value;
     default: return read32(w, s);
     }
 }
@@ -142,6 +167,11 @@ inline const std::uint32_t* fetch(Wave& w, const ExecInst& e, unsigned i, Lanes 
     if (s.kind == Src::Kind::vgpr && !(e.transform[i] & ~skip) && !(i == 0 && e.dpp)) return w.v[s.index + dword];
     return fetch_copy(w, e, i, tmp, dword, skip);
 }
+
+// Whether the plain VALU forms (sem_vector.cpp) take their AVX2 loops where
+// the host has AVX2 (the default) or the SSE2 ones: for tests, which set it
+// only while no launch runs.
+void use_plain_avx2(bool avx2);
 
 // Lanes a VALU instruction writes: EXEC, narrowed by DPP masks.
 inline std::uint64_t write_lanes(const Wave& w, const ExecInst& e) {

@@ -14,12 +14,14 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <tuple>
 
+#include "emu/exec/semantics.hpp"
 #include "emu/exec/wave.hpp"
 #include "kernel_builder.hpp"
 
@@ -1097,7 +1099,10 @@ TEST_CASE("LDS reads landing at issue and verified addresses equal the general p
 // path. Both against the ISA's lane values: v_add_u32, v_sub(rev)_u32,
 // v_cndmask_b32 and v_cmp with an SGPR, an inline constant or a literal,
 // in VOP2 and VOP3 form, two scalar sources, the destination aliasing
-// either source or both.
+// either source or both; three-source VOP3 ops (v_lshl_add_u32, v_add3_u32)
+// with VGPR, SGPR and constant src1/src2. The plain forms run with their
+// AVX2 loops and their SSE2 ones (sem::use_plain_avx2), and the general path
+// (use_general_paths) runs the same program.
 TEST_CASE("VALU ops with VGPR, SGPR and constant sources compute the ISA's lane values", "[exec][fast_paths]") {
     constexpr std::uint32_t s20 = 0x7ffffff0u;
     const char* const ops = R"(
@@ -1121,8 +1126,13 @@ TEST_CASE("VALU ops with VGPR, SGPR and constant sources compute the ISA's lane 
   v_subrev_u32 v23, s20, v23
   v_add_u32_e64 v24, s20, s20
   v_add_u32_e64 v25, s20, 1
+  v_lshl_add_u32 v26, v2, 2, v3
+  v_lshl_add_u32 v27, v2, s21, 64
+  v_mul_lo_u32 v28, v2, s20
+  v_add3_u32 v29, v2, v3, v29
+  v_lshl_add_u32 v30, v2, v3, s20
 )";
-    constexpr unsigned first = 10, count = 16;
+    constexpr unsigned first = 10, count = 21;
     const auto expected = [&](unsigned reg, std::uint32_t x, std::uint32_t y) -> std::uint32_t {
         const bool negative = std::int32_t(x) < 0;
         switch (reg) {
@@ -1142,6 +1152,11 @@ TEST_CASE("VALU ops with VGPR, SGPR and constant sources compute the ISA's lane 
         case 23: return y - s20;
         case 24: return s20 + s20;
         case 25: return s20 + 1u;
+        case 26: return (x << 2) + y;
+        case 27: return x + 64u;  // s21 = 0
+        case 28: return x * s20;
+        case 29: return x + y + y;
+        case 30: return (x << (y & 31)) + s20;
         }
         return 0;
     };
@@ -1157,25 +1172,33 @@ TEST_CASE("VALU ops with VGPR, SGPR and constant sources compute the ISA's lane 
             s << "  global_store_dword v1, v" << r << ", s[4:5]\n  s_add_u32 s4, s4, 256\n  s_addc_u32 s5, s5, 0\n";
         KernelOptions options;
         options.mcpu = "gfx906";
-        options.vgprs = 32;
+        options.vgprs = 40;
         const CodeObject co = assemble_kernel(s.str(), options);
-        const Program program = build_program(co, co.kernels.at(0));
+        const std::array<Program, 2> programs = fast_and_general(co);
         std::mt19937 rng(900 + active);
         std::vector<std::uint32_t> x(64), y(64);
         for (std::uint32_t& v : x) v = rng();
         for (std::uint32_t& v : y) v = rng();
-        TestRun run(64 * count);
-        run.fill(1, x);
-        run.fill(2, y);
-        const DispatchResult r = run.run(program);
-        INFO((r.fault ? r.fault->message : std::string()));
-        REQUIRE(r.ok());
-        const std::vector<std::uint32_t> got = run.read(0, 64 * count);
-        for (unsigned reg = first; reg < first + count; ++reg)
-            for (unsigned lane = 0; lane < 64; ++lane) {
-                INFO("v" << reg << " lane " << lane);
-                REQUIRE(got[64 * (reg - first) + lane] == (lane < active ? expected(reg, x[lane], y[lane]) : y[lane]));
-            }
+        // The plain forms' AVX2 loops (where the host has AVX2) and their SSE2
+        // ones, and the general path.
+        for (const auto& [path, avx2] : {std::pair{0, true}, std::pair{0, false}, std::pair{1, true}}) {
+            INFO((path == 0 ? "plain forms" : "general path") << (avx2 ? "" : ", SSE2 loops"));
+            TestRun run(64 * count);
+            run.fill(1, x);
+            run.fill(2, y);
+            sem::use_plain_avx2(avx2);
+            const DispatchResult r = run.run(programs[std::size_t(path)]);
+            sem::use_plain_avx2(true);
+            INFO((r.fault ? r.fault->message : std::string()));
+            REQUIRE(r.ok());
+            const std::vector<std::uint32_t> got = run.read(0, 64 * count);
+            for (unsigned reg = first; reg < first + count; ++reg)
+                for (unsigned lane = 0; lane < 64; ++lane) {
+                    INFO("v" << reg << " lane " << lane);
+                    REQUIRE(got[64 * (reg - first) + lane] ==
+                            (lane < active ? expected(reg, x[lane], y[lane]) : y[lane]));
+                }
+        }
     }
 }
 
@@ -1234,4 +1257,83 @@ TEST_CASE("LDS reads in flight across an MFMA land at issue unless the MFMA's tu
     CHECK(results[0][4 * 3 + 2] == 0x10203u);
     CHECK(results[0][256 + 3] == 0x10103u);
     CHECK(results[0][4 * 3 + 3] != 0u);
+}
+
+// SALU ops whose operand reads program.cpp chooses at build time (SGPRs of
+// the op's width, 32-bit constants, 64-bit constants with a zero high half)
+// against the general function (use_general_paths), and both against the
+// ISA's values: 32- and 64-bit results, SCC in and out, operands the forms
+// leave to the general function (a 64-bit constant with a high half, an
+// SGPR shift amount of a 64-bit shift, a 32-bit result of a 64-bit op).
+TEST_CASE("SALU ops with SGPR and constant operands: the build-time forms equal the general path",
+          "[exec][fast_paths]") {
+    struct Op {
+        const char* text;  // writes s30 or s[30:31] (or only SCC)
+        std::function<std::uint64_t(std::uint32_t, std::uint32_t, std::uint32_t, bool)> value;
+    };
+    using u64 = std::uint64_t;
+    const auto wide = [](std::uint32_t lo, std::uint32_t hi) { return u64(hi) << 32 | lo; };
+    const std::vector<Op> ops = {
+        {"s_add_u32 s30, s12, s13", [](auto a, auto b, auto, bool) { return u64(std::uint32_t(a + b)); }},
+        {"s_add_u32 s30, 5, s13", [](auto, auto b, auto, bool) { return u64(std::uint32_t(5 + b)); }},
+        {"s_addc_u32 s30, s12, s13", [](auto a, auto b, auto, bool c) { return u64(std::uint32_t(a + b + c)); }},
+        {"s_addc_u32 s30, s12, 0", [](auto a, auto, auto, bool c) { return u64(std::uint32_t(a + c)); }},
+        {"s_sub_u32 s30, s12, 0x12345678",
+         [](auto a, auto, auto, bool) { return u64(std::uint32_t(a - 0x12345678u)); }},
+        {"s_subb_u32 s30, s12, s13", [](auto a, auto b, auto, bool c) { return u64(std::uint32_t(a - b - c)); }},
+        {"s_min_u32 s30, s12, 100", [](auto a, auto, auto, bool) { return u64(std::min(a, 100u)); }},
+        {"s_cselect_b32 s30, s12, 3", [](auto a, auto, auto, bool c) { return u64(c ? a : 3u); }},
+        {"s_mov_b32 s30, s13", [](auto, auto b, auto, bool) { return u64(b); }},
+        {"s_mov_b32 s30, -7", [](auto, auto, auto, bool) { return u64(0xfffffff9u); }},
+        {"s_and_b32 s30, s12, 0xff", [](auto a, auto, auto, bool) { return u64(a & 0xffu); }},
+        {"s_mul_i32 s30, s12, -3", [](auto a, auto, auto, bool) { return u64(std::uint32_t(a * 0xfffffffdu)); }},
+        {"s_mul_i32 s30, s12, s14", [](auto a, auto, auto c, bool) { return u64(std::uint32_t(a * c)); }},
+        {"s_mov_b64 s[30:31], s[12:13]", [&](auto a, auto b, auto, bool) { return wide(a, b); }},
+        {"s_mov_b64 s[30:31], 0x12345678", [](auto, auto, auto, bool) { return u64(0x12345678u); }},
+        {"s_mov_b64 s[30:31], -1", [](auto, auto, auto, bool) { return ~u64(0); }},
+        {"s_mov_b64 s[30:31], 1.0", [](auto, auto, auto, bool) { return u64(0x3ff0000000000000ull); }},
+        {"s_lshl_b64 s[30:31], s[12:13], 3", [&](auto a, auto b, auto, bool) { return wide(a, b) << 3; }},
+        {"s_lshl_b64 s[30:31], s[12:13], s14", [&](auto a, auto b, auto c, bool) { return wide(a, b) << (c & 63); }},
+        {"s_and_b64 s[30:31], s[12:13], 0x7fffffff", [&](auto a, auto, auto, bool) { return u64(a & 0x7fffffffu); }},
+        {"s_bcnt1_i32_b64 s30, s[12:13]",
+         [&](auto a, auto b, auto, bool) { return u64(__builtin_popcountll(wide(a, b))); }},
+        {"s_cmp_eq_u32 s12, s13", nullptr},
+        {"s_cmp_eq_u32 s12, 0x55", nullptr},
+        {"s_cmp_lg_u64 s[12:13], 0", nullptr},
+    };
+    std::ostringstream s;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        // SCC in: 1 for even ops, 0 for odd ones; s31 cleared under 32-bit results.
+        s << (i % 2 == 0 ? "  s_cmp_eq_u32 s12, s12\n" : "  s_cmp_lg_u32 s12, s12\n") << "  s_mov_b32 s30, 0\n"
+          << "  s_mov_b32 s31, 0\n  " << ops[i].text << "\n  s_cselect_b32 s32, 1, 0\n";
+        for (const char* reg : {"s30", "s31", "s32"})
+            s << "  v_mov_b32 v2, " << reg << "\n  global_store_dword v1, v2, s[4:5]\n  s_add_u32 s4, s4, 256\n"
+              << "  s_addc_u32 s5, s5, 0\n";
+    }
+    KernelOptions options;
+    options.mcpu = "gfx906";
+    const CodeObject co = assemble_kernel(s.str(), options);
+    const std::array<Program, 2> programs = fast_and_general(co);
+    const std::vector<std::array<std::uint32_t, 3>> inputs = {
+        {0x80000001u, 0xfffffffeu, 35u}, {0x55u, 0x55u, 0u}, {0xffffffffu, 0u, 7u}, {0u, 0u, 64u}};
+    for (const auto& in : inputs) {
+        INFO("s12 0x" << std::hex << in[0] << " s13 0x" << in[1] << " s14 0x" << in[2]);
+        std::vector<std::uint32_t> got[2];
+        for (std::size_t path = 0; path < 2; ++path) {
+            TestRun run(64 * 3 * ops.size());
+            run.value = {in[0], in[1], in[2], 0};
+            const DispatchResult r = run.run(programs[path]);
+            INFO((r.fault ? r.fault->message : std::string()));
+            REQUIRE(r.ok());
+            got[path] = run.read(0, 64 * 3 * ops.size());
+        }
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            INFO(ops[i].text);
+            for (unsigned k = 0; k < 3; ++k) REQUIRE(got[0][64 * (3 * i + k)] == got[1][64 * (3 * i + k)]);
+            if (ops[i].value) {
+                const u64 want = ops[i].value(in[0], in[1], in[2], i % 2 == 0);
+                REQUIRE(wide(got[0][64 * 3 * i], got[0][64 * (3 * i + 1)]) == want);
+            }
+        }
+    }
 }
