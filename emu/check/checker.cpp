@@ -87,28 +87,28 @@ public:
     const std::uint8_t* watched_instructions() const override { return watched_.data(); }
 
     void issued(const Wave& w, const ExecInst& e, const emu::InFlightMemoryOp& p) override {
-        const InstFacts& f = checker_.facts()[e.index];
         const RegRange dest = destination(p);
         // The entry the plan expects of the instruction, or one that differs.
-        const InFlightMemoryOp& planned = checker_.planned_entry(e.index);
+        const Checker::PlannedIssue& planned = checker_.planned_issue(e.index);
         InFlightMemoryOp entry;
-        if (checker_.plan().counter[e.index] == p.counter && dest.slot == planned.dest.slot &&
-            dest.count == planned.dest.count) {
-            entry = planned;
+        if (planned.counter == p.counter && dest.slot == planned.entry.dest.slot &&
+            dest.count == planned.entry.dest.count) {
+            entry = planned.entry;
         } else {
-            entry = entry_kind(p.counter, f.flat);
+            entry = entry_kind(p.counter, planned.flat);
             entry.inst = e.index;
             entry.dest = dest;
+            entry.footprint = footprint_of(dest);
             if (!as_planned(e.index, p.counter, entry.dest)) watched_.assign(watched_.size(), 1);
         }
         entry.lanes = p.dest == emu::InFlightMemoryOp::Dest::sgpr ? 0 : p.lanes;
-        entry.lds_write = f.ds && p.dest == emu::InFlightMemoryOp::Dest::none;
+        entry.lds_write = planned.ds && p.dest == emu::InFlightMemoryOp::Dest::none;
         WaveModel& m = model(w);
-        const bool dest_pending = entry.dest.count && m.scoreboard.any_pending(entry.dest);
+        const bool dest_pending = entry.dest.count && m.scoreboard.any_pending(entry.dest, entry.footprint);
         if (dest_pending)
             if (const InFlightMemoryOp* other = m.scoreboard.unordered_with(entry))
                 report_unordered_load(w, e, p.lanes, entry, *other);
-        m.scoreboard.issue(entry, dest_pending);
+        m.scoreboard.issue_with_footprint(entry, entry.footprint, dest_pending);
         if (p.writes_memory && p.counter == WaitCounter::vm) ++m.sync.stores_issued;
     }
 
@@ -346,11 +346,18 @@ Checker::Checker(const Program& program, CheckOptions options)
       global_sync_(program) {
     planned_entries_.resize(plan_.counter.size());
     for (std::size_t i = 0; i < planned_entries_.size(); ++i) {
+        PlannedIssue& planned = planned_entries_[i];
+        planned.counter = plan_.counter[i];
+        if (i < facts_.size()) {
+            planned.ds = facts_[i].ds;
+            planned.flat = facts_[i].flat;
+        }
         if (!plan_.counter[i]) continue;
-        InFlightMemoryOp& entry = planned_entries_[i];
-        entry = entry_kind(*plan_.counter[i], facts_[i].flat);
+        InFlightMemoryOp& entry = planned.entry;
+        entry = entry_kind(*plan_.counter[i], planned.flat);
         entry.inst = static_cast<std::uint32_t>(i);
         entry.dest = plan_.load_result[i];
+        entry.footprint = footprint_of(entry.dest);
     }
 }
 

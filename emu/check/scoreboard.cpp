@@ -5,7 +5,7 @@
 namespace dppgemm::emu::check {
 
 namespace {
-static_assert(slot_count / 64 <= 64, "a word mask of the slot bitmap fits a 64-bit word");
+static_assert(slot_count / 64 + 1 <= 64, "a word mask of the slot bitmap fits a 64-bit word");
 
 // Whether a was issued before b (orders of entries in flight are at most
 // vm_limit + lgkm_limit apart, so the difference survives wrapping).
@@ -46,6 +46,13 @@ const InFlightMemoryOp* Scoreboard::oldest(Keep keep) const {
 [[gnu::always_inline]] inline void Scoreboard::complete(const InFlightMemoryOp& e, Completed& done) {
     done.lgkm += e.lgkm;
     done.flat += e.vm && e.lgkm;
+    const SlotFootprint& f = e.footprint;
+    if (!f.general) {
+        bits_[f.word] &= ~f.low;
+        bits_[f.word + 1] &= ~f.high;
+        done.words |= std::uint64_t{f.low != 0} << f.word | std::uint64_t{f.high != 0} << (f.word + 1);
+        return;
+    }
     for_slot_words(e.dest, [&](unsigned word, std::uint64_t bits) {
         done.words |= std::uint64_t{1} << word;
         bits_[word] &= ~bits;

@@ -1,6 +1,8 @@
 // The wait-count model on its own (docs/checkers.md, "Memory counters"): which
 // loads s_waitcnt certainly completes, in the cases the SGEMM kernels never
 // reach (FLAT, SMEM, two loads into one register, a counter at its limit).
+#include <array>
+
 #include <catch2/catch.hpp>
 
 #include "emu/check/scoreboard.hpp"
@@ -121,4 +123,25 @@ TEST_CASE("scoreboard: the oldest unfinished LDS write, across the counters") {
     s.wait(no_vm_wait, 0);
     CHECK(s.unfinished_lds_write() == nullptr);
     CHECK(pending(s, 10));
+}
+
+TEST_CASE("scoreboard: a range's footprint is the bits for_slot_words gives, for every range it covers") {
+    std::size_t compared = 0;
+    for (unsigned slot = 0; slot < slot_count; ++slot)
+        for (unsigned count = 0; count <= 64 && slot + count <= slot_count + 1; ++count) {
+            const RegRange range{static_cast<std::uint16_t>(slot), static_cast<std::uint8_t>(count)};
+            std::array<std::uint64_t, slot_count / 64 + 1> general{}, fast{};
+            for_slot_words(range, [&](unsigned word, std::uint64_t bits) { general[word] |= bits; });
+            const SlotFootprint f = footprint_of(range);
+            if (f.general) {
+                CHECK((count >= 64 || slot + count > slot_count));
+                continue;
+            }
+            fast[f.word] |= f.low;
+            fast[f.word + 1] |= f.high;
+            REQUIRE(fast == general);
+            ++compared;
+        }
+    // count 0 at each slot; counts 1..63 at slots 0..slot_count - count
+    CHECK(compared == 768u + 63u * 769u - 63u * 64u / 2u);
 }
