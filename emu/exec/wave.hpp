@@ -128,11 +128,15 @@ public:
         Fifo& f = fifos_[index(c)];
         return f.entries[f.head];
     }
+    // An emptied ring starts again at position 0: the next entries reuse the
+    // data blocks (4 KiB each) the last ones used, still in the host's
+    // cache, instead of walking all of the ring's blocks (the SGEMM kernels
+    // wait for every load each k step, so most loads find the ring empty).
     void pop(WaitCounter c) {
         const unsigned k = index(c);
         Fifo& f = fifos_[k];
-        f.head = (f.head + 1) % capacity(k);
         --f.count;
+        f.head = f.count == 0 ? 0 : (f.head + 1) % capacity(k);
     }
     // The hardware counters' values: entries on vmcnt, and on lgkmcnt (LDS and SMEM alike).
     unsigned vmcnt() const { return fifos_[0].count; }
