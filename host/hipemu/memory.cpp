@@ -31,6 +31,18 @@ Runtime& runtime() { return Runtime::instance(); }
 std::mutex managed_mutex;
 std::set<void*> managed_blocks;
 
+// Unmaps and frees a host block that `blocks` (guarded by `mutex`: the
+// managed or the hipHostMalloc'd blocks) holds; false when it holds no
+// block at `pointer`.
+template <class Blocks>
+bool free_mapped_block(std::mutex& mutex, Blocks& blocks, void* pointer) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (blocks.erase(pointer) != 1) return false;
+    (void)runtime().unmap_host(pointer);
+    std::free(pointer);
+    return true;
+}
+
 constexpr size_t kPage = 4096;
 
 // `size` rounded up to a multiple of `alignment`; nothing when that overflows.
@@ -193,14 +205,7 @@ hipError_t fill_on_stream(void* dst, std::uint32_t pattern, std::size_t pattern_
 std::mutex host_blocks_mutex;
 std::map<void*, unsigned> host_blocks;
 
-// Unmaps and frees a hipHostMalloc'd block; false when `pointer` is not one.
-bool free_host_block(void* pointer) {
-    std::lock_guard<std::mutex> lock(host_blocks_mutex);
-    if (host_blocks.erase(pointer) != 1) return false;
-    (void)runtime().unmap_host(pointer);
-    std::free(pointer);
-    return true;
-}
+bool free_host_block(void* pointer) { return free_mapped_block(host_blocks_mutex, host_blocks, pointer); }
 
 }  // namespace
 
@@ -212,13 +217,7 @@ bool is_managed(const void* pointer) {
 }
 
 // hipFree of managed memory (api.cpp): true when `pointer` was one.
-bool free_managed(void* pointer) {
-    std::lock_guard<std::mutex> lock(managed_mutex);
-    if (managed_blocks.erase(pointer) != 1) return false;
-    (void)runtime().unmap_host(pointer);
-    std::free(pointer);
-    return true;
-}
+bool free_managed(void* pointer) { return free_mapped_block(managed_mutex, managed_blocks, pointer); }
 
 }  // namespace dppgemm::hipemu
 
