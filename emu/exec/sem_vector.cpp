@@ -889,6 +889,32 @@ __attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, c
     else multiply_add_rows<Fused, false, Dpp>(a, b, c, dst, row_lanes, valid, write);
 }
 
+// A run on every lane whose steps all read their VGPRs in place, none
+// watched but the first (the SGEMM kernels' runs, checked or not): no
+// observer test per step, and the DPP steps whose every lane has a source
+// and is written (DppPattern::full_exec, quad_perm and row_newbcast) with
+// constant masks. Through the general loop below, the per-step tests and
+// the masks were about half of a fused DPP step's host instructions
+// (dpp2_64_denorm, perf at 1024^3).
+template <bool Fused, bool FlushOut, int B, int C>
+__attribute__((target("avx512f"))) void multiply_add_full_exec_steps(Wave& w, const MultiplyAddStep* steps,
+                                                                     unsigned length) {
+    for (unsigned i = 0; i < length; ++i) {
+        const MultiplyAddStep& x = steps[i];
+        const u32 *a = w.v[x.src[0]], *b = w.v[x.src[B]], *c = w.v[x.src[C]];
+        u32* dst = w.v[x.dst];
+        if (x.kind == MultiplyAddStep::Kind::direct) {
+            multiply_add_rows<Fused, FlushOut, false>(a, b, c, dst, nullptr, ~0ull, ~0ull);
+        } else if (x.dpp->full_exec != DppPattern::FullExec::rows) {  // x.kind is row_dpp (in place)
+            multiply_add_rows<Fused, FlushOut, true>(a, b, c, dst, x.dpp->row_lanes, ~0ull, ~0ull);
+        } else {
+            const u64 valid = x.dpp->valid_sources(~0ull);
+            multiply_add_rows<Fused, FlushOut, true>(a, b, c, dst, x.dpp->row_lanes, valid,
+                                                     x.dpp->write_mask(~0ull, valid));
+        }
+    }
+}
+
 // multiply_add_run_avx2 with the rows above for VGPR operands, DPP or not.
 template <bool Fused, int A, int B, int C>
 __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_run_avx512(Wave& w, const ExecInst* run,
@@ -898,6 +924,12 @@ __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_run_avx5
     const bool flush_out = run[0].flush_out;  // the same for the whole run
     const Workgroup& group = *w.group;        // the run loop announced run[0] to the observer
     const MultiplyAddStep* steps = run[0].multiply_add_steps;
+    // In place: every step direct or row_dpp (Program::multiply_add_steps).
+    if (exec == ~0ull && run[0].multiply_add_run_in_place == length && steps_unwatched(group, run, length)) {
+        if (flush_out) multiply_add_full_exec_steps<Fused, true, B, C>(w, steps, length);
+        else multiply_add_full_exec_steps<Fused, false, B, C>(w, steps, length);
+        return;
+    }
     for (unsigned i = 0; i < length; ++i) {
         if (i && group.watches(run[0].index + i)) group.observer->before_instruction(w, run[i]);
         const MultiplyAddStep& x = steps[i];
