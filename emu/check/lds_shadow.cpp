@@ -35,6 +35,7 @@ void LdsShadow::reset(std::uint32_t bytes) {
     read_inst_.resize(std::size_t(words_) * 64);
     epoch_low_ = write_low_ = low_ = ~0u;
     epoch_high_ = write_high_ = high_ = 0;
+    drop_deferred();
     size_log();
 }
 
@@ -61,6 +62,7 @@ void LdsShadow::new_epoch() {
     epoch_low_ = write_low_ = ~0u;
     epoch_high_ = write_high_ = 0;
     log_size_ = log_bits_size_ = 0;
+    drop_deferred();
 }
 
 namespace {
@@ -81,6 +83,7 @@ void widen(const std::uint64_t* from, std::uint32_t from_words, std::uint64_t* t
 }  // namespace
 
 void LdsShadow::use_bytes() {
+    record_deferred();  // in the units they were found in
     for (auto& p : patterns_)
         if (p) p->valid = false;
     if (unit_shift_ == 0) return;
@@ -242,6 +245,7 @@ LdsShadow::Pattern& LdsShadow::new_pattern(const MemoryAccess& a, std::uint32_t 
                                 p.units == units && p.origin_byte_in_dword == origin % 4 &&
                                 same_relative(a, origin, p.relative);
     if (same) return p;
+    if (deferred_size_) record_deferred();  // they may use p
     p.valid = true;
     p.pattern_id = a.pattern_id;
     p.lanes = a.lanes;
@@ -344,10 +348,38 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
         for (std::uint32_t w = low_; w <= high_; ++w) record_read(wave, w, access_[w]);
 }
 
+// Word i takes the bits that word i - 1 shifts out (two steps: a shift by 64
+// is undefined).
+[[gnu::always_inline]] inline void LdsShadow::shift_span(const Pattern& p, std::uint32_t shift, std::uint32_t words,
+                                                         std::uint64_t* bits) {
+    std::uint64_t shifted_out = 0;
+    const std::size_t span_words = p.span.size();
+    for (std::uint32_t i = 0; i < words; ++i) {
+        const std::uint64_t word = i < span_words ? p.span[i] : 0;
+        bits[i] = word << shift | shifted_out;
+        shifted_out = (word >> 1) >> (63 - shift);
+    }
+}
+
+[[gnu::always_inline]] inline void LdsShadow::defer_read(const Pattern& p, std::uint32_t inst, std::uint32_t wave,
+                                                         std::uint32_t first_word, std::uint32_t words,
+                                                         std::uint32_t shift) {
+    if (deferred_size_ == deferred_limit) record_deferred();
+    DeferredRead& d = deferred_[deferred_size_++];
+    d.pattern = &p;
+    d.inst = inst;
+    d.wave = wave;
+    d.first_word = first_word;
+    d.words = words;
+    d.shift = shift;
+    deferred_low_ = std::min(deferred_low_, first_word);
+    deferred_high_ = std::max(deferred_high_, first_word + words - 1);
+}
+
 // The common case (an access inside the LDS of at most local_words words,
 // with no conflict) in one pass per step, on the stack: the access's words,
-// their conflicts, and the record. False, having changed nothing, if the
-// access is not that case.
+// their conflicts, and the record (a read's deferred). False, having changed
+// nothing but recording the deferred reads, if the access is not that case.
 [[gnu::always_inline]] inline bool LdsShadow::record_if_clean(const MemoryAccess& a, const Pattern& p,
                                                               std::uint32_t wave, std::uint32_t inst) {
     if (!a.lanes || wave >= waves_ || !p.span_units) return false;
@@ -357,28 +389,33 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
                         shift = static_cast<std::uint32_t>(start) % 64;
     const std::uint32_t words = (static_cast<std::uint32_t>(start) + p.span_units - 1) / 64 - first_word + 1;
     if (words > local_words) return false;
-    // The span shifted left by `shift`: word i takes the bits that word i - 1
-    // shifts out (two steps: a shift by 64 is undefined).
-    std::uint64_t bits[local_words], shifted_out = 0;
-    const std::size_t span_words = p.span.size();
-    for (std::uint32_t i = 0; i < words; ++i) {
-        const std::uint64_t word = i < span_words ? p.span[i] : 0;
-        bits[i] = word << shift | shifted_out;
-        shifted_out = (word >> 1) >> (63 - shift);
+    const std::uint32_t last_word = first_word + words - 1;
+    std::uint64_t bits[local_words];
+    if (!a.write) {
+        // A read conflicts only with other waves' writes: none outside the
+        // words written this epoch. Without a conflict it waits for a write.
+        if (first_word <= write_high_ && last_word >= write_low_) {
+            shift_span(p, shift, words, bits);
+            std::uint64_t conflicting = 0;
+            for (std::uint32_t i = 0; i < words; ++i) conflicting |= bits[i] & conflicts(first_word + i, wave, false);
+            if (conflicting) return false;
+        }
+        defer_read(p, inst, wave, first_word, words, shift);
+        return true;
     }
-    // A read conflicts only with other waves' writes: none outside the
-    // words written this epoch.
+    if (first_word <= deferred_high_ && last_word >= deferred_low_) record_deferred();
+    shift_span(p, shift, words, bits);
     std::uint64_t conflicting = 0;
-    if (a.write || (first_word <= write_high_ && first_word + words - 1 >= write_low_))
-        for (std::uint32_t i = 0; i < words; ++i) conflicting |= bits[i] & conflicts(first_word + i, wave, a.write);
+    for (std::uint32_t i = 0; i < words; ++i) conflicting |= bits[i] & conflicts(first_word + i, wave, true);
     if (conflicting) return false;
-    record_clean(wave, inst, a.write, first_word, words, bits);
+    record_clean(wave, inst, true, first_word, words, bits);
     return true;
 }
 
 LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst) {
     LdsConflict c;
     if (!a.lanes) return c;
+    if (deferred_size_) record_deferred();
     ensure_wave(wave);
     const std::int64_t start = static_cast<std::int64_t>(p.origin >> unit_shift_) + p.span_first;
     if (start >= 0 && start + p.span_units <= std::int64_t(units_)) {  // inside the LDS: the span shifted in place
@@ -441,6 +478,16 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
     std::uint64_t* logged = log_bits_.get() + log_bits_size_;
     log_bits_size_ += words;
     for (std::uint32_t i = 0; i < words; ++i) logged[i] = first_reads[i];
+}
+
+void LdsShadow::record_deferred() {
+    for (std::size_t r = 0; r < deferred_size_; ++r) {
+        const DeferredRead& d = deferred_[r];
+        std::uint64_t bits[local_words];
+        shift_span(*d.pattern, d.shift, d.words, bits);
+        record_clean(d.wave, d.inst, false, d.first_word, d.words, bits);
+    }
+    drop_deferred();
 }
 
 LdsConflict LdsShadow::check(const MemoryAccess& a, std::uint32_t inst, std::uint32_t wave, bool use_pattern_id) {

@@ -160,6 +160,32 @@ private:
     void record_clean(std::uint32_t wave, std::uint32_t inst, bool write, std::uint32_t first_word, std::uint32_t words,
                       const std::uint64_t* bits);
     void record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t bits);
+    // The span of pattern p shifted left by `shift` into bits[0 .. words).
+    static void shift_span(const Pattern& p, std::uint32_t shift, std::uint32_t words, std::uint64_t* bits);
+    // Clean reads not recorded yet, in order. A read matters to later
+    // accesses only through a write that overlaps it (a read conflicts only
+    // with other waves' writes, tested at once), and an epoch of reads only
+    // (the SGEMM kernels' compute phase) ends without one: its reads are
+    // dropped unrecorded. Recorded, in order, before a write that touches
+    // their words, before any access that goes the general way, and before
+    // a pattern they use changes; so the state any test or description
+    // reads is the one recording each read at once would give.
+    struct DeferredRead {
+        const Pattern* pattern;
+        std::uint32_t inst, wave, first_word, words, shift;
+    };
+    static constexpr std::size_t deferred_limit = 1024;
+    std::unique_ptr<DeferredRead[]> deferred_{new DeferredRead[deferred_limit]};
+    std::size_t deferred_size_ = 0;
+    std::uint32_t deferred_low_ = ~0u, deferred_high_ = 0;  // words the deferred reads touch
+    void defer_read(const Pattern& p, std::uint32_t inst, std::uint32_t wave, std::uint32_t first_word,
+                    std::uint32_t words, std::uint32_t shift);
+    void record_deferred();
+    void drop_deferred() {
+        deferred_size_ = 0;
+        deferred_low_ = ~0u;
+        deferred_high_ = 0;
+    }
     void record_write(std::uint32_t wave, std::uint32_t w, std::uint64_t bits, bool had_conflict);
     void write_out_log();
 };

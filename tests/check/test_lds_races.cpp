@@ -126,6 +126,46 @@ TEST_CASE("LDS race: a read names the last writer", "[check][lds]") {
                      "reads LDS 0x0, written by wave 1 with no s_barrier between"}});
 }
 
+// The shadow records a clean read only when a write touches its words, a
+// pattern it uses changes, or an access goes the general way
+// (lds_shadow.hpp, DeferredRead); the findings are those of recording it
+// at once.
+TEST_CASE("LDS race: reads recorded late still name the first reader", "[check][lds]") {
+    // Round 0: each wave's ds_write writes its own dwords (a wave's first
+    // access goes the general way, and the instruction gets its pattern).
+    // Round 1, after a barrier: waves 0 and 1 read dwords 0..63, and wave
+    // 2's ds_write, with the same pattern, writes them: only the overlap
+    // records the reads.
+    const Planted p = check_body(wave_number + lane_offset +
+                                     "  v_mov_b32 v8, v1\n  s_mov_b32 s21, 0\n"
+                                     ".Lround:\n  s_cmp_eq_u32 s21, 1\n  s_cbranch_scc0 .Lwrite\n"
+                                     "  s_cmp_eq_u32 s20, 2\n  s_cbranch_scc1 .Lwrite\n"
+                                     "  ds_read_b32 v3, v2\n  s_waitcnt lgkmcnt(0)\n  s_branch .Lend\n"
+                                     ".Lwrite:\n  ds_write_b32 v8, v5\n  s_waitcnt lgkmcnt(0)\n"
+                                     ".Lend:\n  v_mov_b32 v8, v2\n  s_add_u32 s21, s21, 1\n  s_cmp_lt_u32 s21, 2\n"
+                                     "  s_cbranch_scc0 .Ldone\n  s_barrier\n  s_branch .Lround\n.Ldone:",
+                                 waves(3));
+    check_races(p, {{2, all_lanes, "ds_write_b32 v8, v5", "ds_read_b32 v3", "other waves",
+                     "writes LDS 0x0, read by other waves with no s_barrier between"}});
+}
+
+TEST_CASE("LDS race: a read recorded late after its instruction's pattern changed", "[check][lds]") {
+    // Wave 0 writes dwords 384..447 (its first access goes the general
+    // way), then its ds_read reads dwords 0..63, then every other dword of
+    // 256..383: the first read keeps its own lanes. Wave 1 writes 0..63.
+    const Planted p = check_body(wave_number + lane_offset +
+                                     "  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lsecond\n"
+                                     "  ds_write_b32 v2, v0 offset:1536\n  v_mov_b32 v8, v2\n  s_mov_b32 s21, 0\n"
+                                     ".Lloop:\n  ds_read_b32 v3, v8\n  s_waitcnt lgkmcnt(0)\n"
+                                     "  v_lshlrev_b32 v8, 1, v2\n  v_add_u32 v8, 0x400, v8\n"
+                                     "  s_add_u32 s21, s21, 1\n  s_cmp_lt_u32 s21, 2\n  s_cbranch_scc1 .Lloop\n"
+                                     "  s_branch .Ldone\n"
+                                     ".Lsecond:\n  ds_write_b32 v2, v5\n  s_waitcnt lgkmcnt(0)\n.Ldone:",
+                                 waves(2, 2048));
+    check_races(p, {{1, all_lanes, "ds_write_b32 v2, v5", "ds_read_b32 v3", "wave 0",
+                     "writes LDS 0x0, read by wave 0 with no s_barrier between"}});
+}
+
 TEST_CASE("LDS race: ds_read2 conflicting in its second element only", "[check][lds]") {
     // Wave 0 writes 64 bits at 8 * lane for lanes 0-15 (dwords 0..31); wave 1
     // reads dword lane + 64 and dword lane: lanes 0-31 conflict.
