@@ -415,7 +415,6 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
 LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint32_t wave, std::uint32_t inst) {
     LdsConflict c;
     if (!a.lanes) return c;
-    if (deferred_size_) record_deferred();
     ensure_wave(wave);
     const std::int64_t start = static_cast<std::int64_t>(p.origin >> unit_shift_) + p.span_first;
     if (start >= 0 && start + p.span_units <= std::int64_t(units_)) {  // inside the LDS: the span shifted in place
@@ -431,6 +430,9 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
         for (const Run& run : p.runs) add(static_cast<std::int64_t>(p.origin >> unit_shift_) + run.first, run.count);
     }
     if (low_ > high_) return c;  // all past the LDS
+    // Accesses of disjoint words commute: only the deferred reads of these
+    // words must come first.
+    if (low_ <= deferred_high_ && high_ >= deferred_low_) record_deferred();
     std::uint64_t conflicting = 0;
     for (std::uint32_t w = low_; w <= high_; ++w) conflicting |= access_[w] & conflicts(w, wave, a.write);
     if (conflicting) {

@@ -166,10 +166,11 @@ private:
     // accesses only through a write that overlaps it (a read conflicts only
     // with other waves' writes, tested at once), and an epoch of reads only
     // (the SGEMM kernels' compute phase) ends without one: its reads are
-    // dropped unrecorded. Recorded, in order, before a write that touches
-    // their words, before any access that goes the general way, and before
-    // a pattern they use changes; so the state any test or description
-    // reads is the one recording each read at once would give.
+    // dropped unrecorded. Recorded, in order, before a write (or a read
+    // that goes the general way) touching words in their range, and before
+    // a pattern they use changes; accesses of disjoint words commute, so
+    // the state any test or description reads is the one recording each
+    // read at once would give.
     struct DeferredRead {
         const Pattern* pattern;
         std::uint32_t inst, wave, first_word, words, shift;
