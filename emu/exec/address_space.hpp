@@ -110,9 +110,9 @@ private:
 // A per-workgroup translation cache: most lanes of an instruction hit the
 // allocation the previous lane hit, and a GEMM kernel's loads alternate
 // between two allocations (A and B), so the last two allocations hit are
-// kept. With one, half of the 256^3 dpp0_32 launch's buffer loads went to
-// the allocation table (DeviceMemory::find, 0.94 M host instructions of
-// 105 M; callgrind).
+// kept. With one, 16,448 of the 18,432 buffer loads and stores of the
+// 256^3 dpp0_32 launch went to the allocation table (DeviceMemory::find,
+// 0.94 M host instructions of 105 M; callgrind).
 class Translator {
 public:
     explicit Translator(const DeviceMemory& memory) : memory_(&memory) {}
