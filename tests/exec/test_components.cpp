@@ -67,6 +67,28 @@ TEST_CASE("the translator's cached lookup and the step guess of each instruction
     CHECK(t.cached(b, 4) == nullptr);         // another allocation: no lookup
     CHECK(t.cached(a + 8, 4) == host_a + 8);  // and the cache still holds a
 
+    // The last two allocations hit are kept: loads alternating between two
+    // (A and B of a GEMM) find both, a third replaces the older one, and
+    // every translation gives the allocation's own bytes.
+    const std::uint64_t c = memory.allocate(4096);
+    const Allocation* const alloc_b = memory.find(b);
+    const Allocation* const alloc_c = memory.find(c);
+    REQUIRE(alloc_b != nullptr);
+    REQUIRE(alloc_c != nullptr);
+    for (int round = 0; round < 3; ++round) {
+        CHECK(t.translate(b + 12, 4) == alloc_b->bytes.get() + 12);
+        CHECK(t.cached(b + 16, 4) == alloc_b->bytes.get() + 16);  // the last hit
+        CHECK(t.translate(a + 40, 8) == host_a + 40);
+        CHECK(t.cached(a + 16, 4) == host_a + 16);
+        CHECK(t.cached(b, 4) == nullptr);  // only the last one answers cached()
+    }
+    CHECK(t.translate(c, 4096) == alloc_c->bytes.get());  // c and a now
+    CHECK(t.translate(a + 4092, 8) == nullptr);           // past a's end, in no allocation
+    CHECK(t.translate(a + 4, 4) == host_a + 4);
+    CHECK(t.translate(c + 8, 4) == alloc_c->bytes.get() + 8);
+    CHECK(t.translate(b + 4, 4) == alloc_b->bytes.get() + 4);
+    CHECK(t.translate(b + 4090, 8) == nullptr);  // across b's end
+
     // Two instructions of two waves, interleaved as a workgroup's waves run.
     const int inst[2] = {}, wave[2] = {};
     CHECK(t.step_since_last(&inst[0], &wave[0], a) == 0);  // first time: no step

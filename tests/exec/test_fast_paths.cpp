@@ -638,7 +638,8 @@ TEST_CASE("global and raw-buffer accesses: the direct path equals the lane-by-la
 // Raw-buffer dword loads whose lanes read consecutive dwords (sem_memory.cpp
 // moves four such lanes at a 16-byte aligned host address in one load):
 // every lane contiguous, runs of eight at a stride (a k-contiguous GEMM
-// operand), quads reversed, one lane out of its run, at instruction offsets
+// operand), quads reversed, one lane out of its run, every run whole but one
+// at a host address that is not 16-byte aligned, at instruction offsets
 // that keep or break the 16-byte alignment, all or some lanes active and
 // buffer ranges that cut the wave, against the lane-by-lane path.
 namespace {
@@ -651,6 +652,8 @@ std::string consecutive_lanes_body(unsigned active_lanes) {
         "  v_xor_b32 v8, 3, v0\n  v_lshlrev_b32 v3, 2, v8\n",  // 4 (l ^ 3)
         "  v_lshlrev_b32 v3, 2, v0\n  v_cmp_eq_u32 vcc, 5, v0\n  v_mov_b32 v10, 0xa0\n  v_cndmask_b32 v3, v3, v10, "
         "vcc\n",  // lane 5 at 160
+        "  v_lshlrev_b32 v3, 2, v0\n  v_subrev_u32 v10, 12, v0\n  v_cmp_gt_u32 vcc, 4, v10\n  v_add_u32 v10, 4, v3\n"
+        "  v_cndmask_b32 v3, v3, v10, vcc\n",  // lanes 12-15 at 4 l + 4: every run whole, one of them misaligned
     };
     std::ostringstream s;
     s << "  s_mov_b32 s20, s6\n  s_and_b32 s21, s7, 0xffff\n  s_mov_b32 s22, s12\n  s_mov_b32 s23, 0x00020000\n"
@@ -669,7 +672,7 @@ std::string consecutive_lanes_body(unsigned active_lanes) {
 }  // namespace
 
 TEST_CASE("raw-buffer loads of consecutive lanes: the direct path equals the lane-by-lane path", "[exec][fast_paths]") {
-    constexpr std::size_t segments = 12, dwords = 1024;  // loads read below 2 KiB, stores write 12 x 256 bytes
+    constexpr std::size_t segments = 15, dwords = 1024;  // loads read below 2 KiB, stores write 15 x 256 bytes
     std::vector<std::uint32_t> input(dwords);
     for (std::size_t i = 0; i < dwords; ++i) input[i] = 0x10000u + std::uint32_t(i);
     for (const unsigned active : {64u, 45u}) {
@@ -695,6 +698,9 @@ TEST_CASE("raw-buffer loads of consecutive lanes: the direct path equals the lan
                 // Lane 5 out of its run reads dword 40, lane 6 dword 6.
                 CHECK(results[0][9 * 64 + 5] == 0x10000u + 40u);
                 CHECK(results[0][9 * 64 + 6] == 0x10006u);
+                // Lanes 12-15 one dword further at offset 16: lane 12 reads dword 4 + 13, lane 16 dword 4 + 16.
+                CHECK(results[0][14 * 64 + 12] == 0x10000u + 17u);
+                CHECK(results[0][14 * 64 + 16] == 0x10000u + 20u);
             }
         }
     }
