@@ -433,6 +433,17 @@ void lds_reads_landing_at_issue(Program& p, LdsAnalysis& analysis, ExecFn ds_rea
     }
 }
 
+// ExecInst::lds_offset and lds_whole_dwords of each ds_read/ds_write.
+void lds_access_facts(Program& p, ExecFn ds_read, ExecFn ds_write) {
+    for (ExecInst& e : p.code) {
+        if (!e.inst || (e.fn != ds_read && e.fn != ds_write)) continue;
+        const OpInfo& info = e.inst->info();
+        e.lds_offset = static_cast<std::uint16_t>(e.inst->offset & 0xffff);
+        const bool whole = !info.has(OF_PAIR) && info.access_bytes >= 4 && e.src[0].kind == Src::Kind::vgpr;
+        e.lds_whole_dwords = whole ? static_cast<std::uint8_t>(info.access_bytes / 4) : 0;
+    }
+}
+
 // ExecInst::lds_address_verifier: for each ds_read/ds_write, the nearest
 // ds_read/ds_write before it that addresses through the same VGPR, when
 // only straight-line code lies between them (no branch target after the
@@ -660,6 +671,7 @@ void build_code(Program& p) {
     LdsAnalysis analysis(p);
     lds_reads_landing_at_issue(p, analysis, ds_read);
     lds_address_verifiers(p, analysis, ds_read, ds_write);
+    lds_access_facts(p, ds_read, ds_write);
     build_fp32_denorm_variants(p, table);
     p.wave_order_matters = std::any_of(p.insts.begin(), p.insts.end(), wave_order_matters);
 }
@@ -733,6 +745,7 @@ void use_general_paths(Program& program) {
             e.multiply_add_run_dpp = e.valu_dpp;
             e.lds_lands_at_issue = false;
             e.lds_address_verifier = 0;
+            e.lds_whole_dwords = 0;
             e.multiply_add_run_in_place = 0;
         }
     };
@@ -740,7 +753,6 @@ void use_general_paths(Program& program) {
     // Every DPP source gathered lane by lane (dpp_gather), not by rows.
     for (const std::unique_ptr<DppPattern>& pattern : program.dpp_patterns)
         pattern->row_local = pattern->half_local = false;
-    program.repeated_lds_accesses = false;
     general(program.code);
     for (std::vector<ExecInst>& code : program.code_by_fp32_denorm) general(code);
 }

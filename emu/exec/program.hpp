@@ -117,7 +117,15 @@ struct alignas(64) ExecInst {
     const DppPattern* dpp = nullptr;
     const MultiplyAddStep* multiply_add_steps = nullptr;  // Program::multiply_add_steps from this one on
     std::uint32_t target = 0;  // branch target index (Program::no_target when none or invalid)
-    std::uint32_t aux = 0;     // family specific (memory: bytes per lane, ...)
+    // ds_read/ds_write (sem_lds.cpp): the 16-bit offset, and the dwords per
+    // lane (1..4) when the instruction reads or writes one whole-dword
+    // element per lane, else 0: LDS accesses that repeat their memo's lane
+    // pattern with every lane active then take sem_lds.cpp's one-pass path
+    // (use_general_paths clears it). Here so that the access's common path
+    // reads this line and its conflict memo only, not the decoded Inst (two
+    // more lines) and the format table (callgrind, 256^3 dpp0_32).
+    std::uint16_t lds_offset = 0;
+    std::uint8_t lds_whole_dwords = 0;
     // ds_read/ds_write: index + 1 of the ds_read/ds_write just before this
     // one in straight-line code that addresses through the same VGPR, which
     // nothing writes in between (program.cpp, lds_address_verifiers); 0: none.
@@ -187,9 +195,6 @@ struct Program {
     // waves run between two barriers (see build_code): launch() then runs
     // the waves one after another even where it could spread them over threads.
     bool wave_order_matters = false;
-    // LDS accesses that repeat their memo's lane pattern with every lane
-    // active take sem_lds.cpp's one-pass path (use_general_paths clears it).
-    bool repeated_lds_accesses = true;
 
     // Index of the instruction starting at byte offset `pc`, or no_target.
     std::uint32_t index_of(std::int64_t pc) const;
@@ -220,7 +225,7 @@ std::string register_operand_error(const Program& program, const ExecInst& e);
 
 // Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
 // row_dpp_vgprs, plain, multiply_add_run(_in_place), lds_lands_at_issue,
-// lds_address_verifier, DppPattern::row_local, repeated_lds_accesses; SALU
+// lds_address_verifier, lds_whole_dwords, DppPattern::row_local; SALU
 // forms go back to their op's general function), in every denorm mode's
 // code, so that each instruction takes the general path (fetch, a
 // lane-by-lane gather, commit): tests run a program both ways and compare

@@ -27,7 +27,6 @@ struct DsFormat {
     bool st64 = false;           // offsets in units of 64 elements
     bool sign = false;
     bool d16 = false, hi = false;
-    bool one_whole_address = false;  // one address per lane, whole dwords: !two_addresses && bytes >= 4
     unsigned dwords_per_element() const { return bytes <= 4 ? 1u : bytes / 4u; }
     unsigned result_dwords() const { return dwords_per_element() * (two_addresses ? 2u : 1u); }
 };
@@ -45,7 +44,6 @@ DsFormat format_of(const OpInfo& info) {
     f.sign = info.has(OF_SIGN);
     f.d16 = info.has(OF_D16);
     f.hi = info.has(OF_HIGH_HALF);
-    f.one_whole_address = !f.two_addresses && f.bytes >= 4;
     return f;
 }
 
@@ -412,17 +410,18 @@ bool address_repeats(const Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
 // Inlined into ds_read and ds_write, as are account_repeated and
 // read_destination: the calls' register saves were about 40 host
 // instructions of a 32x32 ds_read_b64's 400 (callgrind, 256^3 dpp0_32_denorm).
-__attribute__((always_inline)) inline LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e,
-                                                                             const DsFormat& f, bool write) {
+// Reads the instruction's second line (ExecInst::lds_whole_dwords,
+// lds_offset) and the memo's first, not the decoded Inst or the format table.
+__attribute__((always_inline)) inline LdsConflictMemo* repeated_whole_access(Wave& w, const ExecInst& e, bool write) {
+    const unsigned dwords = e.lds_whole_dwords;
+    if (!dwords || w.exec() != ~0ull) return nullptr;
     Workgroup& g = *w.group;
-    if (w.exec() != ~0ull || !f.one_whole_address || !g.env->program->repeated_lds_accesses) return nullptr;
-    const unsigned dwords = f.dwords_per_element();
     LdsConflictMemo* memo = g.lds_memo[e.index].get();
     if (!memo || memo->whole_access_dwords != dwords) return nullptr;
     if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
     const u32* base = w.v[e.src[0].index];
-    const u32 offset = u32(e.inst->offset & 0xffff), origin = base[0] + offset;
-    if (origin < offset || u64(origin) + memo->highest_relative + f.bytes > g.lds.size()) return nullptr;
+    const u32 offset = e.lds_offset, origin = base[0] + offset;
+    if (origin < offset || u64(origin) + memo->highest_relative + 4 * dwords > g.lds.size()) return nullptr;
     if (memo->origin_byte_in_dword != origin % 4) return nullptr;
     if (memo->passes != &g.lds_banks->passes(write, dwords)) return nullptr;
     if (!address_repeats(w, e, *memo)) return nullptr;
@@ -435,22 +434,21 @@ __attribute__((always_inline)) inline LdsConflictMemo* repeated_whole_access(Wav
 // (building the 64 sums was about 85 host instructions an access, checked
 // 256^3 dpp0, callgrind), and the memo's pattern id. Out of line: the
 // observed path stays out of the unobserved one's frame.
-__attribute__((noinline)) void observe_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write,
-                                                const LdsConflictMemo& memo) {
-    observe(w, e, write, ~0ull, f.bytes, 1, memo.pattern_id, &w.v[e.src[0].index], u32(e.inst->offset & 0xffff));
+__attribute__((noinline)) void observe_repeated(Wave& w, const ExecInst& e, bool write, const LdsConflictMemo& memo) {
+    observe(w, e, write, ~0ull, 4 * e.lds_whole_dwords, 1, memo.pattern_id, &w.v[e.src[0].index], e.lds_offset);
 }
 
 // account() for a repeated whole access: 64 lanes, the memo's conflicts,
 // and an observer's report (observe_repeated).
-__attribute__((always_inline)) inline void account_repeated(Wave& w, const ExecInst& e, const DsFormat& f, bool write,
+__attribute__((always_inline)) inline void account_repeated(Wave& w, const ExecInst& e, bool write,
                                                             LdsConflictMemo& memo) {
     Counters& c = w.group->counters;
-    count_requests(c, write, 64, 64ull * f.bytes);
+    count_requests(c, write, 64, 256ull * e.lds_whole_dwords);
     c.lds_bank_conflict_cycles += memo.cycles;
     memo.verified_wave = &w;
     memo.verified_pattern = memo.pattern_id;
     if (__builtin_expect(!w.group->observer, 1)) return;
-    observe_repeated(w, e, f, write, memo);
+    observe_repeated(w, e, write, memo);
 }
 
 // Issues an LDS entry with nothing to land (a write's, or a read's that
@@ -539,17 +537,18 @@ __attribute__((always_inline)) inline u32* read_destination(Wave& w, const ExecI
 // registers or the counters may alias it, and its fields were read again
 // after each one.
 void ds_read(Wave& w, const ExecInst& e) {
-    const DsFormat f = formats()[static_cast<std::size_t>(e.inst->op)];
-    if (LdsConflictMemo* memo = repeated_whole_access(w, e, f, false)) {
+    if (LdsConflictMemo* memo = repeated_whole_access(w, e, false)) {
         // lds + offset + base[l] is lane l's address (repeated_whole_access).
-        const std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
+        const unsigned dwords = e.lds_whole_dwords;
+        const std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
         const u32* base = w.v[e.src[0].index];
-        u32* out = read_destination(w, e, f.result_dwords(), 0, ~0ull);
-        if (f.bytes == 12) gathers[3](lds, base, ~0ull, out);
-        else gather_all_lanes(f.dwords_per_element(), *memo, lds, base, out);
-        account_repeated(w, e, f, false, *memo);
+        u32* out = read_destination(w, e, dwords, 0, ~0ull);
+        if (dwords == 3) gathers[3](lds, base, ~0ull, out);
+        else gather_all_lanes(dwords, *memo, lds, base, out);
+        account_repeated(w, e, false, *memo);
         return;
     }
+    const DsFormat f = formats()[static_cast<std::size_t>(e.inst->op)];
     const u64 exec = w.exec();
     LdsLaneAddresses a;
     lane_addresses(w, e, f, a);
@@ -567,23 +566,24 @@ void ds_read(Wave& w, const ExecInst& e) {
 }
 
 void ds_write(Wave& w, const ExecInst& e) {
-    const DsFormat f = formats()[static_cast<std::size_t>(e.inst->op)];  // a copy, as in ds_read
-    if (LdsConflictMemo* memo = repeated_whole_access(w, e, f, true)) {
-        std::uint8_t* lds = w.group->lds.at(0, 0) + (e.inst->offset & 0xffff);
+    if (LdsConflictMemo* memo = repeated_whole_access(w, e, true)) {
+        const unsigned dwords = e.lds_whole_dwords;
+        std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
         const u32* base = w.v[e.src[0].index];
-        if (f.bytes == 4 && memo->quads == LdsConflictMemo::Quads::consecutive) {
+        if (dwords == 1 && memo->quads == LdsConflictMemo::Quads::consecutive) {
             scatter_consecutive_quads_x1(lds, base, vreg(w, e.src[1], 0));
-        } else if (f.bytes == 4) {
+        } else if (dwords == 1) {
             scatter_all_lanes_x1(lds, base, vreg(w, e.src[1], 0));
         } else {
             const u32* planes[4];
-            for (unsigned d = 0; d < f.dwords_per_element(); ++d) planes[d] = vreg(w, e.src[1], d);
-            scatters[f.dwords_per_element()](lds, base, ~0ull, planes);
+            for (unsigned d = 0; d < dwords; ++d) planes[d] = vreg(w, e.src[1], d);
+            scatters[dwords](lds, base, ~0ull, planes);
         }
         issue_without_data(w, e);
-        account_repeated(w, e, f, true, *memo);
+        account_repeated(w, e, true, *memo);
         return;
     }
+    const DsFormat f = formats()[static_cast<std::size_t>(e.inst->op)];  // a copy, as in ds_read
     const u64 exec = w.exec();
     LdsLaneAddresses a;
     lane_addresses(w, e, f, a);
