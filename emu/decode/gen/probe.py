@@ -102,8 +102,13 @@ def disassemble(llvm, mcpu, probes_words):
         with open(src, "w") as f:
             f.writelines(".long 0x%08x\n" % w for w in words)
         subprocess.run([f"llvm-mc-{llvm}", "-arch=amdgcn", f"-mcpu={mcpu}", "-filetype=obj", src, "-o", obj], check=True)
-        out = subprocess.run([f"llvm-objdump-{llvm}", "-d", f"--mcpu={mcpu}", obj], check=True,
-                             capture_output=True, text=True).stdout
+        # Into a file, not a pipe: a pipe's listing (tens of MB) arrives in
+        # 64 KiB reads, which cost more than the disassembly (check_tables.py).
+        listing = os.path.join(tmp, "p.txt")
+        with open(listing, "w") as f:
+            subprocess.run([f"llvm-objdump-{llvm}", "-d", f"--mcpu={mcpu}", obj], check=True, stdout=f)
+        with open(listing) as f:
+            out = f.read()
     text_at = {}
     for line in out.splitlines():
         m = re.match(r"\s+(.*?)\s*// ([0-9A-F]{12}):", line)
@@ -191,4 +196,5 @@ if __name__ == "__main__":
     rows = []
     for target, llvm in targets.rows():  # include/dppgemm/targets.def
         rows += probe(llvm, target, target)
-    json.dump(rows, sys.stdout, indent=0)
+    # One write: json.dump writes each token separately (a million writes).
+    sys.stdout.write(json.dumps(rows, indent=0))
