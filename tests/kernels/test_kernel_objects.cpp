@@ -49,9 +49,7 @@ struct Instruction {
 };
 
 // llvm-objdump -d: "\tmnemonic operands   // 000000001A2C: BF82FEBF <kernel+0x468>"
-std::vector<Instruction> disassemble(const std::string& target, const std::string& path) {
-    const std::string tool = dppgemm::test_support::llvm_for(target).objdump;
-    const std::string text = dppgemm::test_support::run_command(tool + " -d --mcpu=" + target + " " + path).output;
+std::vector<Instruction> parse_disassembly(const std::string& text) {
     static const std::regex line(R"(^\s+(\S+)(.*?)\s*// ([0-9A-F]+):[^<]*(?:<[^+>]+\+0x([0-9a-f]+)>)?)");
     std::vector<Instruction> code;
     for (const std::string& l : split(text, '\n')) {
@@ -119,9 +117,7 @@ struct Metadata {
     std::vector<std::map<std::string, std::string>> args;
 };
 
-Metadata read_metadata(const std::string& target, const std::string& path) {
-    const std::string tool = dppgemm::test_support::llvm_for(target).readelf;
-    const std::string text = dppgemm::test_support::run_command(tool + " --notes " + path).output;
+Metadata parse_metadata(const std::string& text) {
     static const std::regex entry(R"(^(\s*)(- )?(\.[a-z_]+):\s*(\S*)\s*$)");
     Metadata meta;
     bool in_args = false;
@@ -194,6 +190,31 @@ bool sets(const std::string& variant, const std::string& assignment) {
 bool built(const std::string& target, const std::string& variant) {
     return std::filesystem::exists(code_object_path(target, variant, "NN"));
 }
+
+// Every built kernel of `target` and what an LLVM tool prints for it, the
+// tool run once on all of them: `tool` picks llvm-objdump or llvm-readelf
+// of the target's LLVM, `options` its options.
+struct ToolOutput {
+    std::string variant, layout, text;
+};
+std::vector<ToolOutput> tool_output(const std::string& target, std::string dppgemm::test_support::LlvmTools::*tool,
+                                    const std::string& options) {
+    namespace support = dppgemm::test_support;
+    std::vector<ToolOutput> outputs;
+    std::vector<std::string> paths;
+    for (const std::string& variant : kVariants)
+        for (const std::string& layout : kLayouts)
+            if (built(target, variant)) {
+                outputs.push_back({variant, layout, {}});
+                paths.push_back(code_object_path(target, variant, layout));
+            }
+    const bool objdump = tool == &support::LlvmTools::objdump;
+    const std::vector<std::string> texts =
+        support::run_on_files(support::llvm_for(target).*tool + " " + options, paths,
+                              objdump ? support::objdump_header : support::readelf_header);
+    for (size_t i = 0; i < outputs.size(); ++i) outputs[i].text = texts[i];
+    return outputs;
+}
 // What a kernel's loop and LDS are follows from its tile and its sharing
 // parameters: the row's template parameters without the multiply-add kind
 // (FMAC, FP32_DENORMALS), so a `_denorm` twin or any row reusing parameters
@@ -241,53 +262,52 @@ const std::map<std::string, unsigned> kLdsBytes = {
 
 TEST_CASE("every variant, layout and target has the documented steady-state loop") {
     for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
-        for (const std::string& variant : kVariants)
-            for (const std::string& layout : kLayouts) {
-                if (!built(target, variant)) continue;
-                CAPTURE(target, variant, layout);
-                const auto code = disassemble(target, code_object_path(target, variant, layout));
-                const LoopCounts loop = count_main_loop(code);
-                CHECK(loop.branches_back == 1);
-                // 8 k x micro tile multiply-adds: one wave's share of a workgroup step
-                // (128x128x8: 512); with PACKED=1 all of them as v_pk_fma_f32 (two each),
-                // without DPP; with MFMA=1 all of them in 32x32x2 MFMAs (32 per lane each).
-                const auto [macro_tile, micro_tile] = kTiles.at(variant);
-                const int macs = 8 * micro_tile * micro_tile;
-                const bool packed = sets(variant, "PACKED=1"), mfma = sets(variant, "MFMA=1");
-                CHECK(loop.macs + 2 * loop.packed_fmas + loop.mfma_lane_fmas == macs);
-                CHECK(loop.packed_fmas == (packed ? macs / 2 : 0));
-                CHECK(loop.mfmas == (mfma ? macs / 32 : 0));
-                CHECK(loop.lds_reads == kLdsReadsPerStep.at(variant));
-                CHECK(loop.dpp_macs == (kDppControlsPerStep.at(sharing_of(variant)).empty() ? 0 : macs));
-                CHECK(loop.dpp_controls == kDppControlsPerStep.at(sharing_of(variant)));
-                // The plain loop besides its macs: 4 LDS address swaps and, per operand
-                // contiguous in k (A of T*, B of *N), 1 v_cmp + 1 v_cndmask per global
-                // load (macro tile x 8 / 256 of them: 4 at 128, 2 at 64, 1 at 32). A row has the
-                // table's extra VALU on top (dpp3: 32 A movs; dpp3half: 16 movs and a
-                // fifth address swap; packed: 256 fewer multiply-add instructions;
-                // mfma: none of the 512, its MFMAs are not VALU).
-                const int k_contiguous = (layout[0] == 'T') + (layout[1] == 'N');
-                const int loads = macro_tile * 8 / 256;
-                CHECK(loop.macs + loop.packed_fmas + loop.other_valu ==
-                      macs + 4 + (1 + loads) * k_contiguous + kExtraValuPerWaveStep.at(variant));
-                CHECK(loop.barriers == 1);
+        for (const auto& [variant, layout, listing] :
+             tool_output(target, &dppgemm::test_support::LlvmTools::objdump, "-d --mcpu=" + target)) {
+            CAPTURE(target, variant, layout);
+            const auto code = parse_disassembly(listing);
+            const LoopCounts loop = count_main_loop(code);
+            CHECK(loop.branches_back == 1);
+            // 8 k x micro tile multiply-adds: one wave's share of a workgroup step
+            // (128x128x8: 512); with PACKED=1 all of them as v_pk_fma_f32 (two each),
+            // without DPP; with MFMA=1 all of them in 32x32x2 MFMAs (32 per lane each).
+            const auto [macro_tile, micro_tile] = kTiles.at(variant);
+            const int macs = 8 * micro_tile * micro_tile;
+            const bool packed = sets(variant, "PACKED=1"), mfma = sets(variant, "MFMA=1");
+            CHECK(loop.macs + 2 * loop.packed_fmas + loop.mfma_lane_fmas == macs);
+            CHECK(loop.packed_fmas == (packed ? macs / 2 : 0));
+            CHECK(loop.mfmas == (mfma ? macs / 32 : 0));
+            CHECK(loop.lds_reads == kLdsReadsPerStep.at(variant));
+            CHECK(loop.dpp_macs == (kDppControlsPerStep.at(sharing_of(variant)).empty() ? 0 : macs));
+            CHECK(loop.dpp_controls == kDppControlsPerStep.at(sharing_of(variant)));
+            // The plain loop besides its macs: 4 LDS address swaps and, per operand
+            // contiguous in k (A of T*, B of *N), 1 v_cmp + 1 v_cndmask per global
+            // load (macro tile x 8 / 256 of them: 4 at 128, 2 at 64, 1 at 32). A row has the
+            // table's extra VALU on top (dpp3: 32 A movs; dpp3half: 16 movs and a
+            // fifth address swap; packed: 256 fewer multiply-add instructions;
+            // mfma: none of the 512, its MFMAs are not VALU).
+            const int k_contiguous = (layout[0] == 'T') + (layout[1] == 'N');
+            const int loads = macro_tile * 8 / 256;
+            CHECK(loop.macs + loop.packed_fmas + loop.other_valu ==
+                  macs + 4 + (1 + loads) * k_contiguous + kExtraValuPerWaveStep.at(variant));
+            CHECK(loop.barriers == 1);
 
-                int mac = 0, fmac = 0;
-                for (const Instruction& inst : code) {
-                    mac += inst.mnemonic.rfind("v_mac_f32", 0) == 0;
-                    fmac += inst.mnemonic.rfind("v_fmac_f32", 0) == 0;
-                }
-                // Fused without v_mac_f32 (gfx942) and wherever the row sets FMAC=1 (packed:
-                // the epilogue's blend is v_fmac_f32, fused like v_pk_fma_f32).
-                // (the loop's macs and the epilogue's blend of the micro tile)
-                if (!target_has(target, "mac_f32") || sets(variant, "FMAC=1")) {
-                    CHECK(mac == 0);
-                    CHECK(fmac >= micro_tile * micro_tile);
-                } else {
-                    CHECK(fmac == 0);
-                    CHECK(mac > macs);
-                }
+            int mac = 0, fmac = 0;
+            for (const Instruction& inst : code) {
+                mac += inst.mnemonic.rfind("v_mac_f32", 0) == 0;
+                fmac += inst.mnemonic.rfind("v_fmac_f32", 0) == 0;
             }
+            // Fused without v_mac_f32 (gfx942) and wherever the row sets FMAC=1 (packed:
+            // the epilogue's blend is v_fmac_f32, fused like v_pk_fma_f32).
+            // (the loop's macs and the epilogue's blend of the micro tile)
+            if (!target_has(target, "mac_f32") || sets(variant, "FMAC=1")) {
+                CHECK(mac == 0);
+                CHECK(fmac >= micro_tile * micro_tile);
+            } else {
+                CHECK(fmac == 0);
+                CHECK(mac > macs);
+            }
+        }
 }
 
 TEST_CASE("metadata matches the kernarg struct and the launch contract") {
@@ -305,32 +325,31 @@ TEST_CASE("metadata matches the kernarg struct and the launch contract") {
         {"beta", offsetof(dppgemm_sgemm_kernargs, beta), 4, "by_value"},
     };
     for (const std::string& target : split(DPPGEMM_KERNEL_TARGETS_CSV, ','))
-        for (const std::string& variant : kVariants)
-            for (const std::string& layout : kLayouts) {
-                if (!built(target, variant)) continue;
-                CAPTURE(target, variant, layout);
-                const Metadata meta = read_metadata(target, code_object_path(target, variant, layout));
-                CHECK(meta.kernel.at(".name") == "dppgemm_sgemm_" + variant + "_" + layout);
-                CHECK(meta.kernel.at(".symbol") == "dppgemm_sgemm_" + variant + "_" + layout + ".kd");
-                CHECK(std::stoul(meta.kernel.at(".kernarg_segment_size")) == sizeof(dppgemm_sgemm_kernargs));
-                CHECK(meta.kernel.at(".max_flat_workgroup_size") == "256");
-                CHECK(meta.kernel.at(".wavefront_size") == "64");
-                const unsigned lds = std::stoul(meta.kernel.at(".group_segment_fixed_size"));
-                CHECK(lds == kLdsBytes.at(sharing_of(variant)));
-                CHECK(lds <= 65536);
-                CHECK(std::stoul(meta.kernel.at(".vgpr_count")) <= 128);  // 2 waves per SIMD
-                // The MFMA row accumulates in 64 AGPRs where C/D must be AGPRs (gfx908,
-                // no unified VGPR file), in VGPRs elsewhere; the other rows use none.
-                const bool agpr_accumulators = sets(variant, "MFMA=1") && !target_has(target, "unified_vgpr_file");
-                CHECK(std::stoul(meta.kernel.at(".agpr_count")) == (agpr_accumulators ? 64u : 0u));
-                REQUIRE(meta.args.size() == expected.size());
-                for (size_t i = 0; i < expected.size(); ++i) {
-                    const auto& [name, offset, size, kind] = expected[i];
-                    CAPTURE(name);
-                    CHECK(meta.args[i].at(".name") == name);
-                    CHECK(std::stoul(meta.args[i].at(".offset")) == offset);
-                    CHECK(std::stoul(meta.args[i].at(".size")) == size);
-                    CHECK(meta.args[i].at(".value_kind") == kind);
-                }
+        for (const auto& [variant, layout, notes] :
+             tool_output(target, &dppgemm::test_support::LlvmTools::readelf, "--notes")) {
+            CAPTURE(target, variant, layout);
+            const Metadata meta = parse_metadata(notes);
+            CHECK(meta.kernel.at(".name") == "dppgemm_sgemm_" + variant + "_" + layout);
+            CHECK(meta.kernel.at(".symbol") == "dppgemm_sgemm_" + variant + "_" + layout + ".kd");
+            CHECK(std::stoul(meta.kernel.at(".kernarg_segment_size")) == sizeof(dppgemm_sgemm_kernargs));
+            CHECK(meta.kernel.at(".max_flat_workgroup_size") == "256");
+            CHECK(meta.kernel.at(".wavefront_size") == "64");
+            const unsigned lds = std::stoul(meta.kernel.at(".group_segment_fixed_size"));
+            CHECK(lds == kLdsBytes.at(sharing_of(variant)));
+            CHECK(lds <= 65536);
+            CHECK(std::stoul(meta.kernel.at(".vgpr_count")) <= 128);  // 2 waves per SIMD
+            // The MFMA row accumulates in 64 AGPRs where C/D must be AGPRs (gfx908,
+            // no unified VGPR file), in VGPRs elsewhere; the other rows use none.
+            const bool agpr_accumulators = sets(variant, "MFMA=1") && !target_has(target, "unified_vgpr_file");
+            CHECK(std::stoul(meta.kernel.at(".agpr_count")) == (agpr_accumulators ? 64u : 0u));
+            REQUIRE(meta.args.size() == expected.size());
+            for (size_t i = 0; i < expected.size(); ++i) {
+                const auto& [name, offset, size, kind] = expected[i];
+                CAPTURE(name);
+                CHECK(meta.args[i].at(".name") == name);
+                CHECK(std::stoul(meta.args[i].at(".offset")) == offset);
+                CHECK(std::stoul(meta.args[i].at(".size")) == size);
+                CHECK(meta.args[i].at(".value_kind") == kind);
             }
+        }
 }

@@ -24,8 +24,8 @@ bool architected_scratch(const std::string& processor) { return processor == "gf
 
 // Every descriptor field the loader decodes, against llvm-objdump-19's
 // decoding of the same 64 bytes.
-void check_descriptor_against_objdump(const std::string& path, const Kernel& kernel, Target target) {
-    const std::map<std::string, std::int64_t> llvm = objdump_descriptor(path, kernel.metadata.symbol);
+void check_descriptor_against_objdump(const std::map<std::string, std::int64_t>& llvm, const std::string& path,
+                                      const Kernel& kernel, Target target) {
     const KernelDescriptor& kd = kernel.descriptor;
     INFO(path << " kernel " << kernel.name);
     CHECK(llvm.at("group_segment_fixed_size") == kd.group_segment_fixed_size);
@@ -67,8 +67,8 @@ void check_descriptor_against_objdump(const std::string& path, const Kernel& ker
 }
 
 // Kernel-level metadata against llvm-readelf-15 --notes.
-void check_metadata_against_readelf(const std::string& path, const CodeObject& co) {
-    const auto llvm = loader_test::readelf_kernels(path);
+void check_metadata_against_readelf(const std::vector<std::map<std::string, std::string>>& llvm,
+                                    const std::string& path, const CodeObject& co) {
     REQUIRE(llvm.size() == co.kernels.size());
     for (std::size_t i = 0; i < llvm.size(); ++i) {
         const KernelMetadata& md = co.kernels[i].metadata;
@@ -98,8 +98,7 @@ void check_code_against_objdump(const std::string& path, const Kernel& kernel, c
 
 // The PT_LOAD segments against llvm-readelf -l, and each kernel's code
 // found again in the executable segment at its address.
-void check_segments_against_readelf(const std::string& path, const CodeObject& co) {
-    const std::vector<loader_test::LoadSegment> llvm = loader_test::readelf_load_segments(path);
+void check_segments_against_readelf(const std::vector<loader_test::LoadSegment>& llvm, const CodeObject& co) {
     REQUIRE(llvm.size() == co.segments.size());
     for (std::size_t i = 0; i < llvm.size(); ++i) {
         const Segment& segment = co.segments[i];
@@ -119,6 +118,17 @@ void check_segments_against_readelf(const std::string& path, const CodeObject& c
         const auto begin = executable->file_bytes.begin() + std::ptrdiff_t(kernel.code_address - executable->vaddr);
         CHECK(std::equal(kernel.code.begin(), kernel.code.end(), begin));
     }
+}
+
+// The same, each asking its LLVM tool about the one file at `path`.
+void check_descriptor_against_objdump(const std::string& path, const Kernel& kernel, Target target) {
+    check_descriptor_against_objdump(objdump_descriptor(path, kernel.metadata.symbol), path, kernel, target);
+}
+void check_metadata_against_readelf(const std::string& path, const CodeObject& co) {
+    check_metadata_against_readelf(loader_test::readelf_kernels(path), path, co);
+}
+void check_segments_against_readelf(const std::string& path, const CodeObject& co) {
+    check_segments_against_readelf(loader_test::readelf_load_segments(path), co);
 }
 
 struct ExpectedArg {
@@ -361,29 +371,46 @@ TEST_CASE("hipcc code object v5: the v5 hidden arguments", "[loader][hipcc]") {
 }
 
 TEST_CASE("the dppgemm kernel objects load and agree with LLVM", "[loader][kernels]") {
-    if (dppgemm::test_support::code_object_dir().empty())
-        dppgemm::test_support::skip_test("this build has no kernel code objects (DPPGEMM_BUILD_KERNELS=OFF)");
-    const std::filesystem::path dir = dppgemm::test_support::code_object_dir();
+    namespace support = dppgemm::test_support;
+    if (support::code_object_dir().empty())
+        support::skip_test("this build has no kernel code objects (DPPGEMM_BUILD_KERNELS=OFF)");
+    const std::filesystem::path dir = support::code_object_dir();
     std::size_t checked = 0;
     for (const std::string& processor : processors) {
         const std::filesystem::path folder = dir / processor;
         if (!std::filesystem::is_directory(folder)) continue;
+        // The LLVM tools are asked about the NN layout of each variant only
+        // (the layouts differ in code, not in descriptor or metadata shape),
+        // each tool once for all of a processor's files.
+        std::vector<std::string> nn_paths;
+        std::vector<CodeObject> nn_objects;
         for (const auto& entry : std::filesystem::directory_iterator(folder)) {
             if (entry.path().extension() != ".co") continue;
             const std::string path = entry.path().string();
-            const CodeObject co = load_code_object(path);
+            CodeObject co = load_code_object(path);
             INFO(path);
             CHECK(co.target.processor == *target_from_name(processor));
             REQUIRE(co.kernels.size() == 1);
             CHECK(co.kernels[0].name == entry.path().stem().string());
             ++checked;
-            // The LLVM tools cost a few processes each: ask them about the
-            // NN layout of each variant only (the layouts differ in code, not
-            // in descriptor or metadata shape).
             if (path.find("_NN.co") == std::string::npos) continue;
-            check_descriptor_against_objdump(path, co.kernels[0], co.target.processor);
-            check_metadata_against_readelf(path, co);
-            check_segments_against_readelf(path, co);
+            nn_paths.push_back(path);
+            nn_objects.push_back(std::move(co));
+        }
+        if (nn_paths.empty()) continue;
+        // Each object's .rodata holds its descriptor and nothing else.
+        const std::vector<std::string> descriptors =
+            support::run_on_files(support::llvm19().objdump + " -D -j .rodata", nn_paths, support::objdump_header);
+        const std::vector<std::string> notes =
+            support::run_on_files(support::llvm15().readelf + " --notes", nn_paths, support::readelf_header);
+        const std::vector<std::string> segments =
+            support::run_on_files(support::llvm15().readelf + " -l --wide", nn_paths, support::readelf_header);
+        for (std::size_t i = 0; i < nn_paths.size(); ++i) {
+            const CodeObject& co = nn_objects[i];
+            check_descriptor_against_objdump(loader_test::parse_objdump_descriptor(descriptors[i]), nn_paths[i],
+                                             co.kernels[0], co.target.processor);
+            check_metadata_against_readelf(loader_test::parse_readelf_kernels(notes[i]), nn_paths[i], co);
+            check_segments_against_readelf(loader_test::parse_readelf_load_segments(segments[i]), co);
         }
     }
     INFO("no kernel code objects under " << dir << " (build dppgemm_code_object_files first)");

@@ -71,8 +71,11 @@ std::string two_kernels_source(const std::string& processor, int version) {
 }
 
 std::map<std::string, std::int64_t> objdump_descriptor(const std::string& path, const std::string& kd_symbol) {
-    const std::string text =
-        run(dppgemm::test_support::llvm19().objdump + " -D --disassemble-symbols=" + kd_symbol + " " + path);
+    return parse_objdump_descriptor(
+        run(dppgemm::test_support::llvm19().objdump + " -D --disassemble-symbols=" + kd_symbol + " " + path));
+}
+
+std::map<std::string, std::int64_t> parse_objdump_descriptor(const std::string& text) {
     std::map<std::string, std::int64_t> directives;
     const std::regex line(R"(^\s*\.amdhsa_(\w+)\s+(-?\d+)\s*$)");
     std::istringstream lines(text);
@@ -85,7 +88,10 @@ std::map<std::string, std::int64_t> objdump_descriptor(const std::string& path, 
 }
 
 std::vector<std::map<std::string, std::string>> readelf_kernels(const std::string& path) {
-    const std::string text = run(dppgemm::test_support::llvm15().readelf + " --notes " + path);
+    return parse_readelf_kernels(run(dppgemm::test_support::llvm15().readelf + " --notes " + path));
+}
+
+std::vector<std::map<std::string, std::string>> parse_readelf_kernels(const std::string& text) {
     // Kernel-level keys are indented by 4 spaces ("  - .args:" opens a
     // kernel, "    .name: x"); argument keys are deeper.
     std::vector<std::map<std::string, std::string>> kernels;
@@ -105,7 +111,10 @@ std::vector<std::map<std::string, std::string>> readelf_kernels(const std::strin
 }
 
 std::vector<LoadSegment> readelf_load_segments(const std::string& path) {
-    const std::string text = run(dppgemm::test_support::llvm15().readelf + " -l --wide " + path);
+    return parse_readelf_load_segments(run(dppgemm::test_support::llvm15().readelf + " -l --wide " + path));
+}
+
+std::vector<LoadSegment> parse_readelf_load_segments(const std::string& text) {
     // "  LOAD  0x000800 0x0000000000001800 0x0000000000001800 0x000108 0x000108 R E 0x1000"
     const std::regex row(R"(^\s*LOAD\s+0x[0-9a-f]+ 0x([0-9a-f]+) 0x[0-9a-f]+ 0x([0-9a-f]+) 0x([0-9a-f]+) (.{3}) 0x)");
     std::vector<LoadSegment> segments;

@@ -37,10 +37,13 @@ std::string two_kernels_source(const std::string& processor, int version);
 // `.amdhsa_*` directives from llvm-objdump-19 -D of the descriptor symbol:
 // {"group_segment_fixed_size": 4096, "next_free_vgpr": 4, ...}.
 std::map<std::string, std::int64_t> objdump_descriptor(const std::string& path, const std::string& kd_symbol);
+// The same from llvm-objdump-19 -D output already in hand (one file's part).
+std::map<std::string, std::int64_t> parse_objdump_descriptor(const std::string& text);
 
 // Per kernel (in order), the scalar `.key: value` lines of its entry in
 // llvm-readelf-15 --notes (kernel-level keys only, not .args).
 std::vector<std::map<std::string, std::string>> readelf_kernels(const std::string& path);
+std::vector<std::map<std::string, std::string>> parse_readelf_kernels(const std::string& text);
 
 // PT_LOAD rows of llvm-readelf-15 -l: {vaddr, file size, memory size, "R E"}.
 struct LoadSegment {
@@ -48,6 +51,7 @@ struct LoadSegment {
     std::string flags;
 };
 std::vector<LoadSegment> readelf_load_segments(const std::string& path);
+std::vector<LoadSegment> parse_readelf_load_segments(const std::string& text);
 
 // The machine code bytes llvm-objdump -d prints for the STT_FUNC `symbol`
 // (its range taken from llvm-readelf -s).

@@ -14,6 +14,7 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 
 namespace dppgemm::test_support {
@@ -107,6 +108,28 @@ std::string run(const std::string& command) {
                                  result.output);
     return std::move(result.output);
 }
+
+std::vector<std::string> run_on_files(const std::string& command, const std::vector<std::string>& paths,
+                                      std::string (*header)(const std::string& path)) {
+    std::string full = command;
+    for (const std::string& path : paths) full += " " + path;
+    const CommandResult result = run_command(full);
+    if (result.status != 0)
+        throw std::runtime_error("command failed (status " + std::to_string(result.status) + "): " + full);
+    std::vector<std::string> parts;
+    std::istringstream lines(result.output);
+    for (std::string line; std::getline(lines, line);) {
+        if (parts.size() < paths.size() && line == header(paths[parts.size()])) parts.emplace_back();
+        if (!parts.empty()) parts.back() += line + "\n";
+    }
+    if (parts.size() != paths.size())
+        throw std::runtime_error("no output for " + paths[parts.size()] + " (its header \"" +
+                                 header(paths[parts.size()]) + "\") from: " + full);
+    return parts;
+}
+
+std::string objdump_header(const std::string& path) { return path + ":\tfile format elf64-amdgpu"; }
+std::string readelf_header(const std::string& path) { return "File: " + path; }
 
 const std::string& work_dir() {
     static const WorkDir dir;
