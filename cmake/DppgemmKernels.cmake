@@ -9,6 +9,18 @@
 # ld.lld, and sets <out-var> to the code object's path. Assembler warnings are
 # errors, and assembler messages reach the build log unchanged.
 
+# DPPGEMM_KERNELS_FROM=<build tree>: take each code object from another build
+# tree of the same source (the same path in it, asm/<target>/<name>.co) instead of assembling
+# it again, after checking that it was assembled from the same wrapper text
+# and after the template's last change (cmake/CopyCodeObject.cmake). For a
+# second tree with other compiler flags (tools/quickstart's sanitized tree),
+# which would otherwise spend a minute and a half assembling the same bytes.
+set(DPPGEMM_KERNELS_FROM "" CACHE PATH
+    "A build tree of this source whose assembled kernels this tree copies (empty: assemble them)")
+if(DPPGEMM_KERNELS_FROM AND NOT EXISTS ${DPPGEMM_KERNELS_FROM}/CMakeCache.txt)
+  message(FATAL_ERROR "DPPGEMM_KERNELS_FROM: '${DPPGEMM_KERNELS_FROM}' is not a configured build tree (no CMakeCache.txt)")
+endif()
+
 # Stops at the first of `items` that is not in the list `known`, with
 # `message` ('<item>' replaced by that item).
 function(dppgemm_require_each_in items known message)
@@ -215,14 +227,27 @@ function(dppgemm_add_code_object out_var)
   string(APPEND text ".include \"${CO_TEMPLATE}\"\ndppgemm_sgemm ${CO_NAME}\n")
   file(GENERATE OUTPUT ${wrapper} CONTENT "${text}")
 
-  add_custom_command(
-    OUTPUT ${code_object}
-    COMMAND ${clang} -x assembler -target amdgcn-amd-amdhsa -mcpu=${CO_TARGET}
-            -Wa,--fatal-warnings -c ${wrapper} -o ${object}
-    COMMAND ${lld} -shared --fatal-warnings ${object} -o ${code_object}
-    DEPENDS ${wrapper} ${CO_TEMPLATE}
-    COMMENT "Assembling ${CO_TARGET}/${CO_NAME}.co"
-    VERBATIM)
+  if(DPPGEMM_KERNELS_FROM)
+    # The same kernel, assembled by the other build tree from the same wrapper.
+    file(RELATIVE_PATH relative_dir ${PROJECT_BINARY_DIR} ${dir})
+    set(source_dir ${DPPGEMM_KERNELS_FROM}/${relative_dir})
+    add_custom_command(
+      OUTPUT ${code_object}
+      COMMAND ${CMAKE_COMMAND} -DFROM=${source_dir}/${CO_NAME} -DTO=${dir}/${CO_NAME} -DTEMPLATE=${CO_TEMPLATE}
+              -P ${PROJECT_SOURCE_DIR}/cmake/CopyCodeObject.cmake
+      DEPENDS ${source_dir}/${CO_NAME}.co ${wrapper} ${CO_TEMPLATE} ${PROJECT_SOURCE_DIR}/cmake/CopyCodeObject.cmake
+      COMMENT "Copying ${CO_TARGET}/${CO_NAME}.co from ${DPPGEMM_KERNELS_FROM}"
+      VERBATIM)
+  else()
+    add_custom_command(
+      OUTPUT ${code_object}
+      COMMAND ${clang} -x assembler -target amdgcn-amd-amdhsa -mcpu=${CO_TARGET}
+              -Wa,--fatal-warnings -c ${wrapper} -o ${object}
+      COMMAND ${lld} -shared --fatal-warnings ${object} -o ${code_object}
+      DEPENDS ${wrapper} ${CO_TEMPLATE}
+      COMMENT "Assembling ${CO_TARGET}/${CO_NAME}.co"
+      VERBATIM)
+  endif()
   set(${out_var} ${code_object} PARENT_SCOPE)
 endfunction()
 

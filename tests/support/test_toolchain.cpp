@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -170,13 +172,85 @@ std::string assemble_relocatable(const std::string& name, const std::string& sou
     return o;
 }
 
+namespace {
+
+// The assembled-kernel cache (DPPGEMM_TEST_KERNEL_CACHE, tests/support/CMakeLists.txt).
+// Every input of assemble() is in an entry's key: the tools (path, size and
+// modification time), processor, version, flags and source. An entry is
+// <hash>.key with the key's text and <hash>.co, each written under another
+// name and renamed, the key first; a lookup compares the whole key, so a
+// hash collision is a miss. Only successes are kept.
+std::string kernel_cache_key(const std::string& source, const std::string& processor, int version,
+                             const std::string& extra) {
+    std::ostringstream key;
+    for (const std::string& tool : {llvm_for(processor).clang, lld()}) {
+        std::error_code error;
+        const auto size = std::filesystem::file_size(tool, error);
+        const auto time = std::filesystem::last_write_time(tool, error).time_since_epoch().count();
+        key << tool << ' ' << size << ' ' << time << '\n';
+    }
+    key << processor << ' ' << version << ' ' << extra << '\n' << source;
+    return key.str();
+}
+
+std::string fnv1a_hex(const std::string& text) {
+    std::uint64_t hash = 14695981039346656037ull;
+    for (const unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return hex;
+}
+
+std::optional<std::string> read_if_exists(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Writes `bytes` to `path` atomically: readers see the whole file or none.
+void publish(const std::string& path, const std::string& bytes) {
+    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+    std::ofstream(temporary, std::ios::binary) << bytes;
+    std::filesystem::rename(temporary, path);
+}
+
+}  // namespace
+
 std::string assemble(const std::string& name, const std::string& source, const std::string& processor, int version,
                      const std::string& extra) {
+    const std::string co = work_dir() + "/" + name + ".co";
+    const std::string key = kernel_cache_key(source, processor, version, extra);
+    const std::string entry = fnv1a_hex(key);
+    for (const std::string& dir : kernel_cache_dirs()) {
+        const auto cached_key = read_if_exists(dir + "/" + entry + ".key");
+        if (cached_key != key) continue;
+        if (const auto bytes = read_if_exists(dir + "/" + entry + ".co")) {
+            write_text(co, *bytes);
+            return co;
+        }
+    }
     const std::string o =
         assemble_relocatable(name, source, processor, "-mcode-object-version=" + std::to_string(version) + " " + extra);
-    const std::string co = work_dir() + "/" + name + ".co";
     run(lld() + " -shared " + o + " -o " + co);
+    const std::string& own = kernel_cache_dirs().front();
+    std::filesystem::create_directories(own);
+    publish(own + "/" + entry + ".key", key);
+    publish(own + "/" + entry + ".co", *read_if_exists(co));
     return co;
+}
+
+std::string kernel_cache_entry(const std::string& source, const std::string& processor, int version,
+                               const std::string& extra) {
+    return kernel_cache_dirs().front() + "/" + fnv1a_hex(kernel_cache_key(source, processor, version, extra));
+}
+
+const std::vector<std::string>& kernel_cache_dirs() {
+    static const std::vector<std::string> dirs = [] {
+        std::vector<std::string> list{DPPGEMM_TEST_KERNEL_CACHE};
+        if (*DPPGEMM_TEST_KERNEL_CACHE_FROM) list.push_back(DPPGEMM_TEST_KERNEL_CACHE_FROM);
+        return list;
+    }();
+    return dirs;
 }
 
 std::string compile_hip(const std::string& source_path, const std::string& flags) {

@@ -83,8 +83,19 @@ void write_text(const std::string& path, const std::string& text);
 std::string assemble_relocatable(const std::string& name, const std::string& source, const std::string& processor,
                                  const std::string& extra = "");
 // The same as code object `version`, linked with ld.lld -shared: work_dir()/<name>.co.
+// A kernel assembled before from the same source, processor, version, flags
+// and tools comes from the kernel cache instead (kernel_cache_dirs()).
 std::string assemble(const std::string& name, const std::string& source, const std::string& processor, int version,
                      const std::string& extra = "");
+
+// Where assemble() keeps and finds assembled kernels: this build tree's
+// cache first (written), then the cache of DPPGEMM_KERNELS_FROM's tree, if
+// any (read only).
+const std::vector<std::string>& kernel_cache_dirs();
+// The path, without extension (.key, .co), of assemble()'s entry for these
+// inputs in this tree's cache.
+std::string kernel_cache_entry(const std::string& source, const std::string& processor, int version,
+                               const std::string& extra = "");
 
 // hipcc --cuda-device-only -O2 `flags` of the HIP source file `source_path`
 // (an -O0 in `flags` wins); the code object (ELF, no offload bundle) is
