@@ -201,6 +201,7 @@ private:
         unsigned lgkm = 0, flat = 0;
         std::uint64_t words = 0;
     };
+    template <bool words>
     void complete(const InFlightMemoryOp& e, Completed& done);
     // Completes the oldest n entries of q.
     template <unsigned capacity>
