@@ -396,7 +396,7 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
         defer_read(p, inst, wave, first_word, words, shift);
         return true;
     }
-    if (deferred_range_.overlaps(first_word, last_word)) record_deferred();
+    if (deferred_range_.overlaps(first_word, last_word)) record_deferred_before(first_word, last_word);
     shift_span(p, shift, words, bits);
     std::uint64_t conflicting = 0;
     for (std::uint32_t i = 0; i < words; ++i) conflicting |= bits[i] & conflicts(first_word + i, wave, true);
@@ -425,7 +425,7 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
     if (r.empty()) return c;  // all past the LDS
     // Accesses of disjoint words commute: only the deferred reads of these
     // words must come first.
-    if (deferred_range_.overlaps(r.low, r.high)) record_deferred();
+    if (deferred_range_.overlaps(r.low, r.high)) record_deferred_before(r.low, r.high);
     std::uint64_t conflicting = 0;
     for (std::uint32_t w = r.low; w <= r.high; ++w) conflicting |= access_[w] & conflicts(w, wave, a.write);
     if (conflicting) {
@@ -482,6 +482,36 @@ void LdsShadow::record_deferred() {
         record_clean(d.wave, d.inst, false, d.first_word, d.words, bits);
     }
     drop_deferred();
+}
+
+void LdsShadow::record_deferred_before(std::uint32_t first_word, std::uint32_t last_word) {
+    // Backward: a read must be recorded when it overlaps the access or a
+    // later read that is (their words as one range: more, never fewer).
+    std::uint64_t chosen[deferred_limit / 64] = {};
+    WordRange after{first_word, last_word};
+    for (std::size_t r = deferred_size_; r-- > 0;) {
+        const DeferredRead& d = deferred_[r];
+        const std::uint32_t last = d.first_word + d.words - 1;
+        if (!after.overlaps(d.first_word, last)) continue;
+        chosen[r / 64] |= std::uint64_t{1} << (r % 64);
+        after.add(d.first_word, last);
+    }
+    // Forward: those recorded, the others kept in order.
+    std::size_t kept = 0;
+    WordRange kept_range;
+    for (std::size_t r = 0; r < deferred_size_; ++r) {
+        const DeferredRead d = deferred_[r];
+        if ((chosen[r / 64] >> (r % 64)) & 1) {
+            std::uint64_t bits[local_words];
+            shift_span(*d.pattern, d.shift, d.words, bits);
+            record_clean(d.wave, d.inst, false, d.first_word, d.words, bits);
+        } else {
+            deferred_[kept++] = d;
+            kept_range.add(d.first_word, d.first_word + d.words - 1);
+        }
+    }
+    deferred_size_ = kept;
+    deferred_range_ = kept_range;
 }
 
 LdsConflict LdsShadow::check(const MemoryAccess& a, std::uint32_t inst, std::uint32_t wave, bool use_pattern_id) {
