@@ -86,29 +86,40 @@ public:
 
     const std::uint8_t* watched_instructions() const override { return watched_.data(); }
 
+    // Inline, as planned (nearly every issue): the plan's entry goes into
+    // the scoreboard as it is; an entry that differs goes out of line.
     void issued(const Wave& w, const ExecInst& e, const emu::InFlightMemoryOp& p) override {
-        const RegRange dest = destination(p);
-        // The entry the plan expects of the instruction, or one that differs.
         const Checker::PlannedIssue& planned = checker_.planned_issue(e.index);
-        InFlightMemoryOp entry;
-        if (planned.counter == p.counter && dest.slot == planned.entry.dest.slot &&
-            dest.count == planned.entry.dest.count) {
-            entry = planned.entry;
-        } else {
-            entry = entry_kind(p.counter, planned.flat);
-            entry.inst = e.index;
-            entry.dest = dest;
-            entry.footprint = footprint_of(dest);
-            if (!as_planned(e.index, p.counter, entry.dest)) watched_.assign(watched_.size(), 1);
+        const RegRange dest = destination(p);
+        if (!(planned.counter == p.counter && dest.slot == planned.entry.dest.slot &&
+              dest.count == planned.entry.dest.count)) {
+            issued_unplanned(w, e, p, dest);
+            return;
         }
-        entry.lanes = p.dest == emu::InFlightMemoryOp::Dest::sgpr ? 0 : p.lanes;
-        entry.lds_write = planned.ds && p.dest == emu::InFlightMemoryOp::Dest::none;
+        issue(w, e, p, planned.entry);
+    }
+
+    [[gnu::noinline]] void issued_unplanned(const Wave& w, const ExecInst& e, const emu::InFlightMemoryOp& p,
+                                            const RegRange& dest) {
+        InFlightMemoryOp entry = entry_kind(p.counter, checker_.planned_issue(e.index).flat);
+        entry.inst = e.index;
+        entry.dest = dest;
+        entry.footprint = footprint_of(dest);
+        if (!as_planned(e.index, p.counter, entry.dest)) watched_.assign(watched_.size(), 1);
+        issue(w, e, p, entry);
+    }
+
+    // `entry`: what issued() derived of `p` but the issue's lanes and lds_write, footprint set.
+    [[gnu::always_inline]] void issue(const Wave& w, const ExecInst& e, const emu::InFlightMemoryOp& p,
+                                      const InFlightMemoryOp& entry) {
+        const std::uint64_t lanes = p.dest == emu::InFlightMemoryOp::Dest::sgpr ? 0 : p.lanes;
+        const bool lds_write = checker_.planned_issue(e.index).ds && p.dest == emu::InFlightMemoryOp::Dest::none;
         WaveModel& m = model(w);
         const bool dest_pending = entry.dest.count && m.scoreboard.any_pending(entry.dest, entry.footprint);
         if (dest_pending)
             if (const InFlightMemoryOp* other = m.scoreboard.unordered_with(entry))
                 report_unordered_load(w, e, p.lanes, entry, *other);
-        m.scoreboard.issue_with_footprint(entry, entry.footprint, dest_pending);
+        m.scoreboard.issue_entry(entry, lanes, lds_write, dest_pending);
         if (p.writes_memory && p.counter == WaitCounter::vm) ++m.sync.stores_issued;
     }
 

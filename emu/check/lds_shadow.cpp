@@ -33,8 +33,9 @@ void LdsShadow::reset(std::uint32_t bytes) {
     // Valid only where a bitmap says so: no need to clear.
     write_inst_.resize(std::size_t(words_) * 64);
     read_inst_.resize(std::size_t(words_) * 64);
-    epoch_low_ = write_low_ = low_ = ~0u;
-    epoch_high_ = write_high_ = high_ = 0;
+    epoch_range_.clear();
+    write_range_.clear();
+    access_range_.clear();
     drop_deferred();
     size_log();
 }
@@ -51,16 +52,16 @@ void LdsShadow::size_log() {
 }
 
 void LdsShadow::new_epoch() {
-    if (epoch_low_ <= epoch_high_) {
-        const std::uint32_t high = std::min(epoch_high_, words_ - 1);
-        for (std::uint32_t w = epoch_low_; w <= high; ++w) shared_[w] = Shared{};
+    if (!epoch_range_.empty()) {
+        const std::uint32_t low = epoch_range_.low, high = std::min(epoch_range_.high, words_ - 1);
+        for (std::uint32_t w = low; w <= high; ++w) shared_[w] = Shared{};
         for (std::uint32_t v = 0; v < waves_; ++v) {
-            std::fill(&written(v, epoch_low_), &written(v, high) + 1, 0);
-            std::fill(&read(v, epoch_low_), &read(v, high) + 1, 0);
+            std::fill(&written(v, low), &written(v, high) + 1, 0);
+            std::fill(&read(v, low), &read(v, high) + 1, 0);
         }
     }
-    epoch_low_ = write_low_ = ~0u;
-    epoch_high_ = write_high_ = 0;
+    epoch_range_.clear();
+    write_range_.clear();
     log_size_ = log_bits_size_ = 0;
     drop_deferred();
 }
@@ -118,14 +119,11 @@ void LdsShadow::use_bytes() {
         *inst_of = std::move(wide);
     }
     access_.assign(words_, 0);
-    if (epoch_low_ <= epoch_high_) {
-        epoch_low_ *= factor;
-        epoch_high_ = std::min(words_ - 1, epoch_high_ * factor + factor - 1);
-    }
-    if (write_low_ <= write_high_) {
-        write_low_ *= factor;
-        write_high_ = std::min(words_ - 1, write_high_ * factor + factor - 1);
-    }
+    for (WordRange* range : {&epoch_range_, &write_range_})
+        if (!range->empty()) {
+            range->low *= factor;
+            range->high = std::min(words_ - 1, range->high * factor + factor - 1);
+        }
 }
 
 void LdsShadow::write_out_log() {
@@ -149,8 +147,7 @@ void LdsShadow::add_waves(std::uint32_t wave) {
 void LdsShadow::add(std::int64_t first, std::int64_t count) {
     if (first < 0 || first >= std::int64_t(units_)) return;
     const std::uint32_t end = static_cast<std::uint32_t>(std::min<std::int64_t>(first + count, units_));
-    low_ = std::min(low_, static_cast<std::uint32_t>(first / 64));
-    high_ = std::max(high_, (end - 1) / 64);
+    access_range_.add(static_cast<std::uint32_t>(first / 64), (end - 1) / 64);
     for (std::uint32_t d = static_cast<std::uint32_t>(first); d < end;) {
         const std::uint32_t take = std::min(64 - d % 64, end - d);
         access_[d / 64] |= (take == 64 ? ~0ull : ((std::uint64_t{1} << take) - 1)) << (d % 64);
@@ -332,20 +329,17 @@ void LdsShadow::record_read(std::uint32_t wave, std::uint32_t w, std::uint64_t b
     logged.first_word = first_word;
     logged.words = words;
     logged.bits_at = log_bits_size_;
-    epoch_low_ = std::min(epoch_low_, first_word);
-    epoch_high_ = std::max(epoch_high_, first_word + words - 1);
-    if (write) {
-        write_low_ = std::min(write_low_, first_word);
-        write_high_ = std::max(write_high_, first_word + words - 1);
-    }
+    epoch_range_.add(first_word, first_word + words - 1);
+    if (write) write_range_.add(first_word, first_word + words - 1);
 }
 
 void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool had_conflict) {
-    log_access(inst, write, low_, high_ - low_ + 1);
+    const WordRange r = access_range_;
+    log_access(inst, write, r.low, r.high - r.low + 1);
     if (write)
-        for (std::uint32_t w = low_; w <= high_; ++w) record_write(wave, w, access_[w], had_conflict);
+        for (std::uint32_t w = r.low; w <= r.high; ++w) record_write(wave, w, access_[w], had_conflict);
     else
-        for (std::uint32_t w = low_; w <= high_; ++w) record_read(wave, w, access_[w]);
+        for (std::uint32_t w = r.low; w <= r.high; ++w) record_read(wave, w, access_[w]);
 }
 
 // Word i takes the bits that word i - 1 shifts out (two steps: a shift by 64
@@ -372,8 +366,7 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
     d.first_word = first_word;
     d.words = words;
     d.shift = shift;
-    deferred_low_ = std::min(deferred_low_, first_word);
-    deferred_high_ = std::max(deferred_high_, first_word + words - 1);
+    deferred_range_.add(first_word, first_word + words - 1);
 }
 
 // The common case (an access inside the LDS of at most local_words words,
@@ -394,7 +387,7 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
     if (!a.write) {
         // A read conflicts only with other waves' writes: none outside the
         // words written this epoch. Without a conflict it waits for a write.
-        if (first_word <= write_high_ && last_word >= write_low_) {
+        if (write_range_.overlaps(first_word, last_word)) {
             shift_span(p, shift, words, bits);
             std::uint64_t conflicting = 0;
             for (std::uint32_t i = 0; i < words; ++i) conflicting |= bits[i] & conflicts(first_word + i, wave, false);
@@ -403,7 +396,7 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
         defer_read(p, inst, wave, first_word, words, shift);
         return true;
     }
-    if (first_word <= deferred_high_ && last_word >= deferred_low_) record_deferred();
+    if (deferred_range_.overlaps(first_word, last_word)) record_deferred_before(first_word, last_word);
     shift_span(p, shift, words, bits);
     std::uint64_t conflicting = 0;
     for (std::uint32_t i = 0; i < words; ++i) conflicting |= bits[i] & conflicts(first_word + i, wave, true);
@@ -424,26 +417,25 @@ LdsConflict LdsShadow::access(const MemoryAccess& a, const Pattern& p, std::uint
             access_[first_word + i] |= p.span[i] << shift;
             if (shift && first_word + i + 1 < access_.size()) access_[first_word + i + 1] |= p.span[i] >> (64 - shift);
         }
-        low_ = first_word;
-        high_ = first_word + words - 1;
+        access_range_ = WordRange{first_word, first_word + words - 1};
     } else {
         for (const Run& run : p.runs) add(static_cast<std::int64_t>(p.origin >> unit_shift_) + run.first, run.count);
     }
-    if (low_ > high_) return c;  // all past the LDS
+    const WordRange r = access_range_;
+    if (r.empty()) return c;  // all past the LDS
     // Accesses of disjoint words commute: only the deferred reads of these
     // words must come first.
-    if (low_ <= deferred_high_ && high_ >= deferred_low_) record_deferred();
+    if (deferred_range_.overlaps(r.low, r.high)) record_deferred_before(r.low, r.high);
     std::uint64_t conflicting = 0;
-    for (std::uint32_t w = low_; w <= high_; ++w) conflicting |= access_[w] & conflicts(w, wave, a.write);
+    for (std::uint32_t w = r.low; w <= r.high; ++w) conflicting |= access_[w] & conflicts(w, wave, a.write);
     if (conflicting) {
         write_out_log();
         c = describe(a, p.rows_repeat ? 16 : 64, p.units, wave);
         if (p.rows_repeat) c.lanes = (c.lanes & 0xffff) * 0x0001000100010001ull;
     }
     record(wave, inst, a.write, conflicting != 0);
-    std::fill(access_.begin() + low_, access_.begin() + high_ + 1, 0);
-    low_ = ~0u;
-    high_ = 0;
+    std::fill(access_.begin() + r.low, access_.begin() + r.high + 1, 0);
+    access_range_.clear();
     return c;
 }
 
@@ -490,6 +482,36 @@ void LdsShadow::record_deferred() {
         record_clean(d.wave, d.inst, false, d.first_word, d.words, bits);
     }
     drop_deferred();
+}
+
+void LdsShadow::record_deferred_before(std::uint32_t first_word, std::uint32_t last_word) {
+    // Backward: a read must be recorded when it overlaps the access or a
+    // later read that is (their words as one range: more, never fewer).
+    std::uint64_t chosen[deferred_limit / 64] = {};
+    WordRange after{first_word, last_word};
+    for (std::size_t r = deferred_size_; r-- > 0;) {
+        const DeferredRead& d = deferred_[r];
+        const std::uint32_t last = d.first_word + d.words - 1;
+        if (!after.overlaps(d.first_word, last)) continue;
+        chosen[r / 64] |= std::uint64_t{1} << (r % 64);
+        after.add(d.first_word, last);
+    }
+    // Forward: those recorded, the others kept in order.
+    std::size_t kept = 0;
+    WordRange kept_range;
+    for (std::size_t r = 0; r < deferred_size_; ++r) {
+        const DeferredRead d = deferred_[r];
+        if ((chosen[r / 64] >> (r % 64)) & 1) {
+            std::uint64_t bits[local_words];
+            shift_span(*d.pattern, d.shift, d.words, bits);
+            record_clean(d.wave, d.inst, false, d.first_word, d.words, bits);
+        } else {
+            deferred_[kept++] = d;
+            kept_range.add(d.first_word, d.first_word + d.words - 1);
+        }
+    }
+    deferred_size_ = kept;
+    deferred_range_ = kept_range;
 }
 
 LdsConflict LdsShadow::check(const MemoryAccess& a, std::uint32_t inst, std::uint32_t wave, bool use_pattern_id) {

@@ -20,6 +20,7 @@
 // such unit (lanes in order, then elements) with the other wave and
 // instruction.
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -35,6 +36,22 @@ struct LdsConflict {
     std::uint32_t other_wave = 0;  // ~0u: several other waves (read by two or more)
     bool other_wrote = false;
     bool any() const { return lanes != 0; }
+};
+
+// Words [low, high] of the LDS bitmaps; empty while low > high. Why one
+// type: the epoch's, the writes' and the deferred reads' ranges (and the
+// current access's) grow and are tested alike.
+struct WordRange {
+    std::uint32_t low = ~0u, high = 0;
+    bool empty() const { return low > high; }
+    // Widened to cover words [first, last].
+    void add(std::uint32_t first, std::uint32_t last) {
+        low = std::min(low, first);
+        high = std::max(high, last);
+    }
+    // Whether words [first, last] (first <= last) share one with the range.
+    bool overlaps(std::uint32_t first, std::uint32_t last) const { return first <= high && last >= low; }
+    void clear() { *this = WordRange{}; }
 };
 
 class LdsShadow {
@@ -122,11 +139,11 @@ private:
     std::unique_ptr<std::uint64_t[]> log_bits_;
     std::size_t log_capacity_ = 0, log_size_ = 0, log_bits_size_ = 0;
     void size_log();
-    std::uint32_t epoch_low_ = ~0u, epoch_high_ = 0;  // words touched this epoch
-    std::uint32_t write_low_ = ~0u, write_high_ = 0;  // words written this epoch
-    // The current access's units, words [low_, high_].
+    WordRange epoch_range_;  // words touched this epoch
+    WordRange write_range_;  // words written this epoch
+    // The current access's units, words access_range_.
     Words access_;
-    std::uint32_t low_ = ~0u, high_ = 0;
+    WordRange access_range_;
 
     std::vector<std::unique_ptr<Pattern>> patterns_;  // by instruction, kept across workgroups
 
@@ -167,8 +184,9 @@ private:
     // with other waves' writes, tested at once), and an epoch of reads only
     // (the SGEMM kernels' compute phase) ends without one: its reads are
     // dropped unrecorded. Recorded, in order, before a write (or a read
-    // that goes the general way) touching words in their range, and before
-    // a pattern they use changes; accesses of disjoint words commute, so
+    // that goes the general way) touching their words (those and the
+    // earlier ones overlapping them: record_deferred_before), and all
+    // before a pattern changes; accesses of disjoint words commute, so
     // the state any test or description reads is the one recording each
     // read at once would give.
     struct DeferredRead {
@@ -178,14 +196,21 @@ private:
     static constexpr std::size_t deferred_limit = 1024;
     std::unique_ptr<DeferredRead[]> deferred_{new DeferredRead[deferred_limit]};
     std::size_t deferred_size_ = 0;
-    std::uint32_t deferred_low_ = ~0u, deferred_high_ = 0;  // words the deferred reads touch
+    WordRange deferred_range_;  // words the deferred reads touch
     void defer_read(const Pattern& p, std::uint32_t inst, std::uint32_t wave, std::uint32_t first_word,
                     std::uint32_t words, std::uint32_t shift);
     void record_deferred();
+    // Records the deferred reads an access of words [first_word, last_word]
+    // must come after: those of these words, and each earlier one of words
+    // such a read touches (reads of one unit in another order would log
+    // another first reader); the others stay deferred, in order. Why not
+    // all: a dpp2_64_denorm write overlaps one of the ten or so reads
+    // deferred before it, and recording all of them was 1.4 M of its
+    // checked launch's 72 M host instructions (callgrind 256^3).
+    void record_deferred_before(std::uint32_t first_word, std::uint32_t last_word);
     void drop_deferred() {
         deferred_size_ = 0;
-        deferred_low_ = ~0u;
-        deferred_high_ = 0;
+        deferred_range_.clear();
     }
     void record_write(std::uint32_t wave, std::uint32_t w, std::uint64_t bits, bool had_conflict);
     void write_out_log();

@@ -149,6 +149,40 @@ TEST_CASE("LDS race: reads recorded late still name the first reader", "[check][
                      "writes LDS 0x0, read by other waves with no s_barrier between"}});
 }
 
+TEST_CASE("LDS race: a write records the late reads of its words, and the earlier reads of theirs first",
+          "[check][lds]") {
+    // Round 0: every wave runs every part on its own 2 KiB (the
+    // instructions get their patterns). Round 1, after a barrier, the
+    // reads wait to be recorded: wave 0 reads dwords 320..383 (K), then
+    // 0..63; wave 1 reads 288..351 (R) and writes 0..63: a race with wave
+    // 0's read of 0..63, which alone is recorded. Wave 2 writes 256..319: a
+    // race with R, recorded now, and K before it (K shares dwords with R,
+    // though not with the write); then wave 2 writes 320..383: a race with
+    // K and R, whose first reader is K.
+    const Planted p = check_body(
+        wave_number + lane_offset +
+            "  s_mov_b32 s21, 0\n  s_add_u32 s22, s20, 1\n  s_lshl_b32 s22, s22, 11\n  v_add_u32 v8, s22, v2\n"
+            ".Lround:\n  s_cmp_eq_u32 s21, 0\n  s_cbranch_scc1 .Lpart0\n  s_cmp_eq_u32 s20, 0\n"
+            "  s_cbranch_scc0 .Lskip0\n"
+            ".Lpart0:\n  ds_read_b32 v3, v8 offset:1280\n  ds_read_b32 v4, v8\n  s_waitcnt lgkmcnt(0)\n"
+            ".Lskip0:\n  s_cmp_eq_u32 s21, 0\n  s_cbranch_scc1 .Lpart1\n  s_cmp_eq_u32 s20, 1\n"
+            "  s_cbranch_scc0 .Lskip1\n"
+            ".Lpart1:\n  ds_read_b32 v6, v8 offset:1152\n  ds_write_b32 v8, v5\n  s_waitcnt lgkmcnt(0)\n"
+            ".Lskip1:\n  s_cmp_eq_u32 s21, 0\n  s_cbranch_scc1 .Lpart2\n  s_cmp_eq_u32 s20, 2\n"
+            "  s_cbranch_scc0 .Lskip2\n"
+            ".Lpart2:\n  ds_write_b32 v8, v5 offset:1024\n  ds_write_b32 v8, v5 offset:1280\n"
+            "  s_waitcnt lgkmcnt(0)\n"
+            ".Lskip2:\n  v_mov_b32 v8, v2\n  s_add_u32 s21, s21, 1\n  s_cmp_lt_u32 s21, 2\n"
+            "  s_cbranch_scc0 .Ldone\n  s_barrier\n  s_branch .Lround\n.Ldone:",
+        waves(3, 8192));
+    check_races(p, {{1, all_lanes, "ds_write_b32 v8, v5", "ds_read_b32 v4", "wave 0",
+                     "writes LDS 0x0, read by wave 0 with no s_barrier between"},
+                    {2, 0xffffffff00000000ull, "ds_write_b32 v8, v5 offset:1024", "ds_read_b32 v6", "wave 1",
+                     "writes LDS 0x480, read by wave 1 with no s_barrier between"},
+                    {2, all_lanes, "ds_write_b32 v8, v5 offset:1280", "ds_read_b32 v3", "other waves",
+                     "writes LDS 0x500, read by other waves with no s_barrier between"}});
+}
+
 TEST_CASE("LDS race: a read recorded late after its instruction's pattern changed", "[check][lds]") {
     // Wave 0 writes dwords 384..447 (its first access goes the general
     // way), then its ds_read reads dwords 0..63, then every other dword of
