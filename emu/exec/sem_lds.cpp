@@ -419,9 +419,9 @@ __attribute__((always_inline)) inline LdsConflictMemo* repeated_whole_access(Wav
     LdsConflictMemo* memo = g.lds_memo[e.index].get();
     if (!memo || memo->whole_access_dwords != dwords) return nullptr;
     if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
-    const u32* base = w.v[e.src[0].index];
-    const u32 offset = e.lds_offset, origin = base[0] + offset;
-    if (origin < offset || u64(origin) + memo->highest_relative + 4 * dwords > g.lds.size()) return nullptr;
+    // In 64 bits: an origin past 2^32 also ends outside the LDS.
+    const u64 origin = u64(w.v[e.src[0].index][0]) + e.lds_offset;
+    if (origin + memo->highest_relative + 4 * dwords > g.lds.size()) return nullptr;
     if (memo->origin_byte_in_dword != origin % 4) return nullptr;
     if (memo->passes != &g.lds_banks->passes(write, dwords)) return nullptr;
     if (!address_repeats(w, e, *memo)) return nullptr;
@@ -455,9 +455,11 @@ __attribute__((always_inline)) inline void account_repeated(Wave& w, const ExecI
 // lands at issue). Below the counter's limit issue() would only push it
 // and tell the observer: pushed here, in place, without the call and the
 // entry's copy (about 70 host instructions a ds instruction unobserved,
-// callgrind, 256^3 dpp0_32_denorm).
+// callgrind, 256^3 dpp0_32_denorm). BelowLimit: the caller knows the
+// counter is below it (repeated_whole_access looked).
+template <bool BelowLimit = false>
 inline void issue_without_data(Wave& w, const ExecInst& e) {
-    if (__builtin_expect(w.pending.lgkmcnt() < InFlightQueue::max_lgkm, 1)) {
+    if (BelowLimit || __builtin_expect(w.pending.lgkmcnt() < InFlightQueue::max_lgkm, 1)) {
         InFlightMemoryOp& p = w.pending.push_without_data<WaitCounter::lgkm_lds>(e.index);
         if (WorkgroupObserver* o = w.group->observer) o->issued(w, e, p);
         return;
@@ -520,10 +522,11 @@ void finish_atomic(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool
 // the entry (with nothing to land) still holding lgkmcnt; under an observer
 // that reads only operands, the entry the same as otherwise but marked
 // landed; else the entry's block, which the s_waitcnt that retires it lands.
+template <bool BelowLimit = false>
 __attribute__((always_inline)) inline u32* read_destination(Wave& w, const ExecInst& e, unsigned dwords, u32 keep_mask,
                                                             u64 lanes) {
     if (e.lds_lands_at_issue && !w.group->observer) {
-        issue_without_data(w, e);
+        issue_without_data<BelowLimit>(w, e);
         return vreg(w, e.dst);
     }
     if (e.lds_lands_at_issue && w.group->observer_reads_only_operands) {
@@ -533,21 +536,14 @@ __attribute__((always_inline)) inline u32* read_destination(Wave& w, const ExecI
     return w.pending.data(issue_read(w, e, dwords, keep_mask, lanes));
 }
 
+// Every ds_read but the repeated whole access. Out of line and cold, as
+// ds_write_general: inside ds_read its locals (the lane addresses) gave
+// the fast path a 0x268-byte frame and six register saves (callgrind,
+// 256^3 dpp0_32).
 // The format is copied: as a reference into the table, every store to the
 // registers or the counters may alias it, and its fields were read again
 // after each one.
-void ds_read(Wave& w, const ExecInst& e) {
-    if (LdsConflictMemo* memo = repeated_whole_access(w, e, false)) {
-        // lds + offset + base[l] is lane l's address (repeated_whole_access).
-        const unsigned dwords = e.lds_whole_dwords;
-        const std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
-        const u32* base = w.v[e.src[0].index];
-        u32* out = read_destination(w, e, dwords, 0, ~0ull);
-        if (dwords == 3) gathers[3](lds, base, ~0ull, out);
-        else gather_all_lanes(dwords, *memo, lds, base, out);
-        account_repeated(w, e, false, *memo);
-        return;
-    }
+__attribute__((noinline, cold)) void ds_read_general(Wave& w, const ExecInst& e) {
     const DsFormat f = formats()[static_cast<std::size_t>(e.inst->op)];
     const u64 exec = w.exec();
     LdsLaneAddresses a;
@@ -565,25 +561,21 @@ void ds_read(Wave& w, const ExecInst& e) {
     account(w, e, f, exec, false, a);
 }
 
-void ds_write(Wave& w, const ExecInst& e) {
-    if (LdsConflictMemo* memo = repeated_whole_access(w, e, true)) {
-        const unsigned dwords = e.lds_whole_dwords;
-        std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
-        const u32* base = w.v[e.src[0].index];
-        if (dwords == 1 && memo->quads == LdsConflictMemo::Quads::consecutive) {
-            scatter_consecutive_quads_x1(lds, base, vreg(w, e.src[1], 0));
-        } else if (dwords == 1) {
-            scatter_all_lanes_x1(lds, base, vreg(w, e.src[1], 0));
-        } else {
-            const u32* planes[4];
-            for (unsigned d = 0; d < dwords; ++d) planes[d] = vreg(w, e.src[1], d);
-            scatters[dwords](lds, base, ~0ull, planes);
-        }
-        issue_without_data(w, e);
-        account_repeated(w, e, true, *memo);
-        return;
-    }
-    const DsFormat f = formats()[static_cast<std::size_t>(e.inst->op)];  // a copy, as in ds_read
+void ds_read(Wave& w, const ExecInst& e) {
+    LdsConflictMemo* memo = repeated_whole_access(w, e, false);
+    if (__builtin_expect(!memo, 0)) return ds_read_general(w, e);
+    // lds + offset + base[l] is lane l's address (repeated_whole_access).
+    const unsigned dwords = e.lds_whole_dwords;
+    const std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
+    const u32* base = w.v[e.src[0].index];
+    u32* out = read_destination<true>(w, e, dwords, 0, ~0ull);
+    if (dwords == 3) gathers[3](lds, base, ~0ull, out);
+    else gather_all_lanes(dwords, *memo, lds, base, out);
+    account_repeated(w, e, false, *memo);
+}
+
+__attribute__((noinline, cold)) void ds_write_general(Wave& w, const ExecInst& e) {
+    const DsFormat f = formats()[static_cast<std::size_t>(e.inst->op)];  // a copy, as in ds_read_general
     const u64 exec = w.exec();
     LdsLaneAddresses a;
     lane_addresses(w, e, f, a);
@@ -603,6 +595,25 @@ void ds_write(Wave& w, const ExecInst& e) {
     entry.counter = WaitCounter::lgkm_lds;
     issue(w, e, entry);
     account(w, e, f, exec, true, a);
+}
+
+void ds_write(Wave& w, const ExecInst& e) {
+    LdsConflictMemo* memo = repeated_whole_access(w, e, true);
+    if (__builtin_expect(!memo, 0)) return ds_write_general(w, e);
+    const unsigned dwords = e.lds_whole_dwords;
+    std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
+    const u32* base = w.v[e.src[0].index];
+    if (dwords == 1 && memo->quads == LdsConflictMemo::Quads::consecutive) {
+        scatter_consecutive_quads_x1(lds, base, vreg(w, e.src[1], 0));
+    } else if (dwords == 1) {
+        scatter_all_lanes_x1(lds, base, vreg(w, e.src[1], 0));
+    } else {
+        const u32* planes[4];
+        for (unsigned d = 0; d < dwords; ++d) planes[d] = vreg(w, e.src[1], d);
+        scatters[dwords](lds, base, ~0ull, planes);
+    }
+    issue_without_data<true>(w, e);
+    account_repeated(w, e, true, *memo);
 }
 
 // 32-bit LDS atomics; the _rtn forms return the old value. ds_cmpst: data0
