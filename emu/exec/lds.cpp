@@ -166,6 +166,11 @@ std::uint64_t new_pattern_id() {
 
 }  // namespace
 
+LdsGatherIsa host_lds_gather_isa() {
+    return host_cpu().avx512f ? LdsGatherIsa::avx512 : host_cpu().avx2 ? LdsGatherIsa::avx2 : LdsGatherIsa::baseline;
+}
+LdsGatherIsa lds_gather_isa = host_lds_gather_isa();
+
 bool lds_patterns_equal(const std::uint32_t* a, const std::uint32_t* b) { return std::equal(a, a + 64, b); }
 
 DPPGEMM_AVX2_CLONES bool lds_pattern_repeats_all_lanes(const std::uint32_t* base, const std::uint32_t* relative) {
@@ -200,6 +205,12 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
     memo.highest_relative = *std::max_element(&relative[0][0], &relative[0][0] + 64 * access.elements);
     memo.quads = quad_shape(memo);
     memo.rows = row_shape(memo);
+    const bool broadcast = memo.rows == LdsConflictMemo::Rows::broadcast;
+    const bool repeated_quads =
+        memo.rows == LdsConflictMemo::Rows::repeat && memo.quads == LdsConflictMemo::Quads::consecutive;
+    memo.vector_gather = (broadcast || repeated_quads) && memo.whole_access_dwords != 3
+                             ? std::uint8_t(1 + 3 * (repeated_quads ? 1 : 0) + memo.whole_access_dwords / 2)
+                             : 0;
     memo.cycles = lds_bank_conflict_cycles(access.dwords(), active_lanes, passes);
     return memo.cycles;
 }

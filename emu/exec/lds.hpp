@@ -93,6 +93,13 @@ struct alignas(64) LdsConflictMemo {
     // row 0 reads, lane for lane (relative[0][16r + i] = relative[0][i]).
     enum class Rows : std::uint8_t { any, broadcast, repeat };
     Rows rows = Rows::any;
+    // The two shapes above that sem_lds.cpp's vector gathers take, with the
+    // width, as one index (one load instead of two comparisons and an index
+    // computation: about 8 host instructions a 32x32 ds_read_b64, callgrind
+    // 256^3 dpp0_32): 0 neither; else 1 + 3 x (0: Rows::broadcast, 1:
+    // Rows::repeat with Quads::consecutive) + dwords_per_element / 2 (1, 2
+    // or 4 dwords; b96 takes neither).
+    std::uint8_t vector_gather = 0;
     bool valid = false;
     // ---- the rest of the shape and the pattern
     std::uint64_t active_lanes = 0;
@@ -109,6 +116,14 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
 bool lds_pattern_repeats_all_lanes(const std::uint32_t* base, const std::uint32_t* relative);
 // Whether two memos' relative[0] (64 lanes) are equal.
 bool lds_patterns_equal(const std::uint32_t* a, const std::uint32_t* b);
+
+// The instruction sets sem_lds.cpp's gathers for the repeated whole access
+// (rows that each read one element, rows that repeat row 0's consecutive
+// quads) may use: the host's best (host_cpu) unless a test picks a lower
+// one, so that every level is compared with the general path on one host.
+enum class LdsGatherIsa : std::uint8_t { baseline, avx2, avx512 };
+extern LdsGatherIsa lds_gather_isa;
+LdsGatherIsa host_lds_gather_isa();
 
 class Lds {
 public:

@@ -904,6 +904,50 @@ TEST_CASE("LDS reads and writes: the repeated whole access equals the general pa
     }
 }
 
+// The vector gathers of the repeated whole access (sem_lds.cpp: rows that
+// each read one element, rows repeating row 0's consecutive quads), at every
+// instruction set the host has (lds_gather_isa), against the general path:
+// lds_body's "broadcast" and "rows repeat" accesses take them at b32, b64
+// and b128 (the memo's vector_gather, checked here on those lane addresses).
+TEST_CASE("LDS reads: the vector gathers equal the general path at every instruction set", "[exec][lds][fast_paths]") {
+    for (const unsigned width : {4u, 8u, 12u, 16u}) {
+        for (const bool broadcast : {true, false}) {
+            LdsLaneAddresses a;
+            a.dwords_per_element = width / 4;
+            a.highest = 0;
+            for (unsigned l = 0; l < 64; ++l) {
+                a.byte[0][l] = 4096 + (broadcast ? l / 16 : l % 16) * width;
+                a.highest = std::max(a.highest, a.byte[0][l]);
+            }
+            LdsConflictMemo memo;
+            lds_bank_conflict_cycles(a, ~0ull, consecutive_lds_bank_model().passes(false, width / 4), memo);
+            INFO("width " << width << (broadcast ? " broadcast" : " rows repeat"));
+            CHECK(memo.vector_gather == (width == 12 ? 0 : 1 + (broadcast ? 0 : 3) + width / 8));
+        }
+    }
+    KernelOptions options;
+    options.lds_bytes = 8192;
+    const std::size_t reads = 4 * 8 * 3 + 2;
+    const CodeObject co = assemble_kernel(lds_body(64), options);
+    const std::array<Program, 2> programs = fast_and_general(co);
+    TestRun general_run(reads * 256);
+    const DispatchResult general = general_run.run(programs[1]);
+    REQUIRE(general.ok());
+    const LdsGatherIsa host = host_lds_gather_isa();
+    for (const LdsGatherIsa isa : {LdsGatherIsa::baseline, LdsGatherIsa::avx2, LdsGatherIsa::avx512}) {
+        if (unsigned(isa) > unsigned(host)) continue;
+        INFO("instruction set " << unsigned(isa));
+        lds_gather_isa = isa;
+        TestRun run(reads * 256);
+        const DispatchResult r = run.run(programs[0]);
+        lds_gather_isa = host;
+        REQUIRE(r.ok());
+        CHECK(run.read(0, reads * 256) == general_run.read(0, reads * 256));
+        CHECK(run.read(1, 2048) == general_run.read(1, 2048));
+        CHECK(r.counters == general.counters);
+    }
+}
+
 TEST_CASE("LDS reads and writes leaving the LDS fault the same on both paths", "[exec][lds][fast_paths]") {
     KernelOptions options;
     options.lds_bytes = 8192;
