@@ -107,6 +107,39 @@ private:
     std::uint64_t next_address_ = first_address;
 };
 
+// The summary of 64 lanes' 32-bit buffer offsets the direct buffer path
+// (sem_memory.cpp) works from: their minimum, maximum and OR, the OR of those
+// of lanes 0, 4, 8, ..., 60, and bit 4q of runs_of_four set when lanes 4q ..
+// 4q+3 read four consecutive dwords (offsets v, v + 4, v + 8, v + 12), as
+// contiguous lanes of a GEMM operand tile do.
+struct LaneOffsetSpread {
+    std::uint32_t low = ~0u, high = 0, bits = 0;
+    std::uint32_t run_start_bits = 0;
+    std::uint64_t runs_of_four = 0;
+};
+
+// What is remembered of one instruction's accesses by one wave (Translator::memo).
+struct AccessMemo {
+    const void* instruction = nullptr;
+    const void* wave = nullptr;
+    bool has_start = false, has_offsets = false;
+    std::uint64_t start = 0;  // the lowest address the last access reached
+    // The lane offsets of the last access that gave them, and their spread.
+    LaneOffsetSpread spread;
+    alignas(32) std::uint32_t offsets[64];
+
+    // How far `start` lies from the last access's start, recording it as the
+    // latest; 0 when there is none. A loop's load usually moves by the same
+    // step each trip, so start + step is where it will likely read next: a
+    // guess for host prefetches, never for results.
+    std::uint64_t step_to(std::uint64_t to) {
+        const std::uint64_t step = has_start ? to - start : 0;
+        start = to;
+        has_start = true;
+        return step;
+    }
+};
+
 // A per-workgroup translation cache: most lanes of an instruction hit the
 // allocation the previous lane hit, and a GEMM kernel's loads alternate
 // between two allocations (A and B), so the last two allocations hit are
@@ -134,30 +167,30 @@ public:
     }
     const DeviceMemory& memory() const { return *memory_; }
 
-    // How far the access `key` (an instruction and a wave) moved since its
-    // previous start, recording `start` as its latest; 0 when there is no
-    // previous start. A loop's load usually moves by the same step each
-    // trip, so start + step is where it will likely read next: a guess for
-    // host prefetches, never for results.
-    std::uint64_t step_since_last(const void* instruction, const void* wave, std::uint64_t start) {
+    // The memo of the accesses of `instruction` by `wave`, empty the first
+    // time the pair asks (and after another pair that hashes alike asked):
+    // a hint, never a result, unless its caller checks what it remembers.
+    AccessMemo& memo(const void* instruction, const void* wave) {
         const auto a = reinterpret_cast<std::uintptr_t>(instruction), b = reinterpret_cast<std::uintptr_t>(wave);
         // Multiplicative hashing: waves lie a page apart, instructions a few dozen bytes.
-        Start& s = starts_[((a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full)) >> 58];
-        const std::uint64_t step = s.instruction == instruction && s.wave == wave ? start - s.address : 0;
-        s = Start{instruction, wave, start};
-        return step;
+        AccessMemo& m = memos_[((a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full)) >> 58];
+        if (m.instruction != instruction || m.wave != wave) {
+            m.instruction = instruction;
+            m.wave = wave;
+            m.has_start = m.has_offsets = false;
+        }
+        return m;
+    }
+    // memo(instruction, wave).step_to(start).
+    std::uint64_t step_since_last(const void* instruction, const void* wave, std::uint64_t start) {
+        return memo(instruction, wave).step_to(start);
     }
 
 private:
-    struct Start {
-        const void* instruction = nullptr;
-        const void* wave = nullptr;
-        std::uint64_t address = 0;
-    };
     const DeviceMemory* memory_;
     const Allocation* last_ = nullptr;      // the allocation the last translation hit
     const Allocation* previous_ = nullptr;  // the one hit before it
-    std::array<Start, 64> starts_{};
+    std::array<AccessMemo, 64> memos_{};
 };
 
 // The swizzled buffer offset (ISA "Swizzled Buffer Addressing"): records are

@@ -706,6 +706,62 @@ TEST_CASE("raw-buffer loads of consecutive lanes: the direct path equals the lan
     }
 }
 
+// The same raw-buffer dword load run seven times in a loop (sem_memory.cpp
+// keeps each instruction's lane offsets and their spread per wave, and
+// reuses the spread while the offsets stay the same): the descriptor's base
+// moving each trip, offsets that stay (a hit), change (quads reversed),
+// stay while num_records cuts the wave at 100 bytes, stay with 45 lanes
+// active, then shift by a dword (runs no longer 16-byte aligned) and stay
+// again; against the lane-by-lane path.
+namespace {
+
+std::string repeated_load_body() {
+    std::ostringstream s;
+    s << "  s_mov_b32 s20, s6\n  s_and_b32 s21, s7, 0xffff\n  s_mov_b32 s22, s12\n  s_mov_b32 s23, 0x00020000\n"
+      << "  s_mov_b32 s24, s4\n  s_and_b32 s25, s5, 0xffff\n  s_mov_b32 s26, s13\n  s_mov_b32 s27, 0x00020000\n"
+      << "  v_lshlrev_b32 v3, 2, v0\n  s_mov_b32 s30, 0\n"
+      << ".Ltrip:\n  v_mov_b32 v4, -1\n  buffer_load_dword v4, v3, s[20:23], 0 offen\n  s_waitcnt vmcnt(0)\n"
+      << "  buffer_store_dword v4, v1, s[24:27], 0 offen\n"
+      << "  s_add_u32 s24, s24, 256\n  s_addc_u32 s25, s25, 0\n  s_add_u32 s20, s20, 64\n  s_addc_u32 s21, s21, 0\n"
+      << "  s_add_u32 s30, s30, 1\n"
+      << "  s_cmp_eq_u32 s30, 2\n  s_cbranch_scc0 .Lkeep2\n  v_xor_b32 v3, 12, v3\n.Lkeep2:\n"
+      << "  s_cmp_eq_u32 s30, 3\n  s_cbranch_scc0 .Lkeep3\n  s_mov_b32 s22, 100\n.Lkeep3:\n"
+      << "  s_cmp_eq_u32 s30, 4\n  s_cbranch_scc0 .Lkeep4\n  s_mov_b32 s22, s12\n  v_cmpx_gt_u32 vcc, 45, "
+         "v0\n.Lkeep4:\n"
+      << "  s_cmp_eq_u32 s30, 5\n  s_cbranch_scc0 .Lkeep5\n  s_mov_b64 exec, -1\n  v_add_u32 v3, 4, v3\n.Lkeep5:\n"
+      << "  s_cmp_lt_u32 s30, 7\n  s_cbranch_scc1 .Ltrip\n";
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("a raw-buffer load repeated in a loop: the direct path equals the lane-by-lane path", "[exec][fast_paths]") {
+    constexpr std::size_t trips = 7, dwords = 1024;
+    std::vector<std::uint32_t> input(dwords);
+    for (std::size_t i = 0; i < dwords; ++i) input[i] = 0x10000u + std::uint32_t(i);
+    const CodeObject co = assemble_kernel(repeated_load_body());
+    const Program program = build_program(co, co.kernels.at(0));
+    const auto [results, counters] = run_direct_and_lane_by_lane(program, input, {4096, 4096, 0, 0}, trips * 64);
+    CHECK(counters[0] == counters[1]);
+    for (std::size_t i = 0; i < trips * 64; ++i) {
+        INFO("trip " << i / 64 << " lane " << i % 64);
+        REQUIRE(results[0][i] == results[1][i]);
+    }
+    // Trip t reads from dword 16 t on: lane l at 4 l, then at 4 (l ^ 3).
+    CHECK(results[0][0 * 64 + 5] == 0x10000u + 5u);
+    CHECK(results[0][1 * 64 + 5] == 0x10000u + 16u + 5u);
+    CHECK(results[0][2 * 64 + 5] == 0x10000u + 32u + 6u);
+    // Trip 3: 100 records, lanes at offsets from 100 on (lane 24 at 108) read 0.
+    CHECK(results[0][3 * 64 + 20] == 0x10000u + 48u + 23u);
+    CHECK(results[0][3 * 64 + 24] == 0u);
+    // Trip 4: lanes from 45 on inactive, nothing stored for them.
+    CHECK(results[0][4 * 64 + 44] == 0x10000u + 64u + 47u);
+    CHECK(results[0][4 * 64 + 45] == 0u);
+    // Trips 5 and 6: one dword further.
+    CHECK(results[0][5 * 64 + 5] == 0x10000u + 80u + 7u);
+    CHECK(results[0][6 * 64 + 5] == 0x10000u + 96u + 7u);
+}
+
 // LDS reads and writes (sem_lds.cpp): the repeated whole access (every lane
 // active, the lane pattern the instruction's conflict memo holds, bounds from
 // the memo's largest relative address) against the general path, which an
