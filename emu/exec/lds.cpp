@@ -169,7 +169,10 @@ std::uint64_t new_pattern_id() {
 LdsGatherIsa host_lds_gather_isa() {
     return host_cpu().avx512f ? LdsGatherIsa::avx512 : host_cpu().avx2 ? LdsGatherIsa::avx2 : LdsGatherIsa::baseline;
 }
-LdsGatherIsa lds_gather_isa = host_lds_gather_isa();
+LdsGatherIsa& lds_gather_isa() {
+    static LdsGatherIsa isa = host_lds_gather_isa();
+    return isa;
+}
 
 bool lds_patterns_equal(const std::uint32_t* a, const std::uint32_t* b) { return std::equal(a, a + 64, b); }
 

@@ -122,7 +122,11 @@ bool lds_patterns_equal(const std::uint32_t* a, const std::uint32_t* b);
 // quads) may use: the host's best (host_cpu) unless a test picks a lower
 // one, so that every level is compared with the general path on one host.
 enum class LdsGatherIsa : std::uint8_t { baseline, avx2, avx512 };
-extern LdsGatherIsa lds_gather_isa;
+// The set in use, host_lds_gather_isa() until a test assigns another. A
+// function's static, not a global variable: a test program that links the
+// emulator both statically and through libdppgemm would otherwise hold two
+// definitions of one global (ASan's odr-violation).
+LdsGatherIsa& lds_gather_isa();
 LdsGatherIsa host_lds_gather_isa();
 
 class Lds {

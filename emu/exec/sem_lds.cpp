@@ -412,7 +412,7 @@ constexpr VectorGatherFn vector_gathers[3][7] = {
 void gather_all_lanes(unsigned dwords, const LdsConflictMemo& memo, const std::uint8_t* lds, const u32* address,
                       u32* out) {
 #if defined(DPPGEMM_LDS_VECTOR_GATHERS)
-    const LdsGatherIsa isa = lds_gather_isa;
+    const LdsGatherIsa isa = lds_gather_isa();
     if (memo.vector_gather && isa != LdsGatherIsa::baseline) {
         vector_gathers[unsigned(isa)][memo.vector_gather](lds, address, out);
         return;
@@ -754,7 +754,7 @@ __attribute__((always_inline)) inline void read_repeated_unobserved(Wave& w, con
     const u32* base = w.v[e.src[0].index];
     u32* out = vreg(w, e.dst);
 #if defined(DPPGEMM_LDS_VECTOR_GATHERS)
-    const LdsGatherIsa isa = lds_gather_isa;
+    const LdsGatherIsa isa = lds_gather_isa();
     if (memo.vector_gather && isa != LdsGatherIsa::baseline)
         return vector_gathers[unsigned(isa)][memo.vector_gather](lds, base, out);
 #endif

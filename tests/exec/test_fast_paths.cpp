@@ -993,10 +993,10 @@ TEST_CASE("LDS reads: the vector gathers equal the general path at every instruc
     for (const LdsGatherIsa isa : {LdsGatherIsa::baseline, LdsGatherIsa::avx2, LdsGatherIsa::avx512}) {
         if (unsigned(isa) > unsigned(host)) continue;
         INFO("instruction set " << unsigned(isa));
-        lds_gather_isa = isa;
+        lds_gather_isa() = isa;
         TestRun run(reads * 256);
         const DispatchResult r = run.run(programs[0]);
-        lds_gather_isa = host;
+        lds_gather_isa() = host;
         REQUIRE(r.ok());
         CHECK(run.read(0, reads * 256) == general_run.read(0, reads * 256));
         CHECK(run.read(1, 2048) == general_run.read(1, 2048));
