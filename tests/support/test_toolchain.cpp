@@ -179,7 +179,9 @@ namespace {
 // modification time), processor, version, flags and source. An entry is
 // <hash>.key with the key's text and <hash>.co, each written under another
 // name and renamed, the key first; a lookup compares the whole key, so a
-// hash collision is a miss. Only successes are kept.
+// hash collision is a miss. Only successes are kept. Files the source
+// would `.include` or `.incbin` are not in the key: test kernels are whole
+// sources (none includes another file).
 std::string kernel_cache_key(const std::string& source, const std::string& processor, int version,
                              const std::string& extra) {
     std::ostringstream key;
