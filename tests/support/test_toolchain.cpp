@@ -118,6 +118,8 @@ std::vector<std::string> run_on_files(const std::string& command, const std::vec
     const CommandResult result = run_command(full);
     if (result.status != 0)
         throw std::runtime_error("command failed (status " + std::to_string(result.status) + "): " + full);
+    // llvm-readelf prints no "File:" line for a single file.
+    if (paths.size() == 1) return {result.output};
     std::vector<std::string> parts;
     std::istringstream lines(result.output);
     for (std::string line; std::getline(lines, line);) {

@@ -60,7 +60,8 @@ std::string run(const std::string& command);
 // options) and returns each file's part of its stdout, in the order of
 // `paths`: a part starts at the line `header(path)` that the tool prints
 // before each file's output (llvm-objdump: "<path>:\tfile format ...",
-// llvm-readelf: "File: <path>"). One process for many files, because
+// llvm-readelf: "File: <path>", only when there are several files; one
+// file's part is the whole output). One process for many files, because
 // starting an LLVM tool costs about 80 ms here, more than reading a kernel.
 // Throws, naming the command, when the tool fails or a file's header is missing.
 std::vector<std::string> run_on_files(const std::string& command, const std::vector<std::string>& paths,
