@@ -384,23 +384,22 @@ void LdsShadow::record(std::uint32_t wave, std::uint32_t inst, bool write, bool 
     if (words > local_words) return false;
     const std::uint32_t last_word = first_word + words - 1;
     std::uint64_t bits[local_words];
+    // The span's bits (into `bits`) against what the other waves' accesses conflict with.
+    const auto span_conflicts = [&](bool write) {
+        shift_span(p, shift, words, bits);
+        std::uint64_t conflicting = 0;
+        for (std::uint32_t i = 0; i < words; ++i) conflicting |= bits[i] & conflicts(first_word + i, wave, write);
+        return conflicting != 0;
+    };
     if (!a.write) {
         // A read conflicts only with other waves' writes: none outside the
         // words written this epoch. Without a conflict it waits for a write.
-        if (write_range_.overlaps(first_word, last_word)) {
-            shift_span(p, shift, words, bits);
-            std::uint64_t conflicting = 0;
-            for (std::uint32_t i = 0; i < words; ++i) conflicting |= bits[i] & conflicts(first_word + i, wave, false);
-            if (conflicting) return false;
-        }
+        if (write_range_.overlaps(first_word, last_word) && span_conflicts(false)) return false;
         defer_read(p, inst, wave, first_word, words, shift);
         return true;
     }
     if (deferred_range_.overlaps(first_word, last_word)) record_deferred_before(first_word, last_word);
-    shift_span(p, shift, words, bits);
-    std::uint64_t conflicting = 0;
-    for (std::uint32_t i = 0; i < words; ++i) conflicting |= bits[i] & conflicts(first_word + i, wave, true);
-    if (conflicting) return false;
+    if (span_conflicts(true)) return false;
     record_clean(wave, inst, true, first_word, words, bits);
     return true;
 }
