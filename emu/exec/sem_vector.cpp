@@ -391,10 +391,14 @@ MultiplyAddLoops pick_multiply_add() {
 }
 #endif
 
+// Picked when the program starts, not at first use: a function's static
+// made multiply_add_op test its guard and keep the guard's call registers
+// (five saved and restored per run).
+const MultiplyAddLoops picked_multiply_add_loops[2] = {pick_multiply_add<false>(), pick_multiply_add<true>()};
+
 template <bool Fused>
 const MultiplyAddLoops& multiply_add_loops() {
-    static const MultiplyAddLoops loops = pick_multiply_add<Fused>();
-    return loops;
+    return picked_multiply_add_loops[Fused];
 }
 
 // One instruction. The result goes straight to the destination when every
@@ -414,7 +418,7 @@ void multiply_add_one(Wave& w, const ExecInst& e, MultiplyAddLanes loop) {
 // Counts the instructions a run executed after its first (the run loop
 // counted that one) and moves the wave past them.
 // Every instruction of a run is a multiply-add (counted as one), VALU or VALU-DPP.
-void finish_run(Wave& w, const ExecInst* run, unsigned length) {
+inline void finish_run(Wave& w, const ExecInst* run, unsigned length) {
     Counters& counters = w.group->counters;
     counters.valu_dpp += run[0].multiply_add_run_dpp - run[0].valu_dpp;
     counters[InstClass::valu] += length - 1;
@@ -759,6 +763,7 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
                 multiply_add_direct_avx2<Fused, FlushOut, DazOn>(w.v[x.src[A]], w.v[x.src[B]], w.v[x.src[C]],
                                                                  w.v[x.dst]);
             }
+            finish_run(w, run, length);
             return;
         }
         if constexpr (A == 0) {  // DPP permutes src0, which must be the first multiplicand
@@ -769,6 +774,7 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
                     multiply_add_dpp_rows_avx2<Fused, FlushOut, DazOn>(a, b, c, w.v[x.dst], *x.dpp, ~0ull);
                 else multiply_add_direct_avx2<Fused, FlushOut, DazOn>(a, b, c, w.v[x.dst]);
             }
+            finish_run(w, run, length);
             return;
         }
     }
@@ -782,6 +788,7 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
             multiply_add_direct_avx2<Fused, FlushOut, DazOn>(a, b, c, w.v[x.dst]);
         else multiply_add_one<A, B, C>(w, run[i], multiply_add_avx2<false, Fused>);
     }
+    finish_run(w, run, length);
 }
 
 // ---- AVX-512: one DPP row per register ---------------------------------------
@@ -954,9 +961,10 @@ __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_run_avx5
         const MultiplyAddStep* steps = run[0].multiply_add_steps;
         if (run[0].flush_out) multiply_add_full_exec_steps<Fused, true, DazOn, B, C>(w, steps, length);
         else multiply_add_full_exec_steps<Fused, false, DazOn, B, C>(w, steps, length);
-        return;
+    } else {
+        multiply_add_steps_avx512<Fused, A, B, C>(w, run, length);
     }
-    multiply_add_steps_avx512<Fused, A, B, C>(w, run, length);
+    finish_run(w, run, length);
 }
 
 // Each step by itself: observed steps, partial EXEC, operands not in place.
@@ -995,6 +1003,8 @@ __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_steps_av
 // fetch_copy's lane-by-lane DPP gather, a kept-denormal v_fmac_f32 DPP cost
 // about 570 host instructions (callgrind, 16^3 dpp2_64_denorm through the
 // BLAS, AVX2 paths).
+// The run functions count the run (finish_run) themselves: after their
+// call this one only restores the mode.
 template <bool Fused, int A = 0, int B = 1, int C = 2>
 void multiply_add_op(Wave& w, const ExecInst& e) {
     const MultiplyAddLoops& loops = multiply_add_loops<Fused>();
@@ -1012,7 +1022,6 @@ void multiply_add_op(Wave& w, const ExecInst& e) {
         } else {
             run(std::false_type{});
         }
-        finish_run(w, &e, e.multiply_add_run);
         return;
     }
 #endif
