@@ -887,9 +887,11 @@ __attribute__((target("avx512f"), noinline)) void multiply_add_rows_with_nans(co
 // at 1024^3). DazOn: the caller's DenormalsAreZero is set, and the product
 // and result flushes are the adds' (product_plus_row, flush_no_nan16); the
 // NaN redo flushes explicitly, which the mode does not change.
-template <bool Fused, bool FlushOut, bool Dpp, bool DazOn = false>
-__attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, const u32* b, const u32* c, u32* dst,
-                                                                 const u32* row_lanes, u64 valid, u64 write) {
+// Returns false, having stored nothing, when a result is NaN.
+template <bool Fused, bool FlushOut, bool Dpp, bool DazOn>
+__attribute__((target("avx512f"))) inline bool multiply_add_rows_no_nan(const u32* a, const u32* b, const u32* c,
+                                                                        u32* dst, const u32* row_lanes, u64 valid,
+                                                                        u64 write) {
     const __m512i permute = Dpp ? _mm512_loadu_si512(row_lanes) : _mm512_setzero_si512();
     __m512 r[4];
     for (unsigned row = 0; row < 4; ++row) {
@@ -901,12 +903,17 @@ __attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, c
     // compare, a move to a general register and an OR per row before).
     const __mmask16 unordered01 = _mm512_cmp_ps_mask(r[0], r[1], _CMP_UNORD_Q);
     const __mmask16 unordered23 = _mm512_cmp_ps_mask(r[2], r[3], _CMP_UNORD_Q);
-    if (__builtin_expect(!_kortestz_mask16_u8(unordered01, unordered23), 0)) {
-        multiply_add_rows_with_nans<Fused, FlushOut, Dpp>(a, b, c, dst, row_lanes, valid, write);
-        return;
-    }
+    if (__builtin_expect(!_kortestz_mask16_u8(unordered01, unordered23), 0)) return false;
     for (unsigned row = 0; row < 4; ++row)
         store_row(dst + 16 * row, FlushOut ? flush_no_nan16<DazOn>(r[row]) : r[row], __mmask16(write >> (16 * row)));
+    return true;
+}
+
+template <bool Fused, bool FlushOut, bool Dpp, bool DazOn = false>
+__attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, const u32* b, const u32* c, u32* dst,
+                                                                 const u32* row_lanes, u64 valid, u64 write) {
+    if (!multiply_add_rows_no_nan<Fused, FlushOut, Dpp, DazOn>(a, b, c, dst, row_lanes, valid, write))
+        multiply_add_rows_with_nans<Fused, FlushOut, Dpp>(a, b, c, dst, row_lanes, valid, write);
 }
 
 template <bool Fused, bool Dpp>
@@ -924,23 +931,56 @@ __attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, c
 // constant masks. Through the general loop below, the per-step tests and
 // the masks were about half of a fused DPP step's host instructions
 // (dpp2_64_denorm, perf at 1024^3).
+// Steps first..length-1 until one has a NaN result: returns its index, the
+// step not done, or `length`. A function without calls: with the NaN redo
+// called from inside the loop, the constants live in vector registers
+// across that call gave every run a 64-byte realigned frame for their
+// spill slots.
 template <bool Fused, bool FlushOut, bool DazOn, int B, int C>
-__attribute__((target("avx512f"))) void multiply_add_full_exec_steps(Wave& w, const MultiplyAddStep* steps,
-                                                                     unsigned length) {
-    for (unsigned i = 0; i < length; ++i) {
+__attribute__((target("avx512f"), noinline)) unsigned multiply_add_full_exec_steps_no_nan(Wave& w,
+                                                                                          const MultiplyAddStep* steps,
+                                                                                          unsigned first,
+                                                                                          unsigned length) {
+    for (unsigned i = first; i < length; ++i) {
         const MultiplyAddStep& x = steps[i];
         const u32 *a = w.v[x.src[0]], *b = w.v[x.src[B]], *c = w.v[x.src[C]];
         u32* dst = w.v[x.dst];
+        bool done;
         if (x.kind == MultiplyAddStep::Kind::direct) {
-            multiply_add_rows<Fused, FlushOut, false, DazOn>(a, b, c, dst, nullptr, ~0ull, ~0ull);
+            done = multiply_add_rows_no_nan<Fused, FlushOut, false, DazOn>(a, b, c, dst, nullptr, ~0ull, ~0ull);
         } else if (x.dpp->full_exec != DppPattern::FullExec::rows) {  // x.kind is row_dpp (in place)
-            multiply_add_rows<Fused, FlushOut, true, DazOn>(a, b, c, dst, x.dpp->row_lanes, ~0ull, ~0ull);
+            done = multiply_add_rows_no_nan<Fused, FlushOut, true, DazOn>(a, b, c, dst, x.dpp->row_lanes, ~0ull, ~0ull);
         } else {
             const u64 valid = x.dpp->valid_sources(~0ull);
-            multiply_add_rows<Fused, FlushOut, true, DazOn>(a, b, c, dst, x.dpp->row_lanes, valid,
-                                                            x.dpp->write_mask(~0ull, valid));
+            done = multiply_add_rows_no_nan<Fused, FlushOut, true, DazOn>(a, b, c, dst, x.dpp->row_lanes, valid,
+                                                                          x.dpp->write_mask(~0ull, valid));
         }
+        if (__builtin_expect(!done, 0)) return i;
     }
+    return length;
+}
+
+// The step with a NaN result, with the rule.
+template <bool Fused, bool FlushOut, int B, int C>
+__attribute__((target("avx512f"), noinline, cold)) void multiply_add_full_exec_step_with_nans(
+    Wave& w, const MultiplyAddStep& x) {
+    const u32 *a = w.v[x.src[0]], *b = w.v[x.src[B]], *c = w.v[x.src[C]];
+    u32* dst = w.v[x.dst];
+    if (x.kind == MultiplyAddStep::Kind::direct) {
+        multiply_add_rows_with_nans<Fused, FlushOut, false>(a, b, c, dst, nullptr, ~0ull, ~0ull);
+    } else {
+        const u64 valid = x.dpp->valid_sources(~0ull);
+        multiply_add_rows_with_nans<Fused, FlushOut, true>(a, b, c, dst, x.dpp->row_lanes, valid,
+                                                           x.dpp->write_mask(~0ull, valid));
+    }
+}
+
+template <bool Fused, bool FlushOut, bool DazOn, int B, int C>
+__attribute__((target("avx512f"))) inline void multiply_add_full_exec_steps(Wave& w, const MultiplyAddStep* steps,
+                                                                            unsigned length) {
+    for (unsigned i = 0;
+         (i = multiply_add_full_exec_steps_no_nan<Fused, FlushOut, DazOn, B, C>(w, steps, i, length)) < length; ++i)
+        multiply_add_full_exec_step_with_nans<Fused, FlushOut, B, C>(w, steps[i]);
 }
 
 template <bool Fused, int A, int B, int C>
