@@ -391,10 +391,14 @@ MultiplyAddLoops pick_multiply_add() {
 }
 #endif
 
+// Picked when the program starts, not at first use: a function's static
+// made multiply_add_op test its guard and keep the guard's call registers
+// (five saved and restored per run).
+const MultiplyAddLoops picked_multiply_add_loops[2] = {pick_multiply_add<false>(), pick_multiply_add<true>()};
+
 template <bool Fused>
 const MultiplyAddLoops& multiply_add_loops() {
-    static const MultiplyAddLoops loops = pick_multiply_add<Fused>();
-    return loops;
+    return picked_multiply_add_loops[Fused];
 }
 
 // One instruction. The result goes straight to the destination when every
@@ -414,7 +418,7 @@ void multiply_add_one(Wave& w, const ExecInst& e, MultiplyAddLanes loop) {
 // Counts the instructions a run executed after its first (the run loop
 // counted that one) and moves the wave past them.
 // Every instruction of a run is a multiply-add (counted as one), VALU or VALU-DPP.
-void finish_run(Wave& w, const ExecInst* run, unsigned length) {
+inline void finish_run(Wave& w, const ExecInst* run, unsigned length) {
     Counters& counters = w.group->counters;
     counters.valu_dpp += run[0].multiply_add_run_dpp - run[0].valu_dpp;
     counters[InstClass::valu] += length - 1;
@@ -759,6 +763,7 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
                 multiply_add_direct_avx2<Fused, FlushOut, DazOn>(w.v[x.src[A]], w.v[x.src[B]], w.v[x.src[C]],
                                                                  w.v[x.dst]);
             }
+            finish_run(w, run, length);
             return;
         }
         if constexpr (A == 0) {  // DPP permutes src0, which must be the first multiplicand
@@ -769,6 +774,7 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
                     multiply_add_dpp_rows_avx2<Fused, FlushOut, DazOn>(a, b, c, w.v[x.dst], *x.dpp, ~0ull);
                 else multiply_add_direct_avx2<Fused, FlushOut, DazOn>(a, b, c, w.v[x.dst]);
             }
+            finish_run(w, run, length);
             return;
         }
     }
@@ -782,6 +788,7 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
             multiply_add_direct_avx2<Fused, FlushOut, DazOn>(a, b, c, w.v[x.dst]);
         else multiply_add_one<A, B, C>(w, run[i], multiply_add_avx2<false, Fused>);
     }
+    finish_run(w, run, length);
 }
 
 // ---- AVX-512: one DPP row per register ---------------------------------------
@@ -806,13 +813,30 @@ __attribute__((target("avx512f"))) inline __m512 flush16(__m512 x) {
     return _mm512_castsi512_ps(_mm512_mask_and_epi32(bits, zero_exponent, bits, _mm512_set1_epi32(int(0x80000000u))));
 }
 
-// One row of 16 lanes: x * y + z, with fp::multiply_add_nan's NaN rule and
-// the result flush.
-template <bool Fused>
+// One row of 16 lanes: x * y + z. Without Fused the product is flushed
+// before the add: explicitly, or (DazOn: the caller's DenormalsAreZero is
+// set) by the add itself, as product_plus_8 does. The empty asm keeps the
+// compiler from contracting the two into an FMA.
+template <bool Fused, bool DazOn = false>
 __attribute__((target("avx512f"))) inline __m512 product_plus_row(__m512 x, __m512 y, __m512 z) {
-    return Fused ? _mm512_fmadd_ps(x, y, z) : _mm512_add_ps(flush16(_mm512_mul_ps(x, y)), z);
+    if (Fused) return _mm512_fmadd_ps(x, y, z);
+    __m512 product = _mm512_mul_ps(x, y);
+    asm("" : "+v"(product));
+    return _mm512_add_ps(DazOn ? product : flush16(product), z);
 }
 
+// fp::flush of 16 results that are no NaN: under DenormalsAreZero one add
+// of -0, as flush_no_nan8 (the empty asm keeps it from being folded away).
+template <bool DazOn>
+__attribute__((target("avx512f"))) inline __m512 flush_no_nan16(__m512 r) {
+    if (!DazOn) return flush16(r);
+    __m512 minus_zero = _mm512_set1_ps(-0.0f);
+    asm("" : "+v"(minus_zero));
+    return _mm512_add_ps(r, minus_zero);
+}
+
+// One row with fp::multiply_add_nan's NaN rule and the result flush
+// (explicit: right with or without DenormalsAreZero).
 template <bool Fused, bool FlushOut>
 __attribute__((target("avx512f"))) inline __m512 multiply_add_row(__m512 x, __m512 y, __m512 z) {
     __m512 r = product_plus_row<Fused>(x, y, z);
@@ -860,25 +884,36 @@ __attribute__((target("avx512f"), noinline)) void multiply_add_rows_with_nans(co
 // stored (so the sources are still there to redo the instruction with its
 // NaN rule): a test and branch on each row was about a quarter of the
 // v_mac_f32 DPP row's instructions (dpp1's runs, half of its launch, perf
-// at 1024^3).
-template <bool Fused, bool FlushOut, bool Dpp>
-__attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, const u32* b, const u32* c, u32* dst,
-                                                                 const u32* row_lanes, u64 valid, u64 write) {
+// at 1024^3). DazOn: the caller's DenormalsAreZero is set, and the product
+// and result flushes are the adds' (product_plus_row, flush_no_nan16); the
+// NaN redo flushes explicitly, which the mode does not change.
+// Returns false, having stored nothing, when a result is NaN.
+template <bool Fused, bool FlushOut, bool Dpp, bool DazOn>
+__attribute__((target("avx512f"))) inline bool multiply_add_rows_no_nan(const u32* a, const u32* b, const u32* c,
+                                                                        u32* dst, const u32* row_lanes, u64 valid,
+                                                                        u64 write) {
     const __m512i permute = Dpp ? _mm512_loadu_si512(row_lanes) : _mm512_setzero_si512();
     __m512 r[4];
-    __mmask16 unordered = 0;
     for (unsigned row = 0; row < 4; ++row) {
         __m512i x = _mm512_loadu_si512(a + 16 * row);
         if (Dpp) x = _mm512_maskz_permutexvar_epi32(__mmask16(valid >> (16 * row)), permute, x);
-        r[row] = product_plus_row<Fused>(_mm512_castsi512_ps(x), load_row(b + 16 * row), load_row(c + 16 * row));
-        unordered |= _mm512_cmp_ps_mask(r[row], r[row], _CMP_UNORD_Q);
+        r[row] = product_plus_row<Fused, DazOn>(_mm512_castsi512_ps(x), load_row(b + 16 * row), load_row(c + 16 * row));
     }
-    if (__builtin_expect(unordered != 0, 0)) {
-        multiply_add_rows_with_nans<Fused, FlushOut, Dpp>(a, b, c, dst, row_lanes, valid, write);
-        return;
-    }
+    // One unordered compare covers two rows, one kortest the two masks (a
+    // compare, a move to a general register and an OR per row before).
+    const __mmask16 unordered01 = _mm512_cmp_ps_mask(r[0], r[1], _CMP_UNORD_Q);
+    const __mmask16 unordered23 = _mm512_cmp_ps_mask(r[2], r[3], _CMP_UNORD_Q);
+    if (__builtin_expect(!_kortestz_mask16_u8(unordered01, unordered23), 0)) return false;
     for (unsigned row = 0; row < 4; ++row)
-        store_row(dst + 16 * row, FlushOut ? flush16(r[row]) : r[row], __mmask16(write >> (16 * row)));
+        store_row(dst + 16 * row, FlushOut ? flush_no_nan16<DazOn>(r[row]) : r[row], __mmask16(write >> (16 * row)));
+    return true;
+}
+
+template <bool Fused, bool FlushOut, bool Dpp, bool DazOn = false>
+__attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, const u32* b, const u32* c, u32* dst,
+                                                                 const u32* row_lanes, u64 valid, u64 write) {
+    if (!multiply_add_rows_no_nan<Fused, FlushOut, Dpp, DazOn>(a, b, c, dst, row_lanes, valid, write))
+        multiply_add_rows_with_nans<Fused, FlushOut, Dpp>(a, b, c, dst, row_lanes, valid, write);
 }
 
 template <bool Fused, bool Dpp>
@@ -896,40 +931,90 @@ __attribute__((target("avx512f"))) inline void multiply_add_rows(const u32* a, c
 // constant masks. Through the general loop below, the per-step tests and
 // the masks were about half of a fused DPP step's host instructions
 // (dpp2_64_denorm, perf at 1024^3).
-template <bool Fused, bool FlushOut, int B, int C>
-__attribute__((target("avx512f"))) void multiply_add_full_exec_steps(Wave& w, const MultiplyAddStep* steps,
-                                                                     unsigned length) {
-    for (unsigned i = 0; i < length; ++i) {
+// Steps first..length-1 until one has a NaN result: returns its index, the
+// step not done, or `length`. A function without calls: with the NaN redo
+// called from inside the loop, the constants live in vector registers
+// across that call gave every run a 64-byte realigned frame for their
+// spill slots.
+template <bool Fused, bool FlushOut, bool DazOn, int B, int C>
+__attribute__((target("avx512f"), noinline)) unsigned multiply_add_full_exec_steps_no_nan(Wave& w,
+                                                                                          const MultiplyAddStep* steps,
+                                                                                          unsigned first,
+                                                                                          unsigned length) {
+    for (unsigned i = first; i < length; ++i) {
         const MultiplyAddStep& x = steps[i];
         const u32 *a = w.v[x.src[0]], *b = w.v[x.src[B]], *c = w.v[x.src[C]];
         u32* dst = w.v[x.dst];
+        bool done;
         if (x.kind == MultiplyAddStep::Kind::direct) {
-            multiply_add_rows<Fused, FlushOut, false>(a, b, c, dst, nullptr, ~0ull, ~0ull);
+            done = multiply_add_rows_no_nan<Fused, FlushOut, false, DazOn>(a, b, c, dst, nullptr, ~0ull, ~0ull);
         } else if (x.dpp->full_exec != DppPattern::FullExec::rows) {  // x.kind is row_dpp (in place)
-            multiply_add_rows<Fused, FlushOut, true>(a, b, c, dst, x.dpp->row_lanes, ~0ull, ~0ull);
+            done = multiply_add_rows_no_nan<Fused, FlushOut, true, DazOn>(a, b, c, dst, x.dpp->row_lanes, ~0ull, ~0ull);
         } else {
             const u64 valid = x.dpp->valid_sources(~0ull);
-            multiply_add_rows<Fused, FlushOut, true>(a, b, c, dst, x.dpp->row_lanes, valid,
-                                                     x.dpp->write_mask(~0ull, valid));
+            done = multiply_add_rows_no_nan<Fused, FlushOut, true, DazOn>(a, b, c, dst, x.dpp->row_lanes, valid,
+                                                                          x.dpp->write_mask(~0ull, valid));
         }
+        if (__builtin_expect(!done, 0)) return i;
+    }
+    return length;
+}
+
+// The step with a NaN result, with the rule.
+template <bool Fused, bool FlushOut, int B, int C>
+__attribute__((target("avx512f"), noinline, cold)) void multiply_add_full_exec_step_with_nans(
+    Wave& w, const MultiplyAddStep& x) {
+    const u32 *a = w.v[x.src[0]], *b = w.v[x.src[B]], *c = w.v[x.src[C]];
+    u32* dst = w.v[x.dst];
+    if (x.kind == MultiplyAddStep::Kind::direct) {
+        multiply_add_rows_with_nans<Fused, FlushOut, false>(a, b, c, dst, nullptr, ~0ull, ~0ull);
+    } else {
+        const u64 valid = x.dpp->valid_sources(~0ull);
+        multiply_add_rows_with_nans<Fused, FlushOut, true>(a, b, c, dst, x.dpp->row_lanes, valid,
+                                                           x.dpp->write_mask(~0ull, valid));
     }
 }
 
-// multiply_add_run_avx2 with the rows above for VGPR operands, DPP or not.
+template <bool Fused, bool FlushOut, bool DazOn, int B, int C>
+__attribute__((target("avx512f"))) inline void multiply_add_full_exec_steps(Wave& w, const MultiplyAddStep* steps,
+                                                                            unsigned length) {
+    for (unsigned i = 0;
+         (i = multiply_add_full_exec_steps_no_nan<Fused, FlushOut, DazOn, B, C>(w, steps, i, length)) < length; ++i)
+        multiply_add_full_exec_step_with_nans<Fused, FlushOut, B, C>(w, steps[i]);
+}
+
 template <bool Fused, int A, int B, int C>
+__attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_steps_avx512(Wave& w, const ExecInst* run,
+                                                                                     unsigned length);
+
+// multiply_add_run_avx2 with the rows above for VGPR operands, DPP or not.
+// DazOn: the caller's DenormalsAreZero is set (the run's inputs flush).
+// The observed or partial-EXEC steps are a separate call: inlined, the
+// general path's 64-byte aligned copies gave every run a realigned frame.
+template <bool Fused, bool DazOn, int A, int B, int C>
 __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_run_avx512(Wave& w, const ExecInst* run,
                                                                                    unsigned length) {
     static_assert(A == 0, "DPP permutes src0, which must be the first multiplicand");
+    const Workgroup& group = *w.group;  // the run loop announced run[0] to the observer
+    // In place: every step direct or row_dpp (Program::multiply_add_steps).
+    if (w.exec() == ~0ull && run[0].multiply_add_run_in_place == length && steps_unwatched(group, run, length)) {
+        const MultiplyAddStep* steps = run[0].multiply_add_steps;
+        if (run[0].flush_out) multiply_add_full_exec_steps<Fused, true, DazOn, B, C>(w, steps, length);
+        else multiply_add_full_exec_steps<Fused, false, DazOn, B, C>(w, steps, length);
+    } else {
+        multiply_add_steps_avx512<Fused, A, B, C>(w, run, length);
+    }
+    finish_run(w, run, length);
+}
+
+// Each step by itself: observed steps, partial EXEC, operands not in place.
+template <bool Fused, int A, int B, int C>
+__attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_steps_avx512(Wave& w, const ExecInst* run,
+                                                                                     unsigned length) {
     const u64 exec = w.exec();                // no multiply-add changes EXEC
     const bool flush_out = run[0].flush_out;  // the same for the whole run
-    const Workgroup& group = *w.group;        // the run loop announced run[0] to the observer
+    const Workgroup& group = *w.group;
     const MultiplyAddStep* steps = run[0].multiply_add_steps;
-    // In place: every step direct or row_dpp (Program::multiply_add_steps).
-    if (exec == ~0ull && run[0].multiply_add_run_in_place == length && steps_unwatched(group, run, length)) {
-        if (flush_out) multiply_add_full_exec_steps<Fused, true, B, C>(w, steps, length);
-        else multiply_add_full_exec_steps<Fused, false, B, C>(w, steps, length);
-        return;
-    }
     for (unsigned i = 0; i < length; ++i) {
         if (i && group.watches(run[0].index + i)) group.observer->before_instruction(w, run[i]);
         const MultiplyAddStep& x = steps[i];
@@ -958,6 +1043,8 @@ __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_run_avx5
 // fetch_copy's lane-by-lane DPP gather, a kept-denormal v_fmac_f32 DPP cost
 // about 570 host instructions (callgrind, 16^3 dpp2_64_denorm through the
 // BLAS, AVX2 paths).
+// The run functions count the run (finish_run) themselves: after their
+// call this one only restores the mode.
 template <bool Fused, int A = 0, int B = 1, int C = 2>
 void multiply_add_op(Wave& w, const ExecInst& e) {
     const MultiplyAddLoops& loops = multiply_add_loops<Fused>();
@@ -965,7 +1052,7 @@ void multiply_add_op(Wave& w, const ExecInst& e) {
     if (loops.denormals_are_zero) {  // the CPU has AVX2 and FMA (and the DAZ mode)
         const auto run = [&](auto daz_on) {
             constexpr bool DazOn = decltype(daz_on)::value;
-            if (loops.avx512) multiply_add_run_avx512<Fused, A, B, C>(w, &e, e.multiply_add_run);
+            if (loops.avx512) multiply_add_run_avx512<Fused, DazOn, A, B, C>(w, &e, e.multiply_add_run);
             else if (e.flush_out) multiply_add_run_avx2<Fused, true, DazOn, A, B, C>(w, &e, e.multiply_add_run);
             else multiply_add_run_avx2<Fused, false, DazOn, A, B, C>(w, &e, e.multiply_add_run);
         };
@@ -975,7 +1062,6 @@ void multiply_add_op(Wave& w, const ExecInst& e) {
         } else {
             run(std::false_type{});
         }
-        finish_run(w, &e, e.multiply_add_run);
         return;
     }
 #endif

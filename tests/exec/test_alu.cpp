@@ -175,6 +175,29 @@ TEST_CASE("consecutive multiply-adds: partial EXEC, DPP and a branch into the ru
     CHECK(r.counters.valu_dpp == 1);
 }
 
+TEST_CASE("a wave that faults keeps the multiply-adds and DPP instructions it ran in its counts", "[alu][float]") {
+    // The run loop sums these two counts while the wave runs and adds them
+    // to the workgroup's when it stops: a fault stops it too.
+    const CodeObject co = assemble_kernel(std::string(load_three) + R"(
+  v_mac_f32 v5, v2, v3
+  v_mac_f32_dpp v5, v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+  v_mov_b32_dpp v6, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+  s_nop 0
+  v_mac_f32 v5, v2, v3
+  s_set_gpr_idx_off
+)");
+    const Program program = build_program(co, co.kernels.at(0));
+    TestRun run(64);
+    run.fill(1, std::vector<std::uint32_t>(64, bits(1.0f)));
+    run.fill(2, std::vector<std::uint32_t>(64, bits(2.0f)));
+    run.fill(3, std::vector<std::uint32_t>(64, 0));
+    const DispatchResult r = run.run(program);
+    REQUIRE(r.fault.has_value());
+    CHECK(r.fault->instruction == "s_set_gpr_idx_off");
+    CHECK(r.counters.valu_multiply_add == 3);
+    CHECK(r.counters.valu_dpp == 2);
+}
+
 TEST_CASE("v_madak_f32 and v_madmk_f32 run and count as multiply-adds", "[alu][float]") {
     // The *ak/*mk forms are v_mad_f32 with a literal K (Vega ISA, VOP2: "D = S0 * S1 + K",
     // "D = S0 * K + S1"): fp32 multiply-adds like v_mac_f32, counted as such.
