@@ -391,18 +391,20 @@ struct LdsAnalysis {
     }
 };
 
-// ExecInst::lds_lands_at_issue. A ds_read's data is read at issue either
-// way; landing it then instead of at the retiring wait changes nothing any
-// instruction or landing can see when (1) no instruction that may run
-// while the read is in flight touches its destination (reads it, writes
-// it, issues a load into it), nor its own address or data operands
-// overlap the destination, and (2) no other load that may land in those
-// registers can be in flight when it issues (that one would land on top,
-// later). Whole-dword reads only (a d16 read keeps half the register).
-// With an observer attached sem_lds.cpp keeps the entry's data (an observer
-// may read any register), unless the observer reads only operands
+// ExecInst::lds_lands_at_issue and vmem_lands_at_issue. A ds_read's or a
+// vector memory load's data is read at issue either way; landing it then
+// instead of at the retiring wait changes nothing any instruction or
+// landing can see when (1) no instruction that may run while the load is in
+// flight touches its destination (reads it, writes it, issues a load into
+// it), nor its own address or data operands overlap the destination, and
+// (2) no other load that may land in those registers can be in flight when
+// it issues (that one would land on top, later). Whole-dword loads only (a
+// d16 load keeps half the register). With an observer attached the
+// semantics keep the entry's data (an observer may read any register), but
+// for LDS reads under an observer that reads only operands
 // (WorkgroupObserver::reads_only_operands).
-void lds_reads_landing_at_issue(Program& p, LdsAnalysis& analysis, ExecFn ds_read) {
+template <class Loads, class Mark>
+void loads_landing_at_issue(Program& p, LdsAnalysis& analysis, Loads candidate, Mark mark) {
     std::vector<std::vector<std::uint32_t>> windows(p.code.size());
     std::vector<std::uint8_t> bounded(p.code.size(), 0), computed(p.code.size(), 0);
     auto window_of = [&](std::uint32_t j) -> const std::vector<std::uint32_t>* {
@@ -415,7 +417,7 @@ void lds_reads_landing_at_issue(Program& p, LdsAnalysis& analysis, ExecFn ds_rea
     for (std::uint32_t i = 0; i < p.insts.size(); ++i) {
         ExecInst& e = p.code[i];
         const OpInfo& info = e.inst->info();
-        if (e.fn != ds_read || info.access_bytes < 4 || info.has(OF_D16) || !e.dst.is_vector()) continue;
+        if (!candidate(e) || info.access_bytes < 4 || info.has(OF_D16) || !e.dst.is_vector()) continue;
         const VectorRange dest = analysis.landing[i].range;
         bool safe = !vector_range(p, e.src[0]).overlaps(dest) && !vector_range(p, e.src[1]).overlaps(dest) &&
                     !vector_range(p, e.src[2]).overlaps(dest);
@@ -429,7 +431,18 @@ void lds_reads_landing_at_issue(Program& p, LdsAnalysis& analysis, ExecFn ds_rea
             const std::vector<std::uint32_t>* other = window_of(j);
             safe = other && std::find(other->begin(), other->end(), i) == other->end();
         }
-        e.lds_lands_at_issue = safe;
+        mark(e, safe);
+    }
+}
+
+// ExecInst::buffer_dword_offen: the form alone; sem_memory.cpp looks at
+// the V#, EXEC and the offsets each time.
+void buffer_load_forms(Program& p, ExecFn vmem_load) {
+    for (ExecInst& e : p.code) {
+        if (!e.inst || e.fn != vmem_load) continue;
+        const Inst& inst = *e.inst;
+        e.buffer_dword_offen = inst.op == Op::buffer_load_dword && inst.offen && !inst.idxen &&
+                               e.src[0].kind == Src::Kind::vgpr && e.dst.kind == Src::Kind::vgpr;
     }
 }
 
@@ -669,7 +682,14 @@ void build_code(Program& p) {
     const ExecFn ds_read = table[static_cast<std::size_t>(Op::ds_read_b32)].fn;
     const ExecFn ds_write = table[static_cast<std::size_t>(Op::ds_write_b32)].fn;
     LdsAnalysis analysis(p);
-    lds_reads_landing_at_issue(p, analysis, ds_read);
+    loads_landing_at_issue(
+        p, analysis, [&](const ExecInst& e) { return e.fn == ds_read; },
+        [](ExecInst& e, bool safe) { e.lds_lands_at_issue = safe; });
+    const ExecFn vmem_load = table[static_cast<std::size_t>(Op::buffer_load_dword)].fn;
+    loads_landing_at_issue(
+        p, analysis, [&](const ExecInst& e) { return e.fn == vmem_load; },
+        [](ExecInst& e, bool safe) { e.vmem_lands_at_issue = safe; });
+    buffer_load_forms(p, vmem_load);
     lds_address_verifiers(p, analysis, ds_read, ds_write);
     lds_access_facts(p, ds_read, ds_write);
     build_fp32_denorm_variants(p, table);
@@ -744,6 +764,8 @@ void use_general_paths(Program& program) {
             e.multiply_add_run = 1;
             e.multiply_add_run_dpp = e.valu_dpp;
             e.lds_lands_at_issue = false;
+            e.buffer_dword_offen = false;
+            e.vmem_lands_at_issue = false;
             e.lds_address_verifier = 0;
             e.lds_whole_dwords = 0;
             e.multiply_add_run_in_place = 0;
