@@ -816,10 +816,10 @@ const bool host_has_avx2 = host_cpu().avx2;
 
 // buffer_load_dword's common case, the SGEMM kernels' global loads
 // (ExecInst::buffer_dword_offen): a raw buffer (no stride, swizzle or
-// add_tid), every lane active and in range, runs of four consecutive lanes
-// at 16-byte aligned host addresses, unobserved global memory and no weak
-// memory; otherwise, having done nothing, vmem_load_general. The work of direct_access,
-// direct_load and issue in one function, without DwordLanes (a 600-byte
+// add_tid), every lane active and in range at 4-byte aligned host
+// addresses (best: runs of four consecutive lanes at 16-byte aligned ones,
+// moved 16 bytes at a time), unobserved global memory and no weak memory; otherwise, having done nothing,
+// vmem_load_general. The work of direct_access, direct_load and issue in one function, without DwordLanes (a 600-byte
 // local) or a copy of the entry; the allocation comes from the access memo,
 // which keeps the one this instruction hit last (the translator's own
 // cache swaps A and B on every load). With ExecInst::vmem_lands_at_issue
@@ -838,10 +838,7 @@ __attribute__((target("avx2"))) void buffer_load_dword_avx2(Wave& w, const ExecI
     const u32* const v = w.v[e.src[0].index];
     const LaneOffsetSpread s = memo_spread_avx2(v, memo);
     // In range: every lane's offset + v < num_records (BufferResource::in_range).
-    // Runs of four whose offsets do not wrap past 2^32 (the highest run starts at most 12 below high).
-    if (s.runs_of_four != 0x1111111111111111ull || (s.run_start_bits & 15) || u64(s.high) + offset >= d[2] ||
-        s.high > 0xffffffffu - 12)
-        return vmem_load_general(w, e);
+    if (u64(s.high) + offset >= d[2]) return vmem_load_general(w, e);
     const u64 lowest = first + s.low, span = u64(s.high - s.low) + 4;
     const Allocation* a = memo.allocation;
     if (!a || !a->contains(lowest, span)) {
@@ -850,7 +847,13 @@ __attribute__((target("avx2"))) void buffer_load_dword_avx2(Wave& w, const ExecI
         memo.allocation = a;
     }
     const std::uint8_t* const base = a->at(lowest) - s.low;  // host byte of offset v = 0
-    if (reinterpret_cast<std::uintptr_t>(base) & 15) return vmem_load_general(w, e);
+    const std::uintptr_t base_bits = reinterpret_cast<std::uintptr_t>(base);
+    // Runs of four at 16-byte aligned host addresses whose offsets do not
+    // wrap past 2^32 (the highest run starts at most 12 below high); else
+    // every lane's dword at a 4-byte aligned host address, one by one.
+    const bool runs = s.runs_of_four == 0x1111111111111111ull && ((base_bits | s.run_start_bits) & 15) == 0 &&
+                      s.high <= 0xffffffffu - 12;
+    if (!runs && ((base_bits | s.bits) & 3)) return vmem_load_general(w, e);
 
     // The entry: nothing to land when the data lands now.
     // At the counter's limit the oldest entry retires first, as sem::issue does it.
@@ -871,6 +874,14 @@ __attribute__((target("avx2"))) void buffer_load_dword_avx2(Wave& w, const ExecI
     // The 16 runs, and a host prefetch of each run's line one step ahead
     // (prefetch_next_run's guess: the loop's next trip).
     const u64 step = memo.step_to(lowest);
+    if (!runs) {
+        // The SGEMM epilogue's loads of C (lanes two or four dwords apart):
+        // about 900 host instructions each on the general path (callgrind,
+        // 256^3 dpp0_64, 2% of the launch).
+        for (unsigned l = 0; l < 64; ++l)
+            out[l] = __atomic_load_n(reinterpret_cast<const u32*>(base + v[l]), __ATOMIC_RELAXED);
+        return;
+    }
     if (step && a->contains(lowest + step, span)) {
         const std::uint8_t* const next = base + step;
 #pragma GCC unroll 16

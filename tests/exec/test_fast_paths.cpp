@@ -1451,7 +1451,8 @@ TEST_CASE("SALU ops with SGPR and constant operands: the build-time forms equal 
 // num_records just below the last lane's offset (lane 63 reads 0) and just
 // above it, a swizzled V# (every lane's address differs from the raw
 // one's), add_tid with a stride (the lanes' addresses move by lane), a
-// soffset that leaves the runs off 16-byte alignment, and back.
+// soffset that leaves the runs off 16-byte alignment (lane by lane), back,
+// then one that leaves every lane off 4-byte alignment (the general path).
 namespace {
 
 std::string buffer_edges_body() {
@@ -1473,8 +1474,9 @@ std::string buffer_edges_body() {
         "  s_or_b32 s23, s23, 0x800000\n",                              //    and add_tid
         "  s_and_b32 s21, s21, 0xffff\n  s_mov_b32 s23, 0x00020000\n  s_mov_b32 s41, 36\n",  // 5: runs misaligned
         "  s_mov_b32 s41, 32\n",                                                             // 6: aligned again
+        "  s_mov_b32 s41, 34\n",                                                             // 7: lanes misaligned
     };
-    for (unsigned t = 0; t < 6; ++t)
+    for (unsigned t = 0; t < 7; ++t)
         s << "  s_cmp_eq_u32 s40, " << t + 1 << "\n  s_cbranch_scc0 .Lkeep" << t << "\n"
           << trips[t] << ".Lkeep" << t << ":\n";
     s << "  s_cmp_lt_u32 s40, 8\n  s_cbranch_scc1 .Ltrip\n";
@@ -1509,6 +1511,8 @@ TEST_CASE("buffer_load_dword's common case: the one-function path equals the lan
     // soffset 36: one dword further.
     CHECK(a(5, 5) == 0x10000u + 80u + 13u + 5u);
     CHECK(a(6, 5) == 0x10000u + 96u + 12u + 5u);
+    // soffset 34: lane 5 at byte 448 + 34 + 16 + 20 = 518, the high half of dword 129 and the low one of 130.
+    CHECK(a(7, 5) == 0x00820001u);
 }
 
 // Vector memory loads landing at issue (ExecInst::vmem_lands_at_issue)
