@@ -380,7 +380,7 @@ struct LdsAnalysis {
         }
         const ExecInst& b = p.code[k - 1];
         const ExecInst& c = p.code[k - 2];
-        if (targeted[k - 1] || !c.inst || c.next != k - 1) return {};
+        if (targeted[k - 1] || k - 1 == p.entry || !c.inst || c.next != k - 1) return {};
         if (c.inst->info().family != Family::SOPC || c.inst->info().mnemonic.substr(0, 6) != "s_cmp_") return {};
         if (!plain_scalar(c.src[0]) || !plain_scalar(c.src[1])) return {};
         for (const Src& loaded : scalar_loads)
