@@ -124,6 +124,10 @@ struct AccessMemo {
     const void* wave = nullptr;
     bool has_start = false, has_offsets = false;
     std::uint64_t start = 0;  // the lowest address the last access reached
+    // The allocation the last access hit (Translator::allocation_of), or
+    // nullptr: a load's next run most often reads the same one, while the
+    // translator's own cache swaps between A and B on every load of a GEMM.
+    const Allocation* allocation = nullptr;
     // The lane offsets of the last access that gave them, and their spread.
     LaneOffsetSpread spread;
     alignas(32) std::uint32_t offsets[64];
@@ -150,14 +154,19 @@ class Translator {
 public:
     explicit Translator(const DeviceMemory& memory) : memory_(&memory) {}
     std::uint8_t* translate(std::uint64_t address, std::uint64_t size) {
-        if (last_ && last_->contains(address, size)) return last_->at(address);
+        const Allocation* found = allocation_of(address, size);
+        return found ? found->at(address) : nullptr;
+    }
+    // The allocation holding [address, address + size), or nullptr.
+    const Allocation* allocation_of(std::uint64_t address, std::uint64_t size) {
+        if (last_ && last_->contains(address, size)) return last_;
         if (previous_ && previous_->contains(address, size)) {
             std::swap(last_, previous_);
-            return last_->at(address);
+            return last_;
         }
         const Allocation* found = memory_->find(address, size);
         if (found) previous_ = last_, last_ = found;
-        return found ? found->at(address) : nullptr;
+        return found;
     }
     // Host bytes of [address, address + size) when the allocation the last
     // translation hit holds them; nullptr otherwise (no table lookup, and the
@@ -178,6 +187,7 @@ public:
             m.instruction = instruction;
             m.wave = wave;
             m.has_start = m.has_offsets = false;
+            m.allocation = nullptr;
         }
         return m;
     }

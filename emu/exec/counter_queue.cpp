@@ -40,7 +40,9 @@ void land(Wave& w, const InFlightMemoryOp& p) {
             // the registers, one copy (libc's, in wide vectors where the CPU
             // has them) instead of one per register.
             std::uint32_t* first = p.dest == InFlightMemoryOp::Dest::vgpr ? w.v[p.reg] : w.a[p.reg];
-            std::memcpy(first, data, std::size_t(256) * p.dwords);
+            // One dword (buffer_load_dword under an observer) with a constant size: inlined moves.
+            if (p.dwords == 1) std::memcpy(first, data, 256);
+            else std::memcpy(first, data, std::size_t(256) * p.dwords);
             break;
         }
         for (unsigned d = 0; d < p.dwords; ++d) {

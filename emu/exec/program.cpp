@@ -263,7 +263,7 @@ bool is_memory(Family f) {
 }
 
 // The registers a memory instruction's result may land in (an s_waitcnt
-// writes them, after the instruction): its destination, as many dwords as
+// writes them, after the instruction), none for a store: its destination, as many dwords as
 // the widest of the counts the memory semantics land (the operand's, the
 // access width's, a typed access's components). An image access's come
 // from its dmask: `all` then.
@@ -275,6 +275,8 @@ Landing landing_of(const Program& p, const ExecInst& e) {
     if (!e.inst || !is_memory(e.inst->info().family)) return {};
     const OpInfo& info = e.inst->info();
     if (info.family == Family::MIMG) return {true, {}};
+    // A store's data register (a MUBUF store's dst) is read at issue; nothing lands.
+    if (info.has(OF_STORE) && !info.has(OF_LOAD) && !info.has(OF_ATOMIC)) return {};
     const unsigned elements = info.has(OF_PAIR) ? 2 : 1;
     const unsigned dwords = std::max<unsigned>((info.access_bytes + 3) / 4 * elements, info.components);
     return {false, vector_range(p, e.dst, dwords)};
@@ -295,25 +297,120 @@ Counter counter_of(InstClass cls) {
     }
 }
 
+// Whether a scalar operand is an SGPR (s0..s101) or a constant: what an
+// SCC fact (LdsAnalysis::entry_fact) may compare.
+bool plain_scalar(const Src& s) {
+    return s.kind == Src::Kind::imm || (s.kind == Src::Kind::sreg && s.index + s.dwords <= 102);
+}
+bool same_operand(const Src& a, const Src& b) {
+    return a.kind == b.kind && a.dwords == b.dwords && a.index == b.index && a.value == b.value;
+}
+bool sgprs_overlap(const Src& a, const Src& b) {
+    return a.kind == Src::Kind::sreg && b.kind == Src::Kind::sreg && a.index < b.index + b.dwords &&
+           b.index < a.index + a.dwords;
+}
+
+// What the path into an instruction tells of SCC, for the window search:
+// `compare` (an s_cmp_* of SGPRs and constants) evaluates to `value` while
+// none of its SGPRs is written, and SCC is 0, 1 or unknown (-1).
+struct SccFact {
+    const ExecInst* compare = nullptr;
+    bool value = false;
+    int scc = -1;
+    // The search's visit state: 0..5.
+    unsigned state() const { return (compare ? 3u : 0u) + unsigned(scc + 1); }
+};
+
 // What the LDS analyses share: every instruction's landing, the loads
 // (instructions with one), and the scratch of the window search.
 struct LdsAnalysis {
+    static constexpr unsigned fact_states = 6;  // SccFact::state
     const Program& p;
     std::vector<Landing> landing;
     std::vector<std::uint32_t> loads;
-    std::vector<std::uint8_t> fewest_since;  // the window search's visits; unvisited: 0xff
+    std::vector<std::uint8_t> fewest_since;  // the window search's visits by SccFact state; unvisited: 0xff
     std::vector<std::uint8_t> listed;
     std::vector<std::uint32_t> visited;
+    std::vector<std::uint8_t> targeted;  // a branch's target
+    bool indirect_branches = false;      // s_setpc and the like: any instruction may be a target
+    std::vector<Src> scalar_loads;       // the SGPRs SMEM instructions may land in
 
     explicit LdsAnalysis(const Program& program)
         : p(program),
           landing(program.code.size()),
-          fewest_since(program.code.size(), 0xff),
-          listed(program.code.size(), 0) {
+          fewest_since(program.code.size() * fact_states, 0xff),
+          listed(program.code.size(), 0),
+          targeted(program.code.size(), 0) {
         for (std::uint32_t i = 0; i < p.code.size(); ++i) {
             landing[i] = landing_of(p, p.code[i]);
             if (landing[i].all || landing[i].range.count) loads.push_back(i);
+            const ExecInst& e = p.code[i];
+            if (!e.inst) continue;
+            const OpInfo& info = e.inst->info();
+            if (info.has(OF_BRANCH) && info.family != Family::SOPP) indirect_branches = true;
+            if (info.has(OF_BRANCH) && e.target < p.code.size()) targeted[e.target] = 1;
+            if (info.family == Family::SMEM) scalar_loads.push_back(e.dst);
         }
+    }
+
+    // The fact a window search from instruction `issuer` starts with. When
+    // the issuer is reached only through straight-line code (no branch
+    // target, no indirect branch anywhere) from the fall-through of an
+    // s_cbranch_scc0/1 right after an s_cmp_* of SGPRs and constants (no
+    // SMEM load anywhere into those SGPRs, which could land in them later),
+    // that compare's result is known, as far as the code between keeps it
+    // (after). The SGEMM kernels' loop skips its loads on the last trip
+    // (s_cmp_eq_u32 s40, 0; s_cbranch_scc1) and leaves the loop after the
+    // trip's multiply-adds on the same compare: without the fact, a path
+    // from the loads past the loop's s_waitcnt vmcnt(0) into the epilogue
+    // (which reuses their registers) kept every load from landing at issue
+    // (dpp0_32).
+    SccFact entry_fact(std::uint32_t issuer) const {
+        if (indirect_branches) return {};
+        std::uint32_t k = issuer;  // the first instruction after the branch
+        for (unsigned steps = 0;; ++steps) {
+            if (steps == 64 || k < 2 || k == p.entry || targeted[k]) return {};
+            const ExecInst& prev = p.code[k - 1];
+            if (!prev.inst || prev.next != k) return {};
+            const Op op = prev.inst->op;
+            if (op == Op::s_cbranch_scc0 || op == Op::s_cbranch_scc1) break;
+            if (op == Op::s_branch || (prev.inst->info().has(OF_BRANCH) && prev.inst->info().family != Family::SOPP))
+                return {};
+            --k;
+        }
+        const ExecInst& b = p.code[k - 1];
+        const ExecInst& c = p.code[k - 2];
+        if (targeted[k - 1] || k - 1 == p.entry || !c.inst || c.next != k - 1) return {};
+        if (c.inst->info().family != Family::SOPC || c.inst->info().mnemonic.substr(0, 6) != "s_cmp_") return {};
+        if (!plain_scalar(c.src[0]) || !plain_scalar(c.src[1])) return {};
+        for (const Src& loaded : scalar_loads)
+            if (sgprs_overlap(loaded, c.src[0]) || sgprs_overlap(loaded, c.src[1])) return {};
+        const bool value = b.inst->op == Op::s_cbranch_scc0;  // fell through: SCC was the other value
+        SccFact f{&c, value, value ? 1 : 0};
+        for (std::uint32_t j = k; j < issuer; ++j) f = after(p.code[j], f);
+        return f;
+    }
+
+    // The fact after instruction e runs.
+    static SccFact after(const ExecInst& e, SccFact f) {
+        const OpInfo& info = e.inst->info();
+        const bool same_compare = f.compare && e.inst->op == f.compare->inst->op &&
+                                  same_operand(e.src[0], f.compare->src[0]) &&
+                                  same_operand(e.src[1], f.compare->src[1]);
+        // SCC writers, conservatively: every SALU op, and SOPP ops but branches, waits, barriers and nops.
+        const bool salu = info.family == Family::SOP1 || info.family == Family::SOP2 || info.family == Family::SOPC ||
+                          info.family == Family::SOPK;
+        const bool sopp_keeps = info.has(OF_BRANCH) || e.cls == InstClass::waitcnt || e.inst->op == Op::s_barrier ||
+                                e.inst->op == Op::s_nop;
+        if (same_compare) f.scc = f.value ? 1 : 0;
+        else if (salu || (info.family == Family::SOPP && !sopp_keeps)) f.scc = -1;
+        if (f.compare) {
+            const bool writes = info.has(OF_M0_RELATIVE) || info.family == Family::SMEM ||
+                                sgprs_overlap(e.dst, f.compare->src[0]) || sgprs_overlap(e.dst, f.compare->src[1]) ||
+                                sgprs_overlap(e.sdst, f.compare->src[0]) || sgprs_overlap(e.sdst, f.compare->src[1]);
+            if (writes) f.compare = nullptr;
+        }
+        return f;
     }
 
     // Whether executing instruction k may read or write any register of
@@ -347,9 +444,11 @@ struct LdsAnalysis {
     // code. A wait that retires lgkmcnt counts LDS entries only, which
     // leave before SMEM ones (counter_queue.cpp): SMEM entries only make it
     // retire more. A retirement earlier than the one found (the counter's
-    // limit) only shortens the real window. A visit with more entries
-    // issued since than an earlier visit of the same instruction finds
-    // nothing new (its waits retire no later). False when the window cannot
+    // limit) only shortens the real window. An s_cbranch_scc0/1 whose SCC
+    // the path decides (entry_fact, after) goes one way only. A visit with
+    // more entries issued since than an earlier visit of the same
+    // instruction with the same SCC fact finds nothing new (its waits
+    // retire no later). False when the window cannot
     // be bounded: an indirect branch, another counter, or too long a search.
     bool in_flight_window(std::uint32_t issuer, std::vector<std::uint32_t>& window) {
         const Counter counter = counter_of(p.code[issuer].cls);
@@ -357,15 +456,24 @@ struct LdsAnalysis {
         if (counter == Counter::none) return false;
         // Entries issued since, capped where every field is certainly met.
         const unsigned cap = counter == Counter::vm ? 64 : 16;
-        std::vector<std::pair<std::uint32_t, unsigned>> stack{{issuer + 1, 0}};
+        struct Visit {
+            std::uint32_t at;
+            unsigned since;
+            SccFact fact;
+        };
+        const SccFact start = entry_fact(issuer);
+        // The issuer itself runs first: the fact after it (a load writes no SGPR and keeps SCC).
+        std::vector<Visit> stack{{issuer + 1, 0, after(p.code[issuer], start)}};
         unsigned budget = 8192;
         bool bounded = true;
         while (bounded && !stack.empty()) {
-            const auto [at, since] = stack.back();
+            const auto [at, since, fact] = stack.back();
             stack.pop_back();
-            if (at >= p.code.size() || fewest_since[at] <= since) continue;
-            if (fewest_since[at] == 0xff) visited.push_back(at);
-            fewest_since[at] = static_cast<std::uint8_t>(since);
+            if (at >= p.code.size()) continue;
+            std::uint8_t& fewest = fewest_since[std::size_t(at) * fact_states + fact.state()];
+            if (fewest <= since) continue;
+            if (fewest == 0xff) visited.push_back(at);
+            fewest = static_cast<std::uint8_t>(since);
             if (budget-- == 0) bounded = false;
             const ExecInst& e = p.code[at];
             if (!e.inst) continue;  // the end of the code: the run stops there
@@ -377,32 +485,46 @@ struct LdsAnalysis {
             if (!listed[at]) window.push_back(at), listed[at] = 1;
             if (info.has(OF_ENDPGM)) continue;
             const unsigned next_since = std::min(cap, since + (counter_of(e.cls) == counter ? 1u : 0u));
-            bool falls_through = true;
+            const SccFact next_fact = after(e, fact);
+            bool falls_through = true, jumps = false;
             if (info.has(OF_BRANCH)) {
                 if (info.family != Family::SOPP) bounded = false;  // s_setpc/s_swappc: the target is data
-                if (e.target != Program::no_target) stack.push_back({e.target, next_since});  // else it faults
+                jumps = e.target != Program::no_target;            // else it faults
                 falls_through = e.inst->op != Op::s_branch;
+                // A conditional SCC branch whose SCC the path decides takes one way.
+                const bool on_scc1 = e.inst->op == Op::s_cbranch_scc1;
+                if ((on_scc1 || e.inst->op == Op::s_cbranch_scc0) && fact.scc >= 0) {
+                    const bool taken = (fact.scc == 1) == on_scc1;
+                    jumps = jumps && taken;
+                    falls_through = !taken;
+                }
             }
-            if (falls_through) stack.push_back({e.next, next_since});
+            if (jumps) stack.push_back({e.target, next_since, next_fact});
+            if (falls_through) stack.push_back({e.next, next_since, next_fact});
         }
-        for (const std::uint32_t at : visited) fewest_since[at] = 0xff, listed[at] = 0;
+        for (const std::uint32_t at : visited) {
+            for (unsigned k = 0; k < fact_states; ++k) fewest_since[std::size_t(at) * fact_states + k] = 0xff;
+            listed[at] = 0;
+        }
         visited.clear();
         return bounded;
     }
 };
 
-// ExecInst::lds_lands_at_issue. A ds_read's data is read at issue either
-// way; landing it then instead of at the retiring wait changes nothing any
-// instruction or landing can see when (1) no instruction that may run
-// while the read is in flight touches its destination (reads it, writes
-// it, issues a load into it), nor its own address or data operands
-// overlap the destination, and (2) no other load that may land in those
-// registers can be in flight when it issues (that one would land on top,
-// later). Whole-dword reads only (a d16 read keeps half the register).
-// With an observer attached sem_lds.cpp keeps the entry's data (an observer
-// may read any register), unless the observer reads only operands
+// ExecInst::lds_lands_at_issue and vmem_lands_at_issue. A ds_read's or a
+// vector memory load's data is read at issue either way; landing it then
+// instead of at the retiring wait changes nothing any instruction or
+// landing can see when (1) no instruction that may run while the load is in
+// flight touches its destination (reads it, writes it, issues a load into
+// it), nor its own address or data operands overlap the destination, and
+// (2) no other load that may land in those registers can be in flight when
+// it issues (that one would land on top, later). Whole-dword loads only (a
+// d16 load keeps half the register). With an observer attached the
+// semantics keep the entry's data (an observer may read any register), but
+// for LDS reads under an observer that reads only operands
 // (WorkgroupObserver::reads_only_operands).
-void lds_reads_landing_at_issue(Program& p, LdsAnalysis& analysis, ExecFn ds_read) {
+template <class Loads, class Mark>
+void loads_landing_at_issue(Program& p, LdsAnalysis& analysis, Loads candidate, Mark mark) {
     std::vector<std::vector<std::uint32_t>> windows(p.code.size());
     std::vector<std::uint8_t> bounded(p.code.size(), 0), computed(p.code.size(), 0);
     auto window_of = [&](std::uint32_t j) -> const std::vector<std::uint32_t>* {
@@ -415,7 +537,7 @@ void lds_reads_landing_at_issue(Program& p, LdsAnalysis& analysis, ExecFn ds_rea
     for (std::uint32_t i = 0; i < p.insts.size(); ++i) {
         ExecInst& e = p.code[i];
         const OpInfo& info = e.inst->info();
-        if (e.fn != ds_read || info.access_bytes < 4 || info.has(OF_D16) || !e.dst.is_vector()) continue;
+        if (!candidate(e) || info.access_bytes < 4 || info.has(OF_D16) || !e.dst.is_vector()) continue;
         const VectorRange dest = analysis.landing[i].range;
         bool safe = !vector_range(p, e.src[0]).overlaps(dest) && !vector_range(p, e.src[1]).overlaps(dest) &&
                     !vector_range(p, e.src[2]).overlaps(dest);
@@ -429,7 +551,18 @@ void lds_reads_landing_at_issue(Program& p, LdsAnalysis& analysis, ExecFn ds_rea
             const std::vector<std::uint32_t>* other = window_of(j);
             safe = other && std::find(other->begin(), other->end(), i) == other->end();
         }
-        e.lds_lands_at_issue = safe;
+        mark(e, safe);
+    }
+}
+
+// ExecInst::buffer_dword_offen: the form alone; sem_memory.cpp looks at
+// the V#, EXEC and the offsets each time.
+void buffer_load_forms(Program& p, ExecFn vmem_load) {
+    for (ExecInst& e : p.code) {
+        if (!e.inst || e.fn != vmem_load) continue;
+        const Inst& inst = *e.inst;
+        e.buffer_dword_offen = inst.op == Op::buffer_load_dword && inst.offen && !inst.idxen &&
+                               e.src[0].kind == Src::Kind::vgpr && e.dst.kind == Src::Kind::vgpr;
     }
 }
 
@@ -669,7 +802,14 @@ void build_code(Program& p) {
     const ExecFn ds_read = table[static_cast<std::size_t>(Op::ds_read_b32)].fn;
     const ExecFn ds_write = table[static_cast<std::size_t>(Op::ds_write_b32)].fn;
     LdsAnalysis analysis(p);
-    lds_reads_landing_at_issue(p, analysis, ds_read);
+    loads_landing_at_issue(
+        p, analysis, [&](const ExecInst& e) { return e.fn == ds_read; },
+        [](ExecInst& e, bool safe) { e.lds_lands_at_issue = safe; });
+    const ExecFn vmem_load = table[static_cast<std::size_t>(Op::buffer_load_dword)].fn;
+    loads_landing_at_issue(
+        p, analysis, [&](const ExecInst& e) { return e.fn == vmem_load; },
+        [](ExecInst& e, bool safe) { e.vmem_lands_at_issue = safe; });
+    buffer_load_forms(p, vmem_load);
     lds_address_verifiers(p, analysis, ds_read, ds_write);
     lds_access_facts(p, ds_read, ds_write);
     build_fp32_denorm_variants(p, table);
@@ -744,6 +884,8 @@ void use_general_paths(Program& program) {
             e.multiply_add_run = 1;
             e.multiply_add_run_dpp = e.valu_dpp;
             e.lds_lands_at_issue = false;
+            e.buffer_dword_offen = false;
+            e.vmem_lands_at_issue = false;
             e.lds_address_verifier = 0;
             e.lds_whole_dwords = 0;
             e.multiply_add_run_in_place = 0;

@@ -154,8 +154,17 @@ struct alignas(64) ExecInst {
     // the read issues instead of when an s_waitcnt retires it, because on
     // every path nothing touches those registers, and no older load can
     // land in them, before a wait that certainly retires the read
-    // (program.cpp, lds_reads_landing_at_issue).
+    // (program.cpp, loads_landing_at_issue).
     bool lds_lands_at_issue = false;
+    // buffer_load_dword into a VGPR through an offset VGPR (offen, no
+    // idxen): the form of the SGEMM kernels' global loads, which
+    // sem_memory.cpp runs in one function when the V# is a raw buffer and
+    // every lane is active and in range.
+    bool buffer_dword_offen = false;
+    // A vector memory load (vmem_load) whose data may go straight into its
+    // destination registers at issue: the same fact as lds_lands_at_issue,
+    // for the vmcnt counter (program.cpp, loads_landing_at_issue).
+    bool vmem_lands_at_issue = false;
 };
 static_assert(sizeof(ExecInst) == 128, "ExecInst: two cache lines");
 static_assert(offsetof(ExecInst, src) + sizeof(ExecInst::src) <= 64,
@@ -225,7 +234,8 @@ std::string register_operand_error(const Program& program, const ExecInst& e);
 
 // Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
 // row_dpp_vgprs, plain, multiply_add_run(_in_place), lds_lands_at_issue,
-// lds_address_verifier, lds_whole_dwords, DppPattern::row_local; SALU
+// lds_address_verifier, lds_whole_dwords, buffer_dword_offen,
+// vmem_lands_at_issue, DppPattern::row_local; SALU
 // forms go back to their op's general function), in every denorm mode's
 // code, so that each instruction takes the general path (fetch, a
 // lane-by-lane gather, commit): tests run a program both ways and compare

@@ -1443,3 +1443,202 @@ TEST_CASE("SALU ops with SGPR and constant operands: the build-time forms equal 
         }
     }
 }
+
+// buffer_load_dword's one-function path (sem_memory.cpp,
+// buffer_load_dword_avx2) against the lane-by-lane path, a load of each of
+// two allocations (A and B, as a GEMM's operands) per trip of a loop: the
+// bases moving, an SGPR soffset and an instruction offset, then per trip
+// num_records just below the last lane's offset (lane 63 reads 0) and just
+// above it, a swizzled V# (every lane's address differs from the raw
+// one's), add_tid with a stride (the lanes' addresses move by lane), a
+// soffset that leaves the runs off 16-byte alignment (lane by lane), back,
+// then one that leaves every lane off 4-byte alignment (the general path).
+namespace {
+
+std::string buffer_edges_body() {
+    std::ostringstream s;
+    s << "  s_mov_b32 s20, s6\n  s_and_b32 s21, s7, 0xffff\n  s_mov_b32 s22, s12\n  s_mov_b32 s23, 0x00020000\n"
+      << "  s_mov_b32 s28, s8\n  s_and_b32 s29, s9, 0xffff\n  s_mov_b32 s30, 4096\n  s_mov_b32 s31, 0x00020000\n"
+      << "  s_mov_b32 s24, s4\n  s_and_b32 s25, s5, 0xffff\n  s_mov_b32 s26, s13\n  s_mov_b32 s27, 0x00020000\n"
+      << "  v_lshlrev_b32 v3, 2, v0\n  s_mov_b32 s41, 32\n  s_mov_b32 s40, 0\n"
+      << ".Ltrip:\n  v_mov_b32 v4, -1\n  v_mov_b32 v5, -1\n"
+      << "  buffer_load_dword v4, v3, s[20:23], s41 offen offset:16\n"
+      << "  buffer_load_dword v5, v3, s[28:31], 0 offen\n  s_waitcnt vmcnt(0)\n"
+      << "  buffer_store_dword v4, v1, s[24:27], 0 offen\n  buffer_store_dword v5, v1, s[24:27], 0 offen offset:256\n"
+      << "  s_add_u32 s24, s24, 512\n  s_add_u32 s20, s20, 64\n  s_add_u32 s28, s28, 128\n  s_add_u32 s40, s40, 1\n";
+    const char* trips[] = {
+        "  s_mov_b32 s22, 268\n",                                       // 1: lane 63 at 16 + 252: out
+        "  s_mov_b32 s22, 269\n",                                       // 2: every lane in
+        "  s_or_b32 s21, s21, 0x80000000\n",                            // 3: swizzled
+        "  s_and_b32 s21, s21, 0xffff\n  s_or_b32 s21, s21, 0x40000\n"  // 4: stride 4
+        "  s_or_b32 s23, s23, 0x800000\n",                              //    and add_tid
+        "  s_and_b32 s21, s21, 0xffff\n  s_mov_b32 s23, 0x00020000\n  s_mov_b32 s41, 36\n",  // 5: runs misaligned
+        "  s_mov_b32 s41, 32\n",                                                             // 6: aligned again
+        "  s_mov_b32 s41, 34\n",                                                             // 7: lanes misaligned
+    };
+    for (unsigned t = 0; t < 7; ++t)
+        s << "  s_cmp_eq_u32 s40, " << t + 1 << "\n  s_cbranch_scc0 .Lkeep" << t << "\n"
+          << trips[t] << ".Lkeep" << t << ":\n";
+    s << "  s_cmp_lt_u32 s40, 8\n  s_cbranch_scc1 .Ltrip\n";
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("buffer_load_dword's common case: the one-function path equals the lane-by-lane path", "[exec][fast_paths]") {
+    constexpr std::size_t trips = 8, dwords = 4096;
+    std::vector<std::uint32_t> input(dwords);
+    for (std::size_t i = 0; i < dwords; ++i) input[i] = 0x10000u + std::uint32_t(i);
+    const CodeObject co = assemble_kernel(buffer_edges_body());
+    const Program program = build_program(co, co.kernels.at(0));
+    // p2 (B) is zeroed by TestRun: its loads read 0 but still move through the path.
+    const auto [results, counters] = run_direct_and_lane_by_lane(program, input, {4096, 4096, 0, 0}, trips * 128);
+    CHECK(counters[0] == counters[1]);
+    for (std::size_t i = 0; i < trips * 128; ++i) {
+        INFO("trip " << i / 128 << (i % 128 < 64 ? " A" : " B") << " lane " << i % 64);
+        REQUIRE(results[0][i] == results[1][i]);
+    }
+    // Trip t reads A from byte 64 t + 32 + 16 + 4 l: dword 16 t + 12 + l.
+    const auto a = [&](unsigned trip, unsigned lane) { return results[0][trip * 128 + lane]; };
+    CHECK(a(0, 5) == 0x10000u + 12u + 5u);
+    CHECK(a(1, 62) == 0x10000u + 16u + 12u + 62u);
+    CHECK(a(1, 63) == 0u);  // offset 268, num_records 268
+    CHECK(a(2, 63) == 0x10000u + 32u + 12u + 63u);
+    // Swizzled (index stride 8, stride 0): offset o at 8 o.
+    CHECK(a(3, 5) == 0x10000u + 48u + 8u + 2u * (16u + 20u));
+    // add_tid, stride 4: lane l one dword further per lane.
+    CHECK(a(4, 5) == 0x10000u + 64u + 12u + 10u);
+    // soffset 36: one dword further.
+    CHECK(a(5, 5) == 0x10000u + 80u + 13u + 5u);
+    CHECK(a(6, 5) == 0x10000u + 96u + 12u + 5u);
+    // soffset 34: lane 5 at byte 448 + 34 + 16 + 20 = 518, the high half of dword 129 and the low one of 130.
+    CHECK(a(7, 5) == 0x00820001u);
+}
+
+// Vector memory loads landing at issue (ExecInst::vmem_lands_at_issue)
+// against the general path, unobserved and under an observer that sees the
+// counter entries but not global memory (the one-function path then keeps
+// the entry's data). The loop is the SGEMM kernels' shape: loads P and P2
+// before it, L1 and L2 inside, skipped on the last trip by an s_cmp and
+// s_cbranch_scc1 whose compare the loop repeats to leave after the trip's
+// work, into an epilogue that writes L1's and L2's registers. With the
+// compare's SGPR untouched the SCC fact rules that path out and L1 and L2
+// land at issue; with `s_mov_b32 s40, s40` before the second compare it
+// does not, and they land at their wait. R1, whose register is read before
+// its wait, never lands at issue.
+namespace {
+
+std::string vmem_landing_body(bool fact_holds) {
+    std::ostringstream s;
+    s << "  s_mov_b32 s20, s6\n  s_and_b32 s21, s7, 0xffff\n  s_mov_b32 s22, 4096\n  s_mov_b32 s23, 0x00020000\n"
+      << "  s_mov_b32 s24, s4\n  s_and_b32 s25, s5, 0xffff\n  s_mov_b32 s26, 0x10000\n  s_mov_b32 s27, 0x00020000\n"
+      << "  v_lshlrev_b32 v3, 2, v0\n  v_mov_b32 v7, 0\n  v_mov_b32 v9, -1\n  v_mov_b32 v10, -1\n  s_mov_b32 s40, 4\n"
+      << "  buffer_load_dword v4, v3, s[20:23], 0 offen\n"
+      << "  buffer_load_dword v5, v3, s[20:23], 0 offen offset:256\n"
+      << ".Lloop:\n  s_waitcnt vmcnt(0)\n"
+      << "  buffer_store_dword v4, v1, s[24:27], 0 offen\n"
+      << "  buffer_store_dword v5, v1, s[24:27], 0 offen offset:256\n"
+      << "  buffer_store_dword v10, v1, s[24:27], 0 offen offset:512\n"
+      << "  s_add_u32 s24, s24, 768\n  s_add_u32 s20, s20, 64\n"
+      << "  s_sub_u32 s40, s40, 1\n  s_cmp_eq_u32 s40, 0\n  s_cbranch_scc1 .Lwork\n"
+      << "  buffer_load_dword v4, v3, s[20:23], 0 offen\n"
+      << "  v_add_u32 v7, 1, v7\n"
+      << "  buffer_load_dword v5, v3, s[20:23], 0 offen offset:256\n"
+      << "  buffer_load_dword v9, v3, s[20:23], 0 offen offset:512\n"
+      << "  v_mov_b32 v10, v9\n"
+      << ".Lwork:\n  v_add_u32 v7, 2, v7\n"
+      << (fact_holds ? "" : "  s_mov_b32 s40, s40\n") << "  s_cmp_eq_u32 s40, 0\n  s_cbranch_scc1 .Lend\n"
+      << "  s_branch .Lloop\n"
+      << ".Lend:\n  v_mov_b32 v4, 7\n  v_mov_b32 v5, v7\n"
+      << "  buffer_store_dword v4, v1, s[24:27], 0 offen\n  buffer_store_dword v5, v1, s[24:27], 0 offen offset:256\n";
+    return s.str();
+}
+
+// Every counter entry an observer is told of, without global memory.
+struct EntryRecorder : WorkgroupObserver {
+    std::vector<EntryRecord>& log;
+    explicit EntryRecorder(std::vector<EntryRecord>& into) : log(into) {}
+    bool observes_global_memory() const override { return false; }
+    void issued(const Wave&, const ExecInst&, const InFlightMemoryOp& p) override {
+        log.emplace_back('i', p.inst_index, p.dest, p.reg, p.dwords, p.lanes);
+    }
+    void landed(const Wave&, const InFlightMemoryOp& p) override {
+        log.emplace_back('l', p.inst_index, p.dest, p.reg, p.dwords, p.lanes);
+    }
+};
+struct EntryWatcher : DispatchObserver {
+    std::vector<EntryRecord> log;
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override { return std::make_unique<EntryRecorder>(log); }
+    void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
+};
+
+}  // namespace
+
+TEST_CASE("vector memory loads landing at issue equal the general path", "[exec][fast_paths]") {
+    constexpr std::size_t dwords = 1024, stored = 4 * 192 + 128;
+    std::vector<std::uint32_t> input(dwords);
+    for (std::size_t i = 0; i < dwords; ++i) input[i] = 0x10000u + std::uint32_t(i);
+    for (const bool fact_holds : {true, false}) {
+        INFO("SCC fact " << (fact_holds ? "holds" : "dies"));
+        const CodeObject co = assemble_kernel(vmem_landing_body(fact_holds));
+        const std::array<Program, 2> programs = fast_and_general(co);
+        const Program& p = programs[0];
+        const auto lands = [&](const char* text) { return p.code[instruction_at(p, text)].vmem_lands_at_issue; };
+        const auto loads = [&](const char* text) {
+            std::vector<std::uint32_t> at;
+            for (std::uint32_t i = 0; i < p.insts.size(); ++i)
+                if (p.disassemble(i) == text) at.push_back(i);
+            return at;
+        };
+        // P and L1 disassemble alike (as do P2 and L2): the first is P.
+        const std::vector<std::uint32_t> v4_loads = loads("buffer_load_dword v4, v3, s[20:23], 0 offen");
+        const std::vector<std::uint32_t> v5_loads = loads("buffer_load_dword v5, v3, s[20:23], 0 offen offset:256");
+        REQUIRE(v4_loads.size() == 2);
+        REQUIRE(v5_loads.size() == 2);
+        CHECK(p.code[v4_loads[0]].vmem_lands_at_issue);
+        CHECK(p.code[v5_loads[0]].vmem_lands_at_issue);
+        CHECK(p.code[v4_loads[1]].vmem_lands_at_issue == fact_holds);
+        CHECK(p.code[v5_loads[1]].vmem_lands_at_issue == fact_holds);
+        CHECK_FALSE(lands("buffer_load_dword v9, v3, s[20:23], 0 offen offset:512"));
+        CHECK(p.code[v4_loads[1]].buffer_dword_offen);
+        for (const ExecInst& e : programs[1].code) CHECK_FALSE((e.vmem_lands_at_issue || e.buffer_dword_offen));
+
+        // Runs: fast, general, fast observed, general observed.
+        std::vector<std::uint32_t> results[4];
+        Counters counters[4];
+        EntryWatcher watchers[2];
+        for (unsigned i = 0; i < 4; ++i) {
+            TestRun run(dwords);
+            run.fill(1, input);
+            if (i >= 2) run.observer = &watchers[i - 2];
+            const DispatchResult r = run.run(programs[i % 2]);
+            INFO("run " << i << (r.fault ? r.fault->message : std::string()));
+            REQUIRE(r.ok());
+            results[i] = run.read(0, dwords);
+            counters[i] = r.counters;
+        }
+        for (unsigned i = 1; i < 4; ++i) {
+            INFO("run " << i << " against the unobserved fast one");
+            for (std::size_t k = 0; k < stored; ++k) {
+                INFO("trip " << k / 192 << " block " << k % 192 / 64 << " lane " << k % 64);
+                REQUIRE(results[0][k] == results[i][k]);
+            }
+            CHECK(counters[0] == counters[i]);
+        }
+        CHECK(watchers[0].log == watchers[1].log);
+        CHECK(watchers[0].log.size() > 20);
+        // Not vacuous: trip t stores what P (t = 0) or L1 and L2 of the trip
+        // before read (from byte 64 t), v10 what R1 left before its wait
+        // (-1 at trips 0 and 1, then the trip before last's value), and the
+        // epilogue 7 and v7.
+        const auto at = [&](unsigned trip, unsigned block, unsigned lane) {
+            return results[0][trip * 192 + block * 64 + lane];
+        };
+        CHECK(at(0, 0, 5) == 0x10000u + 5u);
+        CHECK(at(2, 1, 5) == 0x10000u + 32u + 64u + 5u);
+        CHECK(at(1, 2, 5) == 0xffffffffu);
+        CHECK(at(3, 2, 5) == 0x10000u + 32u + 128u + 5u);
+        CHECK(at(4, 0, 5) == 7u);
+        CHECK(at(4, 1, 5) == 3u + 4u * 2u);
+    }
+}
