@@ -310,8 +310,16 @@ bool sgprs_overlap(const Src& a, const Src& b) {
            b.index < a.index + a.dwords;
 }
 
+// An SOPC instruction whose only effect is SCC, a function of its two
+// operands: every SOPC of gfx9 (s_cmp_*, s_bitcmp*) but s_setvskip, which
+// sets the VSKIP mode, and s_set_gpr_idx_on, which writes M0 and enables
+// GPR indexing (the Vega and CDNA ISA guides, "SOPC Instructions").
+bool pure_scalar_compare(const Inst& inst) {
+    return inst.info().family == Family::SOPC && inst.op != Op::s_setvskip && inst.op != Op::s_set_gpr_idx_on;
+}
+
 // What the path into an instruction tells of SCC, for the window search:
-// `compare` (an s_cmp_* of SGPRs and constants) evaluates to `value` while
+// `compare` (a pure_scalar_compare of SGPRs and constants) evaluates to `value` while
 // none of its SGPRs is written, and SCC is 0, 1 or unknown (-1).
 struct SccFact {
     const ExecInst* compare = nullptr;
@@ -356,7 +364,7 @@ struct LdsAnalysis {
     // The fact a window search from instruction `issuer` starts with. When
     // the issuer is reached only through straight-line code (no branch
     // target, no indirect branch anywhere) from the fall-through of an
-    // s_cbranch_scc0/1 right after an s_cmp_* of SGPRs and constants (no
+    // s_cbranch_scc0/1 right after a pure_scalar_compare of SGPRs and constants (no
     // SMEM load anywhere into those SGPRs, which could land in them later),
     // that compare's result is known, as far as the code between keeps it
     // (after). The SGEMM kernels' loop skips its loads on the last trip
@@ -381,7 +389,7 @@ struct LdsAnalysis {
         const ExecInst& b = p.code[k - 1];
         const ExecInst& c = p.code[k - 2];
         if (targeted[k - 1] || k - 1 == p.entry || !c.inst || c.next != k - 1) return {};
-        if (c.inst->info().family != Family::SOPC || c.inst->info().mnemonic.substr(0, 6) != "s_cmp_") return {};
+        if (!pure_scalar_compare(*c.inst)) return {};
         if (!plain_scalar(c.src[0]) || !plain_scalar(c.src[1])) return {};
         for (const Src& loaded : scalar_loads)
             if (sgprs_overlap(loaded, c.src[0]) || sgprs_overlap(loaded, c.src[1])) return {};
