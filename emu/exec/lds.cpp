@@ -151,6 +151,21 @@ LdsConflictMemo::Rows row_shape(const LdsConflictMemo& memo) {
                      : LdsConflictMemo::Rows::any;
 }
 
+LdsConflictMemo::WriteScatter write_scatter(const LdsConflictMemo& memo) {
+    if (memo.active_lanes != ~0ull || memo.elements != 1 || memo.dwords_per_element != 1)
+        return LdsConflictMemo::WriteScatter::lanes;
+    if (memo.quads == LdsConflictMemo::Quads::consecutive) return LdsConflictMemo::WriteScatter::consecutive_quads;
+    for (unsigned l = 8; l < 64; ++l)
+        if (memo.relative[0][l] != memo.relative[0][l - 8] + 4) return LdsConflictMemo::WriteScatter::lanes;
+    // The runs' 32-byte spans (relative addresses: no wrap, lds_bank_conflict_cycles' bounds) pairwise apart.
+    for (unsigned j = 0; j < 8; ++j)
+        for (unsigned k = j + 1; k < 8; ++k) {
+            const std::uint32_t a = memo.relative[0][j], b = memo.relative[0][k];
+            if ((a > b ? a - b : b - a) < 32) return LdsConflictMemo::WriteScatter::lanes;
+        }
+    return LdsConflictMemo::WriteScatter::runs_of_eight;
+}
+
 // Process-wide unique, without a shared counter per call: each thread takes
 // ids in blocks.
 std::uint64_t new_pattern_id() {
@@ -214,6 +229,7 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
     memo.vector_gather = (broadcast || repeated_quads) && memo.whole_access_dwords != 3
                              ? std::uint8_t(1 + 3 * (repeated_quads ? 1 : 0) + memo.whole_access_dwords / 2)
                              : 0;
+    memo.write_scatter = write_scatter(memo);
     memo.cycles = lds_bank_conflict_cycles(access.dwords(), active_lanes, passes);
     return memo.cycles;
 }

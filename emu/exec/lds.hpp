@@ -100,6 +100,15 @@ struct alignas(64) LdsConflictMemo {
     // Rows::repeat with Quads::consecutive) + dwords_per_element / 2 (1, 2
     // or 4 dwords; b96 takes neither).
     std::uint8_t vector_gather = 0;
+    // How sem_lds.cpp's ds_write_b32 of the repeated whole access stores
+    // (every lane active, one dword each): lane by lane; by quads of lanes
+    // writing consecutive dwords (Quads::consecutive); or by runs of eight:
+    // lanes j, j + 8, ..., j + 56 write eight consecutive dwords from
+    // relative[0][j] (relative[0][l] = relative[0][l % 8] + 4 x (l / 8)),
+    // and the eight runs share no byte, so that writing run after run
+    // leaves what lane order leaves (the 32x32 kernels' transposing B write).
+    enum class WriteScatter : std::uint8_t { lanes, consecutive_quads, runs_of_eight };
+    WriteScatter write_scatter = WriteScatter::lanes;
     bool valid = false;
     // ---- the rest of the shape and the pattern
     std::uint64_t active_lanes = 0;
@@ -119,8 +128,9 @@ bool lds_patterns_equal(const std::uint32_t* a, const std::uint32_t* b);
 
 // The instruction sets sem_lds.cpp's gathers for the repeated whole access
 // (rows that each read one element, rows that repeat row 0's consecutive
-// quads) may use: the host's best (host_cpu) unless a test picks a lower
-// one, so that every level is compared with the general path on one host.
+// quads) and its scatter of runs of eight may use: the host's best
+// (host_cpu) unless a test picks a lower one, so that every level is
+// compared with the general path on one host.
 enum class LdsGatherIsa : std::uint8_t { baseline, avx2, avx512 };
 // The set in use, host_lds_gather_isa() until a test assigns another. A
 // function's static, not a global variable: a test program that links the

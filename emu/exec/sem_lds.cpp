@@ -450,6 +450,68 @@ void scatter_consecutive_quads_x1(std::uint8_t* lds, const u32* address, const u
     for (unsigned l = 0; l < 64; l += 4) std::memcpy(lds + address[l], data + l, 16);
 }
 
+// ds_write_b32 of runs of eight (LdsConflictMemo::WriteScatter::runs_of_eight,
+// the 32x32 kernels' transposing B write): lanes j, j + 8, ..., j + 56
+// write the eight dwords from address[j] on. The data's 64 dwords as an
+// 8x8 matrix (row i: lanes 8i..8i+7) transposed, and column j stored at
+// address[j]: eight 32-byte stores instead of 64 of 4 bytes. The runs share
+// no byte (the memo's condition), so their order does not matter; moves
+// and shuffles only, bits intact. Lane by lane (scatter_all_lanes_x1) this
+// write took about 100 host instructions more: dpp0_32's two ds_write_b32
+// (this and a write by quads) averaged 291, now 239 (AVX2; callgrind,
+// 256^3). tests/exec/test_fast_paths.cpp compares each
+// instruction set with the general path.
+#if defined(__SSE2__)
+// Two 4x4 blocks of the matrix per run half: columns 4c..4c+3 of rows 4r..4r+3.
+void scatter_runs_of_eight_sse2(std::uint8_t* lds, const u32* address, const u32* data) {
+    for (unsigned c = 0; c < 2; ++c)
+        for (unsigned r = 0; r < 2; ++r) {
+            __m128 row0 = _mm_loadu_ps(reinterpret_cast<const float*>(data + 8 * (4 * r) + 4 * c));
+            __m128 row1 = _mm_loadu_ps(reinterpret_cast<const float*>(data + 8 * (4 * r + 1) + 4 * c));
+            __m128 row2 = _mm_loadu_ps(reinterpret_cast<const float*>(data + 8 * (4 * r + 2) + 4 * c));
+            __m128 row3 = _mm_loadu_ps(reinterpret_cast<const float*>(data + 8 * (4 * r + 3) + 4 * c));
+            _MM_TRANSPOSE4_PS(row0, row1, row2, row3);
+            _mm_storeu_ps(reinterpret_cast<float*>(lds + address[4 * c] + 16 * r), row0);
+            _mm_storeu_ps(reinterpret_cast<float*>(lds + address[4 * c + 1] + 16 * r), row1);
+            _mm_storeu_ps(reinterpret_cast<float*>(lds + address[4 * c + 2] + 16 * r), row2);
+            _mm_storeu_ps(reinterpret_cast<float*>(lds + address[4 * c + 3] + 16 * r), row3);
+        }
+}
+#endif
+#if defined(DPPGEMM_LDS_VECTOR_GATHERS)
+__attribute__((target("avx2"))) void scatter_runs_of_eight_avx2(std::uint8_t* lds, const u32* address,
+                                                                const u32* data) {
+    __m256 row[8];
+    for (unsigned i = 0; i < 8; ++i) row[i] = _mm256_loadu_ps(reinterpret_cast<const float*>(data + 8 * i));
+    // Per 128 bits: pairs, then quads, then the halves across.
+    __m256 t[8], q[8];
+    for (unsigned i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_ps(row[i], row[i + 1]);      // a0 b0 a1 b1 | a4 b4 a5 b5
+        t[i + 1] = _mm256_unpackhi_ps(row[i], row[i + 1]);  // a2 b2 a3 b3 | a6 b6 a7 b7
+    }
+    for (unsigned i = 0; i < 8; i += 4)
+        for (unsigned h = 0; h < 2; ++h) {
+            q[i + 2 * h] = _mm256_shuffle_ps(t[i + h], t[i + 2 + h], _MM_SHUFFLE(1, 0, 1, 0));  // columns 2h, 2h + 4
+            q[i + 2 * h + 1] = _mm256_shuffle_ps(t[i + h], t[i + 2 + h], _MM_SHUFFLE(3, 2, 3, 2));  // 2h + 1, 2h + 5
+        }
+    // q[4k + c] holds rows 4k..4k+3 of columns c (low half) and c + 4 (high half).
+    for (unsigned c = 0; c < 4; ++c) {
+        _mm256_storeu_ps(reinterpret_cast<float*>(lds + address[c]), _mm256_permute2f128_ps(q[c], q[4 + c], 0x20));
+        _mm256_storeu_ps(reinterpret_cast<float*>(lds + address[c + 4]), _mm256_permute2f128_ps(q[c], q[4 + c], 0x31));
+    }
+}
+#endif
+void scatter_runs_of_eight(std::uint8_t* lds, const u32* address, const u32* data) {
+#if defined(DPPGEMM_LDS_VECTOR_GATHERS)
+    if (lds_gather_isa() != LdsGatherIsa::baseline) return scatter_runs_of_eight_avx2(lds, address, data);
+#endif
+#if defined(__SSE2__)
+    scatter_runs_of_eight_sse2(lds, address, data);
+#else
+    for (unsigned l = 0; l < 64; ++l) std::memcpy(lds + address[l % 8] + 4 * (l / 8), data + l, 4);
+#endif
+}
+
 using GatherFn = void (*)(const std::uint8_t*, const u32*, u64, u32*);
 using ScatterFn = void (*)(std::uint8_t*, const u32*, u64, const u32* const*);
 constexpr GatherFn gathers[] = {nullptr, gather<1>, gather<2>, gather<3>, gather<4>};
@@ -812,8 +874,10 @@ void ds_write(Wave& w, const ExecInst& e) {
     const unsigned dwords = e.lds_whole_dwords;
     std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
     const u32* base = w.v[e.src[0].index];
-    if (dwords == 1 && memo->quads == LdsConflictMemo::Quads::consecutive) {
+    if (dwords == 1 && memo->write_scatter == LdsConflictMemo::WriteScatter::consecutive_quads) {
         scatter_consecutive_quads_x1(lds, base, vreg(w, e.src[1], 0));
+    } else if (dwords == 1 && memo->write_scatter == LdsConflictMemo::WriteScatter::runs_of_eight) {
+        scatter_runs_of_eight(lds, base, vreg(w, e.src[1], 0));
     } else if (dwords == 1) {
         scatter_all_lanes_x1(lds, base, vreg(w, e.src[1], 0));
     } else {

@@ -791,6 +791,18 @@ std::vector<LdsPattern> lds_patterns(unsigned width) {
         {"broadcast", "  v_lshrrev_b32 v10, 4, v0\n  v_mul_u32_u24 v10, " + w + ", v10\n", 8, 36},
         {"rows repeat", "  v_and_b32 v10, 15, v0\n  v_mul_u32_u24 v10, " + w + ", v10\n", 4, 128},
         {"reversed", "  v_xor_b32 v10, 63, v0\n  v_mul_u32_u24 v10, " + w + ", v10\n", 0, 1024},
+        // Lanes j, j + 8, ..., j + 56 at consecutive dwords from (j % 8) x
+        // stride: the 32x32 kernels' B write (stride 144), whose eight runs
+        // of eight dwords share no byte, and one whose runs overlap (stride
+        // 20 bytes), which must not be written run after run.
+        {"runs of eight",
+         "  v_and_b32 v11, 7, v0\n  v_mul_u32_u24 v11, 144, v11\n  v_lshrrev_b32 v10, 3, v0\n"
+         "  v_lshl_add_u32 v10, v10, 2, v11\n",
+         4, 16},
+        {"runs of eight overlapping",
+         "  v_and_b32 v11, 7, v0\n  v_mul_u32_u24 v11, 20, v11\n  v_lshrrev_b32 v10, 3, v0\n"
+         "  v_lshl_add_u32 v10, v10, 2, v11\n",
+         6, 8},
         {"past 2^32, every lane", "  v_mul_u32_u24 v10, " + w + ", v0\n  v_add_u32 v10, 0xffffff00, v10\n", 0x200, 16},
         {"past 2^32 but lane 0",
          "  v_mul_u32_u24 v10, " + w +
@@ -912,7 +924,7 @@ struct LdsAccessWatcher : DispatchObserver {
 TEST_CASE("LDS reads and writes: the repeated whole access equals the general path", "[exec][lds][fast_paths]") {
     KernelOptions options;
     options.lds_bytes = 8192;
-    const std::size_t reads = 4 * 8 * 3 + 2;  // widths x patterns x times, and the limit case
+    const std::size_t reads = 4 * 10 * 3 + 2;  // widths x patterns x times, and the limit case
     for (const unsigned active : {64u, 45u}) {
         INFO("active lanes " << active);
         const CodeObject co = assemble_kernel(lds_body(active), options);
@@ -965,7 +977,22 @@ TEST_CASE("LDS reads and writes: the repeated whole access equals the general pa
 // instruction set the host has (lds_gather_isa), against the general path:
 // lds_body's "broadcast" and "rows repeat" accesses take them at b32, b64
 // and b128 (the memo's vector_gather, checked here on those lane addresses).
-TEST_CASE("LDS reads: the vector gathers equal the general path at every instruction set", "[exec][lds][fast_paths]") {
+// Likewise ds_write_b32's runs of eight (LdsConflictMemo::write_scatter):
+// lds_body's "runs of eight" write takes them, its overlapping one may not.
+TEST_CASE("LDS reads and writes: the vector gathers and scatters equal the general path at every instruction set",
+          "[exec][lds][fast_paths]") {
+    for (const unsigned stride : {144u, 20u, 32u, 28u}) {
+        LdsLaneAddresses a;
+        a.highest = 0;
+        for (unsigned l = 0; l < 64; ++l) {
+            a.byte[0][l] = 1024 + l % 8 * stride + 4 * (l / 8);
+            a.highest = std::max(a.highest, a.byte[0][l]);
+        }
+        LdsConflictMemo memo;
+        lds_bank_conflict_cycles(a, ~0ull, consecutive_lds_bank_model().passes(true, 1), memo);
+        INFO("runs of eight, stride " << stride);
+        CHECK((memo.write_scatter == LdsConflictMemo::WriteScatter::runs_of_eight) == (stride >= 32));
+    }
     for (const unsigned width : {4u, 8u, 12u, 16u}) {
         for (const bool broadcast : {true, false}) {
             LdsLaneAddresses a;
@@ -983,7 +1010,7 @@ TEST_CASE("LDS reads: the vector gathers equal the general path at every instruc
     }
     KernelOptions options;
     options.lds_bytes = 8192;
-    const std::size_t reads = 4 * 8 * 3 + 2;
+    const std::size_t reads = 4 * 10 * 3 + 2;
     const CodeObject co = assemble_kernel(lds_body(64), options);
     const std::array<Program, 2> programs = fast_and_general(co);
     TestRun general_run(reads * 256);
@@ -1002,6 +1029,55 @@ TEST_CASE("LDS reads: the vector gathers equal the general path at every instruc
         CHECK(run.read(1, 2048) == general_run.read(1, 2048));
         CHECK(r.counters == general.counters);
     }
+}
+
+// ds_write_b32's runs of eight (sem_lds.cpp scatter_runs_of_eight) at every
+// instruction set the host has, against the general path, on its own: in
+// lds_body later writes cover what these leave. Three writes at a moving
+// base with new data each time, the LDS dumped after them; with runs 20
+// bytes apart (overlapping: lane order decides, so not run after run), at
+// 144 (the 32x32 kernels' B write) and at 32 (runs that just touch),
+// aligned and not.
+TEST_CASE("LDS writes: runs of eight equal the general path at every instruction set", "[exec][lds][fast_paths]") {
+    KernelOptions options;
+    options.lds_bytes = 8192;
+    for (const unsigned stride : {144u, 20u, 32u})
+        for (const unsigned offset : {4u, 6u}) {
+            INFO("stride " << stride << " offset " << offset);
+            std::ostringstream s;
+            s << "  v_and_b32 v11, 7, v0\n  v_mul_u32_u24 v11, " << stride
+              << ", v11\n  v_lshrrev_b32 v10, 3, v0\n  v_lshl_add_u32 v10, v10, 2, v11\n"
+              << "  s_mov_b32 s20, 3\n  v_add_u32 v12, 0x20000, v0\n.Lwrite:\n  v_add_u32 v12, 0x100, v12\n"
+              << "  ds_write_b32 v10, v12 offset:" << offset << "\n  v_add_u32 v10, 12, v10\n"
+              << "  s_sub_u32 s20, s20, 1\n  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Lwrite\n"
+              << "  s_waitcnt lgkmcnt(0)\n  v_mov_b32 v2, v1\n  s_mov_b32 s20, 32\n.Ldump:\n"
+              << "  ds_read_b32 v3, v2\n  s_waitcnt lgkmcnt(0)\n  global_store_dword v1, v3, s[6:7]\n"
+              << "  s_add_u32 s6, s6, 256\n  s_addc_u32 s7, s7, 0\n  v_add_u32 v2, 256, v2\n"
+              << "  s_sub_u32 s20, s20, 1\n  s_cmp_eq_u32 s20, 0\n  s_cbranch_scc0 .Ldump\n";
+            const CodeObject co = assemble_kernel(s.str(), options);
+            const std::array<Program, 2> programs = fast_and_general(co);
+            TestRun general_run(2048);
+            const DispatchResult general = general_run.run(programs[1]);
+            REQUIRE(general.ok());
+            const std::vector<std::uint32_t> expected = general_run.read(1, 2048);
+            // Not vacuous: the last write's lanes are in the LDS (aligned: whole;
+            // overlapping runs: the higher lanes' dwords).
+            CHECK(std::count_if(expected.begin(), expected.end(), [&](std::uint32_t v) {
+                      return offset % 4 ? v != 0 : v >> 8 == 0x203;
+                  }) >= (stride >= 32 ? 64 : 32));
+            const LdsGatherIsa host = host_lds_gather_isa();
+            for (const LdsGatherIsa isa : {LdsGatherIsa::baseline, LdsGatherIsa::avx2, LdsGatherIsa::avx512}) {
+                if (unsigned(isa) > unsigned(host)) continue;
+                INFO("instruction set " << unsigned(isa));
+                lds_gather_isa() = isa;
+                TestRun run(2048);
+                const DispatchResult r = run.run(programs[0]);
+                lds_gather_isa() = host;
+                REQUIRE(r.ok());
+                CHECK(run.read(1, 2048) == expected);
+                CHECK(r.counters == general.counters);
+            }
+        }
 }
 
 TEST_CASE("LDS reads and writes leaving the LDS fault the same on both paths", "[exec][lds][fast_paths]") {
