@@ -859,8 +859,9 @@ __attribute__((target("avx2"))) void buffer_load_dword_avx2(Wave& w, const ExecI
     // At the counter's limit the oldest entry retires first, as sem::issue does it.
     if (__builtin_expect(w.pending.vmcnt() >= InFlightQueue::max_vm, 0))
         wait(w, InFlightQueue::max_vm - 1, InFlightQueue::max_lgkm);
-    InFlightMemoryOp& p = w.pending.push_without_data<WaitCounter::vm>(e.index);
     const bool lands_now = e.vmem_lands_at_issue && !g.observer;
+    InFlightMemoryOp& p = lands_now ? w.pending.push_without_data<WaitCounter::vm>(e.index)
+                                    : w.pending.push_in_place<WaitCounter::vm>(e.index);
     if (!lands_now) {
         p.dest = InFlightMemoryOp::Dest::vgpr;
         p.dwords = 1;

@@ -136,6 +136,14 @@ public:
         std::memcpy(bytes + 24, &last, 8);
         return e;
     }
+    // push_without_data's entry with its data block: for a caller that fills
+    // in a destination which the retiring wait lands from data().
+    template <WaitCounter C>
+    InFlightMemoryOp& push_in_place(std::uint32_t inst_index) {
+        InFlightMemoryOp& e = push_without_data<C>(inst_index);
+        if (!pool_[e.slot]) allocate(e.slot);
+        return e;
+    }
     // The oldest entry on counter kind c (count(c) > 0), and its removal
     // (after its data was applied).
     InFlightMemoryOp& oldest(WaitCounter c) {
