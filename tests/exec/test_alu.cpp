@@ -198,6 +198,42 @@ TEST_CASE("a wave that faults keeps the multiply-adds and DPP instructions it ra
     CHECK(r.counters.valu_dpp == 2);
 }
 
+namespace {
+// Watches every instruction and does nothing: its runs take run_wave's
+// observed loop.
+struct WatchAll : DispatchObserver {
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override { return std::make_unique<WorkgroupObserver>(); }
+    void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
+};
+}  // namespace
+
+TEST_CASE("a faulting wave counts the same with and without an observer", "[alu][float]") {
+    // The run loop keeps some counts in registers and adds them when the
+    // wave stops; an observer takes another loop: both count alike.
+    const CodeObject co = assemble_kernel(std::string(load_three) + R"(
+  s_add_u32 s40, s40, 1
+  v_mac_f32 v5, v2, v3
+  v_mac_f32_dpp v5, v2, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+  s_nop 0
+  s_set_gpr_idx_off
+)");
+    const Program program = build_program(co, co.kernels.at(0));
+    DispatchResult results[2];
+    for (int observed = 0; observed < 2; ++observed) {
+        TestRun run(64);
+        WatchAll watch;
+        if (observed) run.observer = &watch;
+        results[observed] = run.run(program);
+        REQUIRE(results[observed].fault.has_value());
+        CHECK(results[observed].fault->instruction == "s_set_gpr_idx_off");
+        CHECK(results[observed].counters.valu_multiply_add == 2);
+        CHECK(results[observed].counters.valu_dpp == 1);
+        CHECK(results[observed].counters[InstClass::nop] == 1);
+    }
+    CHECK(results[0].counters == results[1].counters);
+    CHECK(results[0].counters[InstClass::salu] == 1);  // s_add_u32
+}
+
 TEST_CASE("v_madak_f32 and v_madmk_f32 run and count as multiply-adds", "[alu][float]") {
     // The *ak/*mk forms are v_mad_f32 with a literal K (Vega ISA, VOP2: "D = S0 * S1 + K",
     // "D = S0 * K + S1"): fp32 multiply-adds like v_mac_f32, counted as such.
