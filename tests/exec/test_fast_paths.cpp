@@ -578,6 +578,26 @@ DirectAndLaneByLane run_direct_and_lane_by_lane(const Program& program, const st
     return out;
 }
 
+// A loop of `trips` trips, each storing `per_trip` dwords of p0, over an
+// input p1 of `dwords` counting dwords (0x10000 + i): run with and without
+// a watcher of global memory (the direct and the lane-by-lane paths), the
+// two equal in every stored dword and every counter. The direct run's
+// stores.
+std::vector<std::uint32_t> repeated_loads_agree(const std::string& body, std::size_t dwords, std::size_t trips,
+                                                std::size_t per_trip) {
+    std::vector<std::uint32_t> input(dwords);
+    for (std::size_t i = 0; i < dwords; ++i) input[i] = 0x10000u + std::uint32_t(i);
+    const CodeObject co = assemble_kernel(body);
+    const Program program = build_program(co, co.kernels.at(0));
+    const auto [results, counters] = run_direct_and_lane_by_lane(program, input, {4096, 4096, 0, 0}, trips * per_trip);
+    CHECK(counters[0] == counters[1]);
+    for (std::size_t i = 0; i < trips * per_trip; ++i) {
+        INFO("trip " << i / per_trip << " dword " << i % per_trip);
+        REQUIRE(results[0][i] == results[1][i]);
+    }
+    return results[0];
+}
+
 // Segment i of p0 (1 KiB each) gets what one load and store pair leaves.
 // Buffer loads read p1 through a V# of u0 records, stores write p0 through
 // one of u1 records; global ones read and write the same addresses.
@@ -736,30 +756,20 @@ std::string repeated_load_body() {
 }  // namespace
 
 TEST_CASE("a raw-buffer load repeated in a loop: the direct path equals the lane-by-lane path", "[exec][fast_paths]") {
-    constexpr std::size_t trips = 7, dwords = 1024;
-    std::vector<std::uint32_t> input(dwords);
-    for (std::size_t i = 0; i < dwords; ++i) input[i] = 0x10000u + std::uint32_t(i);
-    const CodeObject co = assemble_kernel(repeated_load_body());
-    const Program program = build_program(co, co.kernels.at(0));
-    const auto [results, counters] = run_direct_and_lane_by_lane(program, input, {4096, 4096, 0, 0}, trips * 64);
-    CHECK(counters[0] == counters[1]);
-    for (std::size_t i = 0; i < trips * 64; ++i) {
-        INFO("trip " << i / 64 << " lane " << i % 64);
-        REQUIRE(results[0][i] == results[1][i]);
-    }
+    const std::vector<std::uint32_t> stored = repeated_loads_agree(repeated_load_body(), 1024, 7, 64);
     // Trip t reads from dword 16 t on: lane l at 4 l, then at 4 (l ^ 3).
-    CHECK(results[0][0 * 64 + 5] == 0x10000u + 5u);
-    CHECK(results[0][1 * 64 + 5] == 0x10000u + 16u + 5u);
-    CHECK(results[0][2 * 64 + 5] == 0x10000u + 32u + 6u);
+    CHECK(stored[0 * 64 + 5] == 0x10000u + 5u);
+    CHECK(stored[1 * 64 + 5] == 0x10000u + 16u + 5u);
+    CHECK(stored[2 * 64 + 5] == 0x10000u + 32u + 6u);
     // Trip 3: 100 records, lanes at offsets from 100 on (lane 24 at 108) read 0.
-    CHECK(results[0][3 * 64 + 20] == 0x10000u + 48u + 23u);
-    CHECK(results[0][3 * 64 + 24] == 0u);
+    CHECK(stored[3 * 64 + 20] == 0x10000u + 48u + 23u);
+    CHECK(stored[3 * 64 + 24] == 0u);
     // Trip 4: lanes from 45 on inactive, nothing stored for them.
-    CHECK(results[0][4 * 64 + 44] == 0x10000u + 64u + 47u);
-    CHECK(results[0][4 * 64 + 45] == 0u);
+    CHECK(stored[4 * 64 + 44] == 0x10000u + 64u + 47u);
+    CHECK(stored[4 * 64 + 45] == 0u);
     // Trips 5 and 6: one dword further.
-    CHECK(results[0][5 * 64 + 5] == 0x10000u + 80u + 7u);
-    CHECK(results[0][6 * 64 + 5] == 0x10000u + 96u + 7u);
+    CHECK(stored[5 * 64 + 5] == 0x10000u + 80u + 7u);
+    CHECK(stored[6 * 64 + 5] == 0x10000u + 96u + 7u);
 }
 
 // LDS reads and writes (sem_lds.cpp): the repeated whole access (every lane
@@ -1562,20 +1572,11 @@ std::string buffer_edges_body() {
 }  // namespace
 
 TEST_CASE("buffer_load_dword's common case: the one-function path equals the lane-by-lane path", "[exec][fast_paths]") {
-    constexpr std::size_t trips = 8, dwords = 4096;
-    std::vector<std::uint32_t> input(dwords);
-    for (std::size_t i = 0; i < dwords; ++i) input[i] = 0x10000u + std::uint32_t(i);
-    const CodeObject co = assemble_kernel(buffer_edges_body());
-    const Program program = build_program(co, co.kernels.at(0));
-    // p2 (B) is zeroed by TestRun: its loads read 0 but still move through the path.
-    const auto [results, counters] = run_direct_and_lane_by_lane(program, input, {4096, 4096, 0, 0}, trips * 128);
-    CHECK(counters[0] == counters[1]);
-    for (std::size_t i = 0; i < trips * 128; ++i) {
-        INFO("trip " << i / 128 << (i % 128 < 64 ? " A" : " B") << " lane " << i % 64);
-        REQUIRE(results[0][i] == results[1][i]);
-    }
+    // Per trip A's 64 dwords, then B's. p2 (B) is zeroed by TestRun: its
+    // loads read 0 but still move through the path.
+    const std::vector<std::uint32_t> results = repeated_loads_agree(buffer_edges_body(), 4096, 8, 128);
     // Trip t reads A from byte 64 t + 32 + 16 + 4 l: dword 16 t + 12 + l.
-    const auto a = [&](unsigned trip, unsigned lane) { return results[0][trip * 128 + lane]; };
+    const auto a = [&](unsigned trip, unsigned lane) { return results[trip * 128 + lane]; };
     CHECK(a(0, 5) == 0x10000u + 12u + 5u);
     CHECK(a(1, 62) == 0x10000u + 16u + 12u + 62u);
     CHECK(a(1, 63) == 0u);  // offset 268, num_records 268
