@@ -613,17 +613,28 @@ private:
                         if (group_.watches(current)) observer->before_instruction(w, code[current]);
                         execute(code[current]);
                     }
-                } else if (!observer) {
-                    while (w.state == WaveState::running) {
-                        current = w.pc;
-                        execute(code[current]);
-                    }
                 } else {
-                    while (w.state == WaveState::running) {
-                        current = w.pc;
-                        if (group_.watches(current)) observer->before_instruction(w, code[current]);
-                        execute(code[current]);
-                    }
+                    // The next instruction is the one after this unless the
+                    // handler moved w.pc: a test and a branch the CPU
+                    // predicts, so the next fetch does not wait for w.pc's
+                    // round trip through memory (stored before the call,
+                    // loaded after it), as it did when the loop read w.pc
+                    // (dpp0_32 at 1024^3, 1 thread: 0.344 -> 0.331 s, the
+                    // fastest of 12 alternating rounds, Zen 5).
+                    const auto run = [&](auto observed) {
+                        const ExecInst* e = code + w.pc;
+                        while (w.state == WaveState::running) {
+                            current = e->index;
+                            const std::uint32_t following = e->next;
+                            if (decltype(observed)::value && group_.watches(current))
+                                observer->before_instruction(w, *e);
+                            execute(*e);
+                            if (__builtin_expect(w.pc == following, 1)) ++e;
+                            else e = code + w.pc;
+                        }
+                    };
+                    if (observer) run(std::true_type{});
+                    else run(std::false_type{});
                 }
                 if (w.state != WaveState::code_switched) break;
                 w.state = WaveState::running;
