@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "emu/exec/apertures.hpp"
+#include "emu/exec/host_float_mode.hpp"
 #include "emu/exec/wave.hpp"
 #include "emu/exec/wave_team.hpp"
 #include "emu/exec/weak_memory.hpp"
@@ -594,12 +595,20 @@ private:
         // Counts and runs one instruction; the loops below differ only in
         // what they test before it (an inlined lambda: one body for all three).
         const auto execute = [&](const ExecInst& e) {
+            if (__builtin_expect(w.host_denormals_are_zero, 0) && !e.host_mode_free)
+                set_host_denormals_are_zero(w, false);
             ++classes[static_cast<std::size_t>(e.cls)];
             multiply_adds += e.multiply_add;
             valu_dpp += e.valu_dpp;
             ++w.executed;
             w.pc = e.next;
             e.fn(w, e);
+        };
+        // An observer, as everything outside the wave's instructions, runs in
+        // the host's default float environment.
+        const auto observe = [&](const ExecInst& e) {
+            set_host_denormals_are_zero(w, false);
+            observer->before_instruction(w, e);
         };
         try {
             // An s_setreg that changes the fp32 denorm mode switches w.code and
@@ -610,7 +619,7 @@ private:
                     while (w.state == WaveState::running && budget) {
                         --budget;
                         current = w.pc;
-                        if (group_.watches(current)) observer->before_instruction(w, code[current]);
+                        if (group_.watches(current)) observe(code[current]);
                         execute(code[current]);
                     }
                 } else {
@@ -626,8 +635,7 @@ private:
                         while (w.state == WaveState::running) {
                             current = e->index;
                             const std::uint32_t following = e->next;
-                            if (decltype(observed)::value && group_.watches(current))
-                                observer->before_instruction(w, *e);
+                            if (decltype(observed)::value && group_.watches(current)) observe(*e);
                             execute(*e);
                             if (__builtin_expect(w.pc == following, 1)) ++e;
                             else e = code + w.pc;
@@ -640,13 +648,16 @@ private:
                 w.state = WaveState::running;
             }
         } catch (const ExecError& error) {
+            set_host_denormals_are_zero(w, false);
             add_counts();
             faults_[w.id] = WaveFault{current, error};
             return false;
         } catch (...) {
+            set_host_denormals_are_zero(w, false);
             add_counts();
             throw;
         }
+        set_host_denormals_are_zero(w, false);
         add_counts();
         if (w.state == WaveState::ended) {
             if (observer) observer->wave_ended(w);

@@ -706,6 +706,54 @@ bool wave_order_matters(const Inst& inst) {
     return inst.info().has(OF_ATOMIC) || inst.op == Op::ds_append || inst.op == Op::ds_consume;
 }
 
+// ExecInst::host_mode_free. gfx9's scalar unit has no floating point; DS,
+// buffer and flat loads and stores move bits, except the atomics (ds_min_f32,
+// ds_add_f32, global_atomic_add_f32 ...) and the typed buffer accesses
+// (format conversions); a VALU op computes in floating point only on
+// operands of a float type in the op table's type columns (OperandTypes),
+// integer ones run on integer host instructions. Matrix ops, images and
+// anything undeclared count as float.
+bool host_mode_free(const Inst& inst, const sem::Semantic& s) {
+    if (s.sets_host_float_mode) return true;
+    const OpInfo& info = inst.info();
+    switch (info.family) {
+    case Family::SOP1:
+    case Family::SOP2:
+    case Family::SOPK:
+    case Family::SOPC:
+    case Family::SOPP:
+    case Family::SMEM: return true;
+    case Family::DS:
+    case Family::FLAT:
+    case Family::SCRATCH:
+    case Family::GLOBAL:
+    case Family::MUBUF: return !info.has(OF_ATOMIC) && info.components == 0;
+    case Family::VOP1:
+    case Family::VOP2:
+    case Family::VOPC:
+    case Family::VOP3:
+    case Family::VOP3P: {
+        if (info.has(OF_MFMA)) return false;
+        const OperandTypes& types = operand_types(inst.op);
+        if (!types.declared()) return false;
+        for (OperandType t : {types.dst, types.src[0], types.src[1], types.src[2]}) {
+            switch (t) {
+            case OperandType::none:
+            case OperandType::b16:
+            case OperandType::b32:
+            case OperandType::b64:
+            case OperandType::b128:
+            case OperandType::pk_b16:
+            case OperandType::mask: break;
+            default: return false;
+            }
+        }
+        return true;
+    }
+    default: return false;
+    }
+}
+
 void build_code(Program& p) {
     const Target target = p.target;
     const sem::Table& table = semantics();
@@ -723,6 +771,7 @@ void build_code(Program& p) {
         e.fn = s.fn ? s.fn : sem::not_implemented;
         e.cls = s.cls;
         e.valu_dpp = inst.dpp && e.cls == InstClass::valu ? 1 : 0;
+        e.host_mode_free = host_mode_free(inst, s);
 
         // A 64-bit constant is an f64 (inline float, literal high half) where the operand is one.
         const OperandTypes& types = operand_types(inst.op);

@@ -156,6 +156,13 @@ struct alignas(64) ExecInst {
     // land in them, before a wait that certainly retires the read
     // (program.cpp, loads_landing_at_issue).
     bool lds_lands_at_issue = false;
+    // The result cannot depend on the host's "denormals are zero" mode, which
+    // a multiply-add run may have left set (host_float_mode.hpp): no host
+    // floating-point arithmetic, or the function sets the mode it needs
+    // (program.cpp, host_mode_free). The run loop restores the default
+    // before any other instruction. In this line: the loop reads it only
+    // while the mode is set.
+    bool host_mode_free = false;
     // buffer_load_dword into a VGPR through an offset VGPR (offen, no
     // idxen): the form of the SGEMM kernels' global loads, which
     // sem_memory.cpp runs in one function when the V# is a raw buffer and

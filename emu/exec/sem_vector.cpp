@@ -12,6 +12,7 @@
 #include <immintrin.h>
 #endif
 
+#include "emu/exec/host_float_mode.hpp"
 #include "emu/exec/semantics.hpp"
 #include "emu/util.hpp"
 
@@ -336,7 +337,7 @@ void multiply_add_baseline(const u32* a, const u32* b, const u32* c, u32* out, b
 }
 
 // The lane loops of one CPU: `flushing` flushes the inputs itself, `plain`
-// does not; with denormals_are_zero, `plain` under DenormalsAreZero is the
+// does not; with denormals_are_zero, `plain` under denormals-are-zero is the
 // same as `flushing`, and cheaper: the input flush costs more than the
 // arithmetic.
 struct MultiplyAddLoops {
@@ -349,27 +350,10 @@ struct MultiplyAddLoops {
 // x86's "denormals are zero" mode (MXCSR bit 6, on every CPU with AVX2) reads
 // denormal inputs as zeros of the same sign, which is exactly the input
 // flush; the product and result flushes stay explicit (the mode does not
-// change rounding). Changing MXCSR is slow, so it is set once for a run of
-// multiply-adds; the lane loops are separate calls so that no floating-point
-// operation can move across the mode change.
-// Waves run in the host's default environment (dispatch.cpp,
-// HostFloatEnvironment: all exceptions masked, round to nearest even, no
-// FTZ or DAZ), so the mode is written, never read: reading MXCSR (stmxcsr)
-// waits for every floating-point operation in flight, for its sticky
-// exception flags, which nothing here reads. With the read, the two mode
-// changes were three quarters of multiply_add_op's own time and 8% of a
-// 1024^3 dpp0_32 launch, whose runs are four multiply-adds (perf, Zen 5).
-class DenormalsAreZero {
-public:
-    DenormalsAreZero() { _mm_setcsr(default_mode | denormals_are_zero); }
-    ~DenormalsAreZero() { _mm_setcsr(default_mode); }
-    DenormalsAreZero(const DenormalsAreZero&) = delete;
-    DenormalsAreZero& operator=(const DenormalsAreZero&) = delete;
-
-private:
-    static constexpr unsigned default_mode = 0x1f80;  // FE_DFL_ENV's MXCSR
-    static constexpr unsigned denormals_are_zero = 0x40;
-};
+// change rounding). A run of multiply-adds that flushes its inputs runs in
+// it, and leaves it set for the run loop to restore (host_float_mode.hpp);
+// the lane loops are separate calls so that no floating-point operation can
+// move across the mode change.
 
 template <bool In, bool Fused>
 __attribute__((target("avx2,fma"), noinline)) void multiply_add_avx2(const u32* a, const u32* b, const u32* c, u32* out,
@@ -435,7 +419,7 @@ inline void finish_run(Wave& w, const ExecInst* run, unsigned length) {
 // i.e. a permute of each half of the row and a blend choosing the half, then
 // zero where the source is invalid (bound_ctrl). The arithmetic, the NaN rule
 // and the flushes are those of multiply_add_lanes (the input flush is the
-// caller's DenormalsAreZero); lanes outside `write` are left alone by a
+// host's denormals-are-zero mode); lanes outside `write` are left alone by a
 // masked store. Equal to the general path bit for bit
 // (tests/exec/test_fast_paths.cpp).
 inline float* as_floats(u32* lanes) { return reinterpret_cast<float*>(lanes); }
@@ -455,7 +439,7 @@ __attribute__((target("avx2"), always_inline)) inline __m256 flush8(__m256 x) {
 }
 
 // x * y + z for 8 lanes. Without Fused the product is flushed before the
-// add: explicitly, or (DazOn: the caller's DenormalsAreZero is set) by the
+// add: explicitly, or (DazOn: the host's denormals-are-zero mode is set) by the
 // add itself, which reads a denormal product as a zero of its sign, exactly
 // fp::flush's result, for four instructions fewer per 8 lanes. The empty asm
 // keeps the compiler from contracting the two into an FMA.
@@ -467,7 +451,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline __m256 product_plus_8(
     return _mm256_add_ps(DazOn ? product : flush8(product), z);
 }
 
-// fp::flush of 8 results that are no NaN. Under DenormalsAreZero, r + -0 is
+// fp::flush of 8 results that are no NaN. Under denormals-are-zero, r + -0 is
 // that flush in one instruction: the add reads a denormal r as a zero of
 // its sign, and in round-to-nearest (the launch's environment) +0 + -0 is
 // +0, -0 + -0 is -0, and any other r + -0 is r. The empty asm keeps the
@@ -742,7 +726,7 @@ inline bool steps_unwatched(const Workgroup& group, const ExecInst* run, unsigne
 }
 
 // A run of multiply-adds with the AVX2 rows above, reading the run's compact
-// steps (Program::multiply_add_steps). DazOn: the caller's DenormalsAreZero
+// steps (Program::multiply_add_steps). DazOn: the host's denormals-are-zero mode
 // is set (the run's inputs flush; this is the separate call). FlushOut is
 // the same for the whole run. A run whose steps all read their VGPRs in
 // place, on every lane, with no step but the first watched (dpp0's 64
@@ -805,7 +789,7 @@ __attribute__((target("avx2,fma"), noinline)) void multiply_add_run_avx2(Wave& w
 // same loop without the permute runs the plain VGPR multiply-adds, 16 lanes
 // per instruction instead of the AVX2 loop's 8. Results equal the general
 // path's bit for bit (tests/exec/test_fast_paths.cpp); the input flush is the
-// caller's DenormalsAreZero, as for multiply_add_run_avx2.
+// host's denormals-are-zero mode, as for multiply_add_run_avx2.
 // Two instructions: the lanes with a zero exponent keep only their sign.
 __attribute__((target("avx512f"))) inline __m512 flush16(__m512 x) {
     const __m512i bits = _mm512_castps_si512(x);
@@ -814,7 +798,7 @@ __attribute__((target("avx512f"))) inline __m512 flush16(__m512 x) {
 }
 
 // One row of 16 lanes: x * y + z. Without Fused the product is flushed
-// before the add: explicitly, or (DazOn: the caller's DenormalsAreZero is
+// before the add: explicitly, or (DazOn: the host's denormals-are-zero mode is
 // set) by the add itself, as product_plus_8 does. The empty asm keeps the
 // compiler from contracting the two into an FMA.
 template <bool Fused, bool DazOn = false>
@@ -825,7 +809,7 @@ __attribute__((target("avx512f"))) inline __m512 product_plus_row(__m512 x, __m5
     return _mm512_add_ps(DazOn ? product : flush16(product), z);
 }
 
-// fp::flush of 16 results that are no NaN: under DenormalsAreZero one add
+// fp::flush of 16 results that are no NaN: under denormals-are-zero one add
 // of -0, as flush_no_nan8 (the empty asm keeps it from being folded away).
 template <bool DazOn>
 __attribute__((target("avx512f"))) inline __m512 flush_no_nan16(__m512 r) {
@@ -836,7 +820,7 @@ __attribute__((target("avx512f"))) inline __m512 flush_no_nan16(__m512 r) {
 }
 
 // One row with fp::multiply_add_nan's NaN rule and the result flush
-// (explicit: right with or without DenormalsAreZero).
+// (explicit: right with or without denormals-are-zero).
 template <bool Fused, bool FlushOut>
 __attribute__((target("avx512f"))) inline __m512 multiply_add_row(__m512 x, __m512 y, __m512 z) {
     __m512 r = product_plus_row<Fused>(x, y, z);
@@ -884,7 +868,7 @@ __attribute__((target("avx512f"), noinline)) void multiply_add_rows_with_nans(co
 // stored (so the sources are still there to redo the instruction with its
 // NaN rule): a test and branch on each row was about a quarter of the
 // v_mac_f32 DPP row's instructions (dpp1's runs, half of its launch, perf
-// at 1024^3). DazOn: the caller's DenormalsAreZero is set, and the product
+// at 1024^3). DazOn: the host's denormals-are-zero mode is set, and the product
 // and result flushes are the adds' (product_plus_row, flush_no_nan16); the
 // NaN redo flushes explicitly, which the mode does not change.
 // Returns false, having stored nothing, when a result is NaN.
@@ -988,7 +972,7 @@ __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_steps_av
                                                                                      unsigned length);
 
 // multiply_add_run_avx2 with the rows above for VGPR operands, DPP or not.
-// DazOn: the caller's DenormalsAreZero is set (the run's inputs flush).
+// DazOn: the host's denormals-are-zero mode is set (the run's inputs flush).
 // The observed or partial-EXEC steps are a separate call: inlined, the
 // general path's 64-byte aligned copies gave every run a realigned frame.
 template <bool Fused, bool DazOn, int A, int B, int C>
@@ -1037,14 +1021,14 @@ __attribute__((target("avx512f,avx2,fma"), noinline)) void multiply_add_steps_av
 // Sources A, B, C as in vop3 (the *mk forms put their literal K in the
 // middle). The ExecInst::multiply_add_run instructions that follow in
 // Program::code, all of this kind, execute in this call (an observer still
-// sees each of them, in order): under one DenormalsAreZero when they flush
+// sees each of them, in order): under denormals-are-zero when they flush
 // their inputs, else (fp32 denormals kept, as in the `_denorm` kernels, the
 // default ones) in the mode the general path runs in. One at a time, through
 // fetch_copy's lane-by-lane DPP gather, a kept-denormal v_fmac_f32 DPP cost
 // about 570 host instructions (callgrind, 16^3 dpp2_64_denorm through the
 // BLAS, AVX2 paths).
-// The run functions count the run (finish_run) themselves: after their
-// call this one only restores the mode.
+// The run functions count the run (finish_run) themselves. The mode stays
+// as the run set it (host_float_mode.hpp): the run loop restores the default.
 template <bool Fused, int A = 0, int B = 1, int C = 2>
 void multiply_add_op(Wave& w, const ExecInst& e) {
     const MultiplyAddLoops& loops = multiply_add_loops<Fused>();
@@ -1056,15 +1040,13 @@ void multiply_add_op(Wave& w, const ExecInst& e) {
             else if (e.flush_out) multiply_add_run_avx2<Fused, true, DazOn, A, B, C>(w, &e, e.multiply_add_run);
             else multiply_add_run_avx2<Fused, false, DazOn, A, B, C>(w, &e, e.multiply_add_run);
         };
-        if (e.flush_in) {
-            const DenormalsAreZero inputs_flushed;
-            run(std::true_type{});
-        } else {
-            run(std::false_type{});
-        }
+        set_host_denormals_are_zero(w, e.flush_in);
+        if (e.flush_in) run(std::true_type{});
+        else run(std::false_type{});
         return;
     }
 #endif
+    set_host_denormals_are_zero(w, false);
     multiply_add_one<A, B, C>(w, e, e.flush_in ? loops.flushing : loops.plain);
 }
 
@@ -1697,7 +1679,7 @@ void pk_f32(Wave& w, const ExecInst& e) {
 // (ExecInst::multiply_add_run; direct steps: VGPR sources, no neg_lo/neg_hi,
 // no clamp) goes through the AVX-512 rows instead, both halves of a row
 // computed before either is stored (the destination may be a source dword
-// the other half reads), the input flush by DenormalsAreZero as for the
+// the other half reads), the input flush by the host's denormals-are-zero mode as for the
 // other runs. Other steps of the run take pk_f32. Bit for bit equal to pk_f32
 // (tests/exec/test_fast_paths.cpp).
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -1735,18 +1717,14 @@ void pk_fma_op(Wave& w, const ExecInst& e) {
     const MultiplyAddLoops& loops = multiply_add_loops<true>();
     if (loops.avx512 && (!e.flush_in || loops.denormals_are_zero)) {
         const unsigned length = e.multiply_add_run;
-        if (e.flush_in) {
-            const DenormalsAreZero inputs_flushed;
-            if (e.flush_out) packed_multiply_add_run_avx512<true>(w, &e, length);
-            else packed_multiply_add_run_avx512<false>(w, &e, length);
-        } else {
-            if (e.flush_out) packed_multiply_add_run_avx512<true>(w, &e, length);
-            else packed_multiply_add_run_avx512<false>(w, &e, length);
-        }
+        set_host_denormals_are_zero(w, e.flush_in);
+        if (e.flush_out) packed_multiply_add_run_avx512<true>(w, &e, length);
+        else packed_multiply_add_run_avx512<false>(w, &e, length);
         finish_run(w, &e, length);
         return;
     }
 #endif
+    set_host_denormals_are_zero(w, false);
     pk_f32<pk_fma, 3>(w, e);
 }
 
@@ -1771,6 +1749,12 @@ void register_vector(Table& t) {
     const InstClass V = InstClass::valu;
     const FloatPolicy F = FloatPolicy::mode;
     auto v = [&](Op op, ExecFn fn, FloatPolicy fp = FloatPolicy::none) { set(t, op, fn, V, fp); };
+    // The multiply-add runs put the host in the float mode they need
+    // themselves (host_float_mode.hpp).
+    auto multiply_add = [&](Op op, ExecFn fn, FloatPolicy fp, Accumulator accumulator = Accumulator::as_decoded) {
+        set(t, op, fn, V, fp, accumulator);
+        t[static_cast<std::size_t>(op)].sets_host_float_mode = true;
+    };
 
     // VOP1
     v(Op::v_nop, no_effect);
@@ -1849,12 +1833,12 @@ void register_vector(Table& t) {
     v(Op::v_sub_u32, vop2<sub_u32>);
     v(Op::v_subrev_u32, vop2<subrev_u32>);
     v(Op::v_ldexp_f32, vop2<fbits2<ldexp_f>>, F);
-    set(t, Op::v_mac_f32, multiply_add_op<false>, V, FloatPolicy::no_denormals, Accumulator::destination);
-    set(t, Op::v_fmac_f32, multiply_add_op<true>, V, F, Accumulator::destination);
-    v(Op::v_madmk_f32, multiply_add_op<false, 0, 2, 1>, FloatPolicy::no_denormals);
-    v(Op::v_madak_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
-    v(Op::v_fmamk_f32, multiply_add_op<true, 0, 2, 1>, F);
-    v(Op::v_fmaak_f32, multiply_add_op<true>, F);
+    multiply_add(Op::v_mac_f32, multiply_add_op<false>, FloatPolicy::no_denormals, Accumulator::destination);
+    multiply_add(Op::v_fmac_f32, multiply_add_op<true>, F, Accumulator::destination);
+    multiply_add(Op::v_madmk_f32, multiply_add_op<false, 0, 2, 1>, FloatPolicy::no_denormals);
+    multiply_add(Op::v_madak_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
+    multiply_add(Op::v_fmamk_f32, multiply_add_op<true, 0, 2, 1>, F);
+    multiply_add(Op::v_fmaak_f32, multiply_add_op<true>, F);
     v(Op::v_add_co_u32, vop_carry<add_co>);
     v(Op::v_sub_co_u32, vop_carry<sub_co>);
     v(Op::v_subrev_co_u32, vop_carry<subrev_co>);
@@ -1876,9 +1860,9 @@ void register_vector(Table& t) {
     set_saturating(t, Op::v_sub_i32, vop2<sub_i32_saturating>);
 
     // VOP3
-    v(Op::v_mad_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
+    multiply_add(Op::v_mad_f32, multiply_add_op<false>, FloatPolicy::no_denormals);
     v(Op::v_mad_legacy_f32, vop3<fbits3<mad_legacy>>, FloatPolicy::no_denormals);
-    v(Op::v_fma_f32, multiply_add_op<true>, F);
+    multiply_add(Op::v_fma_f32, multiply_add_op<true>, F);
     v(Op::v_mad_i32_i24, vop3<mad_i32_i24>);
     v(Op::v_mad_u32_u24, vop3<mad_u32_u24>);
     v(Op::v_bfe_u32, vop3<bfe_u32>);
@@ -1926,7 +1910,7 @@ void register_vector(Table& t) {
     v(Op::v_max_f64, vop_wide<max_f64>, F);
 
     // VOP3P
-    v(Op::v_pk_fma_f32, pk_fma_op, F);
+    multiply_add(Op::v_pk_fma_f32, pk_fma_op, F);
     v(Op::v_pk_mul_f32, pk_f32<pk_mul, 2>, F);
     v(Op::v_pk_add_f32, pk_f32<pk_add, 2>, F);
     v(Op::v_pk_mov_b32, pk_mov_b32);

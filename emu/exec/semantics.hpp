@@ -53,6 +53,9 @@ struct Semantic {
     // the like); null where integer clamp is not modelled (the run stops).
     ExecFn saturating = nullptr;
     const ScalarForms* scalar_forms = nullptr;  // SALU ops with build-time operand reads
+    // The function puts the host in the float mode it needs itself (the
+    // multiply-add runs: host_float_mode.hpp).
+    bool sets_host_float_mode = false;
 };
 
 using Table = std::array<Semantic, op_count>;

@@ -221,6 +221,9 @@ struct alignas(64) Wave {
     std::uint32_t mode = 0;          // the MODE hardware register (s_getreg/s_setreg)
     std::uint32_t id = 0;            // wave number in the workgroup
     std::uint64_t executed = 0;      // instructions issued (watchdog)
+    // The host thread is in "denormals are zero", left set by a multiply-add
+    // run (host_float_mode.hpp); the run loop restores the default.
+    bool host_denormals_are_zero = false;
     Workgroup* group = nullptr;
     InFlightQueue pending;
     // While at_gws: what it waits for, on which resource, the barrier flag it

@@ -133,6 +133,31 @@ TEST_CASE("multiply-adds flush denormal inputs before the product, not only the 
     CHECK(run_three("  v_fma_f32 v5, v2, v3, v4", p, p, c, flush)[0] == bits(0x1p-126f));
 }
 
+// A flushing multiply-add run leaves the host's denormals-are-zero mode set
+// for the instructions that cannot tell (host_float_mode.hpp): every float
+// instruction after it must still see denormal inputs when the kernel keeps
+// them, right after the run, after integer and scalar instructions that
+// run under the mode, and in a multiply-add that keeps denormals.
+TEST_CASE("a flushing multiply-add leaves no denormal flush behind it", "[alu][float][denorm]") {
+    KernelOptions keep;
+    keep.denorm_mode_32 = 3;
+    const float tiny = 0x1p-140f;  // denormal
+    std::vector<std::uint32_t> a(64, bits(tiny)), one(64, bits(1.0f)), zero(64, bits(0.0f));
+    a[1] = bits(-tiny);
+    const std::string flushing_run = "  v_mov_b32 v6, v4\n  v_mac_f32 v6, v2, v3\n  v_mac_f32 v6, v3, v3\n";
+    const auto right_after = run_three(flushing_run + "  v_mul_f32 v5, v2, v3", a, one, zero, keep);
+    const auto after_integers = run_three(flushing_run +
+                                              "  v_add_u32 v7, v2, v3\n  s_add_u32 s24, s24, 1\n  s_nop 0\n"
+                                              "  v_add_f32 v5, v2, v4",
+                                          a, one, zero, keep);
+    const auto fused_after =
+        run_three(flushing_run + "  v_mov_b32 v5, v4\n  v_fmac_f32 v5, v2, v3", a, one, zero, keep);
+    for (const auto* result : {&right_after, &after_integers, &fused_after}) {
+        CHECK((*result)[0] == bits(tiny));
+        CHECK((*result)[1] == bits(-tiny));
+    }
+}
+
 TEST_CASE("consecutive multiply-adds: partial EXEC, DPP and a branch into the run", "[alu][float]") {
     // The executor runs consecutive multiply-adds in one call; every way into
     // and through such a run must give each instruction's own result and count.
