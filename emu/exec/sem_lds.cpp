@@ -626,7 +626,7 @@ bool address_repeats(const Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
             return true;
         }
     }
-    return lds_pattern_repeats_all_lanes(w.v[e.src[0].index], memo.relative[0]);
+    return lds_pattern_repeats_all_lanes(w.v[e.src[0].index], memo);
 }
 
 // Inlined into ds_read and ds_write, as are account_repeated and
