@@ -238,7 +238,8 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
     memo.origin_byte_in_dword = origin % 4;
     memo.whole_access_dwords = active_lanes == ~0ull && access.elements == 1 ? access.dwords_per_element : 0;
     std::copy(&relative[0][0], &relative[0][0] + 64 * access.elements, &memo.relative[0][0]);
-    memo.highest_relative = *std::max_element(&relative[0][0], &relative[0][0] + 64 * access.elements);
+    const std::uint64_t highest = *std::max_element(&relative[0][0], &relative[0][0] + 64 * access.elements);
+    memo.highest_end = std::uint32_t(std::min<std::uint64_t>(highest + 4 * memo.whole_access_dwords, ~0u));
     memo.quads = quad_shape(memo);
     memo.rows = row_shape(memo);
     for (unsigned i = 0; i < 16; ++i)

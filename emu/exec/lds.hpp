@@ -76,7 +76,11 @@ struct alignas(64) LdsConflictMemo {
     // The id of another instruction's pattern found equal to this one
     // (ids are never reused, so it stays true while pattern_id stays); 0: none.
     std::uint64_t same_as = 0;
-    std::uint32_t highest_relative = 0;  // the largest relative[el][l] (unsigned)
+    // The largest relative[el][l] (unsigned) plus 4 x whole_access_dwords,
+    // at most 2^32 - 1: lane 0's address plus this ends every lane's element,
+    // one addition for sem_lds.cpp's bounds (2 host instructions fewer a
+    // ds_read, callgrind 256^3 dpp0_32).
+    std::uint32_t highest_end = 0;
     // dwords_per_element when every lane is active and reads one element
     // (the shape of sem_lds.cpp's repeated whole access), else 0: one
     // comparison instead of four on that path.

@@ -645,7 +645,7 @@ __attribute__((always_inline)) inline LdsConflictMemo* whole_access_memo(Wave& w
     if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
     // In 64 bits: an origin past 2^32 also ends outside the LDS.
     const u64 origin = u64(w.v[e.src[0].index][0]) + e.lds_offset;
-    if (origin + memo->highest_relative + 4 * dwords > g.lds.size()) return nullptr;
+    if (origin + memo->highest_end > g.lds.size()) return nullptr;  // highest_end saturates: past any LDS
     if (memo->origin_byte_in_dword != origin % 4) return nullptr;
     if (memo->passes != &g.lds_banks->passes(write, dwords)) return nullptr;
     return memo;
