@@ -191,10 +191,28 @@ LdsGatherIsa& lds_gather_isa() {
 
 bool lds_patterns_equal(const std::uint32_t* a, const std::uint32_t* b) { return std::equal(a, a + 64, b); }
 
-DPPGEMM_AVX2_CLONES bool lds_pattern_repeats_all_lanes(const std::uint32_t* base, const std::uint32_t* relative) {
+// Rows that repeat row 0 (relative[0][l] = relative[0][l % 16]): the
+// lanes do iff every row equals row 0 and row 0 is row_key; rows that each
+// read one address (relative[0][l] = relative[0][l - l % 16]): iff each row
+// is its first lane and those are row_key[0..3]. Branch-free loops, as in
+// relative_pattern.
+DPPGEMM_AVX2_CLONES bool lds_pattern_repeats_all_lanes(const std::uint32_t* base, const LdsConflictMemo& memo) {
     const std::uint32_t origin = base[0];
     std::uint32_t differences = 0;
-    for (unsigned l = 0; l < 64; ++l) differences |= (base[l] - origin) ^ relative[l];
+    if (memo.rows == LdsConflictMemo::Rows::repeat) {
+        for (unsigned i = 0; i < 16; ++i)
+            differences |= ((base[i] - origin) ^ memo.row_key[i]) | (base[16 + i] ^ base[i]) |
+                           (base[32 + i] ^ base[i]) | (base[48 + i] ^ base[i]);
+    } else if (memo.rows == LdsConflictMemo::Rows::broadcast) {
+        const std::uint32_t first1 = base[16], first2 = base[32], first3 = base[48];
+        for (unsigned i = 0; i < 16; ++i)
+            differences |=
+                (base[i] ^ origin) | (base[16 + i] ^ first1) | (base[32 + i] ^ first2) | (base[48 + i] ^ first3);
+        differences |= ((first1 - origin) ^ memo.row_key[1]) | ((first2 - origin) ^ memo.row_key[2]) |
+                       ((first3 - origin) ^ memo.row_key[3]);
+    } else {
+        for (unsigned l = 0; l < 64; ++l) differences |= (base[l] - origin) ^ memo.relative[0][l];
+    }
     return differences == 0;
 }
 
@@ -220,9 +238,14 @@ std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint
     memo.origin_byte_in_dword = origin % 4;
     memo.whole_access_dwords = active_lanes == ~0ull && access.elements == 1 ? access.dwords_per_element : 0;
     std::copy(&relative[0][0], &relative[0][0] + 64 * access.elements, &memo.relative[0][0]);
-    memo.highest_relative = *std::max_element(&relative[0][0], &relative[0][0] + 64 * access.elements);
+    const std::uint64_t highest = *std::max_element(&relative[0][0], &relative[0][0] + 64 * access.elements);
+    memo.highest_end = std::uint32_t(std::min<std::uint64_t>(highest + 4 * memo.whole_access_dwords, ~0u));
     memo.quads = quad_shape(memo);
     memo.rows = row_shape(memo);
+    for (unsigned i = 0; i < 16; ++i)
+        memo.row_key[i] = memo.rows == LdsConflictMemo::Rows::repeat               ? memo.relative[0][i]
+                          : memo.rows == LdsConflictMemo::Rows::broadcast && i < 4 ? memo.relative[0][16 * i]
+                                                                                   : 0;
     const bool broadcast = memo.rows == LdsConflictMemo::Rows::broadcast;
     const bool repeated_quads =
         memo.rows == LdsConflictMemo::Rows::repeat && memo.quads == LdsConflictMemo::Quads::consecutive;

@@ -76,7 +76,11 @@ struct alignas(64) LdsConflictMemo {
     // The id of another instruction's pattern found equal to this one
     // (ids are never reused, so it stays true while pattern_id stays); 0: none.
     std::uint64_t same_as = 0;
-    std::uint32_t highest_relative = 0;  // the largest relative[el][l] (unsigned)
+    // The largest relative[el][l] (unsigned) plus 4 x whole_access_dwords,
+    // at most 2^32 - 1: lane 0's address plus this ends every lane's element,
+    // one addition for sem_lds.cpp's bounds (2 host instructions fewer a
+    // ds_read, callgrind 256^3 dpp0_32).
+    std::uint32_t highest_end = 0;
     // dwords_per_element when every lane is active and reads one element
     // (the shape of sem_lds.cpp's repeated whole access), else 0: one
     // comparison instead of four on that path.
@@ -110,19 +114,32 @@ struct alignas(64) LdsConflictMemo {
     enum class WriteScatter : std::uint8_t { lanes, consecutive_quads, runs_of_eight };
     WriteScatter write_scatter = WriteScatter::lanes;
     bool valid = false;
+    // ---- second line: the pattern's row key, all that
+    // lds_pattern_repeats_all_lanes reads of the memo when the rows have a
+    // shape (Rows::repeat: relative[0][0..15]; Rows::broadcast:
+    // relative[0][16 r] at r = 0..3; 0 elsewhere). Why: the whole pattern
+    // is five lines, which the waves' turns to each barrier evict between
+    // two visits: the test reading them was 3.9% of a 1024^3 dpp0_32
+    // launch (perf); with the key the launch took 0.90x and 0.98x the time
+    // in two ab.sh runs (11 and 15 rounds, 1 thread, a shared host), for
+    // 0.25% more host instructions (callgrind, 256^3).
+    alignas(64) std::uint32_t row_key[16] = {};
     // ---- the rest of the shape and the pattern
     std::uint64_t active_lanes = 0;
     unsigned elements = 0, dwords_per_element = 0;
     std::uint32_t relative[2][64] = {};
 };
-static_assert(offsetof(LdsConflictMemo, valid) < 64, "LdsConflictMemo: the repeated access's fields in one line");
+static_assert(offsetof(LdsConflictMemo, valid) < 64 && offsetof(LdsConflictMemo, row_key) == 64,
+              "LdsConflictMemo: the repeated access's fields in one line, the row key in the next");
 std::uint64_t lds_bank_conflict_cycles(const LdsLaneAddresses& access, std::uint64_t active_lanes,
                                        const LdsLaneGrouping& passes, LdsConflictMemo& memo);
 
 // Whether lanes whose byte addresses are base[l] + a common offset form the
-// pattern `relative` holds for every lane active (relative[l] = base[l] -
-// base[0]): the memo's test without forming the addresses.
-bool lds_pattern_repeats_all_lanes(const std::uint32_t* base, const std::uint32_t* relative);
+// memo's pattern for every lane active (memo.relative[0][l] = base[l] -
+// base[0]): the memo's test without forming the addresses. With the rows'
+// shape (memo.rows) it compares the lanes' rows with each other and then
+// one row, or the rows' first lanes, with memo.row_key.
+bool lds_pattern_repeats_all_lanes(const std::uint32_t* base, const LdsConflictMemo& memo);
 // Whether two memos' relative[0] (64 lanes) are equal.
 bool lds_patterns_equal(const std::uint32_t* a, const std::uint32_t* b);
 

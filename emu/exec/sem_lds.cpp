@@ -281,7 +281,6 @@ void gather_broadcast_rows(const std::uint8_t* lds, const u32* address, u32* out
 // instead of 212 in dpp0_32 (b64), 220 instead of 280 in dpp0_64 (b128).
 // lds_gather_isa picks the set; tests/exec/test_fast_paths.cpp compares
 // each with the general path.
-using VectorGatherFn = void (*)(const std::uint8_t*, const u32*, u32*);
 
 inline __attribute__((target("avx2"))) __m256i load256(const std::uint8_t* p) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
@@ -296,7 +295,8 @@ inline u32 load32(const std::uint8_t* p) {
 }
 
 template <unsigned Dwords>
-__attribute__((target("avx2"))) void broadcast_rows_avx2(const std::uint8_t* lds, const u32* address, u32* out) {
+__attribute__((target("avx2"))) void broadcast_rows_avx2(const std::uint8_t* lds, const u32* address, u32* out,
+                                                         const LdsConflictMemo&) {
     for (unsigned r = 0; r < 4; ++r) {
         const std::uint8_t* element = lds + address[16 * r];
         for (unsigned d = 0; d < Dwords; ++d) {
@@ -310,7 +310,8 @@ __attribute__((target("avx2"))) void broadcast_rows_avx2(const std::uint8_t* lds
 // Lanes 8h..8h+7 of each plane (lanes 4q..4q+3 read 4 x Dwords dwords
 // from address[4q] on), stored into every row.
 template <unsigned Dwords>
-__attribute__((target("avx2"))) void repeated_quads_avx2(const std::uint8_t* lds, const u32* address, u32* out) {
+__attribute__((target("avx2"))) void repeated_quads_avx2(const std::uint8_t* lds, const u32* address, u32* out,
+                                                         const LdsConflictMemo&) {
     for (unsigned h = 0; h < 2; ++h) {
         const std::uint8_t* quad0 = lds + address[8 * h];
         const std::uint8_t* quad1 = lds + address[8 * h + 4];
@@ -347,7 +348,8 @@ __attribute__((target("avx2"))) void repeated_quads_avx2(const std::uint8_t* lds
 }
 
 template <unsigned Dwords>
-__attribute__((target("avx512f"))) void broadcast_rows_avx512(const std::uint8_t* lds, const u32* address, u32* out) {
+__attribute__((target("avx512f"))) void broadcast_rows_avx512(const std::uint8_t* lds, const u32* address, u32* out,
+                                                              const LdsConflictMemo&) {
     for (unsigned r = 0; r < 4; ++r) {
         const std::uint8_t* element = lds + address[16 * r];
         for (unsigned d = 0; d < Dwords; ++d)
@@ -365,7 +367,8 @@ inline __attribute__((target("avx512f"))) __m512i two_quads_avx512(const std::ui
 }
 
 template <unsigned Dwords>
-__attribute__((target("avx512f"))) void repeated_quads_avx512(const std::uint8_t* lds, const u32* address, u32* out) {
+__attribute__((target("avx512f"))) void repeated_quads_avx512(const std::uint8_t* lds, const u32* address, u32* out,
+                                                              const LdsConflictMemo&) {
     const std::uint8_t* quad[4] = {lds + address[0], lds + address[4], lds + address[8], lds + address[12]};
     __m512i plane[Dwords];
     if constexpr (Dwords == 1) {
@@ -395,30 +398,18 @@ __attribute__((target("avx512f"))) void repeated_quads_avx512(const std::uint8_t
         for (unsigned r = 0; r < 4; ++r) _mm512_storeu_si512(out + 64 * d + 16 * r, plane[d]);
 }
 
-// By LdsGatherIsa and LdsConflictMemo::vector_gather.
-constexpr VectorGatherFn vector_gathers[3][7] = {
-    {},
-    {nullptr, broadcast_rows_avx2<1>, broadcast_rows_avx2<2>, broadcast_rows_avx2<4>, repeated_quads_avx2<1>,
-     repeated_quads_avx2<2>, repeated_quads_avx2<4>},
-    {nullptr, broadcast_rows_avx512<1>, broadcast_rows_avx512<2>, broadcast_rows_avx512<4>, repeated_quads_avx512<1>,
-     repeated_quads_avx512<2>, repeated_quads_avx512<4>},
-};
 #endif
 
 // Every lane's dwords into the planes, at addresses below the LDS size (the
-// repeated whole access: 1, 2 or 4 dwords a lane), by the memo's row and
-// quad shapes: rows that read what the first row reads (the 32x32 kernels'
-// A reads) get copies of its lanes.
-void gather_all_lanes(unsigned dwords, const LdsConflictMemo& memo, const std::uint8_t* lds, const u32* address,
-                      u32* out) {
-#if defined(DPPGEMM_LDS_VECTOR_GATHERS)
-    const LdsGatherIsa isa = lds_gather_isa();
-    if (memo.vector_gather && isa != LdsGatherIsa::baseline) {
-        vector_gathers[unsigned(isa)][memo.vector_gather](lds, address, out);
-        return;
-    }
-#endif
-    if (memo.rows == LdsConflictMemo::Rows::broadcast) {
+// repeated whole access: 1, 2, 3 or 4 dwords a lane, the memo's
+// whole_access_dwords), by the memo's row and quad shapes without the vector
+// gathers: rows that read what the first row reads (the 32x32 kernels' A
+// reads) get copies of its lanes.
+void gather_all_lanes(const std::uint8_t* lds, const u32* address, u32* out, const LdsConflictMemo& memo) {
+    const unsigned dwords = memo.whole_access_dwords;
+    if (dwords == 3) {
+        gather<3>(lds, address, ~0ull, out);
+    } else if (memo.rows == LdsConflictMemo::Rows::broadcast) {
         if (dwords == 1) gather_broadcast_rows<1>(lds, address, out);
         else if (dwords == 2) gather_broadcast_rows<2>(lds, address, out);
         else gather_broadcast_rows<4>(lds, address, out);
@@ -432,6 +423,30 @@ void gather_all_lanes(unsigned dwords, const LdsConflictMemo& memo, const std::u
         gather_quads(dwords, memo.quads, lds, address, out, 64);
     }
 }
+
+// The repeated whole access's gathers by LdsGatherIsa and
+// LdsConflictMemo::vector_gather (0: gather_all_lanes), one signature, so
+// that ds_read ends in one indirect tail call: lds_gather_isa()'s call
+// and the branches around it were about 20 host instructions a ds_read
+// (callgrind, 256^3 dpp0_32).
+using WholeGatherFn = void (*)(const std::uint8_t*, const u32*, u32*, const LdsConflictMemo&);
+#if defined(DPPGEMM_LDS_VECTOR_GATHERS)
+constexpr WholeGatherFn whole_gathers[3][7] = {
+    {gather_all_lanes, gather_all_lanes, gather_all_lanes, gather_all_lanes, gather_all_lanes, gather_all_lanes,
+     gather_all_lanes},
+    {gather_all_lanes, broadcast_rows_avx2<1>, broadcast_rows_avx2<2>, broadcast_rows_avx2<4>, repeated_quads_avx2<1>,
+     repeated_quads_avx2<2>, repeated_quads_avx2<4>},
+    {gather_all_lanes, broadcast_rows_avx512<1>, broadcast_rows_avx512<2>, broadcast_rows_avx512<4>,
+     repeated_quads_avx512<1>, repeated_quads_avx512<2>, repeated_quads_avx512<4>},
+};
+// lds_gather_isa() read without its call (a function's static: lds.hpp).
+LdsGatherIsa& gather_isa = lds_gather_isa();
+inline WholeGatherFn whole_gather(const LdsConflictMemo& memo) {
+    return whole_gathers[unsigned(gather_isa)][memo.vector_gather];
+}
+#else
+inline WholeGatherFn whole_gather(const LdsConflictMemo&) { return gather_all_lanes; }
+#endif
 
 // ds_write_b32 with every lane active (the SGEMM kernels' LDS write), in
 // lane order. Unrolled: the loop's own count, compare and branch were half
@@ -503,7 +518,7 @@ __attribute__((target("avx2"))) void scatter_runs_of_eight_avx2(std::uint8_t* ld
 #endif
 void scatter_runs_of_eight(std::uint8_t* lds, const u32* address, const u32* data) {
 #if defined(DPPGEMM_LDS_VECTOR_GATHERS)
-    if (lds_gather_isa() != LdsGatherIsa::baseline) return scatter_runs_of_eight_avx2(lds, address, data);
+    if (gather_isa != LdsGatherIsa::baseline) return scatter_runs_of_eight_avx2(lds, address, data);
 #endif
 #if defined(__SSE2__)
     scatter_runs_of_eight_sse2(lds, address, data);
@@ -611,7 +626,7 @@ bool address_repeats(const Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
             return true;
         }
     }
-    return lds_pattern_repeats_all_lanes(w.v[e.src[0].index], memo.relative[0]);
+    return lds_pattern_repeats_all_lanes(w.v[e.src[0].index], memo);
 }
 
 // Inlined into ds_read and ds_write, as are account_repeated and
@@ -630,7 +645,7 @@ __attribute__((always_inline)) inline LdsConflictMemo* whole_access_memo(Wave& w
     if (w.pending.lgkmcnt() >= InFlightQueue::max_lgkm) return nullptr;
     // In 64 bits: an origin past 2^32 also ends outside the LDS.
     const u64 origin = u64(w.v[e.src[0].index][0]) + e.lds_offset;
-    if (origin + memo->highest_relative + 4 * dwords > g.lds.size()) return nullptr;
+    if (origin + memo->highest_end > g.lds.size()) return nullptr;  // highest_end saturates: past any LDS
     if (memo->origin_byte_in_dword != origin % 4) return nullptr;
     if (memo->passes != &g.lds_banks->passes(write, dwords)) return nullptr;
     return memo;
@@ -761,14 +776,6 @@ __attribute__((always_inline)) inline u32* read_destination(Wave& w, const ExecI
     return w.pending.data(issue_read(w, e, dwords, keep_mask, lanes));
 }
 
-// gather_all_lanes, or the lane-by-lane gather for b96 (3 dwords). Out of
-// line: ds_read tail-calls it.
-__attribute__((noinline)) void gather_whole(unsigned dwords, const LdsConflictMemo& memo, const std::uint8_t* lds,
-                                            const u32* address, u32* out) {
-    if (dwords == 3) gathers[3](lds, address, ~0ull, out);
-    else gather_all_lanes(dwords, memo, lds, address, out);
-}
-
 // Every ds_read but the repeated whole access. Out of line and cold, as
 // ds_write_general: inside ds_read its locals (the lane addresses) gave
 // the fast path a 0x268-byte frame and six register saves (callgrind,
@@ -802,8 +809,7 @@ __attribute__((noinline)) void ds_read_repeated(Wave& w, const ExecInst& e, LdsC
     const std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
     const u32* base = w.v[e.src[0].index];
     u32* out = read_destination<true>(w, e, dwords, 0, ~0ull);
-    if (dwords == 3) gathers[3](lds, base, ~0ull, out);
-    else gather_all_lanes(dwords, memo, lds, base, out);
+    whole_gather(memo)(lds, base, out, memo);
     account_repeated(w, e, false, memo);
 }
 
@@ -815,12 +821,7 @@ __attribute__((always_inline)) inline void read_repeated_unobserved(Wave& w, con
     const std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
     const u32* base = w.v[e.src[0].index];
     u32* out = vreg(w, e.dst);
-#if defined(DPPGEMM_LDS_VECTOR_GATHERS)
-    const LdsGatherIsa isa = lds_gather_isa();
-    if (memo.vector_gather && isa != LdsGatherIsa::baseline)
-        return vector_gathers[unsigned(isa)][memo.vector_gather](lds, base, out);
-#endif
-    return gather_whole(e.lds_whole_dwords, memo, lds, base, out);
+    return whole_gather(memo)(lds, base, out, memo);
 }
 
 // whole_access_memo holds, and the address VGPR's pattern is to be looked at.

@@ -1041,6 +1041,60 @@ TEST_CASE("LDS reads and writes: the vector gathers and scatters equal the gener
     }
 }
 
+// lds_pattern_repeats_all_lanes against its definition (lane l's base
+// minus lane 0's is the memo's relative[0][l]) for each row shape: rows
+// repeating row 0 (the 32x32 kernels' A reads), rows of one address each
+// (their B reads), and any (lane-by-lane quads): the pattern at a moving
+// base, and the same with one lane moved, for every lane, the first row
+// moved as a whole, a later row moved, and a row made to repeat another.
+TEST_CASE("LDS memo: the row-shaped pattern tests equal the lane-by-lane definition", "[exec][lds][fast_paths]") {
+    const std::map<LdsConflictMemo::Rows, std::function<std::uint32_t(unsigned)>> shapes = {
+        {LdsConflictMemo::Rows::repeat, [](unsigned l) { return 8 * (l % 16) + 4096; }},
+        {LdsConflictMemo::Rows::broadcast, [](unsigned l) { return 1000 * (l / 16) + 64; }},
+        {LdsConflictMemo::Rows::any, [](unsigned l) { return 8 * (l % 4) + 136 * (l / 4); }},
+    };
+    for (const auto& [rows, address] : shapes) {
+        LdsLaneAddresses a;
+        a.dwords_per_element = 2;
+        a.highest = 0;
+        for (unsigned l = 0; l < 64; ++l) {
+            a.byte[0][l] = address(l);
+            a.highest = std::max(a.highest, a.byte[0][l]);
+        }
+        LdsConflictMemo memo;
+        lds_bank_conflict_cycles(a, ~0ull, consecutive_lds_bank_model().passes(false, 2), memo);
+        REQUIRE(memo.rows == rows);
+        auto definition = [&](const std::uint32_t* base) {
+            for (unsigned l = 0; l < 64; ++l)
+                if (base[l] - base[0] != memo.relative[0][l]) return false;
+            return true;
+        };
+        std::vector<std::array<std::uint32_t, 64>> bases;
+        std::array<std::uint32_t, 64> shifted;
+        for (unsigned l = 0; l < 64; ++l) shifted[l] = address(l) - 512;  // wraps below lane 0's
+        bases.push_back(shifted);
+        for (unsigned l = 0; l < 64; ++l) {
+            bases.push_back(shifted);
+            bases.back()[l] += 8;
+        }
+        for (const unsigned row : {0u, 2u}) {
+            bases.push_back(shifted);
+            for (unsigned i = 0; i < 16; ++i) bases.back()[16 * row + i] += 16;
+        }
+        bases.push_back(shifted);
+        for (unsigned i = 0; i < 16; ++i) bases.back()[48 + i] = shifted[16 + i];
+        unsigned repeats = 0;
+        for (std::size_t b = 0; b < bases.size(); ++b) {
+            INFO("rows " << unsigned(rows) << " base " << b);
+            CHECK(lds_pattern_repeats_all_lanes(bases[b].data(), memo) == definition(bases[b].data()));
+            repeats += definition(bases[b].data());
+        }
+        // Not vacuous: the shifted pattern repeats, and the last row copied
+        // from row 1 where every row repeats row 0; nothing else does.
+        CHECK(repeats == (rows == LdsConflictMemo::Rows::repeat ? 2u : 1u));
+    }
+}
+
 // ds_write_b32's runs of eight (sem_lds.cpp scatter_runs_of_eight) at every
 // instruction set the host has, against the general path, on its own: in
 // lds_body later writes cover what these leave. Three writes at a moving
