@@ -890,12 +890,21 @@ __attribute__((target("avx2"))) void buffer_load_dword_avx2(Wave& w, const ExecI
         return;
     }
     if (step && a->contains(lowest + step, span)) {
-        const std::uint8_t* const next = base + step;
+        // Each run's offset read once, before the store (`out` may be `v`,
+        // whose next runs it does not reach), and `next` kept in a register
+        // of its own: each run is then a load of its offset, a load, a store
+        // and a prefetch, both addressed as register + offset, instead of
+        // seven instructions (the offset reloaded after the store, and the
+        // step added to it): 295 -> 267 host instructions per load besides
+        // memo_spread_avx2's 45 (callgrind, 256^3 dpp0_32).
+        const std::uint8_t* next = base + step;
+        asm("" : "+r"(next));
 #pragma GCC unroll 16
         for (unsigned l = 0; l < 64; l += 4) {
+            const u32 o = v[l];
             _mm_storeu_si128(reinterpret_cast<__m128i*>(out + l),
-                             _mm_load_si128(reinterpret_cast<const __m128i*>(base + v[l])));
-            __builtin_prefetch(next + v[l], 0, 2);
+                             _mm_load_si128(reinterpret_cast<const __m128i*>(base + o)));
+            __builtin_prefetch(next + o, 0, 2);
         }
     } else {
 #pragma GCC unroll 16

@@ -91,10 +91,9 @@ public:
     static constexpr unsigned max_vm = 63, max_lgkm = 15;
 
     void clear() {
-        for (Fifo& f : fifos_) f.head = f.count = 0;
+        for (Fifo& f : fifos_) f.head = f.count = 0, f.to_land = 0;
     }
     std::uint32_t* data(const InFlightMemoryOp& p) { return pool_[p.slot].get(); }
-    bool empty() const { return fifos_[0].count + fifos_[1].count + fifos_[2].count == 0; }
     // Entries on one counter kind.
     unsigned count(WaitCounter c) const { return fifos_[index(c)].count; }
 
@@ -103,9 +102,11 @@ public:
     // max_lgkm on lgkmcnt.
     InFlightMemoryOp& push(const InFlightMemoryOp& p) {
         std::uint32_t slot;
-        InFlightMemoryOp& e = append(index(p.counter), slot);
+        const unsigned k = index(p.counter);
+        InFlightMemoryOp& e = append(k, slot);
         e = p;
         e.slot = slot;
+        if (p.dest != InFlightMemoryOp::Dest::none || p.writes_memory) mark_to_land(k, e);
         return e;
     }
     // push() of a default entry (nothing to land) on counter kind C, issued
@@ -115,6 +116,8 @@ public:
     // Such an entry never reaches data() (land() applies nothing for
     // Dest::none; the callers that fill in a destination mark it landed), so
     // its slot gets no data block: the allocation's test stays off this path.
+    // nothing_to_land() counts on that: the caller may mark the entry
+    // landed but must not give it a destination to land nor a memory write.
     // The entry is written as four 8-byte stores, not field by field (eight
     // stores) nor as `e = InFlightMemoryOp{}` (a `rep stos`, whose start-up
     // was a seventh of a 32x32 ds_read, perf 1024^3 dpp0_32). Both took a
@@ -142,6 +145,7 @@ public:
     InFlightMemoryOp& push_in_place(std::uint32_t inst_index) {
         InFlightMemoryOp& e = push_without_data<C>(inst_index);
         if (!pool_[e.slot]) allocate(e.slot);
+        mark_to_land(index(C), e);
         return e;
     }
     // The oldest entry on counter kind c (count(c) > 0), and its removal
@@ -157,8 +161,22 @@ public:
     void pop(WaitCounter c) {
         const unsigned k = index(c);
         Fifo& f = fifos_[k];
+        f.to_land &= ~(std::uint64_t{1} << f.head);
         --f.count;
         f.head = f.count == 0 ? 0 : (f.head + 1) % capacity(k);
+    }
+    // No entry on counter kind c was pushed by push() with a destination or
+    // a memory write, nor by push_in_place: without an observer, every one
+    // has nothing to land (push_without_data's), and retiring them is
+    // drop()'s index step.
+    bool nothing_to_land(WaitCounter c) const { return fifos_[index(c)].to_land == 0; }
+    // pop() of the n oldest entries on counter kind c (n <= count(c)), at
+    // once: for entries with nothing to land (nothing_to_land(c)).
+    void drop(WaitCounter c, unsigned n) {
+        const unsigned k = index(c);
+        Fifo& f = fifos_[k];
+        f.count -= n;
+        f.head = f.count == 0 ? 0 : (f.head + n) % capacity(k);
     }
     // The hardware counters' values: entries on vmcnt, and on lgkmcnt (LDS and SMEM alike).
     unsigned vmcnt() const { return fifos_[0].count; }
@@ -170,6 +188,8 @@ private:
     struct Fifo {
         InFlightMemoryOp entries[vm_capacity];
         unsigned head = 0, count = 0;
+        // Bit p: the entry at ring position p may have something to land (nothing_to_land).
+        std::uint64_t to_land = 0;
     };
     static constexpr unsigned index(WaitCounter c) { return static_cast<unsigned>(c); }
     static constexpr unsigned capacity(unsigned k) { return k == 0 ? vm_capacity : lgkm_capacity; }
@@ -183,6 +203,10 @@ private:
         slot = first_slot(k) + position;
         if (!pool_[slot]) allocate(slot);
         return f.entries[position];
+    }
+    void mark_to_land(unsigned k, const InFlightMemoryOp& e) {
+        Fifo& f = fifos_[k];
+        f.to_land |= std::uint64_t{1} << (&e - f.entries);
     }
     // Out of line: once per slot and wave, and push's common path keeps its registers.
     __attribute__((noinline)) void allocate(std::uint32_t slot) { pool_[slot].reset(new std::uint32_t[block_dwords]); }

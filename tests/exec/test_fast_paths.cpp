@@ -1773,3 +1773,124 @@ TEST_CASE("vector memory loads landing at issue equal the general path", "[exec]
         CHECK(at(4, 1, 5) == 3u + 4u * 2u);
     }
 }
+
+// s_waitcnt (sem::wait): without an observer, entries with nothing to land
+// (LDS writes, reads and global loads landing at issue) retire by
+// InFlightQueue::drop; SMEM results, stores and loads that land at their
+// wait retire one by one through land(). The general program's entries all
+// have data, so its waits take the one-by-one path: results, counters and
+// the counters' values after each wait (IB_STS) must be equal, unobserved
+// and observed. Loops wrap the LDS and vmcnt rings with waits that keep
+// entries in flight; waits retire LDS entries before an SMEM one, all of
+// the LDS ones and the SMEM one, and part of vmcnt past a store.
+namespace {
+
+const char* const wait_body = R"(
+  v_lshlrev_b32 v3, 2, v0
+  s_mov_b32 s40, 7
+.Llds:
+  ds_write_b32 v3, v0
+  ds_write_b32 v3, v0 offset:256
+  ds_write_b32 v3, v0 offset:512
+  s_waitcnt lgkmcnt(1)
+  s_sub_u32 s40, s40, 1
+  s_cmp_eq_u32 s40, 0
+  s_cbranch_scc0 .Llds
+  s_getreg_b32 s41, hwreg(HW_REG_IB_STS)
+  ds_read_b32 v10, v3
+  ds_read_b32 v11, v3 offset:256
+  s_load_dword s42, s[6:7], 0x8
+  s_waitcnt lgkmcnt(1)
+  s_getreg_b32 s43, hwreg(HW_REG_IB_STS)
+  s_waitcnt lgkmcnt(0)
+  s_getreg_b32 s44, hwreg(HW_REG_IB_STS)
+  s_mov_b32 s20, s6
+  s_and_b32 s21, s7, 0xffff
+  s_mov_b32 s22, 4096
+  s_mov_b32 s23, 0x00020000
+  s_mov_b32 s40, 25
+.Lvm:
+  buffer_load_dword v12, v1, s[20:23], 0 offen
+  buffer_load_dword v13, v1, s[20:23], 0 offen offset:256
+  buffer_load_dword v14, v1, s[20:23], 0 offen offset:512
+  s_waitcnt vmcnt(1)
+  s_add_u32 s20, s20, 4
+  s_sub_u32 s40, s40, 1
+  s_cmp_eq_u32 s40, 0
+  s_cbranch_scc0 .Lvm
+  buffer_load_dword v15, v1, s[20:23], 0 offen
+  global_store_dword v1, v0, s[4:5] offset:2048
+  buffer_load_dword v16, v1, s[20:23], 0 offen offset:256
+  s_waitcnt vmcnt(1)
+  s_getreg_b32 s45, hwreg(HW_REG_IB_STS)
+  s_waitcnt vmcnt(0)
+  s_getreg_b32 s46, hwreg(HW_REG_IB_STS)
+  v_mov_b32 v20, s41
+  v_mov_b32 v21, s43
+  v_mov_b32 v22, s44
+  v_mov_b32 v23, s45
+  v_mov_b32 v24, s46
+  v_mov_b32 v25, s42
+  global_store_dword v1, v10, s[4:5]
+  global_store_dword v1, v11, s[4:5] offset:256
+  global_store_dword v1, v12, s[4:5] offset:512
+  global_store_dword v1, v13, s[4:5] offset:768
+  global_store_dword v1, v14, s[4:5] offset:1024
+  global_store_dword v1, v20, s[4:5] offset:1280
+  global_store_dword v1, v21, s[4:5] offset:1536
+  global_store_dword v1, v22, s[4:5] offset:1792
+  global_store_dword v1, v23, s[4:5] offset:3072
+  global_store_dword v1, v24, s[4:5] offset:3328
+  global_store_dword v1, v25, s[4:5] offset:3584
+  global_store_dword v1, v15, s[4:5] offset:3840
+  global_store_dword v1, v16, s[4:5] offset:2304
+)";
+
+}  // namespace
+
+TEST_CASE("s_waitcnt of entries with nothing to land equals retiring them one by one", "[exec][fast_paths]") {
+    constexpr std::size_t dwords = 1024;
+    std::vector<std::uint32_t> input(dwords);
+    for (std::size_t i = 0; i < dwords; ++i) input[i] = 0x10000u + std::uint32_t(i);
+    KernelOptions options;
+    options.lds_bytes = 1024;
+    const CodeObject co = assemble_kernel(wait_body, options);
+    const std::array<Program, 2> programs = fast_and_general(co);
+    // Runs: fast, general, fast observed, general observed.
+    std::vector<std::uint32_t> results[4];
+    Counters counters[4];
+    EntryWatcher watchers[2];
+    for (unsigned i = 0; i < 4; ++i) {
+        TestRun run(dwords);
+        run.fill(1, input);
+        if (i >= 2) run.observer = &watchers[i - 2];
+        const DispatchResult r = run.run(programs[i % 2]);
+        INFO("run " << i << (r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        results[i] = run.read(0, dwords);
+        counters[i] = r.counters;
+    }
+    for (unsigned i = 1; i < 4; ++i) {
+        INFO("run " << i << " against the unobserved fast one");
+        CHECK(results[0] == results[i]);
+        CHECK(counters[0] == counters[i]);
+    }
+    CHECK(watchers[0].log == watchers[1].log);
+    // Not vacuous: the values the ISA gives.
+    const auto at = [&](unsigned block, unsigned lane) { return results[0][block * 64 + lane]; };
+    CHECK(at(0, 5) == 5u);  // ds_read_b32 of the LDS writes
+    CHECK(at(1, 5) == 5u);  // offset 256
+    // The last trip (24) of the buffer loads' loop, its base 24 dwords on.
+    CHECK(at(2, 5) == 0x10000u + 24u + 5u);
+    CHECK(at(3, 5) == 0x10000u + 24u + 64u + 5u);
+    CHECK(at(4, 5) == 0x10000u + 24u + 128u + 5u);
+    CHECK(at(5, 5) == 1u << 8);  // IB_STS: one LDS write after the loop
+    CHECK(at(6, 5) == 1u << 8);  // the SMEM load after the LDS entries
+    CHECK(at(7, 5) == 0u);
+    CHECK(at(8, 5) == 5u);  // the store, retired by the wait
+    CHECK(at(9, 5) == 0x10000u + 25u + 64u + 5u);
+    CHECK(at(12, 5) == 1u);  // one load on vmcnt after the store
+    CHECK(at(13, 5) == 0u);
+    CHECK(at(14, 5) == 0x10002u);  // s_load_dword of p1's third dword
+    CHECK(at(15, 5) == 0x10000u + 25u + 5u);
+}
