@@ -1703,6 +1703,28 @@ struct EntryWatcher : DispatchObserver {
     void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
 };
 
+// The fast and the general program each run unobserved and under an
+// EntryWatcher, on `input` in buffer 1: results (buffer 0) and counters by
+// run (fast, general, fast observed, general observed), and the watchers'
+// logs (fast, general).
+struct FourRuns {
+    std::vector<std::uint32_t> results[4];
+    Counters counters[4];
+    EntryWatcher watchers[2];
+};
+void run_four_ways(const std::array<Program, 2>& programs, const std::vector<std::uint32_t>& input, FourRuns& out) {
+    for (unsigned i = 0; i < 4; ++i) {
+        TestRun run(input.size());
+        run.fill(1, input);
+        if (i >= 2) run.observer = &out.watchers[i - 2];
+        const DispatchResult r = run.run(programs[i % 2]);
+        INFO("run " << i << (r.fault ? r.fault->message : std::string()));
+        REQUIRE(r.ok());
+        out.results[i] = run.read(0, input.size());
+        out.counters[i] = r.counters;
+    }
+}
+
 }  // namespace
 
 TEST_CASE("vector memory loads landing at issue equal the general path", "[exec][fast_paths]") {
@@ -1734,20 +1756,11 @@ TEST_CASE("vector memory loads landing at issue equal the general path", "[exec]
         CHECK(p.code[v4_loads[1]].buffer_dword_offen);
         for (const ExecInst& e : programs[1].code) CHECK_FALSE((e.vmem_lands_at_issue || e.buffer_dword_offen));
 
-        // Runs: fast, general, fast observed, general observed.
-        std::vector<std::uint32_t> results[4];
-        Counters counters[4];
-        EntryWatcher watchers[2];
-        for (unsigned i = 0; i < 4; ++i) {
-            TestRun run(dwords);
-            run.fill(1, input);
-            if (i >= 2) run.observer = &watchers[i - 2];
-            const DispatchResult r = run.run(programs[i % 2]);
-            INFO("run " << i << (r.fault ? r.fault->message : std::string()));
-            REQUIRE(r.ok());
-            results[i] = run.read(0, dwords);
-            counters[i] = r.counters;
-        }
+        FourRuns four;
+        run_four_ways(programs, input, four);
+        const auto& results = four.results;
+        const auto& counters = four.counters;
+        const auto& watchers = four.watchers;
         for (unsigned i = 1; i < 4; ++i) {
             INFO("run " << i << " against the unobserved fast one");
             for (std::size_t k = 0; k < stored; ++k) {
@@ -1856,20 +1869,11 @@ TEST_CASE("s_waitcnt of entries with nothing to land equals retiring them one by
     options.lds_bytes = 1024;
     const CodeObject co = assemble_kernel(wait_body, options);
     const std::array<Program, 2> programs = fast_and_general(co);
-    // Runs: fast, general, fast observed, general observed.
-    std::vector<std::uint32_t> results[4];
-    Counters counters[4];
-    EntryWatcher watchers[2];
-    for (unsigned i = 0; i < 4; ++i) {
-        TestRun run(dwords);
-        run.fill(1, input);
-        if (i >= 2) run.observer = &watchers[i - 2];
-        const DispatchResult r = run.run(programs[i % 2]);
-        INFO("run " << i << (r.fault ? r.fault->message : std::string()));
-        REQUIRE(r.ok());
-        results[i] = run.read(0, dwords);
-        counters[i] = r.counters;
-    }
+    FourRuns four;
+    run_four_ways(programs, input, four);
+    const auto& results = four.results;
+    const auto& counters = four.counters;
+    const auto& watchers = four.watchers;
     for (unsigned i = 1; i < 4; ++i) {
         INFO("run " << i << " against the unobserved fast one");
         CHECK(results[0] == results[i]);
