@@ -593,7 +593,8 @@ private:
             w.group->counters.valu_dpp += valu_dpp;
         };
         // Counts and runs one instruction; the loops below differ only in
-        // what they test before it (an inlined lambda: one body for all three).
+        // what they test before it and how they find the next (an inlined
+        // lambda: one body for the budgeted, observed and unobserved runs).
         const auto execute = [&](const ExecInst& e) {
             if (__builtin_expect(w.host_denormals_are_zero, 0) && !e.host_mode_free)
                 set_host_denormals_are_zero(w, false);
