@@ -287,6 +287,26 @@ void release_worker_parts(std::unique_ptr<WorkerParts> parts) {
     pool.idle.push_back(std::move(parts));
 }
 
+// Adds the counts of the stretches g's waves ran unobserved
+// (Workgroup::stretch_first) to its counters, by each instruction's class
+// and multiply-add and DPP facts, and clears them.
+void count_stretches(Workgroup& g, const Program& p) {
+    std::uint64_t covering = 0;  // the stretches that instruction i lies in
+    for (std::uint32_t i = g.stretch_low; i <= g.stretch_high; ++i) {
+        covering += g.stretch_first[i];
+        if (covering) {
+            const ExecInst& e = p.code[i];
+            g.counters[e.cls] += covering;
+            g.counters.valu_multiply_add += covering * e.multiply_add;
+            g.counters.valu_dpp += covering * e.valu_dpp;
+        }
+        covering -= g.stretch_last[i];
+        g.stretch_first[i] = g.stretch_last[i] = 0;
+    }
+    g.stretch_low = UINT32_MAX;
+    g.stretch_high = 0;
+}
+
 class Worker {
 public:
     // `index`: which of the dispatch's workers this is (its scratch slots).
@@ -320,6 +340,7 @@ public:
     }
 
     void add_counters() {
+        count_stretches(group_, s_.program);
         std::lock_guard<std::mutex> lock(s_.mutex);
         s_.counters += group_.counters;
     }
@@ -592,9 +613,9 @@ private:
             w.group->counters.valu_multiply_add += multiply_adds;
             w.group->counters.valu_dpp += valu_dpp;
         };
-        // Counts and runs one instruction; the loops below differ only in
-        // what they test before it and how they find the next (an inlined
-        // lambda: one body for the budgeted, observed and unobserved runs).
+        // Counts and runs one instruction: the budgeted and the observed
+        // loops below differ only in what they test before it and how they
+        // find the next (an inlined lambda, one body for both).
         const auto execute = [&](const ExecInst& e) {
             if (__builtin_expect(w.host_denormals_are_zero, 0) && !e.host_mode_free)
                 set_host_denormals_are_zero(w, false);
@@ -623,7 +644,7 @@ private:
                         if (group_.watches(current)) observe(code[current]);
                         execute(code[current]);
                     }
-                } else {
+                } else if (observer) {
                     // The next instruction is the one after this unless the
                     // handler moved w.pc: a test and a branch the CPU
                     // predicts, so the next fetch does not wait for w.pc's
@@ -631,19 +652,53 @@ private:
                     // loaded after it), as it did when the loop read w.pc
                     // (dpp0_32 at 1024^3, 1 thread: 0.344 -> 0.331 s, the
                     // fastest of 12 alternating rounds, Zen 5).
-                    const auto run = [&](auto observed) {
-                        const ExecInst* e = code + w.pc;
+                    const ExecInst* e = code + w.pc;
+                    while (w.state == WaveState::running) {
+                        current = e->index;
+                        const std::uint32_t following = e->next;
+                        if (group_.watches(current)) observe(*e);
+                        execute(*e);
+                        if (__builtin_expect(w.pc == following, 1)) ++e;
+                        else e = code + w.pc;
+                    }
+                } else {
+                    // The same without an observer, but the counts wait for
+                    // the end of each straight-line stretch (a branch taken,
+                    // a multiply-add run, the wave's turn ending;
+                    // Workgroup::count_stretch): counted in memory at each
+                    // instruction, as execute() does, each count waited for
+                    // the store of the one before. w.executed is stored, not
+                    // added to, at each instruction: the watchdog (a branch)
+                    // and a run (finish_run) read it. Few values live across
+                    // the call, so that none goes through the stack.
+                    const ExecInst* e = code + w.pc;
+                    std::uint32_t first = w.pc;                            // the stretch's first instruction
+                    std::uint64_t executed_base = w.executed - first + 1;  // w.executed - e->index once e has run
+                    try {
                         while (w.state == WaveState::running) {
-                            current = e->index;
-                            const std::uint32_t following = e->next;
-                            if (decltype(observed)::value && group_.watches(current)) observe(*e);
-                            execute(*e);
-                            if (__builtin_expect(w.pc == following, 1)) ++e;
-                            else e = code + w.pc;
+                            if (__builtin_expect(w.host_denormals_are_zero, 0) && !e->host_mode_free)
+                                set_host_denormals_are_zero(w, false);
+                            w.executed = executed_base + e->index;
+                            w.pc = e->next;
+                            e->fn(w, *e);
+                            if (__builtin_expect(w.pc == e->next, 1)) {
+                                ++e;
+                                continue;
+                            }
+                            w.group->count_stretch(first, e->index);
+                            first = w.pc;
+                            executed_base = w.executed - first + 1;
+                            e = code + first;
                         }
-                    };
-                    if (observer) run(std::true_type{});
-                    else run(std::false_type{});
+                    } catch (...) {
+                        current = e->index;
+                        w.group->count_stretch(first, current);  // the faulting instruction counts
+                        throw;
+                    }
+                    // Instructions first..e - 1 have run, unless a branch
+                    // ended the stretch with the last one (e is then first).
+                    const auto ran_to = static_cast<std::uint32_t>(e - code);
+                    if (ran_to > first) w.group->count_stretch(first, ran_to - 1);
                 }
                 if (w.state != WaveState::code_switched) break;
                 w.state = WaveState::running;
@@ -728,6 +783,7 @@ private:
         }
         bool faulted = false;
         for (unsigned id : phase_waves_) {
+            count_stretches(*views_[id], s_.program);
             Counters& counts = views_[id]->counters;
             if (!faulted) group_.counters += counts;
             counts = Counters{};

@@ -7,6 +7,7 @@
 // flat_scratch 102-103, xnack_mask 104-105, vcc 106-107, ttmp 108-123,
 // m0 124, exec 126-127): a resolved scalar operand is just an index.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -311,11 +312,23 @@ struct Workgroup {
     // once per dispatch rather than per ds instruction.
     const LdsBankModel* lds_banks = nullptr;
 
+    // What the unobserved run loop ran (dispatch.cpp, run_wave), not yet in
+    // `counters`: per straight-line stretch of instructions, one count at
+    // its first instruction's index and one at its last's, so that
+    // instruction i ran (the stretches that begin at or before i) minus (those
+    // that end before i) times; dispatch.cpp's count_stretches adds them to
+    // the counters by each instruction's class. stretch_low and
+    // stretch_high bound the indices with counts (low > high: none).
+    std::vector<std::uint64_t> stretch_first, stretch_last;
+    std::uint32_t stretch_low = UINT32_MAX, stretch_high = 0;
+
     explicit Workgroup(const DispatchEnv& e)
         : env(&e),
           translator(*e.memory),
           lds_memo(e.program->code.size()),
-          lds_banks(&lds_bank_model(e.program->target)) {}
+          lds_banks(&lds_bank_model(e.program->target)),
+          stretch_first(e.program->code.size()),
+          stretch_last(e.program->code.size()) {}
     // Makes a workgroup kept from an earlier dispatch one of `e`'s: counters,
     // observer and address translation start afresh. The LDS conflict memos
     // stay: a memo holds the whole access shape it counted (lds.hpp), so one
@@ -333,6 +346,22 @@ struct Workgroup {
         resident_slot = 0;
         if (lds_memo.size() < e.program->code.size()) lds_memo.resize(e.program->code.size());
         lds_banks = &lds_bank_model(e.program->target);
+        // Counts an earlier dispatch left (one that ended by an exception
+        // before they were added) are not this one's.
+        for (std::uint32_t i = stretch_low; i <= stretch_high; ++i) stretch_first[i] = stretch_last[i] = 0;
+        stretch_low = UINT32_MAX;
+        stretch_high = 0;
+        if (stretch_first.size() < e.program->code.size()) {
+            stretch_first.resize(e.program->code.size());
+            stretch_last.resize(e.program->code.size());
+        }
+    }
+    // One stretch the run loop ran: instructions first..last, in order.
+    // The bounds move only when an index gets its first count, so that a
+    // loop's stretches do not wait on each other's stores to them.
+    void count_stretch(std::uint32_t first, std::uint32_t last) {
+        if (stretch_first[first]++ == 0) stretch_low = std::min(stretch_low, first);
+        if (stretch_last[last]++ == 0) stretch_high = std::max(stretch_high, last);
     }
     // Whether the observer wants before_instruction for instruction `index`.
     bool watches(std::uint32_t index) const { return observer && (!watched || watched[index]); }

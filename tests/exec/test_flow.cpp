@@ -281,6 +281,39 @@ TEST_CASE("checkers observe instructions, memory, counters and barriers per work
     }
 }
 
+TEST_CASE("the watchdog stops a wave at the first branch past its limit, observed or not", "[flow][observer]") {
+    // "more than N instructions in one wave": the branch that makes the
+    // wave's count pass N faults, itself counted. The run loop without an
+    // observer counts by stretches between branches; the branch must still
+    // see the exact count.
+    const Program program = build(R"(
+.Lagain:
+  s_add_u32 s20, s20, 1
+  s_nop 0
+  s_branch .Lagain
+)");
+    std::uint32_t loop = 0;  // the straight-line set-up before it runs once
+    while (program.disassemble(loop) != "s_add_u32 s20, s20, 1") ++loop;
+    constexpr std::uint64_t limit = 1000;
+    const std::uint64_t trips = (limit - loop) / 3 + 1;  // the first with loop + 3 trips > limit
+    REQUIRE(loop + 3 * trips > limit);
+    REQUIRE(loop + 3 * (trips - 1) <= limit);
+    for (const bool observed : {false, true}) {
+        INFO((observed ? "observed" : "unobserved"));
+        CountingDispatch observer;
+        TestRun run(64);
+        run.watchdog = limit;
+        if (observed) run.observer = &observer;
+        const DispatchResult r = run.run(program);
+        REQUIRE(r.fault.has_value());
+        CHECK(r.fault->what == "watchdog: more than 1000 instructions in one wave (endless loop?)");
+        CHECK(r.fault->instruction == "s_branch 65533");
+        CHECK(r.counters[InstClass::branch] == trips);
+        CHECK(r.counters[InstClass::nop] == trips);
+        CHECK(r.counters.wave_instructions() == loop + 3 * trips);
+    }
+}
+
 namespace {
 // Watches the instructions at the given indices only and records what it sees.
 struct SubsetObserver : WorkgroupObserver {
