@@ -506,6 +506,7 @@ private:
         w.mode = mode_register(kd.float_mode);
         w.scc = false;
         w.executed = 0;
+        w.stretch_first = Wave::no_stretch;
         w.pending.clear();
         w.gws_wait = GwsWait::none;
         zero_bytes(w.sreg, sizeof w.sreg);
@@ -665,40 +666,51 @@ private:
                     // The same without an observer, but the counts wait for
                     // the end of each straight-line stretch (a branch taken,
                     // a multiply-add run, the wave's turn ending;
-                    // Workgroup::count_stretch): counted in memory at each
+                    // Workgroup::count_stretch), and so do w.executed
+                    // (Wave::executed_through) and w.pc, which a handler
+                    // writes only to move the wave elsewhere: nothing is
+                    // stored at each instruction. Counted in memory at each
                     // instruction, as execute() does, each count waited for
-                    // the store of the one before. w.executed is stored, not
-                    // added to, at each instruction: the watchdog (a branch)
-                    // and a run (finish_run) read it. Few values live across
-                    // the call, so that none goes through the stack.
+                    // the store of the one before; the stores of w.pc and
+                    // w.executed cost another 3-6% (dpp0_32 at 1024^3, one
+                    // thread, 11 alternating rounds, Zen 5).
+                    constexpr std::uint32_t pc_unmoved = Program::no_target;  // no handler moves a wave there
                     const ExecInst* e = code + w.pc;
-                    std::uint32_t first = w.pc;                            // the stretch's first instruction
-                    std::uint64_t executed_base = w.executed - first + 1;  // w.executed - e->index once e has run
+                    std::uint32_t first = w.pc;
+                    const auto end_stretch = [&](std::uint32_t last) {
+                        w.executed += last - first + 1;
+                        w.group->count_stretch(first, last);
+                    };
+                    w.stretch_first = first;
+                    w.pc = pc_unmoved;
                     try {
                         while (w.state == WaveState::running) {
                             if (__builtin_expect(w.host_denormals_are_zero, 0) && !e->host_mode_free)
                                 set_host_denormals_are_zero(w, false);
-                            w.executed = executed_base + e->index;
-                            w.pc = e->next;
                             e->fn(w, *e);
-                            if (__builtin_expect(w.pc == e->next, 1)) {
+                            if (__builtin_expect(w.pc == pc_unmoved, 1)) {
                                 ++e;
                                 continue;
                             }
-                            w.group->count_stretch(first, e->index);
+                            end_stretch(e->index);
                             first = w.pc;
-                            executed_base = w.executed - first + 1;
+                            w.stretch_first = first;
+                            w.pc = pc_unmoved;
                             e = code + first;
                         }
                     } catch (...) {
                         current = e->index;
-                        w.group->count_stretch(first, current);  // the faulting instruction counts
+                        end_stretch(current);  // the faulting instruction counts
+                        w.stretch_first = Wave::no_stretch;
+                        if (w.pc == pc_unmoved) w.pc = e->next;
                         throw;
                     }
-                    // Instructions first..e - 1 have run, unless a branch
+                    // Instructions first..e - 1 have run, unless a handler
                     // ended the stretch with the last one (e is then first).
-                    const auto ran_to = static_cast<std::uint32_t>(e - code);
-                    if (ran_to > first) w.group->count_stretch(first, ran_to - 1);
+                    const auto next = static_cast<std::uint32_t>(e - code);
+                    if (next > first) end_stretch(next - 1);
+                    w.stretch_first = Wave::no_stretch;
+                    w.pc = next;
                 }
                 if (w.state != WaveState::code_switched) break;
                 w.state = WaveState::running;

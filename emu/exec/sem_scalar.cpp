@@ -410,7 +410,7 @@ void jump(Wave& w, const ExecInst& e) {
     if (e.target == Program::no_target)
         fail(FaultKind::bad_branch_target, "branch target is not an instruction of this kernel");
     const u64 limit = w.group->env->watchdog;
-    if (limit && w.executed > limit)
+    if (limit && w.executed_through(e.index) > limit)
         fail(FaultKind::watchdog,
              "watchdog: more than " + std::to_string(limit) + " instructions in one wave (endless loop?)");
     w.pc = e.target;

@@ -245,7 +245,16 @@ struct alignas(64) Wave {
     const ExecInst* code = nullptr;  // Program::code, or its copy for the current fp32 denorm mode
     std::uint32_t mode = 0;          // the MODE hardware register (s_getreg/s_setreg)
     std::uint32_t id = 0;            // wave number in the workgroup
-    std::uint64_t executed = 0;      // instructions issued (watchdog)
+    std::uint64_t executed = 0;      // instructions issued (watchdog), see stretch_first
+    // While the unobserved run loop runs the wave (dispatch.cpp, run_wave),
+    // `executed` leaves out the loop's current straight-line stretch, from
+    // instruction stretch_first on; otherwise stretch_first is no_stretch.
+    // Instruction i of the stretch is the wave's executed_through(i)-th.
+    static constexpr std::uint32_t no_stretch = 0xffffffffu;
+    std::uint32_t stretch_first = no_stretch;
+    std::uint64_t executed_through(std::uint32_t index) const {
+        return stretch_first == no_stretch ? executed : executed + (index + 1 - stretch_first);
+    }
     // The host thread is in "denormals are zero", left set by a multiply-add
     // run (host_float_mode.hpp); the run loop restores the default.
     bool host_denormals_are_zero = false;
