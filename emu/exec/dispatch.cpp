@@ -288,20 +288,20 @@ void release_worker_parts(std::unique_ptr<WorkerParts> parts) {
 }
 
 // Adds the counts of the stretches g's waves ran unobserved
-// (Workgroup::stretch_first) to its counters, by each instruction's class
+// (Workgroup::stretch_starts) to its counters, by each instruction's class
 // and multiply-add and DPP facts, and clears them.
 void count_stretches(Workgroup& g, const Program& p) {
     std::uint64_t covering = 0;  // the stretches that instruction i lies in
     for (std::uint32_t i = g.stretch_low; i <= g.stretch_high; ++i) {
-        covering += g.stretch_first[i];
+        covering += g.stretch_starts[i];
         if (covering) {
             const ExecInst& e = p.code[i];
             g.counters[e.cls] += covering;
             g.counters.valu_multiply_add += covering * e.multiply_add;
             g.counters.valu_dpp += covering * e.valu_dpp;
         }
-        covering -= g.stretch_last[i];
-        g.stretch_first[i] = g.stretch_last[i] = 0;
+        covering -= g.stretch_ends[i];
+        g.stretch_starts[i] = g.stretch_ends[i] = 0;
     }
     g.stretch_low = UINT32_MAX;
     g.stretch_high = 0;
@@ -669,11 +669,14 @@ private:
                     // Workgroup::count_stretch), and so do w.executed
                     // (Wave::executed_through) and w.pc, which a handler
                     // writes only to move the wave elsewhere: nothing is
-                    // stored at each instruction. Counted in memory at each
-                    // instruction, as execute() does, each count waited for
-                    // the store of the one before; the stores of w.pc and
-                    // w.executed cost another 3-6% (dpp0_32 at 1024^3, one
-                    // thread, 11 alternating rounds, Zen 5).
+                    // stored at each instruction. Those stores went to the
+                    // wave's fields at the same 4 KiB offsets as v4's row,
+                    // which the next handler often reads, and made its loads
+                    // wait; each count in memory also waited for the one
+                    // before. dpp0_32 at 1024^3 on one thread: 0.78x stop
+                    // 45's time without them, 0.95-0.98x when the counts
+                    // alone waited for the stretches (9 alternating rounds,
+                    // Zen 5).
                     constexpr std::uint32_t pc_unmoved = Program::no_target;  // no handler moves a wave there
                     const ExecInst* e = code + w.pc;
                     std::uint32_t first = w.pc;

@@ -328,7 +328,7 @@ struct Workgroup {
     // that end before i) times; dispatch.cpp's count_stretches adds them to
     // the counters by each instruction's class. stretch_low and
     // stretch_high bound the indices with counts (low > high: none).
-    std::vector<std::uint64_t> stretch_first, stretch_last;
+    std::vector<std::uint64_t> stretch_starts, stretch_ends;
     std::uint32_t stretch_low = UINT32_MAX, stretch_high = 0;
 
     explicit Workgroup(const DispatchEnv& e)
@@ -336,8 +336,8 @@ struct Workgroup {
           translator(*e.memory),
           lds_memo(e.program->code.size()),
           lds_banks(&lds_bank_model(e.program->target)),
-          stretch_first(e.program->code.size()),
-          stretch_last(e.program->code.size()) {}
+          stretch_starts(e.program->code.size()),
+          stretch_ends(e.program->code.size()) {}
     // Makes a workgroup kept from an earlier dispatch one of `e`'s: counters,
     // observer and address translation start afresh. The LDS conflict memos
     // stay: a memo holds the whole access shape it counted (lds.hpp), so one
@@ -357,20 +357,20 @@ struct Workgroup {
         lds_banks = &lds_bank_model(e.program->target);
         // Counts an earlier dispatch left (one that ended by an exception
         // before they were added) are not this one's.
-        for (std::uint32_t i = stretch_low; i <= stretch_high; ++i) stretch_first[i] = stretch_last[i] = 0;
+        for (std::uint32_t i = stretch_low; i <= stretch_high; ++i) stretch_starts[i] = stretch_ends[i] = 0;
         stretch_low = UINT32_MAX;
         stretch_high = 0;
-        if (stretch_first.size() < e.program->code.size()) {
-            stretch_first.resize(e.program->code.size());
-            stretch_last.resize(e.program->code.size());
+        if (stretch_starts.size() < e.program->code.size()) {
+            stretch_starts.resize(e.program->code.size());
+            stretch_ends.resize(e.program->code.size());
         }
     }
     // One stretch the run loop ran: instructions first..last, in order.
     // The bounds move only when an index gets its first count, so that a
     // loop's stretches do not wait on each other's stores to them.
     void count_stretch(std::uint32_t first, std::uint32_t last) {
-        if (stretch_first[first]++ == 0) stretch_low = std::min(stretch_low, first);
-        if (stretch_last[last]++ == 0) stretch_high = std::max(stretch_high, last);
+        if (stretch_starts[first]++ == 0) stretch_low = std::min(stretch_low, first);
+        if (stretch_ends[last]++ == 0) stretch_high = std::max(stretch_high, last);
     }
     // Whether the observer wants before_instruction for instruction `index`.
     bool watches(std::uint32_t index) const { return observer && (!watched || watched[index]); }
