@@ -287,26 +287,6 @@ void release_worker_parts(std::unique_ptr<WorkerParts> parts) {
     pool.idle.push_back(std::move(parts));
 }
 
-// Adds the counts of the stretches g's waves ran unobserved
-// (Workgroup::stretch_starts) to its counters, by each instruction's class
-// and multiply-add and DPP facts, and clears them.
-void count_stretches(Workgroup& g, const Program& p) {
-    std::uint64_t covering = 0;  // the stretches that instruction i lies in
-    for (std::uint32_t i = g.stretch_low; i <= g.stretch_high; ++i) {
-        covering += g.stretch_starts[i];
-        if (covering) {
-            const ExecInst& e = p.code[i];
-            g.counters[e.cls] += covering;
-            g.counters.valu_multiply_add += covering * e.multiply_add;
-            g.counters.valu_dpp += covering * e.valu_dpp;
-        }
-        covering -= g.stretch_ends[i];
-        g.stretch_starts[i] = g.stretch_ends[i] = 0;
-    }
-    g.stretch_low = UINT32_MAX;
-    g.stretch_high = 0;
-}
-
 class Worker {
 public:
     // `index`: which of the dispatch's workers this is (its scratch slots).
@@ -340,7 +320,7 @@ public:
     }
 
     void add_counters() {
-        count_stretches(group_, s_.program);
+        group_.count_stretches(s_.program);
         std::lock_guard<std::mutex> lock(s_.mutex);
         s_.counters += group_.counters;
     }
@@ -617,9 +597,14 @@ private:
         // Counts and runs one instruction: the budgeted and the observed
         // loops below differ only in what they test before it and how they
         // find the next (an inlined lambda, one body for both).
-        const auto execute = [&](const ExecInst& e) {
+        // The host's default float mode before an instruction that could see
+        // the denormals-are-zero mode a multiply-add run left set.
+        const auto restore_host_mode_for = [&](const ExecInst& e) {
             if (__builtin_expect(w.host_denormals_are_zero, 0) && !e.host_mode_free)
                 set_host_denormals_are_zero(w, false);
+        };
+        const auto execute = [&](const ExecInst& e) {
+            restore_host_mode_for(e);
             ++classes[static_cast<std::size_t>(e.cls)];
             multiply_adds += e.multiply_add;
             valu_dpp += e.valu_dpp;
@@ -688,8 +673,7 @@ private:
                     w.pc = pc_unmoved;
                     try {
                         while (w.state == WaveState::running) {
-                            if (__builtin_expect(w.host_denormals_are_zero, 0) && !e->host_mode_free)
-                                set_host_denormals_are_zero(w, false);
+                            restore_host_mode_for(*e);
                             e->fn(w, *e);
                             if (__builtin_expect(w.pc == pc_unmoved, 1)) {
                                 ++e;
@@ -798,7 +782,7 @@ private:
         }
         bool faulted = false;
         for (unsigned id : phase_waves_) {
-            count_stretches(*views_[id], s_.program);
+            views_[id]->count_stretches(s_.program);
             Counters& counts = views_[id]->counters;
             if (!faulted) group_.counters += counts;
             counts = Counters{};

@@ -324,10 +324,10 @@ struct Workgroup {
     // What the unobserved run loop ran (dispatch.cpp, run_wave), not yet in
     // `counters`: per straight-line stretch of instructions, one count at
     // its first instruction's index and one at its last's, so that
-    // instruction i ran (the stretches that begin at or before i) minus (those
-    // that end before i) times; dispatch.cpp's count_stretches adds them to
-    // the counters by each instruction's class. stretch_low and
-    // stretch_high bound the indices with counts (low > high: none).
+    // instruction i ran (the stretches that begin at or before i) minus
+    // (those that end before i) times; count_stretches adds them to the
+    // counters. stretch_low and stretch_high bound the indices with counts
+    // (low > high: none).
     std::vector<std::uint64_t> stretch_starts, stretch_ends;
     std::uint32_t stretch_low = UINT32_MAX, stretch_high = 0;
 
@@ -364,6 +364,25 @@ struct Workgroup {
             stretch_starts.resize(e.program->code.size());
             stretch_ends.resize(e.program->code.size());
         }
+    }
+    // Adds the stretches' counts to `counters`, by each instruction's class
+    // and multiply-add and DPP facts (the program these indices are of),
+    // and clears them.
+    void count_stretches(const Program& p) {
+        std::uint64_t covering = 0;  // the stretches that instruction i lies in
+        for (std::uint32_t i = stretch_low; i <= stretch_high; ++i) {
+            covering += stretch_starts[i];
+            if (covering) {
+                const ExecInst& e = p.code[i];
+                counters[e.cls] += covering;
+                counters.valu_multiply_add += covering * e.multiply_add;
+                counters.valu_dpp += covering * e.valu_dpp;
+            }
+            covering -= stretch_ends[i];
+            stretch_starts[i] = stretch_ends[i] = 0;
+        }
+        stretch_low = UINT32_MAX;
+        stretch_high = 0;
     }
     // One stretch the run loop ran: instructions first..last, in order.
     // The bounds move only when an index gets its first count, so that a
