@@ -583,26 +583,23 @@ private:
         WorkgroupObserver* observer = w.group->observer;
         std::uint32_t current = w.pc;
         const bool budgeted = budget != 0;
-        // Multiply-adds and DPP instructions are summed here and added to
-        // the counters when the loop ends (nothing reads those two while a
-        // wave runs; the semantics that count runs add to them): added in
-        // memory at every instruction, each was a chain of loads and stores
-        // through one word (a stand-alone copy of this loop: 3.3 ns an
-        // instruction with them, 2.1 ns without, Zen 5).
+        // The budgeted loop (the random schedule, which stops a wave after
+        // any instruction) counts each instruction as it runs: its
+        // multiply-adds and DPP instructions are summed here and added to
+        // the counters when the loop ends (the semantics that count runs add
+        // to them).
         std::uint64_t multiply_adds = 0, valu_dpp = 0;
         const auto add_counts = [&] {
             w.group->counters.valu_multiply_add += multiply_adds;
             w.group->counters.valu_dpp += valu_dpp;
         };
-        // Counts and runs one instruction: the budgeted and the observed
-        // loops below differ only in what they test before it and how they
-        // find the next (an inlined lambda, one body for both).
         // The host's default float mode before an instruction that could see
         // the denormals-are-zero mode a multiply-add run left set.
         const auto restore_host_mode_for = [&](const ExecInst& e) {
             if (__builtin_expect(w.host_denormals_are_zero, 0) && !e.host_mode_free)
                 set_host_denormals_are_zero(w, false);
         };
+        // Counts and runs one instruction (the budgeted loop).
         const auto execute = [&](const ExecInst& e) {
             restore_host_mode_for(e);
             ++classes[static_cast<std::size_t>(e.cls)];
@@ -618,6 +615,75 @@ private:
             set_host_denormals_are_zero(w, false);
             observer->before_instruction(w, e);
         };
+        // Runs the wave from w.pc until its turn ends, counting by
+        // straight-line stretch (a branch taken, a multiply-add run, the
+        // turn's end; Workgroup::count_stretch): w.executed waits for the
+        // stretch's end as well (Wave::executed_through), and w.pc, which a
+        // handler writes only to move the wave elsewhere, holds pc_unmoved
+        // meanwhile, so nothing is stored at each instruction. Those stores
+        // went to the wave's fields at the same 4 KiB offsets as v4's row,
+        // which the next handler often reads, and made its loads wait; each
+        // count in memory also waited for the one before. dpp0_32 at 1024^3
+        // on one thread: 0.78x stop 45's time without them, 0.95-0.98x when
+        // the counts alone waited for the stretches (9 alternating rounds,
+        // Zen 5). Observed (WorkgroupObserver::before_instruction: an
+        // observer reads neither the instruction counts, nor w.executed, nor
+        // w.pc), the same with before_instruction for each watched
+        // instruction (0.91x and 0.95x the time of stop 46's idle-observer
+        // and checked runs, dpp0_32 at 512^3, 9 rounds); if it
+        // throws (a checker stopping at its first finding), the instruction
+        // it announced has not run and does not count, while one whose
+        // handler throws (a fault, or a checker's hook inside it) does.
+        const auto run_stretches = [&](const ExecInst* code, auto observed) {
+            constexpr bool Observed = decltype(observed)::value;
+            constexpr std::uint32_t pc_unmoved = Program::no_target;  // no handler moves a wave there
+            const ExecInst* e = code + w.pc;
+            std::uint32_t first = w.pc;
+            const auto end_stretch = [&](std::uint32_t last) {
+                w.executed += last - first + 1;
+                w.group->count_stretch(first, last);
+            };
+            bool announced_only = false;  // the exception came from before_instruction
+            w.stretch_first = first;
+            w.pc = pc_unmoved;
+            try {
+                while (w.state == WaveState::running) {
+                    if (Observed && group_.watches(e->index)) {
+                        try {
+                            observe(*e);
+                        } catch (...) {
+                            announced_only = true;
+                            throw;
+                        }
+                    }
+                    restore_host_mode_for(*e);
+                    e->fn(w, *e);
+                    if (__builtin_expect(w.pc == pc_unmoved, 1)) {
+                        ++e;
+                        continue;
+                    }
+                    end_stretch(e->index);
+                    first = w.pc;
+                    w.stretch_first = first;
+                    w.pc = pc_unmoved;
+                    e = code + first;
+                }
+            } catch (...) {
+                current = e->index;
+                if (!announced_only) end_stretch(current);  // the faulting instruction counts
+                else if (current > first) end_stretch(current - 1);
+                w.stretch_first = Wave::no_stretch;
+                if (announced_only) w.pc = current;
+                else if (w.pc == pc_unmoved) w.pc = e->next;
+                throw;
+            }
+            // Instructions first..e - 1 have run, unless a handler ended the
+            // stretch with the last one (e is then first).
+            const auto next = static_cast<std::uint32_t>(e - code);
+            if (next > first) end_stretch(next - 1);
+            w.stretch_first = Wave::no_stretch;
+            w.pc = next;
+        };
         try {
             // An s_setreg that changes the fp32 denorm mode switches w.code and
             // leaves the loop (WaveState::code_switched): no per-instruction test.
@@ -631,73 +697,9 @@ private:
                         execute(code[current]);
                     }
                 } else if (observer) {
-                    // The next instruction is the one after this unless the
-                    // handler moved w.pc: a test and a branch the CPU
-                    // predicts, so the next fetch does not wait for w.pc's
-                    // round trip through memory (stored before the call,
-                    // loaded after it), as it did when the loop read w.pc
-                    // (dpp0_32 at 1024^3, 1 thread: 0.344 -> 0.331 s, the
-                    // fastest of 12 alternating rounds, Zen 5).
-                    const ExecInst* e = code + w.pc;
-                    while (w.state == WaveState::running) {
-                        current = e->index;
-                        const std::uint32_t following = e->next;
-                        if (group_.watches(current)) observe(*e);
-                        execute(*e);
-                        if (__builtin_expect(w.pc == following, 1)) ++e;
-                        else e = code + w.pc;
-                    }
+                    run_stretches(code, std::true_type{});
                 } else {
-                    // The same without an observer, but the counts wait for
-                    // the end of each straight-line stretch (a branch taken,
-                    // a multiply-add run, the wave's turn ending;
-                    // Workgroup::count_stretch), and so do w.executed
-                    // (Wave::executed_through) and w.pc, which a handler
-                    // writes only to move the wave elsewhere: nothing is
-                    // stored at each instruction. Those stores went to the
-                    // wave's fields at the same 4 KiB offsets as v4's row,
-                    // which the next handler often reads, and made its loads
-                    // wait; each count in memory also waited for the one
-                    // before. dpp0_32 at 1024^3 on one thread: 0.78x stop
-                    // 45's time without them, 0.95-0.98x when the counts
-                    // alone waited for the stretches (9 alternating rounds,
-                    // Zen 5).
-                    constexpr std::uint32_t pc_unmoved = Program::no_target;  // no handler moves a wave there
-                    const ExecInst* e = code + w.pc;
-                    std::uint32_t first = w.pc;
-                    const auto end_stretch = [&](std::uint32_t last) {
-                        w.executed += last - first + 1;
-                        w.group->count_stretch(first, last);
-                    };
-                    w.stretch_first = first;
-                    w.pc = pc_unmoved;
-                    try {
-                        while (w.state == WaveState::running) {
-                            restore_host_mode_for(*e);
-                            e->fn(w, *e);
-                            if (__builtin_expect(w.pc == pc_unmoved, 1)) {
-                                ++e;
-                                continue;
-                            }
-                            end_stretch(e->index);
-                            first = w.pc;
-                            w.stretch_first = first;
-                            w.pc = pc_unmoved;
-                            e = code + first;
-                        }
-                    } catch (...) {
-                        current = e->index;
-                        end_stretch(current);  // the faulting instruction counts
-                        w.stretch_first = Wave::no_stretch;
-                        if (w.pc == pc_unmoved) w.pc = e->next;
-                        throw;
-                    }
-                    // Instructions first..e - 1 have run, unless a handler
-                    // ended the stretch with the last one (e is then first).
-                    const auto next = static_cast<std::uint32_t>(e - code);
-                    if (next > first) end_stretch(next - 1);
-                    w.stretch_first = Wave::no_stretch;
-                    w.pc = next;
+                    run_stretches(code, std::false_type{});
                 }
                 if (w.state != WaveState::code_switched) break;
                 w.state = WaveState::running;

@@ -72,7 +72,13 @@ public:
     // program order (the wave's state is the input state). A run of
     // consecutive multiply-adds executes in one call with the CPU's
     // denormals-are-zero mode on: this hook is then called from inside that
-    // run, and must not do floating-point work.
+    // run, and must not do floating-point work. While a wave runs, its pc
+    // and executed count and the workgroup's instruction counts
+    // (Counters::instructions, valu_multiply_add, valu_dpp) wait for the end
+    // of its straight-line stretch (dispatch.cpp, run_wave): read the
+    // ExecInst instead. A throw (ExecError) stops the wave with this
+    // instruction not run; a throw from a hook the instruction calls
+    // (memory_access, issued, landed) stops it with the instruction counted.
     virtual void before_instruction(const Wave&, const ExecInst&) {}
     // The instructions before_instruction is called for: one byte per entry
     // of Program::code, nonzero = called; nullptr (the default) = every

@@ -246,7 +246,7 @@ struct alignas(64) Wave {
     std::uint32_t mode = 0;          // the MODE hardware register (s_getreg/s_setreg)
     std::uint32_t id = 0;            // wave number in the workgroup
     std::uint64_t executed = 0;      // instructions issued (watchdog), see stretch_first
-    // While the unobserved run loop runs the wave (dispatch.cpp, run_wave),
+    // While the run loop runs the wave without a budget (dispatch.cpp, run_wave),
     // `executed` leaves out the loop's current straight-line stretch, from
     // instruction stretch_first on; otherwise stretch_first is no_stretch.
     // Instruction i of the stretch is the wave's executed_through(i)-th.

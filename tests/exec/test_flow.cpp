@@ -315,6 +315,78 @@ TEST_CASE("the watchdog stops a wave at the first branch past its limit, observe
 }
 
 namespace {
+// Stops the run, as a checker stopping at its first finding does, at the
+// stop_at-th time instruction `index` is announced (before_instruction) or,
+// with from_access, the stop_at-th time its handler reports its LDS access
+// (memory_access, called from inside the instruction).
+struct StoppingObserver : WorkgroupObserver {
+    std::uint32_t index = 0;
+    unsigned stop_at = 0;
+    bool from_access = false;
+    unsigned seen = 0;
+    void before_instruction(const Wave&, const ExecInst& e) override {
+        if (!from_access && e.index == index && ++seen == stop_at)
+            throw ExecError(FaultKind::checker_stop, "stopped before it");
+    }
+    void memory_access(const Wave&, const ExecInst& e, const MemoryAccess&) override {
+        if (from_access && e.index == index && ++seen == stop_at)
+            throw ExecError(FaultKind::checker_stop, "stopped inside it");
+    }
+    bool observes_global_memory() const override { return false; }
+};
+struct StoppingDispatch : DispatchObserver {
+    StoppingObserver plan;
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override {
+        return std::make_unique<StoppingObserver>(plan);
+    }
+    void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
+};
+}  // namespace
+
+TEST_CASE("an observer that stops the run before an instruction leaves it uncounted, one inside it counts it",
+          "[flow][observer]") {
+    // WorkgroupObserver::before_instruction comes before the instruction
+    // runs: a throw there (a checker's stop_at_first) means it did not run.
+    // memory_access comes from inside it: it ran, up to its access.
+    KernelOptions options;
+    options.lds_bytes = 1024;
+    const Program program = build(R"(
+  s_mov_b32 s20, 0
+.Lloop:
+  s_add_u32 s20, s20, 1
+  ds_write_b32 v1, v0
+  s_nop 0
+  s_cmp_lt_u32 s20, 5
+  s_cbranch_scc1 .Lloop
+)",
+                                  options);
+    std::uint32_t loop = 0;  // the straight-line set-up before the loop, s_mov_b32 included
+    while (program.disassemble(loop) != "s_add_u32 s20, s20, 1") ++loop;
+    const auto index_of = [&](const std::string& text) {
+        std::uint32_t i = loop;
+        while (program.disassemble(i) != text) ++i;
+        return i;
+    };
+    for (const bool from_access : {false, true}) {
+        INFO((from_access ? "stopped inside ds_write_b32" : "stopped before s_nop"));
+        StoppingDispatch observer;
+        observer.plan.index = index_of(from_access ? "ds_write_b32 v1, v0" : "s_nop 0");
+        observer.plan.stop_at = 3;
+        observer.plan.from_access = from_access;
+        TestRun run(64);
+        run.observer = &observer;
+        const DispatchResult r = run.run(program);
+        REQUIRE(r.fault.has_value());
+        CHECK(r.fault->what == (from_access ? "stopped inside it" : "stopped before it"));
+        CHECK(r.fault->instruction == (from_access ? "ds_write_b32 v1, v0" : "s_nop 0"));
+        // Two whole trips, then the third's s_add_u32 and ds_write_b32.
+        CHECK(r.counters[InstClass::branch] == 2);
+        CHECK(r.counters[InstClass::nop] == 2);
+        CHECK(r.counters.wave_instructions() == loop + 2 * 5 + 2);
+    }
+}
+
+namespace {
 // Watches the instructions at the given indices only and records what it sees.
 struct SubsetObserver : WorkgroupObserver {
     std::vector<std::uint8_t> watched;
