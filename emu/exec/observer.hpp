@@ -95,11 +95,12 @@ public:
     virtual bool observes_global_memory() const { return true; }
     // Whether the observer reads no register value but through the
     // instructions' operands and the accesses it is told of (the checkers
-    // read none). Then an LDS read that nothing touches before the wait that
-    // retires it (ExecInst::lds_lands_at_issue) writes its registers at issue,
-    // as unobserved, while issued() and landed() see its entry as they would
-    // otherwise (InFlightMemoryOp::landed set). Asked once per workgroup. Why:
-    // the landing copies at the wait were a tenth of a checked dpp0 launch's
+    // read none). Then an LDS read or a buffer load that nothing touches
+    // before the wait that retires it (ExecInst::lds_lands_at_issue,
+    // vmem_lands_at_issue) writes its registers at issue, as unobserved,
+    // while issued() and landed() see its entry as they would otherwise
+    // (InFlightMemoryOp::landed set). Asked once per workgroup. Why: the
+    // landing copies at the wait were a tenth of a checked dpp0 launch's
     // extra host instructions.
     virtual bool reads_only_operands() const { return false; }
     // A load's (or store's) counter entry was issued / retired (landed).

@@ -61,10 +61,10 @@ struct InFlightMemoryOp {
     // The operation wrote global memory (a store or an atomic): when it
     // retires, its writes must be visible to every other workgroup.
     bool writes_memory = false;
-    // The result is in its registers already: an LDS read that landed at
-    // issue under an observer (ExecInst::lds_lands_at_issue,
-    // WorkgroupObserver::reads_only_operands); the retiring wait applies
-    // nothing but still tells the observer.
+    // The result is in its registers already: an LDS read or a buffer load
+    // that landed at issue under an observer (ExecInst::lds_lands_at_issue,
+    // vmem_lands_at_issue; WorkgroupObserver::reads_only_operands); the
+    // retiring wait applies nothing but still tells the observer.
     bool landed = false;
     std::uint16_t reg = 0;
     std::uint32_t keep_mask = 0;   // bits of the old register value kept (d16 loads)

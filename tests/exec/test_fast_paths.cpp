@@ -1685,13 +1685,20 @@ std::string vmem_landing_body(bool fact_holds) {
     return s.str();
 }
 
-// Every counter entry an observer is told of, without global memory.
+// Every counter entry an observer is told of, without global memory. With
+// operands_only it reads no register value, as the checkers, and counts the
+// vmcnt entries issued already landed.
 struct EntryRecorder : WorkgroupObserver {
     std::vector<EntryRecord>& log;
-    explicit EntryRecorder(std::vector<EntryRecord>& into) : log(into) {}
+    bool operands_only;
+    unsigned& vm_landed_at_issue;
+    EntryRecorder(std::vector<EntryRecord>& into, bool reads_only_operands, unsigned& landed_count)
+        : log(into), operands_only(reads_only_operands), vm_landed_at_issue(landed_count) {}
     bool observes_global_memory() const override { return false; }
+    bool reads_only_operands() const override { return operands_only; }
     void issued(const Wave&, const ExecInst&, const InFlightMemoryOp& p) override {
         log.emplace_back('i', p.inst_index, p.dest, p.reg, p.dwords, p.lanes);
+        vm_landed_at_issue += p.counter == WaitCounter::vm && p.landed;
     }
     void landed(const Wave&, const InFlightMemoryOp& p) override {
         log.emplace_back('l', p.inst_index, p.dest, p.reg, p.dwords, p.lanes);
@@ -1699,7 +1706,11 @@ struct EntryRecorder : WorkgroupObserver {
 };
 struct EntryWatcher : DispatchObserver {
     std::vector<EntryRecord> log;
-    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override { return std::make_unique<EntryRecorder>(log); }
+    bool operands_only = false;
+    unsigned vm_landed_at_issue = 0;
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override {
+        return std::make_unique<EntryRecorder>(log, operands_only, vm_landed_at_issue);
+    }
     void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
 };
 
@@ -1771,6 +1782,27 @@ TEST_CASE("vector memory loads landing at issue equal the general path", "[exec]
         }
         CHECK(watchers[0].log == watchers[1].log);
         CHECK(watchers[0].log.size() > 20);
+        CHECK(watchers[0].vm_landed_at_issue == 0);
+        // Under an observer that reads only operands (the checkers), the
+        // loads that may land at issue do, their entries marked landed and
+        // otherwise as the observer would see them.
+        {
+            EntryWatcher operands_only;
+            operands_only.operands_only = true;
+            TestRun run(input.size());
+            run.fill(1, input);
+            run.observer = &operands_only;
+            const DispatchResult r = run.run(programs[0]);
+            REQUIRE(r.ok());
+            const std::vector<std::uint32_t> result = run.read(0, input.size());
+            for (std::size_t k = 0; k < stored; ++k) {
+                INFO("operands-only observer: trip " << k / 192 << " block " << k % 192 / 64 << " lane " << k % 64);
+                REQUIRE(results[0][k] == result[k]);
+            }
+            CHECK(counters[0] == r.counters);
+            CHECK(operands_only.log == watchers[0].log);
+            CHECK(operands_only.vm_landed_at_issue > 0);
+        }
         // Not vacuous: trip t stores what P (t = 0) or L1 and L2 of the trip
         // before read (from byte 64 t), v10 what R1 left before its wait
         // (-1 at trips 0 and 1, then the trip before last's value), and the
