@@ -123,6 +123,9 @@ public:
         if (p.writes_memory && p.counter == WaitCounter::vm) ++m.sync.stores_issued;
     }
 
+    // Only a store's completion matters (the inter-workgroup check's release
+    // sequences); the scoreboard models the waits themselves.
+    bool observes_every_landing() const override { return false; }
     void landed(const Wave& w, const emu::InFlightMemoryOp& p) override {
         if (!p.writes_memory || p.counter != WaitCounter::vm) return;
         WaveSync& sync = model(w).sync;

@@ -18,9 +18,10 @@ namespace dppgemm::emu::sem {
 namespace {
 
 // An LDS write's entry, or a read that landed when it issued (sem_lds.cpp):
-// nothing to apply, nothing to publish, and with no observer nothing to tell.
+// nothing to apply, nothing to publish, and with no observer that wants
+// every landing nothing to tell.
 inline bool nothing_to_land(const Wave& w, const InFlightMemoryOp& p) {
-    return p.dest == InFlightMemoryOp::Dest::none && !p.writes_memory && !w.group->observer;
+    return p.dest == InFlightMemoryOp::Dest::none && !p.writes_memory && !w.group->observes_every_landing;
 }
 
 }  // namespace
@@ -110,8 +111,10 @@ __attribute__((noinline)) void wait_one_by_one(Wave& w, unsigned vm, unsigned lg
 
 }  // namespace
 
-// Unobserved, the entries the SGEMM kernels retire all have nothing to land
-// (their LDS reads and global loads land at issue): a counter compare and
+// Unobserved (or under an observer that does not want every landing, as
+// the checkers: WorkgroupObserver::observes_every_landing), the entries the
+// SGEMM kernels retire all have nothing to land (their LDS reads and global
+// loads land at issue): a counter compare and
 // InFlightQueue::drop per counter instead of a land() test and a pop() per
 // entry: 65 -> 27 host instructions per s_waitcnt, 86.5 M -> 83.5 M for the
 // 256^3 dpp0_32 launch (callgrind).
@@ -122,7 +125,7 @@ void wait(Wave& w, unsigned vm, unsigned lgkm) {
     if (!(retire_vm_entries | retire_lgkm_entries)) return;
     // LDS entries retire before SMEM ones: n <= lds retires LDS entries only.
     if (__builtin_expect(
-            w.group->observer || (retire_vm_entries && !q.nothing_to_land(WaitCounter::vm)) ||
+            w.group->observes_every_landing || (retire_vm_entries && !q.nothing_to_land(WaitCounter::vm)) ||
                 (retire_lgkm_entries && (lds + smem - lgkm > lds || !q.nothing_to_land(WaitCounter::lgkm_lds))),
             0))
         return wait_one_by_one(w, vm, lgkm);

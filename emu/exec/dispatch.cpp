@@ -819,6 +819,7 @@ private:
         group_.observer = observer_.get();
         group_.observe_global_memory = observer_ && observer_->observes_global_memory();
         group_.observer_reads_only_operands = observer_ && observer_->reads_only_operands();
+        group_.observes_every_landing = observer_ && observer_->observes_every_landing();
         group_.watched = observer_ ? observer_->watched_instructions() : nullptr;
         for (unsigned i = 0; i < waves_.size(); ++i) init_wave(*waves_[i], i);
         group_.counters.workgroups += 1;

@@ -301,6 +301,7 @@ struct Workgroup {
     WorkgroupObserver* observer = nullptr;
     bool observe_global_memory = false;         // observer && observer->observes_global_memory()
     bool observer_reads_only_operands = false;  // observer && observer->reads_only_operands()
+    bool observes_every_landing = false;        // observer && observer->observes_every_landing()
     const std::uint8_t* watched = nullptr;      // observer->watched_instructions()
     // What the memory paths hand the observer: one per workgroup, refilled
     // for each access (1 KiB, not worth an allocation per instruction).
@@ -349,6 +350,7 @@ struct Workgroup {
         observer = nullptr;
         observe_global_memory = false;
         observer_reads_only_operands = false;
+        observes_every_landing = false;
         watched = nullptr;
         barriers = 0;
         weak = nullptr;

@@ -1686,30 +1686,37 @@ std::string vmem_landing_body(bool fact_holds) {
 }
 
 // Every counter entry an observer is told of, without global memory. With
-// operands_only it reads no register value, as the checkers, and counts the
-// vmcnt entries issued already landed.
+// operands_only it reads no register value, as the checkers; without
+// every_landing it wants landed() only where it must come (as the checkers).
+struct EntryStats {
+    unsigned vm_landed_at_issue = 0;  // vmcnt entries issued already landed
+    unsigned landings = 0, store_landings = 0;
+};
 struct EntryRecorder : WorkgroupObserver {
     std::vector<EntryRecord>& log;
-    bool operands_only;
-    unsigned& vm_landed_at_issue;
-    EntryRecorder(std::vector<EntryRecord>& into, bool reads_only_operands, unsigned& landed_count)
-        : log(into), operands_only(reads_only_operands), vm_landed_at_issue(landed_count) {}
+    EntryStats& stats;
+    bool operands_only, every_landing;
+    EntryRecorder(std::vector<EntryRecord>& into, EntryStats& counts, bool reads_only_operands, bool every)
+        : log(into), stats(counts), operands_only(reads_only_operands), every_landing(every) {}
     bool observes_global_memory() const override { return false; }
     bool reads_only_operands() const override { return operands_only; }
+    bool observes_every_landing() const override { return every_landing; }
     void issued(const Wave&, const ExecInst&, const InFlightMemoryOp& p) override {
         log.emplace_back('i', p.inst_index, p.dest, p.reg, p.dwords, p.lanes);
-        vm_landed_at_issue += p.counter == WaitCounter::vm && p.landed;
+        stats.vm_landed_at_issue += p.counter == WaitCounter::vm && p.landed;
     }
     void landed(const Wave&, const InFlightMemoryOp& p) override {
         log.emplace_back('l', p.inst_index, p.dest, p.reg, p.dwords, p.lanes);
+        ++stats.landings;
+        stats.store_landings += p.writes_memory;
     }
 };
 struct EntryWatcher : DispatchObserver {
     std::vector<EntryRecord> log;
-    bool operands_only = false;
-    unsigned vm_landed_at_issue = 0;
+    EntryStats stats;
+    bool operands_only = false, every_landing = true;
     std::unique_ptr<WorkgroupObserver> start(std::uint64_t) override {
-        return std::make_unique<EntryRecorder>(log, operands_only, vm_landed_at_issue);
+        return std::make_unique<EntryRecorder>(log, stats, operands_only, every_landing);
     }
     void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
 };
@@ -1782,7 +1789,7 @@ TEST_CASE("vector memory loads landing at issue equal the general path", "[exec]
         }
         CHECK(watchers[0].log == watchers[1].log);
         CHECK(watchers[0].log.size() > 20);
-        CHECK(watchers[0].vm_landed_at_issue == 0);
+        CHECK(watchers[0].stats.vm_landed_at_issue == 0);
         // Under an observer that reads only operands (the checkers), the
         // loads that may land at issue do, their entries marked landed and
         // otherwise as the observer would see them.
@@ -1801,7 +1808,7 @@ TEST_CASE("vector memory loads landing at issue equal the general path", "[exec]
             }
             CHECK(counters[0] == r.counters);
             CHECK(operands_only.log == watchers[0].log);
-            CHECK(operands_only.vm_landed_at_issue > 0);
+            CHECK(operands_only.stats.vm_landed_at_issue > 0);
         }
         // Not vacuous: trip t stores what P (t = 0) or L1 and L2 of the trip
         // before read (from byte 64 t), v10 what R1 left before its wait
@@ -1912,6 +1919,23 @@ TEST_CASE("s_waitcnt of entries with nothing to land equals retiring them one by
         CHECK(counters[0] == counters[i]);
     }
     CHECK(watchers[0].log == watchers[1].log);
+    // An observer that reads only operands and wants landed() only where it
+    // must come (the checkers): the same run, and every store's landing.
+    {
+        EntryWatcher checker_like;
+        checker_like.operands_only = true;
+        checker_like.every_landing = false;
+        TestRun run(input.size());
+        run.fill(1, input);
+        run.observer = &checker_like;
+        const DispatchResult r = run.run(programs[0]);
+        REQUIRE(r.ok());
+        CHECK(run.read(0, input.size()) == results[0]);
+        CHECK(r.counters == counters[0]);
+        CHECK(checker_like.stats.store_landings == watchers[0].stats.store_landings);
+        CHECK(checker_like.stats.store_landings > 0);
+        CHECK(checker_like.stats.landings < watchers[0].stats.landings);
+    }
     // Not vacuous: the values the ISA gives.
     const auto at = [&](unsigned block, unsigned lane) { return results[0][block * 64 + lane]; };
     CHECK(at(0, 5) == 5u);  // ds_read_b32 of the LDS writes
