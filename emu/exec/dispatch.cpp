@@ -487,6 +487,7 @@ private:
         w.scc = false;
         w.executed = 0;
         w.stretch_first = Wave::no_stretch;
+        w.lds_verified.fill(0);  // another workgroup's patterns verify nothing here
         w.pending.clear();
         w.gws_wait = GwsWait::none;
         zero_bytes(w.sreg, sizeof w.sreg);

@@ -592,17 +592,23 @@ void lds_access_facts(Program& p, ExecFn ds_read, ExecFn ds_write) {
 // and nothing between writes that VGPR, while no load anywhere in the
 // program may land in it. Then the VGPR holds the same values at both:
 // the second's lanes have the relative pattern the first found.
-void lds_address_verifiers(Program& p, const LdsAnalysis& analysis, ExecFn ds_read, ExecFn ds_write) {
-    const auto is_access = [&](const ExecInst& e) {
-        return (e.fn == ds_read || e.fn == ds_write) && e.src[0].kind == Src::Kind::vgpr;
-    };
-    std::vector<std::uint8_t> landed_in(vector_file_size, 0);  // registers some load may land in
+// The vector registers some load of the program may land in.
+std::vector<std::uint8_t> registers_loads_land_in(const LdsAnalysis& analysis) {
+    std::vector<std::uint8_t> landed_in(vector_file_size, 0);
     for (const std::uint32_t j : analysis.loads) {
         const Landing& landing = analysis.landing[j];
         const unsigned first = landing.all ? 0 : landing.range.first;
         const unsigned end = landing.all ? vector_file_size : landing.range.first + landing.range.count;
         for (unsigned r = first; r < end && r < vector_file_size; ++r) landed_in[r] = 1;
     }
+    return landed_in;
+}
+
+void lds_address_verifiers(Program& p, const LdsAnalysis& analysis, ExecFn ds_read, ExecFn ds_write,
+                           const std::vector<std::uint8_t>& landed_in) {
+    const auto is_access = [&](const ExecInst& e) {
+        return (e.fn == ds_read || e.fn == ds_write) && e.src[0].kind == Src::Kind::vgpr;
+    };
     std::vector<std::uint8_t> entered(p.code.size(), 0);  // reached other than from the instruction before
     entered[p.entry] = 1;
     for (const ExecInst& e : p.code)
@@ -629,6 +635,145 @@ void lds_address_verifiers(Program& p, const LdsAnalysis& analysis, ExecFn ds_re
                 break;
             }
             if (analysis.may_touch(k, address)) break;
+        }
+    }
+}
+
+// Whether `e` adds the same value to every lane of VGPR `a` and writes the
+// sum back to `a`: v_add_u32 a, s|k, a (either order) or v_subrev_u32 a,
+// s|k, a (a - s), the other operand an SGPR or a constant, without DPP,
+// SDWA, abs/neg, clamp or omod. With every lane active (EXEC is not written
+// between: the caller) the lanes' addresses relative to lane 0's stay as
+// they were, mod 2^32.
+bool uniform_add_to(const ExecInst& e, std::uint16_t a) {
+    if (!e.inst || e.dst.kind != Src::Kind::vgpr || e.dst.index != a || e.dst.dwords != 1) return false;
+    const Op op = e.inst->op;
+    if (op != Op::v_add_u32 && op != Op::v_subrev_u32) return false;
+    if (e.dpp || e.transform[0] || e.transform[1] || e.output_modifiers || e.sdwa_dst) return false;
+    const auto uniform = [](const Src& s) {
+        return (s.kind == Src::Kind::sreg || s.kind == Src::Kind::imm) && s.dwords == 1;
+    };
+    const auto is_a = [&](const Src& s) { return s.kind == Src::Kind::vgpr && s.index == a && s.dwords == 1; };
+    if (op == Op::v_subrev_u32) return uniform(e.src[0]) && is_a(e.src[1]);
+    return (uniform(e.src[0]) && is_a(e.src[1])) || (is_a(e.src[0]) && uniform(e.src[1]));
+}
+
+// Whether `e` is a VALU op that may read vector range `r` but cannot write it:
+// a VALU op writes only its destination (besides v_swap_b32, which writes
+// its source too, and the M0-relative moves).
+bool valu_only_reads(const Program& p, const ExecInst& e, const VectorRange& r) {
+    if (!e.inst) return false;
+    const OpInfo& info = e.inst->info();
+    const Family f = info.family;
+    if (f != Family::VOP1 && f != Family::VOP2 && f != Family::VOPC && f != Family::VOP3 && f != Family::VOP3P)
+        return false;
+    if (e.inst->op == Op::v_swap_b32 || info.has(OF_M0_RELATIVE) || info.has(OF_MFMA)) return false;
+    return !vector_range(p, e.dst).overlaps(r) && !vector_range(p, e.sdst).overlaps(r);
+}
+
+// ExecInst::lds_loop_slot() and lds_verifier_slot(), for the accesses
+// without a straight-line verifier (lds_address_verifiers). Every
+// ds_read/ds_write through an address VGPR that has a slot records there
+// what it finds (Wave::lds_verified), so the slot holds the finding of the
+// last access through that VGPR the wave made. A forward data-flow over the
+// code, per address VGPR, finds the accesses where, on every path, such an
+// access came before and since then only uniform adds (uniform_add_to)
+// changed the VGPR and nothing wrote EXEC (with EXEC unchanged since, the
+// access's own full EXEC was the add's): a loop's access at a base that
+// advances by an SGPR or a constant, across branches and barriers. A path
+// from the kernel's entry with no access through the VGPR yet may meet
+// those: on it the slot is still empty (it is cleared when the wave starts),
+// and the access looks for itself, as on a loop's first trip. Such an
+// access reads the slot (lds_loop_slot()), and its lds_address_verifier
+// names the last access on the paths, the latest in the code where they
+// differ (whose memo tells whether its pattern is this one's). Not where a
+// load may land in the VGPR, nor in code with indirect branches; at most
+// Wave::lds_verifier_slots VGPRs get a slot.
+void lds_loop_verifiers(Program& p, const LdsAnalysis& analysis, ExecFn ds_read, ExecFn ds_write,
+                        const std::vector<std::uint8_t>& landed_in) {
+    static_assert(Wave::lds_verifier_slots < 16, "ExecInst::lds_slots holds a slot number in four bits");
+    if (analysis.indirect_branches) return;
+    const auto is_access = [&](const ExecInst& e) {
+        return (e.fn == ds_read || e.fn == ds_write) && e.src[0].kind == Src::Kind::vgpr && e.src[0].dwords == 1;
+    };
+    const std::uint32_t n = static_cast<std::uint32_t>(p.insts.size());
+    std::vector<std::uint16_t> tracked;  // address VGPRs of accesses that could use a loop verifier
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const ExecInst& e = p.code[i];
+        if (!is_access(e) || e.lds_address_verifier || e.src[0].index >= vector_file_size || landed_in[e.src[0].index])
+            continue;
+        if (std::find(tracked.begin(), tracked.end(), e.src[0].index) == tracked.end())
+            tracked.push_back(e.src[0].index);
+    }
+    // The state on entry to each instruction: unreached; none (no access
+    // through the VGPR since the kernel's entry); index + 1 of the last
+    // access (the latest in the code where paths differ), only uniform adds
+    // since; or lost.
+    constexpr std::uint32_t unreached = 0, none = 0xfffffffeu, lost = 0xffffffffu;
+    const auto merge = [&](std::uint32_t at, std::uint32_t state) {
+        if (at == unreached || at == none) return state == none && at == none ? none : state;
+        if (state == none) return at;
+        return at == lost || state == lost ? lost : std::max(at, state);
+    };
+    std::vector<std::uint32_t> in(p.code.size());
+    std::vector<std::uint32_t> work;
+    unsigned slots = 0;
+    for (const std::uint16_t a : tracked) {
+        if (slots == Wave::lds_verifier_slots) break;
+        const VectorRange address{a, 1};
+        std::fill(in.begin(), in.end(), unreached);
+        const auto flow = [&](std::uint32_t to, std::uint32_t state) {
+            if (to >= n) return;  // the end of the code (a fault), or no target
+            const std::uint32_t merged = merge(in[to], state);
+            if (merged == in[to]) return;
+            in[to] = merged;
+            work.push_back(to);
+        };
+        flow(p.entry, none);
+        while (!work.empty()) {
+            const std::uint32_t k = work.back();
+            work.pop_back();
+            const ExecInst& e = p.code[k];
+            const OpInfo& info = e.inst->info();
+            const auto names_exec = [](const Src& d) {
+                return d.kind == Src::Kind::sreg && d.index <= 127 && d.index + std::max<unsigned>(d.dwords, 1) > 126;
+            };
+            const bool writes_exec = info.has(OF_WRITES_EXEC) || names_exec(e.dst) || names_exec(e.sdst);
+            std::uint32_t out = in[k];
+            if (is_access(e) && e.src[0].index == a) {
+                const bool writes_address = vector_range(p, e.dst).overlaps(address) ||
+                                            vector_range(p, e.src[1]).overlaps(address) ||
+                                            vector_range(p, e.src[2]).overlaps(address);
+                out = writes_address || writes_exec ? lost : k + 1;
+            } else if (out != none && (writes_exec || (!uniform_add_to(e, a) && analysis.may_touch(k, address) &&
+                                                       !valu_only_reads(p, e, address)))) {
+                out = lost;
+            }
+            if (info.has(OF_ENDPGM)) continue;
+            bool falls_through = true, jumps = false;
+            if (info.has(OF_BRANCH)) {
+                jumps = e.target != Program::no_target;
+                falls_through = e.inst->op != Op::s_branch;
+            }
+            if (jumps) flow(e.target, out);
+            if (falls_through) flow(e.next, out);
+        }
+        std::vector<std::uint32_t> verified;  // the accesses through `a` that the slot verifies
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const ExecInst& e = p.code[i];
+            const std::uint32_t state = in[i];
+            if (is_access(e) && e.src[0].index == a && !e.lds_address_verifier && state != unreached && state != none &&
+                state != lost)
+                verified.push_back(i);
+        }
+        if (verified.empty()) continue;
+        const auto slot = static_cast<std::uint8_t>(++slots);
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (is_access(p.code[i]) && p.code[i].src[0].index == a)
+                p.code[i].lds_slots = static_cast<std::uint8_t>((p.code[i].lds_slots & 0xf0u) | slot);
+        for (const std::uint32_t i : verified) {
+            p.code[i].lds_slots = static_cast<std::uint8_t>((p.code[i].lds_slots & 0x0fu) | (slot << 4));
+            p.code[i].lds_address_verifier = in[i];
         }
     }
 }
@@ -867,8 +1012,10 @@ void build_code(Program& p) {
         p, analysis, [&](const ExecInst& e) { return e.fn == vmem_load; },
         [](ExecInst& e, bool safe) { e.vmem_lands_at_issue = safe; });
     buffer_load_forms(p, vmem_load);
-    lds_address_verifiers(p, analysis, ds_read, ds_write);
+    const std::vector<std::uint8_t> landed_in = registers_loads_land_in(analysis);
+    lds_address_verifiers(p, analysis, ds_read, ds_write, landed_in);
     lds_access_facts(p, ds_read, ds_write);
+    lds_loop_verifiers(p, analysis, ds_read, ds_write, landed_in);
     build_fp32_denorm_variants(p, table);
     p.wave_order_matters = std::any_of(p.insts.begin(), p.insts.end(), wave_order_matters);
 }
@@ -944,6 +1091,7 @@ void use_general_paths(Program& program) {
             e.buffer_dword_offen = false;
             e.vmem_lands_at_issue = false;
             e.lds_address_verifier = 0;
+            e.lds_slots = 0;
             e.lds_whole_dwords = 0;
             e.multiply_add_run_in_place = 0;
         }

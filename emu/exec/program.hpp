@@ -126,11 +126,25 @@ struct alignas(64) ExecInst {
     // more lines) and the format table (callgrind, 256^3 dpp0_32).
     std::uint16_t lds_offset = 0;
     std::uint8_t lds_whole_dwords = 0;
+    // ds_read/ds_write, two Wave::lds_verified slots, each 1 + the slot or 0
+    // for none: in the low four bits the slot of its address VGPR, where it
+    // records the lane pattern it finds the VGPR in; in the high four the
+    // one it reads to skip looking (lds_address_verifier).
+    // lds_verifier_slot(), lds_loop_slot().
+    std::uint8_t lds_slots = 0;
+    unsigned lds_verifier_slot() const { return lds_slots & 15u; }
+    unsigned lds_loop_slot() const { return lds_slots >> 4; }
     // ds_read/ds_write: index + 1 of the ds_read/ds_write just before this
     // one in straight-line code that addresses through the same VGPR, which
     // nothing writes in between (program.cpp, lds_address_verifiers); 0: none.
     // When that one found the address VGPR in its conflict memo's lane
-    // pattern, this one need not look again (sem_lds.cpp).
+    // pattern, this one need not look again (sem_lds.cpp). With
+    // lds_loop_slot(), across branches and barriers: on every path to this
+    // one the VGPR had only uniform adds and nothing wrote EXEC since the
+    // last access through it (a loop's access at a base that advances by an
+    // SGPR or a constant), which left what it found in the wave's
+    // Wave::lds_verified[lds_loop_slot() - 1]; this names that access (the
+    // latest in the code where paths differ).
     std::uint32_t lds_address_verifier = 0;
     // Multiply-adds: how many instructions from this one on (at least 1) have
     // the same function and flush flags, so that one call can run them all.
@@ -241,7 +255,7 @@ std::string register_operand_error(const Program& program, const ExecInst& e);
 
 // Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
 // row_dpp_vgprs, plain, multiply_add_run(_in_place), lds_lands_at_issue,
-// lds_address_verifier, lds_whole_dwords, buffer_dword_offen,
+// lds_address_verifier, lds_slots, lds_whole_dwords, buffer_dword_offen,
 // vmem_lands_at_issue, DppPattern::row_local; SALU
 // forms go back to their op's general function), in every denorm mode's
 // code, so that each instruction takes the general path (fetch, a

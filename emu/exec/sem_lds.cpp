@@ -578,6 +578,13 @@ void observe(Wave& w, const ExecInst& e, bool write, u64 exec, unsigned bytes, u
     access.lds_offsets = nullptr;
 }
 
+// What an access through an address VGPR with a slot found
+// (ExecInst::lds_verifier_slot(), Wave::lds_verified): the pattern its VGPR
+// had, or 0. The accesses the slot verifies read it (address_repeats).
+inline void record_verified(Wave& w, const ExecInst& e, std::uint64_t pattern) {
+    if (const unsigned slot = e.lds_verifier_slot()) w.lds_verified[slot - 1] = pattern;
+}
+
 void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write, const LdsLaneAddresses& a) {
     Counters& c = w.group->counters;
     const u64 active = popcount(exec);
@@ -589,6 +596,7 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
     // the address VGPR's pattern (lane l's base minus lane 0's).
     memo.verified_wave = &w;
     memo.verified_pattern = exec == ~0ull && a.elements == 1 ? memo.pattern_id : 0;
+    record_verified(w, e, memo.verified_pattern);
     if (w.group->observer) observe(w, e, write, exec, f.bytes, a.elements, exec ? memo.pattern_id : 0, a.byte);
 }
 
@@ -616,8 +624,24 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
 // access on this thread (a wave's thread changes only at a barrier, which
 // the verifier's code does not pass), so the verifier's memo tells what it
 // found then. Otherwise one pass over the lanes.
+// With ExecInst::lds_loop_slot(), the wave's slot holds what its last
+// access through the VGPR found (Wave::lds_verified, record_verified), and
+// only uniform adds changed the VGPR since (program.cpp,
+// lds_loop_verifiers): the lanes' relative pattern is still that one.
+// lds_address_verifier's memo, if it still holds that pattern, tells
+// whether it is this memo's.
 bool address_repeats(const Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
-    if (e.lds_address_verifier) {
+    if (const unsigned slot = e.lds_loop_slot()) {
+        if (const std::uint64_t found = w.lds_verified[slot - 1]) {
+            if (memo.same_as == found) return true;
+            const LdsConflictMemo* by = w.group->lds_memo[e.lds_address_verifier - 1].get();
+            if (by && by->pattern_id == found) {
+                if (!lds_patterns_equal(by->relative[0], memo.relative[0])) return false;
+                memo.same_as = found;
+                return true;
+            }
+        }
+    } else if (e.lds_address_verifier) {
         const LdsConflictMemo* by = w.group->lds_memo[e.lds_address_verifier - 1].get();
         if (by && by->verified_wave == &w && by->verified_pattern) {
             if (memo.same_as == by->verified_pattern) return true;
@@ -659,6 +683,10 @@ __attribute__((always_inline)) inline LdsConflictMemo* repeated_whole_access(Wav
 __attribute__((always_inline)) inline bool address_verified(const Wave& w, const ExecInst& e,
                                                             const LdsConflictMemo& memo) {
     if (!e.lds_address_verifier) return false;
+    if (const unsigned slot = e.lds_loop_slot()) {
+        const std::uint64_t found = w.lds_verified[slot - 1];
+        return found && memo.same_as == found;
+    }
     const LdsConflictMemo* by = w.group->lds_memo[e.lds_address_verifier - 1].get();
     return by && by->verified_wave == &w && by->verified_pattern && memo.same_as == by->verified_pattern;
 }
@@ -683,6 +711,7 @@ __attribute__((always_inline)) inline void count_repeated(Wave& w, const ExecIns
     c.lds_bank_conflict_cycles += memo.cycles;
     memo.verified_wave = &w;
     memo.verified_pattern = memo.pattern_id;
+    record_verified(w, e, memo.pattern_id);
 }
 __attribute__((always_inline)) inline void account_repeated(Wave& w, const ExecInst& e, bool write,
                                                             LdsConflictMemo& memo) {

@@ -266,6 +266,16 @@ struct alignas(64) Wave {
     std::uint8_t gws_resource = 0;
     bool gws_flag = false;
     std::uint32_t gws_inst = 0;
+    // By ExecInst::lds_verifier_slot() - 1: the lane pattern (its
+    // LdsConflictMemo::pattern_id) in which the last ds_read/ds_write
+    // through that slot's address VGPR found the VGPR, in this wave of this
+    // workgroup; 0: none, or not all lanes. The accesses it verifies
+    // (ExecInst::lds_loop_slot()) read it. Last in the wave: its stores at
+    // every such access fall at the 4 KiB offsets of the rows of v15 and
+    // v31, not of the low VGPRs the next handlers read (as the fields above
+    // do: "Nothing stored per instruction", dispatch.cpp).
+    static constexpr unsigned lds_verifier_slots = 8;
+    std::array<std::uint64_t, lds_verifier_slots> lds_verified{};
 
     std::uint64_t read64(unsigned code) const {
         std::uint64_t value;

@@ -1276,7 +1276,12 @@ TEST_CASE("LDS reads landing at issue and verified addresses equal the general p
     CHECK_FALSE(lands_at_issue(p, "ds_read_b32 v24, v10 offset:2048"));
     CHECK(lands_at_issue(p, "ds_read_b32 v40, v11"));
     const auto verifier = [&](const char* text) { return p.code[instruction_at(p, text)].lds_address_verifier; };
-    CHECK(verifier("ds_read_b64 v[12:13], v10") == 0);
+    // The loop's first read through v10: the last one of the trip before
+    // verifies it (v10 has only had 16 added since), none on the first trip.
+    CHECK(verifier("ds_read_b64 v[12:13], v10") == instruction_at(p, "ds_read_b32 v24, v10 offset:2048") + 1);
+    CHECK(p.code[instruction_at(p, "ds_read_b64 v[12:13], v10")].lds_loop_slot() ==
+          p.code[instruction_at(p, "ds_read_b32 v24, v10 offset:2048")].lds_verifier_slot());
+    CHECK(verifier("ds_read_b32 v40, v11") == 0);  // v11 is multiplied afresh each trip
     CHECK(verifier("ds_read_b64 v[14:15], v10 offset:512") == instruction_at(p, "ds_read_b64 v[12:13], v10") + 1);
     CHECK(verifier("ds_read_b32 v41, v11 offset:256") == instruction_at(p, "ds_read_b32 v40, v11") + 1);
     CHECK(verifier("ds_read_b32 v42, v11 offset:512") == 0);
@@ -1337,6 +1342,142 @@ TEST_CASE("LDS reads landing at issue and verified addresses equal the general p
     CHECK(at(1, 3, 5, 1) == at(0, 1, 5, 0));               // ... the second time: the first time's v16
     CHECK(at(2, 3, 5, 0) == at(1, 1, 5, 2));               // v34: v18 of the time before (wait skipped)
     CHECK(at(0, 4, 5, 0) == 0x10000u + 2048 / 4 + 2 * 5);  // v50: after lgkmcnt(0), R3's LDS value
+}
+
+// Loop verifiers (program.cpp, lds_loop_verifiers): an LDS access whose
+// address VGPR only had an SGPR or a constant added since the last access
+// through it, on every path, with nothing writing EXEC in between, takes
+// that access's finding (Wave::lds_verified, which every access through the
+// VGPR writes) instead of comparing its lanes.
+// What the analysis finds, for the kinds of code between two trips; and
+// runs against the general path (no verifiers) of two waves in each of
+// three workgroups, whose address patterns differ (workgroup 1: every lane
+// twice as far apart), one after another on one thread: a finding left over
+// from the workgroup before must verify nothing (the slots start empty).
+// Each lane reads back what it and its neighbour wrote, in the LDS the
+// workgroup zeroed first (LDS is not cleared between workgroups, whose
+// order on two threads varies).
+namespace {
+
+// `between`: the code between the trip's last access through v10 and its end.
+std::string loop_verifier_body(const std::string& between) {
+    return R"(
+  v_lshlrev_b32 v40, 2, v0
+  v_mov_b32 v41, 0
+  ds_write_b32 v40, v41
+  ds_write_b32 v40, v41 offset:512
+  ds_write_b32 v40, v41 offset:1024
+  ds_write_b32 v40, v41 offset:1536
+  ds_write_b32 v40, v41 offset:2048
+  ds_write_b32 v40, v41 offset:2560
+  ds_write_b32 v40, v41 offset:3072
+  ds_write_b32 v40, v41 offset:3584
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  v_lshlrev_b32 v10, 2, v0
+  v_lshlrev_b32 v11, 3, v0
+  s_cmp_eq_u32 s2, 1
+  s_cselect_b64 vcc, -1, 0
+  v_cndmask_b32 v10, v10, v11, vcc
+  v_add_u32 v20, 0x100, v0
+  s_mov_b32 s20, 5
+  s_mov_b32 s21, 8
+  v_mov_b32 v30, 0
+.Lloop:
+  ds_write_b32 v10, v20
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  ds_read_b64 v[12:13], v10
+  s_waitcnt lgkmcnt(0)
+  v_add_u32 v30, v30, v12
+  v_mul_lo_u32 v13, v13, 3
+  v_add_u32 v30, v30, v13
+  v_add_u32 v30, v30, v10
+  v_add_u32 v20, 1, v20
+  s_barrier
+)" + between +
+           R"(
+  s_sub_u32 s20, s20, 1
+  s_cmp_eq_u32 s20, 0
+  s_cbranch_scc0 .Lloop
+  s_lshl_b32 s22, s2, 9
+  v_lshlrev_b32 v31, 2, v0
+  v_add_u32 v31, s22, v31
+  global_store_dword v31, v30, s[4:5]
+)";
+}
+
+}  // namespace
+
+TEST_CASE("LDS accesses verified across a loop's trips equal the general path", "[exec][lds][fast_paths]") {
+    struct Case {
+        const char* between;
+        const char* verifier;  // of the trip's first access, or nullptr: none
+    };
+    const char* const read = "ds_read_b64 v[12:13], v10";
+    const Case cases[] = {
+        {"  v_add_u32 v10, s21, v10", read},
+        {"  v_add_u32 v10, v10, 4\n  v_subrev_u32 v10, s21, v10\n  v_add_u32 v10, 0x200, v10", read},
+        {"  v_sub_u32 v10, 0x800, v10", nullptr},                        // 0x800 - v10: the lanes' order reversed
+        {"  v_add_u32 v10, v0, v10", nullptr},                           // a different amount in each lane
+        {"  v_mov_b32 v10, v10", nullptr},                               // any other write
+        {"  s_mov_b64 exec, exec\n  v_add_u32 v10, s21, v10", nullptr},  // EXEC written
+        // Another access on some trips: the slot holds what the last one
+        // found; the latest in the code is named.
+        {"  s_cmp_eq_u32 s20, 3\n  s_cbranch_scc1 .Lother\n  ds_write_b32 v10, v20 offset:2048\n"
+         ".Lother:\n  v_add_u32 v10, s21, v10",
+         "ds_write_b32 v10, v20 offset:2048"},
+        // Another write on some trips: lost on that path.
+        {"  s_cmp_eq_u32 s20, 3\n  s_cbranch_scc1 .Lother\n  v_add_u32 v10, v0, v10\n"
+         ".Lother:\n  v_add_u32 v10, s21, v10",
+         nullptr},
+    };
+    KernelOptions options;
+    options.lds_bytes = 4096;
+    for (const Case& c : cases) {
+        INFO("between the trips: " << c.between);
+        const CodeObject co = assemble_kernel(loop_verifier_body(c.between), options);
+        const std::array<Program, 2> programs = fast_and_general(co);
+        const Program& p = programs[0];
+        const ExecInst& first = p.code[instruction_at(p, "ds_write_b32 v10, v20")];
+        const ExecInst& last = p.code[instruction_at(p, read)];
+        if (c.verifier) {
+            CHECK(first.lds_address_verifier == instruction_at(p, c.verifier) + 1);
+            CHECK(first.lds_loop_slot() != 0);
+        } else {
+            CHECK(first.lds_loop_slot() == 0);
+            CHECK(first.lds_address_verifier == 0);
+        }
+        // The read after the barrier: verified by the write before it. Every
+        // access through v10 records in the same slot.
+        CHECK(last.lds_address_verifier == first.index + 1);
+        CHECK(last.lds_loop_slot() != 0);
+        CHECK(last.lds_verifier_slot() == last.lds_loop_slot());
+        CHECK(first.lds_verifier_slot() == last.lds_loop_slot());
+        // Runs: fast and general, on one thread (the waves' slots reused
+        // from workgroup to workgroup) and on two.
+        for (const unsigned threads : {1u, 2u}) {
+            INFO(threads << " threads");
+            std::vector<std::uint32_t> results[2];
+            Counters counters[2];
+            for (unsigned i = 0; i < 2; ++i) {
+                TestRun run(3 * 128);
+                run.grid = {3, 1, 1};
+                run.block = {128, 1, 1};
+                run.threads = threads;
+                const DispatchResult r = run.run(programs[i]);
+                INFO((r.fault ? r.fault->message : std::string()));
+                REQUIRE(r.ok());
+                results[i] = run.read(0, 3 * 128);
+                counters[i] = r.counters;
+            }
+            CHECK(results[0] == results[1]);
+            CHECK(counters[0] == counters[1]);
+            // Not vacuous: workgroup 1's lanes are twice as far apart.
+            CHECK(results[0][5] != results[0][128 + 5]);
+            CHECK(results[0][5] == results[0][256 + 5]);
+        }
+    }
 }
 
 // VALU ops whose sources are VGPRs, SGPRs or constants used as they are,
