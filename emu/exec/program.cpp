@@ -768,6 +768,7 @@ void lds_loop_verifiers(Program& p, const LdsAnalysis& analysis, ExecFn ds_read,
         }
         if (verified.empty()) continue;
         const auto slot = static_cast<std::uint8_t>(++slots);
+        p.lds_verifier_slots = slots;
         for (std::uint32_t i = 0; i < n; ++i)
             if (is_access(p.code[i]) && p.code[i].src[0].index == a)
                 p.code[i].lds_slots = static_cast<std::uint8_t>((p.code[i].lds_slots & 0xf0u) | slot);
@@ -1102,6 +1103,7 @@ void use_general_paths(Program& program) {
         pattern->row_local = pattern->half_local = false;
     general(program.code);
     for (std::vector<ExecInst>& code : program.code_by_fp32_denorm) general(code);
+    program.lds_verifier_slots = 0;
 }
 
 const ExecInst* Program::code_for(FloatDenormMode fp32_denorm) const {

@@ -220,6 +220,7 @@ struct Program {
     std::vector<std::unique_ptr<DppPattern>> dpp_patterns;  // distinct patterns (instructions share them)
     std::vector<MultiplyAddStep> multiply_add_steps;        // by instruction index
     unsigned vgprs_used = 0;                                // highest VGPR index touched + 1 (zeroed per wave)
+    unsigned lds_verifier_slots = 0;                        // Wave::lds_verified slots used (cleared per wave)
     unsigned agprs_used = 0;
     // Some instruction's effect depends on the order in which a workgroup's
     // waves run between two barriers (see build_code): launch() then runs
