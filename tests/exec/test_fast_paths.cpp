@@ -1359,9 +1359,10 @@ TEST_CASE("LDS reads landing at issue and verified addresses equal the general p
 // order on two threads varies).
 namespace {
 
-// `between`: the code between the trip's last access through v10 and its end.
-std::string loop_verifier_body(const std::string& between) {
-    return R"(
+// The loop kernels' start: the workgroup's LDS zeroed, v10 the lanes' LDS
+// addresses (4 bytes apart, 8 in workgroup 1), v20 the values to write, v30
+// the sum to store.
+const char* const lds_loop_prologue = R"(
   v_lshlrev_b32 v40, 2, v0
   v_mov_b32 v41, 0
   ds_write_b32 v40, v41
@@ -1380,9 +1381,46 @@ std::string loop_verifier_body(const std::string& between) {
   s_cselect_b64 vcc, -1, 0
   v_cndmask_b32 v10, v10, v11, vcc
   v_add_u32 v20, 0x100, v0
-  s_mov_b32 s20, 5
-  s_mov_b32 s21, 8
   v_mov_b32 v30, 0
+)";
+// Their end: the trip count in s20, then each work-item's v30 to p0 (one
+// dword per work-item of the grid).
+const char* const lds_loop_epilogue = R"(  s_sub_u32 s20, s20, 1
+  s_cmp_eq_u32 s20, 0
+  s_cbranch_scc0 .Lloop
+  s_waitcnt lgkmcnt(0)
+  s_lshl_b32 s23, s2, 9
+  v_lshlrev_b32 v31, 2, v0
+  v_add_u32 v31, s23, v31
+  global_store_dword v31, v30, s[4:5]
+)";
+
+// A loop kernel run on the fast and on the general program (index 0, 1):
+// three workgroups of 128 work-items on `threads` host threads.
+struct LdsLoopRuns {
+    std::vector<std::uint32_t> results[2];
+    Counters counters[2];
+    std::string faults[2];  // the fault's message, or empty
+};
+LdsLoopRuns run_lds_loop(const std::array<Program, 2>& programs, unsigned threads) {
+    LdsLoopRuns runs;
+    for (unsigned i = 0; i < 2; ++i) {
+        TestRun run(3 * 128);
+        run.grid = {3, 1, 1};
+        run.block = {128, 1, 1};
+        run.threads = threads;
+        const DispatchResult r = run.run(programs[i]);
+        runs.faults[i] = r.fault ? r.fault->message : std::string();
+        runs.results[i] = run.read(0, 3 * 128);
+        runs.counters[i] = r.counters;
+    }
+    return runs;
+}
+
+// `between`: the code between the trip's last access through v10 and its end.
+std::string loop_verifier_body(const std::string& between) {
+    return std::string(lds_loop_prologue) + R"(  s_mov_b32 s20, 5
+  s_mov_b32 s21, 8
 .Lloop:
   ds_write_b32 v10, v20
   s_waitcnt lgkmcnt(0)
@@ -1396,15 +1434,7 @@ std::string loop_verifier_body(const std::string& between) {
   v_add_u32 v20, 1, v20
   s_barrier
 )" + between +
-           R"(
-  s_sub_u32 s20, s20, 1
-  s_cmp_eq_u32 s20, 0
-  s_cbranch_scc0 .Lloop
-  s_lshl_b32 s22, s2, 9
-  v_lshlrev_b32 v31, 2, v0
-  v_add_u32 v31, s22, v31
-  global_store_dword v31, v30, s[4:5]
-)";
+           "\n" + lds_loop_epilogue;
 }
 
 }  // namespace
@@ -1462,24 +1492,15 @@ TEST_CASE("LDS accesses verified across a loop's trips equal the general path", 
         // from workgroup to workgroup) and on two.
         for (const unsigned threads : {1u, 2u}) {
             INFO(threads << " threads");
-            std::vector<std::uint32_t> results[2];
-            Counters counters[2];
-            for (unsigned i = 0; i < 2; ++i) {
-                TestRun run(3 * 128);
-                run.grid = {3, 1, 1};
-                run.block = {128, 1, 1};
-                run.threads = threads;
-                const DispatchResult r = run.run(programs[i]);
-                INFO((r.fault ? r.fault->message : std::string()));
-                REQUIRE(r.ok());
-                results[i] = run.read(0, 3 * 128);
-                counters[i] = r.counters;
-            }
-            CHECK(results[0] == results[1]);
-            CHECK(counters[0] == counters[1]);
+            const LdsLoopRuns runs = run_lds_loop(programs, threads);
+            INFO(runs.faults[0] << runs.faults[1]);
+            REQUIRE(runs.faults[0].empty());
+            REQUIRE(runs.faults[1].empty());
+            CHECK(runs.results[0] == runs.results[1]);
+            CHECK(runs.counters[0] == runs.counters[1]);
             // Not vacuous: workgroup 1's lanes are twice as far apart.
-            CHECK(results[0][5] != results[0][128 + 5]);
-            CHECK(results[0][5] == results[0][256 + 5]);
+            CHECK(runs.results[0][5] != runs.results[0][128 + 5]);
+            CHECK(runs.results[0][5] == runs.results[0][256 + 5]);
         }
     }
 }
@@ -1515,27 +1536,7 @@ TEST_CASE("LDS accesses in random loops equal the general path", "[exec][lds][fa
     std::mt19937 rng(47);
     unsigned verified = 0;  // accesses given a loop slot, over all programs
     for (unsigned program = 0; program < 40; ++program) {
-        std::string body = R"(
-  v_lshlrev_b32 v40, 2, v0
-  v_mov_b32 v41, 0
-  ds_write_b32 v40, v41
-  ds_write_b32 v40, v41 offset:512
-  ds_write_b32 v40, v41 offset:1024
-  ds_write_b32 v40, v41 offset:1536
-  ds_write_b32 v40, v41 offset:2048
-  ds_write_b32 v40, v41 offset:2560
-  ds_write_b32 v40, v41 offset:3072
-  ds_write_b32 v40, v41 offset:3584
-  s_waitcnt lgkmcnt(0)
-  s_barrier
-  v_lshlrev_b32 v10, 2, v0
-  v_lshlrev_b32 v11, 3, v0
-  s_cmp_eq_u32 s2, 1
-  s_cselect_b64 vcc, -1, 0
-  v_cndmask_b32 v10, v10, v11, vcc
-  v_add_u32 v20, 0x100, v0
-  v_mov_b32 v30, 0
-  s_mov_b32 s20, 4
+        std::string body = std::string(lds_loop_prologue) + R"(  s_mov_b32 s20, 4
   s_mov_b32 s21, 4
   s_mov_b32 s22, 0x800
 .Lloop:
@@ -1551,38 +1552,18 @@ TEST_CASE("LDS accesses in random loops equal the general path", "[exec][lds][fa
                 body += item + "\n";
             }
         }
-        body += R"(  s_sub_u32 s20, s20, 1
-  s_cmp_eq_u32 s20, 0
-  s_cbranch_scc0 .Lloop
-  s_waitcnt lgkmcnt(0)
-  s_lshl_b32 s23, s2, 9
-  v_lshlrev_b32 v31, 2, v0
-  v_add_u32 v31, s23, v31
-  global_store_dword v31, v30, s[4:5]
-)";
+        body += lds_loop_epilogue;
         INFO("program " << program << ":\n" << body);
         const CodeObject co = assemble_kernel(body, options);
         const std::array<Program, 2> programs = fast_and_general(co);
         for (const ExecInst& e : programs[0].code) verified += e.lds_loop_slot() != 0;
         for (const unsigned threads : {1u, 2u}) {
             INFO(threads << " threads");
-            std::vector<std::uint32_t> results[2];
-            Counters counters[2];
-            std::string faults[2];
-            for (unsigned i = 0; i < 2; ++i) {
-                TestRun run(3 * 128);
-                run.grid = {3, 1, 1};
-                run.block = {128, 1, 1};
-                run.threads = threads;
-                const DispatchResult r = run.run(programs[i]);
-                faults[i] = r.fault ? r.fault->message : std::string();
-                results[i] = run.read(0, 3 * 128);
-                counters[i] = r.counters;
-            }
-            CHECK(faults[0] == faults[1]);
-            if (faults[0].empty()) {
-                CHECK(results[0] == results[1]);
-                CHECK(counters[0] == counters[1]);
+            const LdsLoopRuns runs = run_lds_loop(programs, threads);
+            CHECK(runs.faults[0] == runs.faults[1]);
+            if (runs.faults[0].empty()) {
+                CHECK(runs.results[0] == runs.results[1]);
+                CHECK(runs.counters[0] == runs.counters[1]);
             }
         }
     }
