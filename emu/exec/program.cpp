@@ -715,6 +715,15 @@ void lds_loop_verifiers(Program& p, const LdsAnalysis& analysis, ExecFn ds_read,
         if (state == none) return at;
         return at == lost || state == lost ? lost : std::max(at, state);
     };
+    // What writes EXEC, once for every address VGPR's pass.
+    const auto names_exec = [](const Src& d) {
+        return d.kind == Src::Kind::sreg && d.index <= 127 && d.index + std::max<unsigned>(d.dwords, 1) > 126;
+    };
+    std::vector<std::uint8_t> writes_exec(n);
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const ExecInst& e = p.code[k];
+        writes_exec[k] = e.inst->info().has(OF_WRITES_EXEC) || names_exec(e.dst) || names_exec(e.sdst);
+    }
     std::vector<std::uint32_t> in(p.code.size());
     std::vector<std::uint32_t> work;
     unsigned slots = 0;
@@ -735,18 +744,14 @@ void lds_loop_verifiers(Program& p, const LdsAnalysis& analysis, ExecFn ds_read,
             work.pop_back();
             const ExecInst& e = p.code[k];
             const OpInfo& info = e.inst->info();
-            const auto names_exec = [](const Src& d) {
-                return d.kind == Src::Kind::sreg && d.index <= 127 && d.index + std::max<unsigned>(d.dwords, 1) > 126;
-            };
-            const bool writes_exec = info.has(OF_WRITES_EXEC) || names_exec(e.dst) || names_exec(e.sdst);
             std::uint32_t out = in[k];
             if (is_access(e) && e.src[0].index == a) {
                 const bool writes_address = vector_range(p, e.dst).overlaps(address) ||
                                             vector_range(p, e.src[1]).overlaps(address) ||
                                             vector_range(p, e.src[2]).overlaps(address);
-                out = writes_address || writes_exec ? lost : k + 1;
-            } else if (out != none && (writes_exec || (!uniform_add_to(e, a) && analysis.may_touch(k, address) &&
-                                                       !valu_only_reads(p, e, address)))) {
+                out = writes_address || writes_exec[k] ? lost : k + 1;
+            } else if (out != none && (writes_exec[k] || (!uniform_add_to(e, a) && analysis.may_touch(k, address) &&
+                                                          !valu_only_reads(p, e, address)))) {
                 out = lost;
             }
             if (info.has(OF_ENDPGM)) continue;
