@@ -905,6 +905,50 @@ bool host_mode_free(const Inst& inst, const sem::Semantic& s) {
     }
 }
 
+// ExecInst::lds_block. An SGEMM kernel's k step is straight-line groups of
+// two LDS reads, an s_waitcnt and a run of multiply-adds (32x32 tiles: 56
+// of the loop's 90 instructions). Run one by one, each instruction costs the
+// run loop's dispatch, and each multiply-add run ends a counting stretch
+// (dispatch.cpp, run_wave). A block is a maximal sequence of such
+// instructions from a ds_read: ds_reads that may take the repeated whole
+// access's path (whole dwords, landing at issue), plain s_waitcnts, and
+// multiply-add runs whose steps read their VGPRs in place; each keeps its
+// op's own function (none of them can fault on that path: a register
+// outside the allocation, say, leaves the block), and nothing in it needs
+// the host's default float mode but the runs, which set their own. Worth it
+// with two reads and a run at least.
+void lds_multiply_add_blocks(Program& p, const sem::Table& table, ExecFn ds_read) {
+    const auto joins = [&](const ExecInst& e) -> unsigned {  // the instructions e brings, 0: none
+        if (!e.inst || e.fn != table[static_cast<std::size_t>(e.inst->op)].fn) return 0;
+        if (e.fn == ds_read && e.cls == InstClass::lds_read && e.lds_whole_dwords && e.lds_lands_at_issue &&
+            e.host_mode_free)
+            return 1;
+        if (e.cls == InstClass::waitcnt && e.inst->op == Op::s_waitcnt && e.host_mode_free) return 1;
+        if (e.multiply_add && e.cls == InstClass::valu && e.multiply_add_run_in_place == e.multiply_add_run)
+            return e.multiply_add_run;
+        return 0;
+    };
+    const std::size_t size = p.insts.size();
+    for (std::size_t head = 0; head < size;) {
+        ExecInst& e = p.code[head];
+        if (e.fn != ds_read || !joins(e)) {
+            ++head;
+            continue;
+        }
+        std::size_t end = head;
+        unsigned reads = 0, runs = 0;
+        for (unsigned n; end < size && (n = joins(p.code[end])) != 0; end += n) {
+            reads += p.code[end].fn == ds_read;
+            runs += p.code[end].multiply_add;
+        }
+        if (reads >= 2 && runs >= 1 && end - head <= 0xffff) {
+            e.lds_block = static_cast<std::uint16_t>(end - head);
+            e.fn = sem::lds_multiply_add_block;
+        }
+        head = end;
+    }
+}
+
 void build_code(Program& p) {
     const Target target = p.target;
     const sem::Table& table = semantics();
@@ -1022,6 +1066,7 @@ void build_code(Program& p) {
     lds_address_verifiers(p, analysis, ds_read, ds_write, landed_in);
     lds_access_facts(p, ds_read, ds_write);
     lds_loop_verifiers(p, analysis, ds_read, ds_write, landed_in);
+    lds_multiply_add_blocks(p, table, ds_read);
     build_fp32_denorm_variants(p, table);
     p.wave_order_matters = std::any_of(p.insts.begin(), p.insts.end(), wave_order_matters);
 }
@@ -1088,7 +1133,9 @@ void use_general_paths(Program& program) {
                     for (const auto& by_src1 : s.scalar_forms->fn)
                         for (ExecFn form : by_src1)
                             if (e.fn == form) e.fn = s.fn;
+                if (e.lds_block) e.fn = s.fn;  // a block's head back to its ds_read
             }
+            e.lds_block = 0;
             e.direct_vgprs = false;
             e.row_dpp_vgprs = false;
             e.multiply_add_run = 1;

@@ -153,6 +153,10 @@ struct alignas(64) ExecInst {
     // Of those, how many read and write their VGPRs in place (MultiplyAddStep::Kind
     // direct or row_dpp): all of them and none with DPP is a run of plain steps.
     std::uint16_t multiply_add_run_in_place = 0;
+    // A ds_read heading an LDS-fed multiply-add block (program.cpp,
+    // lds_multiply_add_blocks): how many instructions the block has, this
+    // one included; else 0. Its function is then sem::lds_multiply_add_block.
+    std::uint16_t lds_block = 0;
     Src soffset;                            // MUBUF soffset, SMEM soffset, FLAT/GLOBAL saddr
     std::uint8_t transform[3] = {0, 0, 0};  // SrcTransform bits per source
     bool output_modifiers = false;          // clamp or omod: apply_output_modifiers()

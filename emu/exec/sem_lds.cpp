@@ -875,6 +875,17 @@ void ds_read(Wave& w, const ExecInst& e) {
     read_repeated_unobserved(w, e, *memo);
 }
 
+// The reads of an LDS-fed multiply-add block (lds_multiply_add_block): the
+// repeated whole access whose address the verifier vouches for, in an
+// unobserved wave (the block's caller looked), landing at issue (the block
+// holds only such reads). False, having done nothing, for any other.
+__attribute__((always_inline)) inline bool block_read(Wave& w, const ExecInst& e) {
+    LdsConflictMemo* memo = whole_access_memo(w, e, false);
+    if (!memo || !address_verified(w, e, *memo)) return false;
+    read_repeated_unobserved(w, e, *memo);
+    return true;
+}
+
 __attribute__((noinline, cold)) void ds_write_general(Wave& w, const ExecInst& e) {
     const DsFormat f = formats()[static_cast<std::size_t>(e.inst->op)];  // a copy, as in ds_read_general
     const u64 exec = w.exec();
@@ -1258,6 +1269,45 @@ void ds_swizzle(Wave& w, const ExecInst& e) {
 }
 
 }  // namespace
+
+// What the run loop would do instruction by instruction, without its
+// dispatch: each read on the repeated whole access's path, each s_waitcnt,
+// each multiply-add run by its own function. The block counts its
+// instructions after the head as finish_run counts a run's (the run loop
+// counts the head) and moves the wave past them; a read that cannot take
+// that path ends the block there, and the run loop goes on from it.
+// Nothing here can fault (program.cpp, lds_multiply_add_blocks), so a fault
+// never falls inside a block.
+void lds_multiply_add_block(Wave& w, const ExecInst& head) {
+    if (w.group->observer || w.stretch_first == Wave::no_stretch || !block_read(w, head)) return ds_read(w, head);
+    const ExecInst* e = &head + 1;
+    const ExecInst* const end = &head + head.lds_block;
+    unsigned reads = 0, waits = 0, multiply_adds = 0, valu_dpp = 0;  // after the head
+    while (e != end) {
+        if (e->cls == InstClass::lds_read) {
+            if (!block_read(w, *e)) break;
+            ++reads;
+            ++e;
+        } else if (e->cls == InstClass::waitcnt) {
+            wait(w, e->wait_vm, e->wait_lgkm);
+            ++waits;
+            ++e;
+        } else {
+            e->fn(w, *e);  // counts the run's steps after its first
+            ++multiply_adds;
+            valu_dpp += e->valu_dpp;
+            e += e->multiply_add_run;
+        }
+    }
+    Counters& c = w.group->counters;
+    c[InstClass::lds_read] += reads;
+    c[InstClass::waitcnt] += waits;
+    c[InstClass::valu] += multiply_adds;
+    c.valu_multiply_add += multiply_adds;
+    c.valu_dpp += valu_dpp;
+    w.executed += reads + waits + multiply_adds;
+    w.pc = e->index;
+}
 
 void register_lds(Table& t) {
     for (std::size_t i = 1; i < op_count; ++i) {

@@ -242,4 +242,13 @@ void wait(Wave& w, unsigned vm, unsigned lgkm);
 // Applies one entry's data to the registers.
 void land(Wave& w, const InFlightMemoryOp& p);
 
+// ---- LDS-fed multiply-add blocks (sem_lds.cpp) -----------------------------
+
+// The function of a ds_read heading such a block (ExecInst::lds_block): in
+// an unobserved wave run by stretches, the block's LDS reads, s_waitcnts and
+// multiply-add runs in one call while each read takes the repeated whole
+// access's path; elsewhere (and for the rest of the block from a read that
+// does not) the instructions one by one.
+void lds_multiply_add_block(Wave& w, const ExecInst& head);
+
 }  // namespace dppgemm::emu::sem

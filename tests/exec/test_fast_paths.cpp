@@ -16,6 +16,7 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -1568,6 +1569,169 @@ TEST_CASE("LDS accesses in random loops equal the general path", "[exec][lds][fa
         }
     }
     CHECK(verified >= 10);  // not vacuous: programs with loop-verified accesses
+}
+
+// LDS-fed multiply-add blocks (program.cpp, lds_multiply_add_blocks;
+// sem_lds.cpp, lds_multiply_add_block): an SGEMM k step's reads, waits and
+// multiply-add runs in one call. Against the general path (no blocks), on
+// one and two threads, under the random schedule (which runs instruction by
+// instruction) and under an observer (told of each instruction): the
+// results, every counter and any fault. A read that cannot take the
+// repeated whole access's path ends the block there: the first trip, lanes
+// whose addresses moved apart (at the head through v10, in the middle
+// through v11), part of EXEC. A is the lanes' numbers as floats (from 256
+// on), B the same scaled by 2^-130 .. 2^-137 by lane, into the fp32
+// denormals in three lanes of eight: v_mac_f32 flushes those, v_fmac_f32
+// keeps them (denorm mode 3). A's reads stay below B's at 2048, and no two
+// lanes write the same byte: nothing races (the random schedule counts a
+// multiply-add run as one step, so its interleaving differs from the
+// general program's).
+namespace {
+
+// `after`: the code after the block; `between`: before the trip's end.
+std::string lds_block_body(const std::string& after, const std::string& between, const std::string& mac) {
+    const auto macs = [&](const char* a0, const char* a1, const char* b0, const char* b1) {
+        std::string text;
+        const char* const sums[4] = {"v24", "v25", "v26", "v27"};
+        const char* const as[4] = {a0, a0, a1, a1};
+        const char* const bs[4] = {b0, b1, b0, b1};
+        for (int i = 0; i < 4; ++i) {
+            std::string line = mac;
+            line.replace(line.find("D"), 1, sums[i]);
+            line.replace(line.find("A"), 1, as[i]);
+            line.replace(line.find("B"), 1, bs[i]);
+            text += "  " + line + "\n";
+        }
+        return text;
+    };
+    return std::string(lds_loop_prologue) + R"(  s_mov_b32 s20, 5
+  s_mov_b32 s21, 8
+  v_and_b32 v23, 7, v0
+  v_sub_u32 v23, -130, v23
+  s_mov_b32 s26, 0x55555555
+  s_mov_b32 s27, 0x55555555
+  v_mov_b32 v11, v10
+  v_mov_b32 v24, 0
+  v_mov_b32 v25, 0
+  v_mov_b32 v26, 0
+  v_mov_b32 v27, 0
+.Lloop:
+  v_cvt_f32_u32 v21, v20
+  v_ldexp_f32 v22, v21, v23
+  ds_write_b32 v10, v21
+  ds_write_b32 v10, v22 offset:2048
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  ds_read_b64 v[12:13], v10
+  ds_read_b64 v[14:15], v10 offset:2048
+  ds_read_b64 v[16:17], v11 offset:8
+  ds_read_b64 v[18:19], v11 offset:2056
+  s_waitcnt lgkmcnt(2)
+)" + macs("v12", "v13", "v14", "v15") +
+           R"(  ds_read_b64 v[12:13], v11 offset:16
+  ds_read_b64 v[14:15], v11 offset:2064
+  s_waitcnt lgkmcnt(2)
+)" + macs("v16", "v17", "v18", "v19") +
+           "  s_waitcnt lgkmcnt(0)\n" + macs("v12", "v13", "v14", "v15") + after + R"(
+  v_add_u32 v30, v30, v24
+  v_add_u32 v30, v30, v25
+  v_add_u32 v30, v30, v26
+  v_add_u32 v30, v30, v27
+  v_add_u32 v20, 1, v20
+  s_barrier
+)" + between +
+           "\n" + lds_loop_epilogue;
+}
+
+// Told of each instruction, and nothing else.
+struct CountInstructions : WorkgroupObserver {
+    std::uint64_t* count = nullptr;
+    void before_instruction(const Wave&, const ExecInst&) override { ++*count; }
+};
+struct CountEveryInstruction : DispatchObserver {
+    std::array<std::uint64_t, 3> counts{};  // per workgroup
+    std::unique_ptr<WorkgroupObserver> start(std::uint64_t workgroup) override {
+        auto o = std::make_unique<CountInstructions>();
+        o->count = &counts.at(workgroup);
+        return o;
+    }
+    void finish(std::uint64_t, std::unique_ptr<WorkgroupObserver>) override {}
+};
+
+}  // namespace
+
+TEST_CASE("LDS-fed multiply-add blocks equal the general path", "[exec][lds][fast_paths]") {
+    struct Case {
+        const char* after;  // the block
+        const char* between;
+        bool whole;  // the block may run whole (on the trips after the first)
+    };
+    const Case cases[] = {
+        {"", "  v_add_u32 v10, s21, v10\n  v_add_u32 v11, s21, v11", true},  // uniform moves
+        {"", "", true},
+        {"", "  v_add_u32 v10, v0, v10\n  v_add_u32 v11, v0, v11", false},  // apart at the head
+        {"", "  v_add_u32 v11, v0, v11", false},                            // apart in the middle
+        // Every other lane on one trip (EXEC written: v11's reads look for themselves).
+        {"  s_mov_b64 exec, -1", "  s_cmp_eq_u32 s20, 3\n  s_cselect_b64 exec, s[26:27], -1", false},
+    };
+    const char* const macs[] = {"v_mac_f32 D, A, B", "v_fmac_f32 D, A, B",
+                                "v_fmac_f32_dpp D, A, B quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"};
+    KernelOptions options;
+    options.lds_bytes = 4096;
+    for (const char* mac : macs) {
+        for (const Case& c : cases) {
+            INFO(mac << ", after the block: " << c.after << ", between the trips: " << c.between);
+            const CodeObject co = assemble_kernel(lds_block_body(c.after, c.between, mac), options);
+            const std::array<Program, 2> programs = fast_and_general(co);
+            // Four reads, a wait, four multiply-adds, two reads, a wait, four,
+            // a wait, four.
+            const ExecInst& head = programs[0].code[instruction_at(programs[0], "ds_read_b64 v[12:13], v10")];
+            CHECK(head.lds_block == 21);
+            // Not vacuous: where the addresses move together, every read may
+            // take the repeated access's path (the first through v11 verified
+            // across the trips), and the block runs whole.
+            const ExecInst& middle =
+                programs[0].code[instruction_at(programs[0], "ds_read_b64 v[16:17], v11 offset:8")];
+            CHECK((middle.lds_loop_slot() != 0) == c.whole);
+            CHECK(programs[1].code[head.index].lds_block == 0);
+            for (const unsigned threads : {1u, 2u}) {
+                INFO(threads << " threads");
+                const LdsLoopRuns runs = run_lds_loop(programs, threads);
+                INFO(runs.faults[0] << runs.faults[1]);
+                REQUIRE(runs.faults[0].empty());
+                REQUIRE(runs.faults[1].empty());
+                CHECK(runs.results[0] == runs.results[1]);
+                CHECK(runs.counters[0] == runs.counters[1]);
+                CHECK(runs.results[0][5] != runs.results[0][128 + 5]);  // workgroup 1's lanes are farther apart
+            }
+            // Instruction by instruction: the random schedule, and an observer
+            // told of each (one thread: the counts per workgroup).
+            std::vector<std::uint32_t> results[2];
+            Counters counters[2];
+            CountEveryInstruction observers[2];
+            for (unsigned way = 0; way < 4; ++way) {
+                TestRun run(3 * 128);
+                run.grid = {3, 1, 1};
+                run.block = {128, 1, 1};
+                if (way < 2) run.schedule = Schedule::parse("random:7");
+                else run.observer = &observers[way - 2];
+                const DispatchResult r = run.run_to_end(programs[way % 2]);
+                if (way % 2 == 0) {
+                    results[way / 2] = run.read(0, 3 * 128);
+                    counters[way / 2] = r.counters;
+                } else {
+                    CHECK(run.read(0, 3 * 128) == results[way / 2]);
+                    CHECK(r.counters == counters[way / 2]);
+                }
+            }
+            CHECK(observers[0].counts == observers[1].counts);
+            // Each instruction announced, blocks' included.
+            const auto total = [](const auto& counts) {
+                return std::accumulate(counts.begin(), counts.end(), std::uint64_t(0));
+            };
+            CHECK(total(observers[0].counts) == total(counters[1].instructions));
+        }
+    }
 }
 
 // VALU ops whose sources are VGPRs, SGPRs or constants used as they are,

@@ -168,6 +168,7 @@ DispatchResult TestRun::run(const Program& program) {
     config.progress = progress;
     config.cooperative = cooperative;
     config.team_join_instructions = team_join_instructions;
+    config.schedule = schedule;
     return launch(memory, program, config);
 }
 

@@ -65,6 +65,7 @@ struct TestRun {
     std::function<void(std::uint64_t, std::uint64_t)> progress;                    // LaunchConfig::progress
     bool cooperative = false;                                                      // LaunchConfig::cooperative
     std::uint64_t team_join_instructions = LaunchConfig{}.team_join_instructions;  // LaunchConfig's
+    Schedule schedule;                                                             // LaunchConfig::schedule
 
     // Buffers of `dwords` dwords each, zeroed.
     explicit TestRun(std::size_t dwords = 1024);
