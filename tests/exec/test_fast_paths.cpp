@@ -1418,6 +1418,24 @@ LdsLoopRuns run_lds_loop(const std::array<Program, 2>& programs, unsigned thread
     return runs;
 }
 
+// run_lds_loop on one thread (the waves' slots reused from workgroup to
+// workgroup) and on two: no fault, and the general path's results and
+// counters. Not vacuous: workgroup 1's lanes are twice as far apart as
+// workgroup 0's and 2's, and their results differ.
+void check_lds_loop_runs(const std::array<Program, 2>& programs) {
+    for (const unsigned threads : {1u, 2u}) {
+        INFO(threads << " threads");
+        const LdsLoopRuns runs = run_lds_loop(programs, threads);
+        INFO(runs.faults[0] << runs.faults[1]);
+        REQUIRE(runs.faults[0].empty());
+        REQUIRE(runs.faults[1].empty());
+        CHECK(runs.results[0] == runs.results[1]);
+        CHECK(runs.counters[0] == runs.counters[1]);
+        CHECK(runs.results[0][5] != runs.results[0][128 + 5]);
+        CHECK(runs.results[0][5] == runs.results[0][256 + 5]);
+    }
+}
+
 // `between`: the code between the trip's last access through v10 and its end.
 std::string loop_verifier_body(const std::string& between) {
     return std::string(lds_loop_prologue) + R"(  s_mov_b32 s20, 5
@@ -1489,20 +1507,7 @@ TEST_CASE("LDS accesses verified across a loop's trips equal the general path", 
         CHECK(last.lds_loop_slot() != 0);
         CHECK(last.lds_verifier_slot() == last.lds_loop_slot());
         CHECK(first.lds_verifier_slot() == last.lds_loop_slot());
-        // Runs: fast and general, on one thread (the waves' slots reused
-        // from workgroup to workgroup) and on two.
-        for (const unsigned threads : {1u, 2u}) {
-            INFO(threads << " threads");
-            const LdsLoopRuns runs = run_lds_loop(programs, threads);
-            INFO(runs.faults[0] << runs.faults[1]);
-            REQUIRE(runs.faults[0].empty());
-            REQUIRE(runs.faults[1].empty());
-            CHECK(runs.results[0] == runs.results[1]);
-            CHECK(runs.counters[0] == runs.counters[1]);
-            // Not vacuous: workgroup 1's lanes are twice as far apart.
-            CHECK(runs.results[0][5] != runs.results[0][128 + 5]);
-            CHECK(runs.results[0][5] == runs.results[0][256 + 5]);
-        }
+        check_lds_loop_runs(programs);
     }
 }
 
@@ -1694,16 +1699,7 @@ TEST_CASE("LDS-fed multiply-add blocks equal the general path", "[exec][lds][fas
                 programs[0].code[instruction_at(programs[0], "ds_read_b64 v[16:17], v11 offset:8")];
             CHECK((middle.lds_loop_slot() != 0) == c.whole);
             CHECK(programs[1].code[head.index].lds_block == 0);
-            for (const unsigned threads : {1u, 2u}) {
-                INFO(threads << " threads");
-                const LdsLoopRuns runs = run_lds_loop(programs, threads);
-                INFO(runs.faults[0] << runs.faults[1]);
-                REQUIRE(runs.faults[0].empty());
-                REQUIRE(runs.faults[1].empty());
-                CHECK(runs.results[0] == runs.results[1]);
-                CHECK(runs.counters[0] == runs.counters[1]);
-                CHECK(runs.results[0][5] != runs.results[0][128 + 5]);  // workgroup 1's lanes are farther apart
-            }
+            check_lds_loop_runs(programs);
             // Instruction by instruction: the random schedule, and an observer
             // told of each (one thread: the counts per workgroup).
             std::vector<std::uint32_t> results[2];
