@@ -2121,16 +2121,27 @@ struct FourRuns {
     Counters counters[4];
     EntryWatcher watchers[2];
 };
+// One run of `program` on `input` in buffer 1 under `observer` (null:
+// none): buffer 0 after it, and its counters.
+struct OneRun {
+    std::vector<std::uint32_t> result;
+    Counters counters;
+};
+OneRun run_on(const Program& program, const std::vector<std::uint32_t>& input, DispatchObserver* observer) {
+    TestRun run(input.size());
+    run.fill(1, input);
+    run.observer = observer;
+    const DispatchResult r = run.run(program);
+    INFO((r.fault ? r.fault->message : std::string()));
+    REQUIRE(r.ok());
+    return {run.read(0, input.size()), r.counters};
+}
 void run_four_ways(const std::array<Program, 2>& programs, const std::vector<std::uint32_t>& input, FourRuns& out) {
     for (unsigned i = 0; i < 4; ++i) {
-        TestRun run(input.size());
-        run.fill(1, input);
-        if (i >= 2) run.observer = &out.watchers[i - 2];
-        const DispatchResult r = run.run(programs[i % 2]);
-        INFO("run " << i << (r.fault ? r.fault->message : std::string()));
-        REQUIRE(r.ok());
-        out.results[i] = run.read(0, input.size());
-        out.counters[i] = r.counters;
+        INFO("run " << i);
+        OneRun one = run_on(programs[i % 2], input, i >= 2 ? &out.watchers[i - 2] : nullptr);
+        out.results[i] = std::move(one.result);
+        out.counters[i] = one.counters;
     }
 }
 
@@ -2187,15 +2198,10 @@ TEST_CASE("vector memory loads landing at issue equal the general path", "[exec]
         {
             EntryWatcher operands_only;
             operands_only.operands_only = true;
-            TestRun run(input.size());
-            run.fill(1, input);
-            run.observer = &operands_only;
-            const DispatchResult r = run.run(programs[0]);
-            REQUIRE(r.ok());
-            const std::vector<std::uint32_t> result = run.read(0, input.size());
+            const OneRun r = run_on(programs[0], input, &operands_only);
             for (std::size_t k = 0; k < stored; ++k) {
                 INFO("operands-only observer: trip " << k / 192 << " block " << k % 192 / 64 << " lane " << k % 64);
-                REQUIRE(results[0][k] == result[k]);
+                REQUIRE(results[0][k] == r.result[k]);
             }
             CHECK(counters[0] == r.counters);
             CHECK(operands_only.log == watchers[0].log);
@@ -2316,12 +2322,8 @@ TEST_CASE("s_waitcnt of entries with nothing to land equals retiring them one by
         EntryWatcher checker_like;
         checker_like.operands_only = true;
         checker_like.every_landing = false;
-        TestRun run(input.size());
-        run.fill(1, input);
-        run.observer = &checker_like;
-        const DispatchResult r = run.run(programs[0]);
-        REQUIRE(r.ok());
-        CHECK(run.read(0, input.size()) == results[0]);
+        const OneRun r = run_on(programs[0], input, &checker_like);
+        CHECK(r.result == results[0]);
         CHECK(r.counters == counters[0]);
         CHECK(checker_like.stats.store_landings == watchers[0].stats.store_landings);
         CHECK(checker_like.stats.store_landings > 0);
