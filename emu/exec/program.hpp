@@ -261,8 +261,8 @@ std::string register_operand_error(const Program& program, const ExecInst& e);
 // Clears the build-time facts that select fast paths (ExecInst::direct_vgprs,
 // row_dpp_vgprs, plain, multiply_add_run(_in_place), lds_lands_at_issue,
 // lds_address_verifier, lds_slots, lds_whole_dwords, buffer_dword_offen,
-// vmem_lands_at_issue, DppPattern::row_local; SALU
-// forms go back to their op's general function), in every denorm mode's
+// vmem_lands_at_issue, lds_block, DppPattern::row_local; SALU forms and
+// LDS-fed blocks' heads go back to their op's general function), in every denorm mode's
 // code, so that each instruction takes the general path (fetch, a
 // lane-by-lane gather, commit): tests run a program both ways and compare
 // the registers bit for bit.
