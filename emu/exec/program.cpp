@@ -1,6 +1,8 @@
 #include "emu/exec/program.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bitset>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -949,6 +951,126 @@ void lds_multiply_add_blocks(Program& p, const sem::Table& table, ExecFn ds_read
     }
 }
 
+// LdsBlockPlan (program.hpp) for a block that admits one: false if not.
+bool plan_block(const ExecInst* const head, LdsBlockPlan& plan) {
+    const ExecInst* const end = head + head->lds_block;
+    std::bitset<256> read_vgprs, addresses, multiplicands;
+    Op op = Op::invalid;
+    unsigned rows = 0, runs = 0;
+    for (const ExecInst* e = head; e != end;) {
+        if (e->cls == InstClass::lds_read) {
+            if (e->dst.kind != Src::Kind::vgpr || e->src[0].kind != Src::Kind::vgpr ||
+                e->dst.index + e->lds_whole_dwords > 256)
+                return false;
+            for (unsigned d = 0; d < e->lds_whole_dwords; ++d) read_vgprs.set(e->dst.index + d);
+            addresses.set(e->src[0].index);
+            plan.reads.push_back({static_cast<std::uint16_t>(rows), false});
+            rows += e->lds_whole_dwords;
+            ++e;
+        } else if (e->cls == InstClass::waitcnt) {
+            ++e;
+        } else {
+            if ((e->inst->op != Op::v_mac_f32 && e->inst->op != Op::v_fmac_f32) ||
+                (op != Op::invalid && e->inst->op != op) || e->multiply_add_run_dpp)
+                return false;
+            op = e->inst->op;
+            if (++runs > LdsBlockPlan::max_runs) return false;
+            const unsigned length = e->multiply_add_run;
+            if (length != 4) return false;
+            if (runs == 1)
+                for (unsigned k = 0; k < length; ++k) plan.accumulators[k] = e->multiply_add_steps[k].dst;
+            for (unsigned k = 0; k < length; ++k) {
+                const MultiplyAddStep& x = e->multiply_add_steps[k];
+                if (x.kind != MultiplyAddStep::Kind::direct || x.src[2] != x.dst || x.dst != plan.accumulators[k])
+                    return false;
+                multiplicands.set(x.src[0]);
+                multiplicands.set(x.src[1]);
+            }
+            e += length;
+        }
+    }
+    std::bitset<256> accumulators;
+    for (std::uint8_t a : plan.accumulators) accumulators.set(a);
+    constexpr unsigned steps = 4;
+    if (op == Op::invalid || accumulators.count() != steps || rows > LdsBlockPlan::max_rows ||
+        (accumulators & (read_vgprs | addresses | multiplicands)).any() || (read_vgprs & addresses).any())
+        return false;
+    plan.fused = op == Op::v_fmac_f32;
+    plan.rows = static_cast<std::uint16_t>(rows);
+
+    // Which read wrote each VGPR last before each multiplicand (-1: none,
+    // the value from before the block), and at the end.
+    std::array<int, 256> writer;
+    writer.fill(-1);
+    std::bitset<256> before_block;               // a multiplicand's value from before the block
+    std::vector<std::pair<int, unsigned>> uses;  // per multiplicand: the writing read, else -1 and the VGPR
+    int read = 0;
+    for (const ExecInst* e = head; e != end;) {
+        if (e->cls == InstClass::lds_read) {
+            for (unsigned d = 0; d < e->lds_whole_dwords; ++d) writer[e->dst.index + d] = read;
+            ++read;
+            ++e;
+        } else if (e->cls == InstClass::waitcnt) {
+            ++e;
+        } else {
+            for (unsigned k = 0; k < steps; ++k)
+                for (unsigned i = 0; i < 2; ++i) {
+                    const unsigned v = e->multiply_add_steps[k].src[i];
+                    uses.push_back({writer[v], v});
+                    if (writer[v] < 0) before_block.set(v);
+                }
+            e += e->multiply_add_run;
+        }
+    }
+    // A read goes straight into its VGPRs when it writes them last and no
+    // step reads what they held before the block.
+    read = 0;
+    for (const ExecInst* e = head; e != end; ++e) {
+        if (e->cls != InstClass::lds_read) continue;
+        bool last = true;
+        for (unsigned d = 0; d < e->lds_whole_dwords; ++d)
+            last = last && writer[e->dst.index + d] == read && !before_block.test(e->dst.index + d);
+        plan.reads[read].into_vgprs = last;
+        ++read;
+    }
+    std::vector<const ExecInst*> reads;
+    for (const ExecInst* e = head; e != end; ++e)
+        if (e->cls == InstClass::lds_read) reads.push_back(e);
+    for (const auto& [by, v] : uses) {
+        if (by < 0 || plan.reads[by].into_vgprs) {
+            plan.sources.push_back(static_cast<std::uint16_t>(v));
+        } else {
+            const unsigned dword = v - reads[by]->dst.index;
+            plan.sources.push_back(LdsBlockPlan::from_rows | (plan.reads[by].row + dword));
+        }
+    }
+    plan.outer_product = true;
+    for (std::size_t k = 0; k < plan.sources.size(); k += 8) {
+        const std::uint16_t* x = &plan.sources[k];  // src0, src1 of steps 0..3
+        plan.outer_product = plan.outer_product && x[0] == x[2] && x[4] == x[6] && x[1] == x[5] && x[3] == x[7];
+    }
+    for (unsigned v = 0; v < 256; ++v)
+        if (writer[v] >= 0 && !plan.reads[writer[v]].into_vgprs)
+            plan.copies.push_back(
+                {static_cast<std::uint8_t>(v),
+                 static_cast<std::uint16_t>(plan.reads[writer[v]].row + (v - reads[writer[v]]->dst.index))});
+    return true;
+}
+
+// Plans for the blocks that admit one (LdsBlockPlan, program.hpp).
+void lds_block_plans(Program& p) {
+    for (std::size_t i = 0; i < p.insts.size(); ++i) {
+        ExecInst& head = p.code[i];
+        if (!head.lds_block) continue;
+        LdsBlockPlan plan;
+        if (p.lds_block_plans.size() < 255 && plan_block(&head, plan)) {
+            p.lds_block_plans.push_back(std::move(plan));
+            head.lds_block_plan = static_cast<std::uint8_t>(p.lds_block_plans.size());
+        }
+        i += head.lds_block - 1;
+    }
+}
+
 void build_code(Program& p) {
     const Target target = p.target;
     const sem::Table& table = semantics();
@@ -1067,6 +1189,7 @@ void build_code(Program& p) {
     lds_access_facts(p, ds_read, ds_write);
     lds_loop_verifiers(p, analysis, ds_read, ds_write, landed_in);
     lds_multiply_add_blocks(p, table, ds_read);
+    lds_block_plans(p);
     build_fp32_denorm_variants(p, table);
     p.wave_order_matters = std::any_of(p.insts.begin(), p.insts.end(), wave_order_matters);
 }
@@ -1136,6 +1259,7 @@ void use_general_paths(Program& program) {
                 if (e.lds_block) e.fn = s.fn;  // a block's head back to its ds_read
             }
             e.lds_block = 0;
+            e.lds_block_plan = 0;
             e.direct_vgprs = false;
             e.row_dpp_vgprs = false;
             e.multiply_add_run = 1;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emu/decode/inst.hpp"
@@ -190,10 +191,48 @@ struct alignas(64) ExecInst {
     // destination registers at issue: the same fact as lds_lands_at_issue,
     // for the vmcnt counter (program.cpp, loads_landing_at_issue).
     bool vmem_lands_at_issue = false;
+    // An LDS-fed multiply-add block's head whose runs may wait for the
+    // block's reads (LdsBlockPlan): 1 + its index in Program::lds_block_plans;
+    // else 0.
+    std::uint8_t lds_block_plan = 0;
 };
 static_assert(sizeof(ExecInst) == 128, "ExecInst: two cache lines");
 static_assert(offsetof(ExecInst, src) + sizeof(ExecInst::src) <= 64,
               "ExecInst: the run loop's and the common handlers' fields in the first cache line");
+
+// An LDS-fed multiply-add block (ExecInst::lds_block) whose multiply-adds
+// may all run after its reads (program.cpp, lds_block_plans; sem_lds.cpp,
+// lds_multiply_add_block): every run is four direct v_mac_f32 or
+// v_fmac_f32 steps (no DPP) that write the same four accumulators in the
+// same order, which no read writes and no step reads; no read writes an
+// address VGPR of the block. Each read's rows then go to the block's own
+// rows (or straight into its VGPRs when it is their last writer and no step
+// needs their value from before the block), and the runs go in one call
+// with the accumulators in host registers (sem_vector.cpp,
+// block_multiply_adds), in program order for each accumulator (the order
+// the results depend on). Runs of four: the 32x32 kernels' 2 x 2 micro
+// tile, where a run's call and its accumulators' loads and stores were
+// most of its time; the 64x64 and 128x128 kernels' runs of 16 and 64 steps
+// took 1.11x and 1.21x the time this way (held in groups of 16 and 8,
+// dpp0_64 and dpp0 at 1024^3, one thread, 5 rounds).
+struct LdsBlockPlan {
+    static constexpr std::uint16_t from_rows = 0x8000;  // a source in the block's rows (low bits), else a VGPR
+    static constexpr unsigned max_rows = 128, max_runs = 16;
+    struct Read {
+        std::uint16_t row = 0;  // the block's row of its first dword (rows row .. row + dwords - 1)
+        bool into_vgprs = false;
+    };
+    std::vector<Read> reads;  // in block order, the head first
+    std::uint16_t rows = 0;   // the block's rows
+    bool fused = false;       // v_fmac_f32 (else v_mac_f32)
+    // Each run's steps are acc[2i + j] += a_i * b_j: a_i src0, b_j src1.
+    bool outer_product = false;
+    std::array<std::uint8_t, 4> accumulators{};  // the VGPR of each step
+    // Per run, per step: src0 and src1, a VGPR or from_rows | a row.
+    std::vector<std::uint16_t> sources;
+    // After the whole block: the rows that hold a VGPR's final value.
+    std::vector<std::pair<std::uint8_t, std::uint16_t>> copies;  // VGPR, row
+};
 
 struct Program {
     static constexpr std::uint32_t no_target = 0xffffffffu;
@@ -223,6 +262,7 @@ struct Program {
     std::vector<std::uint32_t> constant_high;
     std::vector<std::unique_ptr<DppPattern>> dpp_patterns;  // distinct patterns (instructions share them)
     std::vector<MultiplyAddStep> multiply_add_steps;        // by instruction index
+    std::vector<LdsBlockPlan> lds_block_plans;              // ExecInst::lds_block_plan
     unsigned vgprs_used = 0;                                // highest VGPR index touched + 1 (zeroed per wave)
     unsigned lds_verifier_slots = 0;                        // Wave::lds_verified slots used (cleared per wave)
     unsigned agprs_used = 0;

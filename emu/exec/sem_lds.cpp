@@ -5,6 +5,7 @@
 // request per active lane, bytes moved, bank-conflict cycles (lds.hpp).
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -844,12 +845,13 @@ __attribute__((noinline)) void ds_read_repeated(Wave& w, const ExecInst& e, LdsC
 
 // The common case of ds_read_repeated: unobserved, landing at issue
 // (the caller looked). Ends in a tail call: no frame of its own.
-__attribute__((always_inline)) inline void read_repeated_unobserved(Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
+// `out`: the destination VGPRs, or an LDS-fed block's rows (LdsBlockPlan).
+__attribute__((always_inline)) inline void read_repeated_unobserved(Wave& w, const ExecInst& e, LdsConflictMemo& memo,
+                                                                    u32* out) {
     w.pending.push_without_data<WaitCounter::lgkm_lds>(e.index);  // below the limit: whole_access_memo
     count_repeated(w, e, false, memo);
     const std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
     const u32* base = w.v[e.src[0].index];
-    u32* out = vreg(w, e.dst);
     return whole_gather(memo)(lds, base, out, memo);
 }
 
@@ -857,7 +859,7 @@ __attribute__((always_inline)) inline void read_repeated_unobserved(Wave& w, con
 __attribute__((noinline)) void ds_read_looking(Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
     if (!address_repeats(w, e, memo)) return ds_read_general(w, e);
     if (!e.lds_lands_at_issue || w.group->observer) return ds_read_repeated(w, e, memo);
-    read_repeated_unobserved(w, e, memo);
+    read_repeated_unobserved(w, e, memo, vreg(w, e.dst));
 }
 
 // The SGEMM kernels' LDS reads: the repeated whole access whose address
@@ -872,17 +874,18 @@ void ds_read(Wave& w, const ExecInst& e) {
     if (__builtin_expect(!memo, 0)) return ds_read_general(w, e);
     if (!address_verified(w, e, *memo)) return ds_read_looking(w, e, *memo);
     if (!e.lds_lands_at_issue || w.group->observer) return ds_read_repeated(w, e, *memo);
-    read_repeated_unobserved(w, e, *memo);
+    read_repeated_unobserved(w, e, *memo, vreg(w, e.dst));
 }
 
 // The reads of an LDS-fed multiply-add block (lds_multiply_add_block): the
 // repeated whole access whose address the verifier vouches for, in an
 // unobserved wave (the block's caller looked), landing at issue (the block
 // holds only such reads). False, having done nothing, for any other.
-__attribute__((always_inline)) inline bool block_read(Wave& w, const ExecInst& e) {
+// `out`: as in read_repeated_unobserved.
+__attribute__((always_inline)) inline bool block_read(Wave& w, const ExecInst& e, u32* out) {
     LdsConflictMemo* memo = whole_access_memo(w, e, false);
     if (!memo || !address_verified(w, e, *memo)) return false;
-    read_repeated_unobserved(w, e, *memo);
+    read_repeated_unobserved(w, e, *memo, out);
     return true;
 }
 
@@ -1268,6 +1271,70 @@ void ds_swizzle(Wave& w, const ExecInst& e) {
     finish_exchange(w, e, out, exec);
 }
 
+// The rows of an LDS-fed block with a plan (LdsBlockPlan): one set per
+// host thread, used within one call.
+alignas(64) thread_local u32 block_rows[LdsBlockPlan::max_rows][64];
+
+// Each VGPR's value from the last of a planned block's first `reads` reads
+// that wrote it, where that one went to the block's rows (a block that
+// ended early: the plan's copies are for the whole block).
+__attribute__((noinline, cold)) void copy_rows_of_reads(Wave& w, const ExecInst& head, const LdsBlockPlan& plan,
+                                                        unsigned reads) {
+    std::array<int, 256> row;  // -1: no read wrote it, or the last one went into the VGPRs
+    row.fill(-1);
+    unsigned read = 0;
+    for (const ExecInst* e = &head; read < reads; ++e) {
+        if (e->cls != InstClass::lds_read) continue;
+        const LdsBlockPlan::Read& r = plan.reads[read++];
+        for (unsigned d = 0; d < e->lds_whole_dwords; ++d) row[e->dst.index + d] = r.into_vgprs ? -1 : r.row + d;
+    }
+    for (unsigned v = 0; v < 256; ++v)
+        if (row[v] >= 0) std::memcpy(w.v[v], block_rows[row[v]], sizeof block_rows[0]);
+}
+
+// lds_multiply_add_block with the block's plan: the reads and waits in
+// order, each read into its rows or its VGPRs (LdsBlockPlan::Read), then
+// every run (block_multiply_adds), then the VGPRs' values from the rows. A
+// read that cannot take the repeated access's path ends the block there,
+// after the runs and the rows before it.
+void planned_block(Wave& w, const ExecInst& head, const LdsBlockPlan& plan) {
+    const ExecInst* e = &head;
+    const ExecInst* const end = &head + head.lds_block;
+    const ExecInst* first_run = nullptr;
+    unsigned reads = 0, waits = 0, runs = 0;  // the head included
+    while (e != end) {
+        if (e->cls == InstClass::lds_read) {
+            const LdsBlockPlan::Read& r = plan.reads[reads];
+            if (!block_read(w, *e, r.into_vgprs ? vreg(w, e->dst) : block_rows[r.row])) break;
+            ++reads;
+            ++e;
+        } else if (e->cls == InstClass::waitcnt) {
+            wait(w, e->wait_vm, e->wait_lgkm);
+            ++waits;
+            ++e;
+        } else {
+            if (!first_run) first_run = e;
+            ++runs;
+            e += e->multiply_add_run;
+        }
+    }
+    if (reads == 0) return ds_read(w, head);  // nothing done
+    if (runs) block_multiply_adds(w, *first_run, plan, block_rows, runs);
+    if (e == end) {
+        for (const auto& [v, row] : plan.copies) std::memcpy(w.v[v], block_rows[row], sizeof block_rows[0]);
+    } else {
+        copy_rows_of_reads(w, head, plan, reads);
+    }
+    const unsigned steps = 4 * runs;
+    Counters& c = w.group->counters;
+    c[InstClass::lds_read] += reads - 1;  // the run loop counted the head
+    c[InstClass::waitcnt] += waits;
+    c[InstClass::valu] += steps;
+    c.valu_multiply_add += steps;
+    w.executed += reads - 1 + waits + steps;
+    w.pc = e->index;
+}
+
 }  // namespace
 
 // What the run loop would do instruction by instruction, without its
@@ -1277,15 +1344,19 @@ void ds_swizzle(Wave& w, const ExecInst& e) {
 // counts the head) and moves the wave past them; a read that cannot take
 // that path ends the block there, and the run loop goes on from it.
 // Nothing here can fault (program.cpp, lds_multiply_add_blocks), so a fault
-// never falls inside a block.
+// never falls inside a block. A block with a plan (LdsBlockPlan) runs as
+// planned_block does where the host has the instructions it needs.
 void lds_multiply_add_block(Wave& w, const ExecInst& head) {
-    if (w.group->observer || w.stretch_first == Wave::no_stretch || !block_read(w, head)) return ds_read(w, head);
+    if (w.group->observer || w.stretch_first == Wave::no_stretch) return ds_read(w, head);
+    if (head.lds_block_plan && block_multiply_adds_available())
+        return planned_block(w, head, w.group->env->program->lds_block_plans[head.lds_block_plan - 1]);
+    if (!block_read(w, head, vreg(w, head.dst))) return ds_read(w, head);
     const ExecInst* e = &head + 1;
     const ExecInst* const end = &head + head.lds_block;
     unsigned reads = 0, waits = 0, multiply_adds = 0, valu_dpp = 0;  // after the head
     while (e != end) {
         if (e->cls == InstClass::lds_read) {
-            if (!block_read(w, *e)) break;
+            if (!block_read(w, *e, vreg(w, e->dst))) break;
             ++reads;
             ++e;
         } else if (e->cls == InstClass::waitcnt) {

@@ -1063,6 +1063,99 @@ u32 fbits3(u32 a, u32 b, u32 c) {
     return as_bits(F(as_float(a), as_float(b), as_float(c)));
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+// ---- An LDS-fed block's multiply-adds after its reads (LdsBlockPlan) ------
+//
+// 16 lanes (AVX2: 8) of the four accumulators at a time, each in a host
+// register across every run of the block: no load or store of an
+// accumulator per step, where the run functions above load and store it at
+// every step, and one call for the block instead of one per run. Each
+// accumulator still sees its steps in program order, with the same row
+// operations as multiply_add_rows_no_nan (multiply_add_8). Outer: the runs
+// are 2 x 2 outer products (LdsBlockPlan::outer_product), whose four
+// multiplicands are loaded once for the four steps. A NaN result makes
+// every later one NaN, so one test of the final values finds it; the lanes
+// are then redone step by step with multiply_add_row's NaN rule
+// (multiply_add_8's), from the accumulators still in memory.
+// sources: per run and step, src0's and src1's lanes.
+template <bool Fused, bool FlushOut, bool DazOn, bool Outer>
+__attribute__((target("avx512f"), noinline)) void block_multiply_adds_avx512(u32* const* acc_vgprs,
+                                                                             const u32* const* sources, unsigned runs) {
+    for (unsigned c = 0; c < 64; c += 16) {
+        __m512 acc[4];
+        for (unsigned j = 0; j < 4; ++j) acc[j] = load_row(acc_vgprs[j] + c);
+        for (const u32* const* x = sources; x != sources + 8 * runs; x += 8) {
+            __m512 a[4], b[4];
+            for (unsigned j = 0; j < 4; ++j) {
+                a[j] = Outer && (j & 1) ? a[j - 1] : load_row(x[2 * j] + c);
+                b[j] = Outer && j >= 2 ? b[j - 2] : load_row(x[2 * j + 1] + c);
+            }
+            for (unsigned j = 0; j < 4; ++j) {
+                const __m512 p = product_plus_row<Fused, DazOn>(a[j], b[j], acc[j]);
+                acc[j] = FlushOut ? flush_no_nan16<DazOn>(p) : p;
+            }
+        }
+        const __mmask16 unordered =
+            _mm512_cmp_ps_mask(acc[0], acc[1], _CMP_UNORD_Q) | _mm512_cmp_ps_mask(acc[2], acc[3], _CMP_UNORD_Q);
+        if (__builtin_expect(unordered != 0, 0)) {
+            for (unsigned j = 0; j < 4; ++j) acc[j] = load_row(acc_vgprs[j] + c);
+            for (const u32* const* x = sources; x != sources + 8 * runs; x += 8)
+                for (unsigned j = 0; j < 4; ++j)
+                    acc[j] =
+                        multiply_add_row<Fused, FlushOut>(load_row(x[2 * j] + c), load_row(x[2 * j + 1] + c), acc[j]);
+        }
+        for (unsigned j = 0; j < 4; ++j) _mm512_storeu_si512(acc_vgprs[j] + c, _mm512_castps_si512(acc[j]));
+    }
+}
+
+template <bool Fused, bool FlushOut, bool DazOn, bool Outer>
+__attribute__((target("avx2,fma"), noinline)) void block_multiply_adds_avx2(u32* const* acc_vgprs,
+                                                                            const u32* const* sources, unsigned runs) {
+    for (unsigned c = 0; c < 64; c += 8) {
+        __m256 acc[4];
+        for (unsigned j = 0; j < 4; ++j) acc[j] = _mm256_loadu_ps(as_floats(acc_vgprs[j] + c));
+        for (const u32* const* x = sources; x != sources + 8 * runs; x += 8) {
+            __m256 a[4], b[4];
+            for (unsigned j = 0; j < 4; ++j) {
+                a[j] = Outer && (j & 1) ? a[j - 1] : _mm256_loadu_ps(as_floats(x[2 * j] + c));
+                b[j] = Outer && j >= 2 ? b[j - 2] : _mm256_loadu_ps(as_floats(x[2 * j + 1] + c));
+            }
+            for (unsigned j = 0; j < 4; ++j) {
+                const __m256 p = product_plus_8<Fused, DazOn>(a[j], b[j], acc[j]);
+                acc[j] = FlushOut ? flush_no_nan8<DazOn>(p) : p;
+            }
+        }
+        const __m256 unordered = _mm256_or_ps(unordered_pair(acc[0], acc[1]), unordered_pair(acc[2], acc[3]));
+        if (__builtin_expect(_mm256_movemask_ps(unordered) != 0, 0)) {
+            for (unsigned j = 0; j < 4; ++j) acc[j] = _mm256_loadu_ps(as_floats(acc_vgprs[j] + c));
+            for (const u32* const* x = sources; x != sources + 8 * runs; x += 8)
+                for (unsigned j = 0; j < 4; ++j)
+                    acc[j] = multiply_add_8<Fused, FlushOut, DazOn>(
+                        _mm256_loadu_ps(as_floats(x[2 * j] + c)), _mm256_loadu_ps(as_floats(x[2 * j + 1] + c)), acc[j]);
+        }
+        for (unsigned j = 0; j < 4; ++j) _mm256_storeu_ps(as_floats(acc_vgprs[j] + c), acc[j]);
+    }
+}
+
+// The accumulators' VGPRs and each step's multiplicands (the plan's VGPR or
+// row), once for all the lanes.
+template <bool Fused, bool FlushOut, bool DazOn>
+void block_multiply_adds(Wave& w, const LdsBlockPlan& plan, const u32 (*rows)[64], unsigned runs, bool avx512) {
+    u32* acc_vgprs[4];
+    const u32* sources[LdsBlockPlan::max_runs * 8];
+    for (unsigned j = 0; j < 4; ++j) acc_vgprs[j] = w.v[plan.accumulators[j]];
+    for (unsigned k = 0; k < 8 * runs; ++k) {
+        const std::uint16_t at = plan.sources[k];
+        sources[k] = at & LdsBlockPlan::from_rows ? rows[at & ~LdsBlockPlan::from_rows] : w.v[at];
+    }
+    if (avx512 && plan.outer_product)
+        block_multiply_adds_avx512<Fused, FlushOut, DazOn, true>(acc_vgprs, sources, runs);
+    else if (avx512) block_multiply_adds_avx512<Fused, FlushOut, DazOn, false>(acc_vgprs, sources, runs);
+    else if (plan.outer_product) block_multiply_adds_avx2<Fused, FlushOut, DazOn, true>(acc_vgprs, sources, runs);
+    else block_multiply_adds_avx2<Fused, FlushOut, DazOn, false>(acc_vgprs, sources, runs);
+}
+#endif
+
 // Mask destination of compares and carry-outs: vcc (e32) or an SGPR pair (e64).
 const Src& mask_dst(const ExecInst& e) { return e.sdst.kind != Src::Kind::none ? e.sdst : e.dst; }
 // Carry-in / condition mask: src2 in VOP3, vcc in e32.
@@ -1080,6 +1173,40 @@ void use_plain_avx2(bool avx2) {
     plain_avx2 = avx2 && host_cpu().avx2;
 #else
     (void)avx2;
+#endif
+}
+
+namespace {
+BlockMultiplyAddIsa best_block_multiply_add_isa() {
+    const MultiplyAddLoops& loops = multiply_add_loops<false>();
+    if (!loops.denormals_are_zero) return BlockMultiplyAddIsa::none;  // no AVX2 and FMA
+    return loops.avx512 ? BlockMultiplyAddIsa::avx512 : BlockMultiplyAddIsa::avx2;
+}
+BlockMultiplyAddIsa block_isa = best_block_multiply_add_isa();
+}  // namespace
+
+void use_block_multiply_add_isa(BlockMultiplyAddIsa isa) { block_isa = std::min(isa, best_block_multiply_add_isa()); }
+
+bool block_multiply_adds_available() { return block_isa != BlockMultiplyAddIsa::none; }
+
+void block_multiply_adds(Wave& w, const ExecInst& first_run, const LdsBlockPlan& plan, const std::uint32_t (*rows)[64],
+                         unsigned runs) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    set_host_denormals_are_zero(w, first_run.flush_in);
+    const bool avx512 = block_isa == BlockMultiplyAddIsa::avx512;
+    const auto with = [&](auto fused, auto flush_out) {
+        constexpr bool F = decltype(fused)::value, O = decltype(flush_out)::value;
+        if (first_run.flush_in) block_multiply_adds<F, O, true>(w, plan, rows, runs, avx512);
+        else block_multiply_adds<F, O, false>(w, plan, rows, runs, avx512);
+    };
+    const auto with_fused = [&](auto fused) {
+        if (first_run.flush_out) with(fused, std::true_type{});
+        else with(fused, std::false_type{});
+    };
+    if (plan.fused) with_fused(std::true_type{});
+    else with_fused(std::false_type{});
+#else
+    (void)w, (void)first_run, (void)plan, (void)rows, (void)runs;
 #endif
 }
 

@@ -251,4 +251,18 @@ void land(Wave& w, const InFlightMemoryOp& p);
 // does not) the instructions one by one.
 void lds_multiply_add_block(Wave& w, const ExecInst& head);
 
+// The multiply-adds of such a block's first `runs` runs after its reads
+// (sem_vector.cpp; LdsBlockPlan, program.hpp), the multiplicands in the
+// plan's VGPRs and `rows`: the same results as the runs one by one. Only
+// while block_multiply_adds_available(): a host with AVX2, FMA and the
+// denormals-are-zero mode (blocks with a plan otherwise run as those
+// without).
+bool block_multiply_adds_available();
+void block_multiply_adds(Wave& w, const ExecInst& first_run, const LdsBlockPlan& plan, const std::uint32_t (*rows)[64],
+                         unsigned runs);
+// The instruction set they use: the best the host has (the default), or a
+// lesser one for tests; none: planned blocks run as the others.
+enum class BlockMultiplyAddIsa : std::uint8_t { none, avx2, avx512 };
+void use_block_multiply_add_isa(BlockMultiplyAddIsa isa);
+
 }  // namespace dppgemm::emu::sem

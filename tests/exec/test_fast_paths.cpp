@@ -1590,11 +1590,33 @@ TEST_CASE("LDS accesses in random loops equal the general path", "[exec][lds][fa
 // keeps them (denorm mode 3). A's reads stay below B's at 2048, and no two
 // lanes write the same byte: nothing races (the random schedule counts a
 // multiply-add run as one step, so its interleaving differs from the
-// general program's).
+// general program's). With NaNs, A is a signaling NaN in lanes 5 mod 8 and
+// +inf in lanes 6 mod 8, where B is 0: NaN results from a NaN source and
+// from inf x 0 (fp::multiply_add_nan's rule).
+// Blocks whose runs may wait for their reads (LdsBlockPlan, the v_mac_f32
+// and v_fmac_f32 runs here) run that way with each instruction set the
+// host has (sem::use_block_multiply_add_isa), and without.
 namespace {
 
-// `after`: the code after the block; `between`: before the trip's end.
-std::string lds_block_body(const std::string& after, const std::string& between, const std::string& mac) {
+const char* const lds_block_nans = R"(  v_mov_b32 v42, 0x7fa00123
+  v_mov_b32 v43, 0x7f800000
+  v_mov_b32 v44, 0
+  v_and_b32 v28, 7, v0
+  v_cmp_eq_u32 vcc, 5, v28
+  v_cndmask_b32 v21, v21, v42, vcc
+  v_cmp_eq_u32 vcc, 6, v28
+  v_cndmask_b32 v21, v21, v43, vcc
+  v_cndmask_b32 v22, v22, v44, vcc
+)";
+
+// `after`: the code after the block; `between`: before the trip's end;
+// `inputs`: after A's and B's values (v21, v22) are made. `mac`'s D, A and
+// B name the sum and the two multiplicands (a mac without B reads the same
+// VGPR at every step, v29 from before the loop).
+// `copying`: the block's first run reads v16:17 from before it (the trip
+// before's last read), which a read of the block then writes.
+std::string lds_block_body(const std::string& after, const std::string& between, const std::string& mac,
+                           const std::string& inputs = "", bool copying = false) {
     const auto macs = [&](const char* a0, const char* a1, const char* b0, const char* b1) {
         std::string text;
         const char* const sums[4] = {"v24", "v25", "v26", "v27"};
@@ -1604,11 +1626,29 @@ std::string lds_block_body(const std::string& after, const std::string& between,
             std::string line = mac;
             line.replace(line.find("D"), 1, sums[i]);
             line.replace(line.find("A"), 1, as[i]);
-            line.replace(line.find("B"), 1, bs[i]);
+            if (const std::size_t b = line.find("B"); b != std::string::npos) line.replace(b, 1, bs[i]);
             text += "  " + line + "\n";
         }
         return text;
     };
+    const std::string four_reads_ahead = R"(  ds_read_b64 v[12:13], v10
+  ds_read_b64 v[14:15], v10 offset:2048
+  ds_read_b64 v[16:17], v11 offset:8
+  ds_read_b64 v[18:19], v11 offset:2056
+  s_waitcnt lgkmcnt(2)
+)" + macs("v12", "v13", "v14", "v15") + R"(  ds_read_b64 v[12:13], v11 offset:16
+  ds_read_b64 v[14:15], v11 offset:2064
+  s_waitcnt lgkmcnt(2)
+)" + macs("v16", "v17", "v18", "v19") + "  s_waitcnt lgkmcnt(0)\n" +
+                                         macs("v12", "v13", "v14", "v15");
+    const std::string copying_block = R"(  ds_read_b64 v[12:13], v10
+  ds_read_b64 v[14:15], v10 offset:2048
+  s_waitcnt lgkmcnt(0)
+)" + macs("v12", "v13", "v16", "v17") +
+                                      R"(  ds_read_b64 v[16:17], v11 offset:8
+  ds_read_b64 v[18:19], v11 offset:2056
+  s_waitcnt lgkmcnt(0)
+)" + macs("v16", "v17", "v18", "v19");
     return std::string(lds_loop_prologue) + R"(  s_mov_b32 s20, 5
   s_mov_b32 s21, 8
   v_and_b32 v23, 7, v0
@@ -1620,24 +1660,17 @@ std::string lds_block_body(const std::string& after, const std::string& between,
   v_mov_b32 v25, 0
   v_mov_b32 v26, 0
   v_mov_b32 v27, 0
+  v_cvt_f32_u32 v29, v0
 .Lloop:
   v_cvt_f32_u32 v21, v20
   v_ldexp_f32 v22, v21, v23
-  ds_write_b32 v10, v21
+)" + inputs +
+           R"(  ds_write_b32 v10, v21
   ds_write_b32 v10, v22 offset:2048
   s_waitcnt lgkmcnt(0)
   s_barrier
-  ds_read_b64 v[12:13], v10
-  ds_read_b64 v[14:15], v10 offset:2048
-  ds_read_b64 v[16:17], v11 offset:8
-  ds_read_b64 v[18:19], v11 offset:2056
-  s_waitcnt lgkmcnt(2)
-)" + macs("v12", "v13", "v14", "v15") +
-           R"(  ds_read_b64 v[12:13], v11 offset:16
-  ds_read_b64 v[14:15], v11 offset:2064
-  s_waitcnt lgkmcnt(2)
-)" + macs("v16", "v17", "v18", "v19") +
-           "  s_waitcnt lgkmcnt(0)\n" + macs("v12", "v13", "v14", "v15") + after + R"(
+)" + (copying ? copying_block : four_reads_ahead) +
+           after + R"(
   v_add_u32 v30, v30, v24
   v_add_u32 v30, v30, v25
   v_add_u32 v30, v30, v26
@@ -1679,53 +1712,103 @@ TEST_CASE("LDS-fed multiply-add blocks equal the general path", "[exec][lds][fas
         // Every other lane on one trip (EXEC written: v11's reads look for themselves).
         {"  s_mov_b64 exec, -1", "  s_cmp_eq_u32 s20, 3\n  s_cselect_b64 exec, s[26:27], -1", false},
     };
-    const char* const macs[] = {"v_mac_f32 D, A, B", "v_fmac_f32 D, A, B",
-                                "v_fmac_f32_dpp D, A, B quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"};
+    struct Mac {
+        const char* text;
+        bool planned;  // the block has an LdsBlockPlan
+    };
+    const Mac macs[] = {{"v_mac_f32 D, A, B", true},
+                        {"v_fmac_f32 D, A, B", true},
+                        {"v_mac_f32 D, A, v29", true},
+                        {"v_fmac_f32_dpp D, A, B quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", false}};
     KernelOptions options;
     options.lds_bytes = 4096;
-    for (const char* mac : macs) {
+    for (const Mac& mac : macs) {
         for (const Case& c : cases) {
-            INFO(mac << ", after the block: " << c.after << ", between the trips: " << c.between);
-            const CodeObject co = assemble_kernel(lds_block_body(c.after, c.between, mac), options);
-            const std::array<Program, 2> programs = fast_and_general(co);
-            // Four reads, a wait, four multiply-adds, two reads, a wait, four,
-            // a wait, four.
-            const ExecInst& head = programs[0].code[instruction_at(programs[0], "ds_read_b64 v[12:13], v10")];
-            CHECK(head.lds_block == 21);
-            // Not vacuous: where the addresses move together, every read may
-            // take the repeated access's path (the first through v11 verified
-            // across the trips), and the block runs whole.
-            const ExecInst& middle =
-                programs[0].code[instruction_at(programs[0], "ds_read_b64 v[16:17], v11 offset:8")];
-            CHECK((middle.lds_loop_slot() != 0) == c.whole);
-            CHECK(programs[1].code[head.index].lds_block == 0);
-            check_lds_loop_runs(programs);
-            // Instruction by instruction: the random schedule, and an observer
-            // told of each (one thread: the counts per workgroup).
-            std::vector<std::uint32_t> results[2];
-            Counters counters[2];
-            CountEveryInstruction observers[2];
-            for (unsigned way = 0; way < 4; ++way) {
-                TestRun run(3 * 128);
-                run.grid = {3, 1, 1};
-                run.block = {128, 1, 1};
-                if (way < 2) run.schedule = Schedule::parse("random:7");
-                else run.observer = &observers[way - 2];
-                const DispatchResult r = run.run_to_end(programs[way % 2]);
-                if (way % 2 == 0) {
-                    results[way / 2] = run.read(0, 3 * 128);
-                    counters[way / 2] = r.counters;
-                } else {
-                    CHECK(run.read(0, 3 * 128) == results[way / 2]);
-                    CHECK(r.counters == counters[way / 2]);
+            for (const char* inputs : {"", lds_block_nans}) {
+                INFO(mac.text << ", after the block: " << c.after << ", between the trips: " << c.between
+                              << (*inputs ? ", with NaNs" : ""));
+                const CodeObject co = assemble_kernel(lds_block_body(c.after, c.between, mac.text, inputs), options);
+                const std::array<Program, 2> programs = fast_and_general(co);
+                // Four reads, a wait, four multiply-adds, two reads, a wait, four,
+                // a wait, four.
+                const ExecInst& head = programs[0].code[instruction_at(programs[0], "ds_read_b64 v[12:13], v10")];
+                CHECK(head.lds_block == 21);
+                CHECK((head.lds_block_plan != 0) == mac.planned);
+                // Not vacuous: where the addresses move together, every read may
+                // take the repeated access's path (the first through v11 verified
+                // across the trips), and the block runs whole.
+                const ExecInst& middle =
+                    programs[0].code[instruction_at(programs[0], "ds_read_b64 v[16:17], v11 offset:8")];
+                CHECK((middle.lds_loop_slot() != 0) == c.whole);
+                CHECK(programs[1].code[head.index].lds_block == 0);
+                for (const auto isa : {sem::BlockMultiplyAddIsa::none, sem::BlockMultiplyAddIsa::avx2,
+                                       sem::BlockMultiplyAddIsa::avx512}) {
+                    INFO("block multiply-adds: " << static_cast<int>(isa));
+                    sem::use_block_multiply_add_isa(isa);
+                    check_lds_loop_runs(programs);
+                }
+                // Instruction by instruction: the random schedule, and an observer
+                // told of each (one thread: the counts per workgroup).
+                std::vector<std::uint32_t> results[2];
+                Counters counters[2];
+                CountEveryInstruction observers[2];
+                for (unsigned way = 0; way < 4; ++way) {
+                    TestRun run(3 * 128);
+                    run.grid = {3, 1, 1};
+                    run.block = {128, 1, 1};
+                    if (way < 2) run.schedule = Schedule::parse("random:7");
+                    else run.observer = &observers[way - 2];
+                    const DispatchResult r = run.run_to_end(programs[way % 2]);
+                    if (way % 2 == 0) {
+                        results[way / 2] = run.read(0, 3 * 128);
+                        counters[way / 2] = r.counters;
+                    } else {
+                        CHECK(run.read(0, 3 * 128) == results[way / 2]);
+                        CHECK(r.counters == counters[way / 2]);
+                    }
+                }
+                CHECK(observers[0].counts == observers[1].counts);
+                // Each instruction announced, blocks' included.
+                const auto total = [](const auto& counts) {
+                    return std::accumulate(counts.begin(), counts.end(), std::uint64_t(0));
+                };
+                CHECK(total(observers[0].counts) == total(counters[1].instructions));
+            }
+        }
+    }
+}
+
+// A planned block whose first run reads v16:17 from before the block,
+// which its third read then writes: that read's rows go to the block's
+// rows, and v16:17 get them after the runs (LdsBlockPlan::copies), or,
+// where a read ends the block early, the rows of the reads made.
+TEST_CASE("LDS-fed multiply-add blocks that write a VGPR a run reads from before them equal the general path",
+          "[exec][lds][fast_paths]") {
+    const char* const cases[] = {
+        "  v_add_u32 v10, s21, v10\n  v_add_u32 v11, s21, v11",  // the block runs whole
+        "  v_add_u32 v11, v0, v11",                              // it ends at the third read
+    };
+    KernelOptions options;
+    options.lds_bytes = 4096;
+    for (const char* mac : {"v_mac_f32 D, A, B", "v_fmac_f32 D, A, B"}) {
+        for (const char* between : cases) {
+            for (const char* inputs : {"", lds_block_nans}) {
+                INFO(mac << ", between the trips: " << between << (*inputs ? ", with NaNs" : ""));
+                const CodeObject co = assemble_kernel(lds_block_body("", between, mac, inputs, true), options);
+                const std::array<Program, 2> programs = fast_and_general(co);
+                const ExecInst& head = programs[0].code[instruction_at(programs[0], "ds_read_b64 v[12:13], v10")];
+                CHECK(head.lds_block == 14);
+                REQUIRE(head.lds_block_plan == 1);
+                const LdsBlockPlan& plan = programs[0].lds_block_plans[0];
+                const std::vector<std::pair<std::uint8_t, std::uint16_t>> copies = {{16, 4}, {17, 5}};
+                CHECK(plan.copies == copies);
+                for (const auto isa : {sem::BlockMultiplyAddIsa::none, sem::BlockMultiplyAddIsa::avx2,
+                                       sem::BlockMultiplyAddIsa::avx512}) {
+                    INFO("block multiply-adds: " << static_cast<int>(isa));
+                    sem::use_block_multiply_add_isa(isa);
+                    check_lds_loop_runs(programs);
                 }
             }
-            CHECK(observers[0].counts == observers[1].counts);
-            // Each instruction announced, blocks' included.
-            const auto total = [](const auto& counts) {
-                return std::accumulate(counts.begin(), counts.end(), std::uint64_t(0));
-            };
-            CHECK(total(observers[0].counts) == total(counters[1].instructions));
         }
     }
 }
