@@ -1292,6 +1292,42 @@ __attribute__((noinline, cold)) void copy_rows_of_reads(Wave& w, const ExecInst&
         if (row[v] >= 0) std::memcpy(w.v[v], block_rows[row[v]], sizeof block_rows[0]);
 }
 
+// The entries on lgkmcnt of a planned block's reads, held by the block
+// while the wave's queue has none (`own`): its waits then retire only
+// these, oldest first, as sem::wait would, so that those outstanding are
+// always the block's reads `retired` .. `issued` - 1; the block hands them
+// to the queue at its end. They have nothing to land, and nothing reads the
+// queue in between but the reads' room test (whole_access_memo), made here
+// on the block's count.
+struct BlockEntries {
+    bool own = false;
+    unsigned issued = 0, retired = 0;
+    unsigned count() const { return issued - retired; }
+    void wait(unsigned lgkm) {
+        if (count() > lgkm) retired = issued - lgkm;
+    }
+    void hand_over(InFlightQueue& q, const ExecInst& head) const {
+        unsigned read = 0;
+        for (const ExecInst* e = &head; read < issued; ++e)
+            if (e->cls == InstClass::lds_read && read++ >= retired)
+                q.push_without_data<WaitCounter::lgkm_lds>(e->index);
+    }
+};
+
+// block_read with the block's entries: the same checks (the room on the
+// block's count), the same counts and rows, the entry in `entries`.
+__attribute__((always_inline)) inline bool block_read_own_entry(Wave& w, const ExecInst& e, u32* out,
+                                                                BlockEntries& entries) {
+    if (entries.count() >= InFlightQueue::max_lgkm) return false;
+    LdsConflictMemo* memo = whole_access_memo(w, e, false);
+    if (!memo || !address_verified(w, e, *memo)) return false;
+    ++entries.issued;
+    count_repeated(w, e, false, *memo);
+    const std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
+    whole_gather (*memo)(lds, w.v[e.src[0].index], out, *memo);
+    return true;
+}
+
 // lds_multiply_add_block with the block's plan: the reads and waits in
 // order, each read into its rows or its VGPRs (LdsBlockPlan::Read), then
 // every run (block_multiply_adds), then the VGPRs' values from the rows. A
@@ -1302,14 +1338,22 @@ void planned_block(Wave& w, const ExecInst& head, const LdsBlockPlan& plan) {
     const ExecInst* const end = &head + head.lds_block;
     const ExecInst* first_run = nullptr;
     unsigned reads = 0, waits = 0, runs = 0;  // the head included
+    BlockEntries entries;
+    entries.own = w.pending.lgkmcnt() == 0;
     while (e != end) {
         if (e->cls == InstClass::lds_read) {
             const LdsBlockPlan::Read& r = plan.reads[reads];
-            if (!block_read(w, *e, r.into_vgprs ? vreg(w, e->dst) : block_rows[r.row])) break;
+            u32* const out = r.into_vgprs ? vreg(w, e->dst) : block_rows[r.row];
+            if (!(entries.own ? block_read_own_entry(w, *e, out, entries) : block_read(w, *e, out))) break;
             ++reads;
             ++e;
         } else if (e->cls == InstClass::waitcnt) {
-            wait(w, e->wait_vm, e->wait_lgkm);
+            if (!entries.own) {
+                wait(w, e->wait_vm, e->wait_lgkm);
+            } else {
+                if (e->wait_vm < w.pending.vmcnt()) wait(w, e->wait_vm, InFlightQueue::max_lgkm);
+                entries.wait(e->wait_lgkm);
+            }
             ++waits;
             ++e;
         } else {
@@ -1319,6 +1363,7 @@ void planned_block(Wave& w, const ExecInst& head, const LdsBlockPlan& plan) {
         }
     }
     if (reads == 0) return ds_read(w, head);  // nothing done
+    if (entries.count()) entries.hand_over(w.pending, head);
     if (runs) block_multiply_adds(w, *first_run, plan, block_rows, runs);
     if (e == end) {
         for (const auto& [v, row] : plan.copies) std::memcpy(w.v[v], block_rows[row], sizeof block_rows[0]);

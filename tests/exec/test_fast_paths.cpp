@@ -1615,8 +1615,9 @@ const char* const lds_block_nans = R"(  v_mov_b32 v42, 0x7fa00123
 // VGPR at every step, v29 from before the loop).
 // `copying`: the block's first run reads v16:17 from before it (the trip
 // before's last read), which a read of the block then writes.
+// `before`: between the barrier and the block.
 std::string lds_block_body(const std::string& after, const std::string& between, const std::string& mac,
-                           const std::string& inputs = "", bool copying = false) {
+                           const std::string& inputs = "", bool copying = false, const std::string& before = "") {
     const auto macs = [&](const char* a0, const char* a1, const char* b0, const char* b1) {
         std::string text;
         const char* const sums[4] = {"v24", "v25", "v26", "v27"};
@@ -1669,8 +1670,8 @@ std::string lds_block_body(const std::string& after, const std::string& between,
   ds_write_b32 v10, v22 offset:2048
   s_waitcnt lgkmcnt(0)
   s_barrier
-)" + (copying ? copying_block : four_reads_ahead) +
-           after + R"(
+)" + before +
+           (copying ? copying_block : four_reads_ahead) + after + R"(
   v_add_u32 v30, v30, v24
   v_add_u32 v30, v30, v25
   v_add_u32 v30, v30, v26
@@ -1702,7 +1703,8 @@ TEST_CASE("LDS-fed multiply-add blocks equal the general path", "[exec][lds][fas
     struct Case {
         const char* after;  // the block
         const char* between;
-        bool whole;  // the block may run whole (on the trips after the first)
+        bool whole;               // the block may run whole (on the trips after the first)
+        const char* before = "";  // the block
     };
     const Case cases[] = {
         {"", "  v_add_u32 v10, s21, v10\n  v_add_u32 v11, s21, v11", true},  // uniform moves
@@ -1711,6 +1713,9 @@ TEST_CASE("LDS-fed multiply-add blocks equal the general path", "[exec][lds][fas
         {"", "  v_add_u32 v11, v0, v11", false},                            // apart in the middle
         // Every other lane on one trip (EXEC written: v11's reads look for themselves).
         {"  s_mov_b64 exec, -1", "  s_cmp_eq_u32 s20, 3\n  s_cselect_b64 exec, s[26:27], -1", false},
+        // An SMEM load outstanding on lgkmcnt as the block starts (its first
+        // wait retires it), the addresses moving together.
+        {"", "  v_add_u32 v10, s21, v10\n  v_add_u32 v11, s21, v11", true, "  s_load_dword s30, s[4:5], 0x0\n"},
     };
     struct Mac {
         const char* text;
@@ -1725,9 +1730,10 @@ TEST_CASE("LDS-fed multiply-add blocks equal the general path", "[exec][lds][fas
     for (const Mac& mac : macs) {
         for (const Case& c : cases) {
             for (const char* inputs : {"", lds_block_nans}) {
-                INFO(mac.text << ", after the block: " << c.after << ", between the trips: " << c.between
-                              << (*inputs ? ", with NaNs" : ""));
-                const CodeObject co = assemble_kernel(lds_block_body(c.after, c.between, mac.text, inputs), options);
+                INFO(mac.text << ", before the block: " << c.before << ", after it: " << c.after
+                              << ", between the trips: " << c.between << (*inputs ? ", with NaNs" : ""));
+                const CodeObject co =
+                    assemble_kernel(lds_block_body(c.after, c.between, mac.text, inputs, false, c.before), options);
                 const std::array<Program, 2> programs = fast_and_general(co);
                 // Four reads, a wait, four multiply-adds, two reads, a wait, four,
                 // a wait, four.
