@@ -1340,10 +1340,11 @@ void planned_block(Wave& w, const ExecInst& head, const LdsBlockPlan& plan) {
     unsigned reads = 0, waits = 0, runs = 0;  // the head included
     BlockEntries entries;
     entries.own = w.pending.lgkmcnt() == 0;
+    u32(*const rows)[64] = block_rows;  // one look-up of the thread's rows (in a shared library, a call)
     while (e != end) {
         if (e->cls == InstClass::lds_read) {
             const LdsBlockPlan::Read& r = plan.reads[reads];
-            u32* const out = r.into_vgprs ? vreg(w, e->dst) : block_rows[r.row];
+            u32* const out = r.into_vgprs ? vreg(w, e->dst) : rows[r.row];
             if (!(entries.own ? block_read_own_entry(w, *e, out, entries) : block_read(w, *e, out))) break;
             ++reads;
             ++e;
@@ -1364,9 +1365,9 @@ void planned_block(Wave& w, const ExecInst& head, const LdsBlockPlan& plan) {
     }
     if (reads == 0) return ds_read(w, head);  // nothing done
     if (entries.count()) entries.hand_over(w.pending, head);
-    if (runs) block_multiply_adds(w, *first_run, plan, block_rows, runs);
+    if (runs) block_multiply_adds(w, *first_run, plan, rows, runs);
     if (e == end) {
-        for (const auto& [v, row] : plan.copies) std::memcpy(w.v[v], block_rows[row], sizeof block_rows[0]);
+        for (const auto& [v, row] : plan.copies) std::memcpy(w.v[v], rows[row], sizeof rows[0]);
     } else {
         copy_rows_of_reads(w, head, plan, reads);
     }
