@@ -1077,18 +1077,28 @@ u32 fbits3(u32 a, u32 b, u32 c) {
 // every later one NaN, so one test of the final values finds it; the lanes
 // are then redone step by step with multiply_add_row's NaN rule
 // (multiply_add_8's), from the accumulators still in memory.
-// sources: per run and step, src0's and src1's lanes.
+// sources: per run, Outer: a_0, a_1, b_0, b_1 (step j = 2i + k reads a_i
+// and b_k); else each step's src0 and src1.
+template <bool Outer>
+constexpr unsigned sources_per_run = Outer ? 4 : 8;
+template <bool Outer>
+inline const u32* multiplicand(const u32* const* run, unsigned step, unsigned operand) {
+    if (!Outer) return run[2 * step + operand];
+    return operand == 0 ? run[step / 2] : run[2 + step % 2];
+}
+
 template <bool Fused, bool FlushOut, bool DazOn, bool Outer>
 __attribute__((target("avx512f"), noinline)) void block_multiply_adds_avx512(u32* const* acc_vgprs,
                                                                              const u32* const* sources, unsigned runs) {
+    const u32* const* const end = sources + sources_per_run<Outer> * runs;
     for (unsigned c = 0; c < 64; c += 16) {
         __m512 acc[4];
         for (unsigned j = 0; j < 4; ++j) acc[j] = load_row(acc_vgprs[j] + c);
-        for (const u32* const* x = sources; x != sources + 8 * runs; x += 8) {
+        for (const u32* const* x = sources; x != end; x += sources_per_run<Outer>) {
             __m512 a[4], b[4];
             for (unsigned j = 0; j < 4; ++j) {
-                a[j] = Outer && (j & 1) ? a[j - 1] : load_row(x[2 * j] + c);
-                b[j] = Outer && j >= 2 ? b[j - 2] : load_row(x[2 * j + 1] + c);
+                a[j] = Outer && j % 2 ? a[j - 1] : load_row(multiplicand<Outer>(x, j, 0) + c);
+                b[j] = Outer && j >= 2 ? b[j - 2] : load_row(multiplicand<Outer>(x, j, 1) + c);
             }
             for (unsigned j = 0; j < 4; ++j) {
                 const __m512 p = product_plus_row<Fused, DazOn>(a[j], b[j], acc[j]);
@@ -1099,10 +1109,10 @@ __attribute__((target("avx512f"), noinline)) void block_multiply_adds_avx512(u32
             _mm512_cmp_ps_mask(acc[0], acc[1], _CMP_UNORD_Q) | _mm512_cmp_ps_mask(acc[2], acc[3], _CMP_UNORD_Q);
         if (__builtin_expect(unordered != 0, 0)) {
             for (unsigned j = 0; j < 4; ++j) acc[j] = load_row(acc_vgprs[j] + c);
-            for (const u32* const* x = sources; x != sources + 8 * runs; x += 8)
+            for (const u32* const* x = sources; x != end; x += sources_per_run<Outer>)
                 for (unsigned j = 0; j < 4; ++j)
-                    acc[j] =
-                        multiply_add_row<Fused, FlushOut>(load_row(x[2 * j] + c), load_row(x[2 * j + 1] + c), acc[j]);
+                    acc[j] = multiply_add_row<Fused, FlushOut>(load_row(multiplicand<Outer>(x, j, 0) + c),
+                                                               load_row(multiplicand<Outer>(x, j, 1) + c), acc[j]);
         }
         for (unsigned j = 0; j < 4; ++j) _mm512_storeu_si512(acc_vgprs[j] + c, _mm512_castps_si512(acc[j]));
     }
@@ -1111,14 +1121,16 @@ __attribute__((target("avx512f"), noinline)) void block_multiply_adds_avx512(u32
 template <bool Fused, bool FlushOut, bool DazOn, bool Outer>
 __attribute__((target("avx2,fma"), noinline)) void block_multiply_adds_avx2(u32* const* acc_vgprs,
                                                                             const u32* const* sources, unsigned runs) {
+    const u32* const* const end = sources + sources_per_run<Outer> * runs;
+    const auto load = [](const u32* lanes) __attribute__((target("avx"))) { return _mm256_loadu_ps(as_floats(lanes)); };
     for (unsigned c = 0; c < 64; c += 8) {
         __m256 acc[4];
-        for (unsigned j = 0; j < 4; ++j) acc[j] = _mm256_loadu_ps(as_floats(acc_vgprs[j] + c));
-        for (const u32* const* x = sources; x != sources + 8 * runs; x += 8) {
+        for (unsigned j = 0; j < 4; ++j) acc[j] = load(acc_vgprs[j] + c);
+        for (const u32* const* x = sources; x != end; x += sources_per_run<Outer>) {
             __m256 a[4], b[4];
             for (unsigned j = 0; j < 4; ++j) {
-                a[j] = Outer && (j & 1) ? a[j - 1] : _mm256_loadu_ps(as_floats(x[2 * j] + c));
-                b[j] = Outer && j >= 2 ? b[j - 2] : _mm256_loadu_ps(as_floats(x[2 * j + 1] + c));
+                a[j] = Outer && j % 2 ? a[j - 1] : load(multiplicand<Outer>(x, j, 0) + c);
+                b[j] = Outer && j >= 2 ? b[j - 2] : load(multiplicand<Outer>(x, j, 1) + c);
             }
             for (unsigned j = 0; j < 4; ++j) {
                 const __m256 p = product_plus_8<Fused, DazOn>(a[j], b[j], acc[j]);
@@ -1127,32 +1139,44 @@ __attribute__((target("avx2,fma"), noinline)) void block_multiply_adds_avx2(u32*
         }
         const __m256 unordered = _mm256_or_ps(unordered_pair(acc[0], acc[1]), unordered_pair(acc[2], acc[3]));
         if (__builtin_expect(_mm256_movemask_ps(unordered) != 0, 0)) {
-            for (unsigned j = 0; j < 4; ++j) acc[j] = _mm256_loadu_ps(as_floats(acc_vgprs[j] + c));
-            for (const u32* const* x = sources; x != sources + 8 * runs; x += 8)
+            for (unsigned j = 0; j < 4; ++j) acc[j] = load(acc_vgprs[j] + c);
+            for (const u32* const* x = sources; x != end; x += sources_per_run<Outer>)
                 for (unsigned j = 0; j < 4; ++j)
-                    acc[j] = multiply_add_8<Fused, FlushOut, DazOn>(
-                        _mm256_loadu_ps(as_floats(x[2 * j] + c)), _mm256_loadu_ps(as_floats(x[2 * j + 1] + c)), acc[j]);
+                    acc[j] = multiply_add_8<Fused, FlushOut, DazOn>(load(multiplicand<Outer>(x, j, 0) + c),
+                                                                    load(multiplicand<Outer>(x, j, 1) + c), acc[j]);
         }
         for (unsigned j = 0; j < 4; ++j) _mm256_storeu_ps(as_floats(acc_vgprs[j] + c), acc[j]);
     }
 }
 
-// The accumulators' VGPRs and each step's multiplicands (the plan's VGPR or
-// row), once for all the lanes.
+// The accumulators' VGPRs and the runs' multiplicands (the plan's VGPRs or
+// rows, sources_per_run), once for all the lanes.
 template <bool Fused, bool FlushOut, bool DazOn>
 void block_multiply_adds(Wave& w, const LdsBlockPlan& plan, const u32 (*rows)[64], unsigned runs, bool avx512) {
+    const u32* const bases[2] = {w.v[0], rows[0]};  // a VGPR, a row (LdsBlockPlan::from_rows)
+    const auto at = [&](std::uint16_t source) { return bases[source >> 15] + 64 * (source & 0x7fffu); };
+    static_assert(LdsBlockPlan::from_rows == 0x8000, "the bases' index is the top bit");
     u32* acc_vgprs[4];
-    const u32* sources[LdsBlockPlan::max_runs * 8];
     for (unsigned j = 0; j < 4; ++j) acc_vgprs[j] = w.v[plan.accumulators[j]];
-    for (unsigned k = 0; k < 8 * runs; ++k) {
-        const std::uint16_t at = plan.sources[k];
-        sources[k] = at & LdsBlockPlan::from_rows ? rows[at & ~LdsBlockPlan::from_rows] : w.v[at];
-    }
-    if (avx512 && plan.outer_product)
-        block_multiply_adds_avx512<Fused, FlushOut, DazOn, true>(acc_vgprs, sources, runs);
-    else if (avx512) block_multiply_adds_avx512<Fused, FlushOut, DazOn, false>(acc_vgprs, sources, runs);
-    else if (plan.outer_product) block_multiply_adds_avx2<Fused, FlushOut, DazOn, true>(acc_vgprs, sources, runs);
-    else block_multiply_adds_avx2<Fused, FlushOut, DazOn, false>(acc_vgprs, sources, runs);
+    const u32* sources[LdsBlockPlan::max_runs * 8];
+    const auto run_with = [&](auto outer, auto isa_run) {
+        constexpr bool Outer = decltype(outer)::value;
+        const std::uint16_t* x = plan.sources.data();  // per run and step, src0 and src1
+        for (unsigned r = 0; r < runs; ++r, x += 8) {
+            const u32** s = sources + sources_per_run<Outer> * r;
+            if (Outer) {
+                s[0] = at(x[0]), s[1] = at(x[4]), s[2] = at(x[1]), s[3] = at(x[3]);
+            } else {
+                for (unsigned k = 0; k < 8; ++k) s[k] = at(x[k]);
+            }
+        }
+        isa_run(acc_vgprs, sources, runs);
+    };
+    using std::false_type, std::true_type;
+    if (avx512 && plan.outer_product) run_with(true_type{}, block_multiply_adds_avx512<Fused, FlushOut, DazOn, true>);
+    else if (avx512) run_with(false_type{}, block_multiply_adds_avx512<Fused, FlushOut, DazOn, false>);
+    else if (plan.outer_product) run_with(true_type{}, block_multiply_adds_avx2<Fused, FlushOut, DazOn, true>);
+    else run_with(false_type{}, block_multiply_adds_avx2<Fused, FlushOut, DazOn, false>);
 }
 #endif
 

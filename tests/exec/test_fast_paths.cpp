@@ -1724,6 +1724,7 @@ TEST_CASE("LDS-fed multiply-add blocks equal the general path", "[exec][lds][fas
     const Mac macs[] = {{"v_mac_f32 D, A, B", true},
                         {"v_fmac_f32 D, A, B", true},
                         {"v_mac_f32 D, A, v29", true},
+                        {"v_mac_f32 D, B, A", true},  // no outer product: src0 is b_0, b_1, b_0, b_1
                         {"v_fmac_f32_dpp D, A, B quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", false}};
     KernelOptions options;
     options.lds_bytes = 4096;
