@@ -1073,7 +1073,11 @@ u32 fbits3(u32 a, u32 b, u32 c) {
 // accumulator still sees its steps in program order, with the same row
 // operations as multiply_add_rows_no_nan (multiply_add_8). Outer: the runs
 // are 2 x 2 outer products (LdsBlockPlan::outer_product), whose four
-// multiplicands are loaded once for the four steps. A NaN result makes
+// multiplicands are loaded once for the four steps. Under
+// denormals-are-zero a step's result flush is left to the end: the next
+// step reads the result only as an input of its add or FMA, which the mode
+// flushes the same way (a zero of the denormal's sign), so only the value
+// stored needs it. A NaN result makes
 // every later one NaN, so one test of the final values finds it; the lanes
 // are then redone step by step with multiply_add_row's NaN rule
 // (multiply_add_8's), from the accumulators still in memory.
@@ -1102,9 +1106,11 @@ __attribute__((target("avx512f"), noinline)) void block_multiply_adds_avx512(u32
             }
             for (unsigned j = 0; j < 4; ++j) {
                 const __m512 p = product_plus_row<Fused, DazOn>(a[j], b[j], acc[j]);
-                acc[j] = FlushOut ? flush_no_nan16<DazOn>(p) : p;
+                acc[j] = FlushOut && !DazOn ? flush_no_nan16<false>(p) : p;
             }
         }
+        if (FlushOut && DazOn)  // the one result flush (above)
+            for (unsigned j = 0; j < 4; ++j) acc[j] = flush_no_nan16<true>(acc[j]);
         const __mmask16 unordered =
             _mm512_cmp_ps_mask(acc[0], acc[1], _CMP_UNORD_Q) | _mm512_cmp_ps_mask(acc[2], acc[3], _CMP_UNORD_Q);
         if (__builtin_expect(unordered != 0, 0)) {
@@ -1134,9 +1140,11 @@ __attribute__((target("avx2,fma"), noinline)) void block_multiply_adds_avx2(u32*
             }
             for (unsigned j = 0; j < 4; ++j) {
                 const __m256 p = product_plus_8<Fused, DazOn>(a[j], b[j], acc[j]);
-                acc[j] = FlushOut ? flush_no_nan8<DazOn>(p) : p;
+                acc[j] = FlushOut && !DazOn ? flush_no_nan8<false>(p) : p;
             }
         }
+        if (FlushOut && DazOn)
+            for (unsigned j = 0; j < 4; ++j) acc[j] = flush_no_nan8<true>(acc[j]);
         const __m256 unordered = _mm256_or_ps(unordered_pair(acc[0], acc[1]), unordered_pair(acc[2], acc[3]));
         if (__builtin_expect(_mm256_movemask_ps(unordered) != 0, 0)) {
             for (unsigned j = 0; j < 4; ++j) acc[j] = load(acc_vgprs[j] + c);

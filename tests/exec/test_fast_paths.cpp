@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -22,6 +24,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "emu/exec/host_float_mode.hpp"
 #include "emu/exec/semantics.hpp"
 #include "emu/exec/wave.hpp"
 #include "kernel_builder.hpp"
@@ -1609,6 +1612,18 @@ const char* const lds_block_nans = R"(  v_mov_b32 v42, 0x7fa00123
   v_cndmask_b32 v22, v22, v44, vcc
 )";
 
+// A about 2^-62, negative in odd lanes, and B about 2^-64: products about
+// 2^-126 of both signs, whose sums often fall into the fp32 denormals
+// (which v_mac_f32 flushes after each step).
+const char* const lds_block_tiny = R"(  v_mov_b32 v45, -72
+  v_mov_b32 v46, -70
+  v_ldexp_f32 v22, v21, v45
+  v_ldexp_f32 v21, v21, v46
+  v_and_b32 v28, 1, v0
+  v_lshlrev_b32 v28, 31, v28
+  v_xor_b32 v21, v21, v28
+)";
+
 // `after`: the code after the block; `between`: before the trip's end;
 // `inputs`: after A's and B's values (v21, v22) are made. `mac`'s D, A and
 // B name the sum and the two multiplicands (a mac without B reads the same
@@ -1730,9 +1745,9 @@ TEST_CASE("LDS-fed multiply-add blocks equal the general path", "[exec][lds][fas
     options.lds_bytes = 4096;
     for (const Mac& mac : macs) {
         for (const Case& c : cases) {
-            for (const char* inputs : {"", lds_block_nans}) {
+            for (const char* inputs : {"", lds_block_nans, lds_block_tiny}) {
                 INFO(mac.text << ", before the block: " << c.before << ", after it: " << c.after
-                              << ", between the trips: " << c.between << (*inputs ? ", with NaNs" : ""));
+                              << ", between the trips: " << c.between << ", inputs: " << inputs);
                 const CodeObject co =
                     assemble_kernel(lds_block_body(c.after, c.between, mac.text, inputs, false, c.before), options);
                 const std::array<Program, 2> programs = fast_and_general(co);
@@ -1799,8 +1814,8 @@ TEST_CASE("LDS-fed multiply-add blocks that write a VGPR a run reads from before
     options.lds_bytes = 4096;
     for (const char* mac : {"v_mac_f32 D, A, B", "v_fmac_f32 D, A, B"}) {
         for (const char* between : cases) {
-            for (const char* inputs : {"", lds_block_nans}) {
-                INFO(mac << ", between the trips: " << between << (*inputs ? ", with NaNs" : ""));
+            for (const char* inputs : {"", lds_block_nans, lds_block_tiny}) {
+                INFO(mac << ", between the trips: " << between << ", inputs: " << inputs);
                 const CodeObject co = assemble_kernel(lds_block_body("", between, mac, inputs, true), options);
                 const std::array<Program, 2> programs = fast_and_general(co);
                 const ExecInst& head = programs[0].code[instruction_at(programs[0], "ds_read_b64 v[12:13], v10")];
@@ -1816,6 +1831,90 @@ TEST_CASE("LDS-fed multiply-add blocks that write a VGPR a run reads from before
                     check_lds_loop_runs(programs);
                 }
             }
+        }
+    }
+}
+
+// sem::block_multiply_adds by itself against the ISA's lane values: two
+// runs of four steps on four accumulators, v_mac_f32 (fp::mad: multiply,
+// round, flush, add, round, flush) and v_fmac_f32 with fp32 denormals kept
+// (one rounding), as outer products and not, with each instruction set the
+// host has. Lanes 0-31: a step of the second run cancels the first's
+// product to within 2^-10 of it, about 2^-126, so the accumulator passes
+// through the fp32 denormals (v_mac_f32 flushes each result; the block
+// flushes once, at the end, and lets the mode flush the inputs of the steps
+// in between); lanes 32-63: inputs spread over 2^-140 .. 2^40, some of them
+// denormals.
+TEST_CASE("A planned block's multiply-adds give v_mac_f32's and v_fmac_f32's lane values", "[exec][fast_paths]") {
+    std::mt19937 random(11);
+    std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+    std::uniform_int_distribution<int> exponent(-70, 20), sign(0, 1);
+    auto w = std::make_unique<Wave>();
+    constexpr unsigned a0 = 10, b0 = 20;  // run r: a_i in v(a0 + 2r + i), b_j in v(b0 + 2r + j)
+    for (unsigned l = 0; l < 64; ++l) {
+        for (unsigned acc = 0; acc < 4; ++acc) w->v[acc][l] = fp::as_bits(l < 32 ? 0.0f : mantissa(random));
+        for (unsigned k = 0; k < 4; ++k) {
+            float a = std::ldexp(mantissa(random), exponent(random)),
+                  b = std::ldexp(mantissa(random), exponent(random));
+            if (l < 32) {
+                a = std::ldexp(1.0f + float(l) / 64, -63), b = std::ldexp(1.0f, -63);
+                if (k >= 2) a = -a * (1.0f - std::ldexp(1.0f, -10));  // the second run cancels the first
+            }
+            w->v[a0 + k][l] = fp::as_bits(sign(random) && l >= 32 ? -a : a);
+            w->v[b0 + k][l] = fp::as_bits(b);
+        }
+    }
+    std::vector<std::array<u32, 64>> before(32);  // v0..v31 as set
+    for (unsigned r = 0; r < 32; ++r) std::memcpy(before[r].data(), w->v[r], sizeof w->v[r]);
+    for (const bool fused : {false, true}) {
+        for (const bool outer : {true, false}) {
+            LdsBlockPlan plan;
+            plan.fused = fused;
+            plan.outer_product = outer;
+            plan.accumulators = {0, 1, 2, 3};
+            for (unsigned r = 0; r < 2; ++r)
+                for (unsigned step = 0; step < 4; ++step) {  // acc[2i + j] += a_i * b_j, or a_j * b_i
+                    const unsigned i = outer ? step / 2 : step % 2, j = outer ? step % 2 : step / 2;
+                    plan.sources.push_back(std::uint16_t(a0 + 2 * r + i));
+                    plan.sources.push_back(std::uint16_t(b0 + 2 * r + j));
+                }
+            ExecInst first_run;
+            first_run.flush_in = first_run.flush_out = !fused;  // v_fmac_f32 under fp32 denorm mode 3
+            // The ISA's values, step by step in program order.
+            std::uint32_t expected[4][64];
+            for (unsigned l = 0; l < 64; ++l)
+                for (unsigned acc = 0; acc < 4; ++acc) {
+                    float d = fp::as_float(before[acc][l]);
+                    for (unsigned r = 0; r < 2; ++r) {
+                        const float a = fp::as_float(before[plan.sources[2 * (4 * r + acc)]][l]);
+                        const float b = fp::as_float(before[plan.sources[2 * (4 * r + acc) + 1]][l]);
+                        d = fused ? std::fma(a, b, d) : fp::mad(a, b, d);
+                    }
+                    expected[acc][l] = fp::as_bits(d);
+                }
+            const u32 rows[1][64] = {};
+            for (const auto isa : {sem::BlockMultiplyAddIsa::avx2, sem::BlockMultiplyAddIsa::avx512}) {
+                INFO((fused ? "v_fmac_f32" : "v_mac_f32")
+                     << (outer ? ", outer products" : "") << ", isa " << static_cast<int>(isa));
+                sem::use_block_multiply_add_isa(isa);
+                if (!sem::block_multiply_adds_available()) continue;  // a host without AVX2 and FMA
+                for (unsigned acc = 0; acc < 4; ++acc) std::memcpy(w->v[acc], before[acc].data(), sizeof w->v[acc]);
+                sem::block_multiply_adds(*w, first_run, plan, rows, 2);
+                set_host_denormals_are_zero(*w, false);
+                // Not vacuous: some results are denormals (kept), or were (flushed to 0).
+                unsigned denormals = 0;
+                for (unsigned l = 0; l < 32; ++l) {
+                    const float e = fp::as_float(expected[1][l]);
+                    denormals += fused ? std::fpclassify(e) == FP_SUBNORMAL : e == 0.0f;
+                }
+                CHECK(denormals > 0);
+                for (unsigned acc = 0; acc < 4; ++acc)
+                    for (unsigned l = 0; l < 64; ++l) {
+                        INFO("v" << acc << " lane " << l);
+                        CHECK(w->v[acc][l] == expected[acc][l]);
+                    }
+            }
+            sem::use_block_multiply_add_isa(sem::BlockMultiplyAddIsa::avx512);
         }
     }
 }
