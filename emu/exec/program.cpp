@@ -996,7 +996,6 @@ bool plan_block(const ExecInst* const head, LdsBlockPlan& plan) {
         (accumulators & (read_vgprs | addresses | multiplicands)).any() || (read_vgprs & addresses).any())
         return false;
     plan.fused = op == Op::v_fmac_f32;
-    plan.rows = static_cast<std::uint16_t>(rows);
 
     // Which read wrote each VGPR last before each multiplicand (-1: none,
     // the value from before the block), and at the end.

@@ -223,7 +223,6 @@ struct LdsBlockPlan {
         bool into_vgprs = false;
     };
     std::vector<Read> reads;  // in block order, the head first
-    std::uint16_t rows = 0;   // the block's rows
     bool fused = false;       // v_fmac_f32 (else v_mac_f32)
     // Each run's steps are acc[2i + j] += a_i * b_j: a_i src0, b_j src1.
     bool outer_product = false;

@@ -845,14 +845,19 @@ __attribute__((noinline)) void ds_read_repeated(Wave& w, const ExecInst& e, LdsC
 
 // The common case of ds_read_repeated: unobserved, landing at issue
 // (the caller looked). Ends in a tail call: no frame of its own.
+// read_repeated_unobserved but for the entry: the counts and the rows.
 // `out`: the destination VGPRs, or an LDS-fed block's rows (LdsBlockPlan).
-__attribute__((always_inline)) inline void read_repeated_unobserved(Wave& w, const ExecInst& e, LdsConflictMemo& memo,
-                                                                    u32* out) {
-    w.pending.push_without_data<WaitCounter::lgkm_lds>(e.index);  // below the limit: whole_access_memo
+__attribute__((always_inline)) inline void read_repeated_rows(Wave& w, const ExecInst& e, LdsConflictMemo& memo,
+                                                              u32* out) {
     count_repeated(w, e, false, memo);
     const std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
     const u32* base = w.v[e.src[0].index];
     return whole_gather(memo)(lds, base, out, memo);
+}
+__attribute__((always_inline)) inline void read_repeated_unobserved(Wave& w, const ExecInst& e, LdsConflictMemo& memo,
+                                                                    u32* out) {
+    w.pending.push_without_data<WaitCounter::lgkm_lds>(e.index);  // below the limit: whole_access_memo
+    return read_repeated_rows(w, e, memo, out);
 }
 
 // whole_access_memo holds, and the address VGPR's pattern is to be looked at.
@@ -1322,9 +1327,7 @@ __attribute__((always_inline)) inline bool block_read_own_entry(Wave& w, const E
     LdsConflictMemo* memo = whole_access_memo(w, e, false);
     if (!memo || !address_verified(w, e, *memo)) return false;
     ++entries.issued;
-    count_repeated(w, e, false, *memo);
-    const std::uint8_t* lds = w.group->lds.at(0, 0) + e.lds_offset;
-    whole_gather (*memo)(lds, w.v[e.src[0].index], out, *memo);
+    read_repeated_rows(w, e, *memo, out);
     return true;
 }
 

@@ -1077,12 +1077,12 @@ u32 fbits3(u32 a, u32 b, u32 c) {
 // denormals-are-zero a step's result flush is left to the end: the next
 // step reads the result only as an input of its add or FMA, which the mode
 // flushes the same way (a zero of the denormal's sign), so only the value
-// stored needs it. A NaN result makes
-// every later one NaN, so one test of the final values finds it; the lanes
-// are then redone step by step with multiply_add_row's NaN rule
-// (multiply_add_8's), from the accumulators still in memory.
-// sources: per run, Outer: a_0, a_1, b_0, b_1 (step j = 2i + k reads a_i
-// and b_k); else each step's src0 and src1.
+// stored needs it. A NaN result makes every later one NaN, so one test of
+// the final values finds it; the lanes are then redone step by step with
+// multiply_add_row's NaN rule (multiply_add_8's), from the accumulators
+// still in memory.
+// sources: per run, Outer: a_0, a_1, b_0, b_1 (step 2i + k reads a_i and
+// b_k); else each step's src0 and src1.
 template <bool Outer>
 constexpr unsigned sources_per_run = Outer ? 4 : 8;
 template <bool Outer>
@@ -1124,19 +1124,22 @@ __attribute__((target("avx512f"), noinline)) void block_multiply_adds_avx512(u32
     }
 }
 
+__attribute__((target("avx"), always_inline)) inline __m256 load_8(const u32* lanes) {
+    return _mm256_loadu_ps(as_floats(lanes));
+}
+
 template <bool Fused, bool FlushOut, bool DazOn, bool Outer>
 __attribute__((target("avx2,fma"), noinline)) void block_multiply_adds_avx2(u32* const* acc_vgprs,
                                                                             const u32* const* sources, unsigned runs) {
     const u32* const* const end = sources + sources_per_run<Outer> * runs;
-    const auto load = [](const u32* lanes) __attribute__((target("avx"))) { return _mm256_loadu_ps(as_floats(lanes)); };
     for (unsigned c = 0; c < 64; c += 8) {
         __m256 acc[4];
-        for (unsigned j = 0; j < 4; ++j) acc[j] = load(acc_vgprs[j] + c);
+        for (unsigned j = 0; j < 4; ++j) acc[j] = load_8(acc_vgprs[j] + c);
         for (const u32* const* x = sources; x != end; x += sources_per_run<Outer>) {
             __m256 a[4], b[4];
             for (unsigned j = 0; j < 4; ++j) {
-                a[j] = Outer && j % 2 ? a[j - 1] : load(multiplicand<Outer>(x, j, 0) + c);
-                b[j] = Outer && j >= 2 ? b[j - 2] : load(multiplicand<Outer>(x, j, 1) + c);
+                a[j] = Outer && j % 2 ? a[j - 1] : load_8(multiplicand<Outer>(x, j, 0) + c);
+                b[j] = Outer && j >= 2 ? b[j - 2] : load_8(multiplicand<Outer>(x, j, 1) + c);
             }
             for (unsigned j = 0; j < 4; ++j) {
                 const __m256 p = product_plus_8<Fused, DazOn>(a[j], b[j], acc[j]);
@@ -1147,11 +1150,11 @@ __attribute__((target("avx2,fma"), noinline)) void block_multiply_adds_avx2(u32*
             for (unsigned j = 0; j < 4; ++j) acc[j] = flush_no_nan8<true>(acc[j]);
         const __m256 unordered = _mm256_or_ps(unordered_pair(acc[0], acc[1]), unordered_pair(acc[2], acc[3]));
         if (__builtin_expect(_mm256_movemask_ps(unordered) != 0, 0)) {
-            for (unsigned j = 0; j < 4; ++j) acc[j] = load(acc_vgprs[j] + c);
+            for (unsigned j = 0; j < 4; ++j) acc[j] = load_8(acc_vgprs[j] + c);
             for (const u32* const* x = sources; x != end; x += sources_per_run<Outer>)
                 for (unsigned j = 0; j < 4; ++j)
-                    acc[j] = multiply_add_8<Fused, FlushOut, DazOn>(load(multiplicand<Outer>(x, j, 0) + c),
-                                                                    load(multiplicand<Outer>(x, j, 1) + c), acc[j]);
+                    acc[j] = multiply_add_8<Fused, FlushOut, DazOn>(load_8(multiplicand<Outer>(x, j, 0) + c),
+                                                                    load_8(multiplicand<Outer>(x, j, 1) + c), acc[j]);
         }
         for (unsigned j = 0; j < 4; ++j) _mm256_storeu_ps(as_floats(acc_vgprs[j] + c), acc[j]);
     }
