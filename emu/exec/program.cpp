@@ -952,9 +952,18 @@ void lds_multiply_add_blocks(Program& p, const sem::Table& table, ExecFn ds_read
 }
 
 // LdsBlockPlan (program.hpp) for a block that admits one: false if not.
+// One pass in program order: the reads, the runs' shape, and which read
+// wrote each VGPR last before each multiplicand (-1: none, the value from
+// before the block) and at the end.
 bool plan_block(const ExecInst* const head, LdsBlockPlan& plan) {
     const ExecInst* const end = head + head->lds_block;
+    constexpr unsigned steps = 4;
     std::bitset<256> read_vgprs, addresses, multiplicands;
+    std::bitset<256> before_block;  // a multiplicand's value from before the block
+    std::array<int, 256> writer;
+    writer.fill(-1);
+    std::vector<const ExecInst*> reads;
+    std::vector<std::pair<int, unsigned>> uses;  // per multiplicand: the writing read, else -1; the VGPR
     Op op = Op::invalid;
     unsigned rows = 0, runs = 0;
     for (const ExecInst* e = head; e != end;) {
@@ -962,9 +971,13 @@ bool plan_block(const ExecInst* const head, LdsBlockPlan& plan) {
             if (e->dst.kind != Src::Kind::vgpr || e->src[0].kind != Src::Kind::vgpr ||
                 e->dst.index + e->lds_whole_dwords > 256)
                 return false;
-            for (unsigned d = 0; d < e->lds_whole_dwords; ++d) read_vgprs.set(e->dst.index + d);
+            for (unsigned d = 0; d < e->lds_whole_dwords; ++d) {
+                read_vgprs.set(e->dst.index + d);
+                writer[e->dst.index + d] = static_cast<int>(reads.size());
+            }
             addresses.set(e->src[0].index);
             plan.reads.push_back({static_cast<std::uint16_t>(rows), false});
+            reads.push_back(e);
             rows += e->lds_whole_dwords;
             ++e;
         } else if (e->cls == InstClass::waitcnt) {
@@ -974,75 +987,44 @@ bool plan_block(const ExecInst* const head, LdsBlockPlan& plan) {
                 (op != Op::invalid && e->inst->op != op) || e->multiply_add_run_dpp)
                 return false;
             op = e->inst->op;
-            if (++runs > LdsBlockPlan::max_runs) return false;
-            const unsigned length = e->multiply_add_run;
-            if (length != 4) return false;
+            if (++runs > LdsBlockPlan::max_runs || e->multiply_add_run != steps) return false;
             if (runs == 1)
-                for (unsigned k = 0; k < length; ++k) plan.accumulators[k] = e->multiply_add_steps[k].dst;
-            for (unsigned k = 0; k < length; ++k) {
+                for (unsigned k = 0; k < steps; ++k) plan.accumulators[k] = e->multiply_add_steps[k].dst;
+            for (unsigned k = 0; k < steps; ++k) {
                 const MultiplyAddStep& x = e->multiply_add_steps[k];
                 if (x.kind != MultiplyAddStep::Kind::direct || x.src[2] != x.dst || x.dst != plan.accumulators[k])
                     return false;
-                multiplicands.set(x.src[0]);
-                multiplicands.set(x.src[1]);
+                for (const unsigned v : {x.src[0], x.src[1]}) {
+                    multiplicands.set(v);
+                    uses.push_back({writer[v], v});
+                    if (writer[v] < 0) before_block.set(v);
+                }
             }
-            e += length;
+            e += steps;
         }
     }
     std::bitset<256> accumulators;
     for (std::uint8_t a : plan.accumulators) accumulators.set(a);
-    constexpr unsigned steps = 4;
     if (op == Op::invalid || accumulators.count() != steps || rows > LdsBlockPlan::max_rows ||
         (accumulators & (read_vgprs | addresses | multiplicands)).any() || (read_vgprs & addresses).any())
         return false;
     plan.fused = op == Op::v_fmac_f32;
 
-    // Which read wrote each VGPR last before each multiplicand (-1: none,
-    // the value from before the block), and at the end.
-    std::array<int, 256> writer;
-    writer.fill(-1);
-    std::bitset<256> before_block;               // a multiplicand's value from before the block
-    std::vector<std::pair<int, unsigned>> uses;  // per multiplicand: the writing read, else -1 and the VGPR
-    int read = 0;
-    for (const ExecInst* e = head; e != end;) {
-        if (e->cls == InstClass::lds_read) {
-            for (unsigned d = 0; d < e->lds_whole_dwords; ++d) writer[e->dst.index + d] = read;
-            ++read;
-            ++e;
-        } else if (e->cls == InstClass::waitcnt) {
-            ++e;
-        } else {
-            for (unsigned k = 0; k < steps; ++k)
-                for (unsigned i = 0; i < 2; ++i) {
-                    const unsigned v = e->multiply_add_steps[k].src[i];
-                    uses.push_back({writer[v], v});
-                    if (writer[v] < 0) before_block.set(v);
-                }
-            e += e->multiply_add_run;
-        }
-    }
     // A read goes straight into its VGPRs when it writes them last and no
     // step reads what they held before the block.
-    read = 0;
-    for (const ExecInst* e = head; e != end; ++e) {
-        if (e->cls != InstClass::lds_read) continue;
+    for (std::size_t r = 0; r < reads.size(); ++r) {
         bool last = true;
-        for (unsigned d = 0; d < e->lds_whole_dwords; ++d)
-            last = last && writer[e->dst.index + d] == read && !before_block.test(e->dst.index + d);
-        plan.reads[read].into_vgprs = last;
-        ++read;
+        for (unsigned d = 0; d < reads[r]->lds_whole_dwords; ++d)
+            last = last && writer[reads[r]->dst.index + d] == int(r) && !before_block.test(reads[r]->dst.index + d);
+        plan.reads[r].into_vgprs = last;
     }
-    std::vector<const ExecInst*> reads;
-    for (const ExecInst* e = head; e != end; ++e)
-        if (e->cls == InstClass::lds_read) reads.push_back(e);
-    for (const auto& [by, v] : uses) {
-        if (by < 0 || plan.reads[by].into_vgprs) {
-            plan.sources.push_back(static_cast<std::uint16_t>(v));
-        } else {
-            const unsigned dword = v - reads[by]->dst.index;
-            plan.sources.push_back(LdsBlockPlan::from_rows | (plan.reads[by].row + dword));
-        }
-    }
+    // Where the value read by `by` into VGPR v is after the reads.
+    const auto row_of = [&](int by, unsigned v) {
+        return static_cast<std::uint16_t>(plan.reads[by].row + (v - reads[by]->dst.index));
+    };
+    for (const auto& [by, v] : uses)
+        plan.sources.push_back(by < 0 || plan.reads[by].into_vgprs ? static_cast<std::uint16_t>(v)
+                                                                   : LdsBlockPlan::from_rows | row_of(by, v));
     plan.outer_product = true;
     for (std::size_t k = 0; k < plan.sources.size(); k += 8) {
         const std::uint16_t* x = &plan.sources[k];  // src0, src1 of steps 0..3
@@ -1050,9 +1032,7 @@ bool plan_block(const ExecInst* const head, LdsBlockPlan& plan) {
     }
     for (unsigned v = 0; v < 256; ++v)
         if (writer[v] >= 0 && !plan.reads[writer[v]].into_vgprs)
-            plan.copies.push_back(
-                {static_cast<std::uint8_t>(v),
-                 static_cast<std::uint16_t>(plan.reads[writer[v]].row + (v - reads[writer[v]]->dst.index))});
+            plan.copies.push_back({static_cast<std::uint8_t>(v), row_of(writer[v], v)});
     return true;
 }
 
