@@ -491,6 +491,7 @@ private:
         // program uses: the array sits at the end of the wave, a line an
         // empty launch does not otherwise touch (2 us of a 64x256 one).
         std::fill_n(w.lds_verified.begin(), p.lds_verifier_slots, 0);
+        w.checked_block.plan = nullptr;
         w.pending.clear();
         w.gws_wait = GwsWait::none;
         zero_bytes(w.sreg, sizeof w.sreg);

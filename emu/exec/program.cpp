@@ -966,6 +966,8 @@ bool plan_block(const ExecInst* const head, LdsBlockPlan& plan) {
     std::vector<std::pair<int, unsigned>> uses;  // per multiplicand: the writing read, else -1; the VGPR
     Op op = Op::invalid;
     unsigned rows = 0, runs = 0;
+    bool checks_first = true, verified_inside = true;
+    unsigned outstanding = 0;  // on lgkmcnt, from none at the head
     for (const ExecInst* e = head; e != end;) {
         if (e->cls == InstClass::lds_read) {
             if (e->dst.kind != Src::Kind::vgpr || e->src[0].kind != Src::Kind::vgpr ||
@@ -976,13 +978,28 @@ bool plan_block(const ExecInst* const head, LdsBlockPlan& plan) {
                 writer[e->dst.index + d] = static_cast<int>(reads.size());
             }
             addresses.set(e->src[0].index);
-            plan.reads.push_back({static_cast<std::uint16_t>(rows), false});
+            LdsBlockPlan::Read read;
+            read.row = static_cast<std::uint16_t>(rows);
+            read.at = static_cast<std::uint16_t>(e - head);
+            const std::uint32_t verifier = e->lds_address_verifier;  // index + 1
+            if (!e->lds_loop_slot() && verifier > head->index && verifier <= e->index)
+                for (std::size_t r = 0; r < reads.size() && r < LdsBlockPlan::max_reads_checked_first; ++r)
+                    if (reads[r]->index + 1 == verifier) read.verified_by = static_cast<std::int8_t>(r);
+            checks_first = checks_first && verifier && outstanding < InFlightQueue::max_lgkm &&
+                           (e->lds_loop_slot() || verifier <= head->index || read.verified_by >= 0);
+            verified_inside = verified_inside && (e->lds_loop_slot() || read.verified_by >= 0);
+            ++outstanding;
+            plan.reads.push_back(read);
             reads.push_back(e);
             rows += e->lds_whole_dwords;
             ++e;
         } else if (e->cls == InstClass::waitcnt) {
+            plan.lowest_wait_vm = std::min(plan.lowest_wait_vm, e->wait_vm);
+            outstanding = std::min<unsigned>(outstanding, e->wait_lgkm);
+            ++plan.waits;
             ++e;
         } else {
+            if (!runs) plan.first_run = static_cast<std::uint16_t>(e - head);
             if ((e->inst->op != Op::v_mac_f32 && e->inst->op != Op::v_fmac_f32) ||
                 (op != Op::invalid && e->inst->op != op) || e->multiply_add_run_dpp)
                 return false;
@@ -1009,6 +1026,10 @@ bool plan_block(const ExecInst* const head, LdsBlockPlan& plan) {
         (accumulators & (read_vgprs | addresses | multiplicands)).any() || (read_vgprs & addresses).any())
         return false;
     plan.fused = op == Op::v_fmac_f32;
+    plan.runs = static_cast<std::uint16_t>(runs);
+    plan.outstanding_at_end = static_cast<std::uint8_t>(outstanding);
+    plan.checks_first = checks_first && reads.size() <= LdsBlockPlan::max_reads_checked_first;
+    plan.checks_kept = plan.checks_first && verified_inside;
 
     // A read goes straight into its VGPRs when it writes them last and no
     // step reads what they held before the block.

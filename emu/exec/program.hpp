@@ -217,13 +217,31 @@ static_assert(offsetof(ExecInst, src) + sizeof(ExecInst::src) <= 64,
 // dpp0_64 and dpp0 at 1024^3, one thread, 5 rounds).
 struct LdsBlockPlan {
     static constexpr std::uint16_t from_rows = 0x8000;  // a source in the block's rows (low bits), else a VGPR
-    static constexpr unsigned max_rows = 128, max_runs = 16;
+    static constexpr unsigned max_rows = 128, max_runs = 16, max_reads_checked_first = 32;
     struct Read {
         std::uint16_t row = 0;  // the block's row of its first dword (rows row .. row + dwords - 1)
         bool into_vgprs = false;
+        std::uint16_t at = 0;  // from the head
+        // The block's read, before this one, that is its straight-line
+        // verifier (ExecInst::lds_address_verifier without a loop slot),
+        // else -1.
+        std::int8_t verified_by = -1;
     };
     std::vector<Read> reads;  // in block order, the head first
-    bool fused = false;       // v_fmac_f32 (else v_mac_f32)
+    // Whether the reads' checks may all come before any of them runs
+    // (sem_lds.cpp, block_with_reads_checked_first): at most
+    // max_reads_checked_first reads, each with a verifier (a loop slot or
+    // an access before it), and, from no entry on lgkmcnt at the head, none
+    // issued with the counter at its limit. Then, from the head: the first
+    // run, the block's runs and waits, the smallest vmcnt a wait asks for,
+    // and the reads still on lgkmcnt at the end.
+    bool checks_first = false;
+    // And every read's verifier is a loop slot or a read of the block, so
+    // that what the checks found may be kept (Wave::CheckedBlock).
+    bool checks_kept = false;
+    std::uint16_t first_run = 0, runs = 0, waits = 0;
+    std::uint8_t lowest_wait_vm = 63, outstanding_at_end = 0;
+    bool fused = false;  // v_fmac_f32 (else v_mac_f32)
     // Each run's steps are acc[2i + j] += a_i * b_j: a_i src0, b_j src1.
     bool outer_product = false;
     std::array<std::uint8_t, 4> accumulators{};  // the VGPR of each step

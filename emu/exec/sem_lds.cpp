@@ -592,7 +592,9 @@ void account(Wave& w, const ExecInst& e, const DsFormat& f, u64 exec, bool write
     count_requests(c, write, active, active * f.bytes * a.elements);
     const LdsLaneGrouping& passes = w.group->lds_banks->passes(write, a.elements * a.dwords_per_element);
     LdsConflictMemo& memo = w.group->memo(e.index);
+    const std::uint64_t pattern_before = memo.pattern_id;
     c.lds_bank_conflict_cycles += lds_bank_conflict_cycles(a, exec, passes, memo);
+    if (memo.pattern_id != pattern_before) ++w.group->lds_memo_changes;
     // With every lane active and one address per lane, the memo now holds
     // the address VGPR's pattern (lane l's base minus lane 0's).
     memo.verified_wave = &w;
@@ -639,6 +641,7 @@ bool address_repeats(const Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
             if (by && by->pattern_id == found) {
                 if (!lds_patterns_equal(by->relative[0], memo.relative[0])) return false;
                 memo.same_as = found;
+                ++w.group->lds_memo_changes;
                 return true;
             }
         }
@@ -648,6 +651,7 @@ bool address_repeats(const Wave& w, const ExecInst& e, LdsConflictMemo& memo) {
             if (memo.same_as == by->verified_pattern) return true;
             if (!lds_patterns_equal(by->relative[0], memo.relative[0])) return false;
             memo.same_as = by->verified_pattern;
+            ++w.group->lds_memo_changes;
             return true;
         }
     }
@@ -1331,12 +1335,150 @@ __attribute__((always_inline)) inline bool block_read_own_entry(Wave& w, const E
     return true;
 }
 
+// planned_block when the plan's checks_first holds and every read takes
+// the repeated whole access's path, as block_read_own_entry finds it: all
+// of those checks first, with no effect, each with its verifier's finding
+// as the reads before it leave it (a loop slot's latest pattern, a
+// straight-line verifier's pattern id); then the reads' counts at once,
+// the memos' and the slots' findings, the gathers, the runs. What the
+// checks found is kept in the wave (Wave::CheckedBlock, with the plan's
+// checks_kept) and holds on the next trip while nothing it rests on has
+// changed: then only each address VGPR's lane 0 is looked at. Why: read
+// by read, each read's checks began with a chain of loads (the workgroup,
+// its memos, the memo, its fields) that waited for the read before it,
+// about 130 host instructions a read in all (callgrind, 256^3 dpp0_32).
+// False, having done nothing, where a read would not take that path or
+// the wave's state is not the one the plan's counts assume: an LDS entry
+// outstanding (the reads' room on lgkmcnt), a wait that would wait on
+// vmcnt, an inactive lane. tests/exec/test_fast_paths.cpp runs the blocks
+// both ways.
+bool check_block_reads(Wave& w, const ExecInst& head, const LdsBlockPlan& plan, Wave::CheckedBlock& checked) {
+    Workgroup& g = *w.group;
+    const unsigned reads = static_cast<unsigned>(plan.reads.size());
+    const std::unique_ptr<LdsConflictMemo>* const memo_of = g.lds_memo.data();
+    const u64 lds_size = g.lds.size();
+    std::array<std::uint64_t, Wave::lds_verifier_slots> found = w.lds_verified;
+    std::uint64_t conflict_cycles = 0, bytes = 0;
+    for (unsigned i = 0; i < reads; ++i) {
+        const LdsBlockPlan::Read& r = plan.reads[i];
+        const ExecInst& e = (&head)[r.at];
+        const unsigned dwords = e.lds_whole_dwords;
+        LdsConflictMemo* const memo = memo_of[e.index].get();
+        if (!dwords || !memo || memo->whole_access_dwords != dwords) return false;
+        const u64 origin = u64(w.v[e.src[0].index][0]) + e.lds_offset;  // as in whole_access_memo
+        if (origin + memo->highest_end > lds_size || memo->origin_byte_in_dword != origin % 4 ||
+            memo->passes != &g.lds_banks->passes(false, dwords))
+            return false;
+        std::uint64_t verified;  // address_verified's finding
+        if (const unsigned slot = e.lds_loop_slot()) {
+            verified = found[slot - 1];
+        } else if (r.verified_by >= 0) {
+            verified = checked.memos[r.verified_by]->pattern_id;
+        } else {
+            const LdsConflictMemo* by = memo_of[e.lds_address_verifier - 1].get();
+            verified = by && by->verified_wave == &w ? by->verified_pattern : 0;
+        }
+        if (!verified || memo->same_as != verified) return false;
+        if (const unsigned slot = e.lds_verifier_slot()) found[slot - 1] = memo->pattern_id;
+        checked.memos[i] = memo;
+        conflict_cycles += memo->cycles;
+        bytes += 256ull * dwords;
+    }
+    checked.conflict_cycles = conflict_cycles;
+    checked.bytes = bytes;
+    checked.found_before = w.lds_verified;
+    checked.found_after = found;
+    checked.memo_changes = g.lds_memo_changes;
+    // Kept where every read through one address VGPR asks the same of its
+    // lane 0 mod 4, for at most max_addresses VGPRs.
+    checked.plan = nullptr;
+    checked.address_count = 0;
+    if (!plan.checks_kept) return true;
+    for (unsigned i = 0; i < reads; ++i) {
+        const ExecInst& e = (&head)[plan.reads[i].at];
+        const LdsConflictMemo& memo = *checked.memos[i];
+        const std::uint8_t low_bits = (memo.origin_byte_in_dword - e.lds_offset) & 3u;
+        const u64 end = u64(e.lds_offset) + memo.highest_end;
+        Wave::CheckedBlock::Address* a = checked.addresses.data();
+        Wave::CheckedBlock::Address* const last = a + checked.address_count;
+        while (a != last && a->vgpr != e.src[0].index) ++a;
+        if (a == last) {
+            if (checked.address_count == Wave::CheckedBlock::max_addresses) return true;
+            ++checked.address_count;
+            *a = {e.src[0].index, low_bits, end};
+        } else if (a->low_bits != low_bits) {
+            return true;
+        } else {
+            a->end = std::max(a->end, end);
+        }
+    }
+    checked.plan = &plan;
+    return true;
+}
+
+// Whether what `checked` keeps holds for this trip (Wave::CheckedBlock).
+bool checks_hold(const Wave& w, const LdsBlockPlan& plan, const Wave::CheckedBlock& checked) {
+    if (checked.plan != &plan || checked.memo_changes != w.group->lds_memo_changes ||
+        checked.found_before != w.lds_verified)
+        return false;
+    const u64 lds_size = w.group->lds.size();
+    for (unsigned i = 0; i < checked.address_count; ++i) {
+        const Wave::CheckedBlock::Address& a = checked.addresses[i];
+        const u64 origin = w.v[a.vgpr][0];
+        if (origin % 4 != a.low_bits || origin + a.end > lds_size) return false;
+    }
+    return true;
+}
+
+bool block_with_reads_checked_first(Wave& w, const ExecInst& head, const LdsBlockPlan& plan) {
+    if (w.exec() != ~0ull || w.pending.lgkmcnt() != 0 || w.pending.vmcnt() > plan.lowest_wait_vm) return false;
+    Wave::CheckedBlock& checked = w.checked_block;
+    if (!checks_hold(w, plan, checked) && !check_block_reads(w, head, plan, checked)) {
+        checked.plan = nullptr;  // its memos are partly this block's
+        return false;
+    }
+    const unsigned reads = static_cast<unsigned>(plan.reads.size());
+    Workgroup& g = *w.group;
+    Counters& c = g.counters;
+    count_requests(c, false, 64ull * reads, checked.bytes);
+    c.lds_bank_conflict_cycles += checked.conflict_cycles;
+    w.lds_verified = checked.found_after;
+    u32(*const rows)[64] = block_rows;
+    const std::uint8_t* const lds = g.lds.at(0, 0);
+    for (unsigned i = 0; i < reads; ++i) {
+        const LdsBlockPlan::Read& r = plan.reads[i];
+        const ExecInst& e = (&head)[r.at];
+        LdsConflictMemo& memo = *checked.memos[i];
+        memo.verified_wave = &w;
+        memo.verified_pattern = memo.pattern_id;
+        whole_gather(memo)(lds + e.lds_offset, w.v[e.src[0].index], r.into_vgprs ? vreg(w, e.dst) : rows[r.row], memo);
+    }
+    if (plan.outstanding_at_end) {
+        BlockEntries entries;
+        entries.own = true;
+        entries.issued = reads;
+        entries.retired = reads - plan.outstanding_at_end;
+        entries.hand_over(w.pending, head);
+    }
+    block_multiply_adds(w, (&head)[plan.first_run], plan, rows, plan.runs);
+    for (const auto& [v, row] : plan.copies) std::memcpy(w.v[v], rows[row], sizeof rows[0]);
+    const unsigned steps = 4u * plan.runs;
+    c[InstClass::lds_read] += reads - 1;  // the run loop counted the head
+    c[InstClass::waitcnt] += plan.waits;
+    c[InstClass::valu] += steps;
+    c.valu_multiply_add += steps;
+    w.executed += reads - 1 + plan.waits + steps;
+    w.pc = (&head)[head.lds_block].index;
+    return true;
+}
+
 // lds_multiply_add_block with the block's plan: the reads and waits in
 // order, each read into its rows or its VGPRs (LdsBlockPlan::Read), then
 // every run (block_multiply_adds), then the VGPRs' values from the rows. A
 // read that cannot take the repeated access's path ends the block there,
 // after the runs and the rows before it.
 void planned_block(Wave& w, const ExecInst& head, const LdsBlockPlan& plan) {
+    if (plan.checks_first && block_with_reads_checked_first(w, head, plan)) return;
     const ExecInst* e = &head;
     const ExecInst* const end = &head + head.lds_block;
     const ExecInst* first_run = nullptr;

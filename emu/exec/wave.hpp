@@ -276,6 +276,28 @@ struct alignas(64) Wave {
     // do: "Nothing stored per instruction", dispatch.cpp).
     static constexpr unsigned lds_verifier_slots = 8;
     std::array<std::uint64_t, lds_verifier_slots> lds_verified{};
+    // What sem_lds.cpp found when it last checked every read of an LDS-fed
+    // block with a plan (block_with_reads_checked_first) in this wave of
+    // this workgroup (init_wave clears it). While no conflict memo of the
+    // workgroup has changed since (Workgroup::lds_memo_changes) and the
+    // slots above hold what they held then, every read passes again where
+    // its address VGPR's lane 0 keeps the bounds and the alignment kept
+    // here per address VGPR, and leaves the slots as they were after it.
+    struct CheckedBlock {
+        static constexpr unsigned max_addresses = 4;
+        struct Address {
+            std::uint16_t vgpr = 0;
+            std::uint8_t low_bits = 0;  // of lane 0, mod 4
+            std::uint64_t end = 0;      // lane 0 + end <= the LDS size
+        };
+        const LdsBlockPlan* plan = nullptr;  // null: none
+        std::uint64_t memo_changes = 0;
+        std::array<std::uint64_t, lds_verifier_slots> found_before{}, found_after{};
+        std::array<Address, max_addresses> addresses{};
+        unsigned address_count = 0;
+        std::uint64_t conflict_cycles = 0, bytes = 0;
+        std::array<LdsConflictMemo*, LdsBlockPlan::max_reads_checked_first> memos{};
+    } checked_block;
 
     std::uint64_t read64(unsigned code) const {
         std::uint64_t value;
@@ -327,6 +349,10 @@ struct Workgroup {
     // Per ds instruction (by index), created on first use; kept across the
     // workgroups a worker runs.
     std::vector<std::unique_ptr<LdsConflictMemo>> lds_memo;
+    // How many times a memo of lds_memo took a new pattern or found its
+    // pattern the same as another's (LdsConflictMemo::same_as): what
+    // Wave::CheckedBlock keeps holds while this has not moved.
+    std::uint64_t lds_memo_changes = 0;
 
     // The program's target's LDS lane groupings (lds_bank_model), looked up
     // once per dispatch rather than per ds instruction.

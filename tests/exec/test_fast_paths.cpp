@@ -1835,6 +1835,105 @@ TEST_CASE("LDS-fed multiply-add blocks that write a VGPR a run reads from before
     }
 }
 
+// What a wave keeps of a block's checks (Wave::CheckedBlock) must not
+// outlive a change to the block's memos by another wave of the workgroup.
+// Wave 0's reads have rows that each read one element (a vector gather of
+// their own); wave 1's lanes read 4 bytes apart (8 in workgroup 1: the
+// general gather); both write through v40 (4 bytes apart), so that only
+// the block's reads see two patterns. Wave 1 skips the block on the first
+// three trips, while
+// wave 0 checks the reads and then keeps the checks; on the fourth it runs
+// the block and the memos take its patterns; on the fifth wave 0's kept
+// checks no longer hold, and its reads must look again.
+TEST_CASE("A block's kept checks end when another wave changes its memos", "[exec][lds][fast_paths]") {
+    const std::string block = R"(  ds_read_b64 v[12:13], v10
+  ds_read_b64 v[14:15], v10 offset:2048
+  ds_read_b64 v[16:17], v11 offset:8
+  ds_read_b64 v[18:19], v11 offset:2056
+  s_waitcnt lgkmcnt(2)
+  v_mac_f32 v24, v12, v14
+  v_mac_f32 v25, v12, v15
+  v_mac_f32 v26, v13, v14
+  v_mac_f32 v27, v13, v15
+  ds_read_b64 v[12:13], v11 offset:16
+  ds_read_b64 v[14:15], v11 offset:2064
+  s_waitcnt lgkmcnt(2)
+  v_mac_f32 v24, v16, v18
+  v_mac_f32 v25, v16, v19
+  v_mac_f32 v26, v17, v18
+  v_mac_f32 v27, v17, v19
+  s_waitcnt lgkmcnt(0)
+  v_mac_f32 v24, v12, v14
+  v_mac_f32 v25, v12, v15
+  v_mac_f32 v26, v13, v14
+  v_mac_f32 v27, v13, v15
+)";
+    const std::string body = std::string(lds_loop_prologue) + R"(  v_readfirstlane_b32 s40, v0
+  s_lshr_b32 s40, s40, 6
+  v_lshrrev_b32 v41, 4, v0
+  v_lshlrev_b32 v41, 6, v41
+  s_cmp_eq_u32 s40, 0
+  s_cselect_b64 vcc, -1, 0
+  v_cndmask_b32 v10, v10, v41, vcc
+  v_mov_b32 v11, v10
+  s_mov_b32 s20, 5
+  s_mov_b32 s21, 8
+  v_mov_b32 v24, 0
+  v_mov_b32 v25, 0
+  v_mov_b32 v26, 0
+  v_mov_b32 v27, 0
+.Lloop:
+  v_cvt_f32_u32 v21, v20
+  v_cvt_f32_u32 v22, v0
+  ds_write_b32 v40, v21
+  ds_write_b32 v40, v22 offset:2048
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  s_cmp_eq_u32 s40, 1
+  s_cbranch_scc0 .Lblock
+  s_cmp_ge_u32 s20, 3
+  s_cbranch_scc1 .Lskip
+.Lblock:
+)" + block + R"(.Lskip:
+  v_add_u32 v30, v30, v24
+  v_add_u32 v30, v30, v25
+  v_add_u32 v30, v30, v26
+  v_add_u32 v30, v30, v27
+  v_add_u32 v20, 1, v20
+  s_barrier
+  v_add_u32 v10, s21, v10
+  v_add_u32 v11, s21, v11
+)" + lds_loop_epilogue;
+    KernelOptions options;
+    options.lds_bytes = 4096;
+    // Moving 8 bytes a trip, and 0x300: wave 1's last reads through v11
+    // then leave the LDS on the fourth trip of workgroup 1 (wave 0's kept
+    // checks must see its own reads' bounds as well: with 0x300 they end at
+    // 2064 + 8 + 448 + 4 x 0x300 = 5592 on the fifth).
+    for (const char* move : {"8", "0x300"}) {
+        INFO("moving by " << move);
+        std::string moving = body;
+        moving.replace(moving.find("s_mov_b32 s21, 8"), 16, std::string("s_mov_b32 s21, ") + move);
+        const std::array<Program, 2> programs = fast_and_general(assemble_kernel(moving, options));
+        const ExecInst& head = programs[0].code[instruction_at(programs[0], "ds_read_b64 v[12:13], v10")];
+        REQUIRE(head.lds_block_plan == 1);
+        CHECK(programs[0].lds_block_plans[0].checks_kept);
+        for (const unsigned threads : {1u, 2u}) {
+            INFO(threads << " threads");
+            const LdsLoopRuns runs = run_lds_loop(programs, threads);
+            CHECK(runs.faults[0] == runs.faults[1]);
+            if (std::string(move) == "8") {
+                CHECK(runs.faults[0].empty());
+                CHECK(runs.results[0] == runs.results[1]);
+                CHECK(runs.counters[0] == runs.counters[1]);
+                CHECK(runs.results[0][64 + 5] != runs.results[0][128 + 64 + 5]);  // wave 1's lanes 4 and 8 apart
+            } else {
+                CHECK(runs.faults[0].find("LDS") != std::string::npos);
+            }
+        }
+    }
+}
+
 // sem::block_multiply_adds by itself against the ISA's lane values: two
 // runs of four steps on four accumulators, v_mac_f32 (fp::mad: multiply,
 // round, flush, add, round, flush) and v_fmac_f32 with fp32 denormals kept
