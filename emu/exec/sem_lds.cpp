@@ -1384,6 +1384,7 @@ bool check_block_reads(Wave& w, const ExecInst& head, const LdsBlockPlan& plan, 
         conflict_cycles += memo->cycles;
         bytes += 256ull * dwords;
     }
+    checked.rows = nullptr;  // the gathers and the multiplicands: of the plan and the memos
     checked.conflict_cycles = conflict_cycles;
     checked.bytes = bytes;
     checked.found_before = w.lds_verified;
@@ -1444,14 +1445,23 @@ bool block_with_reads_checked_first(Wave& w, const ExecInst& head, const LdsBloc
     c.lds_bank_conflict_cycles += checked.conflict_cycles;
     w.lds_verified = checked.found_after;
     u32(*const rows)[64] = block_rows;
-    const std::uint8_t* const lds = g.lds.at(0, 0);
+    if (checked.rows != rows) {  // the LDS, the wave's VGPRs and the thread's rows stay where they are
+        const std::uint8_t* const lds = g.lds.at(0, 0);
+        for (unsigned i = 0; i < reads; ++i) {
+            const LdsBlockPlan::Read& r = plan.reads[i];
+            const ExecInst& e = (&head)[r.at];
+            checked.gathers[i] = {whole_gather(*checked.memos[i]), lds + e.lds_offset, w.v[e.src[0].index],
+                                  r.into_vgprs ? vreg(w, e.dst) : rows[r.row]};
+        }
+        block_multiplicands(w, plan, rows, plan.runs, checked.multiplicands.data());
+        checked.rows = rows;
+    }
     for (unsigned i = 0; i < reads; ++i) {
-        const LdsBlockPlan::Read& r = plan.reads[i];
-        const ExecInst& e = (&head)[r.at];
         LdsConflictMemo& memo = *checked.memos[i];
         memo.verified_wave = &w;
         memo.verified_pattern = memo.pattern_id;
-        whole_gather(memo)(lds + e.lds_offset, w.v[e.src[0].index], r.into_vgprs ? vreg(w, e.dst) : rows[r.row], memo);
+        const Wave::CheckedBlock::Gather& x = checked.gathers[i];
+        x.gather(x.lds, x.addresses, x.out, memo);
     }
     if (plan.outstanding_at_end) {
         BlockEntries entries;
@@ -1460,7 +1470,7 @@ bool block_with_reads_checked_first(Wave& w, const ExecInst& head, const LdsBloc
         entries.retired = reads - plan.outstanding_at_end;
         entries.hand_over(w.pending, head);
     }
-    block_multiply_adds(w, (&head)[plan.first_run], plan, rows, plan.runs);
+    block_multiply_adds(w, (&head)[plan.first_run], plan, checked.multiplicands.data(), plan.runs);
     for (const auto& [v, row] : plan.copies) std::memcpy(w.v[v], rows[row], sizeof rows[0]);
     const unsigned steps = 4u * plan.runs;
     c[InstClass::lds_read] += reads - 1;  // the run loop counted the head

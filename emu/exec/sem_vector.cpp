@@ -1160,34 +1160,18 @@ __attribute__((target("avx2,fma"), noinline)) void block_multiply_adds_avx2(u32*
     }
 }
 
-// The accumulators' VGPRs and the runs' multiplicands (the plan's VGPRs or
-// rows, sources_per_run), once for all the lanes.
+// The accumulators' VGPRs, once for all the lanes; the multiplicands as
+// block_multiplicands gives them.
 template <bool Fused, bool FlushOut, bool DazOn>
-void block_multiply_adds(Wave& w, const LdsBlockPlan& plan, const u32 (*rows)[64], unsigned runs, bool avx512) {
-    const u32* const bases[2] = {w.v[0], rows[0]};  // a VGPR, a row (LdsBlockPlan::from_rows)
-    const auto at = [&](std::uint16_t source) { return bases[source >> 15] + 64 * (source & 0x7fffu); };
-    static_assert(LdsBlockPlan::from_rows == 0x8000, "the bases' index is the top bit");
+void block_multiply_adds(Wave& w, const LdsBlockPlan& plan, const u32* const* multiplicands, unsigned runs,
+                         bool avx512) {
     u32* acc_vgprs[4];
     for (unsigned j = 0; j < 4; ++j) acc_vgprs[j] = w.v[plan.accumulators[j]];
-    const u32* sources[LdsBlockPlan::max_runs * 8];
-    const auto run_with = [&](auto outer, auto isa_run) {
-        constexpr bool Outer = decltype(outer)::value;
-        const std::uint16_t* x = plan.sources.data();  // per run and step, src0 and src1
-        for (unsigned r = 0; r < runs; ++r, x += 8) {
-            const u32** s = sources + sources_per_run<Outer> * r;
-            if (Outer) {
-                s[0] = at(x[0]), s[1] = at(x[4]), s[2] = at(x[1]), s[3] = at(x[3]);
-            } else {
-                for (unsigned k = 0; k < 8; ++k) s[k] = at(x[k]);
-            }
-        }
-        isa_run(acc_vgprs, sources, runs);
-    };
-    using std::false_type, std::true_type;
-    if (avx512 && plan.outer_product) run_with(true_type{}, block_multiply_adds_avx512<Fused, FlushOut, DazOn, true>);
-    else if (avx512) run_with(false_type{}, block_multiply_adds_avx512<Fused, FlushOut, DazOn, false>);
-    else if (plan.outer_product) run_with(true_type{}, block_multiply_adds_avx2<Fused, FlushOut, DazOn, true>);
-    else run_with(false_type{}, block_multiply_adds_avx2<Fused, FlushOut, DazOn, false>);
+    if (avx512 && plan.outer_product)
+        block_multiply_adds_avx512<Fused, FlushOut, DazOn, true>(acc_vgprs, multiplicands, runs);
+    else if (avx512) block_multiply_adds_avx512<Fused, FlushOut, DazOn, false>(acc_vgprs, multiplicands, runs);
+    else if (plan.outer_product) block_multiply_adds_avx2<Fused, FlushOut, DazOn, true>(acc_vgprs, multiplicands, runs);
+    else block_multiply_adds_avx2<Fused, FlushOut, DazOn, false>(acc_vgprs, multiplicands, runs);
 }
 #endif
 
@@ -1224,15 +1208,30 @@ void use_block_multiply_add_isa(BlockMultiplyAddIsa isa) { block_isa = std::min(
 
 bool block_multiply_adds_available() { return block_isa != BlockMultiplyAddIsa::none; }
 
-void block_multiply_adds(Wave& w, const ExecInst& first_run, const LdsBlockPlan& plan, const std::uint32_t (*rows)[64],
-                         unsigned runs) {
+void block_multiplicands(const Wave& w, const LdsBlockPlan& plan, const std::uint32_t (*rows)[64], unsigned runs,
+                         const std::uint32_t** out) {
+    const std::uint32_t* const bases[2] = {w.v[0], rows[0]};  // a VGPR, a row (LdsBlockPlan::from_rows)
+    static_assert(LdsBlockPlan::from_rows == 0x8000, "the bases' index is the top bit");
+    const auto at = [&](std::uint16_t source) { return bases[source >> 15] + 64 * (source & 0x7fffu); };
+    const std::uint16_t* x = plan.sources.data();  // per run and step, src0 and src1
+    for (unsigned r = 0; r < runs; ++r, x += 8) {
+        if (plan.outer_product) {  // a_0, a_1, b_0, b_1
+            *out++ = at(x[0]), *out++ = at(x[4]), *out++ = at(x[1]), *out++ = at(x[3]);
+        } else {
+            for (unsigned k = 0; k < 8; ++k) *out++ = at(x[k]);
+        }
+    }
+}
+
+void block_multiply_adds(Wave& w, const ExecInst& first_run, const LdsBlockPlan& plan,
+                         const std::uint32_t* const* multiplicands, unsigned runs) {
 #if defined(__x86_64__) && defined(__GNUC__)
     set_host_denormals_are_zero(w, first_run.flush_in);
     const bool avx512 = block_isa == BlockMultiplyAddIsa::avx512;
     const auto with = [&](auto fused, auto flush_out) {
         constexpr bool F = decltype(fused)::value, O = decltype(flush_out)::value;
-        if (first_run.flush_in) block_multiply_adds<F, O, true>(w, plan, rows, runs, avx512);
-        else block_multiply_adds<F, O, false>(w, plan, rows, runs, avx512);
+        if (first_run.flush_in) block_multiply_adds<F, O, true>(w, plan, multiplicands, runs, avx512);
+        else block_multiply_adds<F, O, false>(w, plan, multiplicands, runs, avx512);
     };
     const auto with_fused = [&](auto fused) {
         if (first_run.flush_out) with(fused, std::true_type{});
@@ -1241,8 +1240,15 @@ void block_multiply_adds(Wave& w, const ExecInst& first_run, const LdsBlockPlan&
     if (plan.fused) with_fused(std::true_type{});
     else with_fused(std::false_type{});
 #else
-    (void)w, (void)first_run, (void)plan, (void)rows, (void)runs;
+    (void)w, (void)first_run, (void)plan, (void)multiplicands, (void)runs;
 #endif
+}
+
+void block_multiply_adds(Wave& w, const ExecInst& first_run, const LdsBlockPlan& plan, const std::uint32_t (*rows)[64],
+                         unsigned runs) {
+    const std::uint32_t* multiplicands[LdsBlockPlan::max_runs * 8];
+    block_multiplicands(w, plan, rows, runs, multiplicands);
+    block_multiply_adds(w, first_run, plan, multiplicands, runs);
 }
 
 // 64-bit lane values of source i (two dwords, or one zero-extended; f64

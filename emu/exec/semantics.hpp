@@ -260,6 +260,14 @@ void lds_multiply_add_block(Wave& w, const ExecInst& head);
 bool block_multiply_adds_available();
 void block_multiply_adds(Wave& w, const ExecInst& first_run, const LdsBlockPlan& plan, const std::uint32_t (*rows)[64],
                          unsigned runs);
+// The same in two parts: the multiplicands' lanes (per run, a_0, a_1, b_0,
+// b_1 for an outer product, else each step's src0 and src1: at most
+// LdsBlockPlan::max_runs x 8), which a caller may keep while the wave's
+// VGPRs and `rows` stay where they are, and the runs from them.
+void block_multiplicands(const Wave& w, const LdsBlockPlan& plan, const std::uint32_t (*rows)[64], unsigned runs,
+                         const std::uint32_t** out);
+void block_multiply_adds(Wave& w, const ExecInst& first_run, const LdsBlockPlan& plan,
+                         const std::uint32_t* const* multiplicands, unsigned runs);
 // The instruction set they use: the best the host has (the default), or a
 // lesser one for tests; none: planned blocks run as the others.
 enum class BlockMultiplyAddIsa : std::uint8_t { none, avx2, avx512 };

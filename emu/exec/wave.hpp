@@ -297,6 +297,18 @@ struct alignas(64) Wave {
         unsigned address_count = 0;
         std::uint64_t conflict_cycles = 0, bytes = 0;
         std::array<LdsConflictMemo*, LdsBlockPlan::max_reads_checked_first> memos{};
+        // With the block rows at `rows` (the host thread's; null: none
+        // yet): each read's gather and operands, and the runs'
+        // multiplicands (sem::block_multiplicands).
+        struct Gather {
+            void (*gather)(const std::uint8_t*, const std::uint32_t*, std::uint32_t*, const LdsConflictMemo&) = nullptr;
+            const std::uint8_t* lds = nullptr;  // the LDS plus the read's offset
+            const std::uint32_t* addresses = nullptr;
+            std::uint32_t* out = nullptr;
+        };
+        const std::uint32_t (*rows)[64] = nullptr;
+        std::array<Gather, LdsBlockPlan::max_reads_checked_first> gathers{};
+        std::array<const std::uint32_t*, LdsBlockPlan::max_runs * 8> multiplicands{};
     } checked_block;
 
     std::uint64_t read64(unsigned code) const {
