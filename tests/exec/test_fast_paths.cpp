@@ -1631,32 +1631,53 @@ const char* const lds_block_tiny = R"(  v_mov_b32 v45, -72
 // `copying`: the block's first run reads v16:17 from before it (the trip
 // before's last read), which a read of the block then writes.
 // `before`: between the barrier and the block.
-std::string lds_block_body(const std::string& after, const std::string& between, const std::string& mac,
-                           const std::string& inputs = "", bool copying = false, const std::string& before = "") {
-    const auto macs = [&](const char* a0, const char* a1, const char* b0, const char* b1) {
-        std::string text;
-        const char* const sums[4] = {"v24", "v25", "v26", "v27"};
-        const char* const as[4] = {a0, a0, a1, a1};
-        const char* const bs[4] = {b0, b1, b0, b1};
-        for (int i = 0; i < 4; ++i) {
-            std::string line = mac;
-            line.replace(line.find("D"), 1, sums[i]);
-            line.replace(line.find("A"), 1, as[i]);
-            if (const std::size_t b = line.find("B"); b != std::string::npos) line.replace(b, 1, bs[i]);
-            text += "  " + line + "\n";
-        }
-        return text;
-    };
-    const std::string four_reads_ahead = R"(  ds_read_b64 v[12:13], v10
+// A run of four: `mac` with D, A and B named (v24..v27 += a_i x b_j).
+std::string mac_run(const std::string& mac, const char* a0, const char* a1, const char* b0, const char* b1) {
+    std::string text;
+    const char* const sums[4] = {"v24", "v25", "v26", "v27"};
+    const char* const as[4] = {a0, a0, a1, a1};
+    const char* const bs[4] = {b0, b1, b0, b1};
+    for (int i = 0; i < 4; ++i) {
+        std::string line = mac;
+        line.replace(line.find("D"), 1, sums[i]);
+        line.replace(line.find("A"), 1, as[i]);
+        if (const std::size_t b = line.find("B"); b != std::string::npos) line.replace(b, 1, bs[i]);
+        text += "  " + line + "\n";
+    }
+    return text;
+}
+
+// The end of a trip of lds_block_body: the sums into v30, the next values
+// to write, a barrier.
+const char* const lds_block_trip_end = R"(  v_add_u32 v30, v30, v24
+  v_add_u32 v30, v30, v25
+  v_add_u32 v30, v30, v26
+  v_add_u32 v30, v30, v27
+  v_add_u32 v20, 1, v20
+  s_barrier
+)";
+
+// The block of lds_block_body: four reads, a wait, a run, two reads, a
+// wait, a run, a wait, a run.
+std::string four_reads_ahead(const std::string& mac) {
+    return R"(  ds_read_b64 v[12:13], v10
   ds_read_b64 v[14:15], v10 offset:2048
   ds_read_b64 v[16:17], v11 offset:8
   ds_read_b64 v[18:19], v11 offset:2056
   s_waitcnt lgkmcnt(2)
-)" + macs("v12", "v13", "v14", "v15") + R"(  ds_read_b64 v[12:13], v11 offset:16
+)" + mac_run(mac, "v12", "v13", "v14", "v15") +
+           R"(  ds_read_b64 v[12:13], v11 offset:16
   ds_read_b64 v[14:15], v11 offset:2064
   s_waitcnt lgkmcnt(2)
-)" + macs("v16", "v17", "v18", "v19") + "  s_waitcnt lgkmcnt(0)\n" +
-                                         macs("v12", "v13", "v14", "v15");
+)" + mac_run(mac, "v16", "v17", "v18", "v19") +
+           "  s_waitcnt lgkmcnt(0)\n" + mac_run(mac, "v12", "v13", "v14", "v15");
+}
+
+std::string lds_block_body(const std::string& after, const std::string& between, const std::string& mac,
+                           const std::string& inputs = "", bool copying = false, const std::string& before = "") {
+    const auto macs = [&](const char* a0, const char* a1, const char* b0, const char* b1) {
+        return mac_run(mac, a0, a1, b0, b1);
+    };
     const std::string copying_block = R"(  ds_read_b64 v[12:13], v10
   ds_read_b64 v[14:15], v10 offset:2048
   s_waitcnt lgkmcnt(0)
@@ -1686,15 +1707,8 @@ std::string lds_block_body(const std::string& after, const std::string& between,
   s_waitcnt lgkmcnt(0)
   s_barrier
 )" + before +
-           (copying ? copying_block : four_reads_ahead) + after + R"(
-  v_add_u32 v30, v30, v24
-  v_add_u32 v30, v30, v25
-  v_add_u32 v30, v30, v26
-  v_add_u32 v30, v30, v27
-  v_add_u32 v20, 1, v20
-  s_barrier
-)" + between +
-           "\n" + lds_loop_epilogue;
+           (copying ? copying_block : four_reads_ahead(mac)) + after + "\n" + lds_block_trip_end + between + "\n" +
+           lds_loop_epilogue;
 }
 
 // Told of each instruction, and nothing else.
@@ -1837,42 +1851,21 @@ TEST_CASE("LDS-fed multiply-add blocks that write a VGPR a run reads from before
 
 // What a wave keeps of a block's checks (Wave::CheckedBlock) must not
 // outlive a change to the block's memos by another wave of the workgroup.
-// Wave 0's reads have rows that each read one element (a vector gather of
-// their own); wave 1's lanes read 4 bytes apart (8 in workgroup 1: the
-// general gather); both write through v40 (4 bytes apart), so that only
-// the block's reads see two patterns. Wave 1 skips the block on the first
-// three trips, while
-// wave 0 checks the reads and then keeps the checks; on the fourth it runs
-// the block and the memos take its patterns; on the fifth wave 0's kept
-// checks no longer hold, and its reads must look again.
+// Wave 0's lanes read 4 bytes apart (8 in workgroup 1: the general
+// gather); wave 1's rows each read one element (a vector gather that
+// reads one address a row, wrong for wave 0's lanes); both write through
+// v40 (4 bytes apart), so that only the block's reads see two patterns.
+// Wave 1 skips the block on the first three trips, while wave 0 checks the
+// reads and then keeps the checks; on the fourth it runs the block and the
+// memos take its patterns; on the fifth wave 0's kept checks no longer
+// hold, and its reads must look again.
 TEST_CASE("A block's kept checks end when another wave changes its memos", "[exec][lds][fast_paths]") {
-    const std::string block = R"(  ds_read_b64 v[12:13], v10
-  ds_read_b64 v[14:15], v10 offset:2048
-  ds_read_b64 v[16:17], v11 offset:8
-  ds_read_b64 v[18:19], v11 offset:2056
-  s_waitcnt lgkmcnt(2)
-  v_mac_f32 v24, v12, v14
-  v_mac_f32 v25, v12, v15
-  v_mac_f32 v26, v13, v14
-  v_mac_f32 v27, v13, v15
-  ds_read_b64 v[12:13], v11 offset:16
-  ds_read_b64 v[14:15], v11 offset:2064
-  s_waitcnt lgkmcnt(2)
-  v_mac_f32 v24, v16, v18
-  v_mac_f32 v25, v16, v19
-  v_mac_f32 v26, v17, v18
-  v_mac_f32 v27, v17, v19
-  s_waitcnt lgkmcnt(0)
-  v_mac_f32 v24, v12, v14
-  v_mac_f32 v25, v12, v15
-  v_mac_f32 v26, v13, v14
-  v_mac_f32 v27, v13, v15
-)";
+    const std::string block = four_reads_ahead("v_mac_f32 D, A, B");
     const std::string body = std::string(lds_loop_prologue) + R"(  v_readfirstlane_b32 s40, v0
   s_lshr_b32 s40, s40, 6
   v_lshrrev_b32 v41, 4, v0
   v_lshlrev_b32 v41, 6, v41
-  s_cmp_eq_u32 s40, 0
+  s_cmp_eq_u32 s40, 1
   s_cselect_b64 vcc, -1, 0
   v_cndmask_b32 v10, v10, v41, vcc
   v_mov_b32 v11, v10
@@ -1894,22 +1887,14 @@ TEST_CASE("A block's kept checks end when another wave changes its memos", "[exe
   s_cmp_ge_u32 s20, 3
   s_cbranch_scc1 .Lskip
 .Lblock:
-)" + block + R"(.Lskip:
-  v_add_u32 v30, v30, v24
-  v_add_u32 v30, v30, v25
-  v_add_u32 v30, v30, v26
-  v_add_u32 v30, v30, v27
-  v_add_u32 v20, 1, v20
-  s_barrier
-  v_add_u32 v10, s21, v10
+)" + block + ".Lskip:\n" + lds_block_trip_end +
+                             R"(  v_add_u32 v10, s21, v10
   v_add_u32 v11, s21, v11
 )" + lds_loop_epilogue;
     KernelOptions options;
     options.lds_bytes = 4096;
-    // Moving 8 bytes a trip, and 0x300: wave 1's last reads through v11
-    // then leave the LDS on the fourth trip of workgroup 1 (wave 0's kept
-    // checks must see its own reads' bounds as well: with 0x300 they end at
-    // 2064 + 8 + 448 + 4 x 0x300 = 5592 on the fifth).
+    // Moving 8 bytes a trip, and 0x300: wave 0's reads through v11 then
+    // leave the LDS on a later trip, where its kept checks must see it.
     for (const char* move : {"8", "0x300"}) {
         INFO("moving by " << move);
         std::string moving = body;
@@ -1926,7 +1911,7 @@ TEST_CASE("A block's kept checks end when another wave changes its memos", "[exe
                 CHECK(runs.faults[0].empty());
                 CHECK(runs.results[0] == runs.results[1]);
                 CHECK(runs.counters[0] == runs.counters[1]);
-                CHECK(runs.results[0][64 + 5] != runs.results[0][128 + 64 + 5]);  // wave 1's lanes 4 and 8 apart
+                CHECK(runs.results[0][5] != runs.results[0][128 + 5]);  // wave 0's lanes 4 and 8 apart
             } else {
                 CHECK(runs.faults[0].find("LDS") != std::string::npos);
             }
