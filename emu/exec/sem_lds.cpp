@@ -1335,23 +1335,10 @@ __attribute__((always_inline)) inline bool block_read_own_entry(Wave& w, const E
     return true;
 }
 
-// planned_block when the plan's checks_first holds and every read takes
-// the repeated whole access's path, as block_read_own_entry finds it: all
-// of those checks first, with no effect, each with its verifier's finding
-// as the reads before it leave it (a loop slot's latest pattern, a
-// straight-line verifier's pattern id); then the reads' counts at once,
-// the memos' and the slots' findings, the gathers, the runs. What the
-// checks found is kept in the wave (Wave::CheckedBlock, with the plan's
-// checks_kept) and holds on the next trip while nothing it rests on has
-// changed: then only each address VGPR's lane 0 is looked at. Why: read
-// by read, each read's checks began with a chain of loads (the workgroup,
-// its memos, the memo, its fields) that waited for the read before it,
-// about 130 host instructions a read in all (callgrind, 256^3 dpp0_32).
-// False, having done nothing, where a read would not take that path or
-// the wave's state is not the one the plan's counts assume: an LDS entry
-// outstanding (the reads' room on lgkmcnt), a wait that would wait on
-// vmcnt, an inactive lane. tests/exec/test_fast_paths.cpp runs the blocks
-// both ways.
+// The checks of block_with_reads_checked_first, made for every read with
+// no effect, into `checked` (kept there when the plan's checks_kept holds
+// and every read through one address VGPR asks the same of its lane 0);
+// false where a read would not take the repeated whole access's path.
 bool check_block_reads(Wave& w, const ExecInst& head, const LdsBlockPlan& plan, Wave::CheckedBlock& checked) {
     Workgroup& g = *w.group;
     const unsigned reads = static_cast<unsigned>(plan.reads.size());
@@ -1431,6 +1418,23 @@ bool checks_hold(const Wave& w, const LdsBlockPlan& plan, const Wave::CheckedBlo
     return true;
 }
 
+// planned_block when the plan's checks_first holds and every read takes
+// the repeated whole access's path, as block_read_own_entry finds it: all
+// of those checks first, with no effect, each with its verifier's finding
+// as the reads before it leave it (a loop slot's latest pattern, a
+// straight-line verifier's pattern id); then the reads' counts at once,
+// the memos' and the slots' findings, the gathers, the runs. What the
+// checks found is kept in the wave (Wave::CheckedBlock, with the plan's
+// checks_kept) and holds on the next trip while nothing it rests on has
+// changed: then only each address VGPR's lane 0 is looked at. Why: read
+// by read, each read's checks began with a chain of loads (the workgroup,
+// its memos, the memo, its fields) that waited for the read before it,
+// about 130 host instructions a read in all (callgrind, 256^3 dpp0_32).
+// False, having done nothing, where a read would not take that path or
+// the wave's state is not the one the plan's counts assume: an LDS entry
+// outstanding (the reads' room on lgkmcnt), a wait that would wait on
+// vmcnt, an inactive lane. tests/exec/test_fast_paths.cpp runs the blocks
+// both ways.
 bool block_with_reads_checked_first(Wave& w, const ExecInst& head, const LdsBlockPlan& plan) {
     if (w.exec() != ~0ull || w.pending.lgkmcnt() != 0 || w.pending.vmcnt() > plan.lowest_wait_vm) return false;
     Wave::CheckedBlock& checked = w.checked_block;
