@@ -1335,6 +1335,19 @@ __attribute__((always_inline)) inline bool block_read_own_entry(Wave& w, const E
     return true;
 }
 
+// A planned block's counts once its `reads` reads (the head included),
+// `waits` waits and `runs` runs of four have run, and the wave at `next`.
+void count_planned_block(Wave& w, unsigned reads, unsigned waits, unsigned runs, std::uint32_t next) {
+    const unsigned steps = 4 * runs;
+    Counters& c = w.group->counters;
+    c[InstClass::lds_read] += reads - 1;  // the run loop counted the head
+    c[InstClass::waitcnt] += waits;
+    c[InstClass::valu] += steps;
+    c.valu_multiply_add += steps;
+    w.executed += reads - 1 + waits + steps;
+    w.pc = next;
+}
+
 // The checks of block_with_reads_checked_first, made for every read with
 // no effect, into `checked` (kept there when the plan's checks_kept holds
 // and every read through one address VGPR asks the same of its lane 0);
@@ -1476,13 +1489,7 @@ bool block_with_reads_checked_first(Wave& w, const ExecInst& head, const LdsBloc
     }
     block_multiply_adds(w, (&head)[plan.first_run], plan, checked.multiplicands.data(), plan.runs);
     for (const auto& [v, row] : plan.copies) std::memcpy(w.v[v], rows[row], sizeof rows[0]);
-    const unsigned steps = 4u * plan.runs;
-    c[InstClass::lds_read] += reads - 1;  // the run loop counted the head
-    c[InstClass::waitcnt] += plan.waits;
-    c[InstClass::valu] += steps;
-    c.valu_multiply_add += steps;
-    w.executed += reads - 1 + plan.waits + steps;
-    w.pc = (&head)[head.lds_block].index;
+    count_planned_block(w, reads, plan.waits, plan.runs, (&head)[head.lds_block].index);
     return true;
 }
 
@@ -1530,14 +1537,7 @@ void planned_block(Wave& w, const ExecInst& head, const LdsBlockPlan& plan) {
     } else {
         copy_rows_of_reads(w, head, plan, reads);
     }
-    const unsigned steps = 4 * runs;
-    Counters& c = w.group->counters;
-    c[InstClass::lds_read] += reads - 1;  // the run loop counted the head
-    c[InstClass::waitcnt] += waits;
-    c[InstClass::valu] += steps;
-    c.valu_multiply_add += steps;
-    w.executed += reads - 1 + waits + steps;
-    w.pc = e->index;
+    count_planned_block(w, reads, waits, runs, e->index);
 }
 
 }  // namespace

@@ -1675,17 +1675,14 @@ std::string four_reads_ahead(const std::string& mac) {
 
 std::string lds_block_body(const std::string& after, const std::string& between, const std::string& mac,
                            const std::string& inputs = "", bool copying = false, const std::string& before = "") {
-    const auto macs = [&](const char* a0, const char* a1, const char* b0, const char* b1) {
-        return mac_run(mac, a0, a1, b0, b1);
-    };
     const std::string copying_block = R"(  ds_read_b64 v[12:13], v10
   ds_read_b64 v[14:15], v10 offset:2048
   s_waitcnt lgkmcnt(0)
-)" + macs("v12", "v13", "v16", "v17") +
+)" + mac_run(mac, "v12", "v13", "v16", "v17") +
                                       R"(  ds_read_b64 v[16:17], v11 offset:8
   ds_read_b64 v[18:19], v11 offset:2056
   s_waitcnt lgkmcnt(0)
-)" + macs("v16", "v17", "v18", "v19");
+)" + mac_run(mac, "v16", "v17", "v18", "v19");
     return std::string(lds_loop_prologue) + R"(  s_mov_b32 s20, 5
   s_mov_b32 s21, 8
   v_and_b32 v23, 7, v0
